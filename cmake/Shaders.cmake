@@ -1,0 +1,55 @@
+# The compute shaders, compiled to SPIR-V by glslangValidator at build time and embedded as C arrays.
+set(FFTBLOOM_SHADERS
+    kernel_fft_first
+    kernel_fft_second
+    image_fft_first
+    image_fft_second_convolve_ifft_second
+    image_ifft_first_composite)
+
+# Adds the embedded SPIR-V of every shader to `target`, with fftbloom_spirv.h declaring the arrays.
+function(fftbloom_embed_shaders target)
+    set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/spirv)
+    file(MAKE_DIRECTORY ${out_dir})
+    set(sources)
+    set(table_entries)
+    set(includes)
+    foreach(name IN LISTS FFTBLOOM_SHADERS)
+        set(header ${out_dir}/${name}.spv.h)
+        add_custom_command(
+            OUTPUT ${header}
+            COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.1 -I${PROJECT_SOURCE_DIR}/shaders
+                    --vn fftb_spirv_${name} --depfile ${header}.d -o ${header}
+                    ${PROJECT_SOURCE_DIR}/shaders/${name}.comp
+            DEPENDS ${PROJECT_SOURCE_DIR}/shaders/${name}.comp
+            DEPFILE ${header}.d
+            COMMENT "glslang: ${name}.comp"
+            VERBATIM)
+        list(APPEND sources ${header})
+        string(APPEND includes "#include \"${name}.spv.h\"\n")
+        string(APPEND table_entries "    {\"${name}\", fftb_spirv_${name}, sizeof(fftb_spirv_${name})},\n")
+    endforeach()
+    file(CONFIGURE OUTPUT ${out_dir}/fftbloom_spirv.cpp CONTENT
+"// Generated: the embedded SPIR-V of every fftbloom shader.
+#include <cstdint>
+#include \"fftbloom_spirv.h\"
+@includes@
+namespace fftb {
+const SpirvModule kSpirvModules[] = {
+@table_entries@};
+const std::size_t kSpirvModuleCount = sizeof(kSpirvModules) / sizeof(kSpirvModules[0]);
+}
+" @ONLY)
+    file(CONFIGURE OUTPUT ${out_dir}/fftbloom_spirv.h CONTENT
+"// Generated: the table of embedded SPIR-V modules.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+namespace fftb {
+struct SpirvModule { const char* name; const uint32_t* code; std::size_t sizeBytes; };
+extern const SpirvModule kSpirvModules[];
+extern const std::size_t kSpirvModuleCount;
+}
+" @ONLY)
+    target_sources(${target} PRIVATE ${sources} ${out_dir}/fftbloom_spirv.cpp)
+    target_include_directories(${target} PRIVATE ${out_dir})
+endfunction()

@@ -1,0 +1,274 @@
+// Double-precision CPU reference of the bloom convolution: linear (FFTW, no wrap-around) and the GPU's spectral math.
+#include "reference.h"
+
+#include "host_error.h"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fftb
+{
+namespace
+{
+
+struct FftwFree
+{
+    void operator()(void* p) const { fftw_free(p); }
+};
+using RealBuffer = std::unique_ptr<double[], FftwFree>;
+using ComplexBuffer = std::unique_ptr<fftw_complex[], FftwFree>;
+
+RealBuffer allocReal(std::size_t count)
+{
+    auto* p = static_cast<double*>(fftw_malloc(sizeof(double) * count));
+    if (!p)
+        throw HostError("reference: out of host memory");
+    return RealBuffer(p);
+}
+
+ComplexBuffer allocComplex(std::size_t count)
+{
+    auto* p = static_cast<fftw_complex*>(fftw_malloc(sizeof(fftw_complex) * count));
+    if (!p)
+        throw HostError("reference: out of host memory");
+    return ComplexBuffer(p);
+}
+
+class FftwPlan
+{
+  public:
+    explicit FftwPlan(fftw_plan plan) : plan_(plan)
+    {
+        if (!plan_)
+            throw HostError("reference: FFTW could not plan the transform");
+    }
+    FftwPlan(const FftwPlan&) = delete;
+    FftwPlan& operator=(const FftwPlan&) = delete;
+    ~FftwPlan() { fftw_destroy_plan(plan_); }
+    void execute() const { fftw_execute(plan_); }
+
+  private:
+    fftw_plan plan_;
+};
+
+/// A 2D real-to-complex / complex-to-real pair of width x height (x contiguous), sharing one real and one
+/// half-spectrum buffer, so every channel reuses the same plans.
+struct RealTransform2d
+{
+    int width;
+    int height;
+    int halfWidth;
+    RealBuffer real;
+    ComplexBuffer spectrum;
+    FftwPlan forward;
+    FftwPlan inverse;
+
+    RealTransform2d(int w, int h)
+        : width(w), height(h), halfWidth(w / 2 + 1), real(allocReal(std::size_t(w) * h)),
+          spectrum(allocComplex(std::size_t(halfWidth) * h)),
+          // FFTW_ESTIMATE leaves the buffers untouched while planning; MEASURE would overwrite them.
+          forward(fftw_plan_dft_r2c_2d(h, w, real.get(), spectrum.get(), FFTW_ESTIMATE)),
+          inverse(fftw_plan_dft_c2r_2d(h, w, spectrum.get(), real.get(), FFTW_ESTIMATE))
+    {
+    }
+
+    std::size_t texels() const { return std::size_t(width) * height; }
+    std::size_t bins() const { return std::size_t(halfWidth) * height; }
+};
+
+void checkInputs(const Texels& frame, const Texels& kernel)
+{
+    if (frame.width <= 0 || frame.height <= 0 || frame.components < 3)
+        throw HostError("reference: frame must be non-empty with 3 or 4 components");
+    if (kernel.width <= 0 || kernel.height <= 0 || (kernel.components != 1 && kernel.components < 3))
+        throw HostError("reference: kernel must be non-empty with 1, 3 or 4 components");
+    if (frame.values.size() != std::size_t(frame.width) * frame.height * frame.components ||
+        kernel.values.size() != std::size_t(kernel.width) * kernel.height * kernel.components)
+        throw HostError("reference: texel count does not match the extent");
+}
+
+/// A one-component kernel applies to all three colour channels.
+int kernelComponent(const Texels& kernel, int c) { return kernel.components == 1 ? 0 : c; }
+
+int64_t floorMod(int64_t a, int64_t m)
+{
+    const int64_t r = a % m;
+    return r < 0 ? r + m : r;
+}
+
+/// Reads the image along one axis at any integer position under the padding rule of referenceConvolution.
+int64_t linearSource(int64_t q, int length, Padding padding)
+{
+    if (q >= 0 && q < length)
+        return q;
+    if (padding == Padding::Zero)
+        return -1;
+    // GL_MIRRORED_REPEAT, written out here rather than shared with the planner so the two stay independent.
+    const int64_t m = floorMod(q, 2 * int64_t(length));
+    return m < length ? m : 2 * int64_t(length) - 1 - m;
+}
+
+} // namespace
+
+Texels referenceConvolution(const Texels& frame, const Texels& kernel, Padding padding)
+{
+    checkInputs(frame, kernel);
+    const int w = frame.width, h = frame.height;
+    const int kw = kernel.width, kh = kernel.height;
+    const int cx = kw / 2, cy = kh / 2;
+    // out(p) = sum_j k(j) in(p - j + c) reads in(q) for q in [-(K-1-c), L-1+c]: L + K - 1 samples per axis. With
+    // the kernel at [0, K), a circular convolution of that length has no wrap-around at n = p + K - 1.
+    const int mw = w + kw - 1, mh = h + kh - 1;
+    const int beforeX = kw - 1 - cx, beforeY = kh - 1 - cy;
+
+    RealTransform2d image(mw, mh);
+    RealTransform2d psf(mw, mh);
+    std::vector<int64_t> srcX(mw), srcY(mh);
+    for (int m = 0; m < mw; ++m)
+        srcX[m] = linearSource(int64_t(m) - beforeX, w, padding);
+    for (int m = 0; m < mh; ++m)
+        srcY[m] = linearSource(int64_t(m) - beforeY, h, padding);
+
+    Texels out(w, h, 3);
+    const double scale = 1.0 / double(image.texels());
+    for (int c = 0; c < 3; ++c)
+    {
+        for (int y = 0; y < mh; ++y)
+            for (int x = 0; x < mw; ++x)
+                image.real[std::size_t(y) * mw + x] =
+                    (srcX[x] < 0 || srcY[y] < 0) ? 0.0 : double(frame.at(int(srcX[x]), int(srcY[y]), c));
+        std::fill_n(psf.real.get(), psf.texels(), 0.0);
+        for (int y = 0; y < kh; ++y)
+            for (int x = 0; x < kw; ++x)
+                psf.real[std::size_t(y) * mw + x] = double(kernel.at(x, y, kernelComponent(kernel, c)));
+        image.forward.execute();
+        psf.forward.execute();
+        for (std::size_t i = 0; i < image.bins(); ++i)
+        {
+            const std::complex<double> a(image.spectrum[i][0], image.spectrum[i][1]);
+            const std::complex<double> b(psf.spectrum[i][0], psf.spectrum[i][1]);
+            const std::complex<double> p = a * b;
+            image.spectrum[i][0] = p.real();
+            image.spectrum[i][1] = p.imag();
+        }
+        image.inverse.execute();
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                out.at(x, y, c) = float(image.real[std::size_t(y + kh - 1) * mw + std::size_t(x + kw - 1)] * scale);
+    }
+    return out;
+}
+
+namespace
+{
+
+/// The half spectrum of a real S1 x S2 array, readable at any integer frequency through Hermitian symmetry.
+struct HalfSpectrum
+{
+    const RealTransform2d& t;
+
+    std::complex<double> at(int64_t kx, int64_t ky) const
+    {
+        int64_t x = floorMod(kx, t.width), y = floorMod(ky, t.height);
+        bool conjugate = false;
+        if (x >= t.halfWidth)
+        {
+            // X(-k) = conj(X(k)) for a real signal.
+            x = t.width - x;
+            y = floorMod(-y, t.height);
+            conjugate = true;
+        }
+        const fftw_complex& v = t.spectrum[std::size_t(y) * t.halfWidth + std::size_t(x)];
+        return conjugate ? std::complex<double>(v[0], -v[1]) : std::complex<double>(v[0], v[1]);
+    }
+
+    /// Bilinear (tent) interpolation at continuous frequency (u, v), periodic in S: the sampling rule of the
+    /// resampled spectrum mode (seeds/000). Symmetric under (u, v) -> (-u, -v), so it keeps Hermitian symmetry.
+    std::complex<double> bilinear(double u, double v) const
+    {
+        const double fu = std::floor(u), fv = std::floor(v);
+        const double tu = u - fu, tv = v - fv;
+        const auto iu = int64_t(fu), iv = int64_t(fv);
+        return (1.0 - tv) * ((1.0 - tu) * at(iu, iv) + tu * at(iu + 1, iv)) +
+               tv * ((1.0 - tu) * at(iu, iv + 1) + tu * at(iu + 1, iv + 1));
+    }
+};
+
+/// Signed frequency of DFT bin i of length n, in [-n/2, n/2).
+int64_t signedFrequency(int64_t i, int64_t n) { return i < n - n / 2 ? i : i - n; }
+
+} // namespace
+
+Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen)
+{
+    checkInputs(frame, kernel);
+    const AxisPlan& ax = plan.firstAxisIsX ? plan.first : plan.second;
+    const AxisPlan& ay = plan.firstAxisIsX ? plan.second : plan.first;
+    const int w = frame.width, h = frame.height;
+    if (ax.imageLength != uint32_t(w) || ay.imageLength != uint32_t(h) || ax.kernelLength != uint32_t(kernel.width) ||
+        ay.kernelLength != uint32_t(kernel.height))
+        throw HostError("reference: plan extents do not match the frame and kernel");
+    if (ax.paddedLength < uint32_t(w) || ay.paddedLength < uint32_t(h) || ax.spectrumLength == 0 ||
+        ay.spectrumLength == 0)
+        throw HostError("reference: plan has a padded or spectrum length too small");
+    const int nx = int(ax.paddedLength), ny = int(ay.paddedLength);
+    const int sx = int(ax.spectrumLength), sy = int(ay.spectrumLength);
+    const auto cx = int64_t(ax.kernelCentre), cy = int64_t(ay.kernelCentre);
+
+    RealTransform2d image(nx, ny);
+    RealTransform2d psf(sx, sy);
+    std::vector<int64_t> srcX(nx), srcY(ny);
+    for (int p = 0; p < nx; ++p)
+        srcX[p] = paddedSource(uint32_t(p), ax, plan.padding);
+    for (int p = 0; p < ny; ++p)
+        srcY[p] = paddedSource(uint32_t(p), ay, plan.padding);
+
+    Texels out(w, h, 3);
+    const double scale = 1.0 / double(image.texels());
+    const HalfSpectrum kernelSpectrum{psf};
+    for (int c = 0; c < 3; ++c)
+    {
+        for (int y = 0; y < ny; ++y)
+            for (int x = 0; x < nx; ++x)
+                image.real[std::size_t(y) * nx + x] =
+                    (srcX[x] < 0 || srcY[y] < 0) ? 0.0 : double(frame.at(int(srcX[x]), int(srcY[y]), c));
+        // Accumulating (not overwriting) keeps a kernel longer than S exact: it is the S-periodic sum of the
+        // kernel, whose DFT samples the kernel's continuous spectrum at multiples of 1/S.
+        std::fill_n(psf.real.get(), psf.texels(), 0.0);
+        for (int y = 0; y < kernel.height; ++y)
+            for (int x = 0; x < kernel.width; ++x)
+                psf.real[std::size_t(floorMod(y - cy, sy)) * sx + std::size_t(floorMod(x - cx, sx))] +=
+                    double(kernel.at(x, y, kernelComponent(kernel, c)));
+        image.forward.execute();
+        psf.forward.execute();
+        for (int iy = 0; iy < ny; ++iy)
+        {
+            const double v = double(signedFrequency(iy, ny)) * sy / ny;
+            for (int ix = 0; ix < image.halfWidth; ++ix)
+            {
+                const double u = double(signedFrequency(ix, nx)) * sx / nx;
+                const std::complex<double> response = (1.0 - sharpen) * kernelSpectrum.bilinear(u, v) + sharpen;
+                fftw_complex& f = image.spectrum[std::size_t(iy) * image.halfWidth + ix];
+                const std::complex<double> product = std::complex<double>(f[0], f[1]) * response;
+                f[0] = product.real();
+                f[1] = product.imag();
+            }
+        }
+        // The product is Hermitian (see bilinear), so the complex-to-real inverse is the whole real part.
+        image.inverse.execute();
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                out.at(x, y, c) = float(image.real[std::size_t(y) * nx + x] * scale);
+    }
+    return out;
+}
+
+} // namespace fftb

@@ -1,0 +1,25 @@
+// Double-precision CPU reference of the bloom convolution (FFTW), independent of the GPU code path.
+#pragma once
+
+#include "image.h"
+#include "plan.h"
+
+namespace fftb
+{
+
+/// Linear convolution of an RGB(A) frame with a kernel, computed in double precision with FFTW:
+///   out(p) = sum_j kernel(j) * in(p - (j - c)),  c = (K / 2) per axis (0-based, x right, y down),
+/// in(q) outside the image being 0 (Padding::Zero) or GL_MIRRORED_REPEAT of the image (Padding::Mirror).
+/// The kernel is used as given (normalize it first). The transform size is the smallest one with no
+/// wrap-around, L + K - 1 per axis (any length FFTW accepts), chosen independently of the GPU's plan.
+/// `frame` has 3 or 4 components; the result has the frame's extent and 3 components (R, G, B).
+Texels referenceConvolution(const Texels& frame, const Texels& kernel, Padding padding);
+
+/// The GPU's resampled-spectrum convolution, recomputed in double precision: the frame padded to the plan's
+/// N1 x N2 (the plan's mirror split points), its DFT multiplied by the kernel's centred spectrum of extent
+/// S1 x S2 sampled bilinearly at k * S / N (k signed, periodic in S) and blended to the Dirac delta,
+/// (1 - sharpen) * K + sharpen, then inverse DFT and crop. With plan.spectrum == Exact, S = N and this is a
+/// circular convolution that equals referenceConvolution when the plan's padding is sufficient.
+Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen);
+
+} // namespace fftb

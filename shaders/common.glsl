@@ -1,0 +1,48 @@
+// Push constants, buffer layouts and padding helpers shared by the pass shaders.
+#ifndef FFTB_COMMON_GLSL
+#define FFTB_COMMON_GLSL
+
+layout(push_constant) uniform PushBlock
+{
+    FftbPushConstants pc;
+};
+
+// [channel][k1][v2] complex lines; see FftbPushConstants.
+layout(set = 0, binding = FFTB_BINDING_INTERMEDIATE, std430) buffer Intermediate
+{
+    vec2 intermediate[];
+};
+
+// [channel][k1][k2] centred kernel half spectrum.
+layout(set = 0, binding = FFTB_BINDING_KERNEL_SPECTRUM, std430) buffer KernelSpectrum
+{
+    vec2 kernelSpectrum[];
+};
+
+// Image coordinates of position u along the first axis and v along the second.
+ivec2 imageCoord(uint u, uint v)
+{
+    return pc.firstAxisIsX != 0u ? ivec2(u, v) : ivec2(v, u);
+}
+
+// GL_MIRRORED_REPEAT of any position into [0, length).
+uint mirroredRepeat(int position, uint length)
+{
+    const int period = 2 * int(length);
+    int m = position % period;
+    m += m < 0 ? period : 0;
+    return uint(m < int(length) ? m : period - 1 - m);
+}
+
+// The image position that padded position p in [0, N) reads, or -1 for a zero texel (host: paddedSource).
+int paddedSource(uint p, uint imageLength, uint paddedLength, uint mirrorSplit)
+{
+    if (p < imageLength)
+        return int(p);
+    if (pc.padding == FFTB_GPU_PADDING_ZERO)
+        return -1;
+    const int position = p < mirrorSplit ? int(p) : int(p) - int(paddedLength);
+    return int(mirroredRepeat(position, imageLength));
+}
+
+#endif

@@ -1,0 +1,151 @@
+// The one FFT of every pass: radix-8/4/2 Stockham autosort in shared memory, natural order in and out.
+// A pass puts a line with fftPut, calls fftRun and reads it back with fftGet; the FFT knows nothing of images
+// or buffers (the accessor pattern of seeds/000). Forward is unnormalized, exp(-2 pi i k n / N).
+#ifndef FFTB_FFT_GLSL
+#define FFTB_FFT_GLSL
+
+layout(constant_id = FFTB_SPEC_FFT_LENGTH) const uint FFT_LENGTH = 2;
+layout(constant_id = FFTB_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = 1;
+layout(local_size_x_id = FFTB_SPEC_WORKGROUP_SIZE) in;
+
+const uint ELEMENTS = FFT_LENGTH / WORKGROUP_SIZE; // per invocation, at most FFTB_MAX_ELEMENTS_PER_INVOCATION
+
+layout(set = 0, binding = FFTB_BINDING_TWIDDLES, std430) readonly buffer Twiddles
+{
+    vec2 twiddleTable[];
+};
+
+// Structure of arrays: real and imaginary parts in separate arrays avoid two-way bank conflicts.
+shared float fftRe[FFT_LENGTH];
+shared float fftIm[FFT_LENGTH];
+
+vec2 cmul(vec2 a, vec2 b)
+{
+    return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+vec2 conjugate(vec2 a)
+{
+    return vec2(a.x, -a.y);
+}
+
+// exp(-2 pi i m / length) for a power-of-two length <= FFTB_TWIDDLE_TABLE_LENGTH; conjugated when inverse.
+vec2 twiddle(uint m, uint length, bool inverse)
+{
+    vec2 w = twiddleTable[(m & (length - 1u)) * (FFTB_TWIDDLE_TABLE_LENGTH / length)];
+    return inverse ? conjugate(w) : w;
+}
+
+void fftPut(uint i, vec2 z)
+{
+    fftRe[i] = z.x;
+    fftIm[i] = z.y;
+}
+
+vec2 fftGet(uint i)
+{
+    return vec2(fftRe[i], fftIm[i]);
+}
+
+// Separates a pass's reads of one line from its writes of the next.
+void fftSync()
+{
+    barrier();
+}
+
+// Multiplies by -i (forward) or +i (inverse): the quarter-turn twiddle of radix 4 and 8.
+vec2 quarterTurn(vec2 a, bool inverse)
+{
+    return inverse ? vec2(-a.y, a.x) : vec2(a.y, -a.x);
+}
+
+void dft2(inout vec2 a, inout vec2 b)
+{
+    vec2 t = a - b;
+    a += b;
+    b = t;
+}
+
+// Radix-4 DFT of (a, b, c, d), output in natural order.
+void dft4(inout vec2 a, inout vec2 b, inout vec2 c, inout vec2 d, bool inverse)
+{
+    dft2(a, c);
+    dft2(b, d);
+    d = quarterTurn(d, inverse);
+    dft2(a, b);
+    dft2(c, d);
+    // (a, b, c, d) now hold X0, X2, X1, X3.
+    vec2 x1 = c;
+    c = b;
+    b = x1;
+}
+
+void dft8(inout vec2 v[8], bool inverse)
+{
+    const float h = 0.70710678118654752;
+    for (uint r = 0u; r < 4u; ++r)
+        dft2(v[r], v[r + 4u]);
+    // Twiddles exp(-+ 2 pi i r / 8) on the odd half before its radix-4.
+    v[5] = inverse ? vec2(v[5].x - v[5].y, v[5].x + v[5].y) * h : vec2(v[5].x + v[5].y, v[5].y - v[5].x) * h;
+    v[6] = quarterTurn(v[6], inverse);
+    v[7] = inverse ? vec2(-v[7].x - v[7].y, v[7].x - v[7].y) * h : vec2(v[7].y - v[7].x, -v[7].x - v[7].y) * h;
+    dft4(v[0], v[1], v[2], v[3], inverse);
+    dft4(v[4], v[5], v[6], v[7], inverse);
+    // Even outputs came from the first radix-4, odd ones from the second.
+    vec2 e[4] = vec2[4](v[0], v[1], v[2], v[3]);
+    for (uint r = 0u; r < 4u; ++r)
+    {
+        v[2u * r + 1u] = v[r + 4u];
+    }
+    for (uint r = 0u; r < 4u; ++r)
+        v[2u * r] = e[r];
+}
+
+void dftRadix(inout vec2 v[8], uint radix, bool inverse)
+{
+    if (radix == 8u)
+        dft8(v, inverse);
+    else if (radix == 4u)
+        dft4(v[0], v[1], v[2], v[3], inverse);
+    else
+        dft2(v[0], v[1]);
+}
+
+// Transforms the line in shared memory in place. Stage with span s and radix R (Stockham, after E. Bainville,
+// "OpenCL Fast Fourier Transform"): butterfly j reads x[j + r N / R], twiddles by exp(-+2 pi i r (j mod s) / (s R)),
+// and writes to (j / s) s R + (j mod s) + r s. Every invocation holds its butterflies in registers between the
+// barrier after the reads and the writes, so one shared array suffices.
+void fftRun(bool inverse)
+{
+    barrier();
+    for (uint span = 1u; span < FFT_LENGTH;)
+    {
+        const uint radix = min(8u, FFT_LENGTH / span);
+        const uint butterflies = FFT_LENGTH / radix;
+        const uint perInvocation = ELEMENTS / radix;
+        vec2 v[FFTB_MAX_ELEMENTS_PER_INVOCATION];
+        for (uint b = 0u; b < perInvocation; ++b)
+        {
+            const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
+            for (uint r = 0u; r < radix; ++r)
+                v[b * radix + r] = fftGet(j + r * butterflies);
+        }
+        barrier();
+        for (uint b = 0u; b < perInvocation; ++b)
+        {
+            const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
+            const uint k = j & (span - 1u);
+            vec2 x[8];
+            for (uint r = 0u; r < radix; ++r)
+                x[r] = r == 0u ? v[b * radix] : cmul(v[b * radix + r], twiddle(r * k, span * radix, inverse));
+            dftRadix(x, radix, inverse);
+            const uint base = (j - k) * radix + k;
+            for (uint r = 0u; r < radix; ++r)
+                fftPut(base + r * span, x[r]);
+        }
+        barrier();
+        span *= radix;
+    }
+}
+
+#endif

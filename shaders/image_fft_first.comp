@@ -1,0 +1,44 @@
+// Pass 1: real-packed forward FFT of two frame lines along the first axis; stores their half spectra.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared/fftb_shared.h"
+#include "fft.glsl"
+#include "common.glsl"
+
+layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
+
+float frameTexel(int u, uint v, uint channel)
+{
+    if (u < 0 || v >= pc.imageLength2)
+        return 0.0;
+    return texelFetch(inputImage, imageCoord(uint(u), v), 0)[channel];
+}
+
+void main()
+{
+    const uint v0 = 2u * gl_WorkGroupID.x;
+    const uint v1 = v0 + 1u;
+    const uint halfLines = FFT_LENGTH / 2u + 1u;
+    for (uint channel = 0u; channel < 3u; ++channel)
+    {
+        // Two real lines as one complex line z = a + i b (seeds/000, "Exploiting the Hermitian Symmetry").
+        for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
+        {
+            const int u = paddedSource(i, pc.imageLength1, FFT_LENGTH, pc.mirrorSplit1);
+            fftPut(i, vec2(frameTexel(u, v0, channel), frameTexel(u, v1, channel)));
+        }
+        fftRun(false);
+        // A[k] = (Z[k] + conj Z[N-k]) / 2, B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2.
+        for (uint k = gl_LocalInvocationID.x; k < halfLines; k += WORKGROUP_SIZE)
+        {
+            const vec2 z = fftGet(k);
+            const vec2 zMirror = conjugate(fftGet((FFT_LENGTH - k) & (FFT_LENGTH - 1u)));
+            const vec2 d = z - zMirror;
+            const uint line = (channel * halfLines + k) * pc.imageLength2;
+            intermediate[line + v0] = 0.5 * (z + zMirror);
+            if (v1 < pc.imageLength2)
+                intermediate[line + v1] = 0.5 * vec2(d.y, -d.x);
+        }
+        fftSync();
+    }
+}

@@ -1,0 +1,60 @@
+// Kernel spectrum, step 1: real-packed forward FFT of two kernel lines along the first axis, the kernel wrapped
+// into the spectrum extent S1 x S2; stores their half spectra in the intermediate buffer.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared/fftb_shared.h"
+#include "fft.glsl"
+#include "common.glsl"
+
+// Planar RGB, x fastest: texels[(channel * Ky + y) * Kx + x].
+layout(set = 0, binding = FFTB_BINDING_KERNEL_TEXELS, std430) readonly buffer KernelTexels
+{
+    float kernelTexels[];
+};
+
+// The kernel aliased into [0, S1) x [0, S2): taps congruent modulo S sum. They can only alias when S < K, which
+// happens in exact mode for frames smaller than half the kernel, where aliased taps never reach the frame
+// (plan.h: N >= L + K/2).
+float kernelTexel(uint u, uint v, uint channel)
+{
+    float sum = 0.0;
+    const uint kernelLengthX = pc.firstAxisIsX != 0u ? pc.kernelLength1 : pc.kernelLength2;
+    const uint kernelLengthY = pc.firstAxisIsX != 0u ? pc.kernelLength2 : pc.kernelLength1;
+    for (uint i = u; i < pc.kernelLength1; i += FFT_LENGTH)
+    {
+        for (uint j = v; j < pc.kernelLength2; j += pc.spectrumLength2)
+        {
+            const ivec2 p = imageCoord(i, j);
+            sum += kernelTexels[(channel * kernelLengthY + uint(p.y)) * kernelLengthX + uint(p.x)];
+        }
+    }
+    return sum;
+}
+
+void main()
+{
+    const uint storedLines = min(pc.kernelLength2, pc.spectrumLength2);
+    const uint v0 = 2u * gl_WorkGroupID.x;
+    const uint v1 = v0 + 1u;
+    const uint halfLines = FFT_LENGTH / 2u + 1u;
+    for (uint channel = 0u; channel < 3u; ++channel)
+    {
+        for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
+        {
+            const float b = v1 < storedLines ? kernelTexel(i, v1, channel) : 0.0;
+            fftPut(i, vec2(kernelTexel(i, v0, channel), b));
+        }
+        fftRun(false);
+        for (uint k = gl_LocalInvocationID.x; k < halfLines; k += WORKGROUP_SIZE)
+        {
+            const vec2 z = fftGet(k);
+            const vec2 zMirror = conjugate(fftGet((FFT_LENGTH - k) & (FFT_LENGTH - 1u)));
+            const vec2 d = z - zMirror;
+            const uint line = (channel * halfLines + k) * storedLines;
+            intermediate[line + v0] = 0.5 * (z + zMirror);
+            if (v1 < storedLines)
+                intermediate[line + v1] = 0.5 * vec2(d.y, -d.x);
+        }
+        fftSync();
+    }
+}

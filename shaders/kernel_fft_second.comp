@@ -1,0 +1,27 @@
+// Kernel spectrum, step 2: forward FFT along the second axis, then the FFT-shift as a phase factor
+// exp(2 pi i (k1 c1 / S1 + k2 c2 / S2)) (DFT shift theorem; seeds/000, "The FFTShift"), which moves the
+// kernel's centre c to the origin: for even S and c = S/2 it is the sign flip (-1)^(k1 + k2).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared/fftb_shared.h"
+#include "fft.glsl"
+#include "common.glsl"
+
+void main()
+{
+    const uint k1 = gl_WorkGroupID.x;
+    const uint channel = gl_WorkGroupID.y;
+    const uint storedLines = min(pc.kernelLength2, pc.spectrumLength2);
+    const uint halfLines = pc.spectrumLength1 / 2u + 1u;
+    const uint line = channel * halfLines + k1;
+    for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
+        fftPut(i, i < storedLines ? intermediate[line * storedLines + i] : vec2(0.0));
+    fftRun(false);
+    // Both phase terms index the twiddle table exactly: exp(2 pi i m / S) = conj(table[m mod S]).
+    const vec2 phase1 = twiddle((k1 * pc.kernelCentre1) & (pc.spectrumLength1 - 1u), pc.spectrumLength1, true);
+    for (uint k2 = gl_LocalInvocationID.x; k2 < FFT_LENGTH; k2 += WORKGROUP_SIZE)
+    {
+        const vec2 phase2 = twiddle((k2 * pc.kernelCentre2) & (FFT_LENGTH - 1u), FFT_LENGTH, true);
+        kernelSpectrum[line * FFT_LENGTH + k2] = cmul(fftGet(k2), cmul(phase1, phase2));
+    }
+}

@@ -1,0 +1,63 @@
+// Binding numbers, specialization-constant ids and the push-constant block, shared by C++ and GLSL.
+#ifndef FFTB_SHARED_H
+#define FFTB_SHARED_H
+
+// One descriptor set for every pass.
+#define FFTB_BINDING_INPUT_IMAGE 0   // combined image sampler: the HDR frame, read with texelFetch
+#define FFTB_BINDING_OUTPUT_IMAGE 1  // storage image: the bloomed or composited frame
+#define FFTB_BINDING_INTERMEDIATE 2  // storage buffer: the frame's half spectrum along the first axis
+#define FFTB_BINDING_KERNEL_TEXELS 3 // storage buffer: the kernel, planar RGB floats, x fastest
+#define FFTB_BINDING_KERNEL_SPECTRUM 4 // storage buffer: the kernel's centred half spectrum
+#define FFTB_BINDING_TWIDDLES 5      // storage buffer: exp(-2 pi i m / FFTB_TWIDDLE_TABLE_LENGTH), m < length
+#define FFTB_BINDING_COUNT 6
+
+// Twiddles come from a table computed in double precision on the host: GPU sin/cos are allowed
+// 2^-11 absolute error by the Vulkan spec, far above fp32 FFT accuracy.
+#define FFTB_TWIDDLE_TABLE_LENGTH 4096
+
+#define FFTB_SPEC_FFT_LENGTH 0     // FFT length of the pass's transforms, a power of two in [2, 4096]
+#define FFTB_SPEC_WORKGROUP_SIZE 1 // invocations per workgroup: FFT length / elements per invocation
+
+// Each invocation holds at most this many complex elements of a line in registers.
+#define FFTB_MAX_ELEMENTS_PER_INVOCATION 16
+
+#define FFTB_GPU_PADDING_ZERO 0
+#define FFTB_GPU_PADDING_MIRROR 1
+#define FFTB_GPU_OUTPUT_BLOOM 0
+#define FFTB_GPU_OUTPUT_COMPOSITE 1
+
+#ifdef VULKAN
+#define FFTB_UINT uint
+#else
+#include <stdint.h>
+#define FFTB_UINT uint32_t
+#endif
+
+// Push constants of every pass. "first"/"second" are the axes of passes 1/3 and of pass 2.
+// Lines of the intermediate are indexed [channel][k1][v2]: k1 in [0, N1/2], v2 in [0, L2).
+// Lines of the kernel spectrum are indexed [channel][k1][k2]: k1 in [0, S1/2], k2 in [0, S2).
+struct FftbPushConstants
+{
+    FFTB_UINT imageLength1;     // L1: frame texels along the first axis
+    FFTB_UINT imageLength2;     // L2: frame texels along the second axis
+    FFTB_UINT paddedLength1;    // N1
+    FFTB_UINT paddedLength2;    // N2
+    FFTB_UINT mirrorSplit1;     // see AxisPlan::mirrorSplit
+    FFTB_UINT mirrorSplit2;
+    FFTB_UINT kernelLength1;    // K1: kernel texels along the first axis
+    FFTB_UINT kernelLength2;    // K2
+    FFTB_UINT kernelCentre1;    // c1 = K1 / 2
+    FFTB_UINT kernelCentre2;    // c2 = K2 / 2
+    FFTB_UINT spectrumLength1;  // S1: kernel spectrum extent along the first axis
+    FFTB_UINT spectrumLength2;  // S2
+    FFTB_UINT firstAxisIsX;     // 1: the first axis is x
+    FFTB_UINT padding;          // FFTB_GPU_PADDING_*
+    FFTB_UINT resampled;        // 1: sample the kernel spectrum bilinearly at k * S / N; 0: S == N
+    FFTB_UINT outputMode;       // FFTB_GPU_OUTPUT_*
+    float sharpen;              // t in [0, 1]: spectrum (1 - t) * K + t
+    float intensity;            // composite weight of the bloom
+    float scale;                // 1 / (N1 * N2): the inverse transforms' normalization
+    FFTB_UINT reserved;
+};
+
+#endif

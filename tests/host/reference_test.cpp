@@ -1,0 +1,393 @@
+// Checks the CPU reference against a direct convolution sum and the identities the bloom must satisfy.
+#include "plan.h"
+#include "reference.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace fftb
+{
+namespace
+{
+
+Texels randomTexels(int w, int h, int c, uint32_t seed, float lo = 0.0f, float hi = 1.0f)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(lo, hi);
+    Texels t(w, h, c);
+    for (float& v : t.values)
+        v = dist(rng);
+    return t;
+}
+
+Texels oneHot(int w, int h, int x, int y)
+{
+    Texels k(w, h, 3);
+    for (int c = 0; c < 3; ++c)
+        k.at(x, y, c) = 1.0f;
+    return k;
+}
+
+/// GL_MIRRORED_REPEAT written independently of the planner and the reference.
+int mirror(int q, int length)
+{
+    const int period = 2 * length;
+    const int m = ((q % period) + period) % period;
+    return m < length ? m : period - 1 - m;
+}
+
+/// out(p) = sum_j k(j) in(p - j + c), summed directly in double.
+std::vector<double> directConvolution(const Texels& in, const Texels& k, Padding padding)
+{
+    std::vector<double> out(std::size_t(in.width) * in.height * 3, 0.0);
+    const int cx = k.width / 2, cy = k.height / 2;
+    for (int c = 0; c < 3; ++c)
+        for (int py = 0; py < in.height; ++py)
+            for (int px = 0; px < in.width; ++px)
+            {
+                double sum = 0.0;
+                for (int jy = 0; jy < k.height; ++jy)
+                    for (int jx = 0; jx < k.width; ++jx)
+                    {
+                        int qx = px - jx + cx, qy = py - jy + cy;
+                        const bool inside = qx >= 0 && qx < in.width && qy >= 0 && qy < in.height;
+                        if (!inside && padding == Padding::Zero)
+                            continue;
+                        qx = mirror(qx, in.width);
+                        qy = mirror(qy, in.height);
+                        sum += double(k.at(jx, jy, c)) * double(in.at(qx, qy, c));
+                    }
+                out[(std::size_t(py) * in.width + px) * 3 + c] = sum;
+            }
+    return out;
+}
+
+/// Largest difference between float results and double expectations, relative to the largest expectation.
+/// The reference returns float texels, so agreement is bounded by float rounding (2^-24 relative per value).
+double relativeError(const Texels& got, const std::vector<double>& want)
+{
+    double peak = 0.0, err = 0.0;
+    for (std::size_t i = 0; i < want.size(); ++i)
+    {
+        peak = std::max(peak, std::abs(want[i]));
+        err = std::max(err, std::abs(double(got.values[i]) - want[i]));
+    }
+    return peak > 0.0 ? err / peak : err;
+}
+
+std::vector<double> asDouble(const Texels& t) { return std::vector<double>(t.values.begin(), t.values.end()); }
+
+constexpr double kFloatTolerance = 4.0 * std::numeric_limits<float>::epsilon();
+
+/// A hand-built axis plan with padded length n and spectrum length s (0: exact, s = n).
+AxisPlan axis(uint32_t l, uint32_t k, uint32_t n, Padding padding, uint32_t s = 0)
+{
+    AxisPlan a;
+    a.imageLength = l;
+    a.kernelLength = k;
+    a.kernelCentre = k / 2;
+    a.paddedLength = n;
+    a.spectrumLength = s == 0 ? n : s;
+    // The convolution reads c texels past the far edge and K - 1 - c before the near one.
+    a.mirrorSplit = padding == Padding::Zero ? n : l + a.kernelCentre + (n - l - (k - 1)) / 2;
+    return a;
+}
+
+Plan handPlan(const Texels& frame, const Texels& kernel, Padding padding, uint32_t nx, uint32_t ny,
+              bool firstAxisIsX = true, uint32_t sx = 0, uint32_t sy = 0)
+{
+    Plan p;
+    p.padding = padding;
+    p.spectrum = sx == 0 ? SpectrumMode::Exact : SpectrumMode::Resampled;
+    p.firstAxisIsX = firstAxisIsX;
+    const AxisPlan x = axis(uint32_t(frame.width), uint32_t(kernel.width), nx, padding, sx);
+    const AxisPlan y = axis(uint32_t(frame.height), uint32_t(kernel.height), ny, padding, sy);
+    p.first = firstAxisIsX ? x : y;
+    p.second = firstAxisIsX ? y : x;
+    return p;
+}
+
+std::string name(Padding p) { return p == Padding::Zero ? "zero" : "mirror"; }
+
+TEST(ReferenceConvolution, MatchesDirectSum)
+{
+    const Texels frame = randomTexels(13, 7, 4, 1);
+    for (const auto& [kw, kh] : std::vector<std::pair<int, int>>{{5, 4}, {8, 8}, {3, 7}, {1, 1}, {16, 2}, {20, 11}})
+    {
+        const Texels kernel = randomTexels(kw, kh, 3, uint32_t(kw * 31 + kh), -0.5f, 1.0f);
+        for (Padding padding : {Padding::Zero, Padding::Mirror})
+        {
+            const double err =
+                relativeError(referenceConvolution(frame, kernel, padding), directConvolution(frame, kernel, padding));
+            EXPECT_LT(err, kFloatTolerance) << kw << "x" << kh << " " << name(padding);
+        }
+    }
+}
+
+TEST(ReferenceConvolution, CentredOneHotIsIdentity)
+{
+    const Texels frame = randomTexels(13, 7, 3, 2);
+    for (const auto& [kw, kh] : std::vector<std::pair<int, int>>{{5, 4}, {8, 8}, {1, 1}})
+        for (Padding padding : {Padding::Zero, Padding::Mirror})
+        {
+            const Texels out = referenceConvolution(frame, oneHot(kw, kh, kw / 2, kh / 2), padding);
+            EXPECT_LT(relativeError(out, asDouble(frame)), kFloatTolerance) << kw << "x" << kh << " " << name(padding);
+        }
+}
+
+TEST(ReferenceConvolution, OffCentreOneHotShifts)
+{
+    const int w = 13, h = 7;
+    Texels frame(w, h, 3);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            for (int c = 0; c < 3; ++c)
+                frame.at(x, y, c) = float(1 + x + 100 * y + 10000 * c);
+    // Kernel 8x6, centre (4, 3); the one-hot at (4 + 2, 3 - 1) shifts by s = (2, -1): out(p) = in(p - s).
+    const int sx = 2, sy = -1;
+    const Texels kernel = oneHot(8, 6, 4 + sx, 3 + sy);
+    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    {
+        const Texels out = referenceConvolution(frame, kernel, padding);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                for (int c = 0; c < 3; ++c)
+                {
+                    const int qx = x - sx, qy = y - sy;
+                    const bool inside = qx >= 0 && qx < w && qy >= 0 && qy < h;
+                    float want = 0.0f;
+                    if (inside || padding == Padding::Mirror)
+                        want = frame.at(mirror(qx, w), mirror(qy, h), c);
+                    ASSERT_NEAR(out.at(x, y, c), want, 1e-6 * std::abs(want) + 1e-9)
+                        << name(padding) << " at (" << x << ", " << y << ", " << c << ")";
+                }
+    }
+    // Spot-check the mirror rule at the corners: (0, 6) reads (-2, 7) -> (1, 6); (1, 6) reads (-1, 7) -> (0, 6).
+    const Texels mirrored = referenceConvolution(frame, kernel, Padding::Mirror);
+    EXPECT_FLOAT_EQ(mirrored.at(0, 6, 0), frame.at(1, 6, 0));
+    EXPECT_FLOAT_EQ(mirrored.at(1, 6, 0), frame.at(0, 6, 0));
+    EXPECT_NEAR(referenceConvolution(frame, kernel, Padding::Zero).at(1, 6, 0), 0.0f, 1e-9);
+}
+
+TEST(ReferenceConvolution, RejectsBadShapes)
+{
+    EXPECT_THROW(referenceConvolution(Texels(4, 4, 2), Texels(3, 3, 3), Padding::Zero), std::runtime_error);
+    EXPECT_THROW(referenceConvolution(Texels(4, 4, 4), Texels(0, 3, 3), Padding::Zero), std::runtime_error);
+}
+
+struct SpectralCase
+{
+    int w, h, kw, kh;
+    Padding padding;
+    bool firstAxisIsX;
+};
+
+TEST(ReferenceSpectral, ExactEqualsLinearWhenPaddingSuffices)
+{
+    const std::vector<SpectralCase> cases = {
+        {13, 7, 5, 4, Padding::Zero, true},    {13, 7, 5, 4, Padding::Mirror, false},
+        {13, 7, 8, 8, Padding::Zero, false},   {13, 7, 8, 8, Padding::Mirror, true},
+        {5, 3, 16, 16, Padding::Zero, true},   {4, 3, 17, 16, Padding::Zero, false},
+        {9, 9, 8, 8, Padding::Mirror, true},   {10, 6, 7, 3, Padding::Mirror, false},
+        {20, 12, 9, 6, Padding::Mirror, true},
+    };
+    for (const SpectralCase& t : cases)
+    {
+        const Texels frame = randomTexels(t.w, t.h, 4, uint32_t(t.w + 7 * t.h));
+        const Texels kernel = randomTexels(t.kw, t.kh, 3, uint32_t(t.kw * 13 + t.kh), 0.0f, 1.0f);
+        const uint32_t nx = paddedLength(uint32_t(t.w), uint32_t(t.kw), t.padding);
+        const uint32_t ny = paddedLength(uint32_t(t.h), uint32_t(t.kh), t.padding);
+        // Also the smallest non-power-of-two length that suffices: no slack at all.
+        const uint32_t marginX = t.padding == Padding::Zero ? uint32_t(t.kw / 2) : uint32_t(t.kw - 1);
+        const uint32_t marginY = t.padding == Padding::Zero ? uint32_t(t.kh / 2) : uint32_t(t.kh - 1);
+        const Texels linear = referenceConvolution(frame, kernel, t.padding);
+        for (const auto& [px, py] :
+             std::vector<std::pair<uint32_t, uint32_t>>{{nx, ny}, {uint32_t(t.w) + marginX, uint32_t(t.h) + marginY}})
+        {
+            const Plan plan = handPlan(frame, kernel, t.padding, px, py, t.firstAxisIsX);
+            const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0), asDouble(linear));
+            EXPECT_LT(err, kFloatTolerance) << t.w << "x" << t.h << " * " << t.kw << "x" << t.kh << " "
+                                            << name(t.padding) << " N " << px << "x" << py;
+        }
+    }
+}
+
+TEST(ReferenceSpectral, ExactWithTooLittlePaddingWrapsAround)
+{
+    // N = L + K/2 - 1 along x under zero padding: the kernel's far tail wraps onto the image, so this must differ.
+    const Texels frame = randomTexels(12, 6, 3, 5);
+    const Texels kernel = randomTexels(9, 5, 3, 6);
+    const Plan plan = handPlan(frame, kernel, Padding::Zero, 12 + 4 - 1, 6 + 2);
+    const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0),
+                                     asDouble(referenceConvolution(frame, kernel, Padding::Zero)));
+    EXPECT_GT(err, 1e-3);
+}
+
+TEST(ReferenceSpectral, PlannerPlansMatchLinear)
+{
+    // The planner's own plans (split points included), at sizes where the mirror padding has no slack.
+    for (const auto& [w, h, kw, kh] :
+         std::vector<std::array<uint32_t, 4>>{{9, 9, 8, 8}, {13, 7, 4, 10}, {30, 20, 9, 8}})
+        for (Padding padding : {Padding::Zero, Padding::Mirror})
+        {
+            PlanRequest request;
+            request.imageWidth = w;
+            request.imageHeight = h;
+            request.kernelWidth = kw;
+            request.kernelHeight = kh;
+            request.padding = padding;
+            request.spectrum = SpectrumMode::Exact;
+            Plan plan;
+            std::string error;
+            ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
+            const Texels frame = randomTexels(int(w), int(h), 4, w * 3 + h);
+            const Texels kernel = randomTexels(int(kw), int(kh), 3, kw + kh);
+            const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0),
+                                             asDouble(referenceConvolution(frame, kernel, padding)));
+            EXPECT_LT(err, kFloatTolerance) << w << "x" << h << " * " << kw << "x" << kh << " " << name(padding);
+        }
+}
+
+TEST(ReferenceSpectral, ResampledWithFullLengthSpectrumIsExact)
+{
+    const Texels frame = randomTexels(13, 7, 3, 8);
+    const Texels kernel = randomTexels(6, 5, 3, 9);
+    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    {
+        const uint32_t nx = paddedLength(13, 6, padding), ny = paddedLength(7, 5, padding);
+        const Texels exact = referenceSpectralConvolution(frame, kernel, handPlan(frame, kernel, padding, nx, ny), 0.3);
+        const Texels resampled =
+            referenceSpectralConvolution(frame, kernel, handPlan(frame, kernel, padding, nx, ny, false, nx, ny), 0.3);
+        EXPECT_LT(relativeError(resampled, asDouble(exact)), kFloatTolerance) << name(padding);
+    }
+}
+
+double channelSum(const Texels& t, int c)
+{
+    double s = 0.0;
+    for (int y = 0; y < t.height; ++y)
+        for (int x = 0; x < t.width; ++x)
+            s += t.at(x, y, c);
+    return s;
+}
+
+/// The spatial factor that tent sampling of an S-point spectrum at k * S / N (N = m S) applies to the S-periodic
+/// kernel: h(n) = k_S(n mod S) * T(n), T(n) = (sin(pi n / S) / (m sin(pi n / N)))^2, T(0) = 1. It follows from
+/// the convolution theorem: zero-stuffing by m in frequency tiles the kernel m times; the tent of half-width m is
+/// the squared box of width m, whose inverse DFT is the Fejer kernel.
+double fejer(int n, int s, int nLength)
+{
+    if (n % nLength == 0)
+        return 1.0;
+    const double m = double(nLength) / s;
+    const double r = std::sin(std::numbers::pi * n / s) / (m * std::sin(std::numbers::pi * n / nLength));
+    return r * r;
+}
+
+TEST(ReferenceSpectral, ResampledIsTentWindowedPeriodicKernel)
+{
+    // Independent model of resampled mode: circular convolution over the padded frame with
+    // h(n) = k_S(n mod S) T1(n1) T2(n2). It keeps the DC gain (T(0) = 1) but leaves attenuated kernel copies
+    // every S texels: the ringing of seeds/000.
+    const int w = 11, h = 6, nx = 32, ny = 16, sx = 8, sy = 4;
+    const Texels frame = randomTexels(w, h, 3, 14, 0.0f, 4.0f);
+    const Texels kernel = randomTexels(7, 4, 3, 15);
+    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    {
+        const Plan plan = handPlan(frame, kernel, padding, nx, ny, false, sx, sy);
+        const AxisPlan& ax = plan.second;
+        const AxisPlan& ay = plan.first;
+        std::vector<double> want(std::size_t(w) * h * 3, 0.0);
+        for (int c = 0; c < 3; ++c)
+        {
+            std::vector<double> periodic(std::size_t(sx) * sy, 0.0);
+            for (int y = 0; y < kernel.height; ++y)
+                for (int x = 0; x < kernel.width; ++x)
+                    periodic[std::size_t((y - kernel.height / 2 + sy) % sy) * sx + (x - kernel.width / 2 + sx) % sx] +=
+                        kernel.at(x, y, c);
+            for (int py = 0; py < h; ++py)
+                for (int px = 0; px < w; ++px)
+                {
+                    double sum = 0.0;
+                    for (int n2 = 0; n2 < ny; ++n2)
+                        for (int n1 = 0; n1 < nx; ++n1)
+                        {
+                            // The padded frame at (p - n) mod N, built from the hand plan's split points.
+                            const int fx = (px - n1 + nx) % nx, fy = (py - n2 + ny) % ny;
+                            int qx = fx < w ? fx : (fx < int(ax.mirrorSplit) ? fx : fx - nx);
+                            int qy = fy < h ? fy : (fy < int(ay.mirrorSplit) ? fy : fy - ny);
+                            if (padding == Padding::Zero && (qx >= w || qy >= h))
+                                continue;
+                            qx = mirror(qx, w);
+                            qy = mirror(qy, h);
+                            sum += periodic[std::size_t(n2 % sy) * sx + n1 % sx] * fejer(n1, sx, nx) *
+                                   fejer(n2, sy, ny) * frame.at(qx, qy, c);
+                        }
+                    want[(std::size_t(py) * w + px) * 3 + c] = sum;
+                }
+        }
+        const Texels got = referenceSpectralConvolution(frame, kernel, plan, 0.0);
+        EXPECT_LT(relativeError(got, want), kFloatTolerance) << name(padding);
+        // The copies are really there: resampled differs from exact by far more than rounding.
+        const Plan exactPlan = handPlan(frame, kernel, padding, nx, ny);
+        EXPECT_GT(relativeError(got, asDouble(referenceSpectralConvolution(frame, kernel, exactPlan, 0.0))), 1e-2)
+            << name(padding);
+    }
+}
+
+TEST(ReferenceSpectral, ResampledKeepsDcGain)
+{
+    // On a canvas as large as the padded frame nothing is cropped, so the output's sum is the input's sum times
+    // the spectrum at frequency 0, which tent sampling reads exactly: the kernel's sum.
+    const Texels frame = randomTexels(32, 16, 3, 16);
+    const Texels kernel = randomTexels(8, 8, 3, 17);
+    const Plan plan = handPlan(frame, kernel, Padding::Zero, 32, 16, true, 8, 8);
+    const Texels out = referenceSpectralConvolution(frame, kernel, plan, 0.25);
+    for (int c = 0; c < 3; ++c)
+    {
+        const double want = channelSum(frame, c) * (0.75 * channelSum(kernel, c) + 0.25);
+        EXPECT_NEAR(channelSum(out, c), want, 1e-6 * want) << "channel " << c;
+    }
+}
+
+TEST(ReferenceSpectral, FullSharpenIsIdentity)
+{
+    const Texels frame = randomTexels(13, 7, 4, 11, 0.0f, 10.0f);
+    const Texels kernel = randomTexels(9, 6, 3, 12);
+    std::vector<double> rgb;
+    for (std::size_t i = 0; i < frame.values.size(); ++i)
+        if (i % 4 != 3)
+            rgb.push_back(frame.values[i]);
+    for (Padding padding : {Padding::Zero, Padding::Mirror})
+        for (uint32_t s : {0u, 8u})
+        {
+            const Plan plan = handPlan(frame, kernel, padding, 32, 16, s == 0, s, s);
+            EXPECT_LT(relativeError(referenceSpectralConvolution(frame, kernel, plan, 1.0), rgb), kFloatTolerance)
+                << name(padding) << " S " << s;
+        }
+}
+
+TEST(ReferenceSpectral, CentredOneHotIsIdentityInBothModes)
+{
+    const Texels frame = randomTexels(13, 7, 3, 13);
+    const Texels kernel = oneHot(8, 8, 4, 4);
+    for (uint32_t s : {0u, 8u})
+    {
+        const Plan plan = handPlan(frame, kernel, Padding::Mirror, 32, 16, true, s, s);
+        EXPECT_LT(relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0), asDouble(frame)),
+                  kFloatTolerance)
+            << "S " << s;
+    }
+}
+
+} // namespace
+} // namespace fftb
