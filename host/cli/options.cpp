@@ -27,7 +27,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->check([](const std::string& s) -> std::string {
             const long n = std::strtol(s.c_str(), nullptr, 10);
             if (n < 2 || n > long(FFTB_MAX_FFT_LENGTH) || (n & (n - 1)) != 0)
-                return "--kernel-size: " + s + " is not a power of two in 2..4096";
+                return s + " is not a power of two in 2..4096"; // CLI11 prefixes the option name
             return "";
         });
     std::string padding = "zero", axis = "auto", spectrum = "resampled", output = "composite", pixelType;
@@ -62,6 +62,9 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                  "enable the Khronos validation layer and fail on any message it prints");
     app.add_flag("-q,--quiet", o.quiet, "print nothing on success");
     app.get_formatter()->column_width(30);
+    // One line like every other fftbloom error; CLI11's default adds a "Run with --help" line.
+    app.failure_message(
+        [](const CLI::App*, const CLI::Error& e) { return "fftbloom: " + std::string(e.what()) + "\n"; });
 
     try
     {
@@ -69,7 +72,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     }
     catch (const CLI::ParseError& e)
     {
-        return app.exit(e);
+        // Exit code 2 for every usage error, as documented, rather than CLI11's per-error codes (105, 106, ...).
+        return app.exit(e) == 0 ? 0 : 2;
     }
     if (precision == "fp16")
     {

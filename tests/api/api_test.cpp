@@ -1,0 +1,568 @@
+// The C API's argument checks and result codes, on a lavapipe device with the Khronos validation layer on.
+#include <fftbloom/fftbloom.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+/// What the plugin reported through PFN_fftbMessageCallback.
+struct Message
+{
+    FftbResult result;
+    VkResult vkResult;
+    std::string text;
+};
+
+void recordMessage(FftbResult result, VkResult vkResult, const char* message, void* userData)
+{
+    static_cast<std::vector<Message>*>(userData)->push_back({result, vkResult, message ? message : "(null)"});
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL recordValidation(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                                                const VkDebugUtilsMessengerCallbackDataEXT* data, void* userData)
+{
+    static_cast<std::vector<std::string>*>(userData)->emplace_back(data->pMessage ? data->pMessage : "(null)");
+    return VK_FALSE;
+}
+
+bool hasLayer(const char* name)
+{
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    vkEnumerateInstanceLayerProperties(&count, layers.data());
+    for (const VkLayerProperties& layer : layers)
+        if (std::strcmp(layer.layerName, name) == 0)
+            return true;
+    return false;
+}
+
+/// A Vulkan 1.1 instance with validation, a device on lavapipe, and the small objects the calls need.
+/// Every validation warning or error is collected and fails the test at teardown.
+class ApiTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        const char* layer = "VK_LAYER_KHRONOS_validation";
+        // Without the layer the test would pass while checking nothing it promises.
+        ASSERT_TRUE(hasLayer(layer)) << layer << " is not installed (Debian: vulkan-validationlayers)";
+
+        VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        messengerInfo.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+        messengerInfo.pfnUserCallback = recordValidation;
+        messengerInfo.pUserData = &validationMessages_;
+
+        VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+        app.pApplicationName = "fftbloom-api-tests";
+        app.apiVersion = VK_API_VERSION_1_1;
+        const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+        ici.pNext = &messengerInfo; // also covers vkCreateInstance and vkDestroyInstance
+        ici.pApplicationInfo = &app;
+        ici.enabledLayerCount = 1;
+        ici.ppEnabledLayerNames = &layer;
+        ici.enabledExtensionCount = 1;
+        ici.ppEnabledExtensionNames = &extension;
+        ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance_), VK_SUCCESS);
+        const auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+        ASSERT_NE(createMessenger, nullptr);
+        ASSERT_EQ(createMessenger(instance_, &messengerInfo, nullptr, &messenger_), VK_SUCCESS);
+
+        uint32_t count = 0;
+        vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+        std::vector<VkPhysicalDevice> devices(count);
+        vkEnumeratePhysicalDevices(instance_, &count, devices.data());
+        for (VkPhysicalDevice d : devices)
+        {
+            VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+            VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+            props.pNext = &driver;
+            vkGetPhysicalDeviceProperties2(d, &props);
+            if (driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
+                physicalDevice_ = d;
+        }
+        ASSERT_NE(physicalDevice_, VK_NULL_HANDLE) << "no lavapipe device (Debian: mesa-vulkan-drivers)";
+
+        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &count, nullptr);
+        std::vector<VkQueueFamilyProperties> families(count);
+        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &count, families.data());
+        for (uint32_t i = 0; i < count && queueFamily_ == UINT32_MAX; ++i)
+            if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
+                queueFamily_ = i;
+        ASSERT_NE(queueFamily_, UINT32_MAX) << "no compute queue";
+
+        const float priority = 1.0f;
+        VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+        qci.queueFamilyIndex = queueFamily_;
+        qci.queueCount = 1;
+        qci.pQueuePriorities = &priority;
+        // The plugin's output is a storage image of any format: FftbContextCreateInfo requires this feature.
+        VkPhysicalDeviceFeatures features{};
+        features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+        VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+        dci.queueCreateInfoCount = 1;
+        dci.pQueueCreateInfos = &qci;
+        dci.pEnabledFeatures = &features;
+        ASSERT_EQ(vkCreateDevice(physicalDevice_, &dci, nullptr, &device_), VK_SUCCESS);
+    }
+
+    void TearDown() override
+    {
+        if (context_)
+            fftbDestroyContext(context_);
+        if (device_)
+        {
+            for (VkImageView view : views_)
+                vkDestroyImageView(device_, view, nullptr);
+            for (VkImage image : images_)
+                vkDestroyImage(device_, image, nullptr);
+            for (VkDeviceMemory memory : memories_)
+                vkFreeMemory(device_, memory, nullptr);
+            if (commandPool_)
+                vkDestroyCommandPool(device_, commandPool_, nullptr);
+            vkDestroyDevice(device_, nullptr);
+        }
+        if (messenger_)
+        {
+            const auto destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+                vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+            destroyMessenger(instance_, messenger_, nullptr);
+        }
+        if (instance_)
+            vkDestroyInstance(instance_, nullptr);
+        EXPECT_EQ(validationMessages_.size(), 0u) << "validation messages:";
+        for (const std::string& m : validationMessages_)
+            ADD_FAILURE() << "validation: " << m;
+    }
+
+    /// Valid settings for a small context; tests break one field at a time.
+    FftbContextCreateInfo validCreateInfo()
+    {
+        FftbContextCreateInfo info{};
+        info.sType = FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO;
+        info.instance = instance_;
+        info.physicalDevice = physicalDevice_;
+        info.device = device_;
+        info.getInstanceProcAddr = vkGetInstanceProcAddr;
+        info.getDeviceProcAddr = vkGetDeviceProcAddr;
+        info.maxWidth = 64;
+        info.maxHeight = 48;
+        info.maxKernelWidth = 16;
+        info.maxKernelHeight = 8;
+        info.maxFramesInFlight = 2;
+        info.messageCallback = recordMessage;
+        info.messageUserData = &messages_;
+        return info;
+    }
+
+    /// Creates context_ from validCreateInfo(); expects success and silence.
+    void createContext()
+    {
+        const FftbContextCreateInfo info = validCreateInfo();
+        ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+        ASSERT_NE(context_, nullptr);
+        ASSERT_TRUE(messages_.empty()) << messages_[0].text;
+    }
+
+    /// A kernel of `width` x `height` texels, all ones (a box blur), kept alive in kernelTexels_.
+    FftbKernelInfo kernel(uint32_t width, uint32_t height)
+    {
+        kernelTexels_.assign(size_t(width) * height * 3, 1.0f);
+        FftbKernelInfo info{};
+        info.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
+        info.width = width;
+        info.height = height;
+        info.texels = kernelTexels_.data();
+        info.spectrumMode = FFTB_SPECTRUM_MODE_RESAMPLED;
+        return info;
+    }
+
+    /// Expects exactly one message since the last check, with `result` and naming `field`; then forgets it.
+    void expectOneMessage(FftbResult result, const std::string& field)
+    {
+        ASSERT_EQ(messages_.size(), 1u) << "message callback calls";
+        EXPECT_EQ(messages_[0].result, result) << messages_[0].text;
+        EXPECT_EQ(messages_[0].vkResult, VK_SUCCESS) << messages_[0].text;
+        EXPECT_NE(messages_[0].text.find(field), std::string::npos)
+            << "message \"" << messages_[0].text << "\" does not name " << field;
+        messages_.clear();
+    }
+
+    /// A 2D RGBA32F view the bloom could read or write; never used by the GPU here, so left in its initial layout.
+    VkImageView createView()
+    {
+        VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+        ici.imageType = VK_IMAGE_TYPE_2D;
+        ici.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+        ici.extent = {16, 16, 1};
+        ici.mipLevels = 1;
+        ici.arrayLayers = 1;
+        ici.samples = VK_SAMPLE_COUNT_1_BIT;
+        ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+        ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+        ici.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+        ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        VkImage image = VK_NULL_HANDLE;
+        EXPECT_EQ(vkCreateImage(device_, &ici, nullptr, &image), VK_SUCCESS);
+        images_.push_back(image);
+
+        // A view needs bound memory (VUID-VkImageViewCreateInfo-image-01020).
+        VkMemoryRequirements req;
+        vkGetImageMemoryRequirements(device_, image, &req);
+        VkPhysicalDeviceMemoryProperties props;
+        vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &props);
+        uint32_t type = 0;
+        while (type < props.memoryTypeCount && !(req.memoryTypeBits & (1u << type)))
+            ++type;
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = type;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        EXPECT_EQ(vkAllocateMemory(device_, &mai, nullptr, &memory), VK_SUCCESS);
+        memories_.push_back(memory);
+        EXPECT_EQ(vkBindImageMemory(device_, image, memory, 0), VK_SUCCESS);
+
+        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vci.image = image;
+        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        vci.format = ici.format;
+        vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        VkImageView view = VK_NULL_HANDLE;
+        EXPECT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
+        views_.push_back(view);
+        return view;
+    }
+
+    /// A primary command buffer in the recording state.
+    VkCommandBuffer beginCommandBuffer()
+    {
+        if (!commandPool_)
+        {
+            VkCommandPoolCreateInfo cpci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+            cpci.queueFamilyIndex = queueFamily_;
+            EXPECT_EQ(vkCreateCommandPool(device_, &cpci, nullptr, &commandPool_), VK_SUCCESS);
+        }
+        VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        cbai.commandPool = commandPool_;
+        cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        cbai.commandBufferCount = 1;
+        VkCommandBuffer cb = VK_NULL_HANDLE;
+        EXPECT_EQ(vkAllocateCommandBuffers(device_, &cbai, &cb), VK_SUCCESS);
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        EXPECT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
+        return cb;
+    }
+
+    /// Ends and frees `cb` without submitting it: the failing calls under test record nothing.
+    void endCommandBuffer(VkCommandBuffer cb)
+    {
+        EXPECT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+        vkFreeCommandBuffers(device_, commandPool_, 1, &cb);
+    }
+
+    /// Valid per-frame settings within validCreateInfo()'s extents.
+    FftbBloomInfo validBloomInfo()
+    {
+        FftbBloomInfo info{};
+        info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
+        info.inputView = createView();
+        info.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        info.outputView = createView();
+        info.width = 16;
+        info.height = 16;
+        info.padding = FFTB_PADDING_ZERO;
+        info.axisOrder = FFTB_AXIS_ORDER_AUTO;
+        info.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+        info.intensity = 1.0f;
+        info.sharpen = 0.0f;
+        return info;
+    }
+
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = UINT32_MAX;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkCommandPool commandPool_ = VK_NULL_HANDLE;
+    std::vector<VkImage> images_;
+    std::vector<VkDeviceMemory> memories_;
+    std::vector<VkImageView> views_;
+    FftbContext context_ = nullptr;
+    std::vector<float> kernelTexels_;
+    std::vector<Message> messages_;
+    std::vector<std::string> validationMessages_;
+};
+
+TEST_F(ApiTest, CreateRejectsNullArguments)
+{
+    int sentinel = 0;
+    FftbContext context = reinterpret_cast<FftbContext>(&sentinel); // any non-null value, to see it cleared
+    EXPECT_EQ(fftbCreateContext(nullptr, &context), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(context, nullptr) << "the output handle is cleared on failure";
+    const FftbContextCreateInfo info = validCreateInfo();
+    EXPECT_EQ(fftbCreateContext(&info, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(ApiTest, CreateRejectsWrongSType)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    info.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
+}
+
+TEST_F(ApiTest, CreateRejectsZeroMaxExtents)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    info.maxWidth = 0;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxWidth");
+    info = validCreateInfo();
+    info.maxHeight = 0;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxHeight");
+    info = validCreateInfo();
+    info.maxKernelWidth = 0;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelWidth");
+    info = validCreateInfo();
+    info.maxKernelHeight = 0;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelHeight");
+    EXPECT_EQ(context_, nullptr);
+}
+
+TEST_F(ApiTest, CreateRejectsKernelWiderThanTheLongestFft)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    info.maxKernelWidth = 5000;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelWidth");
+}
+
+TEST_F(ApiTest, CreateRejectsTooManyFramesInFlight)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    info.maxFramesInFlight = 17;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxFramesInFlight");
+}
+
+TEST_F(ApiTest, CreateAndDestroyAreClean)
+{
+    createContext();
+    fftbDestroyContext(context_);
+    context_ = nullptr;
+    // Both ends of maxFramesInFlight's documented range: 0 (the default, 3) and 16.
+    FftbContextCreateInfo info = validCreateInfo();
+    info.maxFramesInFlight = 0;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    fftbDestroyContext(context_);
+    context_ = nullptr;
+    info.maxFramesInFlight = 16;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty());
+    // TearDown destroys it; the validation layer reports any object left behind at vkDestroyDevice.
+}
+
+TEST_F(ApiTest, CreateRejectsExtentsNeedingAnFftLongerThan4096)
+{
+    // 4000 + 512 / 2 texels of zero padding need an FFT of 8192 along x, whichever axis order or padding.
+    FftbContextCreateInfo info = validCreateInfo();
+    info.maxWidth = 4000;
+    info.maxKernelWidth = 512;
+    info.maxKernelHeight = 512;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
+}
+
+TEST_F(ApiTest, SetKernelRejectsNegativeTexel)
+{
+    createContext();
+    FftbKernelInfo info = kernel(4, 3);
+    kernelTexels_[(1 * 4 + 2) * 3 + 1] = -0.5f; // texel (2, 1), green
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texel (2, 1)");
+}
+
+TEST_F(ApiTest, SetKernelRejectsNaN)
+{
+    createContext();
+    FftbKernelInfo info = kernel(4, 3);
+    kernelTexels_[(2 * 4 + 3) * 3 + 0] = std::numeric_limits<float>::quiet_NaN(); // texel (3, 2), red
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texel (3, 2)");
+    info = kernel(4, 3);
+    kernelTexels_[2] = std::numeric_limits<float>::infinity(); // texel (0, 0), blue
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texel (0, 0)");
+}
+
+TEST_F(ApiTest, SetKernelRejectsAllZeroChannel)
+{
+    createContext();
+    FftbKernelInfo info = kernel(4, 3);
+    for (size_t i = 2; i < kernelTexels_.size(); i += 3)
+        kernelTexels_[i] = 0.0f; // blue sums to 0: it cannot be normalized to unit sum
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "channel 2");
+}
+
+TEST_F(ApiTest, SetKernelRejectsNullAndWrongSType)
+{
+    createContext();
+    EXPECT_EQ(fftbSetKernel(context_, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelInfo");
+    FftbKernelInfo info = kernel(1, 1);
+    info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
+    info = kernel(1, 1);
+    info.texels = nullptr;
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texels");
+}
+
+TEST_F(ApiTest, SetKernelRejectsKernelLargerThanTheMaximum)
+{
+    createContext();
+    FftbKernelInfo info = kernel(17, 8); // validCreateInfo allows 16 x 8
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "width");
+    info = kernel(16, 9);
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "height");
+    info = kernel(16, 8);
+    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty());
+}
+
+TEST_F(ApiTest, CmdBloomBeforeAnyKernel)
+{
+    createContext();
+    const FftbBloomInfo info = validBloomInfo();
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_NO_KERNEL);
+    expectOneMessage(FFTB_ERROR_NO_KERNEL, "fftbSetKernel");
+    // A rejected kernel does not count as one.
+    FftbKernelInfo kernelInfo = kernel(2, 2);
+    kernelTexels_[0] = -1.0f;
+    EXPECT_EQ(fftbSetKernel(context_, &kernelInfo), FFTB_ERROR_INVALID_ARGUMENT);
+    messages_.clear();
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_NO_KERNEL);
+    expectOneMessage(FFTB_ERROR_NO_KERNEL, "fftbSetKernel");
+    endCommandBuffer(cb);
+}
+
+TEST_F(ApiTest, CmdBloomRejectsExtentLargerThanAtCreation)
+{
+    createContext();
+    const FftbKernelInfo kernelInfo = kernel(3, 3);
+    ASSERT_EQ(fftbSetKernel(context_, &kernelInfo), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    const VkCommandBuffer cb = beginCommandBuffer();
+    info.width = 65; // maxWidth is 64
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "width");
+    info.width = 16;
+    info.height = 49; // maxHeight is 48
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "height");
+    endCommandBuffer(cb);
+}
+
+TEST_F(ApiTest, CmdBloomRejectsSharpenOutsideUnitInterval)
+{
+    createContext();
+    const FftbKernelInfo kernelInfo = kernel(3, 3);
+    ASSERT_EQ(fftbSetKernel(context_, &kernelInfo), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    const VkCommandBuffer cb = beginCommandBuffer();
+    for (float sharpen : {1.5f, -0.25f, std::numeric_limits<float>::quiet_NaN()})
+    {
+        info.sharpen = sharpen;
+        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "sharpen " << sharpen;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sharpen");
+    }
+    endCommandBuffer(cb);
+}
+
+TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
+{
+    createContext();
+    const FftbKernelInfo kernelInfo = kernel(3, 3);
+    ASSERT_EQ(fftbSetKernel(context_, &kernelInfo), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(context_, cb, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfo");
+    EXPECT_EQ(fftbCmdBloom(context_, VK_NULL_HANDLE, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "commandBuffer");
+    info.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
+    EXPECT_EQ(fftbCmdBloom(nullptr, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(messages_.empty()) << "a null context has no callback to call";
+    endCommandBuffer(cb);
+}
+
+TEST(Api, ResultToStringNamesEveryCode)
+{
+// Each code with its own spelling: the string is the enumerator's name.
+#define FFTB_RESULTS(X)                                                                                                \
+    X(FFTB_SUCCESS)                                                                                                    \
+    X(FFTB_ERROR_INVALID_ARGUMENT)                                                                                     \
+    X(FFTB_ERROR_UNSUPPORTED)                                                                                          \
+    X(FFTB_ERROR_DEVICE_LIMIT)                                                                                         \
+    X(FFTB_ERROR_OUT_OF_HOST_MEMORY)                                                                                   \
+    X(FFTB_ERROR_OUT_OF_DEVICE_MEMORY)                                                                                 \
+    X(FFTB_ERROR_VULKAN)                                                                                               \
+    X(FFTB_ERROR_NO_KERNEL)
+#define FFTB_RESULT_ENTRY(code) std::make_pair(code, std::string(#code)),
+    const std::pair<FftbResult, std::string> results[] = {FFTB_RESULTS(FFTB_RESULT_ENTRY)};
+#undef FFTB_RESULT_ENTRY
+#undef FFTB_RESULTS
+    std::set<std::string> names;
+    for (const auto& [code, spelling] : results)
+    {
+        const char* name = fftbResultToString(code);
+        ASSERT_NE(name, nullptr) << spelling;
+        EXPECT_EQ(std::string(name), spelling);
+        names.insert(name);
+    }
+    EXPECT_EQ(names.size(), std::size(results)) << "names are not distinct";
+    // 1 is no code but lies in the enum's range of values, so the conversion is defined in C++.
+    const char* unknown = fftbResultToString(static_cast<FftbResult>(1));
+    ASSERT_NE(unknown, nullptr);
+    EXPECT_EQ(names.count(unknown), 0u) << "an unknown code borrows a real code's name";
+}
+
+TEST(Api, VersionMatchesHeader)
+{
+    EXPECT_EQ(fftbGetVersion(), FFTB_VERSION);
+    EXPECT_EQ(FFTB_VERSION, FFTB_MAKE_VERSION(FFTB_VERSION_MAJOR, FFTB_VERSION_MINOR, FFTB_VERSION_PATCH));
+    EXPECT_EQ(fftbGetVersion() >> 22, uint32_t(FFTB_VERSION_MAJOR));
+    EXPECT_EQ((fftbGetVersion() >> 12) & 0x3FFu, uint32_t(FFTB_VERSION_MINOR));
+    EXPECT_EQ(fftbGetVersion() & 0xFFFu, uint32_t(FFTB_VERSION_PATCH));
+}
+
+} // namespace

@@ -1,0 +1,221 @@
+// The plugin's bloom on the GPU against the double-precision CPU reference, and the identities it must keep.
+#include "gpu_test_support.h"
+#include "plan.h"
+#include "psf.h"
+#include "reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <tuple>
+
+namespace fftb::test
+{
+namespace
+{
+
+struct SweepCase
+{
+    int width, height, kernelWidth, kernelHeight;
+};
+
+using SweepParam = std::tuple<SweepCase, Padding, AxisOrder, SpectrumMode>;
+
+class ConvolutionSweep : public ::testing::TestWithParam<SweepParam>
+{
+};
+
+/// The reference of the GPU's math: the linear convolution in exact mode (independent of the GPU's plan), the
+/// spectrally resampled convolution at the plan's padded extent in resampled mode.
+Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
+{
+    if (s.spectrum == SpectrumMode::Exact)
+        return referenceConvolution(frame, kernel, s.padding);
+    Plan plan;
+    std::string error;
+    const PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width),
+                              uint32_t(kernel.height), s.padding, s.axisOrder, s.spectrum};
+    EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
+    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen);
+}
+
+BloomSettings bloomOnly(Padding padding, AxisOrder axis, SpectrumMode spectrum)
+{
+    BloomSettings s;
+    s.padding = padding;
+    s.axisOrder = axis;
+    s.spectrum = spectrum;
+    s.composite = false;
+    return s;
+}
+
+std::string sweepName(const ::testing::TestParamInfo<SweepParam>& param)
+{
+    const auto& [c, padding, axis, spectrum] = param.param;
+    return std::to_string(c.width) + "x" + std::to_string(c.height) + "_k" + std::to_string(c.kernelWidth) + "x" +
+           std::to_string(c.kernelHeight) + (padding == Padding::Zero ? "_zero" : "_mirror") +
+           (axis == AxisOrder::XFirst ? "_x" : axis == AxisOrder::YFirst ? "_y" : "_auto") +
+           (spectrum == SpectrumMode::Exact ? "_exact" : "_resampled");
+}
+
+TEST_P(ConvolutionSweep, MatchesReference)
+{
+    const auto& [c, padding, axis, spectrum] = GetParam();
+    const BloomSettings s = bloomOnly(padding, axis, spectrum);
+    const Texels frame = randomFrame(c.width, c.height, 7);
+    Texels kernel = randomKernel(c.kernelWidth, c.kernelHeight, 11);
+    normalizePsf(kernel);
+    const Texels gpu = runner().bloom(frame, kernel, s);
+    const double error = relativeError(gpu, referenceFor(frame, kernel, s));
+    EXPECT_LE(error, Tolerance::kFp32) << describe(c.width, c.height, s) << " kernel " << c.kernelWidth << "x"
+                                       << c.kernelHeight;
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, ConvolutionSweep,
+    ::testing::Combine(::testing::Values(SweepCase{37, 19, 8, 8}, SweepCase{64, 48, 16, 12}, SweepCase{30, 20, 64, 64},
+                                         SweepCase{640, 360, 64, 64}, SweepCase{1000, 810, 256, 256}),
+                       ::testing::Values(Padding::Zero, Padding::Mirror),
+                       ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst, AxisOrder::Auto),
+                       ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)),
+    sweepName);
+
+class Identity : public ::testing::TestWithParam<std::tuple<Padding, SpectrumMode>>
+{
+};
+
+TEST_P(Identity, CentredOneHotKernelReturnsTheInput)
+{
+    const auto& [padding, spectrum] = GetParam();
+    for (const int k : {8, 33})
+    {
+        const BloomSettings s = bloomOnly(padding, AxisOrder::Auto, spectrum);
+        const Texels frame = randomFrame(37, 19, 3);
+        const Texels gpu = runner().bloom(frame, oneHotKernel(k, k, k / 2, k / 2), s);
+        EXPECT_LE(relativeError(gpu, frame), Tolerance::kFp32) << describe(37, 19, s) << " kernel " << k;
+    }
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+TEST_P(Identity, SharpenOneReturnsTheInput)
+{
+    const auto& [padding, spectrum] = GetParam();
+    BloomSettings s = bloomOnly(padding, AxisOrder::Auto, spectrum);
+    s.sharpen = 1.0f;
+    const Texels frame = randomFrame(64, 40, 5);
+    const Texels gpu = runner().bloom(frame, randomKernel(16, 16, 2), s);
+    EXPECT_LE(relativeError(gpu, frame), Tolerance::kFp32) << describe(64, 40, s);
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Identity,
+                         ::testing::Combine(::testing::Values(Padding::Zero, Padding::Mirror),
+                                            ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)));
+
+class Shift : public ::testing::TestWithParam<std::tuple<Padding, AxisOrder>>
+{
+};
+
+// A one-hot kernel at (c + dx, c + dy) moves the frame by (dx, dy): out(x, y) = in(x - dx, y - dy), with
+// texels from outside the frame black (zero padding) or mirrored (mirror padding). Expected values are
+// built here, independent of the reference.
+TEST_P(Shift, OffCentreOneHotKernelShiftsTheFrame)
+{
+    const auto& [padding, axis] = GetParam();
+    const int k = 16, c = k / 2, dx = 3, dy = -5;
+    const BloomSettings s = bloomOnly(padding, axis, SpectrumMode::Exact);
+    const Texels frame = randomFrame(37, 19, 9);
+    const Texels gpu = runner().bloom(frame, oneHotKernel(k, k, c + dx, c + dy), s);
+    Texels expected(frame.width, frame.height, 3);
+    for (int y = 0; y < frame.height; ++y)
+        for (int x = 0; x < frame.width; ++x)
+        {
+            int sx = x - dx, sy = y - dy;
+            const bool outside = sx < 0 || sy < 0 || sx >= frame.width || sy >= frame.height;
+            if (outside && padding == Padding::Zero)
+                continue;
+            sx = int(mirroredRepeat(sx, uint32_t(frame.width)));
+            sy = int(mirroredRepeat(sy, uint32_t(frame.height)));
+            for (int ch = 0; ch < 3; ++ch)
+                expected.at(x, y, ch) = frame.at(sx, sy, ch);
+        }
+    EXPECT_LE(relativeError(gpu, expected), Tolerance::kFp32) << describe(37, 19, s);
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Shift,
+                         ::testing::Combine(::testing::Values(Padding::Zero, Padding::Mirror),
+                                            ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst)));
+
+// With mirror padding and a kernel symmetric about its centre along each axis, light leaving an edge is matched
+// by its mirror image entering: the frame's total is kept, exactly in real arithmetic with the exact spectrum.
+// The resampled spectrum's kernel carries faint periodic copies (the sinc^2 window of tent interpolation), which
+// move about 0.1% of the light across the edges.
+TEST(Energy, MirrorPaddingKeepsTheTotalForASymmetricKernel)
+{
+    const int k = 33;
+    Texels kernel(k, k, 3);
+    for (int y = 0; y < k; ++y)
+        for (int x = 0; x < k; ++x)
+            for (int ch = 0; ch < 3; ++ch)
+                kernel.at(x, y, ch) = float(std::exp(-((x - 16) * (x - 16) + (y - 16) * (y - 16)) / (50.0 * (ch + 1))));
+    const Texels frame = randomFrame(90, 50, 4);
+    for (const auto& [spectrum, tolerance] : {std::pair{SpectrumMode::Exact, 1e-5}, std::pair{SpectrumMode::Resampled, 5e-3}})
+    {
+        const BloomSettings s = bloomOnly(Padding::Mirror, AxisOrder::Auto, spectrum);
+        const Texels gpu = runner().bloom(frame, kernel, s);
+        for (int ch = 0; ch < 3; ++ch)
+            EXPECT_NEAR(channelSum(gpu, ch) / channelSum(frame, ch), 1.0, tolerance)
+                << describe(90, 50, s) << " channel " << ch;
+    }
+    // Zero padding loses what spreads past the edges: the check above can fail.
+    const Texels zero = runner().bloom(frame, kernel, bloomOnly(Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact));
+    EXPECT_LT(channelSum(zero, 0) / channelSum(frame, 0), 0.99);
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+// composite: out = in + intensity * (bloom - in); alpha always passes through unchanged.
+TEST(Composite, MixesInputAndBloomAndKeepsAlpha)
+{
+    Texels frame = randomFrame(48, 30, 12);
+    for (int y = 0; y < frame.height; ++y)
+        for (int x = 0; x < frame.width; ++x)
+            frame.at(x, y, 3) = float(x + y) / 100.0f;
+    Texels kernel = randomKernel(16, 16, 13);
+    normalizePsf(kernel);
+    BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact);
+    s.composite = true;
+    s.intensity = 0.3f;
+    const Texels gpu = runner().bloom(frame, kernel, s);
+    const Texels bloom = referenceConvolution(frame, kernel, Padding::Zero);
+    Texels expected(frame.width, frame.height, 3);
+    for (int y = 0; y < frame.height; ++y)
+        for (int x = 0; x < frame.width; ++x)
+        {
+            for (int ch = 0; ch < 3; ++ch)
+                expected.at(x, y, ch) = frame.at(x, y, ch) + 0.3f * (bloom.at(x, y, ch) - frame.at(x, y, ch));
+            ASSERT_EQ(gpu.at(x, y, 3), frame.at(x, y, 3)) << "alpha at (" << x << ", " << y << ")";
+        }
+    EXPECT_LE(relativeError(gpu, expected), Tolerance::kFp32);
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+// The kernel spectrum is cached per extent; a second frame of another extent must not reuse a stale one.
+TEST(SpectrumCache, ExactSpectrumFollowsTheFrameExtent)
+{
+    Texels kernel = randomKernel(16, 16, 21);
+    normalizePsf(kernel);
+    const BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
+    for (const auto& [w, h] : {std::pair{40, 30}, std::pair{100, 30}, std::pair{40, 30}})
+    {
+        const Texels frame = randomFrame(w, h, uint32_t(w));
+        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
+                  Tolerance::kFp32)
+            << w << "x" << h;
+    }
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+} // namespace
+} // namespace fftb::test

@@ -1,0 +1,84 @@
+// Shared pieces of the GPU tests.
+#include "gpu_test_support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace fftb::test
+{
+
+GpuRunner& runner()
+{
+    static GpuRunner instance(RunnerOptions{-1, true});
+    return instance;
+}
+
+Texels randomFrame(int width, int height, uint32_t seed, float peak)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    Texels t(width, height, 4);
+    for (float& v : t.values)
+        v = u(rng);
+    for (int i = 0; i < std::max(1, width * height / 200); ++i)
+    {
+        const int x = int(rng() % uint32_t(width)), y = int(rng() % uint32_t(height));
+        for (int c = 0; c < 3; ++c)
+            t.at(x, y, c) = peak;
+    }
+    return t;
+}
+
+Texels randomKernel(int width, int height, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.01f, 1.0f);
+    Texels t(width, height, 3);
+    for (float& v : t.values)
+        v = u(rng);
+    return t;
+}
+
+Texels oneHotKernel(int width, int height, int x, int y)
+{
+    Texels t(width, height, 3);
+    for (int c = 0; c < 3; ++c)
+        t.at(x, y, c) = 1.0f;
+    return t;
+}
+
+double relativeError(const Texels& gpu, const Texels& reference)
+{
+    double worst = 0.0;
+    for (int c = 0; c < 3; ++c)
+    {
+        double peak = 0.0, error = 0.0;
+        for (int y = 0; y < reference.height; ++y)
+            for (int x = 0; x < reference.width; ++x)
+            {
+                peak = std::max(peak, std::fabs(double(reference.at(x, y, c))));
+                error = std::max(error, std::fabs(double(gpu.at(x, y, c)) - double(reference.at(x, y, c))));
+            }
+        worst = std::max(worst, peak > 0.0 ? error / peak : error);
+    }
+    return worst;
+}
+
+double channelSum(const Texels& t, int channel)
+{
+    double sum = 0.0;
+    for (int y = 0; y < t.height; ++y)
+        for (int x = 0; x < t.width; ++x)
+            sum += t.at(x, y, channel);
+    return sum;
+}
+
+std::string describe(int width, int height, const BloomSettings& s)
+{
+    const char* axis = s.axisOrder == AxisOrder::XFirst ? "x-first" : s.axisOrder == AxisOrder::YFirst ? "y-first" : "auto";
+    return std::to_string(width) + "x" + std::to_string(height) + (s.padding == Padding::Mirror ? " mirror " : " zero ") +
+           axis + (s.spectrum == SpectrumMode::Exact ? " exact" : " resampled");
+}
+
+} // namespace fftb::test

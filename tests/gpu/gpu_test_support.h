@@ -1,0 +1,40 @@
+// Shared pieces of the GPU tests: the runner with validation on, random frames, error measures, tolerances.
+#pragma once
+
+#include "gpu_runner.h"
+#include "image.h"
+
+#include <cstdint>
+#include <string>
+
+namespace fftb::test
+{
+
+/// Tolerances, relative to the reference's largest magnitude per channel.
+struct Tolerance
+{
+    static constexpr double kFp32 = 1e-5; ///< fp32 spectra against a double-precision reference
+};
+
+/// The process-wide runner on the default device (lavapipe in CI), Khronos validation on.
+GpuRunner& runner();
+
+/// width x height RGBA with values in [0, 1), a few texels raised to `peak` (HDR highlights); fixed seed.
+Texels randomFrame(int width, int height, uint32_t seed, float peak = 50.0f);
+
+/// width x height RGB kernel, positive random values, fixed seed.
+Texels randomKernel(int width, int height, uint32_t seed);
+
+/// A kernel that is 1 at (x, y) and 0 elsewhere.
+Texels oneHotKernel(int width, int height, int x, int y);
+
+/// max over texels and R, G, B of |a - b| / max |reference| of that channel (a: GPU result, b: reference).
+double relativeError(const Texels& gpu, const Texels& reference);
+
+/// Sum of one channel over the frame, in double precision.
+double channelSum(const Texels& t, int channel);
+
+/// "37x19 zero x-first exact" and the like, for failure messages.
+std::string describe(int width, int height, const BloomSettings& s);
+
+} // namespace fftb::test

@@ -1,0 +1,43 @@
+// The real OpenEXR sample photographs, bloomed with the default PSF on the GPU, against the CPU reference.
+#include "gpu_test_support.h"
+#include "image_io.h"
+#include "psf.h"
+#include "reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace fftb::test
+{
+namespace
+{
+
+class Samples : public ::testing::TestWithParam<const char*>
+{
+};
+
+TEST_P(Samples, DefaultPsfBloomMatchesReference)
+{
+    const std::string path = std::string(FFTBLOOM_SAMPLES_DIR) + "/" + GetParam() + ".exr";
+    ASSERT_TRUE(std::filesystem::exists(path)) << path << " missing: run assets/fetch_samples.sh";
+    const Texels frame = toRgba(readImage(path));
+    Texels kernel = generateDefaultPsf(256);
+    normalizePsf(kernel);
+    BloomSettings s;
+    s.spectrum = SpectrumMode::Exact;
+    s.composite = false;
+    const Texels gpu = runner().bloom(frame, kernel, s);
+    const double error = relativeError(gpu, referenceConvolution(frame, kernel, s.padding));
+    std::printf("%s %dx%d: max |gpu - ref| / max |ref| = %.3g, GPU %.1f ms\n", GetParam(), frame.width, frame.height,
+                error, runner().lastGpuMilliseconds());
+    EXPECT_LE(error, Tolerance::kFp32) << path;
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+INSTANTIATE_TEST_SUITE_P(OpenExr, Samples,
+                         ::testing::Values("CandleGlass", "Desk", "GoldenGate", "Ocean", "StillLife", "WideColorGamut"));
+
+} // namespace
+} // namespace fftb::test
