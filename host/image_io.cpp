@@ -225,9 +225,13 @@ Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
             for (int t = 0; t < e.num_tiles; ++t)
             {
                 const EXRTile& tile = e.tiles[t];
+                // tinyexr takes tile coordinates from the file without checking their sign or range.
+                const long x0 = long(tile.offset_x) * h.tile_size_x;
+                const long y0 = long(tile.offset_y) * h.tile_size_y;
+                if (x0 < 0 || y0 < 0 || tile.width < 0 || tile.height < 0 || tile.width > h.tile_size_x ||
+                    tile.height > h.tile_size_y || x0 + tile.width > e.width || y0 + tile.height > e.height)
+                    corrupt("tile coordinates out of range", 0);
                 const auto* values = reinterpret_cast<const float*>(tile.images[c]);
-                const int x0 = tile.offset_x * h.tile_size_x;
-                const int y0 = tile.offset_y * h.tile_size_y;
                 for (int y = 0; y < tile.height; ++y)
                 {
                     const float* row = values + std::size_t(y) * std::size_t(h.tile_size_x);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian bookworm packages fftbloom builds and tests with; does nothing when all are present.
+set -euo pipefail
+
+packages=(
+    cmake g++ pkg-config                       # build
+    libvulkan-dev glslang-tools                # Vulkan headers and loader, GLSL -> SPIR-V at build time
+    mesa-vulkan-drivers vulkan-validationlayers # lavapipe (CPU Vulkan) and the Khronos validation layer
+    libtinyexr-dev libstb-dev libcli11-dev     # image I/O and argument parsing
+    libfftw3-dev libgtest-dev                  # the double-precision reference and the tests
+    libspirv-cross-c-shared-dev                # shader reflection in the tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#packages[@]} packages present"
+    exit 0
+fi
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+echo "install-deps: installing ${missing[*]}"
+"${sudo[@]}" apt-get update
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
