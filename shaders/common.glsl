@@ -45,4 +45,22 @@ int paddedSource(uint p, uint imageLength, uint paddedLength, uint mirrorSplit)
     return int(mirroredRepeat(position, imageLength));
 }
 
+// After a forward FFT of z = a + i b (two real lines packed, seeds/000 "Exploiting the Hermitian Symmetry"),
+// stores the half spectra A[k] = (Z[k] + conj Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2,
+// of lines v0 and v0 + 1 at intermediate[(channel * (N/2 + 1) + k) * lineCount + v]; B only if v0 + 1 < lineCount.
+void storeHalfSpectra(uint channel, uint v0, uint lineCount)
+{
+    const uint halfLines = FFT_LENGTH / 2u + 1u;
+    for (uint k = gl_LocalInvocationID.x; k < halfLines; k += WORKGROUP_SIZE)
+    {
+        const vec2 z = fftGet(k);
+        const vec2 zMirror = conjugate(fftGet((FFT_LENGTH - k) & (FFT_LENGTH - 1u)));
+        const vec2 d = z - zMirror;
+        const uint line = (channel * halfLines + k) * lineCount;
+        intermediate[line + v0] = 0.5 * (z + zMirror);
+        if (v0 + 1u < lineCount)
+            intermediate[line + v0 + 1u] = 0.5 * vec2(d.y, -d.x);
+    }
+}
+
 #endif

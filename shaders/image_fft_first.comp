@@ -18,27 +18,16 @@ void main()
 {
     const uint v0 = 2u * gl_WorkGroupID.x;
     const uint v1 = v0 + 1u;
-    const uint halfLines = FFT_LENGTH / 2u + 1u;
     for (uint channel = 0u; channel < 3u; ++channel)
     {
-        // Two real lines as one complex line z = a + i b (seeds/000, "Exploiting the Hermitian Symmetry").
+        // Two real lines as one complex line z = a + i b.
         for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
         {
             const int u = paddedSource(i, pc.imageLength1, FFT_LENGTH, pc.mirrorSplit1);
             fftPut(i, vec2(frameTexel(u, v0, channel), frameTexel(u, v1, channel)));
         }
         fftRun(false);
-        // A[k] = (Z[k] + conj Z[N-k]) / 2, B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2.
-        for (uint k = gl_LocalInvocationID.x; k < halfLines; k += WORKGROUP_SIZE)
-        {
-            const vec2 z = fftGet(k);
-            const vec2 zMirror = conjugate(fftGet((FFT_LENGTH - k) & (FFT_LENGTH - 1u)));
-            const vec2 d = z - zMirror;
-            const uint line = (channel * halfLines + k) * pc.imageLength2;
-            intermediate[line + v0] = 0.5 * (z + zMirror);
-            if (v1 < pc.imageLength2)
-                intermediate[line + v1] = 0.5 * vec2(d.y, -d.x);
-        }
+        storeHalfSpectra(channel, v0, pc.imageLength2);
         fftSync();
     }
 }

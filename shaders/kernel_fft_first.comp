@@ -36,7 +36,6 @@ void main()
     const uint storedLines = min(pc.kernelLength2, pc.spectrumLength2);
     const uint v0 = 2u * gl_WorkGroupID.x;
     const uint v1 = v0 + 1u;
-    const uint halfLines = FFT_LENGTH / 2u + 1u;
     for (uint channel = 0u; channel < 3u; ++channel)
     {
         for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
@@ -45,16 +44,7 @@ void main()
             fftPut(i, vec2(kernelTexel(i, v0, channel), b));
         }
         fftRun(false);
-        for (uint k = gl_LocalInvocationID.x; k < halfLines; k += WORKGROUP_SIZE)
-        {
-            const vec2 z = fftGet(k);
-            const vec2 zMirror = conjugate(fftGet((FFT_LENGTH - k) & (FFT_LENGTH - 1u)));
-            const vec2 d = z - zMirror;
-            const uint line = (channel * halfLines + k) * storedLines;
-            intermediate[line + v0] = 0.5 * (z + zMirror);
-            if (v1 < storedLines)
-                intermediate[line + v1] = 0.5 * vec2(d.y, -d.x);
-        }
+        storeHalfSpectra(channel, v0, storedLines);
         fftSync();
     }
 }

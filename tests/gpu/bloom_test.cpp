@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <ostream>
 #include <tuple>
 
 namespace fftb::test
@@ -56,6 +57,12 @@ std::string sweepName(const ::testing::TestParamInfo<SweepParam>& param)
            std::to_string(c.kernelHeight) + (padding == Padding::Zero ? "_zero" : "_mirror") +
            (axis == AxisOrder::XFirst ? "_x" : axis == AxisOrder::YFirst ? "_y" : "_auto") +
            (spectrum == SpectrumMode::Exact ? "_exact" : "_resampled");
+}
+
+// Keeps gtest from printing the parameters as raw bytes in test listings.
+void PrintTo(const SweepParam& param, std::ostream* os)
+{
+    *os << sweepName(::testing::TestParamInfo<SweepParam>(param, 0));
 }
 
 TEST_P(ConvolutionSweep, MatchesReference)
