@@ -29,8 +29,9 @@ ivec2 imageCoord(uint u, uint v)
 uint mirroredRepeat(int position, uint length)
 {
     const int period = 2 * int(length);
-    int m = position % period;
-    m += m < 0 ? period : 0;
+    // GLSL leaves % undefined for negative operands (NVIDIA and lavapipe differ): shift by whole periods first.
+    const int shifted = position < 0 ? position + period * ((period - 1 - position) / period) : position;
+    const int m = shifted % period;
     return uint(m < int(length) ? m : period - 1 - m);
 }
 

@@ -121,9 +121,13 @@ FftbResult fftbSetKernel(FftbContext context, const FftbKernelInfo* info)
     if (!context)
         return FFTB_ERROR_INVALID_ARGUMENT;
     return guarded(context, [&] {
-        if (!info || info->sType != FFTB_STRUCTURE_TYPE_KERNEL_INFO || !info->texels)
+        if (!info)
+            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo: NULL"};
+        if (info->sType != FFTB_STRUCTURE_TYPE_KERNEL_INFO)
             throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                "kernelInfo: NULL, wrong sType, or NULL texels"};
+                                "kernelInfo.sType: not FFTB_STRUCTURE_TYPE_KERNEL_INFO"};
+        if (!info->texels)
+            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.texels: NULL"};
         context->context.setKernel(*info);
     });
 }
@@ -133,9 +137,13 @@ FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, cons
     if (!context)
         return FFTB_ERROR_INVALID_ARGUMENT;
     return guarded(context, [&] {
-        if (!commandBuffer || !info || info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
+        if (!commandBuffer)
+            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "commandBuffer: VK_NULL_HANDLE"};
+        if (!info)
+            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo: NULL"};
+        if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
             throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                "commandBuffer or bloomInfo: NULL, or wrong sType"};
+                                "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
         context->context.cmdBloom(commandBuffer, *info);
     });
 }
