@@ -323,6 +323,7 @@ Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSe
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
     const uint32_t extent[4] = {w, h, uint32_t(kernel.width), uint32_t(kernel.height)};
 
+    s.contextError.clear();
     const auto fail = [&](FftbResult r, const char* call) {
         throw HostError(std::string(call) + ": " + (s.contextError.empty() ? fftbResultToString(r) : s.contextError));
     };
@@ -362,17 +363,38 @@ Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSe
     }
 
     const VkDeviceSize bytes = VkDeviceSize(w) * h * 4 * sizeof(float);
-    HostBuffer upload = s.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    HostBuffer download = s.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    DeviceImage input = s.createImage(w, h, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    DeviceImage output = s.createImage(w, h, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    HostBuffer upload, download;
+    DeviceImage input, output;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    // Released on every path, a throw from any Vulkan call included; the queue is idle by then.
+    struct Release
+    {
+        State& s;
+        HostBuffer& upload;
+        HostBuffer& download;
+        DeviceImage& input;
+        DeviceImage& output;
+        VkCommandBuffer& cb;
+        ~Release()
+        {
+            if (cb)
+                vkFreeCommandBuffers(s.device, s.pool, 1, &cb);
+            s.destroy(input);
+            s.destroy(output);
+            s.destroy(upload);
+            s.destroy(download);
+        }
+    } release{s, upload, download, input, output, cb};
+    upload = s.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    download = s.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    input = s.createImage(w, h, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    output = s.createImage(w, h, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     std::memcpy(upload.mapped, frame.values.data(), bytes);
 
     VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     cbai.commandPool = s.pool;
     cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     cbai.commandBufferCount = 1;
-    VkCommandBuffer cb = VK_NULL_HANDLE;
     check(vkAllocateCommandBuffers(s.device, &cbai, &cb), "vkAllocateCommandBuffers");
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
@@ -455,11 +477,6 @@ Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSe
             }
         }
     }
-    vkFreeCommandBuffers(s.device, s.pool, 1, &cb);
-    s.destroy(input);
-    s.destroy(output);
-    s.destroy(upload);
-    s.destroy(download);
     if (recorded != FFTB_SUCCESS)
         fail(recorded, "fftbCmdBloom");
     check(submitted, "vkQueueSubmit/vkWaitForFences");
