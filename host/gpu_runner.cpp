@@ -97,8 +97,8 @@ struct GpuRunner::State
         vkGetBufferMemoryRequirements(device, b.buffer, &req);
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         mai.allocationSize = req.size;
-        mai.memoryTypeIndex = findMemoryType(gpu, req.memoryTypeBits,
-                                             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        mai.memoryTypeIndex = findMemoryType(
+            gpu, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
         check(vkAllocateMemory(device, &mai, nullptr, &b.memory), "vkAllocateMemory");
         check(vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
         check(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
@@ -324,9 +324,8 @@ Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSe
     const uint32_t extent[4] = {w, h, uint32_t(kernel.width), uint32_t(kernel.height)};
 
     s.contextError.clear();
-    const auto fail = [&](FftbResult r, const char* call) {
-        throw HostError(std::string(call) + ": " + (s.contextError.empty() ? fftbResultToString(r) : s.contextError));
-    };
+    const auto fail = [&](FftbResult r, const char* call)
+    { throw HostError(std::string(call) + ": " + (s.contextError.empty() ? fftbResultToString(r) : s.contextError)); };
     if (!s.context || std::memcmp(extent, s.contextExtent, sizeof(extent)) != 0)
     {
         fftbDestroyContext(s.context);
@@ -354,8 +353,8 @@ Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSe
         ki.width = extent[2];
         ki.height = extent[3];
         ki.texels = kernel.values.data();
-        ki.spectrumMode = settings.spectrum == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT
-                                                                   : FFTB_SPECTRUM_MODE_RESAMPLED;
+        ki.spectrumMode =
+            settings.spectrum == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
         if (FftbResult r = fftbSetKernel(s.context, &ki); r != FFTB_SUCCESS)
             fail(r, "fftbSetKernel");
         s.kernelTexels = kernel.values;
@@ -401,7 +400,8 @@ Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSe
     check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
 
     const auto transition = [&](VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags srcAccess,
-                                VkAccessFlags dstAccess, VkPipelineStageFlags srcStage, VkPipelineStageFlags dstStage) {
+                                VkAccessFlags dstAccess, VkPipelineStageFlags srcStage, VkPipelineStageFlags dstStage)
+    {
         VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
         b.srcAccessMask = srcAccess;
         b.dstAccessMask = dstAccess;

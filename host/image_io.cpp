@@ -150,8 +150,8 @@ void checkCompression(const std::string& path, const std::vector<unsigned char>&
                 fail(path, "corrupt or truncated OpenEXR (bad compression attribute)");
             const unsigned value = bytes[valueAt];
             if (value > lastDecoded)
-                fail(path, "unsupported compression " +
-                               (value < std::size(names) ? std::string(names[value]) : "code " + std::to_string(value)));
+                fail(path, "unsupported compression " + (value < std::size(names) ? std::string(names[value])
+                                                                                  : "code " + std::to_string(value)));
             return;
         }
         if (size > end - valueAt)
@@ -162,9 +162,8 @@ void checkCompression(const std::string& path, const std::vector<unsigned char>&
 
 Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
 {
-    const auto corrupt = [&](const char* message, int code) {
-        fail(path, "corrupt or truncated OpenEXR (" + oneLine(message, code) + ")");
-    };
+    const auto corrupt = [&](const char* message, int code)
+    { fail(path, "corrupt or truncated OpenEXR (" + oneLine(message, code) + ")"); };
 
     EXRVersion version = {};
     if (const int code = ParseEXRVersionFromMemory(&version, bytes.data(), bytes.size()); code != TINYEXR_SUCCESS)
@@ -236,7 +235,8 @@ Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
                 {
                     const float* row = values + std::size_t(y) * std::size_t(h.tile_size_x);
                     std::copy(row, row + tile.width,
-                              channel.values.begin() + long(std::size_t(y0 + y) * std::size_t(e.width) + std::size_t(x0)));
+                              channel.values.begin() +
+                                  long(std::size_t(y0 + y) * std::size_t(e.width) + std::size_t(x0)));
                 }
             }
         }
@@ -469,7 +469,8 @@ void writePngPreview(const std::string& path, const Image& image, float exposure
     }
 
     std::vector<unsigned char> png;
-    const auto append = [](void* context, void* data, int size) {
+    const auto append = [](void* context, void* data, int size)
+    {
         auto* out = static_cast<std::vector<unsigned char>*>(context);
         const auto* bytes = static_cast<const unsigned char*>(data);
         out->insert(out->end(), bytes, bytes + size);

@@ -83,14 +83,16 @@ double costOf(const AxisPlan& first, const AxisPlan& second)
     // line twice along the second. Memory: the intermediate is written, read, written and read once each.
     const double pairLines = std::ceil(second.imageLength / 2.0);
     const double halfLines = first.paddedLength / 2 + 1;
-    const double butterflies = 2.0 * fftCost(pairLines, first.paddedLength) + 2.0 * fftCost(halfLines, second.paddedLength);
+    const double butterflies =
+        2.0 * fftCost(pairLines, first.paddedLength) + 2.0 * fftCost(halfLines, second.paddedLength);
     const double intermediateTexels = 4.0 * halfLines * second.imageLength;
     return butterflies + 8.0 * intermediateTexels;
 }
 
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
 {
-    const auto fail = [&](const std::string& reason) {
+    const auto fail = [&](const std::string& reason)
+    {
         if (error)
             *error = reason;
         return false;
@@ -112,8 +114,8 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
         return fail("image width: " + std::to_string(request.imageWidth) + marginText + " needs an FFT longer than " +
                     std::to_string(kMaxFftLength));
     if (y.paddedLength == 0)
-        return fail("image height: " + std::to_string(request.imageHeight) + marginText +
-                    " needs an FFT longer than " + std::to_string(kMaxFftLength));
+        return fail("image height: " + std::to_string(request.imageHeight) + marginText + " needs an FFT longer than " +
+                    std::to_string(kMaxFftLength));
 
     Plan p;
     p.padding = request.padding;

@@ -48,7 +48,10 @@ struct Parts
 
 /// exp(-x) for x >= 0, flushed to 0 where it is below 1e-26 of the peak: skips most of the work far from the core
 /// and the streaks, and depends only on x, so the symmetry is kept.
-double decay(double x) { return x > 60.0 ? 0.0 : std::exp(-x); }
+double decay(double x)
+{
+    return x > 60.0 ? 0.0 : std::exp(-x);
+}
 
 /// The three parts at one channel's scale (wavelength ratio), with the per-size constants computed once.
 class PartsAt

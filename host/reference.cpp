@@ -96,7 +96,10 @@ void checkInputs(const Texels& frame, const Texels& kernel)
 }
 
 /// A one-component kernel applies to all three colour channels.
-int kernelComponent(const Texels& kernel, int c) { return kernel.components == 1 ? 0 : c; }
+int kernelComponent(const Texels& kernel, int c)
+{
+    return kernel.components == 1 ? 0 : c;
+}
 
 int64_t floorMod(int64_t a, int64_t m)
 {
@@ -203,7 +206,10 @@ struct HalfSpectrum
 };
 
 /// Signed frequency of DFT bin i of length n, in [-n/2, n/2).
-int64_t signedFrequency(int64_t i, int64_t n) { return i < n - n / 2 ? i : i - n; }
+int64_t signedFrequency(int64_t i, int64_t n)
+{
+    return i < n - n / 2 ? i : i - n;
+}
 
 } // namespace
 

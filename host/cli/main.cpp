@@ -20,8 +20,9 @@ void refuseOverwritingInput(const CliOptions& o)
 {
     std::error_code ec;
     for (const std::string& out : {o.output, o.preview})
-        if (!out.empty() && (std::filesystem::equivalent(o.input, out, ec) ||
-                             std::filesystem::weakly_canonical(o.input, ec) == std::filesystem::weakly_canonical(out, ec)))
+        if (!out.empty() &&
+            (std::filesystem::equivalent(o.input, out, ec) ||
+             std::filesystem::weakly_canonical(o.input, ec) == std::filesystem::weakly_canonical(out, ec)))
             throw HostError(out + ": is the input file; fftbloom never overwrites its input");
 }
 
@@ -62,7 +63,7 @@ int run(const CliOptions& o)
 
     // Planned before any Vulkan work so that an oversized frame fails fast and clearly.
     PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height),
-                        o.settings.padding, o.settings.axisOrder, o.settings.spectrum};
+                        o.settings.padding,    o.settings.axisOrder,   o.settings.spectrum};
     Plan plan;
     std::string reason;
     if (!makePlan(request, &plan, &reason))

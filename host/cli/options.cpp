@@ -5,7 +5,6 @@
 
 #include <CLI/CLI.hpp>
 
-
 namespace fftb
 {
 
@@ -24,12 +23,14 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "PSF image (EXR/HDR), centre texel (W/2, H/2); default: the generated glare PSF of docs/kernels.md");
     app.add_option("--kernel-size", o.kernelSize, "resample the PSF to N x N texels, N a power of two in 2..4096")
         ->capture_default_str()
-        ->check([](const std::string& s) -> std::string {
-            const long n = std::strtol(s.c_str(), nullptr, 10);
-            if (n < 2 || n > long(FFTB_MAX_FFT_LENGTH) || (n & (n - 1)) != 0)
-                return s + " is not a power of two in 2..4096"; // CLI11 prefixes the option name
-            return "";
-        });
+        ->check(
+            [](const std::string& s) -> std::string
+            {
+                const long n = std::strtol(s.c_str(), nullptr, 10);
+                if (n < 2 || n > long(FFTB_MAX_FFT_LENGTH) || (n & (n - 1)) != 0)
+                    return s + " is not a power of two in 2..4096"; // CLI11 prefixes the option name
+                return "";
+            });
     std::string padding = "zero", axis = "auto", spectrum = "resampled", output = "composite", pixelType;
     app.add_option("--padding", padding, "zero (black outside) or mirror (GL_MIRRORED_REPEAT)")
         ->capture_default_str()
@@ -63,8 +64,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_flag("-q,--quiet", o.quiet, "print nothing on success");
     app.get_formatter()->column_width(30);
     // One line like every other fftbloom error; CLI11's default adds a "Run with --help" line.
-    app.failure_message(
-        [](const CLI::App*, const CLI::Error& e) { return "fftbloom: " + std::string(e.what()) + "\n"; });
+    app.failure_message([](const CLI::App*, const CLI::Error& e)
+                        { return "fftbloom: " + std::string(e.what()) + "\n"; });
 
     try
     {

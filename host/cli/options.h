@@ -15,12 +15,12 @@ struct CliOptions
 {
     std::string input;
     std::string output;
-    std::string preview;      ///< optional PNG preview path
-    std::string kernelPath;   ///< empty: the generated default PSF (docs/kernels.md)
-    int kernelSize = 256;     ///< the PSF is resampled (or generated) at kernelSize x kernelSize
+    std::string preview;    ///< optional PNG preview path
+    std::string kernelPath; ///< empty: the generated default PSF (docs/kernels.md)
+    int kernelSize = 256;   ///< the PSF is resampled (or generated) at kernelSize x kernelSize
     BloomSettings settings;
     std::optional<PixelType> pixelType; ///< output channel type; default: as the input's
-    float exposure = 0.0f;    ///< preview exposure in stops
+    float exposure = 0.0f;              ///< preview exposure in stops
     RunnerOptions runner;
     bool quiet = false;
 };

@@ -59,7 +59,8 @@ Context::Context(const FftbContextCreateInfo& info)
             for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
             {
                 Plan plan;
-                const PlanRequest request{maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_, padding, order, mode};
+                const PlanRequest request{maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_, padding,
+                                          order,     mode};
                 if (!makePlan(request, &plan, nullptr))
                     continue;
                 anyPlan = true;
@@ -126,9 +127,9 @@ Buffer Context::createBuffer(VkDeviceSize sizeBytes, bool hostVisible)
     vk_.vkGetBufferMemoryRequirements(device_, b.buffer, &req);
     VkPhysicalDeviceMemoryProperties props;
     vk_.vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &props);
-    const VkMemoryPropertyFlags wanted = hostVisible
-                                             ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                             : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    const VkMemoryPropertyFlags wanted =
+        hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                    : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     uint32_t type = UINT32_MAX;
     for (uint32_t i = 0; i < props.memoryTypeCount && type == UINT32_MAX; ++i)
         if ((req.memoryTypeBits & (1u << i)) && (props.memoryTypes[i].propertyFlags & wanted) == wanted)

@@ -12,8 +12,8 @@ void Context::setKernel(const FftbKernelInfo& info)
     if (info.width == 0 || info.height == 0 || info.width > maxKernelWidth_ || info.height > maxKernelHeight_)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "kernel width, height: " + std::to_string(info.width) + "x" + std::to_string(info.height) +
-                          " outside 1x1 .. " + std::to_string(maxKernelWidth_) + "x" + std::to_string(maxKernelHeight_) +
-                          " (the context's maximum kernel extent)"};
+                          " outside 1x1 .. " + std::to_string(maxKernelWidth_) + "x" +
+                          std::to_string(maxKernelHeight_) + " (the context's maximum kernel extent)"};
     if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "spectrumMode: unknown value"};
     const size_t texels = size_t(info.width) * info.height;
@@ -88,7 +88,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     request.padding = info.padding == FFTB_PADDING_MIRROR ? Padding::Mirror : Padding::Zero;
     request.axisOrder = info.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? AxisOrder::XFirst
                         : info.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? AxisOrder::YFirst
-                                                                     : AxisOrder::Auto;
+                                                                    : AxisOrder::Auto;
     request.spectrum = spectrumMode_;
     Plan plan;
     std::string reason;

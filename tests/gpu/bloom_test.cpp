@@ -34,8 +34,13 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
         return referenceConvolution(frame, kernel, s.padding);
     Plan plan;
     std::string error;
-    const PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width),
-                              uint32_t(kernel.height), s.padding, s.axisOrder, s.spectrum};
+    const PlanRequest request{uint32_t(frame.width),
+                              uint32_t(frame.height),
+                              uint32_t(kernel.width),
+                              uint32_t(kernel.height),
+                              s.padding,
+                              s.axisOrder,
+                              s.spectrum};
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
     return referenceSpectralConvolution(frame, kernel, plan, s.sharpen);
 }
@@ -55,7 +60,9 @@ std::string sweepName(const ::testing::TestParamInfo<SweepParam>& param)
     const auto& [c, padding, axis, spectrum] = param.param;
     return std::to_string(c.width) + "x" + std::to_string(c.height) + "_k" + std::to_string(c.kernelWidth) + "x" +
            std::to_string(c.kernelHeight) + (padding == Padding::Zero ? "_zero" : "_mirror") +
-           (axis == AxisOrder::XFirst ? "_x" : axis == AxisOrder::YFirst ? "_y" : "_auto") +
+           (axis == AxisOrder::XFirst   ? "_x"
+            : axis == AxisOrder::YFirst ? "_y"
+                                        : "_auto") +
            (spectrum == SpectrumMode::Exact ? "_exact" : "_resampled");
 }
 
@@ -79,14 +86,14 @@ TEST_P(ConvolutionSweep, MatchesReference)
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Sizes, ConvolutionSweep,
-    ::testing::Combine(::testing::Values(SweepCase{37, 19, 8, 8}, SweepCase{64, 48, 16, 12}, SweepCase{30, 20, 64, 64},
-                                         SweepCase{640, 360, 64, 64}, SweepCase{1000, 810, 256, 256}),
-                       ::testing::Values(Padding::Zero, Padding::Mirror),
-                       ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst, AxisOrder::Auto),
-                       ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)),
-    sweepName);
+INSTANTIATE_TEST_SUITE_P(Sizes, ConvolutionSweep,
+                         ::testing::Combine(::testing::Values(SweepCase{37, 19, 8, 8}, SweepCase{64, 48, 16, 12},
+                                                              SweepCase{30, 20, 64, 64}, SweepCase{640, 360, 64, 64},
+                                                              SweepCase{1000, 810, 256, 256}),
+                                            ::testing::Values(Padding::Zero, Padding::Mirror),
+                                            ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst, AxisOrder::Auto),
+                                            ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)),
+                         sweepName);
 
 class Identity : public ::testing::TestWithParam<std::tuple<Padding, SpectrumMode>>
 {
@@ -168,7 +175,8 @@ TEST(Energy, MirrorPaddingKeepsTheTotalForASymmetricKernel)
             for (int ch = 0; ch < 3; ++ch)
                 kernel.at(x, y, ch) = float(std::exp(-((x - 16) * (x - 16) + (y - 16) * (y - 16)) / (50.0 * (ch + 1))));
     const Texels frame = randomFrame(90, 50, 4);
-    for (const auto& [spectrum, tolerance] : {std::pair{SpectrumMode::Exact, 1e-5}, std::pair{SpectrumMode::Resampled, 5e-3}})
+    for (const auto& [spectrum, tolerance] :
+         {std::pair{SpectrumMode::Exact, 1e-5}, std::pair{SpectrumMode::Resampled, 5e-3}})
     {
         const BloomSettings s = bloomOnly(Padding::Mirror, AxisOrder::Auto, spectrum);
         const Texels gpu = runner().bloom(frame, kernel, s);

@@ -76,9 +76,12 @@ double channelSum(const Texels& t, int channel)
 
 std::string describe(int width, int height, const BloomSettings& s)
 {
-    const char* axis = s.axisOrder == AxisOrder::XFirst ? "x-first" : s.axisOrder == AxisOrder::YFirst ? "y-first" : "auto";
-    return std::to_string(width) + "x" + std::to_string(height) + (s.padding == Padding::Mirror ? " mirror " : " zero ") +
-           axis + (s.spectrum == SpectrumMode::Exact ? " exact" : " resampled");
+    const char* axis = s.axisOrder == AxisOrder::XFirst   ? "x-first"
+                       : s.axisOrder == AxisOrder::YFirst ? "y-first"
+                                                          : "auto";
+    return std::to_string(width) + "x" + std::to_string(height) +
+           (s.padding == Padding::Mirror ? " mirror " : " zero ") + axis +
+           (s.spectrum == SpectrumMode::Exact ? " exact" : " resampled");
 }
 
 } // namespace fftb::test

@@ -40,7 +40,8 @@ TEST_P(Samples, DefaultPsfBloomMatchesReference)
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenExr, Samples,
-                         ::testing::Values("CandleGlass", "Desk", "GoldenGate", "Ocean", "StillLife", "WideColorGamut"));
+                         ::testing::Values("CandleGlass", "Desk", "GoldenGate", "Ocean", "StillLife",
+                                           "WideColorGamut"));
 
 } // namespace
 } // namespace fftb::test

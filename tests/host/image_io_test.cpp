@@ -362,7 +362,8 @@ TEST_F(ImageIoTest, WritesLeaveNoTemporaryFiles)
     // Failures before any file is made: a channel of the wrong size, and no colour for a preview.
     Image ragged = image;
     ragged.channels[1].values.pop_back();
-    expectError([&] { writeExr(file("ragged.exr"), ragged); }, file("ragged.exr"), "channel G has 15 values, expected 16");
+    expectError([&] { writeExr(file("ragged.exr"), ragged); }, file("ragged.exr"),
+                "channel G has 15 values, expected 16");
     expectError([&] { writePngPreview(file("depth.png"), makeImage(4, 4, {"Z"}, PixelType::Float)); },
                 file("depth.png"), "no R, G, B channels");
     EXPECT_EQ(listing(), (std::set<std::string>{"folder.exr", "out.exr", "out.png"}));
@@ -375,8 +376,8 @@ TEST_F(ImageIoTest, PngPreviewTonemap)
     Image image{width, 1, {{"B", PixelType::Half, {}}, {"G", PixelType::Half, {}}, {"R", PixelType::Half, {}}}};
     for (int x = 0; x < width; ++x)
     {
-        image.channels[2].values.push_back(values[x]);           // R
-        image.channels[1].values.push_back(values[x] * 0.5f);    // G
+        image.channels[2].values.push_back(values[x]);             // R
+        image.channels[1].values.push_back(values[x] * 0.5f);      // G
         image.channels[0].values.push_back(values[width - 1 - x]); // B
     }
     for (const float exposure : {0.0f, 1.0f, -2.0f})

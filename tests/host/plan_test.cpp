@@ -11,9 +11,9 @@ namespace
 TEST(Plan, PaddedLengthIsTheSmallestPowerOfTwoThatKeepsWrapAroundOut)
 {
     // Zero padding: L + floor(K / 2); mirror: L + K - 1 (DESIGN.md section 3, derived in plan.h).
-    EXPECT_EQ(paddedLength(1280, 256, Padding::Zero), 2048u);  // 1408
-    EXPECT_EQ(paddedLength(1920, 256, Padding::Zero), 2048u);  // 2048 exactly
-    EXPECT_EQ(paddedLength(1792, 256, Padding::Zero), 2048u);  // exactly 1920
+    EXPECT_EQ(paddedLength(1280, 256, Padding::Zero), 2048u);   // 1408
+    EXPECT_EQ(paddedLength(1920, 256, Padding::Zero), 2048u);   // 2048 exactly
+    EXPECT_EQ(paddedLength(1792, 256, Padding::Zero), 2048u);   // exactly 1920
     EXPECT_EQ(paddedLength(1920, 256, Padding::Mirror), 4096u); // 2175
     EXPECT_EQ(paddedLength(1793, 511, Padding::Mirror), 4096u); // 2303
     EXPECT_EQ(paddedLength(1538, 511, Padding::Mirror), 2048u); // 2048 exactly
@@ -55,7 +55,8 @@ TEST(Plan, PaddedSourceCoversBothMarginsForEveryPosition)
 TEST(Plan, SpectrumLengthIsThePaddedLengthInExactModeAndTheKernelsOwnWhenResampled)
 {
     Plan plan;
-    ASSERT_TRUE(makePlan({640, 360, 200, 64, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Resampled}, &plan, nullptr));
+    ASSERT_TRUE(
+        makePlan({640, 360, 200, 64, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Resampled}, &plan, nullptr));
     EXPECT_EQ(plan.first.spectrumLength, 256u);
     EXPECT_EQ(plan.second.spectrumLength, 64u);
     EXPECT_EQ(plan.first.kernelCentre, 100u);

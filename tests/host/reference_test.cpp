@@ -84,7 +84,10 @@ double relativeError(const Texels& got, const std::vector<double>& want)
     return peak > 0.0 ? err / peak : err;
 }
 
-std::vector<double> asDouble(const Texels& t) { return std::vector<double>(t.values.begin(), t.values.end()); }
+std::vector<double> asDouble(const Texels& t)
+{
+    return std::vector<double>(t.values.begin(), t.values.end());
+}
 
 constexpr double kFloatTolerance = 4.0 * std::numeric_limits<float>::epsilon();
 
@@ -116,7 +119,10 @@ Plan handPlan(const Texels& frame, const Texels& kernel, Padding padding, uint32
     return p;
 }
 
-std::string name(Padding p) { return p == Padding::Zero ? "zero" : "mirror"; }
+std::string name(Padding p)
+{
+    return p == Padding::Zero ? "zero" : "mirror";
+}
 
 TEST(ReferenceConvolution, MatchesDirectSum)
 {
