@@ -19,6 +19,7 @@ namespace fftb
     X(vkCmdDispatch)                                                                                                   \
     X(vkCmdPipelineBarrier)                                                                                            \
     X(vkCmdPushConstants)                                                                                              \
+    X(vkCmdWriteTimestamp)                                                                                             \
     X(vkCreateBuffer)                                                                                                  \
     X(vkCreateComputePipelines)                                                                                        \
     X(vkCreateDescriptorPool)                                                                                          \

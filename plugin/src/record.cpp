@@ -118,10 +118,29 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.intensity = info.intensity;
     push.scale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
 
+    const FftbTimestampInfo* timestamps = nullptr;
+    for (auto* next = static_cast<const FftbStructureType*>(info.pNext); next;
+         next = static_cast<const FftbStructureType*>(reinterpret_cast<const FftbTimestampInfo*>(next)->pNext))
+    {
+        if (*next != FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo.pNext: unknown structure type"};
+        timestamps = reinterpret_cast<const FftbTimestampInfo*>(next);
+        if (!timestamps->queryPool)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
+    }
+    uint32_t stamp = 0;
+    const auto writeTimestamp = [&]
+    {
+        if (timestamps)
+            vk_.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps->queryPool,
+                                    timestamps->firstQuery + stamp++);
+    };
+
     const VkDescriptorSet set = nextDescriptorSet(info.inputView, info.inputLayout, info.outputView);
     vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set, 0, nullptr);
     // Orders this bloom after earlier use of the context's buffers (the previous frame's pass 3 reads).
     barrier(cb);
+    writeTimestamp();
 
     const SpectrumKey key{true, plan.firstAxisIsX, a.spectrumLength, b.spectrumLength};
     if (!(spectrumKey_ == key))
@@ -133,11 +152,15 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         barrier(cb);
         spectrumKey_ = key;
     }
+    writeTimestamp();
     dispatch(cb, Pass::ImageFftFirst, a.paddedLength, (b.imageLength + 1) / 2, 1, push);
+    writeTimestamp();
     barrier(cb);
     dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, plan.halfSpectrumLines(), 3, push);
+    writeTimestamp();
     barrier(cb);
     dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, (b.imageLength + 1) / 2, 1, push);
+    writeTimestamp();
 }
 
 } // namespace fftb

@@ -228,6 +228,7 @@ TEST(SpectrumCache, ExactSpectrumFollowsTheFrameExtent)
         EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
                   Tolerance::kFp32)
             << w << "x" << h;
+        EXPECT_GT(runner().lastGpuMilliseconds(), 0.0) << "per-pass timestamps (FftbTimestampInfo) were not written";
     }
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }

@@ -1,0 +1,314 @@
+// Instance, device and queue creation, device choice, and the buffer, image and submission helpers.
+#include "vulkan_device.h"
+
+#include "host_error.h"
+
+#include <vector>
+
+namespace fftb
+{
+
+namespace
+{
+
+void check(VkResult result, const char* call)
+{
+    if (result != VK_SUCCESS)
+        throw HostError(std::string("Vulkan: ") + call + " failed with VkResult " + std::to_string(int(result)));
+}
+
+} // namespace
+
+VKAPI_ATTR VkBool32 VKAPI_CALL VulkanDevice::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                       VkDebugUtilsMessageTypeFlagsEXT,
+                                                       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
+{
+    auto* self = static_cast<VulkanDevice*>(user);
+    if (self->validationMessages_++ == 0)
+        self->firstValidationMessage_ = data->pMessage ? data->pMessage : "(no text)";
+    return VK_FALSE;
+}
+
+VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
+{
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "fftbloom";
+    app.apiVersion = VK_API_VERSION_1_1;
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    mci.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    mci.pfnUserCallback = &VulkanDevice::onMessage;
+    mci.pUserData = this;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    if (options.validation)
+    {
+        ici.enabledLayerCount = 1;
+        ici.ppEnabledLayerNames = &layer;
+        ici.enabledExtensionCount = 1;
+        ici.ppEnabledExtensionNames = &extension;
+        ici.pNext = &mci; // also reports on instance creation and destruction
+    }
+    if (VkResult r = vkCreateInstance(&ici, nullptr, &instance_); r != VK_SUCCESS)
+        throw HostError(options.validation && r == VK_ERROR_LAYER_NOT_PRESENT
+                            ? "Vulkan: VK_LAYER_KHRONOS_validation not installed (vulkan-validationlayers)"
+                            : "Vulkan: vkCreateInstance failed with VkResult " + std::to_string(int(r)));
+    if (options.validation)
+    {
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+        check(create(instance_, &mci, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+    }
+    selectDevice(options.deviceIndex);
+
+    uint32_t familyCount = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(gpu_, &familyCount, nullptr);
+    std::vector<VkQueueFamilyProperties> families(familyCount);
+    vkGetPhysicalDeviceQueueFamilyProperties(gpu_, &familyCount, families.data());
+    queueFamily_ = UINT32_MAX;
+    for (uint32_t i = 0; i < familyCount && queueFamily_ == UINT32_MAX; ++i)
+        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
+            queueFamily_ = i;
+    if (queueFamily_ == UINT32_MAX)
+        throw HostError(std::string("Vulkan: ") + properties_.deviceName + " has no compute queue");
+    timestamps_ = families[queueFamily_].timestampValidBits > 0;
+
+    VkPhysicalDeviceFeatures supported;
+    vkGetPhysicalDeviceFeatures(gpu_, &supported);
+    if (!supported.shaderStorageImageWriteWithoutFormat)
+        throw HostError(std::string("Vulkan: ") + properties_.deviceName +
+                        " lacks shaderStorageImageWriteWithoutFormat");
+    VkPhysicalDeviceFeatures features{};
+    features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qci.queueFamilyIndex = queueFamily_;
+    qci.queueCount = 1;
+    qci.pQueuePriorities = &priority;
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qci;
+    dci.pEnabledFeatures = &features;
+    check(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
+    vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pci.queueFamilyIndex = queueFamily_;
+    check(vkCreateCommandPool(device_, &pci, nullptr, &pool_), "vkCreateCommandPool");
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    check(vkCreateFence(device_, &fci, nullptr, &fence_), "vkCreateFence");
+}
+
+VulkanDevice::~VulkanDevice()
+{
+    if (device_)
+    {
+        vkDeviceWaitIdle(device_);
+        if (fence_)
+            vkDestroyFence(device_, fence_, nullptr);
+        if (pool_)
+            vkDestroyCommandPool(device_, pool_, nullptr);
+        vkDestroyDevice(device_, nullptr);
+    }
+    if (messenger_)
+    {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+        destroy(instance_, messenger_, nullptr);
+    }
+    if (instance_)
+        vkDestroyInstance(instance_, nullptr);
+}
+
+void VulkanDevice::selectDevice(int index)
+{
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+    std::vector<VkPhysicalDevice> devices(count);
+    vkEnumeratePhysicalDevices(instance_, &count, devices.data());
+    if (count == 0)
+        throw HostError("Vulkan: no physical device (install mesa-vulkan-drivers for lavapipe)");
+    if (index >= 0)
+    {
+        if (uint32_t(index) >= count)
+            throw HostError("--device: no device " + std::to_string(index) + " (" + std::to_string(count) +
+                            " present, numbered from 0)");
+        gpu_ = devices[size_t(index)];
+    }
+    else
+    {
+        for (VkPhysicalDeviceType wanted : {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, VK_PHYSICAL_DEVICE_TYPE_CPU})
+            for (VkPhysicalDevice d : devices)
+            {
+                VkPhysicalDeviceProperties p;
+                vkGetPhysicalDeviceProperties(d, &p);
+                if (!gpu_ && p.deviceType == wanted)
+                    gpu_ = d;
+            }
+        if (!gpu_)
+            gpu_ = devices[0];
+    }
+    vkGetPhysicalDeviceProperties(gpu_, &properties_);
+    if (properties_.apiVersion < VK_API_VERSION_1_1)
+        throw HostError(std::string("Vulkan: ") + properties_.deviceName + " supports only Vulkan 1.0");
+}
+
+uint32_t VulkanDevice::memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const
+{
+    VkPhysicalDeviceMemoryProperties props;
+    vkGetPhysicalDeviceMemoryProperties(gpu_, &props);
+    for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
+        if ((bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & wanted) == wanted)
+            return i;
+    throw HostError("Vulkan: no suitable memory type");
+}
+
+VulkanDevice::Buffer VulkanDevice::createBuffer(VkDeviceSize sizeBytes, VkBufferUsageFlags usage, bool hostVisible)
+{
+    Buffer b;
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = sizeBytes;
+    bci.usage = usage;
+    check(vkCreateBuffer(device_, &bci, nullptr, &b.buffer), "vkCreateBuffer");
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(device_, b.buffer, &req);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = memoryType(req.memoryTypeBits, hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                                                     : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (VkResult r = vkAllocateMemory(device_, &mai, nullptr, &b.memory); r != VK_SUCCESS)
+    {
+        destroy(b);
+        check(r, "vkAllocateMemory");
+    }
+    check(vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
+    if (hostVisible)
+        check(vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+    return b;
+}
+
+VulkanDevice::Image VulkanDevice::createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)
+{
+    Image img;
+    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ici.imageType = VK_IMAGE_TYPE_2D;
+    ici.format = format;
+    ici.extent = {width, height, 1};
+    ici.mipLevels = 1;
+    ici.arrayLayers = 1;
+    ici.samples = VK_SAMPLE_COUNT_1_BIT;
+    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ici.usage = usage;
+    ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    check(vkCreateImage(device_, &ici, nullptr, &img.image), "vkCreateImage");
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(device_, img.image, &req);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (VkResult r = vkAllocateMemory(device_, &mai, nullptr, &img.memory); r != VK_SUCCESS)
+    {
+        destroy(img);
+        check(r, "vkAllocateMemory");
+    }
+    check(vkBindImageMemory(device_, img.image, img.memory, 0), "vkBindImageMemory");
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vci.image = img.image;
+    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vci.format = format;
+    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    check(vkCreateImageView(device_, &vci, nullptr, &img.view), "vkCreateImageView");
+    return img;
+}
+
+void VulkanDevice::destroy(Buffer& b)
+{
+    if (b.buffer)
+        vkDestroyBuffer(device_, b.buffer, nullptr);
+    if (b.memory)
+        vkFreeMemory(device_, b.memory, nullptr);
+    b = Buffer{};
+}
+
+void VulkanDevice::destroy(Image& img)
+{
+    if (img.view)
+        vkDestroyImageView(device_, img.view, nullptr);
+    if (img.image)
+        vkDestroyImage(device_, img.image, nullptr);
+    if (img.memory)
+        vkFreeMemory(device_, img.memory, nullptr);
+    img = Image{};
+}
+
+VkQueryPool VulkanDevice::createTimestampPool(uint32_t count)
+{
+    VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qpci.queryCount = count;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    check(vkCreateQueryPool(device_, &qpci, nullptr, &pool), "vkCreateQueryPool");
+    return pool;
+}
+
+VkCommandBuffer VulkanDevice::beginCommands()
+{
+    VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cbai.commandPool = pool_;
+    cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cbai.commandBufferCount = 1;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    check(vkAllocateCommandBuffers(device_, &cbai, &cb), "vkAllocateCommandBuffers");
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (VkResult r = vkBeginCommandBuffer(cb, &begin); r != VK_SUCCESS)
+    {
+        vkFreeCommandBuffers(device_, pool_, 1, &cb);
+        check(r, "vkBeginCommandBuffer");
+    }
+    return cb;
+}
+
+void VulkanDevice::submitAndWait(VkCommandBuffer cb)
+{
+    VkResult r = vkEndCommandBuffer(cb);
+    if (r == VK_SUCCESS)
+    {
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cb;
+        r = vkQueueSubmit(queue_, 1, &si, fence_);
+        if (r == VK_SUCCESS)
+        {
+            r = vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX);
+            vkResetFences(device_, 1, &fence_);
+        }
+    }
+    if (r != VK_SUCCESS)
+        vkDeviceWaitIdle(device_); // a lost or failed submission must not leave the buffer pending when freed
+    vkFreeCommandBuffers(device_, pool_, 1, &cb);
+    check(r, "vkQueueSubmit/vkWaitForFences");
+}
+
+void VulkanDevice::transition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                              VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
+                              VkPipelineStageFlags dstStage)
+{
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = srcAccess;
+    b.dstAccessMask = dstAccess;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cb, srcStage, dstStage, 0, 0, nullptr, 0, nullptr, 1, &b);
+}
+
+} // namespace fftb

@@ -1,0 +1,91 @@
+// A Vulkan instance, device and compute queue of the application's own, with the few helpers the CLI, the tests
+// and the benchmark need (buffers, images, one-shot command buffers). Engines bring their own device instead.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+
+namespace fftb
+{
+
+struct VulkanDeviceOptions
+{
+    int deviceIndex = -1;    ///< physical device index; -1: the first discrete GPU, else the first CPU device
+    bool validation = false; ///< enable VK_LAYER_KHRONOS_validation and count its warnings and errors
+};
+
+/// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3").
+class VulkanDevice
+{
+  public:
+    struct Buffer
+    {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        void* mapped = nullptr; ///< host-visible buffers stay mapped
+    };
+    struct Image
+    {
+        VkImage image = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        VkImageView view = VK_NULL_HANDLE;
+    };
+
+    explicit VulkanDevice(const VulkanDeviceOptions& options);
+    ~VulkanDevice();
+    VulkanDevice(const VulkanDevice&) = delete;
+    VulkanDevice& operator=(const VulkanDevice&) = delete;
+
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physicalDevice() const { return gpu_; }
+    VkDevice device() const { return device_; }
+    const VkPhysicalDeviceProperties& properties() const { return properties_; }
+    /// Whether the compute queue supports timestamps (timestampValidBits > 0).
+    bool timestamps() const { return timestamps_; }
+    /// Nanoseconds per timestamp tick.
+    double timestampPeriod() const { return properties_.limits.timestampPeriod; }
+    uint64_t validationMessageCount() const { return validationMessages_; }
+    const std::string& firstValidationMessage() const { return firstValidationMessage_; }
+
+    /// A buffer of `sizeBytes`; host-visible and coherent (mapped) or device-local.
+    Buffer createBuffer(VkDeviceSize sizeBytes, VkBufferUsageFlags usage, bool hostVisible);
+    /// A device-local 2D image with one mip level and a colour view of the same format.
+    Image createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage);
+    void destroy(Buffer& buffer);
+    void destroy(Image& image);
+    VkQueryPool createTimestampPool(uint32_t count);
+
+    /// A primary command buffer in the recording state, for one submission.
+    VkCommandBuffer beginCommands();
+    /// Ends, submits and waits for `commandBuffer`, then frees it.
+    void submitAndWait(VkCommandBuffer commandBuffer);
+
+    /// Records an image layout transition with a full barrier between the given stages.
+    static void transition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                           VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
+                           VkPipelineStageFlags dstStage);
+
+  private:
+    static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                    VkDebugUtilsMessageTypeFlagsEXT,
+                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+    void selectDevice(int index);
+    uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
+
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
+    VkPhysicalDeviceProperties properties_{};
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = 0;
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    VkFence fence_ = VK_NULL_HANDLE;
+    bool timestamps_ = false;
+    uint64_t validationMessages_ = 0;
+    std::string firstValidationMessage_;
+};
+
+} // namespace fftb
