@@ -6,21 +6,29 @@ set(FFTBLOOM_SHADERS
     image_fft_second_convolve_ifft_second
     image_ifft_first_composite)
 
-# Adds the embedded SPIR-V of every shader to `target`, with fftbloom_spirv.h declaring the arrays.
+# Compiles shaders/<name>.comp (or SOURCE_DIR/<name>.comp) for every name in NAMES and adds the SPIR-V to `target` as
+# C arrays, with fftbloom_spirv.h declaring the table <NAMESPACE>::kSpirvModules (default fftb) in the order of NAMES.
 function(fftbloom_embed_shaders target)
+    cmake_parse_arguments(ARG "" "SOURCE_DIR;NAMESPACE" "NAMES" ${ARGN})
+    if(NOT ARG_SOURCE_DIR)
+        set(ARG_SOURCE_DIR ${PROJECT_SOURCE_DIR}/shaders)
+    endif()
+    if(NOT ARG_NAMESPACE)
+        set(ARG_NAMESPACE fftb)
+    endif()
     set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/spirv)
     file(MAKE_DIRECTORY ${out_dir})
     set(sources)
     set(table_entries)
     set(includes)
-    foreach(name IN LISTS FFTBLOOM_SHADERS)
+    foreach(name IN LISTS ARG_NAMES)
         set(header ${out_dir}/${name}.spv.h)
         add_custom_command(
             OUTPUT ${header}
             COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.1 -I${PROJECT_SOURCE_DIR}/shaders
                     --vn fftb_spirv_${name} --depfile ${header}.d -o ${header}
-                    ${PROJECT_SOURCE_DIR}/shaders/${name}.comp
-            DEPENDS ${PROJECT_SOURCE_DIR}/shaders/${name}.comp
+                    ${ARG_SOURCE_DIR}/${name}.comp
+            DEPENDS ${ARG_SOURCE_DIR}/${name}.comp
             DEPFILE ${header}.d
             COMMENT "glslang: ${name}.comp"
             VERBATIM)
@@ -33,7 +41,7 @@ function(fftbloom_embed_shaders target)
 #include <cstdint>
 #include \"fftbloom_spirv.h\"
 @includes@
-namespace fftb {
+namespace @ARG_NAMESPACE@ {
 const SpirvModule kSpirvModules[] = {
 @table_entries@};
 const std::size_t kSpirvModuleCount = sizeof(kSpirvModules) / sizeof(kSpirvModules[0]);
@@ -44,7 +52,7 @@ const std::size_t kSpirvModuleCount = sizeof(kSpirvModules) / sizeof(kSpirvModul
 #pragma once
 #include <cstddef>
 #include <cstdint>
-namespace fftb {
+namespace @ARG_NAMESPACE@ {
 struct SpirvModule { const char* name; const uint32_t* code; std::size_t sizeBytes; };
 extern const SpirvModule kSpirvModules[];
 extern const std::size_t kSpirvModuleCount;
