@@ -41,6 +41,10 @@ class VulkanDevice
     VkInstance instance() const { return instance_; }
     VkPhysicalDevice physicalDevice() const { return gpu_; }
     VkDevice device() const { return device_; }
+    /// The compute queue, its command pool and an unsignaled fence, for libraries (VkFFT) that submit on their own.
+    VkQueue queue() const { return queue_; }
+    VkCommandPool commandPool() const { return pool_; }
+    VkFence fence() const { return fence_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     /// Whether the compute queue supports timestamps (timestampValidBits > 0).
     bool timestamps() const { return timestamps_; }

@@ -1,0 +1,202 @@
+// Per-pass timing of fftbloom: one context per case, every frame's timestamps in one query pool.
+#include "bloom_timing.h"
+
+#include "fftbloom/fftbloom.h"
+#include "host_error.h"
+#include "psf.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace fftb::bench
+{
+
+namespace
+{
+
+/// IEEE binary16 from binary32, round to nearest even (finite inputs in half range, as the benchmark uses).
+uint16_t toHalf(float value)
+{
+    const uint32_t f = std::bit_cast<uint32_t>(value);
+    const uint32_t sign = (f >> 16) & 0x8000u;
+    const int32_t exponent = int32_t((f >> 23) & 0xffu) - 127 + 15;
+    uint32_t mantissa = f & 0x7fffffu;
+    if (exponent <= 0)
+        return uint16_t(sign); // flushes subnormals: the benchmark's values are far above them
+    mantissa += 0xfffu + ((mantissa >> 13) & 1u);
+    uint32_t e = uint32_t(exponent);
+    if (mantissa & 0x800000u)
+    {
+        mantissa = 0;
+        ++e;
+    }
+    return uint16_t(sign | (e << 10) | (mantissa >> 13));
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+} // namespace
+
+std::string BloomCase::name() const
+{
+    return std::to_string(width) + "x" + std::to_string(height) + "/" + std::to_string(kernelSize) +
+           (padding == Padding::Zero ? " zero" : " mirror") +
+           (spectrum == SpectrumMode::Exact ? " exact" : " resampled");
+}
+
+Traffic trafficOf(const Plan& plan)
+{
+    const double frameBytes = double(plan.first.imageLength) * plan.second.imageLength * 8.0; // RGBA16F
+    const double intermediate = 3.0 * plan.halfSpectrumLines() * plan.second.imageLength * 8.0;
+    const double spectrum = 3.0 * (plan.first.spectrumLength / 2 + 1) * double(plan.second.spectrumLength) * 8.0;
+    Traffic t;
+    t.pass1 = frameBytes + intermediate;
+    t.pass2 = 2.0 * intermediate + spectrum;
+    t.pass3 = intermediate + 2.0 * frameBytes; // the composite reads the input again
+    t.floor = 2.0 * frameBytes + 4.0 * intermediate + spectrum;
+    return t;
+}
+
+BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
+{
+    std::string message;
+    const auto onMessage = [](FftbResult, VkResult, const char* text, void* user)
+    { *static_cast<std::string*>(user) = text; };
+    const auto check = [&](FftbResult r, const char* call)
+    {
+        if (r != FFTB_SUCCESS)
+            throw HostError(std::string(call) + ": " + (message.empty() ? fftbResultToString(r) : message));
+    };
+
+    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+    ci.instance = device.instance();
+    ci.physicalDevice = device.physicalDevice();
+    ci.device = device.device();
+    ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+    ci.getDeviceProcAddr = vkGetDeviceProcAddr;
+    ci.maxWidth = c.width;
+    ci.maxHeight = c.height;
+    ci.maxKernelWidth = ci.maxKernelHeight = c.kernelSize;
+    ci.messageCallback = onMessage;
+    ci.messageUserData = &message;
+    FftbContext context = nullptr;
+    check(fftbCreateContext(&ci, &context), "fftbCreateContext");
+
+    const int total = c.warmupFrames + c.frames;
+    VulkanDevice::Buffer upload{};
+    VulkanDevice::Image input{}, output{};
+    VkQueryPool queries = VK_NULL_HANDLE;
+    struct Release
+    {
+        VulkanDevice& d;
+        FftbContext& context;
+        VulkanDevice::Buffer& upload;
+        VulkanDevice::Image& input;
+        VulkanDevice::Image& output;
+        VkQueryPool& queries;
+        ~Release()
+        {
+            fftbDestroyContext(context);
+            d.destroy(upload);
+            d.destroy(input);
+            d.destroy(output);
+            if (queries)
+                vkDestroyQueryPool(d.device(), queries, nullptr);
+        }
+    } release{device, context, upload, input, output, queries};
+
+    Texels psf = generateDefaultPsf(int(c.kernelSize));
+    normalizePsf(psf);
+    FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+    ki.width = ki.height = c.kernelSize;
+    ki.texels = psf.values.data();
+    ki.spectrumMode = c.spectrum == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
+    check(fftbSetKernel(context, &ki), "fftbSetKernel");
+
+    const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
+    const size_t texels = size_t(c.width) * c.height;
+    upload = device.createBuffer(texels * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    input = device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    output = device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_STORAGE_BIT);
+    queries = device.createTimestampPool(uint32_t(total) * FFTB_TIMESTAMP_COUNT);
+    std::mt19937 rng(1);
+    std::exponential_distribution<float> hdr(1.0f); // mostly dim, a long bright tail
+    auto* halves = static_cast<uint16_t*>(upload.mapped);
+    for (size_t i = 0; i < texels * 4; ++i)
+        halves[i] = toHalf(i % 4 == 3 ? 1.0f : std::min(hdr(rng), 60000.0f));
+
+    const VkCommandBuffer cb = device.beginCommands();
+    const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {c.width, c.height, 1}};
+    VulkanDevice::transition(cb, input.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                             VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT);
+    vkCmdCopyBufferToImage(cb, upload.buffer, input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    VulkanDevice::transition(cb, input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+                             VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    VulkanDevice::transition(cb, output.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
+                             VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    vkCmdResetQueryPool(cb, queries, 0, uint32_t(total) * FFTB_TIMESTAMP_COUNT);
+
+    FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
+    ti.queryPool = queries;
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    bi.pNext = &ti;
+    bi.inputView = input.view;
+    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    bi.outputView = output.view;
+    bi.width = c.width;
+    bi.height = c.height;
+    bi.padding = c.padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
+    bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
+    bi.intensity = 0.25f;
+    for (int f = 0; f < total; ++f)
+    {
+        ti.firstQuery = uint32_t(f) * FFTB_TIMESTAMP_COUNT;
+        if (FftbResult r = fftbCmdBloom(context, cb, &bi); r != FFTB_SUCCESS)
+        {
+            device.submitAndWait(cb);
+            check(r, "fftbCmdBloom");
+        }
+    }
+    device.submitAndWait(cb);
+
+    std::vector<uint64_t> t(size_t(total) * FFTB_TIMESTAMP_COUNT);
+    if (VkResult r = vkGetQueryPoolResults(device.device(), queries, 0, uint32_t(t.size()), t.size() * 8, t.data(), 8,
+                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        r != VK_SUCCESS)
+        throw HostError("Vulkan: vkGetQueryPoolResults failed with VkResult " + std::to_string(int(r)));
+    const double ms = device.timestampPeriod() * 1e-6;
+    BloomTiming timing;
+    timing.kernelSpectrumMs = double(t[1] - t[0]) * ms;
+    std::vector<double> p1, p2, p3, sum;
+    for (int f = c.warmupFrames; f < total; ++f)
+    {
+        const uint64_t* s = &t[size_t(f) * FFTB_TIMESTAMP_COUNT];
+        p1.push_back(double(s[2] - s[1]) * ms);
+        p2.push_back(double(s[3] - s[2]) * ms);
+        p3.push_back(double(s[4] - s[3]) * ms);
+        sum.push_back(double(s[4] - s[1]) * ms);
+    }
+    timing.pass1Ms = median(p1);
+    timing.pass2Ms = median(p2);
+    timing.pass3Ms = median(p3);
+    timing.totalMs = median(sum);
+
+    PlanRequest request{c.width, c.height, c.kernelSize, c.kernelSize, c.padding, AxisOrder::Auto, c.spectrum};
+    std::string error;
+    makePlan(request, &timing.plan, &error);
+    timing.traffic = trafficOf(timing.plan);
+    return timing;
+}
+
+} // namespace fftb::bench

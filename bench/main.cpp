@@ -1,0 +1,213 @@
+// fftbloom-bench: per-pass GPU time of the bloom, against VkFFT's convolution and the copy-bandwidth floor.
+#include "bloom_timing.h"
+#include "copy_bandwidth.h"
+#include "host_error.h"
+#include "vkfft_anchor.h"
+#include "vulkan_device.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <vector>
+
+namespace
+{
+
+using namespace fftb;
+using namespace fftb::bench;
+
+struct Options
+{
+    std::string jsonPath, markdownPath;
+    int frames = 50, warmup = 200, deviceIndex = -1;
+    uint64_t copyMiB = 2048;
+    bool smoke = false, vkfft = true;
+    std::string command;
+};
+
+std::string driverVersion(const VkPhysicalDeviceProperties& p)
+{
+    const uint32_t v = p.driverVersion;
+    if (p.vendorID == 0x10de) // NVIDIA packs 10.8.8.6 bits
+        return std::to_string(v >> 22) + "." + std::to_string((v >> 14) & 0xff);
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+std::vector<BloomCase> casesFor(const Options& o)
+{
+    struct Size
+    {
+        uint32_t w, h, k;
+    };
+    const std::vector<Size> sizes =
+        o.smoke ? std::vector<Size>{{64, 48, 16}}
+                : std::vector<Size>{
+                      {1280, 720, 256}, {1280, 720, 512}, {1920, 1080, 256}, {1920, 1080, 512}, {3840, 2160, 512}};
+    std::vector<BloomCase> cases;
+    for (const Size& s : sizes)
+        for (Padding padding : {Padding::Zero, Padding::Mirror})
+            for (SpectrumMode spectrum : {SpectrumMode::Resampled, SpectrumMode::Exact})
+            {
+                BloomCase c;
+                c.width = s.w;
+                c.height = s.h;
+                c.kernelSize = s.k;
+                c.padding = padding;
+                c.spectrum = spectrum;
+                c.frames = o.frames;
+                c.warmupFrames = o.warmup;
+                cases.push_back(c);
+            }
+    return cases;
+}
+
+std::string fixed(double v, int digits)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", digits, v);
+    return text;
+}
+
+int run(const Options& o)
+{
+    VulkanDevice device({o.deviceIndex, false});
+    if (!device.timestamps())
+        throw HostError(std::string("Vulkan: ") + device.properties().deviceName + " has no compute timestamps");
+    const double bandwidth = measureCopyBandwidth(device, o.copyMiB << 20, o.smoke ? 3 : 20);
+    std::printf("%s (driver %s): copy %.3f TB/s\n", device.properties().deviceName,
+                driverVersion(device.properties()).c_str(), bandwidth * 1e-12);
+
+    nlohmann::json results;
+    results["command"] = o.command;
+    results["device"] = device.properties().deviceName;
+    results["driver"] = driverVersion(device.properties());
+    results["copyBandwidthBytesPerSecond"] = bandwidth;
+    results["frames"] = o.frames;
+    int failures = 0;
+    std::string table = "| case | axis first | padded | pass 1 | pass 2 | pass 3 | total ms | floor ms | × floor | "
+                        "VkFFT core ms | VkFFT end-to-end ms | VkFFT e2e / ours |\n"
+                        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    for (const BloomCase& c : casesFor(o))
+    {
+        const BloomTiming t = measureBloom(device, c);
+        const AxisPlan& x = t.plan.firstAxisIsX ? t.plan.first : t.plan.second;
+        const AxisPlan& y = t.plan.firstAxisIsX ? t.plan.second : t.plan.first;
+        const double floorMs = t.traffic.floor / bandwidth * 1e3;
+        nlohmann::json j{
+            {"case", c.name()},
+            {"width", c.width},
+            {"height", c.height},
+            {"kernel", c.kernelSize},
+            {"padding", c.padding == Padding::Zero ? "zero" : "mirror"},
+            {"spectrum", c.spectrum == SpectrumMode::Exact ? "exact" : "resampled"},
+            {"firstAxis", t.plan.firstAxisIsX ? "x" : "y"},
+            {"paddedWidth", x.paddedLength},
+            {"paddedHeight", y.paddedLength},
+            {"kernelSpectrumMs", t.kernelSpectrumMs},
+            {"pass1Ms", t.pass1Ms},
+            {"pass2Ms", t.pass2Ms},
+            {"pass3Ms", t.pass3Ms},
+            {"totalMs", t.totalMs},
+            {"bytes", {{"pass1", t.traffic.pass1}, {"pass2", t.traffic.pass2}, {"pass3", t.traffic.pass3}}},
+            {"floorBytes", t.traffic.floor},
+            {"floorMs", floorMs},
+            {"timesFloor", t.totalMs / floorMs}};
+        std::string vkfftCells = "n/a | n/a | n/a";
+        // VkFFT's convolution zero-pads; it solves the same problem as our zero-padded cases only.
+        if (o.vkfft && c.padding == Padding::Zero)
+        {
+            VkfftCase v;
+            v.width = c.width;
+            v.height = c.height;
+            v.kernelSize = c.kernelSize;
+            v.paddedWidth = x.paddedLength;
+            v.paddedHeight = y.paddedLength;
+            v.frames = o.frames;
+            v.warmupFrames = o.warmup;
+            const VkfftTiming vt = measureVkfft(device, v);
+            j["vkfft"] = {{"ok", vt.ok},
+                          {"error", vt.error},
+                          {"coreMs", vt.coreMs},
+                          {"endToEndMs", vt.endToEndMs},
+                          {"maxRelativeError", vt.maxRelativeError}};
+            if (vt.ok)
+            {
+                j["vkfftEndToEndOverOurs"] = vt.endToEndMs / t.totalMs;
+                vkfftCells = fixed(vt.coreMs, 3) + " | " + fixed(vt.endToEndMs, 3) + " | " +
+                             fixed(vt.endToEndMs / t.totalMs, 2) + "×";
+            }
+            else
+            {
+                vkfftCells = "failed | failed | " + vt.error;
+                ++failures;
+            }
+        }
+        results["cases"].push_back(j);
+        const std::string row = "| " + c.name() + " | " + (t.plan.firstAxisIsX ? "x" : "y") + " | " +
+                                std::to_string(x.paddedLength) + "×" + std::to_string(y.paddedLength) + " | " +
+                                fixed(t.pass1Ms, 3) + " | " + fixed(t.pass2Ms, 3) + " | " + fixed(t.pass3Ms, 3) +
+                                " | " + fixed(t.totalMs, 3) + " | " + fixed(floorMs, 4) + " | " +
+                                fixed(t.totalMs / floorMs, 1) + " | " + vkfftCells + " |\n";
+        table += row;
+        std::printf("%s", row.c_str());
+        std::fflush(stdout);
+    }
+    if (!o.jsonPath.empty())
+        std::ofstream(o.jsonPath) << results.dump(2) << "\n";
+    if (!o.markdownPath.empty())
+        std::ofstream(o.markdownPath) << "Measured by `" << o.command << "` on " << device.properties().deviceName
+                                      << " (driver " << driverVersion(device.properties()) << "), copy bandwidth "
+                                      << fixed(bandwidth * 1e-12, 3) << " TB/s (read + write). Times are medians of "
+                                      << o.frames << " frames, milliseconds.\n\n"
+                                      << table;
+    if (failures > 0)
+        std::fprintf(stderr, "fftbloom-bench: the VkFFT anchor failed in %d case(s)\n", failures);
+    return failures > 0 ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    for (int i = 0; i < argc; ++i)
+        o.command += (i ? " " : "") + std::string(i ? argv[i] : "fftbloom-bench");
+    CLI::App app{"fftbloom-bench: per-pass GPU time of fftbloom against VkFFT's fused convolution and the copy "
+                 "bandwidth floor (DESIGN.md section 4).",
+                 "fftbloom-bench"};
+    app.add_option("--json", o.jsonPath, "write the results as JSON here");
+    app.add_option("--markdown", o.markdownPath, "write the results as a Markdown table here");
+    app.add_option("--frames", o.frames, "timed frames per case (medians are reported)")->capture_default_str();
+    // GPUs raise their clocks only under sustained work: 5 warm-up frames measured VkFFT 2x slow on an H100.
+    app.add_option("--warmup", o.warmup, "untimed frames first, per case")->capture_default_str();
+    app.add_option("--copy-mib", o.copyMiB, "buffer size of the copy-bandwidth probe, MiB")->capture_default_str();
+    app.add_option("--device", o.deviceIndex, "Vulkan physical device index; default: the first discrete GPU");
+    app.add_flag("--smoke", o.smoke, "one tiny case, few frames: checks that the benchmark runs (lavapipe in CI)");
+    app.add_flag("!--no-vkfft", o.vkfft, "skip the VkFFT anchor");
+    try
+    {
+        app.parse(argc, argv);
+    }
+    catch (const CLI::ParseError& e)
+    {
+        return app.exit(e) == 0 ? 0 : 2;
+    }
+    if (o.smoke)
+    {
+        o.frames = std::min(o.frames, 3);
+        o.warmup = std::min(o.warmup, 1);
+        o.copyMiB = std::min<uint64_t>(o.copyMiB, 16);
+    }
+    try
+    {
+        return run(o);
+    }
+    catch (const std::exception& e)
+    {
+        std::fprintf(stderr, "fftbloom-bench: %s\n", e.what());
+        return 1;
+    }
+}
