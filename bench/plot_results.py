@@ -18,7 +18,7 @@ except ImportError:
 def main(source, target):
     with open(source) as f:
         results = json.load(f)
-    cases = results["cases"]
+    cases = [c for c in results["cases"] if "unsupported" not in c]
     labels = [c["case"].replace(" ", "\n") for c in cases]
     x = range(len(cases))
     width = 0.38
