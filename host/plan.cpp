@@ -15,13 +15,76 @@ uint32_t pow2Ceil(uint32_t n)
     return p;
 }
 
-uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding padding)
+bool isFftLength(uint32_t length)
+{
+    if (length < 2 || length > kMaxFftLength)
+        return false;
+    for (const uint32_t p : {2u, 3u, 5u, 7u})
+        while (length % p == 0)
+            length /= p;
+    return length == 1;
+}
+
+std::vector<uint32_t> radicesOf(uint32_t length)
+{
+    std::vector<uint32_t> radices;
+    for (uint32_t rest = length; rest > 1;)
+    {
+        uint32_t radix = 7;
+        for (const uint32_t r : {8u, 4u, 2u, 3u, 5u})
+            if (rest % r == 0)
+            {
+                radix = r;
+                break;
+            }
+        radices.push_back(radix);
+        rest /= radix;
+    }
+    return radices;
+}
+
+double fftLengthCost(uint32_t length)
+{
+    double stages = 0.0;
+    for (const uint32_t r : radicesOf(length))
+        stages += 1.0 + r / 10.0;
+    return length * stages;
+}
+
+uint32_t TwiddleTables::offsetOf(uint32_t length) const
+{
+    const auto it = std::lower_bound(lengths.begin(), lengths.end(), length);
+    return offsets[size_t(it - lengths.begin())];
+}
+
+const TwiddleTables& twiddleTables()
+{
+    static const TwiddleTables tables = []
+    {
+        TwiddleTables t;
+        for (uint32_t n = 2; n <= kMaxFftLength; ++n)
+            if (isFftLength(n))
+            {
+                t.lengths.push_back(n);
+                t.offsets.push_back(t.totalElements);
+                t.totalElements += n;
+            }
+        return t;
+    }();
+    return tables;
+}
+
+uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding padding, bool even)
 {
     const uint64_t margin = padding == Padding::Zero ? kernelLength / 2 : uint64_t(kernelLength) - 1;
-    const uint64_t needed = uint64_t(imageLength) + margin;
+    const uint64_t needed = std::max<uint64_t>(uint64_t(imageLength) + margin, 2);
     if (needed > kMaxFftLength)
         return 0;
-    return pow2Ceil(uint32_t(needed));
+    uint32_t best = 0;
+    for (uint32_t n = uint32_t(needed); n <= pow2Ceil(uint32_t(needed)); ++n)
+        if (isFftLength(n) && (!even || n % 2 == 0) && (best == 0 || fftLengthCost(n) < fftLengthCost(best)))
+            best = n;
+    return best;
 }
 
 uint32_t mirroredRepeat(int64_t position, uint32_t length)
@@ -47,13 +110,15 @@ int64_t paddedSource(uint32_t p, const AxisPlan& axis, Padding padding)
 namespace
 {
 
-AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, Padding padding, SpectrumMode spectrum)
+AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, Padding padding, SpectrumMode spectrum, bool first)
 {
     AxisPlan a;
     a.imageLength = imageLength;
     a.kernelLength = kernelLength;
     a.kernelCentre = kernelLength / 2;
-    a.paddedLength = paddedLength(imageLength, kernelLength, padding);
+    a.paddedLength = paddedLength(imageLength, kernelLength, padding, first);
+    if (a.paddedLength == 0)
+        return a;
     if (padding == Padding::Zero)
     {
         a.mirrorSplit = a.paddedLength;
@@ -72,7 +137,7 @@ AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, Padding padding, 
 
 double fftCost(double lines, uint32_t length)
 {
-    return lines * length * std::log2(double(length));
+    return lines * fftLengthCost(length);
 }
 
 } // namespace
@@ -107,19 +172,25 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
         return fail("kernel extent: " + std::to_string(request.kernelWidth) + "x" +
                     std::to_string(request.kernelHeight) + " exceeds " + std::to_string(kMaxFftLength));
 
-    const AxisPlan x = planAxis(request.imageWidth, request.kernelWidth, request.padding, request.spectrum);
-    const AxisPlan y = planAxis(request.imageHeight, request.kernelHeight, request.padding, request.spectrum);
+    const auto axis = [&](bool isX, bool first)
+    {
+        return isX ? planAxis(request.imageWidth, request.kernelWidth, request.padding, request.spectrum, first)
+                   : planAxis(request.imageHeight, request.kernelHeight, request.padding, request.spectrum, first);
+    };
     const char* marginText = request.padding == Padding::Zero ? " + kernel/2" : " + kernel - 1";
-    if (x.paddedLength == 0)
+    if (axis(true, true).paddedLength == 0)
         return fail("image width: " + std::to_string(request.imageWidth) + marginText + " needs an FFT longer than " +
                     std::to_string(kMaxFftLength));
-    if (y.paddedLength == 0)
+    if (axis(false, true).paddedLength == 0)
         return fail("image height: " + std::to_string(request.imageHeight) + marginText + " needs an FFT longer than " +
                     std::to_string(kMaxFftLength));
 
     Plan p;
     p.padding = request.padding;
     p.spectrum = request.spectrum;
+    // The first axis must be even, so its length can differ from the one it would get as the second axis.
+    const AxisPlan xFirst[2] = {axis(true, true), axis(false, false)};
+    const AxisPlan yFirst[2] = {axis(false, true), axis(true, false)};
     switch (request.axisOrder)
     {
     case AxisOrder::XFirst:
@@ -129,11 +200,11 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
         p.firstAxisIsX = false;
         break;
     case AxisOrder::Auto:
-        p.firstAxisIsX = costOf(x, y) <= costOf(y, x);
+        p.firstAxisIsX = costOf(xFirst[0], xFirst[1]) <= costOf(yFirst[0], yFirst[1]);
         break;
     }
-    p.first = p.firstAxisIsX ? x : y;
-    p.second = p.firstAxisIsX ? y : x;
+    p.first = p.firstAxisIsX ? xFirst[0] : yFirst[0];
+    p.second = p.firstAxisIsX ? xFirst[1] : yFirst[1];
     *plan = p;
     return true;
 }

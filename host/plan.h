@@ -3,12 +3,36 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fftb
 {
 
 /// Largest FFT length along one axis (one workgroup's shared memory holds one line of 4096 complex fp32).
 constexpr uint32_t kMaxFftLength = 4096;
+
+/// Whether the FFT supports `length`: 2 <= length <= kMaxFftLength and length = 2^a 3^b 5^c 7^d (radix 2, 4, 8, 3,
+/// 5, 7 butterflies).
+bool isFftLength(uint32_t length);
+
+/// The radices of the Stockham stages for `length` (an FFT length), in the order the shader runs them: 8 while
+/// the remaining factor is divisible by 8, then 4, 2, 3, 5, 7. The shader repeats this rule (fft.glsl).
+std::vector<uint32_t> radicesOf(uint32_t length);
+
+/// Relative cost of one FFT of `length`: length * the sum over its stages of (1 + radix / 10) — every stage is a
+/// shared-memory round trip, and the butterflies' arithmetic per element grows with the radix.
+double fftLengthCost(uint32_t length);
+
+/// Every FFT length in ascending order, and where its twiddle table, exp(-2 pi i m / length) for m < length, starts
+/// in the concatenation of all of them (the plugin's twiddle buffer).
+struct TwiddleTables
+{
+    std::vector<uint32_t> lengths;
+    std::vector<uint32_t> offsets;
+    uint32_t totalElements = 0;
+    uint32_t offsetOf(uint32_t length) const; ///< length must be an FFT length
+};
+const TwiddleTables& twiddleTables();
 
 enum class Padding
 {
@@ -45,7 +69,7 @@ struct PlanRequest
 struct AxisPlan
 {
     uint32_t imageLength = 0;    ///< L: image texels along the axis
-    uint32_t paddedLength = 0;   ///< N: FFT length, a power of two, >= L + K/2 (zero) or >= L + K - 1 (mirror)
+    uint32_t paddedLength = 0;   ///< N: FFT length (isFftLength), >= L + K/2 (zero) or >= L + K - 1 (mirror)
     uint32_t mirrorSplit = 0;    ///< mirror padding: padded positions [L, split) reflect past the far edge,
                                  ///< [split, N) before the near edge; equals N for zero padding
     uint32_t kernelLength = 0;   ///< K: kernel texels along the axis
@@ -67,17 +91,18 @@ struct Plan
     uint32_t halfSpectrumLines() const { return first.paddedLength / 2 + 1; }
 };
 
-/// Smallest padded length N (a power of two, at least 2) that keeps circular wrap-around out of the image:
+/// The cheapest padded length N (by fftLengthCost) that keeps circular wrap-around out of the image:
 /// zero padding needs N >= L + max(c, K - 1 - c) = L + floor(K / 2), the padding serving as both margins;
 /// mirror padding needs N >= L + K - 1 (c reflected texels after the image, K - 1 - c before it).
-/// Returns 0 when that length exceeds kMaxFftLength.
-uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding padding);
+/// Candidates are the FFT lengths from that minimum up to the next power of two; `even` keeps only even ones (the
+/// real-packed first axis needs an even length: DC and Nyquist bins). Returns 0 when none is <= kMaxFftLength.
+uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding padding, bool even);
 
 /// Smallest power of two >= n (n >= 1), at least 2.
 uint32_t pow2Ceil(uint32_t n);
 
-/// Relative cost of the passes for a first axis of (L1, N1) and second axis of (L2, N2): FFT butterflies
-/// (lines * N log2 N) of passes 1-3, plus texels moved through the intermediate buffer.
+/// Relative cost of the passes for a first axis of (L1, N1) and second axis of (L2, N2): FFTs (lines *
+/// fftLengthCost) of passes 1-3, plus texels moved through the intermediate buffer.
 double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is

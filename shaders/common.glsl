@@ -55,7 +55,7 @@ void storeHalfSpectra(uint channel, uint v0, uint lineCount)
     for (uint k = gl_LocalInvocationID.x; k < halfLines; k += WORKGROUP_SIZE)
     {
         const vec2 z = fftGet(k);
-        const vec2 zMirror = conjugate(fftGet((FFT_LENGTH - k) & (FFT_LENGTH - 1u)));
+        const vec2 zMirror = conjugate(fftGet((FFT_LENGTH - k) % FFT_LENGTH));
         const vec2 d = z - zMirror;
         const uint line = (channel * halfLines + k) * lineCount;
         intermediate[line + v0] = 0.5 * (z + zMirror);

@@ -1,4 +1,4 @@
-// The one FFT of every pass: radix-8/4/2 Stockham autosort in shared memory, natural order in and out.
+// The one FFT of every pass: mixed-radix (8/4/2/3/5/7) Stockham autosort in shared memory, natural order in and out.
 // A pass puts a line with fftPut, calls fftRun and reads it back with fftGet; the FFT knows nothing of images
 // or buffers (the accessor pattern of seeds/000). Forward is unnormalized, exp(-2 pi i k n / N).
 #ifndef FFTB_FFT_GLSL
@@ -6,9 +6,13 @@
 
 layout(constant_id = FFTB_SPEC_FFT_LENGTH) const uint FFT_LENGTH = 2;
 layout(constant_id = FFTB_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = 1;
+layout(constant_id = FFTB_SPEC_TWIDDLE_OFFSET) const uint TWIDDLE_OFFSET = 0;
 layout(local_size_x_id = FFTB_SPEC_WORKGROUP_SIZE) in;
 
-const uint ELEMENTS = FFT_LENGTH / WORKGROUP_SIZE; // per invocation, at most FFTB_MAX_ELEMENTS_PER_INVOCATION
+// Line positions per invocation: i = gl_LocalInvocationID.x + e * WORKGROUP_SIZE, e < ELEMENTS, i < FFT_LENGTH.
+const uint ELEMENTS = (FFT_LENGTH + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+// Registers a stage holds per invocation: ceil(N / (R * T)) butterflies of R elements <= N / T + R.
+const uint STAGE_REGISTERS = FFTB_MAX_ELEMENTS_PER_INVOCATION + 8u;
 
 layout(set = 0, binding = FFTB_BINDING_TWIDDLES, std430) readonly buffer Twiddles
 {
@@ -29,11 +33,17 @@ vec2 conjugate(vec2 a)
     return vec2(a.x, -a.y);
 }
 
-// exp(-2 pi i m / length) for a power-of-two length <= FFTB_TWIDDLE_TABLE_LENGTH; conjugated when inverse.
+// exp(-2 pi i m / L) from the table of length L starting at `offset`, m < L; conjugated when inverse.
+vec2 tableTwiddle(uint offset, uint m, bool inverse)
+{
+    const vec2 w = twiddleTable[offset + m];
+    return inverse ? conjugate(w) : w;
+}
+
+// exp(-2 pi i m / length) for a length dividing FFT_LENGTH, m < length; conjugated when inverse.
 vec2 twiddle(uint m, uint length, bool inverse)
 {
-    vec2 w = twiddleTable[(m & (length - 1u)) * (FFTB_TWIDDLE_TABLE_LENGTH / length)];
-    return inverse ? conjugate(w) : w;
+    return tableTwiddle(TWIDDLE_OFFSET, m * (FFT_LENGTH / length), inverse);
 }
 
 void fftPut(uint i, vec2 z)
@@ -101,14 +111,60 @@ void dft8(inout vec2 v[8], bool inverse)
         v[2u * r] = e[r];
 }
 
+// cos and sin of 2 pi j / R for R = 3, 5, 7 (rows), j < R.
+const float ODD_COS[3][7] = float[3][7](
+    float[7](1.0, -0.5, -0.5, 0.0, 0.0, 0.0, 0.0),
+    float[7](1.0, 0.30901699437494742, -0.80901699437494742, -0.80901699437494742, 0.30901699437494742, 0.0, 0.0),
+    float[7](1.0, 0.62348980185873353, -0.22252093395631440, -0.90096886790241913, -0.90096886790241913,
+             -0.22252093395631440, 0.62348980185873353));
+const float ODD_SIN[3][7] = float[3][7](
+    float[7](0.0, 0.86602540378443865, -0.86602540378443865, 0.0, 0.0, 0.0, 0.0),
+    float[7](0.0, 0.95105651629515357, 0.58778525229247313, -0.58778525229247313, -0.95105651629515357, 0.0, 0.0),
+    float[7](0.0, 0.78183148246802981, 0.97492791218782862, 0.43388373911755812, -0.43388373911755812,
+             -0.97492791218782862, -0.78183148246802981));
+
+// Radix 3, 5 or 7 as a direct DFT: X[k] = sum_n x[n] exp(-+2 pi i n k / R). R^2 products, all in registers.
+void dftOdd(inout vec2 v[8], uint radix, bool inverse)
+{
+    const uint row = radix / 2u - 1u;
+    vec2 x[8] = v;
+    for (uint k = 0u; k < radix; ++k)
+    {
+        vec2 sum = x[0];
+        for (uint n = 1u; n < radix; ++n)
+        {
+            const uint j = (n * k) % radix;
+            const vec2 w = vec2(ODD_COS[row][j], inverse ? ODD_SIN[row][j] : -ODD_SIN[row][j]);
+            sum += cmul(x[n], w);
+        }
+        v[k] = sum;
+    }
+}
+
 void dftRadix(inout vec2 v[8], uint radix, bool inverse)
 {
     if (radix == 8u)
         dft8(v, inverse);
     else if (radix == 4u)
         dft4(v[0], v[1], v[2], v[3], inverse);
-    else
+    else if (radix == 2u)
         dft2(v[0], v[1]);
+    else
+        dftOdd(v, radix, inverse);
+}
+
+// The stage radix for the remaining factor (host/plan.h, radicesOf, follows the same rule).
+uint stageRadix(uint rest)
+{
+    if (rest % 8u == 0u)
+        return 8u;
+    if (rest % 4u == 0u)
+        return 4u;
+    if (rest % 2u == 0u)
+        return 2u;
+    if (rest % 3u == 0u)
+        return 3u;
+    return rest % 5u == 0u ? 5u : 7u;
 }
 
 // Transforms the line in shared memory in place. Stage with span s and radix R (Stockham, after E. Bainville,
@@ -120,21 +176,24 @@ void fftRun(bool inverse)
     barrier();
     for (uint span = 1u; span < FFT_LENGTH;)
     {
-        const uint radix = min(8u, FFT_LENGTH / span);
+        const uint radix = stageRadix(FFT_LENGTH / span);
         const uint butterflies = FFT_LENGTH / radix;
-        const uint perInvocation = ELEMENTS / radix;
-        vec2 v[FFTB_MAX_ELEMENTS_PER_INVOCATION];
+        const uint perInvocation = (butterflies + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+        vec2 v[STAGE_REGISTERS];
         for (uint b = 0u; b < perInvocation; ++b)
         {
             const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
-            for (uint r = 0u; r < radix; ++r)
-                v[b * radix + r] = fftGet(j + r * butterflies);
+            if (j < butterflies)
+                for (uint r = 0u; r < radix; ++r)
+                    v[b * radix + r] = fftGet(j + r * butterflies);
         }
         barrier();
         for (uint b = 0u; b < perInvocation; ++b)
         {
             const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
-            const uint k = j & (span - 1u);
+            if (j >= butterflies)
+                break;
+            const uint k = j % span;
             vec2 x[8];
             for (uint r = 0u; r < radix; ++r)
                 x[r] = r == 0u ? v[b * radix] : cmul(v[b * radix + r], twiddle(r * k, span * radix, inverse));

@@ -14,7 +14,7 @@ vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
     const uint base = channel * halfLines;
     if (pc.resampled == 0u)
         return kernelSpectrum[(base + k1) * pc.spectrumLength2 + k2];
-    const int signedK2 = k2 < FFT_LENGTH / 2u ? int(k2) : int(k2) - int(FFT_LENGTH);
+    const int signedK2 = 2u * k2 < FFT_LENGTH ? int(k2) : int(k2) - int(FFT_LENGTH);
     const float x = float(k1) * float(pc.spectrumLength1) / float(pc.paddedLength1);
     const float y = float(signedK2) * float(pc.spectrumLength2) / float(FFT_LENGTH);
     const float x0 = floor(x);
@@ -22,7 +22,7 @@ vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
     const vec2 f = vec2(x - x0, y - y0);
     const uint xa = uint(x0);
     const uint xb = min(xa + 1u, halfLines - 1u);
-    const uint mask = pc.spectrumLength2 - 1u;
+    const uint mask = pc.spectrumLength2 - 1u; // resampled spectra have power-of-two extents
     const uint ya = uint(int(y0)) & mask;
     const uint yb = (ya + 1u) & mask;
     const vec2 a = mix(kernelSpectrum[(base + xa) * pc.spectrumLength2 + ya],

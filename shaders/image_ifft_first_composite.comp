@@ -46,7 +46,7 @@ void main()
         }
         fftRun(true);
         for (uint e = 0u; e < ELEMENTS; ++e)
-            lines[channel][e] = fftGet(gl_LocalInvocationID.x + e * WORKGROUP_SIZE);
+            lines[channel][e] = fftGet(min(gl_LocalInvocationID.x + e * WORKGROUP_SIZE, FFT_LENGTH - 1u));
         fftSync();
     }
     for (uint e = 0u; e < ELEMENTS; ++e)

@@ -18,10 +18,10 @@ void main()
         fftPut(i, i < storedLines ? intermediate[line * storedLines + i] : vec2(0.0));
     fftRun(false);
     // Both phase terms index the twiddle table exactly: exp(2 pi i m / S) = conj(table[m mod S]).
-    const vec2 phase1 = twiddle((k1 * pc.kernelCentre1) & (pc.spectrumLength1 - 1u), pc.spectrumLength1, true);
+    const vec2 phase1 = tableTwiddle(pc.spectrumTwiddleOffset1, (k1 * pc.kernelCentre1) % pc.spectrumLength1, true);
     for (uint k2 = gl_LocalInvocationID.x; k2 < FFT_LENGTH; k2 += WORKGROUP_SIZE)
     {
-        const vec2 phase2 = twiddle((k2 * pc.kernelCentre2) & (FFT_LENGTH - 1u), FFT_LENGTH, true);
+        const vec2 phase2 = twiddle((k2 * pc.kernelCentre2) % FFT_LENGTH, FFT_LENGTH, true);
         kernelSpectrum[line * FFT_LENGTH + k2] = cmul(fftGet(k2), cmul(phase1, phase2));
     }
 }

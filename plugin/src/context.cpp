@@ -16,10 +16,10 @@ static_assert(sizeof(FftbPushConstants) == 20 * 4, "push constants: 20 scalars o
 namespace
 {
 
-/// Invocations per workgroup for an FFT of `length`: each holds FFTB_MAX_ELEMENTS_PER_INVOCATION elements.
+/// Invocations per workgroup for an FFT of `length`: each holds up to FFTB_MAX_ELEMENTS_PER_INVOCATION elements.
 uint32_t workgroupSize(uint32_t length)
 {
-    return std::max(1u, length / FFTB_MAX_ELEMENTS_PER_INVOCATION);
+    return (length + FFTB_MAX_ELEMENTS_PER_INVOCATION - 1) / FFTB_MAX_ELEMENTS_PER_INVOCATION;
 }
 
 } // namespace
@@ -81,14 +81,17 @@ Context::Context(const FftbContextCreateInfo& info)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
     }
 
-    twiddles_ = createBuffer(sizeof(float) * 2 * FFTB_TWIDDLE_TABLE_LENGTH, true);
+    // Every FFT length's table, 2.3 MiB in all: pipelines for any length can then be made while recording.
+    const TwiddleTables& tables = twiddleTables();
+    twiddles_ = createBuffer(VkDeviceSize(sizeof(float)) * 2 * tables.totalElements, true);
     auto* table = static_cast<float*>(twiddles_.mapped);
-    for (uint32_t m = 0; m < FFTB_TWIDDLE_TABLE_LENGTH; ++m)
-    {
-        const double angle = -2.0 * std::numbers::pi * m / FFTB_TWIDDLE_TABLE_LENGTH;
-        table[2 * m] = float(std::cos(angle));
-        table[2 * m + 1] = float(std::sin(angle));
-    }
+    for (size_t i = 0; i < tables.lengths.size(); ++i)
+        for (uint32_t m = 0; m < tables.lengths[i]; ++m)
+        {
+            const double angle = -2.0 * std::numbers::pi * m / tables.lengths[i];
+            table[2 * (tables.offsets[i] + m)] = float(std::cos(angle));
+            table[2 * (tables.offsets[i] + m) + 1] = float(std::sin(angle));
+        }
     intermediate_ = createBuffer(intermediateElements * 8, false);
     kernelSpectrum_ = createBuffer(spectrumElements * 8, false);
     kernelTexels_ = createBuffer(VkDeviceSize(3) * maxKernelWidth_ * maxKernelHeight_ * sizeof(float), true);
@@ -227,12 +230,13 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
     const auto key = std::make_pair(pass, fftLength);
     if (auto it = pipelines_.find(key); it != pipelines_.end())
         return it->second;
-    const uint32_t values[2] = {fftLength, workgroupSize(fftLength)};
-    const VkSpecializationMapEntry entries[2] = {
+    const uint32_t values[3] = {fftLength, workgroupSize(fftLength), twiddleTables().offsetOf(fftLength)};
+    const VkSpecializationMapEntry entries[3] = {
         {FFTB_SPEC_FFT_LENGTH, 0, sizeof(uint32_t)},
         {FFTB_SPEC_WORKGROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
+        {FFTB_SPEC_TWIDDLE_OFFSET, 2 * sizeof(uint32_t), sizeof(uint32_t)},
     };
-    VkSpecializationInfo spec{2, entries, sizeof(values), values};
+    VkSpecializationInfo spec{3, entries, sizeof(values), values};
     VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;

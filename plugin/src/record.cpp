@@ -117,6 +117,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.sharpen = info.sharpen;
     push.intensity = info.intensity;
     push.scale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
+    push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
 
     const FftbTimestampInfo* timestamps = nullptr;
     for (auto* next = static_cast<const FftbStructureType*>(info.pNext); next;

@@ -8,17 +8,17 @@
 #define FFTB_BINDING_INTERMEDIATE 2  // storage buffer: the frame's half spectrum along the first axis
 #define FFTB_BINDING_KERNEL_TEXELS 3 // storage buffer: the kernel, planar RGB floats, x fastest
 #define FFTB_BINDING_KERNEL_SPECTRUM 4 // storage buffer: the kernel's centred half spectrum
-#define FFTB_BINDING_TWIDDLES 5      // storage buffer: exp(-2 pi i m / FFTB_TWIDDLE_TABLE_LENGTH), m < length
+#define FFTB_BINDING_TWIDDLES 5      // storage buffer: per FFT length N, exp(-2 pi i m / N) for m < N
 #define FFTB_BINDING_COUNT 6
 
-// Twiddles come from a table computed in double precision on the host: GPU sin/cos are allowed
-// 2^-11 absolute error by the Vulkan spec, far above fp32 FFT accuracy.
-#define FFTB_TWIDDLE_TABLE_LENGTH 4096
+// Twiddles come from tables computed in double precision on the host (host/plan.h, twiddleTables): GPU sin/cos
+// are allowed 2^-11 absolute error by the Vulkan spec, far above fp32 FFT accuracy.
 
-#define FFTB_SPEC_FFT_LENGTH 0     // FFT length of the pass's transforms, a power of two in [2, 4096]
-#define FFTB_SPEC_WORKGROUP_SIZE 1 // invocations per workgroup: FFT length / elements per invocation
+#define FFTB_SPEC_FFT_LENGTH 0     // FFT length of the pass's transforms: 2^a 3^b 5^c 7^d in [2, 4096]
+#define FFTB_SPEC_WORKGROUP_SIZE 1 // invocations per workgroup: ceil(FFT length / elements per invocation)
+#define FFTB_SPEC_TWIDDLE_OFFSET 2 // where the twiddle table of the FFT length starts in the twiddle buffer
 
-// Each invocation holds at most this many complex elements of a line in registers.
+// Each invocation holds about this many complex elements of a line in registers (at most 16 + the largest radix).
 #define FFTB_MAX_ELEMENTS_PER_INVOCATION 16
 
 #define FFTB_GPU_PADDING_ZERO 0
@@ -57,7 +57,7 @@ struct FftbPushConstants
     float sharpen;              // t in [0, 1]: spectrum (1 - t) * K + t
     float intensity;            // composite weight of the bloom
     float scale;                // 1 / (N1 * N2): the inverse transforms' normalization
-    FFTB_UINT reserved;
+    FFTB_UINT spectrumTwiddleOffset1; // twiddle table of spectrumLength1 (the kernel spectrum's phase ramp)
 };
 
 #endif

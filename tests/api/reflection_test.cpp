@@ -37,7 +37,7 @@ namespace
     X(sharpen)                                                                                                         \
     X(intensity)                                                                                                       \
     X(scale)                                                                                                           \
-    X(reserved)
+    X(spectrumTwiddleOffset1)
 
 struct ExpectedMember
 {
@@ -266,12 +266,14 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     {
         // The plugin's VkSpecializationInfo sets exactly these two: any other id would keep its default.
         EXPECT_TRUE(constants[i].constant_id == FFTB_SPEC_FFT_LENGTH ||
-                    constants[i].constant_id == FFTB_SPEC_WORKGROUP_SIZE)
+                    constants[i].constant_id == FFTB_SPEC_WORKGROUP_SIZE ||
+                    constants[i].constant_id == FFTB_SPEC_TWIDDLE_OFFSET)
             << module().name << ": constant_id " << constants[i].constant_id << " is no FFTB_SPEC_* id";
         ids.insert(constants[i].constant_id);
     }
     EXPECT_TRUE(ids.count(FFTB_SPEC_FFT_LENGTH)) << module().name << ": no FFTB_SPEC_FFT_LENGTH";
     EXPECT_TRUE(ids.count(FFTB_SPEC_WORKGROUP_SIZE)) << module().name << ": no FFTB_SPEC_WORKGROUP_SIZE";
+    EXPECT_TRUE(ids.count(FFTB_SPEC_TWIDDLE_OFFSET)) << module().name << ": no FFTB_SPEC_TWIDDLE_OFFSET";
 
     EXPECT_EQ(spvc_compiler_get_execution_model(c), SpvExecutionModelGLCompute) << module().name;
     spvc_specialization_constant x{}, y{}, z{};

@@ -210,8 +210,8 @@ TEST(ReferenceSpectral, ExactEqualsLinearWhenPaddingSuffices)
     {
         const Texels frame = randomTexels(t.w, t.h, 4, uint32_t(t.w + 7 * t.h));
         const Texels kernel = randomTexels(t.kw, t.kh, 3, uint32_t(t.kw * 13 + t.kh), 0.0f, 1.0f);
-        const uint32_t nx = paddedLength(uint32_t(t.w), uint32_t(t.kw), t.padding);
-        const uint32_t ny = paddedLength(uint32_t(t.h), uint32_t(t.kh), t.padding);
+        const uint32_t nx = paddedLength(uint32_t(t.w), uint32_t(t.kw), t.padding, true);
+        const uint32_t ny = paddedLength(uint32_t(t.h), uint32_t(t.kh), t.padding, false);
         // Also the smallest non-power-of-two length that suffices: no slack at all.
         const uint32_t marginX = t.padding == Padding::Zero ? uint32_t(t.kw / 2) : uint32_t(t.kw - 1);
         const uint32_t marginY = t.padding == Padding::Zero ? uint32_t(t.kh / 2) : uint32_t(t.kh - 1);
@@ -269,7 +269,7 @@ TEST(ReferenceSpectral, ResampledWithFullLengthSpectrumIsExact)
     const Texels kernel = randomTexels(6, 5, 3, 9);
     for (Padding padding : {Padding::Zero, Padding::Mirror})
     {
-        const uint32_t nx = paddedLength(13, 6, padding), ny = paddedLength(7, 5, padding);
+        const uint32_t nx = paddedLength(13, 6, padding, true), ny = paddedLength(7, 5, padding, false);
         const Texels exact = referenceSpectralConvolution(frame, kernel, handPlan(frame, kernel, padding, nx, ny), 0.3);
         const Texels resampled =
             referenceSpectralConvolution(frame, kernel, handPlan(frame, kernel, padding, nx, ny, false, nx, ny), 0.3);
