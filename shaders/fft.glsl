@@ -123,21 +123,36 @@ const float ODD_SIN[3][7] = float[3][7](
     float[7](0.0, 0.78183148246802981, 0.97492791218782862, 0.43388373911755812, -0.43388373911755812,
              -0.97492791218782862, -0.78183148246802981));
 
-// Radix 3, 5 or 7 as a direct DFT: X[k] = sum_n x[n] exp(-+2 pi i n k / R). R^2 products, all in registers.
-void dftOdd(inout vec2 v[8], uint radix, bool inverse)
+// Radix 3, 5 or 7 (Winograd-style pairing): with a_n = x[n] + x[R-n] and b_n = x[n] - x[R-n], n = 1 .. (R-1)/2,
+// X[k] = x0 + sum_n a_n cos(2 pi n k / R) -+ i sum_n b_n sin(2 pi n k / R) and X[R-k] the same with the sine
+// term's sign flipped: half the products of the direct sum. Called with a literal radix, so it unrolls.
+void dftOdd(inout vec2 v[8], const uint radix, bool inverse)
 {
     const uint row = radix / 2u - 1u;
-    vec2 x[8] = v;
-    for (uint k = 0u; k < radix; ++k)
+    const uint pairs = radix / 2u;
+    vec2 a[3], b[3];
+    vec2 sum = v[0];
+    for (uint n = 1u; n <= pairs; ++n)
     {
-        vec2 sum = x[0];
-        for (uint n = 1u; n < radix; ++n)
+        a[n - 1u] = v[n] + v[radix - n];
+        b[n - 1u] = v[n] - v[radix - n];
+        sum += a[n - 1u];
+    }
+    const vec2 x0 = v[0];
+    v[0] = sum;
+    for (uint k = 1u; k <= pairs; ++k)
+    {
+        vec2 c = x0, s = vec2(0.0);
+        for (uint n = 1u; n <= pairs; ++n)
         {
             const uint j = (n * k) % radix;
-            const vec2 w = vec2(ODD_COS[row][j], inverse ? ODD_SIN[row][j] : -ODD_SIN[row][j]);
-            sum += cmul(x[n], w);
+            c += a[n - 1u] * ODD_COS[row][j];
+            s += b[n - 1u] * ODD_SIN[row][j];
         }
-        v[k] = sum;
+        // -i s (forward) or +i s (inverse) for X[k]; the opposite for X[R-k].
+        const vec2 t = inverse ? vec2(-s.y, s.x) : vec2(s.y, -s.x);
+        v[k] = c + t;
+        v[radix - k] = c - t;
     }
 }
 
@@ -149,8 +164,12 @@ void dftRadix(inout vec2 v[8], uint radix, bool inverse)
         dft4(v[0], v[1], v[2], v[3], inverse);
     else if (radix == 2u)
         dft2(v[0], v[1]);
+    else if (radix == 3u)
+        dftOdd(v, 3u, inverse);
+    else if (radix == 5u)
+        dftOdd(v, 5u, inverse);
     else
-        dftOdd(v, radix, inverse);
+        dftOdd(v, 7u, inverse);
 }
 
 // The stage radix for the remaining factor (host/plan.h, radicesOf, follows the same rule).

@@ -16,10 +16,12 @@ static_assert(sizeof(FftbPushConstants) == 20 * 4, "push constants: 20 scalars o
 namespace
 {
 
-/// Invocations per workgroup for an FFT of `length`: each holds up to FFTB_MAX_ELEMENTS_PER_INVOCATION elements.
+/// Invocations per workgroup for an FFT of `length`: each holds up to FFTB_MAX_ELEMENTS_PER_INVOCATION elements;
+/// past one subgroup's worth, a multiple of 32 so no subgroup runs part-empty (lengths with factors 3, 5, 7).
 uint32_t workgroupSize(uint32_t length)
 {
-    return (length + FFTB_MAX_ELEMENTS_PER_INVOCATION - 1) / FFTB_MAX_ELEMENTS_PER_INVOCATION;
+    const uint32_t size = (length + FFTB_MAX_ELEMENTS_PER_INVOCATION - 1) / FFTB_MAX_ELEMENTS_PER_INVOCATION;
+    return size <= 32 ? size : (size + 31) / 32 * 32;
 }
 
 } // namespace
