@@ -17,8 +17,8 @@ extern "C" {
     ((((uint32_t)(major)) << 22) | (((uint32_t)(minor)) << 12) | ((uint32_t)(patch)))
 #define FFTB_VERSION FFTB_MAKE_VERSION(FFTB_VERSION_MAJOR, FFTB_VERSION_MINOR, FFTB_VERSION_PATCH)
 
-/** Largest FFT length along one axis. A frame needs, per axis, a padded length (the next power of two of
- *  extent + kernel/2 for zero padding, extent + kernel - 1 for mirror padding) no longer than this. */
+/** Largest FFT length along one axis. A frame needs, per axis, a padded length of at least extent + kernel/2 (zero
+ *  padding) or extent + kernel - 1 (mirror padding), of the form 2^a 3^b 5^c 7^d, no longer than this. */
 #define FFTB_MAX_FFT_LENGTH 4096u
 
 /** Result codes: 0 on success, one negative value per cause. */
