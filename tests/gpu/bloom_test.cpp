@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <ostream>
+#include <set>
 #include <tuple>
 
 namespace fftb::test
@@ -213,6 +214,34 @@ TEST(Composite, MixesInputAndBloomAndKeepsAlpha)
             ASSERT_EQ(gpu.at(x, y, 3), frame.at(x, y, 3)) << "alpha at (" << x << ", " << y << ")";
         }
     EXPECT_LE(relativeError(gpu, expected), Tolerance::kFp32);
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+// Frame extents whose padded lengths (3x3 kernel, zero padding: N >= L + 1) use every radix, alone and mixed, from
+// 3 to 4096: the full bloom against the reference, and a centred one-hot kernel as a forward/inverse round trip.
+TEST(MixedRadix, EveryRadixAndMixedLengthsMatchTheReference)
+{
+    const std::pair<int, int> extents[] = {{4, 2},    {8, 4},    {6, 6},    {14, 14},  {40, 34},  {10, 48},  {112, 104},
+                                           {24, 124}, {14, 342}, {10, 624}, {8, 1214}, {6, 2186}, {4, 3374}, {4, 4095}};
+    Texels kernel = randomKernel(3, 3, 31);
+    normalizePsf(kernel);
+    std::set<uint32_t> radices;
+    for (const auto& [w, h] : extents)
+    {
+        BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
+        Plan plan;
+        ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.padding, s.axisOrder, s.spectrum}, &plan, nullptr));
+        for (const uint32_t n : {plan.first.paddedLength, plan.second.paddedLength})
+            for (const uint32_t r : radicesOf(n))
+                radices.insert(r);
+        const Texels frame = randomFrame(w, h, uint32_t(w * h));
+        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
+                  Tolerance::kFp32)
+            << w << "x" << h << ", padded " << plan.first.paddedLength << "x" << plan.second.paddedLength;
+        EXPECT_LE(relativeError(runner().bloom(frame, oneHotKernel(3, 3, 1, 1), s), frame), Tolerance::kFp32)
+            << "round trip " << w << "x" << h;
+    }
+    EXPECT_EQ(radices, (std::set<uint32_t>{2, 3, 4, 5, 7, 8}));
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
 
