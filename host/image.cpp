@@ -1,8 +1,33 @@
-// Channel lookup for in-memory images.
+// In-memory image helpers: channel lookup, and conversion to and from interleaved RGBA texels.
 #include "image.h"
+#include "host_error.h"
+#include "image_io.h"
+
+#include <array>
 
 namespace fftb
 {
+namespace
+{
+
+// Indices of the R, G and B channels, each checked to hold width * height values.
+std::array<std::size_t, 3> rgbChannels(const Image& image)
+{
+    const std::array<int, 3> found = {image.find("R"), image.find("G"), image.find("B")};
+    std::array<std::size_t, 3> indices = {};
+    for (std::size_t c = 0; c < 3; ++c)
+    {
+        if (found[c] < 0)
+            throw HostError("image: no R, G, B channels");
+        indices[c] = std::size_t(found[c]);
+        if (image.channels[indices[c]].values.size() != std::size_t(image.width) * std::size_t(image.height))
+            throw HostError("image: channel " + image.channels[indices[c]].name + " does not hold " +
+                            std::to_string(image.width) + "x" + std::to_string(image.height) + " values");
+    }
+    return indices;
+}
+
+} // namespace
 
 int Image::find(const std::string& name) const
 {
@@ -12,6 +37,42 @@ int Image::find(const std::string& name) const
             return static_cast<int>(i);
     }
     return -1;
+}
+
+Texels toRgba(const Image& image)
+{
+    const auto rgb = rgbChannels(image);
+    const int alpha = image.find("A");
+    if (alpha >= 0 && image.channels[std::size_t(alpha)].values.size() != image.channels[rgb[0]].values.size())
+        throw HostError("image: channel A does not hold " + std::to_string(image.width) + "x" +
+                        std::to_string(image.height) + " values");
+    Texels rgba(image.width, image.height, 4);
+    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
+    for (std::size_t i = 0; i < texels; ++i)
+    {
+        for (std::size_t c = 0; c < 3; ++c)
+            rgba.values[i * 4 + c] = image.channels[rgb[c]].values[i];
+        rgba.values[i * 4 + 3] = alpha < 0 ? 1.0f : image.channels[std::size_t(alpha)].values[i];
+    }
+    return rgba;
+}
+
+Image withRgb(const Image& image, const Texels& rgba)
+{
+    const auto rgb = rgbChannels(image);
+    if (rgba.width != image.width || rgba.height != image.height || rgba.components < 3 ||
+        rgba.values.size() != std::size_t(rgba.width) * std::size_t(rgba.height) * std::size_t(rgba.components))
+        throw HostError("texels: " + std::to_string(rgba.width) + "x" + std::to_string(rgba.height) + "x" +
+                        std::to_string(rgba.components) + " do not give R, G, B for a " + std::to_string(image.width) +
+                        "x" + std::to_string(image.height) + " image");
+    Image result = image;
+    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
+    for (std::size_t c = 0; c < 3; ++c)
+    {
+        for (std::size_t i = 0; i < texels; ++i)
+            result.channels[rgb[c]].values[i] = rgba.values[i * std::size_t(rgba.components) + c];
+    }
+    return result;
 }
 
 } // namespace fftb

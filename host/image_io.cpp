@@ -8,19 +8,16 @@
 #include <tinyexr.h>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <numeric>
-#include <random>
+#include <utility>
 
 namespace fftb
 {
@@ -32,322 +29,256 @@ namespace
     throw HostError(path + ": " + reason);
 }
 
-/// Closes a POSIX file descriptor on every path out of a scope.
-struct FileDescriptor
+[[noreturn]] void failCorrupt(const std::string& path, const std::string& what)
 {
-    int fd = -1;
-    explicit FileDescriptor(int descriptor) : fd(descriptor) {}
-    FileDescriptor(const FileDescriptor&) = delete;
-    FileDescriptor& operator=(const FileDescriptor&) = delete;
-    ~FileDescriptor()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
+    fail(path, "corrupt or truncated OpenEXR (" + what + ")");
+}
+
+// Runs a clean-up (close, free) on every path out of a scope.
+template <typename F> struct OnExit
+{
+    F cleanUp;
+    explicit OnExit(F f) : cleanUp(std::move(f)) {}
+    ~OnExit() { cleanUp(); }
 };
 
-// One read of the whole file: the format is decided on the same bytes that are decoded, and every failure
-// to open or read has an errno to report.
-std::vector<unsigned char> readFile(const std::string& path)
+// Frees tinyexr's error message and, if `failed`, throws it as one line (tinyexr's may hold several).
+void checkExr(const std::string& path, bool failed, const char* message, const char* what)
 {
-    FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (file.fd < 0)
-        fail(path, errno == ENOENT ? std::string("no such file") : std::strerror(errno));
-    struct stat info = {};
-    if (::fstat(file.fd, &info) != 0)
-        fail(path, std::strerror(errno));
-    if (S_ISDIR(info.st_mode))
-        fail(path, "is a folder, not an image");
-
-    std::vector<unsigned char> bytes;
-    unsigned char chunk[1 << 16];
-    for (;;)
-    {
-        const ssize_t got = ::read(file.fd, chunk, sizeof chunk);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            fail(path, std::strerror(errno));
-        if (got == 0)
-            return bytes;
-        bytes.insert(bytes.end(), chunk, chunk + got);
-    }
-}
-
-bool startsWith(const std::vector<unsigned char>& bytes, const char* prefix, std::size_t length)
-{
-    return bytes.size() >= length && std::memcmp(bytes.data(), prefix, length) == 0;
-}
-
-/// tinyexr's error strings end in newlines and may hold several lines; a HostError is one line.
-std::string oneLine(const char* message, int code)
-{
-    std::string text = message ? message : "tinyexr error " + std::to_string(code);
+    std::string text = message ? message : "no reason given";
+    FreeEXRErrorMessage(message);
     std::replace(text.begin(), text.end(), '\n', ' ');
     text.erase(text.find_last_not_of(' ') + 1);
-    return text;
+    if (failed)
+        fail(path, std::string(what) + " (" + text + ")");
 }
 
-struct ExrErrorMessage
+// One read of the whole file: the format is judged on the bytes that are decoded, and failures keep their errno.
+std::vector<unsigned char> readFile(const std::string& path)
 {
-    const char* text = nullptr;
-    ExrErrorMessage() = default;
-    ExrErrorMessage(const ExrErrorMessage&) = delete;
-    ExrErrorMessage& operator=(const ExrErrorMessage&) = delete;
-    ~ExrErrorMessage() { FreeEXRErrorMessage(text); }
-};
-
-struct ExrHeader
-{
-    EXRHeader header;
-    ExrHeader() { InitEXRHeader(&header); }
-    ExrHeader(const ExrHeader&) = delete;
-    ExrHeader& operator=(const ExrHeader&) = delete;
-    ~ExrHeader() { FreeEXRHeader(&header); }
-};
-
-// tinyexr frees a partly decoded image itself when loading fails but leaves the pointers dangling, so the
-// image is freed here only once loading has succeeded.
-struct ExrImage
-{
-    EXRImage image;
-    bool loaded = false;
-    ExrImage() { InitEXRImage(&image); }
-    ExrImage(const ExrImage&) = delete;
-    ExrImage& operator=(const ExrImage&) = delete;
-    ~ExrImage()
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        fail(path, errno == ENOENT ? std::string("no such file") : std::strerror(errno));
+    const OnExit closeFile{[fd] { ::close(fd); }};
+    std::vector<unsigned char> bytes;
+    unsigned char chunk[1 << 16];
+    for (ssize_t got = 1; got != 0;)
     {
-        if (loaded)
-            FreeEXRImage(&image);
+        if ((got = ::read(fd, chunk, sizeof chunk)) < 0 && errno != EINTR)
+            fail(path, std::strerror(errno));
+        bytes.insert(bytes.end(), chunk, chunk + std::max(got, ssize_t(0)));
     }
-};
+    return bytes;
+}
 
-// tinyexr refuses B44, DWA and PXR24 with "Unknown compression type." before it fills in the header, so the
-// compression attribute is read here to name it. Also rejects a malformed compression attribute that tinyexr
-// would index without a size check.
-void checkCompression(const std::string& path, const std::vector<unsigned char>& bytes)
+// Reads the header attributes tinyexr handles badly: it refuses B44, DWA and PXR24 without naming them, and it
+// asserts (aborting) on a malformed tile description or "type". A header too broken to walk is left to tinyexr.
+void checkHeader(const std::string& path, const std::vector<unsigned char>& bytes, const EXRVersion& version)
 {
-    static const char* const names[] = {"NONE", "RLE", "ZIPS", "ZIP", "PIZ", "PXR24", "B44", "B44A", "DWAA", "DWAB"};
-    constexpr unsigned lastDecoded = TINYEXR_COMPRESSIONTYPE_PIZ;
+    static const char* const compressions[] = {"NONE",  "RLE", "ZIPS", "ZIP",  "PIZ",
+                                               "PXR24", "B44", "B44A", "DWAA", "DWAB"};
     const std::size_t end = bytes.size();
+    bool hasTiles = false;
+    std::string type;
     std::size_t at = 8; // magic number and version field
     while (at < end && bytes[at] != 0)
     {
         const auto nameEnd = std::find(bytes.begin() + long(at), bytes.end(), 0);
-        if (nameEnd == bytes.end())
-            return;
-        const std::string name(bytes.begin() + long(at), nameEnd);
-        const auto typeEnd = std::find(nameEnd + 1, bytes.end(), 0);
+        const auto typeEnd = nameEnd == bytes.end() ? nameEnd : std::find(nameEnd + 1, bytes.end(), 0);
         if (typeEnd == bytes.end() || std::size_t(bytes.end() - typeEnd) < 5)
-            return; // truncated; tinyexr reports it
+            break;
+        const std::string name(bytes.begin() + long(at), nameEnd);
         const std::size_t sizeAt = std::size_t(typeEnd - bytes.begin()) + 1;
         const std::uint32_t size = std::uint32_t(bytes[sizeAt]) | std::uint32_t(bytes[sizeAt + 1]) << 8 |
                                    std::uint32_t(bytes[sizeAt + 2]) << 16 | std::uint32_t(bytes[sizeAt + 3]) << 24;
         const std::size_t valueAt = sizeAt + 4;
-        if (name == "compression")
-        {
-            if (size != 1 || valueAt >= end)
-                fail(path, "corrupt or truncated OpenEXR (bad compression attribute)");
-            const unsigned value = bytes[valueAt];
-            if (value > lastDecoded)
-                fail(path, "unsupported compression " + (value < std::size(names) ? std::string(names[value])
-                                                                                  : "code " + std::to_string(value)));
-            return;
-        }
         if (size > end - valueAt)
-            return;
+            break;
+        if (name == "compression" && size != 1)
+            failCorrupt(path, "compression attribute of " + std::to_string(size) + " bytes");
+        const unsigned value = size > 0 ? bytes[valueAt] : 0;
+        if (name == "compression" && value > TINYEXR_COMPRESSIONTYPE_PIZ)
+            fail(path,
+                 "unsupported compression " + (value < std::size(compressions) ? std::string(compressions[value])
+                                                                               : "code " + std::to_string(value)));
+        if (name == "tiles" && version.tiled && size != 9)
+            failCorrupt(path, "tile description of " + std::to_string(size) + " bytes");
+        hasTiles = hasTiles || (name == "tiles" && version.tiled);
+        if (name == "type") // up to its first zero byte, as tinyexr reads it
+            type = std::string(bytes.begin() + long(valueAt), bytes.begin() + long(valueAt + size)).c_str();
         at = valueAt + size;
     }
+    if (!(type.empty() || (type == "tiledimage" && hasTiles) || (type == "scanlineimage" && !hasTiles)))
+        failCorrupt(path, "part type does not match the file");
+}
+
+// tinyexr allocates what a damaged header asks for and asserts on tile layouts it cannot count.
+void checkLayout(const std::string& path, const EXRHeader& h)
+{
+    constexpr std::int64_t maxTexels = std::int64_t(1) << 28;
+    const std::int64_t width = std::int64_t(h.data_window.max_x) - h.data_window.min_x + 1;
+    const std::int64_t height = std::int64_t(h.data_window.max_y) - h.data_window.min_y + 1;
+    if (width < 1 || height < 1)
+        failCorrupt(path, "empty data window");
+    if (width > maxTexels || height > maxTexels || width * height > maxTexels)
+        fail(path, std::to_string(width) + "x" + std::to_string(height) + " texels, more than the 2^28 supported");
+    if (h.tiled &&
+        (h.tile_size_x < 1 || h.tile_size_y < 1 || std::int64_t(h.tile_size_x) * h.tile_size_y > 1 << 24 ||
+         h.tile_level_mode < 0 || h.tile_level_mode > 2 || h.tile_rounding_mode < 0 || h.tile_rounding_mode > 1))
+        failCorrupt(path, "tile description");
 }
 
 Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
 {
-    const auto corrupt = [&](const char* message, int code)
-    { fail(path, "corrupt or truncated OpenEXR (" + oneLine(message, code) + ")"); };
-
     EXRVersion version = {};
-    if (const int code = ParseEXRVersionFromMemory(&version, bytes.data(), bytes.size()); code != TINYEXR_SUCCESS)
-        corrupt(nullptr, code);
+    if (ParseEXRVersionFromMemory(&version, bytes.data(), bytes.size()) != TINYEXR_SUCCESS)
+        failCorrupt(path, "version field");
     if (version.multipart || version.non_image)
         fail(path, "multi-part and deep OpenEXR files are not supported");
-    checkCompression(path, bytes);
-
-    ExrHeader header;
-    {
-        ExrErrorMessage error;
-        const int code = ParseEXRHeaderFromMemory(&header.header, &version, bytes.data(), bytes.size(), &error.text);
-        if (code != TINYEXR_SUCCESS)
-            corrupt(error.text, code);
-    }
-    EXRHeader& h = header.header;
-    std::vector<PixelType> types(std::size_t(h.num_channels));
+    checkHeader(path, bytes, version);
+    EXRHeader h;
+    InitEXRHeader(&h);
+    const OnExit freeHeader{[&h] { FreeEXRHeader(&h); }};
+    const char* parseMessage = nullptr;
+    const int parsed = ParseEXRHeaderFromMemory(&h, &version, bytes.data(), bytes.size(), &parseMessage);
+    checkExr(path, parsed != TINYEXR_SUCCESS, parseMessage, "corrupt or truncated OpenEXR");
+    checkLayout(path, h);
+    Image image;
     for (int c = 0; c < h.num_channels; ++c)
     {
-        const EXRChannelInfo& channel = h.channels[c];
-        if (h.pixel_types[c] == TINYEXR_PIXELTYPE_UINT)
-            fail(path, std::string("channel ") + channel.name + " is UINT; only HALF and FLOAT are supported");
-        if (channel.x_sampling != 1 || channel.y_sampling != 1)
-            fail(path, std::string("channel ") + channel.name + " is subsampled, which is not supported");
-        types[std::size_t(c)] = h.pixel_types[c] == TINYEXR_PIXELTYPE_HALF ? PixelType::Half : PixelType::Float;
+        const std::string name = h.channels[c].name;
+        const int type = h.pixel_types[c];
+        if (type != TINYEXR_PIXELTYPE_HALF && type != TINYEXR_PIXELTYPE_FLOAT)
+            fail(path, "channel " + name + " is " + (type == TINYEXR_PIXELTYPE_UINT ? "UINT" : std::to_string(type)) +
+                           "; only HALF and FLOAT pixel types are supported");
+        if (h.channels[c].x_sampling != 1 || h.channels[c].y_sampling != 1)
+            fail(path, "channel " + name + " is subsampled, which is not supported");
+        image.channels.push_back({name, type == TINYEXR_PIXELTYPE_HALF ? PixelType::Half : PixelType::Float, {}});
         h.requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;
     }
 
-    ExrImage exr;
-    // tinyexr frees the planes of a failed scanline decode only up to num_channels, which it sets only on
-    // success; without this every corrupt file leaks its decoded planes.
-    exr.image.num_channels = h.num_channels;
-    {
-        ExrErrorMessage error;
-        const int code = LoadEXRImageFromMemory(&exr.image, &h, bytes.data(), bytes.size(), &error.text);
-        if (code != TINYEXR_SUCCESS)
-            corrupt(error.text, code);
-        exr.loaded = true;
-    }
-    const EXRImage& e = exr.image;
-
-    Image image;
+    EXRImage e;
+    InitEXRImage(&e);
+    // tinyexr frees a failed scanline decode's planes only up to num_channels, which it sets only on success.
+    // After a failure it has freed the image itself, leaving dangling pointers, so the guard comes after.
+    e.num_channels = h.num_channels;
+    const char* loadMessage = nullptr;
+    const int loaded = LoadEXRImageFromMemory(&e, &h, bytes.data(), bytes.size(), &loadMessage);
+    checkExr(path, loaded != TINYEXR_SUCCESS, loadMessage, "corrupt or truncated OpenEXR");
+    const OnExit freeImage{[&e] { FreeEXRImage(&e); }};
     image.width = e.width;
     image.height = e.height;
     const std::size_t texels = std::size_t(e.width) * std::size_t(e.height);
     for (int c = 0; c < h.num_channels; ++c)
     {
-        Channel channel{h.channels[c].name, types[std::size_t(c)], std::vector<float>(texels)};
+        std::vector<float>& values = image.channels[std::size_t(c)].values;
+        values.resize(texels);
         if (!h.tiled)
+            std::copy_n(reinterpret_cast<const float*>(e.images[c]), texels, values.begin());
+        // A tile holds tile_size_x * tile_size_y values however it is clipped; mipmaps' top level only is read.
+        for (int t = 0; h.tiled && t < e.num_tiles; ++t)
         {
-            const auto* values = reinterpret_cast<const float*>(e.images[c]);
-            std::copy(values, values + texels, channel.values.begin());
+            const EXRTile& tile = e.tiles[t];
+            // tinyexr takes tile coordinates from the file without checking their sign or range.
+            const long x0 = long(tile.offset_x) * h.tile_size_x;
+            const long y0 = long(tile.offset_y) * h.tile_size_y;
+            if (x0 < 0 || y0 < 0 || tile.width < 0 || tile.height < 0 || tile.width > h.tile_size_x ||
+                tile.height > h.tile_size_y || x0 + tile.width > e.width || y0 + tile.height > e.height)
+                failCorrupt(path, "tile coordinates out of range");
+            const auto* plane = reinterpret_cast<const float*>(tile.images[c]);
+            for (long y = 0; y < tile.height; ++y)
+                std::copy(plane + y * h.tile_size_x, plane + y * h.tile_size_x + tile.width,
+                          values.begin() + (y0 + y) * e.width + x0);
         }
-        else
-        {
-            // Tiles hold tile_size_x * tile_size_y values whatever their clipped extent; only the top level of a
-            // mipmapped file is read.
-            for (int t = 0; t < e.num_tiles; ++t)
-            {
-                const EXRTile& tile = e.tiles[t];
-                // tinyexr takes tile coordinates from the file without checking their sign or range.
-                const long x0 = long(tile.offset_x) * h.tile_size_x;
-                const long y0 = long(tile.offset_y) * h.tile_size_y;
-                if (x0 < 0 || y0 < 0 || tile.width < 0 || tile.height < 0 || tile.width > h.tile_size_x ||
-                    tile.height > h.tile_size_y || x0 + tile.width > e.width || y0 + tile.height > e.height)
-                    corrupt("tile coordinates out of range", 0);
-                const auto* values = reinterpret_cast<const float*>(tile.images[c]);
-                for (int y = 0; y < tile.height; ++y)
-                {
-                    const float* row = values + std::size_t(y) * std::size_t(h.tile_size_x);
-                    std::copy(row, row + tile.width,
-                              channel.values.begin() +
-                                  long(std::size_t(y0 + y) * std::size_t(e.width) + std::size_t(x0)));
-                }
-            }
-        }
-        image.channels.push_back(std::move(channel));
     }
     return image;
 }
+
+// The file as stb_image reads it. Past the end stb reads zeros, and a zero run length in a run-length-encoded .hdr
+// makes no progress, hanging it; this feeds up to 2 MiB of 0xFF instead (runs of 127 progress or fail: at most
+// 8 bytes per 127 texels of the row under way, after which stb reads the rest unencoded) and notes the overrun.
+struct HdrSource
+{
+    const std::vector<unsigned char>& bytes;
+    std::size_t at = 0;
+    std::size_t padding = std::size_t(1) << 21;
+    bool overran = false;
+    static int read(void* user, char* data, int size)
+    {
+        auto& source = *static_cast<HdrSource*>(user);
+        const std::size_t count = std::min(std::size_t(size), source.bytes.size() - source.at);
+        // stb refills its 128-byte buffer with what there is, asking only once it has used the last refill, but
+        // needs all of a smaller request: the end is passed when a refill finds nothing or a request falls short.
+        source.overran = source.overran || count == 0 || (size < 128 && count < std::size_t(size));
+        const std::size_t pad = source.overran ? std::min(std::size_t(size) - count, source.padding) : 0;
+        std::memcpy(data, source.bytes.data() + source.at, count);
+        std::memset(data + count, 0xff, pad);
+        source.at += count;
+        source.padding -= pad;
+        return int(count + pad);
+    }
+    static int eof(void* user) { return static_cast<HdrSource*>(user)->overran; }
+};
 
 Image readHdr(const std::string& path, const std::vector<unsigned char>& bytes)
 {
-    if (bytes.size() > std::size_t(INT_MAX))
-        fail(path, "Radiance .hdr file larger than 2 GiB");
-    int width = 0;
-    int height = 0;
-    int components = 0;
-    const std::unique_ptr<float, void (*)(void*)> rgb(
-        stbi_loadf_from_memory(bytes.data(), int(bytes.size()), &width, &height, &components, 3), stbi_image_free);
-    if (!rgb)
-        fail(path, std::string("corrupt or truncated Radiance .hdr (") + stbi_failure_reason() + ")");
-
-    Image image;
-    image.width = width;
-    image.height = height;
-    const std::size_t texels = std::size_t(width) * std::size_t(height);
-    const char* const names[] = {"R", "G", "B"};
-    for (std::size_t c = 0; c < 3; ++c)
-    {
-        Channel channel{names[c], PixelType::Float, std::vector<float>(texels)};
-        for (std::size_t i = 0; i < texels; ++i)
-            channel.values[i] = rgb.get()[i * 3 + c];
-        image.channels.push_back(std::move(channel));
-    }
+    HdrSource source{bytes};
+    // Only stb's .hdr loader sees these files (readImage checked the signature), and it never skips.
+    const stbi_io_callbacks callbacks{HdrSource::read, [](void*, int) {}, HdrSource::eof};
+    int width = 0, height = 0, components = 0;
+    float* rgb = stbi_loadf_from_callbacks(&callbacks, &source, &width, &height, &components, 3);
+    const OnExit freeRgb{[rgb] { stbi_image_free(rgb); }};
+    if (!rgb || source.overran)
+        fail(path, std::string("corrupt or truncated Radiance .hdr (") +
+                       (rgb ? "the file ends early" : stbi_failure_reason()) + ")");
+    Image image{width, height, {{"R", PixelType::Float, {}}, {"G", PixelType::Float, {}}, {"B", PixelType::Float, {}}}};
+    for (std::size_t i = 0; i < std::size_t(width) * std::size_t(height) * 3; ++i)
+        image.channels[i % 3].values.push_back(rgb[i]);
     return image;
 }
 
-/// Removes the temporary file on every path out of writeWhole that does not end in the rename.
-struct TemporaryFile
-{
-    std::string path;
-    int fd = -1;
-    bool renamed = false;
-    TemporaryFile() = default;
-    TemporaryFile(const TemporaryFile&) = delete;
-    TemporaryFile& operator=(const TemporaryFile&) = delete;
-    ~TemporaryFile()
-    {
-        if (fd >= 0)
-            ::close(fd);
-        if (!path.empty() && !renamed)
-            ::unlink(path.c_str());
-    }
-};
-
-// Same folder as the destination, so the rename is atomic; O_EXCL rather than mkstemp so the file gets the
-// usual umask-derived mode instead of 0600.
-void createTemporary(const std::string& path, TemporaryFile& temporary)
-{
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    std::random_device seed;
-    std::mt19937 random(seed());
-    std::uniform_int_distribution<std::size_t> pick(0, sizeof alphabet - 2);
-    for (int attempt = 0; attempt < 100; ++attempt)
-    {
-        std::string name = path + ".tmp-";
-        for (int i = 0; i < 6; ++i)
-            name += alphabet[pick(random)];
-        const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0)
-        {
-            temporary.path = std::move(name);
-            temporary.fd = fd;
-            return;
-        }
-        if (errno == ENOENT)
-            fail(path, "no such folder");
-        if (errno != EEXIST)
-            fail(path, std::string("cannot create a file beside it: ") + std::strerror(errno));
-    }
-    fail(path, "cannot create a temporary file beside it: too many name clashes");
-}
-
+// Written beside the destination, so the rename is atomic; named and opened with O_EXCL rather than mkstemp
+// so the file gets the usual umask-derived mode instead of 0600.
 void writeWhole(const std::string& path, const unsigned char* data, std::size_t size)
 {
-    TemporaryFile temporary;
-    createTemporary(path, temporary);
-    for (std::size_t done = 0; done < size;)
+    std::string temporary;
+    int fd = -1;
+    for (int attempt = 0; fd < 0; ++attempt)
     {
-        const ssize_t wrote = ::write(temporary.fd, data + done, size - done);
-        if (wrote < 0 && errno == EINTR)
-            continue;
-        if (wrote < 0)
-            fail(path, std::strerror(errno));
-        done += std::size_t(wrote);
+        temporary = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
+        fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno == ENOENT)
+            fail(path, "no such folder");
+        if (fd < 0 && (errno != EEXIST || attempt == 100))
+            fail(path, std::string("cannot create a file beside it: ") + std::strerror(errno));
     }
-    // Without the fsync a crash after the rename can leave an empty file under the final name.
-    if (::fsync(temporary.fd) != 0)
-        fail(path, std::strerror(errno));
-    const int fd = temporary.fd;
-    temporary.fd = -1;
-    if (::close(fd) != 0)
-        fail(path, std::strerror(errno));
-    if (::rename(temporary.path.c_str(), path.c_str()) != 0)
-        fail(path, std::strerror(errno));
-    temporary.renamed = true;
+    int error = 0;
+    for (std::size_t done = 0; done < size && error == 0;)
+    {
+        const ssize_t wrote = ::write(fd, data + done, size - done);
+        error = wrote < 0 && errno != EINTR ? errno : 0;
+        done += std::size_t(std::max(wrote, ssize_t(0)));
+    }
+    // Without the fsync a crash soon after the rename can leave an empty file under the final name.
+    if (error == 0 && ::fsync(fd) != 0)
+        error = errno;
+    if (::close(fd) != 0 && error == 0)
+        error = errno;
+    if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0)
+        error = errno;
+    if (error != 0)
+    {
+        ::unlink(temporary.c_str());
+        fail(path, std::strerror(error));
+    }
 }
 
 void checkExtent(const std::string& path, const Image& image)
 {
-    if (image.width <= 0 || image.height <= 0)
-        fail(path, "image is empty (" + std::to_string(image.width) + "x" + std::to_string(image.height) + ")");
     const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
+    // The texel limit readImage applies; it also keeps a PNG row's byte count within an int, as stb needs.
+    if (image.width <= 0 || image.height <= 0 || image.channels.empty() || texels > std::size_t(1) << 28)
+        fail(path, "image is empty or larger than 2^28 texels");
     for (const Channel& channel : image.channels)
     {
         if (channel.values.size() != texels)
@@ -356,18 +287,9 @@ void checkExtent(const std::string& path, const Image& image)
     }
 }
 
-const Channel& rgbChannel(const std::string& what, const Image& image, int index)
+bool hasRgb(const Image& image)
 {
-    static const char* const names[] = {"R", "G", "B"};
-    const int c = image.find(names[index]);
-    if (c < 0)
-        fail(what, "no R, G, B channels");
-    return image.channels[std::size_t(c)];
-}
-
-float srgbEncode(float linear)
-{
-    return linear <= 0.0031308f ? 12.92f * linear : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
+    return image.find("R") >= 0 && image.find("G") >= 0 && image.find("B") >= 0;
 }
 
 } // namespace
@@ -375,14 +297,16 @@ float srgbEncode(float linear)
 Image readImage(const std::string& path)
 {
     const std::vector<unsigned char> bytes = readFile(path);
+    const auto startsWith = [&](const std::string& magic)
+    { return bytes.size() >= magic.size() && std::equal(magic.begin(), magic.end(), bytes.begin()); };
     Image image;
-    if (startsWith(bytes, "\x76\x2f\x31\x01", 4))
+    if (startsWith("\x76\x2f\x31\x01"))
         image = readExr(path, bytes);
-    else if (startsWith(bytes, "#?RADIANCE", 10) || startsWith(bytes, "#?RGBE", 6))
+    else if (startsWith("#?RADIANCE\n") || startsWith("#?RGBE\n"))
         image = readHdr(path, bytes);
     else
         fail(path, "not an OpenEXR or Radiance .hdr image");
-    if (image.find("R") < 0 || image.find("G") < 0 || image.find("B") < 0)
+    if (!hasRgb(image))
         fail(path, "no R, G, B channels");
     return image;
 }
@@ -390,16 +314,12 @@ Image readImage(const std::string& path)
 void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
 {
     checkExtent(path, image);
-    if (image.channels.empty())
-        fail(path, "image has no channels");
 
-    // OpenEXR readers lay pixel data out in the order of the channel list, which they keep sorted by name, so
-    // the list must be written sorted however the image orders its channels.
+    // OpenEXR readers take pixel data in channel-list order and keep that list sorted by name: write it sorted.
     std::vector<std::size_t> order(image.channels.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return image.channels[a].name < image.channels[b].name; });
-
     const auto count = order.size();
     std::vector<EXRChannelInfo> infos(count);
     std::vector<int> inputTypes(count, TINYEXR_PIXELTYPE_FLOAT);
@@ -418,13 +338,13 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
         infos[i].pixel_type = TINYEXR_PIXELTYPE_FLOAT;
         infos[i].x_sampling = 1;
         infos[i].y_sampling = 1;
-        const PixelType stored = override.value_or(channel.type);
-        storedTypes[i] = stored == PixelType::Half ? TINYEXR_PIXELTYPE_HALF : TINYEXR_PIXELTYPE_FLOAT;
+        storedTypes[i] =
+            override.value_or(channel.type) == PixelType::Half ? TINYEXR_PIXELTYPE_HALF : TINYEXR_PIXELTYPE_FLOAT;
         // tinyexr only reads the planes; its API is not const-correct.
         planes[i] = reinterpret_cast<unsigned char*>(const_cast<float*>(channel.values.data()));
     }
 
-    // Arrays are owned by the vectors above, so the header is not given to FreeEXRHeader.
+    // The arrays belong to the vectors above, so the header is never given to FreeEXRHeader.
     EXRHeader header;
     InitEXRHeader(&header);
     header.num_channels = int(count);
@@ -433,27 +353,26 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
     header.requested_pixel_types = storedTypes.data();
     header.compression_type = TINYEXR_COMPRESSIONTYPE_ZIP;
     header.long_name = longNames ? 1 : 0;
-
     EXRImage exr;
     InitEXRImage(&exr);
     exr.num_channels = int(count);
     exr.width = image.width;
     exr.height = image.height;
     exr.images = planes.data();
-
     unsigned char* memory = nullptr;
-    ExrErrorMessage error;
-    const std::size_t size = SaveEXRImageToMemory(&exr, &header, &memory, &error.text);
-    const std::unique_ptr<unsigned char, void (*)(void*)> owned(memory, std::free);
-    if (size == 0)
-        fail(path, "OpenEXR encoding failed (" + oneLine(error.text, 0) + ")");
+    const char* message = nullptr;
+    const std::size_t size = SaveEXRImageToMemory(&exr, &header, &memory, &message);
+    const OnExit freeMemory{[memory] { std::free(memory); }};
+    checkExr(path, size == 0, message, "OpenEXR encoding failed");
     writeWhole(path, memory, size);
 }
 
 void writePngPreview(const std::string& path, const Image& image, float exposure)
 {
     checkExtent(path, image);
-    const Channel* rgb[] = {&rgbChannel(path, image, 0), &rgbChannel(path, image, 1), &rgbChannel(path, image, 2)};
+    if (!hasRgb(image))
+        fail(path, "no R, G, B channels");
+    const Texels rgba = toRgba(image);
     const float scale = std::exp2(exposure);
     const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
     std::vector<unsigned char> pixels(texels * 3);
@@ -461,65 +380,20 @@ void writePngPreview(const std::string& path, const Image& image, float exposure
     {
         for (std::size_t c = 0; c < 3; ++c)
         {
-            // max() also maps NaN to 0; +inf tonemaps to NaN, so it is pinned to white.
-            const float x = std::max(rgb[c]->values[i] * scale, 0.0f);
+            // max() with 0 first also maps NaN to 0; +inf would tonemap to NaN, so it is pinned to white.
+            const float x = std::max(0.0f, rgba.values[i * 4 + c] * scale);
             const float mapped = std::isinf(x) ? 1.0f : x / (1.0f + x);
-            pixels[i * 3 + c] = static_cast<unsigned char>(std::lround(srgbEncode(mapped) * 255.0f));
+            const float encoded =
+                mapped <= 0.0031308f ? 12.92f * mapped : 1.055f * std::pow(mapped, 1.0f / 2.4f) - 0.055f;
+            pixels[i * 3 + c] = static_cast<unsigned char>(std::lround(encoded * 255.0f));
         }
     }
-
-    std::vector<unsigned char> png;
-    const auto append = [](void* context, void* data, int size)
-    {
-        auto* out = static_cast<std::vector<unsigned char>*>(context);
-        const auto* bytes = static_cast<const unsigned char*>(data);
-        out->insert(out->end(), bytes, bytes + size);
-    };
-    if (image.width > INT_MAX / 3 ||
-        !stbi_write_png_to_func(append, &png, image.width, image.height, 3, pixels.data(), image.width * 3))
+    std::string png;
+    const auto append = [](void* out, void* data, int size)
+    { static_cast<std::string*>(out)->append(static_cast<const char*>(data), std::size_t(size)); };
+    if (!stbi_write_png_to_func(append, &png, image.width, image.height, 3, pixels.data(), image.width * 3))
         fail(path, "PNG encoding failed");
-    writeWhole(path, png.data(), png.size());
-}
-
-Texels toRgba(const Image& image)
-{
-    checkExtent("image", image);
-    const Channel* channels[] = {&rgbChannel("image", image, 0), &rgbChannel("image", image, 1),
-                                 &rgbChannel("image", image, 2), nullptr};
-    if (const int a = image.find("A"); a >= 0)
-        channels[3] = &image.channels[std::size_t(a)];
-
-    Texels rgba(image.width, image.height, 4);
-    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
-    for (std::size_t i = 0; i < texels; ++i)
-    {
-        for (std::size_t c = 0; c < 4; ++c)
-            rgba.values[i * 4 + c] = channels[c] ? channels[c]->values[i] : 1.0f;
-    }
-    return rgba;
-}
-
-Image withRgb(const Image& image, const Texels& rgba)
-{
-    if (rgba.width != image.width || rgba.height != image.height || rgba.components < 3)
-        fail("texels", std::to_string(rgba.width) + "x" + std::to_string(rgba.height) + "x" +
-                           std::to_string(rgba.components) + " do not give R, G, B for a " +
-                           std::to_string(image.width) + "x" + std::to_string(image.height) + " image");
-    checkExtent("image", image);
-    Image result = image;
-    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
-    const auto components = std::size_t(rgba.components);
-    for (std::size_t c = 0; c < 3; ++c)
-    {
-        static const char* const names[] = {"R", "G", "B"};
-        const int index = result.find(names[c]);
-        if (index < 0)
-            fail("image", "no R, G, B channels");
-        std::vector<float>& values = result.channels[std::size_t(index)].values;
-        for (std::size_t i = 0; i < texels; ++i)
-            values[i] = rgba.values[i * components + c];
-    }
-    return result;
+    writeWhole(path, reinterpret_cast<const unsigned char*>(png.data()), png.size());
 }
 
 } // namespace fftb
