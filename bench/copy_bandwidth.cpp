@@ -1,7 +1,7 @@
 // A buffer-to-buffer compute copy, timed with timestamps, for the device's practical DRAM bandwidth.
 #include "copy_bandwidth.h"
 
-#include "fftbloom_spirv.h"
+#include "embedded_shaders.h"
 #include "host_error.h"
 
 #include <algorithm>
@@ -21,14 +21,6 @@ void check(VkResult result, const char* call)
         throw HostError(std::string("Vulkan: ") + call + " failed with VkResult " + std::to_string(int(result)));
 }
 
-const SpirvModule& spirvModule(const char* name)
-{
-    for (std::size_t i = 0; i < kSpirvModuleCount; ++i)
-        if (std::strcmp(kSpirvModules[i].name, name) == 0)
-            return kSpirvModules[i];
-    throw HostError(std::string("bench: no embedded shader ") + name);
-}
-
 } // namespace
 
 double measureCopyBandwidth(VulkanDevice& device, uint64_t sizeBytes, int repeats)
@@ -38,7 +30,6 @@ double measureCopyBandwidth(VulkanDevice& device, uint64_t sizeBytes, int repeat
     VulkanDevice::Buffer destination = device.createBuffer(sizeBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
-    VkShaderModule module = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VkDescriptorPool pool = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;
@@ -48,7 +39,6 @@ double measureCopyBandwidth(VulkanDevice& device, uint64_t sizeBytes, int repeat
         VulkanDevice::Buffer &source, &destination;
         VkDescriptorSetLayout& setLayout;
         VkPipelineLayout& pipelineLayout;
-        VkShaderModule& module;
         VkPipeline& pipeline;
         VkDescriptorPool& pool;
         VkQueryPool& queries;
@@ -58,13 +48,12 @@ double measureCopyBandwidth(VulkanDevice& device, uint64_t sizeBytes, int repeat
             vkDestroyQueryPool(d, queries, nullptr);
             vkDestroyDescriptorPool(d, pool, nullptr);
             vkDestroyPipeline(d, pipeline, nullptr);
-            vkDestroyShaderModule(d, module, nullptr);
             vkDestroyPipelineLayout(d, pipelineLayout, nullptr);
             vkDestroyDescriptorSetLayout(d, setLayout, nullptr);
             device.destroy(source);
             device.destroy(destination);
         }
-    } release{device, source, destination, setLayout, pipelineLayout, module, pipeline, pool, queries};
+    } release{device, source, destination, setLayout, pipelineLayout, pipeline, pool, queries};
 
     VkDescriptorSetLayoutBinding bindings[2] = {
         {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
@@ -81,18 +70,7 @@ double measureCopyBandwidth(VulkanDevice& device, uint64_t sizeBytes, int repeat
     plci.pushConstantRangeCount = 1;
     plci.pPushConstantRanges = &range;
     check(vkCreatePipelineLayout(d, &plci, nullptr, &pipelineLayout), "vkCreatePipelineLayout");
-    const SpirvModule& spirv = spirvModule("copy");
-    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    smci.codeSize = spirv.sizeBytes;
-    smci.pCode = spirv.code;
-    check(vkCreateShaderModule(d, &smci, nullptr, &module), "vkCreateShaderModule");
-    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cpci.stage.module = module;
-    cpci.stage.pName = "main";
-    cpci.layout = pipelineLayout;
-    check(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline), "vkCreateComputePipelines");
+    pipeline = createComputePipeline(d, "copy", pipelineLayout);
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dpci.maxSets = 1;

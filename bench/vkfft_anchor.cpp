@@ -1,7 +1,7 @@
 // The VkFFT anchor: VkFFT 1.2.26's fused R2C convolution of the padded frame, with the pack and unpack an engine adds.
 #include "vkfft_anchor.h"
 
-#include "fftbloom_spirv.h"
+#include "embedded_shaders.h"
 #include "host_error.h"
 
 // The build tree's copy of Debian's vkFFT.h, patched for glslang 12 by bench/VkFFT.cmake (a system include there).
@@ -127,15 +127,6 @@ void checkVkfft(VkFFTResult result, const char* call)
     if (result != VKFFT_SUCCESS)
         throw VkfftError(std::string("VkFFT: ") + call + " failed with VkFFTResult " + std::to_string(int(result)) +
                          " " + resultName(result));
-}
-
-const SpirvModule& embeddedShader(const char* name)
-{
-    for (std::size_t i = 0; i < kSpirvModuleCount; ++i)
-        if (std::strcmp(kSpirvModules[i].name, name) == 0)
-            return kSpirvModules[i];
-    throw HostError(std::string("bench: shader ") + name +
-                    " is not embedded (list it in the bench's fftbloom_embed_shaders NAMES)");
 }
 
 /// Bits of a half float for values that are exactly representable and normal, or zero (the test frame's k / 1024).
@@ -272,7 +263,6 @@ class Session
     uint64_t inputPlane() const { return uint64_t(c_.paddedWidth) * c_.paddedHeight; }
     void createPasses();
     VkFFTConfiguration baseConfiguration();
-    VkPipeline createPipeline(const char* shader, VkPipelineLayout layout);
     void recordConvolution(VkCommandBuffer cb);
     void recordEndToEnd(VkCommandBuffer cb);
     void recordPass(VkCommandBuffer cb, VkPipeline pipeline, VkPipelineLayout layout, VkDescriptorSet set,
@@ -362,27 +352,6 @@ Session::~Session()
     dev_.destroy(staging_);
 }
 
-VkPipeline Session::createPipeline(const char* shader, VkPipelineLayout layout)
-{
-    const SpirvModule& spirv = embeddedShader(shader);
-    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    smci.codeSize = spirv.sizeBytes;
-    smci.pCode = spirv.code;
-    VkShaderModule module = VK_NULL_HANDLE;
-    check(vkCreateShaderModule(device_, &smci, nullptr, &module), "vkCreateShaderModule");
-    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cpci.stage.module = module;
-    cpci.stage.pName = "main";
-    cpci.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    const VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline);
-    vkDestroyShaderModule(device_, module, nullptr);
-    check(r, "vkCreateComputePipelines");
-    return pipeline;
-}
-
 void Session::createPasses()
 {
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO}; // texelFetch ignores filtering and addressing
@@ -410,8 +379,8 @@ void Session::createPasses()
     makeLayouts(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, packSetLayout_,
                 packLayout_);
     makeLayouts(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, unpackSetLayout_, unpackLayout_);
-    pack_ = createPipeline("vkfft_pack", packLayout_);
-    unpack_ = createPipeline("vkfft_unpack", unpackLayout_);
+    pack_ = createComputePipeline(device_, "vkfft_pack", packLayout_);
+    unpack_ = createComputePipeline(device_, "vkfft_unpack", unpackLayout_);
 
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
