@@ -52,7 +52,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
     std::string precision = "fp32";
-    app.add_option("--precision", precision, "storage of the intermediate spectra: fp32 (fp16 is not supported yet)")
+    app.add_option("--precision", precision, "storage of the intermediate spectra: fp32 (fp16 is not supported)")
         ->capture_default_str()
         ->check(CLI::IsMember({"fp32", "fp16"}));
     app.add_option("--pixel-type", pixelType, "output channel type, half or float; default: as the input's")
@@ -78,7 +78,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     }
     if (precision == "fp16")
     {
-        std::fprintf(stderr, "fftbloom: --precision fp16: not supported yet; use fp32\n");
+        std::fprintf(stderr, "fftbloom: --precision fp16: not supported; use fp32\n");
         return 2;
     }
     o.settings.padding = padding == "mirror" ? Padding::Mirror : Padding::Zero;

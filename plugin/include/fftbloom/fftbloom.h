@@ -86,7 +86,7 @@ typedef struct FftbContext_T* FftbContext;
 typedef struct FftbContextCreateInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO */
-    const void* pNext;       /**< NULL: no extension structures are defined yet */
+    const void* pNext;       /**< NULL: no extension structure is defined for it */
     VkInstance instance;
     VkPhysicalDevice physicalDevice;
     VkDevice device;
