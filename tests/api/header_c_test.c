@@ -1,4 +1,5 @@
-/* Proves fftbloom.h compiles alone as C11: fills every struct, names every enum, calls the query functions. */
+/* Proves fftbloom.h compiles alone as C11 (and, through header_cpp_test.cpp, as C++): fills every struct, names every
+ * enum, calls the query functions. */
 #include <fftbloom/fftbloom.h>
 
 static void onMessage(FftbResult result, VkResult vkResult, const char* message, void* userData)
