@@ -133,18 +133,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         halves[i] = toHalf(i % 4 == 3 ? 1.0f : std::min(hdr(rng), 60000.0f));
 
     const VkCommandBuffer cb = device.beginCommands();
-    const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {c.width, c.height, 1}};
-    VulkanDevice::transition(cb, input.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
-                             VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                             VK_PIPELINE_STAGE_TRANSFER_BIT);
-    vkCmdCopyBufferToImage(cb, upload.buffer, input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    VulkanDevice::transition(cb, input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
-                             VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-    VulkanDevice::transition(cb, output.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
-                             VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, c.width, c.height);
+    VulkanDevice::prepareComputeOutput(cb, output.image);
     vkCmdResetQueryPool(cb, queries, 0, uint32_t(total) * FFTB_TIMESTAMP_COUNT);
 
     FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};

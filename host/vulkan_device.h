@@ -66,6 +66,12 @@ class VulkanDevice
     /// Ends, submits and waits for `commandBuffer`, then frees it.
     void submitAndWait(VkCommandBuffer commandBuffer);
 
+    /// Records the copy of `source` (tightly packed texels) into all of `image` (width x height, from UNDEFINED)
+    /// and leaves it SHADER_READ_ONLY_OPTIMAL, visible to compute shaders.
+    static void uploadForCompute(VkCommandBuffer cb, VkBuffer source, VkImage image, uint32_t width, uint32_t height);
+    /// Records the transition of `image` from UNDEFINED to GENERAL, ready for compute-shader writes.
+    static void prepareComputeOutput(VkCommandBuffer cb, VkImage image);
+
     /// Records an image layout transition with a full barrier between the given stages.
     static void transition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
                            VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
