@@ -15,6 +15,52 @@ enum class PixelType
     Float,
 };
 
+/// Compression of an OpenEXR file's pixel data; the values are OpenEXR's codes.
+enum class Compression
+{
+    None = 0,
+    Rle = 1,
+    Zips = 2,
+    Zip = 3,
+    Piz = 4,
+    Pxr24 = 5,
+    B44 = 6,
+    B44a = 7,
+    Dwaa = 8,
+    Dwab = 9,
+};
+
+/// An integer rectangle with inclusive bounds, OpenEXR's box2i; empty when max < min.
+struct Box2i
+{
+    int minX = 0;
+    int minY = 0;
+    int maxX = -1;
+    int maxY = -1;
+    bool empty() const { return maxX < minX || maxY < minY; }
+};
+
+/// A header attribute carried through unchanged: its name, OpenEXR type name and value bytes as stored.
+struct Attribute
+{
+    std::string name;
+    std::string type;
+    std::vector<unsigned char> value;
+};
+
+/// What an OpenEXR header says beyond the pixel values, kept so that a written file matches the one read.
+/// A default-constructed layout means: data and display window (0, 0) .. (width - 1, height - 1), ZIP.
+struct ImageLayout
+{
+    Box2i dataWindow;    ///< where the image's texels lie; empty: at the origin. Its extent is the image's.
+    Box2i displayWindow; ///< empty: the data window
+    Compression compression = Compression::Zip;
+    float pixelAspectRatio = 1.0f;
+    float screenWindowCenter[2] = {0.0f, 0.0f};
+    float screenWindowWidth = 1.0f;
+    std::vector<Attribute> attributes; ///< every attribute that is not one of the above or structural
+};
+
 /// One named channel, row-major, width * height values, (0, 0) at the top left.
 struct Channel
 {
@@ -29,6 +75,7 @@ struct Image
     int width = 0;
     int height = 0;
     std::vector<Channel> channels;
+    ImageLayout layout;
 
     /// Index of the channel called `name` (exact match), or -1.
     int find(const std::string& name) const;
