@@ -11,12 +11,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <string_view>
 #include <utility>
 
 namespace fftb
@@ -32,6 +36,47 @@ namespace
 [[noreturn]] void failCorrupt(const std::string& path, const std::string& what)
 {
     fail(path, "corrupt or truncated OpenEXR (" + what + ")");
+}
+
+// OpenEXR's names of its compressions, indexed by their codes.
+constexpr std::array<const char*, 10> compressionNames = {"NONE",  "RLE", "ZIPS", "ZIP",  "PIZ",
+                                                          "PXR24", "B44", "B44A", "DWAA", "DWAB"};
+
+// Header attributes that describe the file's structure rather than the image: the layout's own fields, and what a
+// single-part scanline file must not carry. Never copied as custom attributes, in either direction.
+bool isStructural(std::string_view name)
+{
+    static constexpr std::string_view names[] = {
+        "channels",           "compression",       "dataWindow", "displayWindow", "lineOrder",  "pixelAspectRatio",
+        "screenWindowCenter", "screenWindowWidth", "tiles",      "type",          "chunkCount", "version",
+        "maxSamplesPerPixel"};
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+// Little-endian loads and stores: OpenEXR stores every number that way, whatever the host's byte order.
+std::uint32_t load32(const unsigned char* p)
+{
+    return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
+}
+
+std::uint64_t load64(const unsigned char* p)
+{
+    return std::uint64_t(load32(p)) | std::uint64_t(load32(p + 4)) << 32;
+}
+
+void store32(unsigned char* p, std::uint32_t value)
+{
+    for (int i = 0; i < 4; ++i)
+        p[i] = static_cast<unsigned char>(value >> (8 * i));
+}
+
+std::string boxText(const Box2i& box)
+{
+    std::string text = "(";
+    for (const auto& [value, next] :
+         {std::pair(box.minX, ", "), {box.minY, ") - ("}, {box.maxX, ", "}, {box.maxY, ")"}})
+        text.append(std::to_string(value)).append(next);
+    return text;
 }
 
 // Runs a clean-up (close, free) on every path out of a scope.
@@ -71,15 +116,16 @@ std::vector<unsigned char> readFile(const std::string& path)
     return bytes;
 }
 
-// Reads the header attributes tinyexr handles badly: it refuses B44, DWA and PXR24 without naming them, and it
-// asserts (aborting) on a malformed tile description or "type". A header too broken to walk is left to tinyexr.
+// Reads the header attributes tinyexr handles badly: it refuses B44, DWA and PXR24 without naming them, it asserts
+// (aborting) on a malformed tile description or "type", it refuses an empty attribute unless it is a string, and it
+// keeps only the first 128 custom attributes, dropping the rest silently. A header too broken to walk is left to
+// tinyexr.
 void checkHeader(const std::string& path, const std::vector<unsigned char>& bytes, const EXRVersion& version)
 {
-    static const char* const compressions[] = {"NONE",  "RLE", "ZIPS", "ZIP",  "PIZ",
-                                               "PXR24", "B44", "B44A", "DWAA", "DWAB"};
     const std::size_t end = bytes.size();
     bool hasTiles = false;
     std::string type;
+    std::size_t custom = 0;
     std::size_t at = 8; // magic number and version field
     while (at < end && bytes[at] != 0)
     {
@@ -88,9 +134,9 @@ void checkHeader(const std::string& path, const std::vector<unsigned char>& byte
         if (typeEnd == bytes.end() || std::size_t(bytes.end() - typeEnd) < 5)
             break;
         const std::string name(bytes.begin() + long(at), nameEnd);
+        const std::string typeName(nameEnd + 1, typeEnd);
         const std::size_t sizeAt = std::size_t(typeEnd - bytes.begin()) + 1;
-        const std::uint32_t size = std::uint32_t(bytes[sizeAt]) | std::uint32_t(bytes[sizeAt + 1]) << 8 |
-                                   std::uint32_t(bytes[sizeAt + 2]) << 16 | std::uint32_t(bytes[sizeAt + 3]) << 24;
+        const std::uint32_t size = load32(&bytes[sizeAt]);
         const std::size_t valueAt = sizeAt + 4;
         if (size > end - valueAt)
             break;
@@ -99,17 +145,31 @@ void checkHeader(const std::string& path, const std::vector<unsigned char>& byte
         const unsigned value = size > 0 ? bytes[valueAt] : 0;
         if (name == "compression" && value > TINYEXR_COMPRESSIONTYPE_PIZ)
             fail(path,
-                 "unsupported compression " + (value < std::size(compressions) ? std::string(compressions[value])
+                 "unsupported compression " + (value < compressionNames.size() ? std::string(compressionNames[value])
                                                                                : "code " + std::to_string(value)));
         if (name == "tiles" && version.tiled && size != 9)
             failCorrupt(path, "tile description of " + std::to_string(size) + " bytes");
+        if (size == 0 && typeName != "string")
+            fail(path,
+                 "header attribute " + name + " (" + typeName + ") is empty; only string attributes may be empty");
         hasTiles = hasTiles || (name == "tiles" && version.tiled);
         if (name == "type") // up to its first zero byte, as tinyexr reads it
             type = std::string(bytes.begin() + long(valueAt), bytes.begin() + long(valueAt + size)).c_str();
+        // What tinyexr does not parse itself it keeps as a custom attribute.
+        static constexpr std::string_view parsed[] = {
+            "channels",           "compression",       "dataWindow", "displayWindow", "lineOrder", "pixelAspectRatio",
+            "screenWindowCenter", "screenWindowWidth", "chunkCount", "name",          "type"};
+        const bool isParsed = std::find(std::begin(parsed), std::end(parsed), name) != std::end(parsed);
+        custom += isParsed || (name == "tiles" && version.tiled) ? 0 : 1;
         at = valueAt + size;
     }
+    if (type.rfind("deep", 0) == 0)
+        fail(path, "deep OpenEXR files are not supported");
     if (!(type.empty() || (type == "tiledimage" && hasTiles) || (type == "scanlineimage" && !hasTiles)))
         failCorrupt(path, "part type does not match the file");
+    if (custom > TINYEXR_MAX_CUSTOM_ATTRIBUTES)
+        fail(path, std::to_string(custom) + " custom header attributes; at most " +
+                       std::to_string(TINYEXR_MAX_CUSTOM_ATTRIBUTES) + " are supported");
 }
 
 // tinyexr allocates what a damaged header asks for and asserts on tile layouts it cannot count.
@@ -119,7 +179,9 @@ void checkLayout(const std::string& path, const EXRHeader& h)
     const std::int64_t width = std::int64_t(h.data_window.max_x) - h.data_window.min_x + 1;
     const std::int64_t height = std::int64_t(h.data_window.max_y) - h.data_window.min_y + 1;
     if (width < 1 || height < 1)
-        failCorrupt(path, "empty data window");
+        fail(path, "empty data window " +
+                       boxText({h.data_window.min_x, h.data_window.min_y, h.data_window.max_x, h.data_window.max_y}) +
+                       "; the image has no texels");
     if (width > maxTexels || height > maxTexels || width * height > maxTexels)
         fail(path, std::to_string(width) + "x" + std::to_string(height) + " texels, more than the 2^28 supported");
     if (h.tiled &&
@@ -133,8 +195,12 @@ Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
     EXRVersion version = {};
     if (ParseEXRVersionFromMemory(&version, bytes.data(), bytes.size()) != TINYEXR_SUCCESS)
         failCorrupt(path, "version field");
-    if (version.multipart || version.non_image)
-        fail(path, "multi-part and deep OpenEXR files are not supported");
+    if (version.multipart)
+        fail(path,
+             std::string(version.non_image ? "multi-part OpenEXR files with deep parts" : "multi-part OpenEXR files") +
+                 " are not supported; only single-part files are");
+    if (version.non_image)
+        fail(path, "deep OpenEXR files are not supported");
     checkHeader(path, bytes, version);
     EXRHeader h;
     InitEXRHeader(&h);
@@ -143,7 +209,40 @@ Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
     const int parsed = ParseEXRHeaderFromMemory(&h, &version, bytes.data(), bytes.size(), &parseMessage);
     checkExr(path, parsed != TINYEXR_SUCCESS, parseMessage, "corrupt or truncated OpenEXR");
     checkLayout(path, h);
+    const auto hasChannel = [&h](std::string_view name)
+    {
+        return std::any_of(h.channels, h.channels + h.num_channels,
+                           [name](const EXRChannelInfo& channel) { return channel.name == name; });
+    };
+    // Ahead of the subsampling check, which a luminance/chroma file's RY and BY channels would fail less clearly.
+    if (!(hasChannel("R") && hasChannel("G") && hasChannel("B")) &&
+        (hasChannel("Y") || hasChannel("RY") || hasChannel("BY")))
+        fail(path, "luminance/chroma (Y, RY, BY) images are not supported; convert to RGB");
     Image image;
+    image.layout.dataWindow = {h.data_window.min_x, h.data_window.min_y, h.data_window.max_x, h.data_window.max_y};
+    image.layout.displayWindow = {h.display_window.min_x, h.display_window.min_y, h.display_window.max_x,
+                                  h.display_window.max_y};
+    image.layout.compression = Compression(h.compression_type); // checkHeader refused codes past PIZ
+    image.layout.pixelAspectRatio = h.pixel_aspect_ratio;
+    image.layout.screenWindowCenter[0] = h.screen_window_center[0];
+    image.layout.screenWindowCenter[1] = h.screen_window_center[1];
+    image.layout.screenWindowWidth = h.screen_window_width;
+    for (int a = 0; a < h.num_custom_attributes; ++a)
+    {
+        const EXRAttribute& attribute = h.custom_attributes[a];
+        if (isStructural(attribute.name))
+            continue;
+        const std::string type = attribute.type;
+        // tinyexr reads an empty string as one zero byte; it is given back as it was.
+        const bool emptyString = type == "string" && attribute.size == 1 && attribute.value[0] == 0;
+        image.layout.attributes.push_back(
+            {attribute.name, type,
+             std::vector<unsigned char>(attribute.value, attribute.value + (emptyString ? 0 : attribute.size))});
+    }
+    // A single-part file's optional "name", which tinyexr parses into the header instead of its custom attributes.
+    if (h.name[0] != 0)
+        image.layout.attributes.push_back(
+            {"name", "string", std::vector<unsigned char>(h.name, h.name + std::strlen(h.name))});
     for (int c = 0; c < h.num_channels; ++c)
     {
         const std::string name = h.channels[c].name;
@@ -162,6 +261,10 @@ Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
     // tinyexr frees a failed scanline decode's planes only up to num_channels, which it sets only on success.
     // After a failure it has freed the image itself, leaving dangling pointers, so the guard comes after.
     e.num_channels = h.num_channels;
+    // Given a line order other than INCREASING_Y, tinyexr mirrors the image (each tile, in a tiled file) top to
+    // bottom. The line order only says how the blocks follow each other in the file: each block carries its own
+    // coordinates, and tinyexr finds the blocks through the offset table whatever their order.
+    h.line_order = 0;
     const char* loadMessage = nullptr;
     const int loaded = LoadEXRImageFromMemory(&e, &h, bytes.data(), bytes.size(), &loadMessage);
     checkExr(path, loaded != TINYEXR_SUCCESS, loadMessage, "corrupt or truncated OpenEXR");
@@ -292,6 +395,101 @@ bool hasRgb(const Image& image)
     return image.find("R") >= 0 && image.find("G") >= 0 && image.find("B") >= 0;
 }
 
+// tinyexr's code for a compression it writes; the others are refused by name.
+int writableCompression(const std::string& path, Compression compression)
+{
+    const auto code = static_cast<unsigned>(compression);
+    if (code > TINYEXR_COMPRESSIONTYPE_PIZ)
+        fail(path, code < compressionNames.size()
+                       ? "cannot write " + std::string(compressionNames[code]) + " compression"
+                       : "cannot write compression code " + std::to_string(code));
+    return int(code);
+}
+
+// Scanlines per block for the compressions written, as OpenEXR defines them.
+int linesPerBlock(Compression compression)
+{
+    return compression == Compression::Zip ? 16 : compression == Compression::Piz ? 32 : 1;
+}
+
+// The data window an image of its extent is written with: the layout's, or at the origin when that is empty.
+Box2i dataWindow(const std::string& path, const Image& image)
+{
+    const Box2i& window = image.layout.dataWindow;
+    if (window.empty())
+        return {0, 0, image.width - 1, image.height - 1};
+    const std::int64_t width = std::int64_t(window.maxX) - window.minX + 1;
+    const std::int64_t height = std::int64_t(window.maxY) - window.minY + 1;
+    if (width != image.width || height != image.height)
+        fail(path, "data window " + boxText(window) + " is " + std::to_string(width) + "x" + std::to_string(height) +
+                       " texels but the image is " + std::to_string(image.width) + "x" + std::to_string(image.height));
+    return window;
+}
+
+// tinyexr writes the data and display windows as (0, 0) - (width - 1, height - 1), the default pixel aspect ratio
+// and screen window, and scanline blocks numbered from line 0. This gives its bytes the layout's values instead:
+// each value keeps its size, so nothing moves, and each block's first line moves by the data window's origin.
+// The walk checks what it relies on, so a different tinyexr fails here rather than writing a wrong file.
+void patchLayout(const std::string& path, unsigned char* bytes, std::size_t size, const Image& image, const Box2i& data)
+{
+    const ImageLayout& layout = image.layout;
+    const Box2i display = layout.displayWindow.empty() ? data : layout.displayWindow;
+    const auto storeBox = [](unsigned char* p, const Box2i& box)
+    {
+        for (const int v : {box.minX, box.minY, box.maxX, box.maxY})
+            store32(std::exchange(p, p + 4), std::uint32_t(v));
+    };
+    const auto storeFloat = [](unsigned char* p, float v) { store32(p, std::bit_cast<std::uint32_t>(v)); };
+    int patched = 0;
+    std::size_t at = 8; // magic number and version field
+    while (at < size && bytes[at] != 0)
+    {
+        const auto* nameEnd = static_cast<const unsigned char*>(std::memchr(bytes + at, 0, size - at));
+        const auto* typeEnd = nameEnd ? static_cast<const unsigned char*>(
+                                            std::memchr(nameEnd + 1, 0, size - std::size_t(nameEnd + 1 - bytes)))
+                                      : nullptr;
+        if (!typeEnd || size - std::size_t(typeEnd - bytes) < 5)
+            break;
+        const std::string_view name(reinterpret_cast<const char*>(bytes + at), std::size_t(nameEnd - bytes) - at);
+        const std::size_t valueAt = std::size_t(typeEnd - bytes) + 5;
+        const std::uint32_t valueSize = load32(typeEnd + 1);
+        if (valueSize > size - valueAt)
+            break;
+        unsigned char* value = bytes + valueAt;
+        const auto is = [&](std::string_view wanted, std::uint32_t wantedSize)
+        {
+            const bool match = name == wanted && valueSize == wantedSize;
+            patched += match ? 1 : 0;
+            return match;
+        };
+        if (is("dataWindow", 16))
+            storeBox(value, data);
+        else if (is("displayWindow", 16))
+            storeBox(value, display);
+        else if (is("pixelAspectRatio", 4))
+            storeFloat(value, layout.pixelAspectRatio);
+        else if (is("screenWindowCenter", 8))
+            storeFloat(value, layout.screenWindowCenter[0]), storeFloat(value + 4, layout.screenWindowCenter[1]);
+        else if (is("screenWindowWidth", 4))
+            storeFloat(value, layout.screenWindowWidth);
+        at = valueAt + valueSize;
+    }
+    // The offset table follows the header's terminating zero byte; each block starts with its first line's y.
+    const int lines = linesPerBlock(layout.compression);
+    const std::size_t blocks = (std::size_t(image.height) + std::size_t(lines) - 1) / std::size_t(lines);
+    const std::size_t table = at + 1;
+    if (patched != 5 || at >= size || bytes[at] != 0 || blocks > (size - table) / 8)
+        fail(path, "OpenEXR encoding failed (tinyexr wrote an unexpected header)");
+    for (std::size_t i = 0; i < blocks; ++i)
+    {
+        const std::uint64_t offset = load64(bytes + table + 8 * i);
+        const std::int64_t line = std::int64_t(i) * lines;
+        if (offset > size - 4 || load32(bytes + offset) != std::uint32_t(line))
+            fail(path, "OpenEXR encoding failed (tinyexr wrote an unexpected block " + std::to_string(i) + ")");
+        store32(bytes + offset, std::uint32_t(line + data.minY));
+    }
+}
+
 } // namespace
 
 Image readImage(const std::string& path)
@@ -306,6 +504,9 @@ Image readImage(const std::string& path)
         image = readHdr(path, bytes);
     else
         fail(path, "not an OpenEXR or Radiance .hdr image");
+    if (image.width < 1 || image.height < 1)
+        fail(path,
+             "zero-sized image (" + std::to_string(image.width) + "x" + std::to_string(image.height) + " texels)");
     if (!hasRgb(image))
         fail(path, "no R, G, B channels");
     return image;
@@ -314,6 +515,8 @@ Image readImage(const std::string& path)
 void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
 {
     checkExtent(path, image);
+    const int compression = writableCompression(path, image.layout.compression);
+    const Box2i data = dataWindow(path, image);
 
     // OpenEXR readers take pixel data in channel-list order and keep that list sorted by name: write it sorted.
     std::vector<std::size_t> order(image.channels.size());
@@ -344,6 +547,34 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
         planes[i] = reinterpret_cast<unsigned char*>(const_cast<float*>(channel.values.data()));
     }
 
+    // tinyexr writes custom attributes as given; the layout's fields and the file's structure are written apart.
+    const std::vector<Attribute>& given = image.layout.attributes;
+    std::vector<EXRAttribute> attributes(given.size());
+    for (std::size_t i = 0; i < given.size(); ++i)
+    {
+        const Attribute& attribute = given[i];
+        for (const std::string* text : {&attribute.name, &attribute.type})
+        {
+            if (text->empty() || text->size() >= sizeof attributes[i].name || text->find('\0') != std::string::npos)
+                fail(path, "attribute " + std::string(text == &attribute.name ? "name" : "type") + " \"" + *text +
+                               "\" must be 1 to 255 bytes long, without zero bytes");
+            longNames = longNames || text->size() > 31;
+        }
+        if (isStructural(attribute.name))
+            fail(path, "attribute " + attribute.name + " is written from the image and its layout, not as given");
+        for (std::size_t j = 0; j < i; ++j)
+        {
+            if (given[j].name == attribute.name)
+                fail(path, "two attributes are called " + attribute.name);
+        }
+        if (attribute.value.size() > std::size_t(INT_MAX))
+            fail(path, "attribute " + attribute.name + " is larger than 2 GiB");
+        std::memcpy(attributes[i].name, attribute.name.c_str(), attribute.name.size() + 1);
+        std::memcpy(attributes[i].type, attribute.type.c_str(), attribute.type.size() + 1);
+        attributes[i].value = const_cast<unsigned char*>(attribute.value.data()); // only read, as the planes are
+        attributes[i].size = int(attribute.value.size());
+    }
+
     // The arrays belong to the vectors above, so the header is never given to FreeEXRHeader.
     EXRHeader header;
     InitEXRHeader(&header);
@@ -351,8 +582,10 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
     header.channels = infos.data();
     header.pixel_types = inputTypes.data();
     header.requested_pixel_types = storedTypes.data();
-    header.compression_type = TINYEXR_COMPRESSIONTYPE_ZIP;
+    header.compression_type = compression;
     header.long_name = longNames ? 1 : 0;
+    header.num_custom_attributes = int(attributes.size());
+    header.custom_attributes = attributes.empty() ? nullptr : attributes.data();
     EXRImage exr;
     InitEXRImage(&exr);
     exr.num_channels = int(count);
@@ -364,6 +597,7 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
     const std::size_t size = SaveEXRImageToMemory(&exr, &header, &memory, &message);
     const OnExit freeMemory{[memory] { std::free(memory); }};
     checkExr(path, size == 0, message, "OpenEXR encoding failed");
+    patchLayout(path, memory, size, image, data);
     writeWhole(path, memory, size);
 }
 
