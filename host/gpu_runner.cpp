@@ -5,7 +5,9 @@
 #include "host_error.h"
 #include "vulkan_device.h"
 
+#include <algorithm>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 namespace fftb
@@ -13,10 +15,27 @@ namespace fftb
 
 struct GpuRunner::State
 {
-    explicit State(const RunnerOptions& options) : device({options.deviceIndex, options.validation}) {}
+    explicit State(const RunnerOptions& options)
+        : device({options.deviceIndex, options.validation}), slots(options.framesInFlight)
+    {
+    }
+
+    /// What one frame in flight owns; kept for the next frame of the same extent.
+    struct Slot
+    {
+        uint32_t width = 0;
+        uint32_t height = 0;
+        VulkanDevice::Buffer upload, download;
+        VulkanDevice::Image input, output;
+        VkQueryPool queries = VK_NULL_HANDLE;
+        VulkanDevice::Submission submission;
+    };
 
     VulkanDevice device;
-    VkQueryPool queries = VK_NULL_HANDLE;
+    std::vector<Slot> slots;
+    std::size_t nextSlot = 0;
+    std::deque<std::size_t> pendingSlots; ///< submitted, oldest first
+    std::deque<Result> ready;             ///< completed while making room, older than every pending slot
     double gpuMilliseconds = 0.0;
 
     FftbContext context = nullptr;
@@ -24,6 +43,25 @@ struct GpuRunner::State
     std::string pluginMessage;
     std::vector<float> kernelTexels;
     SpectrumMode kernelMode = SpectrumMode::Resampled;
+
+    ~State()
+    {
+        for (Slot& slot : slots)
+        {
+            try
+            {
+                device.wait(slot.submission);
+            }
+            catch (const HostError&)
+            {
+                // the device is lost: its objects can still be destroyed
+            }
+            release(slot);
+            if (slot.queries)
+                vkDestroyQueryPool(device.device(), slot.queries, nullptr);
+        }
+        fftbDestroyContext(context);
+    }
 
     static void onPluginMessage(FftbResult, VkResult, const char* message, void* user)
     {
@@ -36,31 +74,76 @@ struct GpuRunner::State
                         (pluginMessage.empty() ? fftbResultToString(result) : pluginMessage));
     }
 
-    /// A context for this frame and kernel extent, and the kernel set on it, reusing what is already there.
+    void release(Slot& slot)
+    {
+        device.destroy(slot.input);
+        device.destroy(slot.output);
+        device.destroy(slot.upload);
+        device.destroy(slot.download);
+        slot.width = slot.height = 0;
+    }
+
+    /// Waits for every frame in flight, queueing their results for collect().
+    void drain()
+    {
+        while (!pendingSlots.empty())
+            ready.push_back(finish());
+    }
+
+    /// Waits for the oldest pending slot and reads its frame back.
+    Result finish()
+    {
+        Slot& slot = slots[pendingSlots.front()];
+        pendingSlots.pop_front();
+        device.wait(slot.submission);
+        Result result{Texels(int(slot.width), int(slot.height), 4), 0.0};
+        std::memcpy(result.rgba.values.data(), slot.download.mapped, result.rgba.values.size() * sizeof(float));
+        if (slot.queries)
+        {
+            uint64_t t[FFTB_TIMESTAMP_COUNT] = {};
+            vkGetQueryPoolResults(device.device(), slot.queries, 0, FFTB_TIMESTAMP_COUNT, sizeof(t), t,
+                                  sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+            result.gpuMilliseconds = double(t[FFTB_TIMESTAMP_COUNT - 1] - t[0]) * device.timestampPeriod() * 1e-6;
+        }
+        return result;
+    }
+
+    /// A context that holds this frame and kernel extent, and the kernel set on it, reusing what is already there.
+    /// The context only grows, so frames of alternating sizes do not re-create it each time.
     void prepare(const uint32_t extent[4], const Texels& kernel, SpectrumMode mode)
     {
-        if (!context || std::memcmp(extent, contextExtent, sizeof(contextExtent)) != 0)
+        bool fits = context != nullptr;
+        for (int i = 0; i < 4; ++i)
+            fits = fits && extent[i] <= contextExtent[i];
+        const bool newKernel = !fits || kernelTexels != kernel.values || kernelMode != mode;
+        if (newKernel)
+            drain(); // the context's buffers are shared by every frame in flight
+        if (!fits)
         {
             fftbDestroyContext(context);
             context = nullptr;
             kernelTexels.clear();
+            uint32_t grown[4];
+            for (int i = 0; i < 4; ++i)
+                grown[i] = std::max(extent[i], contextExtent[i]);
             FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
             ci.instance = device.instance();
             ci.physicalDevice = device.physicalDevice();
             ci.device = device.device();
             ci.getInstanceProcAddr = vkGetInstanceProcAddr;
             ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-            ci.maxWidth = extent[0];
-            ci.maxHeight = extent[1];
-            ci.maxKernelWidth = extent[2];
-            ci.maxKernelHeight = extent[3];
+            ci.maxWidth = grown[0];
+            ci.maxHeight = grown[1];
+            ci.maxKernelWidth = grown[2];
+            ci.maxKernelHeight = grown[3];
+            ci.maxFramesInFlight = uint32_t(slots.size());
             ci.messageCallback = &State::onPluginMessage;
             ci.messageUserData = this;
             if (FftbResult r = fftbCreateContext(&ci, &context); r != FFTB_SUCCESS)
                 fail(r, "fftbCreateContext");
-            std::memcpy(contextExtent, extent, sizeof(contextExtent));
+            std::memcpy(contextExtent, grown, sizeof(contextExtent));
         }
-        if (kernelTexels != kernel.values || kernelMode != mode)
+        if (newKernel)
         {
             FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
             ki.width = extent[2];
@@ -73,21 +156,34 @@ struct GpuRunner::State
             kernelMode = mode;
         }
     }
+
+    /// The slot's staging buffers and images, made for this extent unless they already are.
+    void size(Slot& slot, uint32_t w, uint32_t h)
+    {
+        if (!slot.queries && device.timestamps())
+            slot.queries = device.createTimestampPool(FFTB_TIMESTAMP_COUNT);
+        if (slot.width == w && slot.height == h)
+            return;
+        release(slot);
+        const VkDeviceSize bytes = VkDeviceSize(w) * h * 4 * sizeof(float);
+        slot.upload = device.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+        slot.download = device.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+        const VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
+        slot.input = device.createImage(w, h, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        slot.output = device.createImage(w, h, format, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        slot.width = w;
+        slot.height = h;
+    }
 };
 
-GpuRunner::GpuRunner(const RunnerOptions& options) : state_(std::make_unique<State>(options))
+GpuRunner::GpuRunner(const RunnerOptions& options)
 {
-    if (state_->device.timestamps())
-        state_->queries = state_->device.createTimestampPool(FFTB_TIMESTAMP_COUNT);
+    if (options.framesInFlight < 1 || options.framesInFlight > 8)
+        throw HostError("framesInFlight: " + std::to_string(options.framesInFlight) + " is not in 1 .. 8");
+    state_ = std::make_unique<State>(options);
 }
 
-GpuRunner::~GpuRunner()
-{
-    State& s = *state_;
-    fftbDestroyContext(s.context);
-    if (s.queries)
-        vkDestroyQueryPool(s.device.device(), s.queries, nullptr);
-}
+GpuRunner::~GpuRunner() = default;
 
 std::string GpuRunner::deviceName() const
 {
@@ -109,55 +205,45 @@ std::string GpuRunner::firstValidationMessage() const
     return state_->device.firstValidationMessage();
 }
 
-Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings)
+std::size_t GpuRunner::pending() const
+{
+    return state_->pendingSlots.size() + state_->ready.size();
+}
+
+void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings)
 {
     State& s = *state_;
     VulkanDevice& d = s.device;
     if (frame.components != 4 || kernel.components != 3)
         throw HostError("bloom: frame must be RGBA and kernel RGB");
+    if (s.pendingSlots.size() >= s.slots.size())
+        throw HostError("bloom: " + std::to_string(s.slots.size()) + " frames already in flight");
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
     const uint32_t extent[4] = {w, h, uint32_t(kernel.width), uint32_t(kernel.height)};
     s.pluginMessage.clear();
     s.prepare(extent, kernel, settings.spectrum);
 
-    // Released on every path, a throw from any Vulkan call included; submitAndWait leaves the queue idle.
-    struct Resources
-    {
-        VulkanDevice& d;
-        VulkanDevice::Buffer upload, download;
-        VulkanDevice::Image input, output;
-        ~Resources()
-        {
-            d.destroy(input);
-            d.destroy(output);
-            d.destroy(upload);
-            d.destroy(download);
-        }
-    } r{d, {}, {}, {}, {}};
-    const VkDeviceSize bytes = VkDeviceSize(w) * h * 4 * sizeof(float);
-    r.upload = d.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-    r.download = d.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-    const VkFormat format = VK_FORMAT_R32G32B32A32_SFLOAT;
-    r.input = d.createImage(w, h, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    r.output = d.createImage(w, h, format, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-    std::memcpy(r.upload.mapped, frame.values.data(), bytes);
+    const std::size_t slotIndex = s.nextSlot;
+    State::Slot& slot = s.slots[slotIndex];
+    s.size(slot, w, h);
+    std::memcpy(slot.upload.mapped, frame.values.data(), frame.values.size() * sizeof(float));
 
     const VkCommandBuffer cb = d.beginCommands();
     const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {w, h, 1}};
-    VulkanDevice::uploadForCompute(cb, r.upload.buffer, r.input.image, w, h);
-    VulkanDevice::prepareComputeOutput(cb, r.output.image);
+    VulkanDevice::uploadForCompute(cb, slot.upload.buffer, slot.input.image, w, h);
+    VulkanDevice::prepareComputeOutput(cb, slot.output.image);
 
     FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
-    ti.queryPool = s.queries;
+    ti.queryPool = slot.queries;
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-    if (s.queries)
+    if (slot.queries)
     {
-        vkCmdResetQueryPool(cb, s.queries, 0, FFTB_TIMESTAMP_COUNT);
+        vkCmdResetQueryPool(cb, slot.queries, 0, FFTB_TIMESTAMP_COUNT);
         bi.pNext = &ti;
     }
-    bi.inputView = r.input.view;
+    bi.inputView = slot.input.view;
     bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    bi.outputView = r.output.view;
+    bi.outputView = slot.output.view;
     bi.width = w;
     bi.height = h;
     bi.padding = settings.padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
@@ -173,27 +259,44 @@ Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSe
         s.fail(recorded, "fftbCmdBloom");
     }
 
-    VulkanDevice::transition(cb, r.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    VulkanDevice::transition(cb, slot.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                              VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-    vkCmdCopyImageToBuffer(cb, r.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r.download.buffer, 1, &region);
+    vkCmdCopyImageToBuffer(cb, slot.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, slot.download.buffer, 1,
+                           &region);
     VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0,
                          nullptr);
-    d.submitAndWait(cb);
+    slot.submission = d.submit(cb);
+    s.pendingSlots.push_back(slotIndex);
+    s.nextSlot = (slotIndex + 1) % s.slots.size();
+}
 
-    Texels result(frame.width, frame.height, 4);
-    std::memcpy(result.values.data(), r.download.mapped, bytes);
-    if (s.queries)
+GpuRunner::Result GpuRunner::collect()
+{
+    State& s = *state_;
+    if (s.ready.empty() && s.pendingSlots.empty())
+        throw HostError("bloom: no frame in flight to collect");
+    Result result;
+    if (!s.ready.empty())
     {
-        uint64_t t[FFTB_TIMESTAMP_COUNT] = {};
-        vkGetQueryPoolResults(d.device(), s.queries, 0, FFTB_TIMESTAMP_COUNT, sizeof(t), t, sizeof(uint64_t),
-                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-        s.gpuMilliseconds = double(t[FFTB_TIMESTAMP_COUNT - 1] - t[0]) * d.timestampPeriod() * 1e-6;
+        result = std::move(s.ready.front());
+        s.ready.pop_front();
     }
+    else
+        result = s.finish();
+    s.gpuMilliseconds = result.gpuMilliseconds;
     return result;
+}
+
+Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings)
+{
+    if (pending() != 0)
+        throw HostError("bloom: frames are in flight; collect them first");
+    submit(frame, kernel, settings);
+    return collect().rgba;
 }
 
 } // namespace fftb

@@ -4,6 +4,7 @@
 #include "image.h"
 #include "plan.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,12 +26,16 @@ struct BloomSettings
 /// Device choice and checks for a GpuRunner.
 struct RunnerOptions
 {
-    int deviceIndex = -1;    ///< physical device index; -1: the first discrete GPU, else the first CPU device
-    bool validation = false; ///< enable VK_LAYER_KHRONOS_validation and count its messages
+    int deviceIndex = -1;        ///< physical device index; -1: the first discrete GPU, else the first CPU device
+    bool validation = false;     ///< enable VK_LAYER_KHRONOS_validation and count its messages
+    uint32_t framesInFlight = 2; ///< frames submitted and not yet collected, at most, 1 .. 8
 };
 
-/// Owns a Vulkan instance, device and queue, and one plugin context per frame extent.
-/// Every method throws HostError with a one-line reason ("Vulkan: no device 3 (2 present)", ...).
+/// Owns a Vulkan instance, device and queue, one plugin context (re-created larger when a frame or kernel
+/// outgrows it) and per frame in flight its staging buffers and images, reused while the extent stays the same.
+/// Frames are submitted and collected in order, so uploads, passes and readbacks of different frames overlap.
+/// Every method throws HostError with a one-line reason ("Vulkan: no device 3 (2 present)", ...); after a Vulkan
+/// failure (e.g. VK_ERROR_DEVICE_LOST) the runner must be destroyed.
 class GpuRunner
 {
   public:
@@ -42,9 +47,26 @@ class GpuRunner
     /// Name of the physical device in use.
     std::string deviceName() const;
 
-    /// Blooms `frame` (RGBA, interleaved, any extent the plugin accepts) with `kernel` (RGB, normalized by
-    /// the plugin to unit sum per channel). Returns RGBA of the frame's extent: R, G, B bloomed or composited,
-    /// A copied from the input.
+    /// One frame back from the GPU.
+    struct Result
+    {
+        Texels rgba;                  ///< the frame's extent: R, G, B bloomed or composited, A copied from the input
+        double gpuMilliseconds = 0.0; ///< GPU time of the recorded passes, from timestamps; 0 without them
+    };
+
+    /// Starts blooming `frame` (RGBA, interleaved, any extent the plugin accepts) with `kernel` (RGB, normalized by
+    /// the plugin to unit sum per channel): uploads it and submits the passes and the readback, and returns.
+    /// Requires pending() < framesInFlight. A new kernel or spectrum mode, or a context too small, first waits for
+    /// the frames in flight (their results stay queued for collect()).
+    void submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings);
+
+    /// Frames submitted and not yet collected.
+    std::size_t pending() const;
+
+    /// Waits for the oldest pending frame and returns it. Requires pending() > 0.
+    Result collect();
+
+    /// submit() then collect() of one frame; nothing else may be pending.
     Texels bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings);
 
     /// GPU time of the last bloom() in milliseconds, from timestamps around the recorded passes.

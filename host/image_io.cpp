@@ -1,6 +1,7 @@
 // Reads OpenEXR and Radiance .hdr images; writes OpenEXR files and PNG previews whole or not at all.
 #include "image_io.h"
 
+#include "atomic_file.h"
 #include "host_error.h"
 
 #include <stb_image.h>
@@ -340,42 +341,6 @@ Image readHdr(const std::string& path, const std::vector<unsigned char>& bytes)
     return image;
 }
 
-// Written beside the destination, so the rename is atomic; named and opened with O_EXCL rather than mkstemp
-// so the file gets the usual umask-derived mode instead of 0600.
-void writeWhole(const std::string& path, const unsigned char* data, std::size_t size)
-{
-    std::string temporary;
-    int fd = -1;
-    for (int attempt = 0; fd < 0; ++attempt)
-    {
-        temporary = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(attempt);
-        fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno == ENOENT)
-            fail(path, "no such folder");
-        if (fd < 0 && (errno != EEXIST || attempt == 100))
-            fail(path, std::string("cannot create a file beside it: ") + std::strerror(errno));
-    }
-    int error = 0;
-    for (std::size_t done = 0; done < size && error == 0;)
-    {
-        const ssize_t wrote = ::write(fd, data + done, size - done);
-        error = wrote < 0 && errno != EINTR ? errno : 0;
-        done += std::size_t(std::max(wrote, ssize_t(0)));
-    }
-    // Without the fsync a crash soon after the rename can leave an empty file under the final name.
-    if (error == 0 && ::fsync(fd) != 0)
-        error = errno;
-    if (::close(fd) != 0 && error == 0)
-        error = errno;
-    if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0)
-        error = errno;
-    if (error != 0)
-    {
-        ::unlink(temporary.c_str());
-        fail(path, std::strerror(error));
-    }
-}
-
 void checkExtent(const std::string& path, const Image& image)
 {
     const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
@@ -598,7 +563,7 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
     const OnExit freeMemory{[memory] { std::free(memory); }};
     checkExr(path, size == 0, message, "OpenEXR encoding failed");
     patchLayout(path, memory, size, image, data);
-    writeWhole(path, memory, size);
+    writeFileAtomically(path, memory, size);
 }
 
 void writePngPreview(const std::string& path, const Image& image, float exposure)
@@ -627,7 +592,7 @@ void writePngPreview(const std::string& path, const Image& image, float exposure
     { static_cast<std::string*>(out)->append(static_cast<const char*>(data), std::size_t(size)); };
     if (!stbi_write_png_to_func(append, &png, image.width, image.height, 3, pixels.data(), image.width * 3))
         fail(path, "PNG encoding failed");
-    writeWhole(path, reinterpret_cast<const unsigned char*>(png.data()), png.size());
+    writeFileAtomically(path, png.data(), png.size());
 }
 
 } // namespace fftb

@@ -275,25 +275,47 @@ VkCommandBuffer VulkanDevice::beginCommands()
     return cb;
 }
 
-void VulkanDevice::submitAndWait(VkCommandBuffer cb)
+VulkanDevice::Submission VulkanDevice::submit(VkCommandBuffer cb)
 {
+    Submission submission{cb, VK_NULL_HANDLE};
+    const VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkResult r = vkEndCommandBuffer(cb);
+    if (r == VK_SUCCESS)
+        r = vkCreateFence(device_, &fci, nullptr, &submission.fence);
     if (r == VK_SUCCESS)
     {
         VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         si.commandBufferCount = 1;
         si.pCommandBuffers = &cb;
-        r = vkQueueSubmit(queue_, 1, &si, fence_);
-        if (r == VK_SUCCESS)
-        {
-            r = vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX);
-            vkResetFences(device_, 1, &fence_);
-        }
+        r = vkQueueSubmit(queue_, 1, &si, submission.fence);
     }
     if (r != VK_SUCCESS)
-        vkDeviceWaitIdle(device_); // a lost or failed submission must not leave the buffer pending when freed
-    vkFreeCommandBuffers(device_, pool_, 1, &cb);
-    check(r, "vkQueueSubmit/vkWaitForFences");
+    {
+        vkDeviceWaitIdle(device_); // a failed submission must not leave the buffer pending when freed
+        vkDestroyFence(device_, submission.fence, nullptr);
+        vkFreeCommandBuffers(device_, pool_, 1, &cb);
+        check(r, "vkQueueSubmit");
+    }
+    return submission;
+}
+
+void VulkanDevice::wait(Submission& submission)
+{
+    if (!submission.commandBuffer)
+        return;
+    const VkResult r = vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, UINT64_MAX);
+    if (r != VK_SUCCESS)
+        vkDeviceWaitIdle(device_); // a lost device must not leave the buffer pending when freed
+    vkDestroyFence(device_, submission.fence, nullptr);
+    vkFreeCommandBuffers(device_, pool_, 1, &submission.commandBuffer);
+    submission = {};
+    check(r, "vkWaitForFences");
+}
+
+void VulkanDevice::submitAndWait(VkCommandBuffer cb)
+{
+    Submission submission = submit(cb);
+    wait(submission);
 }
 
 void VulkanDevice::uploadForCompute(VkCommandBuffer cb, VkBuffer source, VkImage image, uint32_t width, uint32_t height)

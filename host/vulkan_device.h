@@ -61,9 +61,22 @@ class VulkanDevice
     void destroy(Image& image);
     VkQueryPool createTimestampPool(uint32_t count);
 
+    /// A submitted command buffer and the fence it signals on completion.
+    struct Submission
+    {
+        VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
+        VkFence fence = VK_NULL_HANDLE;
+    };
+
     /// A primary command buffer in the recording state, for one submission.
     VkCommandBuffer beginCommands();
-    /// Ends, submits and waits for `commandBuffer`, then frees it.
+    /// Ends and submits `commandBuffer` with a fence of its own and returns at once; wait() must follow.
+    /// On failure the buffer is freed before the throw.
+    Submission submit(VkCommandBuffer commandBuffer);
+    /// Waits for `submission` to complete, then frees its command buffer and fence (also when the wait fails,
+    /// e.g. VK_ERROR_DEVICE_LOST, after which it throws).
+    void wait(Submission& submission);
+    /// submit() then wait().
     void submitAndWait(VkCommandBuffer commandBuffer);
 
     /// Records the copy of `source` (tightly packed texels) into all of `image` (width x height, from UNDEFINED)

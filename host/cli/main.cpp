@@ -1,41 +1,18 @@
-// fftbloom: blooms one OpenEXR or Radiance HDR frame on the GPU and writes an OpenEXR (and a PNG preview).
-#include "gpu_runner.h"
+// fftbloom: blooms OpenEXR and Radiance HDR frames on the GPU and writes OpenEXRs, one frame or a whole shot.
+#include "batch.h"
 #include "host_error.h"
 #include "image_io.h"
 #include "options.h"
-#include "plan.h"
+#include "progress.h"
 #include "psf.h"
+#include "report.h"
 
-#include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <system_error>
 
 namespace
 {
 
 using namespace fftb;
-
-void refuseOverwritingInput(const CliOptions& o)
-{
-    std::error_code ec;
-    for (const std::string& out : {o.output, o.preview})
-        if (!out.empty() &&
-            (std::filesystem::equivalent(o.input, out, ec) ||
-             std::filesystem::weakly_canonical(o.input, ec) == std::filesystem::weakly_canonical(out, ec)))
-            throw HostError(out + ": is the input file; fftbloom never overwrites its input");
-}
-
-void refuseNonFinite(const std::string& path, const Texels& frame)
-{
-    static const char* const names[] = {"R", "G", "B", "A"};
-    for (int y = 0; y < frame.height; ++y)
-        for (int x = 0; x < frame.width; ++x)
-            for (int c = 0; c < 4; ++c)
-                if (!std::isfinite(frame.at(x, y, c)))
-                    throw HostError(path + ": pixel (" + std::to_string(x) + ", " + std::to_string(y) + ") channel " +
-                                    names[c] + " is " + (std::isnan(frame.at(x, y, c)) ? "NaN" : "infinite"));
-}
 
 Texels loadKernel(const CliOptions& o)
 {
@@ -53,51 +30,55 @@ Texels loadKernel(const CliOptions& o)
     return psf;
 }
 
-int run(const CliOptions& o)
+int run(CliOptions& o)
 {
-    refuseOverwritingInput(o);
-    const Image image = readImage(o.input);
-    const Texels frame = toRgba(image);
-    refuseNonFinite(o.input, frame);
-    const Texels kernel = loadKernel(o);
+    std::vector<BatchJob> jobs = o.outDir.empty()
+                                     ? std::vector<BatchJob>{{o.inputs[0], o.output, o.preview}}
+                                     : shardOf(jobsForOutDir(o.inputs, o.outDir, o.suffix), o.shardIndex, o.shardCount);
+    try
+    {
+        checkJobs(jobs);
+        o.batch.kernel = loadKernel(o);
+    }
+    catch (const HostError& e)
+    {
+        std::fprintf(stderr, "fftbloom: %s\n", e.what());
+        return kExitUsage;
+    }
 
-    // Planned before any Vulkan work so that an oversized frame fails fast and clearly.
-    PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height),
-                        o.settings.padding,    o.settings.axisOrder,   o.settings.spectrum};
-    Plan plan;
-    std::string reason;
-    if (!makePlan(request, &plan, &reason))
-        throw HostError(o.input + ": " + std::to_string(frame.width) + "x" + std::to_string(frame.height) +
-                        " frame too large: " + reason);
-
+    constexpr uint32_t kFramesInFlight = 3;
+    o.runner.framesInFlight = kFramesInFlight;
     GpuRunner runner(o.runner);
-    const Texels bloomed = runner.bloom(frame, kernel, o.settings);
-    if (runner.validationMessageCount() > 0)
-        throw HostError("Vulkan validation: " + runner.firstValidationMessage());
-
-    const Image result = withRgb(image, bloomed);
-    writeExr(o.output, result, o.pixelType);
-    if (!o.preview.empty())
+    BloomStage stage(runner, o.batch, kFramesInFlight);
+    Progress progress(o.quiet, o.verbose);
+    const BatchSummary summary =
+        runBatch(jobs, o.batch, stage,
+                 [&](const FrameRecord& f, std::size_t done, std::size_t total) { progress.onFrame(f, done, total); });
+    progress.finish(summary, runner.deviceName());
+    int failed = summary.count(FrameStatus::Failed) > 0 ? kExitSomeFailed : kExitOk;
+    if (!o.reportPath.empty())
     {
         try
         {
-            writePngPreview(o.preview, result, o.exposure);
+            writeReport(o.reportPath, summary, runner.deviceName());
         }
-        catch (const HostError&)
+        catch (const HostError& e)
         {
-            std::error_code ec;
-            std::filesystem::remove(o.output, ec); // all or nothing
-            throw;
+            std::fprintf(stderr, "fftbloom: %s\n", e.what());
+            failed = kExitSomeFailed;
         }
     }
-    if (!o.quiet)
-        std::printf("%s -> %s%s%s (%dx%d, kernel %dx%d, %s first, N %ux%u, %s, %.1f ms GPU)\n", o.input.c_str(),
-                    o.output.c_str(), o.preview.empty() ? "" : ", ", o.preview.c_str(), frame.width, frame.height,
-                    kernel.width, kernel.height, plan.firstAxisIsX ? "x" : "y",
-                    plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength,
-                    plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength, runner.deviceName().c_str(),
-                    runner.lastGpuMilliseconds());
-    return 0;
+    if (!summary.fatalError.empty())
+    {
+        std::fprintf(stderr, "fftbloom: the batch stopped: %s\n", summary.fatalError.c_str());
+        return kExitStopped;
+    }
+    if (runner.validationMessageCount() > 0)
+    {
+        std::fprintf(stderr, "fftbloom: Vulkan validation: %s\n", runner.firstValidationMessage().c_str());
+        return kExitSomeFailed;
+    }
+    return failed;
 }
 
 } // namespace
@@ -111,13 +92,9 @@ int main(int argc, char** argv)
     {
         return run(options);
     }
-    catch (const HostError& e)
+    catch (const std::exception& e) // no usable Vulkan device
     {
         std::fprintf(stderr, "fftbloom: %s\n", e.what());
     }
-    catch (const std::exception& e)
-    {
-        std::fprintf(stderr, "fftbloom: %s\n", e.what());
-    }
-    return 1;
+    return kExitStopped;
 }

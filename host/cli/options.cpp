@@ -5,20 +5,55 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <fstream>
+
 namespace fftb
 {
 
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
 {
     CLI::App app{"fftbloom: FFT-convolution bloom of OpenEXR / Radiance HDR frames with a point spread function.\n"
-                 "Writes a ZIP-compressed OpenEXR whose R, G, B are bloomed and every other channel copied.",
+                 "Writes an OpenEXR per frame whose R, G, B are bloomed and every other channel, the pixel types,\n"
+                 "the data and display windows and the compression kept (docs/exr.md). Many frames at once:\n"
+                 "  fftbloom shot/*.exr --out-dir bloomed/ [--shard I/N] [--report report.json]\n"
+                 "The bloom sees NaN as 0, negative values as 0 and values above --clamp as the clamp (the composite\n"
+                 "keeps finite input values); the report counts them.\n"
+                 "Exit codes: 0 all frames written (or skipped: output exists), 1 some frames failed,\n"
+                 "2 usage error (nothing done), 3 GPU failure (the batch stopped; frames not written failed).",
                  "fftbloom"};
     app.set_version_flag("--version", std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) +
                                           "." + std::to_string(FFTB_VERSION_PATCH));
-    app.add_option("input", o.input, "input frame: OpenEXR (.exr) or Radiance (.hdr)")->required();
-    app.add_option("-o", o.output, "output OpenEXR; never the input")->required();
-    app.add_option("--preview", o.preview, "also write an 8-bit sRGB PNG preview (Reinhard tonemap) here");
-    app.add_option("--exposure", o.exposure, "preview exposure in stops")->capture_default_str();
+    app.add_option("inputs", o.inputs, "input frames: OpenEXR (.exr) or Radiance (.hdr)");
+    app.add_option("--list", o.listPath, "also read input paths from this file, one a line (empty lines ignored)");
+    CLI::Option* single = app.add_option("-o", o.output, "output OpenEXR of a single input; never the input");
+    CLI::Option* outDir =
+        app.add_option("--out-dir", o.outDir, "write each output to DIR/<input name><suffix>.exr (DIR must exist)");
+    single->excludes(outDir);
+    app.add_option("--suffix", o.suffix, "with --out-dir: added to each output's name, e.g. _bloom")->needs(outDir);
+    app.add_flag("--overwrite", o.batch.overwrite,
+                 "replace existing outputs; without it, frames whose output exists are skipped (a killed run "
+                 "resumes)");
+    std::string shard;
+    app.add_option("--shard", shard, "I/N: process frames I, I+N, I+2N, ... of the list (0 <= I < N)")
+        ->check(
+            [](const std::string& s) -> std::string
+            {
+                unsigned i = 0, n = 0;
+                char end = 0;
+                if (std::sscanf(s.c_str(), "%u/%u%c", &i, &n, &end) != 2 || n == 0 || i >= n)
+                    return s + " is not I/N with 0 <= I < N";
+                return "";
+            });
+    app.add_option("--report", o.reportPath, "write a JSON report: per frame and totals");
+    app.add_option("--threads", o.batch.threads, "decode and encode threads; default: one per hardware thread")
+        ->check(CLI::Range(1u, 1024u));
+    app.add_option("--clamp", o.batch.scrubMax, "largest colour value passed to the bloom; larger ones are clamped")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber & CLI::Range(0.0f, 3.0e38f));
+    app.add_option("--preview", o.preview, "with -o: also write an 8-bit sRGB PNG preview (Reinhard tonemap) here")
+        ->needs(single);
+    app.add_option("--exposure", o.batch.previewExposure, "preview exposure in stops")->capture_default_str();
     app.add_option("--kernel", o.kernelPath,
                    "PSF image (EXR/HDR), centre texel (W/2, H/2); default: the generated glare PSF of docs/kernels.md");
     app.add_option("--kernel-size", o.kernelSize, "resample the PSF to N x N texels, N a power of two in 2..4096")
@@ -42,13 +77,14 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "resampled: one kernel spectrum sampled bilinearly (faint ringing); exact: linear convolution")
         ->capture_default_str()
         ->check(CLI::IsMember({"resampled", "exact"}));
-    app.add_option("--sharpen", o.settings.sharpen, "delta sharpening t: spectrum (1 - t) K + t; 1 is the identity")
+    app.add_option("--sharpen", o.batch.settings.sharpen,
+                   "delta sharpening t: spectrum (1 - t) K + t; 1 is the identity")
         ->capture_default_str()
         ->check(CLI::Range(0.0f, 1.0f));
     app.add_option("--output", output, "bloom: the convolution alone; composite: in + intensity * (bloom - in)")
         ->capture_default_str()
         ->check(CLI::IsMember({"bloom", "composite"}));
-    app.add_option("--intensity", o.settings.intensity, "composite weight of the bloom, >= 0")
+    app.add_option("--intensity", o.batch.settings.intensity, "composite weight of the bloom, >= 0")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
     std::string precision = "fp32";
@@ -61,7 +97,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "Vulkan physical device index; default: the first discrete GPU, else lavapipe (CPU)");
     app.add_flag("--validate", o.runner.validation,
                  "enable the Khronos validation layer and fail on any message it prints");
-    app.add_flag("-q,--quiet", o.quiet, "print nothing on success");
+    CLI::Option* quiet = app.add_flag("-q,--quiet", o.quiet, "print errors only: no progress, no summary");
+    app.add_flag("-v,--verbose", o.verbose, "print a line per frame with its FFT plan and timings")->excludes(quiet);
     app.get_formatter()->column_width(30);
     // One line like every other fftbloom error; CLI11's default adds a "Run with --help" line.
     app.failure_message([](const CLI::App*, const CLI::Error& e)
@@ -81,12 +118,37 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         std::fprintf(stderr, "fftbloom: --precision fp16: not supported; use fp32\n");
         return 2;
     }
-    o.settings.padding = padding == "mirror" ? Padding::Mirror : Padding::Zero;
-    o.settings.axisOrder = axis == "x" ? AxisOrder::XFirst : axis == "y" ? AxisOrder::YFirst : AxisOrder::Auto;
-    o.settings.spectrum = spectrum == "exact" ? SpectrumMode::Exact : SpectrumMode::Resampled;
-    o.settings.composite = output == "composite";
+    o.batch.settings.padding = padding == "mirror" ? Padding::Mirror : Padding::Zero;
+    o.batch.settings.axisOrder = axis == "x" ? AxisOrder::XFirst : axis == "y" ? AxisOrder::YFirst : AxisOrder::Auto;
+    o.batch.settings.spectrum = spectrum == "exact" ? SpectrumMode::Exact : SpectrumMode::Resampled;
+    o.batch.settings.composite = output == "composite";
     if (!pixelType.empty())
-        o.pixelType = pixelType == "half" ? PixelType::Half : PixelType::Float;
+        o.batch.pixelType = pixelType == "half" ? PixelType::Half : PixelType::Float;
+    if (!shard.empty())
+        std::sscanf(shard.c_str(), "%u/%u", &o.shardIndex, &o.shardCount);
+    const auto usage = [](const std::string& message)
+    {
+        std::fprintf(stderr, "fftbloom: %s\n", message.c_str());
+        return 2;
+    };
+    if (!o.listPath.empty())
+    {
+        std::ifstream list(o.listPath);
+        if (!list)
+            return usage("--list " + o.listPath + ": cannot be read");
+        for (std::string line; std::getline(list, line);)
+            if (!line.empty())
+                o.inputs.push_back(line);
+        if (list.bad())
+            return usage("--list " + o.listPath + ": read error");
+    }
+    if (o.inputs.empty())
+        return usage("no input frames (give paths or --list)");
+    if (o.output.empty() && o.outDir.empty())
+        return usage("say where outputs go: -o FILE (one input) or --out-dir DIR");
+    if (!o.output.empty() && o.inputs.size() != 1)
+        return usage("-o names one output, but " + std::to_string(o.inputs.size()) +
+                     " inputs were given; use --out-dir");
     return std::nullopt;
 }
 

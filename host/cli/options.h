@@ -1,32 +1,46 @@
 // The fftbloom command line: options, their defaults, and parsing with CLI11.
 #pragma once
 
+#include "batch.h"
 #include "gpu_runner.h"
-#include "image.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fftb
 {
 
+/// Exit codes of fftbloom, as documented in `fftbloom --help` and README.md.
+enum ExitCode : int
+{
+    kExitOk = 0,         ///< every frame written or skipped
+    kExitSomeFailed = 1, ///< some frames failed (each named on stderr and in the report); the rest were written
+    kExitUsage = 2,      ///< bad options, or outputs that would overwrite an input; nothing was done
+    kExitStopped = 3,    ///< the GPU failed (no device, device lost): the batch stopped; frames not written failed
+};
+
 /// Everything one fftbloom run needs, defaults as documented in `fftbloom --help`.
 struct CliOptions
 {
-    std::string input;
-    std::string output;
-    std::string preview;    ///< optional PNG preview path
-    std::string kernelPath; ///< empty: the generated default PSF (docs/kernels.md)
-    int kernelSize = 256;   ///< the PSF is resampled (or generated) at kernelSize x kernelSize
-    BloomSettings settings;
-    std::optional<PixelType> pixelType; ///< output channel type; default: as the input's
-    float exposure = 0.0f;              ///< preview exposure in stops
+    std::vector<std::string> inputs; ///< from the command line, then from --list
+    std::string listPath;            ///< --list: a file of input paths, one a line
+    std::string output;              ///< -o: the output of a single input
+    std::string outDir;              ///< --out-dir: outputs named after their inputs
+    std::string suffix;              ///< appended to the input's name in --out-dir
+    std::string preview;             ///< optional PNG preview path (with -o)
+    std::string reportPath;          ///< --report: JSON report
+    std::string kernelPath;          ///< empty: the generated default PSF (docs/kernels.md)
+    int kernelSize = 256;            ///< the PSF is resampled (or generated) at kernelSize x kernelSize
+    uint32_t shardIndex = 0;         ///< --shard I/N
+    uint32_t shardCount = 1;
+    BatchOptions batch;
     RunnerOptions runner;
     bool quiet = false;
+    bool verbose = false;
 };
-
-/// Parses argv. Returns an exit code to stop with (0 after --help or --version, 2 for a usage error, its message
-/// printed to stderr), or std::nullopt to run.
+/// Parses argv and reads --list. Returns an exit code to stop with (0 after --help or --version, 2 for a usage
+/// error, its message printed to stderr), or std::nullopt to run.
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& options);
 
 } // namespace fftb

@@ -1,0 +1,372 @@
+// The batch pipeline: worker threads decode and encode while the calling thread keeps the GPU busy.
+#include "batch.h"
+
+#include "atomic_file.h"
+#include "host_error.h"
+#include "image_io.h"
+#include "plan.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace fftb
+{
+
+namespace fs = std::filesystem;
+
+std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, const std::string& outDir,
+                                    const std::string& suffix)
+{
+    std::vector<BatchJob> jobs;
+    for (const std::string& input : inputs)
+        jobs.push_back({input, (fs::path(outDir) / (fs::path(input).stem().string() + suffix + ".exr")).string(), ""});
+    return jobs;
+}
+
+void checkJobs(const std::vector<BatchJob>& jobs)
+{
+    std::error_code ec;
+    const auto canonical = [&](const std::string& path) { return fs::weakly_canonical(path, ec); };
+    std::map<fs::path, const BatchJob*> writer; // every file written -> its job
+    for (const BatchJob& job : jobs)
+        for (const std::string* path : {&job.output, &job.preview})
+        {
+            if (path->empty())
+                continue;
+            const auto [at, added] = writer.emplace(canonical(*path), &job);
+            if (!added)
+                throw HostError(job.input + ": would be written to " + *path + ", as " + at->second->input +
+                                " is; give the inputs different names or the outputs a --suffix");
+        }
+    for (const BatchJob& job : jobs)
+        if (const auto it = writer.find(canonical(job.input)); it != writer.end())
+            throw HostError(job.input + ": is the input, and would be overwritten by the output of " +
+                            it->second->input + "; fftbloom never overwrites an input");
+}
+
+std::vector<BatchJob> shardOf(const std::vector<BatchJob>& jobs, uint32_t index, uint32_t count)
+{
+    std::vector<BatchJob> shard;
+    for (std::size_t i = index; i < jobs.size(); i += count)
+        shard.push_back(jobs[i]);
+    return shard;
+}
+
+std::size_t BatchSummary::count(FrameStatus status) const
+{
+    return std::size_t(
+        std::count_if(frames.begin(), frames.end(), [status](const FrameRecord& f) { return f.status == status; }));
+}
+
+BloomStage::BloomStage(GpuRunner& runner, const BatchOptions& options, uint32_t framesInFlight)
+    : runner_(runner), options_(options), capacity_(framesInFlight)
+{
+}
+
+void BloomStage::submit(Texels rgba)
+{
+    runner_.submit(rgba, options_.kernel, options_.settings);
+}
+
+GpuRunner::Result BloomStage::collect()
+{
+    return runner_.collect();
+}
+
+namespace
+{
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// A frame between decode and encode.
+struct Frame
+{
+    std::size_t index = 0;
+    Image image;
+    Texels rgba;
+    bool scrubbed = false;
+    Clock::time_point submitted;
+};
+
+/// The state the worker threads and the GPU thread share, guarded by one mutex.
+class Pipeline
+{
+  public:
+    Pipeline(const std::vector<BatchJob>& jobs, const BatchOptions& options, FrameStage& stage,
+             const FrameCallback& onFrame)
+        : jobs_(jobs), options_(options), stage_(stage), onFrame_(onFrame), records_(jobs.size())
+    {
+        for (std::size_t i = 0; i < jobs.size(); ++i)
+            records_[i].job = jobs[i];
+        const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+        workers_ = threads;
+        // Decoded frames waiting for the GPU or for a worker: enough to keep both busy, few enough to bound memory.
+        maxFramesHeld_ = threads + 2 * stage.capacity();
+    }
+
+    BatchSummary run()
+    {
+        const Clock::time_point start = Clock::now();
+        std::map<std::string, std::set<std::string>> outputs; // folder -> names written there
+        for (const BatchJob& job : jobs_)
+            for (const std::string* path : {&job.output, &job.preview})
+                if (!path->empty())
+                    outputs[fs::path(*path).parent_path().string()].insert(fs::path(*path).filename().string());
+        for (const auto& [folder, names] : outputs)
+            removeStaleTemporaries(folder, names); // left by a killed run of this batch
+
+        std::vector<std::thread> threads;
+        for (unsigned i = 0; i < workers_; ++i)
+            threads.emplace_back([this] { work(); });
+        feedGpu();
+        for (std::thread& t : threads)
+            t.join();
+        return {std::move(records_), secondsSince(start), fatal_};
+    }
+
+  private:
+    // --- worker threads ---
+
+    void work()
+    {
+        std::unique_lock lock(mutex_);
+        for (;;)
+        {
+            if (!toEncode_.empty())
+            {
+                std::unique_ptr<Frame> frame = std::move(toEncode_.front());
+                toEncode_.pop_front();
+                lock.unlock();
+                encode(*frame);
+                lock.lock();
+                release(frame->index);
+            }
+            else if (fatal_.empty() && next_ < jobs_.size() && held_ < maxFramesHeld_)
+            {
+                const std::size_t index = next_++;
+                ++held_;
+                ++decoding_;
+                lock.unlock();
+                std::unique_ptr<Frame> frame = decode(index);
+                lock.lock();
+                --decoding_;
+                if (frame && fatal_.empty())
+                    toGpu_.push_back(std::move(frame));
+                else
+                {
+                    if (frame)
+                        fail(index, "not processed: " + fatal_);
+                    release(index);
+                }
+            }
+            else if (gpuDone_ && toEncode_.empty() && (next_ == jobs_.size() || !fatal_.empty()))
+                return;
+            else
+            {
+                changed_.wait(lock);
+                continue;
+            }
+            changed_.notify_all();
+        }
+    }
+
+    /// Reads, checks and scrubs one frame; nullptr when it is skipped or fails (its record says which).
+    std::unique_ptr<Frame> decode(std::size_t index)
+    {
+        FrameRecord& record = records_[index];
+        const Clock::time_point start = Clock::now();
+        std::error_code ec;
+        if (!options_.overwrite && fs::exists(record.job.output, ec))
+        {
+            record.status = FrameStatus::Skipped;
+            return nullptr;
+        }
+        try
+        {
+            auto frame = std::make_unique<Frame>();
+            frame->index = index;
+            frame->image = readImage(record.job.input);
+            frame->rgba = toRgba(frame->image);
+            record.width = frame->rgba.width;
+            record.height = frame->rgba.height;
+            record.scrubbed = scrubRgb(frame->rgba, options_.scrubMax);
+            frame->scrubbed = record.scrubbed.total() > 0;
+            const PlanRequest request{uint32_t(record.width),          uint32_t(record.height),
+                                      uint32_t(options_.kernel.width), uint32_t(options_.kernel.height),
+                                      options_.settings.padding,       options_.settings.axisOrder,
+                                      options_.settings.spectrum};
+            Plan plan;
+            std::string reason;
+            if (!makePlan(request, &plan, &reason))
+                throw HostError(record.job.input + ": " + std::to_string(record.width) + "x" +
+                                std::to_string(record.height) + " frame too large: " + reason);
+            record.firstAxisIsX = plan.firstAxisIsX;
+            record.paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
+            record.paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
+            record.decodeSeconds = secondsSince(start);
+            return frame;
+        }
+        catch (const std::exception& e) // HostError, and std::bad_alloc for a frame too large for this machine
+        {
+            record.error = e.what();
+            record.status = FrameStatus::Failed;
+            return nullptr;
+        }
+    }
+
+    void encode(Frame& frame)
+    {
+        FrameRecord& record = records_[frame.index];
+        const Clock::time_point start = Clock::now();
+        try
+        {
+            if (options_.settings.composite && frame.scrubbed)
+                restoreUnbloomed(frame.rgba, toRgba(frame.image), options_.scrubMax, options_.settings.intensity);
+            const Image result = withRgb(frame.image, frame.rgba);
+            writeExr(record.job.output, result, options_.pixelType);
+            if (!record.job.preview.empty())
+            {
+                try
+                {
+                    writePngPreview(record.job.preview, result, options_.previewExposure);
+                }
+                catch (const HostError&)
+                {
+                    std::error_code ec;
+                    fs::remove(record.job.output, ec); // all or nothing
+                    throw;
+                }
+            }
+            record.status = FrameStatus::Ok;
+        }
+        catch (const std::exception& e)
+        {
+            record.error = e.what();
+            record.status = FrameStatus::Failed;
+        }
+        record.encodeSeconds = secondsSince(start);
+    }
+
+    /// Called with the lock held once frame `index` is final.
+    void release(std::size_t index)
+    {
+        --held_;
+        ++done_;
+        if (onFrame_)
+            onFrame_(records_[index], done_, jobs_.size());
+    }
+
+    void fail(std::size_t index, const std::string& reason)
+    {
+        records_[index].status = FrameStatus::Failed;
+        records_[index].error = records_[index].job.input + ": " + reason;
+    }
+
+    // --- the calling thread: the only one that touches the stage ---
+
+    void feedGpu()
+    {
+        std::deque<std::unique_ptr<Frame>> inFlight;
+        try
+        {
+            for (;;)
+            {
+                std::unique_ptr<Frame> frame;
+                {
+                    std::unique_lock lock(mutex_);
+                    const auto decodeOver = [&] { return next_ == jobs_.size() && decoding_ == 0; };
+                    if (inFlight.empty())
+                        changed_.wait(lock, [&] { return !toGpu_.empty() || decodeOver(); });
+                    if (!toGpu_.empty() && inFlight.size() < stage_.capacity())
+                    {
+                        frame = std::move(toGpu_.front());
+                        toGpu_.pop_front();
+                    }
+                    else if (inFlight.empty() && toGpu_.empty() && decodeOver())
+                        break;
+                }
+                if (frame)
+                {
+                    frame->submitted = Clock::now();
+                    inFlight.push_back(std::move(frame)); // failed with the rest if submit() throws
+                    stage_.submit(std::move(inFlight.back()->rgba));
+                    continue;
+                }
+                GpuRunner::Result result = stage_.collect();
+                std::unique_ptr<Frame> done = std::move(inFlight.front());
+                inFlight.pop_front();
+                done->rgba = std::move(result.rgba);
+                FrameRecord& record = records_[done->index];
+                record.gpuSeconds = secondsSince(done->submitted);
+                record.gpuMilliseconds = result.gpuMilliseconds;
+                std::lock_guard lock(mutex_);
+                toEncode_.push_back(std::move(done));
+                changed_.notify_all();
+            }
+        }
+        catch (const std::exception& e)
+        {
+            std::lock_guard lock(mutex_);
+            fatal_ = e.what();
+            for (std::deque<std::unique_ptr<Frame>>* frames : {&inFlight, &toGpu_})
+                for (const std::unique_ptr<Frame>& frame : *frames)
+                {
+                    fail(frame->index, "not processed: " + fatal_);
+                    release(frame->index);
+                }
+            toGpu_.clear();
+            for (std::size_t i = next_; i < jobs_.size(); ++i)
+            {
+                fail(i, "not processed: " + fatal_);
+                ++held_; // release() counts it down
+                release(i);
+            }
+            next_ = jobs_.size();
+        }
+        std::lock_guard lock(mutex_);
+        gpuDone_ = true;
+        changed_.notify_all();
+    }
+
+    const std::vector<BatchJob>& jobs_;
+    const BatchOptions& options_;
+    FrameStage& stage_;
+    const FrameCallback& onFrame_;
+    unsigned workers_ = 1;
+    std::size_t maxFramesHeld_ = 1;
+
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<FrameRecord> records_; ///< record i is written by the one thread handling frame i
+    std::size_t next_ = 0;             ///< the next job to decode
+    std::size_t decoding_ = 0;
+    std::size_t held_ = 0; ///< frames decoding, decoded or being encoded
+    std::size_t done_ = 0;
+    std::deque<std::unique_ptr<Frame>> toGpu_;
+    std::deque<std::unique_ptr<Frame>> toEncode_;
+    bool gpuDone_ = false;
+    std::string fatal_;
+};
+
+} // namespace
+
+BatchSummary runBatch(const std::vector<BatchJob>& jobs, const BatchOptions& options, FrameStage& stage,
+                      const FrameCallback& onFrame)
+{
+    return Pipeline(jobs, options, stage, onFrame).run();
+}
+
+} // namespace fftb

@@ -1,0 +1,120 @@
+// Batches of frames: output naming, sharding, and the decode -> GPU -> encode pipeline of the fftbloom CLI.
+#pragma once
+
+#include "gpu_runner.h"
+#include "image.h"
+#include "scrub.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fftb
+{
+
+/// One frame of a batch: the file read, the OpenEXR written and an optional PNG preview.
+struct BatchJob
+{
+    std::string input;
+    std::string output;
+    std::string preview; ///< empty: none
+};
+
+/// The jobs for `inputs` written into `outDir`: `outDir/<input's name without extension><suffix>.exr`.
+std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, const std::string& outDir,
+                                    const std::string& suffix);
+
+/// Throws HostError naming the paths when a job's output or preview is any job's input (fftbloom never overwrites
+/// an input) or two jobs would write the same file. Paths are compared after resolving links and "..".
+void checkJobs(const std::vector<BatchJob>& jobs);
+
+/// Jobs `index`, `index + count`, `index + 2 count`, ... of `jobs`: shards 0/N .. N-1/N cover a batch exactly once.
+/// Requires index < count.
+std::vector<BatchJob> shardOf(const std::vector<BatchJob>& jobs, uint32_t index, uint32_t count);
+
+/// What is done to every frame of a batch.
+struct BatchOptions
+{
+    Texels kernel; ///< RGB point spread function
+    BloomSettings settings;
+    std::optional<PixelType> pixelType; ///< output channel type; default: as the input's
+    float scrubMax = kDefaultScrubMax;  ///< see scrubRgb
+    float previewExposure = 0.0f;       ///< stops, for BatchJob::preview
+    bool overwrite = false;             ///< false: a job whose output exists is skipped (it is complete: see writeExr)
+    unsigned threads = 0;               ///< decode and encode threads; 0: one per hardware thread
+};
+
+enum class FrameStatus
+{
+    Ok,
+    Skipped, ///< the output already existed and overwrite was off
+    Failed,
+};
+
+/// The outcome of one job.
+struct FrameRecord
+{
+    BatchJob job;
+    FrameStatus status = FrameStatus::Failed;
+    std::string error; ///< one line, "<path>: <reason>", when Failed
+    int width = 0;
+    int height = 0;
+    uint32_t paddedWidth = 0; ///< the plan's FFT extents
+    uint32_t paddedHeight = 0;
+    bool firstAxisIsX = true;
+    ScrubCounts scrubbed;
+    double decodeSeconds = 0.0;   ///< read, convert and scrub, on a worker thread
+    double gpuSeconds = 0.0;      ///< wall time from submission to readback, frames in flight overlapping
+    double gpuMilliseconds = 0.0; ///< GPU time of the passes, from timestamps
+    double encodeSeconds = 0.0;   ///< encode and write, on a worker thread
+};
+
+/// Every job's record in job order, and the batch's wall time.
+struct BatchSummary
+{
+    std::vector<FrameRecord> frames;
+    double wallSeconds = 0.0;
+    std::string fatalError; ///< non-empty when the GPU stage failed (e.g. device lost) and the batch stopped early
+    std::size_t count(FrameStatus status) const;
+};
+
+/// The GPU step of a batch: frames are collected in the order they were submitted.
+class FrameStage
+{
+  public:
+    virtual ~FrameStage() = default;
+    /// Frames that may be submitted and not yet collected, >= 1.
+    virtual std::size_t capacity() const = 0;
+    virtual void submit(Texels rgba) = 0;
+    virtual GpuRunner::Result collect() = 0;
+};
+
+/// The stage that blooms every frame with `runner` (framesInFlight at a time).
+class BloomStage : public FrameStage
+{
+  public:
+    BloomStage(GpuRunner& runner, const BatchOptions& options, uint32_t framesInFlight);
+    std::size_t capacity() const override { return capacity_; }
+    void submit(Texels rgba) override;
+    GpuRunner::Result collect() override;
+
+  private:
+    GpuRunner& runner_;
+    const BatchOptions& options_;
+    std::size_t capacity_;
+};
+
+/// Called under the batch's lock after each frame's record is final; `done` of `total` frames are.
+using FrameCallback = std::function<void(const FrameRecord& frame, std::size_t done, std::size_t total)>;
+
+/// Runs `jobs`: worker threads decode and scrub frames and encode results, while the calling thread feeds `stage`,
+/// so the disk and the GPU work at once; frames of any size mix. A frame that fails (unreadable, too large,
+/// unwritable) is recorded and the rest go on. An exception from the stage stops the batch: frames not written
+/// by then are Failed and BatchSummary::fatalError says why. Outputs appear whole or not at all (writeExr).
+BatchSummary runBatch(const std::vector<BatchJob>& jobs, const BatchOptions& options, FrameStage& stage,
+                      const FrameCallback& onFrame);
+
+} // namespace fftb

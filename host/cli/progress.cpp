@@ -1,0 +1,103 @@
+// The progress bar, the per-frame lines and the totals line of fftbloom.
+#include "progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace fftb
+{
+
+namespace
+{
+
+std::string planOf(const FrameRecord& f)
+{
+    char text[160];
+    std::snprintf(text, sizeof text, "%dx%d, FFT %ux%u %s first, %.0f ms decode, %.1f ms GPU, %.0f ms encode", f.width,
+                  f.height, f.paddedWidth, f.paddedHeight, f.firstAxisIsX ? "x" : "y", f.decodeSeconds * 1e3,
+                  f.gpuMilliseconds, f.encodeSeconds * 1e3);
+    return text;
+}
+
+std::string clockOf(double seconds)
+{
+    const long s = long(seconds + 0.5);
+    char text[32];
+    if (s >= 3600)
+        std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    else
+        std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
+    return text;
+}
+
+} // namespace
+
+Progress::Progress(bool quiet, bool verbose)
+    : quiet_(quiet), verbose_(verbose), terminal_(::isatty(STDOUT_FILENO) == 1),
+      start_(std::chrono::steady_clock::now())
+{
+}
+
+void Progress::onFrame(const FrameRecord& f, std::size_t done, std::size_t total)
+{
+    if (barShown_ && (f.status == FrameStatus::Failed || verbose_))
+    {
+        std::printf("\r\033[K"); // the line goes where the bar was; the bar is redrawn below it
+        std::fflush(stdout);
+    }
+    if (f.status == FrameStatus::Failed)
+        std::fprintf(stderr, "fftbloom: %s\n", f.error.c_str());
+    if (quiet_)
+        return;
+    if (!terminal_ || verbose_)
+    {
+        const int width = int(std::to_string(total).size());
+        if (f.status == FrameStatus::Ok)
+            std::printf("[%*zu/%zu] %s -> %s%s%s", width, done, total, f.job.input.c_str(), f.job.output.c_str(),
+                        f.job.preview.empty() ? "" : ", ", f.job.preview.c_str());
+        else if (f.status == FrameStatus::Skipped)
+            std::printf("[%*zu/%zu] %s: skipped, %s exists (--overwrite replaces it)", width, done, total,
+                        f.job.input.c_str(), f.job.output.c_str());
+        else
+            std::printf("[%*zu/%zu] %s: failed", width, done, total, f.job.input.c_str());
+        if (f.status == FrameStatus::Ok && verbose_)
+            std::printf(" (%s)", planOf(f).c_str());
+        if (f.scrubbed.total() > 0)
+            std::printf(" [scrubbed %llu NaN, %llu negative, %llu above --clamp]", (unsigned long long)f.scrubbed.nan,
+                        (unsigned long long)f.scrubbed.negative, (unsigned long long)f.scrubbed.clamped);
+        std::printf("\n");
+    }
+    if (terminal_)
+        drawBar(done, total);
+    std::fflush(stdout);
+}
+
+void Progress::drawBar(std::size_t done, std::size_t total)
+{
+    constexpr int kWidth = 30;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double fps = elapsed > 0.0 ? double(done) / elapsed : 0.0;
+    const int filled = total ? int(kWidth * done / total) : kWidth;
+    std::string bar(std::size_t(filled), '=');
+    bar.resize(kWidth, ' ');
+    std::printf("\r\033[K[%s] %zu/%zu  %.1f fps  ETA %s", bar.c_str(), done, total, fps,
+                fps > 0.0 ? clockOf(double(total - done) / fps).c_str() : "-");
+    barShown_ = true;
+}
+
+void Progress::finish(const BatchSummary& summary, const std::string& deviceName)
+{
+    if (quiet_)
+        return;
+    if (barShown_)
+        std::printf("\r\033[K");
+    const std::size_t processed = summary.count(FrameStatus::Ok) + summary.count(FrameStatus::Failed);
+    std::printf("fftbloom: %zu frames: %zu written, %zu skipped, %zu failed in %.1f s (%.1f frames/s) on %s\n",
+                summary.frames.size(), summary.count(FrameStatus::Ok), summary.count(FrameStatus::Skipped),
+                summary.count(FrameStatus::Failed), summary.wallSeconds,
+                summary.wallSeconds > 0.0 ? double(processed) / summary.wallSeconds : 0.0, deviceName.c_str());
+    std::fflush(stdout);
+}
+
+} // namespace fftb

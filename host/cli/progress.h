@@ -1,0 +1,37 @@
+// What fftbloom prints while a batch runs: a progress bar on a terminal, a line per frame otherwise.
+#pragma once
+
+#include "batch.h"
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+namespace fftb
+{
+
+/// Prints failures to stderr always; progress to stdout unless quiet: a bar redrawn in place when stdout is a
+/// terminal (frames done/total, frames per second, ETA), else one line per frame. Verbose adds a line per frame
+/// with the FFT plan and timings on a terminal too.
+class Progress
+{
+  public:
+    Progress(bool quiet, bool verbose);
+
+    /// A FrameCallback: called under the batch's lock.
+    void onFrame(const FrameRecord& frame, std::size_t done, std::size_t total);
+
+    /// Clears the bar and prints the totals line (unless quiet).
+    void finish(const BatchSummary& summary, const std::string& deviceName);
+
+  private:
+    void drawBar(std::size_t done, std::size_t total);
+
+    bool quiet_;
+    bool verbose_;
+    bool terminal_;
+    bool barShown_ = false;
+    std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace fftb

@@ -1,0 +1,316 @@
+// The fftbloom binary on many frames: naming, skipping, shards, resuming after a kill, bad frames, scrubbing, the
+// report, and what an output keeps of its input.
+#include "cli_fixture.h"
+
+#include <nlohmann/json.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace fftb
+{
+namespace
+{
+
+/// "<prefix><i><suffix>", e.g. f3.exr (formatted, as "literal" + std::string trips GCC 12's -Wrestrict).
+std::string numbered(const char* prefix, int i, const char* suffix)
+{
+    char name[64];
+    std::snprintf(name, sizeof name, "%s%d%s", prefix, i, suffix);
+    return name;
+}
+
+class BatchTest : public CliTest
+{
+  protected:
+    /// `count` inputs f0.exr, f1.exr, ... of different extents (half R, G, B and float A) in the test folder.
+    std::vector<fs::path> writeInputs(int count, int size = 24) const
+    {
+        std::vector<fs::path> paths;
+        for (int i = 0; i < count; ++i)
+        {
+            Image image = makeImage(size + 3 * i, size - 2 * i, {"R", "G", "B"}, PixelType::Half);
+            Image alpha = makeImage(image.width, image.height, {"A"}, PixelType::Float);
+            image.channels.push_back(std::move(alpha.channels[0]));
+            paths.push_back(file(numbered("f", i, ".exr")));
+            writeExr(paths.back().string(), image);
+        }
+        return paths;
+    }
+
+    static std::string quoted(const std::vector<fs::path>& paths)
+    {
+        std::string text;
+        for (const fs::path& path : paths)
+            text += quote(path) + " ";
+        return text;
+    }
+
+    CliResult batch(const std::vector<fs::path>& inputs, const fs::path& outDir, const std::string& extra = "") const
+    {
+        return run(quoted(inputs) + "--out-dir " + quote(outDir) + " --kernel-size 8 " + extra);
+    }
+
+    static nlohmann::json readReport(const fs::path& path) { return nlohmann::json::parse(readBytes(path)); }
+};
+
+TEST_F(BatchTest, MixedSizesAreAllWrittenAndReported)
+{
+    const std::vector<fs::path> inputs = writeInputs(3);
+    fs::create_directory(file("out"));
+    const CliResult r = batch(inputs, file("out"), "--suffix _bloom --report " + quote(file("report.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const nlohmann::json report = readReport(file("report.json"));
+    ASSERT_EQ(report["frames"].size(), 3u);
+    for (int i = 0; i < 3; ++i)
+    {
+        const Image in = readImage(inputs[std::size_t(i)].string());
+        const fs::path output = file("out") / numbered("f", i, "_bloom.exr");
+        const Image out = readImage(output.string());
+        EXPECT_EQ(out.width, in.width);
+        EXPECT_EQ(out.height, in.height);
+        // Alpha is float: any change to its bits would show.
+        EXPECT_EQ(std::memcmp(channel(out, "A").values.data(), channel(in, "A").values.data(),
+                              in.channels[0].values.size() * sizeof(float)),
+                  0)
+            << "alpha of " << output << " is not bit-exact";
+        EXPECT_NE(channel(out, "R").values, channel(in, "R").values) << "R of " << output << " was not bloomed";
+        const nlohmann::json& frame = report["frames"][std::size_t(i)];
+        EXPECT_EQ(frame["input"], inputs[std::size_t(i)].string());
+        EXPECT_EQ(frame["output"], output.string());
+        EXPECT_EQ(frame["status"], "ok");
+        EXPECT_EQ(frame["width"], in.width);
+        EXPECT_EQ(frame["height"], in.height);
+    }
+    EXPECT_EQ(report["totals"]["ok"], 3);
+    EXPECT_EQ(report["totals"]["failed"], 0);
+}
+
+TEST_F(BatchTest, CorruptFrameInTheMiddleFailsAloneWithExitCode1)
+{
+    const std::vector<fs::path> inputs = writeInputs(3);
+    const std::string bytes = readBytes(inputs[1]);
+    writeBytes(inputs[1], bytes.substr(0, bytes.size() / 2));
+    fs::create_directory(file("out"));
+    const CliResult r = batch(inputs, file("out"), "--report " + quote(file("report.json")));
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(inputs[1].string() + ": corrupt or truncated"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::exists(file("out") / "f0.exr"));
+    EXPECT_FALSE(fs::exists(file("out") / "f1.exr"));
+    EXPECT_TRUE(fs::exists(file("out") / "f2.exr"));
+    const nlohmann::json report = readReport(file("report.json"));
+    EXPECT_EQ(report["frames"][1]["status"], "failed");
+    EXPECT_NE(report["frames"][1]["error"].get<std::string>().find("truncated"), std::string::npos);
+    EXPECT_EQ(report["totals"]["failed"], 1);
+    EXPECT_EQ(report["totals"]["ok"], 2);
+}
+
+TEST_F(BatchTest, ExistingOutputsAreSkippedUnlessOverwrite)
+{
+    const std::vector<fs::path> inputs = writeInputs(2);
+    fs::create_directory(file("out"));
+    writeBytes(file("out") / "f1.exr", "an earlier output");
+    CliResult r = batch(inputs, file("out"), "--report " + quote(file("report.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(readBytes(file("out") / "f1.exr"), "an earlier output");
+    nlohmann::json report = readReport(file("report.json"));
+    EXPECT_EQ(report["frames"][0]["status"], "ok");
+    EXPECT_EQ(report["frames"][1]["status"], "skipped");
+    EXPECT_NE(r.out.find("skipped"), std::string::npos) << r.out;
+
+    r = batch(inputs, file("out"), "--overwrite --report " + quote(file("report.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(readImage((file("out") / "f1.exr").string()).width, 27);
+    report = readReport(file("report.json"));
+    EXPECT_EQ(report["totals"]["ok"], 2);
+}
+
+TEST_F(BatchTest, ShardsCoverTheBatchExactlyOnce)
+{
+    const std::vector<fs::path> inputs = writeInputs(5, 20);
+    fs::create_directory(file("out"));
+    std::multiset<std::string> written;
+    for (int shard = 0; shard < 3; ++shard)
+    {
+        const fs::path report = file(numbered("shard", shard, ".json"));
+        const CliResult r =
+            batch(inputs, file("out"), "--shard " + numbered("", shard, "/3") + " --report " + quote(report));
+        ASSERT_EQ(r.code, 0) << r.err;
+        const nlohmann::json frames = readReport(report)["frames"];
+        for (const nlohmann::json& frame : frames)
+        {
+            EXPECT_EQ(frame["status"], "ok") << frame.dump();
+            written.insert(frame["input"].get<std::string>());
+        }
+    }
+    std::multiset<std::string> all;
+    for (const fs::path& input : inputs)
+        all.insert(input.string());
+    EXPECT_EQ(written, all);
+    for (int i = 0; i < 5; ++i)
+        EXPECT_TRUE(fs::exists(file("out") / numbered("f", i, ".exr"))) << i;
+}
+
+TEST_F(BatchTest, KilledRunResumesWithTheSameCommand)
+{
+    // Frames large enough that lavapipe takes a while over all of them, so the kill lands mid-batch.
+    constexpr int kFrames = 12;
+    std::vector<fs::path> inputs;
+    for (int i = 0; i < kFrames; ++i)
+    {
+        inputs.push_back(file(numbered("k", i, ".exr")));
+        writeExr(inputs.back().string(), makeImage(320, 240, {"R", "G", "B"}, PixelType::Half));
+    }
+    fs::create_directory(file("out"));
+    fs::create_directory(file("whole"));
+    const std::string args = quoted(inputs) + "--kernel-size 64 --threads 1 --out-dir ";
+
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0)
+    {
+        const std::string command = quote(FFTBLOOM_CLI_PATH) + " " + args + quote(file("out")) + " -q";
+        ::execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!fs::exists(file("out") / "k0.exr") && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it could be killed";
+
+    int complete = 0;
+    for (int i = 0; i < kFrames; ++i)
+    {
+        const fs::path output = file("out") / numbered("k", i, ".exr");
+        if (!fs::exists(output))
+            continue;
+        ++complete;
+        EXPECT_NO_THROW(readImage(output.string())) << output << " is under its final name but not complete";
+    }
+    EXPECT_GE(complete, 1);
+    EXPECT_LT(complete, kFrames) << "every frame was done before the kill";
+
+    const CliResult resumed = run(args + quote(file("out")) + " --report " + quote(file("report.json")));
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_EQ(readReport(file("report.json"))["totals"]["skipped"], complete);
+    const CliResult whole = run(args + quote(file("whole")));
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    for (int i = 0; i < kFrames; ++i)
+    {
+        const std::string name = numbered("k", i, ".exr");
+        EXPECT_EQ(readImage((file("out") / name).string()).channels[0].values,
+                  readImage((file("whole") / name).string()).channels[0].values)
+            << name << " differs from an uninterrupted run";
+    }
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(file("out")))
+        names.insert(entry.path().filename().string());
+    EXPECT_EQ(names.size(), std::size_t(kFrames)) << "temporary files of the killed run were left behind";
+}
+
+TEST_F(BatchTest, NanInfNegativeAndHugePixelsAreScrubbedAndCounted)
+{
+    Image image = makeImage(24, 16, {"R", "G", "B"}, PixelType::Float);
+    std::vector<float>& red = image.channels[std::size_t(image.find("R"))].values;
+    red[10] = std::numeric_limits<float>::quiet_NaN();
+    red[11] = std::numeric_limits<float>::infinity();
+    red[12] = -std::numeric_limits<float>::infinity();
+    red[13] = -5.0f;
+    red[14] = 1e30f;
+    writeExr(file("in.exr").string(), image);
+    fs::create_directory(file("out"));
+
+    // Intensity 0: the composite is the unbloomed input, so what the scrubbing keeps shows exactly.
+    CliResult r = batch({file("in.exr")}, file("out"), "--intensity 0 --report " + quote(file("report.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json scrubbed = readReport(file("report.json"))["frames"][0]["scrubbed"];
+    EXPECT_EQ(scrubbed["nan"], 1);
+    EXPECT_EQ(scrubbed["negative"], 2);
+    EXPECT_EQ(scrubbed["clamped"], 2);
+    std::vector<float> expected = red;
+    expected[10] = 0.0f;     // NaN
+    expected[11] = 65504.0f; // +Inf: the default clamp
+    expected[12] = 0.0f;     // -Inf
+    EXPECT_EQ(channel(readImage((file("out") / "in.exr").string()), "R").values, expected);
+
+    // The bloom alone: one NaN or Inf through the FFT would make every texel NaN.
+    r = batch({file("in.exr")}, file("out"), "--overwrite --output bloom --clamp 100");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image out = readImage((file("out") / "in.exr").string());
+    for (const Channel& c : out.channels)
+        for (const float v : c.values)
+            ASSERT_TRUE(std::isfinite(v) && v >= -1e-3f) << "channel " << c.name << " holds " << v;
+}
+
+TEST_F(BatchTest, DataWindowAndDisplayWindowRoundTrip)
+{
+    Image image = makeImage(30, 20, {"R", "G", "B", "A"}, PixelType::Half);
+    image.layout.dataWindow = {10, 5, 39, 24};
+    image.layout.displayWindow = {0, 0, 63, 47};
+    writeExr(file("in.exr").string(), image);
+    fs::create_directory(file("out"));
+    const CliResult r = batch({file("in.exr")}, file("out"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image out = readImage((file("out") / "in.exr").string());
+    EXPECT_EQ(out.width, 30);
+    EXPECT_EQ(out.height, 20);
+    const Box2i data = out.layout.dataWindow, display = out.layout.displayWindow;
+    EXPECT_EQ(std::vector<int>({data.minX, data.minY, data.maxX, data.maxY}), std::vector<int>({10, 5, 39, 24}));
+    EXPECT_EQ(std::vector<int>({display.minX, display.minY, display.maxX, display.maxY}),
+              std::vector<int>({0, 0, 63, 47}));
+    EXPECT_EQ(channel(out, "A").values, channel(readImage(file("in.exr").string()), "A").values);
+}
+
+TEST_F(BatchTest, ListFileAddsInputs)
+{
+    const std::vector<fs::path> inputs = writeInputs(3);
+    writeBytes(file("list.txt"), inputs[1].string() + "\n\n" + inputs[2].string() + "\n");
+    fs::create_directory(file("out"));
+    const CliResult r = run(quote(inputs[0]) + " --list " + quote(file("list.txt")) + " --out-dir " +
+                            quote(file("out")) + " --kernel-size 8");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(fs::exists(file("out") / numbered("f", i, ".exr"))) << i;
+}
+
+TEST_F(BatchTest, UsageErrorsExitWith2AndWriteNothing)
+{
+    const std::vector<fs::path> inputs = writeInputs(2);
+    fs::create_directories(file("sub"));
+    writeExr((file("sub") / "f0.exr").string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Half));
+    fs::create_directory(file("out"));
+    const auto before = listing();
+    const struct
+    {
+        std::string args;
+        std::string message;
+    } cases[] = {
+        {quoted(inputs) + "-o " + quote(file("out.exr")), "-o names one output"},
+        {quoted(inputs), "-o FILE (one input) or --out-dir DIR"},
+        {quoted(inputs) + "--out-dir " + quote(file("out")) + " --shard 3/3", "--shard"},
+        {quoted({inputs[0], file("sub") / "f0.exr"}) + "--out-dir " + quote(file("out")), "sub/f0.exr"},
+        {quoted(inputs) + "--out-dir " + quote(dir), "never overwrites an input"},
+        {"--list " + quote(file("absent.txt")) + " --out-dir " + quote(file("out")), "absent.txt"},
+    };
+    for (const auto& c : cases)
+    {
+        const CliResult r = run(c.args);
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.args << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+        EXPECT_EQ(listing(), before) << c.args;
+        EXPECT_TRUE(fs::is_empty(file("out"))) << c.args;
+    }
+}
+
+} // namespace
+} // namespace fftb
