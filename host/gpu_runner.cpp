@@ -108,6 +108,28 @@ struct GpuRunner::State
         return result;
     }
 
+    /// Creates the context for these maximum extents (width, height, kernel width, kernel height).
+    FftbResult createContext(const uint32_t extent[4])
+    {
+        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+        ci.instance = device.instance();
+        ci.physicalDevice = device.physicalDevice();
+        ci.device = device.device();
+        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
+        ci.maxWidth = extent[0];
+        ci.maxHeight = extent[1];
+        ci.maxKernelWidth = extent[2];
+        ci.maxKernelHeight = extent[3];
+        ci.maxFramesInFlight = uint32_t(slots.size());
+        ci.messageCallback = &State::onPluginMessage;
+        ci.messageUserData = this;
+        const FftbResult result = fftbCreateContext(&ci, &context);
+        if (result == FFTB_SUCCESS)
+            std::memcpy(contextExtent, extent, sizeof(contextExtent));
+        return result;
+    }
+
     /// A context that holds this frame and kernel extent, and the kernel set on it, reusing what is already there.
     /// The context only grows, so frames of alternating sizes do not re-create it each time.
     void prepare(const uint32_t extent[4], const Texels& kernel, SpectrumMode mode)
@@ -123,25 +145,17 @@ struct GpuRunner::State
             fftbDestroyContext(context);
             context = nullptr;
             kernelTexels.clear();
+            // The largest extents seen so far, unless together they are more than the plugin plans for (a
+            // 4095x1 and a 1x4095 frame); then this frame's own.
             uint32_t grown[4];
             for (int i = 0; i < 4; ++i)
                 grown[i] = std::max(extent[i], contextExtent[i]);
-            FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-            ci.instance = device.instance();
-            ci.physicalDevice = device.physicalDevice();
-            ci.device = device.device();
-            ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-            ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-            ci.maxWidth = grown[0];
-            ci.maxHeight = grown[1];
-            ci.maxKernelWidth = grown[2];
-            ci.maxKernelHeight = grown[3];
-            ci.maxFramesInFlight = uint32_t(slots.size());
-            ci.messageCallback = &State::onPluginMessage;
-            ci.messageUserData = this;
-            if (FftbResult r = fftbCreateContext(&ci, &context); r != FFTB_SUCCESS)
-                fail(r, "fftbCreateContext");
-            std::memcpy(contextExtent, grown, sizeof(contextExtent));
+            if (createContext(grown) != FFTB_SUCCESS)
+            {
+                pluginMessage.clear();
+                if (FftbResult r = createContext(extent); r != FFTB_SUCCESS)
+                    fail(r, "fftbCreateContext");
+            }
         }
         if (newKernel)
         {
