@@ -1,0 +1,527 @@
+// Checks the physical PSF generator against closed-form diffraction: the Airy pattern, an annular aperture's encircled
+// energy, polygon spikes; and its normalization, colour, determinism, parameter checks and EXR header.
+#include "host_error.h"
+#include "image_io.h"
+#include "psf_generator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <numbers>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace fftb
+{
+namespace
+{
+
+constexpr double kJ1FirstZero = 3.8317059702075125;
+
+PsfParams monochromatic(int size, double airyRadius, int blades)
+{
+    PsfParams p;
+    p.sizeTexels = size;
+    p.airyRadiusTexels = airyRadius;
+    p.aperture.blades = blades;
+    p.monochromaticNm = 550.0;
+    return p;
+}
+
+double channelSum(const Texels& t, int c)
+{
+    double s = 0.0;
+    for (int y = 0; y < t.height; ++y)
+        for (int x = 0; x < t.width; ++x)
+            s += t.at(x, y, c);
+    return s;
+}
+
+/// Texel values of channel c, one per texel, row-major.
+std::vector<double> plane(const Texels& t, int c)
+{
+    std::vector<double> out;
+    for (int y = 0; y < t.height; ++y)
+        for (int x = 0; x < t.width; ++x)
+            out.push_back(t.at(x, y, c));
+    return out;
+}
+
+/// The amplitude of the Fraunhofer pattern of an annulus (outer radius 1, inner radius eps) at x = pi D sin(theta) /
+/// lambda, 1 at the centre: [2 J1(x) / x - eps^2 2 J1(eps x) / (eps x)] / (1 - eps^2) (Born and Wolf, 8.5.2).
+double annulusAmplitude(double x, double eps)
+{
+    const auto disc = [](double v) { return v < 1e-9 ? 1.0 : 2.0 * std::cyl_bessel_j(1.0, v) / v; };
+    return (disc(x) - eps * eps * disc(eps * x)) / (1.0 - eps * eps);
+}
+
+/// The closed-form PSF of `size` texels for an annulus whose clear (eps = 0) Airy radius is `airyRadius` texels,
+/// averaged over each texel's area with 8 x 8 samples as a sensor integrates it, centre texel (size / 2, size / 2).
+/// The radial intensity is tabulated every 1/256 texel and interpolated linearly.
+std::vector<double> annulusModel(int size, double airyRadius, double eps)
+{
+    constexpr double kStep = 1.0 / 256.0;
+    std::vector<double> table(std::size_t(size / kStep) + 2);
+    for (std::size_t i = 0; i < table.size(); ++i)
+    {
+        const double a = annulusAmplitude(kJ1FirstZero * double(i) * kStep / airyRadius, eps);
+        table[i] = a * a;
+    }
+    std::vector<double> out(std::size_t(size) * size);
+    const int c = size / 2;
+    for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x)
+        {
+            double sum = 0.0;
+            for (int sy = 0; sy < 8; ++sy)
+                for (int sx = 0; sx < 8; ++sx)
+                {
+                    const double r = std::hypot(x - c + (sx + 0.5) / 8.0 - 0.5, y - c + (sy + 0.5) / 8.0 - 0.5);
+                    const double u = r / kStep;
+                    const std::size_t i = std::size_t(u);
+                    sum += table[i] + (u - double(i)) * (table[i + 1] - table[i]);
+                }
+            out[std::size_t(y) * size + std::size_t(x)] = sum / 64.0;
+        }
+    return out;
+}
+
+struct RadialSample
+{
+    double radius; // mean radius of the texel centres in the ring
+    double value;  // mean texel value
+};
+
+/// The mean over the texels whose centres lie in each ring [i w, (i + 1) w) around the centre texel, out to `outer`;
+/// rings that hold no texel centre are left out.
+std::vector<RadialSample> radialProfile(const std::vector<double>& texels, int size, double width, double outer)
+{
+    const int rings = int(outer / width);
+    std::vector<double> radius(std::size_t(rings), 0.0), value(std::size_t(rings), 0.0), count(std::size_t(rings), 0.0);
+    const int c = size / 2;
+    for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x)
+        {
+            const double r = std::hypot(x - c, y - c);
+            const int ring = int(r / width);
+            if (ring < rings)
+            {
+                radius[std::size_t(ring)] += r;
+                value[std::size_t(ring)] += texels[std::size_t(y) * size + std::size_t(x)];
+                count[std::size_t(ring)] += 1.0;
+            }
+        }
+    std::vector<RadialSample> profile;
+    for (std::size_t i = 0; i < radius.size(); ++i)
+        if (count[i] > 0.0)
+            profile.push_back({radius[i] / count[i], value[i] / count[i]});
+    return profile;
+}
+
+/// Radius of the profile's smallest value between `from` and `to`, refined by the parabola through it and its
+/// neighbours.
+double minimumRadius(const std::vector<RadialSample>& profile, double from, double to)
+{
+    std::size_t best = 0;
+    for (std::size_t i = 1; i + 1 < profile.size(); ++i)
+        if (profile[i].radius >= from && profile[i].radius <= to &&
+            (best == 0 || profile[i].value < profile[best].value))
+            best = i;
+    const RadialSample a = profile[best - 1], b = profile[best], c = profile[best + 1];
+    // Vertex of the parabola through three points with unequal spacing.
+    const double num = (b.radius - a.radius) * (b.radius - a.radius) * (b.value - c.value) -
+                       (b.radius - c.radius) * (b.radius - c.radius) * (b.value - a.value);
+    const double den = (b.radius - a.radius) * (b.value - c.value) - (b.radius - c.radius) * (b.value - a.value);
+    return b.radius - 0.5 * num / den;
+}
+
+double largestValue(const std::vector<RadialSample>& profile, double from, double to)
+{
+    double best = 0.0;
+    for (const RadialSample& s : profile)
+        if (s.radius >= from && s.radius <= to)
+            best = std::max(best, s.value);
+    return best;
+}
+
+/// Share of the light within `radius` texels of the centre among the light within `outer` texels.
+double encircledShare(const std::vector<double>& texels, int size, double radius, double outer)
+{
+    double inside = 0.0, total = 0.0;
+    const int c = size / 2;
+    for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x)
+        {
+            const double r = std::hypot(x - c, y - c), v = texels[std::size_t(y) * size + std::size_t(x)];
+            inside += r <= radius ? v : 0.0;
+            total += r <= outer ? v : 0.0;
+        }
+    return inside / total;
+}
+
+TEST(GeneratedPsf, CircularApertureGivesTheAiryPattern)
+{
+    // Airy radius 8 texels at 550 nm: the first dark ring of [2 J1(x) / x]^2 at x = 3.8317 lies 8 texels out, the
+    // first bright ring (x = 5.1356, 1.75% of the peak) 10.7 texels out. Both patterns are averaged over the texels.
+    const int size = 256;
+    const double r0 = 8.0;
+    const std::vector<double> psf = plane(generatePsf(monochromatic(size, r0, 0)), 0);
+    const std::vector<double> model = annulusModel(size, r0, 0.0);
+    const std::vector<RadialSample> got = radialProfile(psf, size, 0.25, 3.0 * r0);
+    const std::vector<RadialSample> want = radialProfile(model, size, 0.25, 3.0 * r0);
+
+    const double nullGot = minimumRadius(got, 0.5 * r0, 1.5 * r0);
+    EXPECT_NEAR(nullGot, r0, 0.25) << "first dark ring, texels";
+    const double nullWant = minimumRadius(want, 0.5 * r0, 1.5 * r0);
+    EXPECT_NEAR(nullGot, nullWant, 0.1) << "first dark ring vs the texel-averaged Airy pattern";
+
+    const int c = size / 2;
+    const double peakGot = psf[std::size_t(c) * size + c], peakWant = model[std::size_t(c) * size + c];
+    const double ratioGot = largestValue(got, 1.1 * r0, 1.7 * r0) / peakGot;
+    const double ratioWant = largestValue(want, 1.1 * r0, 1.7 * r0) / peakWant;
+    EXPECT_NEAR(ratioGot / ratioWant, 1.0, 0.03)
+        << "first bright ring over the peak: " << ratioGot << ", Airy " << ratioWant;
+    EXPECT_NEAR(ratioWant, 0.0175, 0.002) << "the texel-averaged model itself";
+
+    // Texel by texel, out to three Airy radii, relative to the peak.
+    double worst = 0.0;
+    for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x)
+            if (std::hypot(x - c, y - c) <= 3.0 * r0)
+            {
+                const std::size_t i = std::size_t(y) * size + std::size_t(x);
+                worst = std::max(worst, std::abs(psf[i] / peakGot - model[i] / peakWant));
+            }
+    EXPECT_LT(worst, 0.01) << "largest texel difference from the Airy pattern, relative to the peak";
+}
+
+TEST(GeneratedPsf, CentralObstructionMovesEnergyFromTheCoreToTheRings)
+{
+    // An annulus of obstruction ratio eps keeps less of its light inside the clear aperture's first dark ring: 84%
+    // without obstruction, 49% at eps = 0.5, by integrating the closed form (Born and Wolf 8.5.2).
+    const int size = 256;
+    const double r0 = 8.0, outer = size / 2 - 1;
+    PsfParams clear = monochromatic(size, r0, 0);
+    PsfParams obstructed = clear;
+    obstructed.aperture.obstruction = 0.5;
+    const std::vector<double> clearPsf = plane(generatePsf(clear), 0);
+    const std::vector<double> obstructedPsf = plane(generatePsf(obstructed), 1);
+    const std::vector<double> clearModel = annulusModel(size, r0, 0.0);
+    const std::vector<double> obstructedModel = annulusModel(size, r0, 0.5);
+    for (const double radius : {0.5 * r0, r0, 2.0 * r0, 4.0 * r0})
+    {
+        const double gotClear = encircledShare(clearPsf, size, radius, outer);
+        const double gotObstructed = encircledShare(obstructedPsf, size, radius, outer);
+        EXPECT_NEAR(gotClear, encircledShare(clearModel, size, radius, outer), 0.005) << "clear, radius " << radius;
+        EXPECT_NEAR(gotObstructed, encircledShare(obstructedModel, size, radius, outer), 0.005)
+            << "obstructed, radius " << radius;
+    }
+    const double core = encircledShare(clearPsf, size, r0, outer);
+    const double obstructedCore = encircledShare(obstructedPsf, size, r0, outer);
+    EXPECT_LT(obstructedCore, core - 0.2) << "clear " << core << ", obstructed " << obstructedCore;
+    // The light goes to the rings: more of it between 1.5 and 4 Airy radii.
+    const auto rings = [&](const std::vector<double>& t)
+    { return encircledShare(t, size, 4.0 * r0, outer) - encircledShare(t, size, 1.5 * r0, outer); };
+    EXPECT_GT(rings(obstructedPsf), 2.0 * rings(clearPsf));
+}
+
+/// Circular runs of angle bins (2 degrees each, counter-clockwise on screen from +x) whose light, summed over the
+/// annulus 40..100 texels, exceeds ten times the median bin; the centre angle of each run in degrees.
+std::vector<double> spikeAngles(const Texels& psf)
+{
+    constexpr int kBins = 180;
+    std::vector<double> energy(kBins, 0.0);
+    const int c = psf.width / 2;
+    for (int y = 0; y < psf.height; ++y)
+        for (int x = 0; x < psf.width; ++x)
+        {
+            const double r = std::hypot(x - c, y - c);
+            if (r < 40.0 || r > 100.0)
+                continue;
+            double degrees = std::atan2(double(c - y), double(x - c)) * 180.0 / std::numbers::pi;
+            degrees += degrees < 0.0 ? 360.0 : 0.0;
+            energy[std::size_t(std::min(int(degrees / 2.0), kBins - 1))] += psf.at(x, y, 1);
+        }
+    std::vector<double> sorted = energy;
+    std::nth_element(sorted.begin(), sorted.begin() + kBins / 2, sorted.end());
+    const double threshold = 10.0 * sorted[kBins / 2];
+    const auto above = [&](int i) { return energy[std::size_t((i + kBins) % kBins)] > threshold; };
+    int start = 0;
+    while (start < kBins && above(start))
+        ++start; // begin outside a run, so a run across 0 degrees counts once
+    std::vector<double> angles;
+    for (int i = start; i < start + kBins; ++i)
+        if (above(i) && !above(i - 1))
+        {
+            int end = i;
+            while (above(end + 1))
+                ++end;
+            // Bins i..end span 2i..2(end + 1) degrees: the centre is at i + end + 1 degrees.
+            angles.push_back(std::fmod(double(i + end + 1), 360.0));
+        }
+    return angles;
+}
+
+TEST(GeneratedPsf, BladesGiveNSpikesForEvenNAnd2NForOddN)
+{
+    for (const int blades : {3, 4, 5, 6, 7, 8})
+    {
+        PsfParams p;
+        p.sizeTexels = 256;
+        p.aperture.blades = blades;
+        const std::vector<double> angles = spikeAngles(generatePsf(p));
+        const int expected = blades % 2 == 0 ? blades : 2 * blades;
+        EXPECT_EQ(int(angles.size()), expected) << blades << " blades";
+        // Each spike runs along an edge's normal: the edge normals are at 90 + (k + 1/2) 360 / N degrees and their
+        // opposites (one tip at 90 degrees).
+        for (const double a : angles)
+        {
+            double nearest = 360.0;
+            for (int k = 0; k < 2 * blades; ++k)
+            {
+                const double normal = 90.0 + (k + 0.5) * 360.0 / blades + (k >= blades ? 180.0 : 0.0);
+                const double d = std::abs(std::remainder(a - normal, 360.0));
+                nearest = std::min(nearest, d);
+            }
+            EXPECT_LT(nearest, 1.5) << blades << " blades: a spike at " << a << " degrees";
+        }
+    }
+}
+
+TEST(GeneratedPsf, EachChannelSumsToOneWithThePeakAtTheCentre)
+{
+    PsfParams a;
+    a.sizeTexels = 64;
+    PsfParams b;
+    b.sizeTexels = 128;
+    b.airyRadiusTexels = 3.5;
+    b.aperture.blades = 5;
+    b.aperture.bladeRotationDeg = 13.0;
+    b.aperture.bladeCurvature = 0.4;
+    b.aperture.obstruction = 0.3;
+    b.aperture.vanes = 3;
+    b.aperture.dust = 40;
+    b.aperture.scratches = 3;
+    PsfParams c;
+    c.sizeTexels = 512;
+    c.aperture.blades = 0;
+    c.aperture.corona = 0.5;
+    for (const PsfParams& p : {a, b, c})
+    {
+        const Texels psf = generatePsf(p);
+        const int k = p.sizeTexels;
+        ASSERT_EQ(psf.width, k);
+        ASSERT_EQ(psf.height, k);
+        ASSERT_EQ(psf.components, 3);
+        for (int ch = 0; ch < 3; ++ch)
+        {
+            EXPECT_NEAR(channelSum(psf, ch), 1.0, 1e-5) << "size " << k << ", channel " << ch;
+            int best = 0;
+            for (int i = 0; i < k * k; ++i)
+            {
+                const float v = psf.values[std::size_t(i) * 3 + std::size_t(ch)];
+                ASSERT_TRUE(std::isfinite(v) && v >= 0.0f) << "texel " << i;
+                if (v > psf.values[std::size_t(best) * 3 + std::size_t(ch)])
+                    best = i;
+            }
+            EXPECT_EQ(best % k, k / 2) << "size " << k << ", channel " << ch;
+            EXPECT_EQ(best / k, k / 2) << "size " << k << ", channel " << ch;
+        }
+    }
+}
+
+TEST(GeneratedPsf, RedSpreadsWiderThanGreenThanBlue)
+{
+    // Diffraction angles grow with the wavelength: the second moment sum r^2 PSF is largest in red.
+    for (const int blades : {0, 6})
+    {
+        PsfParams p;
+        p.sizeTexels = 256;
+        p.aperture.blades = blades;
+        const Texels psf = generatePsf(p);
+        double moment[3] = {0.0, 0.0, 0.0};
+        const int c = p.sizeTexels / 2;
+        for (int y = 0; y < psf.height; ++y)
+            for (int x = 0; x < psf.width; ++x)
+                for (int ch = 0; ch < 3; ++ch)
+                    moment[ch] += double((x - c) * (x - c) + (y - c) * (y - c)) * psf.at(x, y, ch);
+        EXPECT_GT(moment[0], 1.1 * moment[2]) << blades << " blades: R " << moment[0] << ", B " << moment[2];
+        EXPECT_GT(moment[0], moment[1]) << blades << " blades";
+        EXPECT_GT(moment[1], moment[2]) << blades << " blades";
+    }
+}
+
+TEST(GeneratedPsf, SameSeedSameTexelsOtherSeedOthers)
+{
+    PsfParams p;
+    p.sizeTexels = 128;
+    p.aperture.dust = 60;
+    p.aperture.scratches = 4;
+    p.aperture.corona = 0.3;
+    p.aperture.seed = 7;
+    const Texels first = generatePsf(p);
+    const Texels again = generatePsf(p);
+    EXPECT_EQ(first.values, again.values);
+    p.aperture.seed = 8;
+    const Texels other = generatePsf(p);
+    ASSERT_EQ(first.values.size(), other.values.size());
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < first.values.size(); ++i)
+        differing += first.values[i] != other.values[i] ? 1 : 0;
+    EXPECT_GT(differing, first.values.size() / 2) << "texels that changed with the seed";
+
+    // Without random parts the seed changes nothing.
+    PsfParams plain;
+    plain.sizeTexels = 64;
+    const Texels one = generatePsf(plain);
+    plain.aperture.seed = 99;
+    EXPECT_EQ(one.values, generatePsf(plain).values);
+}
+
+TEST(GeneratedPsf, MirrorSymmetricApertureGivesAMirrorSymmetricPsf)
+{
+    // With a tip at 90 degrees a hexagon is symmetric about the vertical axis; so is its diffraction pattern.
+    PsfParams p;
+    p.sizeTexels = 128;
+    const Texels psf = generatePsf(p);
+    const int k = p.sizeTexels;
+    double worst = 0.0;
+    for (int ch = 0; ch < 3; ++ch)
+    {
+        const float peak = psf.at(k / 2, k / 2, ch);
+        for (int y = 0; y < k; ++y)
+            for (int x = 1; x < k; ++x)
+                worst = std::max(worst, double(std::abs(psf.at(x, y, ch) - psf.at(k - x, y, ch)) / peak));
+    }
+    EXPECT_LT(worst, 1e-6);
+}
+
+TEST(PsfParamsCheck, OutOfRangeValuesNameTheFieldAndTheOption)
+{
+    struct Case
+    {
+        std::function<void(PsfParams&)> change;
+        const char* field;
+        const char* option;
+    };
+    const Case cases[] = {
+        {[](PsfParams& p) { p.sizeTexels = 32; }, "sizeTexels", "--size"},
+        {[](PsfParams& p) { p.sizeTexels = 4096; }, "sizeTexels", "--size"},
+        {[](PsfParams& p) { p.sizeTexels = 384; }, "sizeTexels", "--size"},
+        {[](PsfParams& p) { p.airyRadiusTexels = 0.5; }, "airyRadiusTexels", "--airy-radius"},
+        {[](PsfParams& p) { p.airyRadiusTexels = 65.0; }, "airyRadiusTexels", "--airy-radius"}, // size 512: 1..64
+        {[](PsfParams& p) { p.airyRadiusTexels = std::nan(""); }, "airyRadiusTexels", "--airy-radius"},
+        {[](PsfParams& p) { p.wavelengths = 15; }, "wavelengths", "--wavelengths"},
+        {[](PsfParams& p) { p.monochromaticNm = 300.0; }, "monochromaticNm", "--monochromatic"},
+        {[](PsfParams& p) { p.aperture.blades = 2; }, "aperture.blades", "--blades"},
+        {[](PsfParams& p) { p.aperture.blades = 17; }, "aperture.blades", "--blades"},
+        {[](PsfParams& p) { p.aperture.blades = -1; }, "aperture.blades", "--blades"},
+        {[](PsfParams& p) { p.aperture.bladeRotationDeg = 400.0; }, "aperture.bladeRotationDeg", "--blade-rotation"},
+        {[](PsfParams& p) { p.aperture.bladeCurvature = 1.5; }, "aperture.bladeCurvature", "--blade-curvature"},
+        {[](PsfParams& p) { p.aperture.obstruction = 0.95; }, "aperture.obstruction", "--obstruction"},
+        {[](PsfParams& p) { p.aperture.vanes = 9; }, "aperture.vanes", "--vanes"},
+        {[](PsfParams& p) { p.aperture.vaneWidth = 0.2; }, "aperture.vaneWidth", "--vane-width"},
+        {[](PsfParams& p) { p.aperture.vaneAngleDeg = -361.0; }, "aperture.vaneAngleDeg", "--vane-angle"},
+        {[](PsfParams& p) { p.aperture.dust = -1; }, "aperture.dust", "--dust"},
+        {[](PsfParams& p) { p.aperture.scratches = 201; }, "aperture.scratches", "--scratches"},
+        {[](PsfParams& p) { p.aperture.corona = 2.0; }, "aperture.corona", "--corona"},
+        {[](PsfParams& p) { p.aperture.haloRadius = 0.9; }, "aperture.haloRadius", "--halo-radius"},
+    };
+    for (const Case& c : cases)
+    {
+        PsfParams p;
+        c.change(p);
+        std::string message = "no error";
+        try
+        {
+            generatePsf(p);
+        }
+        catch (const HostError& e)
+        {
+            message = e.what();
+        }
+        EXPECT_NE(message.find(std::string(c.field) + " = "), std::string::npos) << message;
+        EXPECT_NE(message.find(c.option), std::string::npos) << message;
+    }
+    EXPECT_NO_THROW(validatePsfParams(PsfParams{}));
+    PsfParams edges;
+    edges.sizeTexels = 64;
+    edges.airyRadiusTexels = 8.0;
+    edges.aperture.blades = 16;
+    edges.aperture.obstruction = 0.9;
+    edges.aperture.vanes = 8;
+    edges.monochromaticNm = 780.0;
+    EXPECT_NO_THROW(validatePsfParams(edges));
+}
+
+TEST(PsfImage, WritesEveryParameterToTheExrHeader)
+{
+    PsfParams p;
+    p.sizeTexels = 64;
+    p.airyRadiusTexels = 2.5;
+    p.wavelengths = 20;
+    p.aperture.blades = 7;
+    p.aperture.bladeRotationDeg = -12.5;
+    p.aperture.bladeCurvature = 0.25;
+    p.aperture.obstruction = 0.2;
+    p.aperture.vanes = 3;
+    p.aperture.vaneWidth = 0.02;
+    p.aperture.vaneAngleDeg = 45.0;
+    p.aperture.dust = 12;
+    p.aperture.scratches = 2;
+    p.aperture.corona = 0.1;
+    p.aperture.haloRadius = 0.3;
+    p.aperture.seed = 4242;
+    const Texels psf = generatePsf(p);
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("fftbloom_psf_generator_test_" + std::to_string(getpid()) + ".exr");
+    writeExr(path.string(), psfImage(psf, p));
+    const Image image = readImage(path.string());
+    std::filesystem::remove(path);
+
+    const std::pair<const char*, const char*> expected[] = {
+        {"size", "64"},     {"airy-radius", "2.5"},      {"wavelengths", "20"},       {"monochromatic", "0"},
+        {"blades", "7"},    {"blade-rotation", "-12.5"}, {"blade-curvature", "0.25"}, {"obstruction", "0.2"},
+        {"vanes", "3"},     {"vane-width", "0.02"},      {"vane-angle", "45"},        {"dust", "12"},
+        {"scratches", "2"}, {"corona", "0.1"},           {"halo-radius", "0.3"},      {"seed", "4242"},
+    };
+    for (const auto& [flag, value] : expected)
+    {
+        const std::string name = std::string("fftbloom.psf.") + flag;
+        const auto it = std::find_if(image.layout.attributes.begin(), image.layout.attributes.end(),
+                                     [&](const Attribute& a) { return a.name == name; });
+        ASSERT_NE(it, image.layout.attributes.end()) << name;
+        EXPECT_EQ(it->type, "string") << name;
+        EXPECT_EQ(std::string(it->value.begin(), it->value.end()), value) << name;
+    }
+    ASSERT_EQ(image.width, 64);
+    ASSERT_EQ(image.height, 64);
+    const Texels back = toRgba(image);
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x)
+            for (int c = 0; c < 3; ++c)
+                ASSERT_EQ(back.at(x, y, c), psf.at(x, y, c)) << x << ", " << y << ", " << c;
+}
+
+TEST(GeneratedAperture, HasTheAreaOfItsShape)
+{
+    // The transmission sums to the shape's area in samples: a hexagon inscribed in a circle of radius R has area
+    // (3 sqrt(3) / 2) R^2; an obstruction of ratio eps removes pi (eps R)^2.
+    PsfParams p;
+    p.sizeTexels = 256;
+    p.aperture.obstruction = 0.3;
+    const Texels aperture = generateAperture(p);
+    const double radius = psfSampling(p).apertureDiameterSamples / 2.0;
+    double area = 0.0;
+    for (const float v : aperture.values)
+        area += v;
+    const double expected = (1.5 * std::sqrt(3.0) - std::numbers::pi * 0.09) * radius * radius;
+    EXPECT_NEAR(area / expected, 1.0, 0.002);
+}
+
+} // namespace
+} // namespace fftb
