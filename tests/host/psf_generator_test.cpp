@@ -292,6 +292,64 @@ TEST(GeneratedPsf, BladesGiveNSpikesForEvenNAnd2NForOddN)
     }
 }
 
+TEST(GeneratedPsf, SpiderVanesGiveSpikesPerpendicularToThem)
+{
+    // A vane is a thin bar from the centre to the rim: its light goes into a spike pair perpendicular to it. Four
+    // vanes make two bars through the centre (four spikes), three make six.
+    for (const int vanes : {3, 4})
+    {
+        PsfParams p;
+        p.sizeTexels = 256;
+        p.aperture.blades = 0;
+        p.aperture.vanes = vanes;
+        p.aperture.vaneWidth = 0.02;
+        p.aperture.vaneAngleDeg = 10.0;
+        const std::vector<double> angles = spikeAngles(generatePsf(p));
+        EXPECT_EQ(int(angles.size()), vanes % 2 == 0 ? vanes : 2 * vanes) << vanes << " vanes";
+        for (const double a : angles)
+        {
+            double nearest = 360.0;
+            for (int k = 0; k < vanes; ++k)
+                for (const double side : {90.0, 270.0})
+                    nearest = std::min(nearest, std::abs(std::remainder(a - (10.0 + k * 360.0 / vanes + side), 360.0)));
+            EXPECT_LT(nearest, 1.5) << vanes << " vanes: a spike at " << a << " degrees";
+        }
+    }
+}
+
+TEST(GeneratedPsf, LensFibresPutTheHaloAtItsRadiusRedOutside)
+{
+    // The fibres are a grating: first-order diffraction at lambda / period, chosen to fall at haloRadius of the half
+    // size at 550 nm (64 texels here); longer wavelengths diffract farther, so the ring is red outside, blue inside.
+    PsfParams p;
+    p.sizeTexels = 256;
+    p.aperture.blades = 0;
+    p.aperture.haloRadius = 0.5;
+    const Texels clear = generatePsf(p);
+    p.aperture.corona = 1.0;
+    const Texels eye = generatePsf(p);
+    double ringRadius[3] = {0.0, 0.0, 0.0};
+    for (int ch = 0; ch < 3; ++ch)
+    {
+        // Where the eye's light exceeds the clear pupil's most, between 0.5 and 1.5 times the halo radius.
+        std::vector<double> excess = plane(eye, ch);
+        const std::vector<double> base = plane(clear, ch);
+        for (std::size_t i = 0; i < excess.size(); ++i)
+            excess[i] -= base[i];
+        const std::vector<RadialSample> profile = radialProfile(excess, p.sizeTexels, 1.0, 100.0);
+        double best = -1.0;
+        for (const RadialSample& s : profile)
+            if (s.radius >= 32.0 && s.radius <= 96.0 && s.value > best)
+            {
+                best = s.value;
+                ringRadius[ch] = s.radius;
+            }
+    }
+    EXPECT_NEAR(ringRadius[1], 64.0, 6.0) << "green halo radius, texels";
+    EXPECT_GT(ringRadius[0], ringRadius[1]) << "red " << ringRadius[0] << ", green " << ringRadius[1];
+    EXPECT_GT(ringRadius[1], ringRadius[2]) << "green " << ringRadius[1] << ", blue " << ringRadius[2];
+}
+
 TEST(GeneratedPsf, EachChannelSumsToOneWithThePeakAtTheCentre)
 {
     PsfParams a;
