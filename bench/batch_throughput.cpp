@@ -4,6 +4,7 @@
 #include "host_error.h"
 #include "image_io.h"
 #include "psf.h"
+#include "psf_generator.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -151,7 +152,7 @@ int run(Options& o)
     const std::vector<std::string> inputs = writeFrames(o, sourcePictures(o), threads);
 
     BatchOptions batch;
-    batch.kernel = generateDefaultPsf(o.kernelSize);
+    batch.kernel = defaultPsf(o.kernelSize);
     batch.overwrite = true;
     batch.threads = threads;
     constexpr uint32_t kFramesInFlight = 3; // as the CLI

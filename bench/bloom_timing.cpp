@@ -4,6 +4,7 @@
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
 #include "psf.h"
+#include "psf_generator.h"
 
 #include <algorithm>
 #include <bit>
@@ -112,7 +113,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         }
     } release{device, context, upload, input, output, queries};
 
-    Texels psf = generateDefaultPsf(int(c.kernelSize));
+    Texels psf = defaultPsf(int(c.kernelSize));
     normalizePsf(psf);
     FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
     ki.width = ki.height = c.kernelSize;

@@ -1,14 +1,12 @@
-// Point spread functions: the generated default glare PSF, loading, resampling and per-channel normalization.
+// Point spread functions: loading, resampling and per-channel normalization.
 #include "psf.h"
 
 #include "host_error.h"
 #include "image_io.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstddef>
-#include <numbers>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,91 +15,6 @@ namespace fftb
 {
 namespace
 {
-
-// Wavelengths of the R, G, B primaries over the reference (green) wavelength. Diffraction angles scale linearly
-// with wavelength (Airy radius 1.22 lambda / D; Goodman, Introduction to Fourier Optics, ch. 4), so every
-// length of the PSF is multiplied by this ratio.
-constexpr std::array<double, 3> kWavelengthRatio = {600.0 / 550.0, 1.0, 450.0 / 550.0};
-
-// Energy fractions of the three parts, each normalized on the grid first so the fractions are exact.
-constexpr double kCoreEnergy = 0.90;
-constexpr double kHaloEnergy = 0.07;
-constexpr double kStreakEnergy = 0.03;
-
-constexpr double kCoreSigmaTexels = 0.6;           // green core standard deviation
-constexpr double kHaloRadiusPerSize = 1.0 / 64.0;  // halo scale radius r0 as a fraction of the PSF size
-constexpr double kStreakWidthTexels = 0.5;         // green streak cross-section standard deviation
-constexpr double kStreakOnsetTexels = 1.0;         // streak falloff 1 / (1 + r / r1) starts at r1
-constexpr double kStreakLengthPerSize = 1.0 / 5.0; // Gaussian length envelope, as a fraction of the PSF size
-constexpr int kStreakLines = 3;                    // six rays: three lines through the centre, 60 degrees apart
-
-// Texels are integrated over their area with 3 x 3 samples placed symmetrically about the texel centre, so the
-// thin core and streaks do not alias and the PSF stays exactly symmetric under a 180 degree rotation.
-constexpr std::array<double, 3> kSubsample = {-1.0 / 3.0, 0.0, 1.0 / 3.0};
-
-struct Parts
-{
-    double core = 0.0;
-    double halo = 0.0;
-    double streaks = 0.0;
-};
-
-/// exp(-x) for x >= 0, flushed to 0 where it is below 1e-26 of the peak: skips most of the work far from the core
-/// and the streaks, and depends only on x, so the symmetry is kept.
-double decay(double x)
-{
-    return x > 60.0 ? 0.0 : std::exp(-x);
-}
-
-/// The three parts at one channel's scale (wavelength ratio), with the per-size constants computed once.
-class PartsAt
-{
-  public:
-    PartsAt(double scale, double size)
-        : coreInvTwoSigma2_(1.0 / (2.0 * sq(kCoreSigmaTexels * scale))),
-          haloInvR02_(1.0 / sq(std::max(size * kHaloRadiusPerSize, 1.0) * scale)),
-          streakInvTwoWidth2_(1.0 / (2.0 * sq(kStreakWidthTexels * scale))),
-          streakInvOnset_(1.0 / (kStreakOnsetTexels * scale)),
-          streakInvLength2_(1.0 / sq(std::max(size * kStreakLengthPerSize, 1.0) * scale))
-    {
-        for (int m = 0; m < kStreakLines; ++m)
-        {
-            const double theta = m * std::numbers::pi / kStreakLines;
-            sin_[m] = std::sin(theta);
-            cos_[m] = std::cos(theta);
-        }
-    }
-
-    Parts operator()(double dx, double dy) const
-    {
-        const double r2 = dx * dx + dy * dy;
-        Parts p;
-        p.core = decay(r2 * coreInvTwoSigma2_);
-        // A Moffat profile with beta = 1.5, (1 + r^2 / r0^2)^-1.5: finite energy and a long power-law tail, the
-        // shape of scattered light around a bright source.
-        const double h = 1.0 + r2 * haloInvR02_;
-        p.halo = 1.0 / (h * std::sqrt(h));
-        // Streaks: the Fraunhofer pattern of a hexagonal (6-blade) aperture has spikes perpendicular to its edges
-        // (Goodman, ch. 4). They fall as 1 / r here, slower than a single edge's 1 / r^2, so they stay visible.
-        double across = 0.0;
-        for (int m = 0; m < kStreakLines; ++m)
-            across += decay(sq(dx * sin_[m] - dy * cos_[m]) * streakInvTwoWidth2_);
-        if (across > 0.0)
-            p.streaks = across * decay(r2 * streakInvLength2_) / (1.0 + std::sqrt(r2) * streakInvOnset_);
-        return p;
-    }
-
-  private:
-    static double sq(double v) { return v * v; }
-
-    double coreInvTwoSigma2_;
-    double haloInvR02_;
-    double streakInvTwoWidth2_;
-    double streakInvOnset_;
-    double streakInvLength2_;
-    std::array<double, kStreakLines> sin_{};
-    std::array<double, kStreakLines> cos_{};
-};
 
 std::string channelName(int c)
 {
@@ -160,51 +73,14 @@ std::vector<std::vector<Tap>> axisTaps(int in, int out)
 
 } // namespace
 
-Texels generateDefaultPsf(int size)
-{
-    if (size < 2)
-        throw HostError("kernel: size " + std::to_string(size) + " is below 2");
-    const int centre = size / 2;
-    const std::size_t count = std::size_t(size) * size;
-    Texels psf(size, size, 3);
-    for (int c = 0; c < 3; ++c)
-    {
-        const PartsAt evaluate(kWavelengthRatio[c], size);
-        std::vector<Parts> parts(count);
-        Parts total;
-        for (int y = 0; y < size; ++y)
-            for (int x = 0; x < size; ++x)
-            {
-                Parts sum;
-                for (double oy : kSubsample)
-                    for (double ox : kSubsample)
-                    {
-                        const Parts p = evaluate(x - centre + ox, y - centre + oy);
-                        sum.core += p.core;
-                        sum.halo += p.halo;
-                        sum.streaks += p.streaks;
-                    }
-                parts[std::size_t(y) * size + x] = sum;
-                total.core += sum.core;
-                total.halo += sum.halo;
-                total.streaks += sum.streaks;
-            }
-        for (int y = 0; y < size; ++y)
-            for (int x = 0; x < size; ++x)
-            {
-                const Parts& p = parts[std::size_t(y) * size + x];
-                psf.at(x, y, c) = float(kCoreEnergy * p.core / total.core + kHaloEnergy * p.halo / total.halo +
-                                        kStreakEnergy * p.streaks / total.streaks);
-            }
-    }
-    return psf;
-}
-
 Texels loadPsf(const std::string& path)
 {
-    const Texels rgba = toRgba(readImage(path));
-    if (rgba.width <= 0 || rgba.height <= 0)
-        throw HostError(path + ": empty image");
+    return psfFromImage(readImage(path));
+}
+
+Texels psfFromImage(const Image& image)
+{
+    const Texels rgba = toRgba(image);
     Texels psf(rgba.width, rgba.height, 3);
     for (int y = 0; y < rgba.height; ++y)
         for (int x = 0; x < rgba.width; ++x)

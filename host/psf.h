@@ -1,4 +1,4 @@
-// Point spread functions: the generated default, loading from image files, resampling, normalization.
+// Point spread functions from image files: loading, resampling, normalization (generated ones: psf_generator.h).
 #pragma once
 
 #include "image.h"
@@ -8,13 +8,11 @@
 namespace fftb
 {
 
-/// The default PSF, size x size texels (size >= 2), RGB, centre texel (size / 2, size / 2), not normalized.
-/// What it is is documented in docs/kernels.md: a sharp core, a smooth power-law halo and six diffraction
-/// streaks, each slightly wider in red than in blue (diffraction scales with wavelength).
-Texels generateDefaultPsf(int size);
-
 /// Loads a PSF from an EXR or .hdr file (readImage) as RGB texels. Throws HostError naming the file.
 Texels loadPsf(const std::string& path);
+
+/// The R, G, B channels of a decoded image (readImage, decodeImage) as a PSF's RGB texels.
+Texels psfFromImage(const Image& image);
 
 /// Resamples an RGB PSF to size x size texels with a box (area-averaging) filter when shrinking and
 /// bilinear interpolation when enlarging, keeping the centre texel (w / 2, h / 2) at (size / 2, size / 2).

@@ -1,6 +1,8 @@
 // Physically based PSFs: the aperture on a grid, |FFT|^2 with FFTW, per-wavelength resampling, CIE 1931 to Rec.709.
 #include "psf_generator.h"
 
+#include "psf.h"
+
 #include "host_error.h"
 
 #include <fftw3.h>
@@ -867,6 +869,23 @@ Image psfImage(const Texels& psf, const PsfParams& params)
     for (const Field& f : fieldsOf(params))
         add(std::string("fftbloom.psf.") + f.flag, f.value);
     return image;
+}
+
+Texels defaultPsf(int size)
+{
+    if (size < 2)
+        throw HostError("kernel: size " + std::to_string(size) + " is below 2");
+    PsfParams params;
+    params.sizeTexels = 64;
+    while (params.sizeTexels < 2048 && params.sizeTexels < size)
+        params.sizeTexels *= 2;
+    Texels psf = generatePsf(params);
+    if (size != params.sizeTexels)
+    {
+        psf = resamplePsf(psf, size);
+        normalizePsf(psf);
+    }
+    return psf;
 }
 
 } // namespace fftb

@@ -102,6 +102,12 @@ Texels generateAperture(const PsfParams& params);
 /// two threads at once.
 Texels generatePsf(const PsfParams& params);
 
+/// The default kernel of the fftbloom CLI and the benchmark: generatePsf with the default PsfParams (a six-blade
+/// iris, Airy radius 2 texels, 32 wavelengths), size x size texels, size >= 2. Generated at the smallest power of two
+/// >= size within 64..2048, then resampled (resamplePsf) and normalized when that differs from size. Throws HostError
+/// for size < 2; otherwise as generatePsf.
+Texels defaultPsf(int size);
+
 /// `psf` as an Image with float channels R, G, B and every parameter of `params` as a string header attribute
 /// "fftbloom.psf.<flag>" (the tool's option name, e.g. "fftbloom.psf.blades" = "6"), plus "fftbloom.psf.model"
 /// naming the model; uncompressed (ZIP would save a few percent at many times the writing time). Ready for writeExr.

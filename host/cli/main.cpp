@@ -5,6 +5,7 @@
 #include "options.h"
 #include "progress.h"
 #include "psf.h"
+#include "psf_generator.h"
 #include "report.h"
 
 #include <cstdio>
@@ -17,7 +18,7 @@ using namespace fftb;
 Texels loadKernel(const CliOptions& o)
 {
     if (o.kernelPath.empty())
-        return generateDefaultPsf(o.kernelSize);
+        return defaultPsf(o.kernelSize);
     Texels psf = resamplePsf(loadPsf(o.kernelPath), o.kernelSize);
     try
     {

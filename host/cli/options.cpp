@@ -55,7 +55,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->needs(single);
     app.add_option("--exposure", o.batch.previewExposure, "preview exposure in stops")->capture_default_str();
     app.add_option("--kernel", o.kernelPath,
-                   "PSF image (EXR/HDR), centre texel (W/2, H/2); default: the generated glare PSF of docs/kernels.md");
+                   "PSF image (EXR/HDR), centre texel (W/2, H/2); default: a generated six-blade diffraction PSF "
+                   "(docs/kernels.md; fftbloom-psf makes others)");
     app.add_option("--kernel-size", o.kernelSize, "resample the PSF to N x N texels, N a power of two in 2..4096")
         ->capture_default_str()
         ->check(

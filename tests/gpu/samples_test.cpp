@@ -2,6 +2,7 @@
 #include "gpu_test_support.h"
 #include "image_io.h"
 #include "psf.h"
+#include "psf_generator.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>
@@ -26,7 +27,7 @@ TEST_P(Samples, DefaultPsfBloomMatchesReference)
     const std::string path = std::string(dir ? dir : FFTBLOOM_SAMPLES_DIR) + "/" + GetParam() + ".exr";
     ASSERT_TRUE(std::filesystem::exists(path)) << path << " missing: run assets/fetch_samples.sh";
     const Texels frame = toRgba(readImage(path));
-    Texels kernel = generateDefaultPsf(256);
+    Texels kernel = defaultPsf(256);
     normalizePsf(kernel);
     BloomSettings s;
     s.spectrum = SpectrumMode::Exact;
