@@ -8,8 +8,9 @@ packages=(
     mesa-vulkan-drivers vulkan-validationlayers # lavapipe (CPU Vulkan) and the Khronos validation layer
     libtinyexr-dev libstb-dev libcli11-dev     # image I/O and argument parsing
     libfftw3-dev libgtest-dev                  # the double-precision reference and the tests
-    nlohmann-json3-dev                         # the benchmark's JSON results
-    libspirv-cross-c-shared-dev                # shader reflection in the tests
+    nlohmann-json3-dev                         # JSON: the CLI's report, bench results, shader binding tables
+    libspirv-cross-c-shared-dev                # fftbloom-shaders (HLSL/MSL/GLSL export), reflection in the tests
+    clang libclang-rt-14-dev zlib1g-dev        # the libFuzzer targets (clang, sanitizers; tinyexr built in)
     libvkfft-dev glslang-dev                   # the benchmark's VkFFT anchor (glslang compiles its shaders)
 )
 

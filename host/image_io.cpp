@@ -459,7 +459,11 @@ void patchLayout(const std::string& path, unsigned char* bytes, std::size_t size
 
 Image readImage(const std::string& path)
 {
-    const std::vector<unsigned char> bytes = readFile(path);
+    return decodeImage(path, readFile(path));
+}
+
+Image decodeImage(const std::string& path, const std::vector<unsigned char>& bytes)
+{
     const auto startsWith = [&](const std::string& magic)
     { return bytes.size() >= magic.size() && std::equal(magic.begin(), magic.end(), bytes.begin()); };
     Image image;

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fftb
 {
@@ -21,6 +22,9 @@ namespace fftb
 /// name given), a multi-part or deep file (which of them said), a luminance/chroma (Y, RY, BY) or subsampled image, a
 /// zero-sized image or empty data window, more than 128 custom attributes, or an image with no R, G, B channels.
 Image readImage(const std::string& path);
+
+/// readImage of a file's bytes already in memory; `path` only names it in errors.
+Image decodeImage(const std::string& path, const std::vector<unsigned char>& bytes);
 
 /// Writes `image` as a scanline OpenEXR with line order INCREASING_Y and `image.layout`'s windows, compression,
 /// pixel aspect ratio, screen window and attributes. Each channel is stored as its own PixelType, or as
