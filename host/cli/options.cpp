@@ -137,11 +137,21 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         std::ifstream list(o.listPath);
         if (!list)
             return usage("--list " + o.listPath + ": cannot be read");
-        for (std::string line; std::getline(list, line);)
-            if (!line.empty())
-                o.inputs.push_back(line);
-        if (list.bad())
-            return usage("--list " + o.listPath + ": read error");
+        // Lines are paths (PATH_MAX 4096 bytes with its terminating zero); a longer one means the file is not a
+        // list (a binary file, /dev/zero), so it is refused before it is read whole. A CR before the LF is dropped.
+        char line[4097];
+        while (list.getline(line, sizeof line))
+        {
+            std::string path(line);
+            if (!path.empty() && path.back() == '\r')
+                path.pop_back();
+            if (!path.empty())
+                o.inputs.push_back(path);
+        }
+        if (list.fail() && !list.eof())
+            return usage(
+                "--list " + o.listPath + ": " +
+                (list.bad() ? std::string("read error") : "a line longer than 4096 bytes: not a list of paths"));
     }
     if (o.inputs.empty())
         return usage("no input frames (give paths or --list)");

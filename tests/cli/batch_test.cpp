@@ -273,7 +273,8 @@ TEST_F(BatchTest, DataWindowAndDisplayWindowRoundTrip)
 TEST_F(BatchTest, ListFileAddsInputs)
 {
     const std::vector<fs::path> inputs = writeInputs(3);
-    writeBytes(file("list.txt"), inputs[1].string() + "\n\n" + inputs[2].string() + "\n");
+    // Windows line ends and no line end after the last path are fine.
+    writeBytes(file("list.txt"), inputs[1].string() + "\r\n\n" + inputs[2].string());
     fs::create_directory(file("out"));
     const CliResult r = run(quote(inputs[0]) + " --list " + quote(file("list.txt")) + " --out-dir " +
                             quote(file("out")) + " --kernel-size 8");
@@ -300,6 +301,7 @@ TEST_F(BatchTest, UsageErrorsExitWith2AndWriteNothing)
         {quoted({inputs[0], file("sub") / "f0.exr"}) + "--out-dir " + quote(file("out")), "sub/f0.exr"},
         {quoted(inputs) + "--out-dir " + quote(dir), "never overwrites an input"},
         {"--list " + quote(file("absent.txt")) + " --out-dir " + quote(file("out")), "absent.txt"},
+        {"--list /dev/zero --out-dir " + quote(file("out")), "not a list of paths"},
     };
     for (const auto& c : cases)
     {
