@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace fftb
 {
@@ -15,9 +16,12 @@ uint32_t pow2Ceil(uint32_t n)
     return p;
 }
 
-bool isFftLength(uint32_t length)
+namespace
 {
-    if (length < 2 || length > kMaxFftLength)
+
+bool isSharedFftLength(uint32_t length)
+{
+    if (length < 2 || length > kMaxSharedFftLength)
         return false;
     for (const uint32_t p : {2u, 3u, 5u, 7u})
         while (length % p == 0)
@@ -25,10 +29,58 @@ bool isFftLength(uint32_t length)
     return length == 1;
 }
 
+/// A long line's split: register radix R, shared length M = N / R, workgroup size T. All zero when none exists.
+struct LongSplit
+{
+    uint32_t radix = 0, sharedLength = 0, workgroupSize = 0;
+};
+
+LongSplit longSplitOf(uint32_t length)
+{
+    if (length <= kMaxSharedFftLength || length > kMaxFftLength)
+        return {};
+    // The smallest R leaves the longest sub-lines: fewest idle invocations in their Stockham stages.
+    for (const uint32_t radix : {2u, 3u, 4u, 5u, 7u, 8u})
+    {
+        if (length % radix != 0 || !isSharedFftLength(length / radix))
+            continue;
+        const uint32_t m = length / radix;
+        // T must divide M: the register stage combines positions n + m M, which then share an invocation.
+        const uint32_t least = (length + kMaxElementsPerInvocation - 1) / kMaxElementsPerInvocation;
+        for (uint32_t t = least; t <= std::min(m, kMaxWorkgroupSize); ++t)
+            if (m % t == 0)
+                return {radix, m, t};
+    }
+    return {};
+}
+
+} // namespace
+
+bool isFftLength(uint32_t length)
+{
+    return isSharedFftLength(length) || longSplitOf(length).radix != 0;
+}
+
+uint32_t sharedLengthOf(uint32_t length)
+{
+    return isSharedFftLength(length) ? length : longSplitOf(length).sharedLength;
+}
+
+uint32_t workgroupSizeOf(uint32_t length)
+{
+    if (!isSharedFftLength(length))
+        return longSplitOf(length).workgroupSize;
+    const uint32_t size = (length + kMaxElementsPerInvocation - 1) / kMaxElementsPerInvocation;
+    return size <= 32 ? size : (size + 31) / 32 * 32;
+}
+
 std::vector<uint32_t> radicesOf(uint32_t length)
 {
     std::vector<uint32_t> radices;
-    for (uint32_t rest = length; rest > 1;)
+    const uint32_t shared = sharedLengthOf(length);
+    if (shared != length)
+        radices.push_back(length / shared);
+    for (uint32_t rest = shared; rest > 1;)
     {
         uint32_t radix = 7;
         for (const uint32_t r : {8u, 4u, 2u, 3u, 5u})
@@ -57,6 +109,36 @@ uint32_t TwiddleTables::offsetOf(uint32_t length) const
     return offsets[size_t(it - lengths.begin())];
 }
 
+void TwiddleTables::write(float* destination) const
+{
+    for (size_t i = 0; i < lengths.size(); ++i)
+        for (uint32_t m = 0; m < twiddleTableElements(lengths[i]); ++m)
+        {
+            double re, im;
+            twiddleEntry(lengths[i], m, &re, &im);
+            destination[2 * (offsets[i] + m)] = float(re);
+            destination[2 * (offsets[i] + m) + 1] = float(im);
+        }
+}
+
+uint32_t twiddleTableElements(uint32_t length)
+{
+    if (length <= kMaxSharedFftLength)
+        return length;
+    return kTwiddleFineElements + (length + kTwiddleFineElements - 1) / kTwiddleFineElements;
+}
+
+void twiddleEntry(uint32_t length, uint32_t index, double* re, double* im)
+{
+    uint64_t m = index;
+    if (length > kMaxSharedFftLength && index >= kTwiddleFineElements)
+        m = uint64_t(index - kTwiddleFineElements) * kTwiddleFineElements;
+    // Reduced modulo the length before scaling, so the angle stays within one turn.
+    const double angle = -2.0 * std::numbers::pi * double(m % length) / length;
+    *re = std::cos(angle);
+    *im = std::sin(angle);
+}
+
 const TwiddleTables& twiddleTables()
 {
     static const TwiddleTables tables = []
@@ -67,7 +149,7 @@ const TwiddleTables& twiddleTables()
             {
                 t.lengths.push_back(n);
                 t.offsets.push_back(t.totalElements);
-                t.totalElements += n;
+                t.totalElements += twiddleTableElements(n);
             }
         return t;
     }();
@@ -168,9 +250,9 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     if (request.kernelWidth == 0 || request.kernelHeight == 0)
         return fail("kernel extent: " + std::to_string(request.kernelWidth) + "x" +
                     std::to_string(request.kernelHeight) + " is empty");
-    if (request.kernelWidth > kMaxFftLength || request.kernelHeight > kMaxFftLength)
+    if (request.kernelWidth > kMaxKernelLength || request.kernelHeight > kMaxKernelLength)
         return fail("kernel extent: " + std::to_string(request.kernelWidth) + "x" +
-                    std::to_string(request.kernelHeight) + " exceeds " + std::to_string(kMaxFftLength));
+                    std::to_string(request.kernelHeight) + " exceeds " + std::to_string(kMaxKernelLength));
 
     const auto axis = [&](bool isX, bool first)
     {

@@ -8,29 +8,67 @@
 namespace fftb
 {
 
-/// Largest FFT length along one axis (one workgroup's shared memory holds one line of 4096 complex fp32).
-constexpr uint32_t kMaxFftLength = 4096;
+/// Longest FFT held whole in one workgroup's shared memory: 4096 complex fp32, 32 KiB (FFTB_MAX_SHARED_FFT_LENGTH).
+constexpr uint32_t kMaxSharedFftLength = 4096;
+/// Longest FFT along one axis. Lines past kMaxSharedFftLength run one radix-R stage in registers, then R FFTs of
+/// length N / R in shared memory (fft.glsl).
+constexpr uint32_t kMaxFftLength = 16384;
+/// Longest kernel extent along one axis (the resampled spectrum's extent pow2Ceil(K) stays in shared memory).
+constexpr uint32_t kMaxKernelLength = 4096;
+/// Most invocations per workgroup any FFT length asks for (the Vulkan limits of NVIDIA and lavapipe).
+constexpr uint32_t kMaxWorkgroupSize = 1024;
+/// Most complex elements of a line one invocation holds (FFTB_MAX_ELEMENTS_PER_INVOCATION).
+constexpr uint32_t kMaxElementsPerInvocation = 16;
 
-/// Whether the FFT supports `length`: 2 <= length <= kMaxFftLength and length = 2^a 3^b 5^c 7^d (radix 2, 4, 8, 3,
-/// 5, 7 butterflies).
+/// Whether the FFT supports `length`: length = 2^a 3^b 5^c 7^d (radix 2, 4, 8, 3, 5, 7 butterflies) and either
+/// 2 <= length <= kMaxSharedFftLength, or length <= kMaxFftLength and length = R M for a register radix R in
+/// {2, 3, 4, 5, 7, 8}, an FFT length M <= kMaxSharedFftLength and a workgroup size T <= kMaxWorkgroupSize that
+/// divides M with length / T <= kMaxElementsPerInvocation (see sharedLengthOf).
 bool isFftLength(uint32_t length);
 
-/// The radices of the Stockham stages for `length` (an FFT length), in the order the shader runs them: 8 while
-/// the remaining factor is divisible by 8, then 4, 2, 3, 5, 7. The shader repeats this rule (fft.glsl).
+/// Length M of the FFTs that run in shared memory for an FFT of `length`: the length itself up to
+/// kMaxSharedFftLength; past it length / R for the first R of 2, 3, 4, 5, 7, 8 that gives a supported split.
+/// 0 when `length` is no FFT length.
+uint32_t sharedLengthOf(uint32_t length);
+
+/// Invocations per workgroup T for an FFT of `length`. Up to kMaxSharedFftLength each holds up to
+/// kMaxElementsPerInvocation elements, and past one subgroup's worth T is a multiple of 32 so no subgroup runs
+/// part-empty. Longer lines: the smallest divisor of sharedLengthOf(length) with length / T <=
+/// kMaxElementsPerInvocation, so each invocation holds the same positions of every sub-line. 0 for no FFT length.
+uint32_t workgroupSizeOf(uint32_t length);
+
+/// The radices of the FFT stages for `length` (an FFT length), in the order the shader runs them: for lines past
+/// kMaxSharedFftLength first the register radix length / sharedLengthOf(length); then the Stockham stages in
+/// shared memory, 8 while the remaining factor is divisible by 8, then 4, 2, 3, 5, 7. The shader repeats this rule
+/// (fft.glsl).
 std::vector<uint32_t> radicesOf(uint32_t length);
 
 /// Relative cost of one FFT of `length`: length * the sum over its stages of (1 + radix / 10) — every stage is a
 /// shared-memory round trip, and the butterflies' arithmetic per element grows with the radix.
 double fftLengthCost(uint32_t length);
 
-/// Every FFT length in ascending order, and where its twiddle table, exp(-2 pi i m / length) for m < length, starts
-/// in the concatenation of all of them (the plugin's twiddle buffer).
+/// Fine entries of the twiddle table of a length past kMaxSharedFftLength (FFTB_TWIDDLE_FINE_ELEMENTS).
+constexpr uint32_t kTwiddleFineElements = 128;
+
+/// Elements of the twiddle table of `length`, complex: up to kMaxSharedFftLength, exp(-2 pi i m / length) for
+/// m < length; past it kTwiddleFineElements fine entries exp(-2 pi i a0 / length), a0 < kTwiddleFineElements, then
+/// ceil(length / kTwiddleFineElements) coarse ones exp(-2 pi i a1 kTwiddleFineElements / length), so that
+/// exp(-2 pi i a / length) = fine[a % kTwiddleFineElements] * coarse[a / kTwiddleFineElements].
+uint32_t twiddleTableElements(uint32_t length);
+
+/// Entry `index` (< twiddleTableElements(length)) of the twiddle table of `length`, in double precision.
+void twiddleEntry(uint32_t length, uint32_t index, double* re, double* im);
+
+/// Every FFT length in ascending order, and where its twiddle table starts in the concatenation of all of them (the
+/// plugin's twiddle buffer).
 struct TwiddleTables
 {
     std::vector<uint32_t> lengths;
     std::vector<uint32_t> offsets;
     uint32_t totalElements = 0;
     uint32_t offsetOf(uint32_t length) const; ///< length must be an FFT length
+    /// Writes every table as interleaved fp32 (re, im) pairs: 2 * totalElements floats.
+    void write(float* destination) const;
 };
 const TwiddleTables& twiddleTables();
 
@@ -106,7 +144,7 @@ uint32_t pow2Ceil(uint32_t n);
 double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is
-/// invalid (zero extents) or needs an FFT longer than kMaxFftLength.
+/// invalid (zero extents, a kernel past kMaxKernelLength) or needs an FFT longer than kMaxFftLength.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
 /// GL_MIRRORED_REPEAT: reflects any integer position into [0, length), the edge texel repeated.

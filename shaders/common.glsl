@@ -49,18 +49,42 @@ int paddedSource(uint p, uint imageLength, uint paddedLength, uint mirrorSplit)
 // After a forward FFT of z = a + i b (two real lines packed, seeds/000 "Exploiting the Hermitian Symmetry"),
 // stores the half spectra A[k] = (Z[k] + conj Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2,
 // of lines v0 and v0 + 1 at intermediate[(channel * (N/2 + 1) + k) * lineCount + v]; B only if v0 + 1 < lineCount.
+void storeHalfSpectrum(uint channel, uint v0, uint lineCount, uint k, vec2 z, vec2 zMirror)
+{
+    const vec2 d = z - zMirror;
+    const uint line = (channel * (FFT_LENGTH / 2u + 1u) + k) * lineCount;
+    intermediate[line + v0] = 0.5 * (z + zMirror);
+    if (v0 + 1u < lineCount)
+        intermediate[line + v0 + 1u] = 0.5 * vec2(d.y, -d.x);
+}
+
 void storeHalfSpectra(uint channel, uint v0, uint lineCount)
 {
-    const uint halfLines = FFT_LENGTH / 2u + 1u;
-    for (uint k = gl_LocalInvocationID.x; k < halfLines; k += WORKGROUP_SIZE)
+    if (SPLIT_RADIX == 1u)
     {
-        const vec2 z = fftGet(k);
-        const vec2 zMirror = conjugate(fftGet((FFT_LENGTH - k) % FFT_LENGTH));
-        const vec2 d = z - zMirror;
-        const uint line = (channel * halfLines + k) * lineCount;
-        intermediate[line + v0] = 0.5 * (z + zMirror);
-        if (v0 + 1u < lineCount)
-            intermediate[line + v0 + 1u] = 0.5 * vec2(d.y, -d.x);
+        // The spectrum is in shared memory, natural order.
+        for (uint k = gl_LocalInvocationID.x; k <= FFT_LENGTH / 2u; k += WORKGROUP_SIZE)
+            storeHalfSpectrum(channel, v0, lineCount, k, fftSharedGet(k),
+                              conjugate(fftSharedGet((FFT_LENGTH - k) % FFT_LENGTH)));
+        return;
+    }
+    // Long lines: slots k S .. k S + S - 1 hold X[R q + k], and X[N - (R q + k)] lies in sub-line (R - k) mod R. Each
+    // sub-line r in turn goes through shared memory (at q), where the invocations holding its mirrors read them.
+    for (uint r = 0u; r < SPLIT_RADIX; ++r)
+    {
+        barrier();
+        for (uint j = 0u; j < SUB_ELEMENTS; ++j)
+            fftSharedPut(gl_LocalInvocationID.x + j * WORKGROUP_SIZE, fftGet(r * SUB_ELEMENTS + j));
+        barrier();
+        const uint mirrored = (SPLIT_RADIX - r) % SPLIT_RADIX;
+        for (uint j = 0u; j < SUB_ELEMENTS; ++j)
+        {
+            const uint e = mirrored * SUB_ELEMENTS + j;
+            const uint k = fftFrequencyIndex(e);
+            if (k <= FFT_LENGTH / 2u)
+                storeHalfSpectrum(channel, v0, lineCount, k, fftGet(e),
+                                  conjugate(fftSharedGet(((FFT_LENGTH - k) % FFT_LENGTH) / SPLIT_RADIX)));
+        }
     }
 }
 

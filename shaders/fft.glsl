@@ -1,18 +1,28 @@
 // The one FFT of every pass: mixed-radix (8/4/2/3/5/7) Stockham autosort in shared memory, natural order in and out.
-// A pass puts a line with fftPut, calls fftRun and reads it back with fftGet; the FFT knows nothing of images
-// or buffers (the accessor pattern of seeds/000). Forward is unnormalized, exp(-2 pi i k n / N).
+// Lines longer than shared memory holds (N > 4096) run one radix-R stage in registers first (the "virtual threads"
+// of seeds/000), then R sub-FFTs of length M = N / R in shared memory, one after the other (four-step FFT).
+// A pass puts a line into its invocation's slots with fftPut, calls fftRun and reads the slots back with fftGet; the
+// FFT knows nothing of images or buffers (the accessor pattern of seeds/000). Forward is unnormalized,
+// exp(-2 pi i k n / N).
 #ifndef FFTB_FFT_GLSL
 #define FFTB_FFT_GLSL
 
 layout(constant_id = FFTB_SPEC_FFT_LENGTH) const uint FFT_LENGTH = 2;
 layout(constant_id = FFTB_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = 1;
 layout(constant_id = FFTB_SPEC_TWIDDLE_OFFSET) const uint TWIDDLE_OFFSET = 0;
+layout(constant_id = FFTB_SPEC_SHARED_LENGTH) const uint SHARED_LENGTH = 2;
+layout(constant_id = FFTB_SPEC_SHARED_TWIDDLE_OFFSET) const uint SHARED_TWIDDLE_OFFSET = 0;
 layout(local_size_x_id = FFTB_SPEC_WORKGROUP_SIZE) in;
 
-// Line positions per invocation: i = gl_LocalInvocationID.x + e * WORKGROUP_SIZE, e < ELEMENTS, i < FFT_LENGTH.
+// Slots per invocation: slot e holds line position fftTimeIndex(e) or frequency fftFrequencyIndex(e), which may be
+// >= FFT_LENGTH in the last slot when WORKGROUP_SIZE does not divide FFT_LENGTH (lines in shared memory only).
 const uint ELEMENTS = (FFT_LENGTH + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
-// Registers a stage holds per invocation: ceil(N / (R * T)) butterflies of R elements <= N / T + R.
+// Registers a stage holds per invocation: ceil(M / (R * T)) butterflies of R elements <= M / T + R.
 const uint STAGE_REGISTERS = FFTB_MAX_ELEMENTS_PER_INVOCATION + 8u;
+// Long lines: the radix R of the register stage (1 when the line fits shared memory) and the slots of one sub-line
+// (the host makes WORKGROUP_SIZE divide SHARED_LENGTH).
+const uint SPLIT_RADIX = FFT_LENGTH / SHARED_LENGTH;
+const uint SUB_ELEMENTS = SHARED_LENGTH / WORKGROUP_SIZE;
 
 layout(set = 0, binding = FFTB_BINDING_TWIDDLES, std430) readonly buffer Twiddles
 {
@@ -20,8 +30,12 @@ layout(set = 0, binding = FFTB_BINDING_TWIDDLES, std430) readonly buffer Twiddle
 };
 
 // Structure of arrays: real and imaginary parts in separate arrays avoid two-way bank conflicts.
-shared float fftRe[FFT_LENGTH];
-shared float fftIm[FFT_LENGTH];
+shared float fftRe[SHARED_LENGTH];
+shared float fftIm[SHARED_LENGTH];
+
+// Long lines live in registers: slot e holds position t + e T (time layout), or frequency
+// R (t + (e mod S) T) + e / S with S = SUB_ELEMENTS after a forward FFT (frequency layout, see fftFrequencyIndex).
+vec2 fftLine[FFTB_MAX_ELEMENTS_PER_INVOCATION];
 
 vec2 cmul(vec2 a, vec2 b)
 {
@@ -33,28 +47,77 @@ vec2 conjugate(vec2 a)
     return vec2(a.x, -a.y);
 }
 
-// exp(-2 pi i m / L) from the table of length L starting at `offset`, m < L; conjugated when inverse.
+// exp(-2 pi i m / L) from the table of length L <= 4096 starting at `offset`, m < L; conjugated when inverse.
 vec2 tableTwiddle(uint offset, uint m, bool inverse)
 {
     const vec2 w = twiddleTable[offset + m];
     return inverse ? conjugate(w) : w;
 }
 
-// exp(-2 pi i m / length) for a length dividing FFT_LENGTH, m < length; conjugated when inverse.
-vec2 twiddle(uint m, uint length, bool inverse)
+// exp(-2 pi i a / L) for any FFT length L and a < L, from its table at `offset`; conjugated when inverse. Lengths
+// past 4096 multiply a fine and a coarse entry (fftb_shared.h): two fp32 roundings instead of one.
+vec2 anyTableTwiddle(uint offset, uint length, uint a, bool inverse)
 {
-    return tableTwiddle(TWIDDLE_OFFSET, m * (FFT_LENGTH / length), inverse);
+    if (length <= FFTB_MAX_SHARED_FFT_LENGTH)
+        return tableTwiddle(offset, a, inverse);
+    const vec2 w = cmul(twiddleTable[offset + a % FFTB_TWIDDLE_FINE_ELEMENTS],
+                        twiddleTable[offset + FFTB_TWIDDLE_FINE_ELEMENTS + a / FFTB_TWIDDLE_FINE_ELEMENTS]);
+    return inverse ? conjugate(w) : w;
 }
 
-void fftPut(uint i, vec2 z)
+// exp(-2 pi i a / FFT_LENGTH), a < FFT_LENGTH; conjugated when inverse.
+vec2 lineTwiddle(uint a, bool inverse)
+{
+    return anyTableTwiddle(TWIDDLE_OFFSET, FFT_LENGTH, a, inverse);
+}
+
+// exp(-2 pi i m / length) for a length dividing SHARED_LENGTH, m < length; conjugated when inverse.
+vec2 twiddle(uint m, uint length, bool inverse)
+{
+    return tableTwiddle(SHARED_TWIDDLE_OFFSET, m * (SHARED_LENGTH / length), inverse);
+}
+
+void fftSharedPut(uint i, vec2 z)
 {
     fftRe[i] = z.x;
     fftIm[i] = z.y;
 }
 
-vec2 fftGet(uint i)
+vec2 fftSharedGet(uint i)
 {
     return vec2(fftRe[i], fftIm[i]);
+}
+
+// The line position slot e of this invocation holds before a forward FFT and after an inverse one.
+uint fftTimeIndex(uint e)
+{
+    return gl_LocalInvocationID.x + e * WORKGROUP_SIZE;
+}
+
+// The frequency slot e holds after a forward FFT and before an inverse one. Long lines keep the four-step order:
+// sub-FFT k (slots k S .. k S + S - 1) yields X[R q + k] at q = t + j T, so no exchange is needed to restore
+// natural order, and an inverse FFT takes its input in the same slots.
+uint fftFrequencyIndex(uint e)
+{
+    if (SPLIT_RADIX == 1u)
+        return fftTimeIndex(e);
+    return SPLIT_RADIX * (gl_LocalInvocationID.x + (e % SUB_ELEMENTS) * WORKGROUP_SIZE) + e / SUB_ELEMENTS;
+}
+
+// Slot e of this invocation; with a line in shared memory, valid only while fftTimeIndex(e) < FFT_LENGTH.
+void fftPut(uint e, vec2 z)
+{
+    if (SPLIT_RADIX == 1u)
+        fftSharedPut(fftTimeIndex(e), z);
+    else
+        fftLine[e] = z;
+}
+
+vec2 fftGet(uint e)
+{
+    if (SPLIT_RADIX == 1u)
+        return fftSharedGet(fftTimeIndex(e));
+    return fftLine[e];
 }
 
 // Separates a pass's reads of one line from its writes of the next.
@@ -186,17 +249,18 @@ uint stageRadix(uint rest)
     return rest % 5u == 0u ? 5u : 7u;
 }
 
-// Transforms the line in shared memory in place. Stage with span s and radix R (Stockham, after E. Bainville,
-// "OpenCL Fast Fourier Transform"): butterfly j reads x[j + r N / R], twiddles by exp(-+2 pi i r (j mod s) / (s R)),
-// and writes to (j / s) s R + (j mod s) + r s. Every invocation holds its butterflies in registers between the
-// barrier after the reads and the writes, so one shared array suffices.
-void fftRun(bool inverse)
+// Transforms the N = SHARED_LENGTH elements in shared memory in place (a whole line, or one sub-line of a long line).
+// Stage with span s and radix R (Stockham, after E. Bainville, "OpenCL Fast Fourier Transform"): butterfly j reads
+// x[j + r N / R], twiddles by exp(-+2 pi i r (j mod s) / (s R)), and writes to (j / s) s R + (j mod s) + r s. Every
+// invocation holds its butterflies in registers between the barrier after the reads and the writes, so one shared
+// array suffices.
+void sharedFft(bool inverse)
 {
     barrier();
-    for (uint span = 1u; span < FFT_LENGTH;)
+    for (uint span = 1u; span < SHARED_LENGTH;)
     {
-        const uint radix = stageRadix(FFT_LENGTH / span);
-        const uint butterflies = FFT_LENGTH / radix;
+        const uint radix = stageRadix(SHARED_LENGTH / span);
+        const uint butterflies = SHARED_LENGTH / radix;
         const uint perInvocation = (butterflies + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
         vec2 v[STAGE_REGISTERS];
         for (uint b = 0u; b < perInvocation; ++b)
@@ -204,7 +268,7 @@ void fftRun(bool inverse)
             const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
             if (j < butterflies)
                 for (uint r = 0u; r < radix; ++r)
-                    v[b * radix + r] = fftGet(j + r * butterflies);
+                    v[b * radix + r] = fftSharedGet(j + r * butterflies);
         }
         barrier();
         for (uint b = 0u; b < perInvocation; ++b)
@@ -219,11 +283,60 @@ void fftRun(bool inverse)
             dftRadix(x, radix, inverse);
             const uint base = (j - k) * radix + k;
             for (uint r = 0u; r < radix; ++r)
-                fftPut(base + r * span, x[r]);
+                fftSharedPut(base + r * span, x[r]);
         }
         barrier();
         span *= radix;
     }
+}
+
+// The register stage of a long line, radix R across slots e = j + m S (positions n + m M, n = t + j T, all in this
+// invocation because T divides M). Forward, decimation in frequency: sub-line k gets
+// y_k[n] = exp(-2 pi i n k / N) sum_m x[n + m M] exp(-2 pi i m k / R), whose M-point FFT is X[R q + k]. Inverse, the
+// transpose: twiddle sub-line k's inverse FFT by exp(+2 pi i n k / N), then an inverse radix R across k.
+void registerStage(bool inverse)
+{
+    for (uint j = 0u; j < SUB_ELEMENTS; ++j)
+    {
+        const uint n = gl_LocalInvocationID.x + j * WORKGROUP_SIZE;
+        vec2 x[8];
+        for (uint m = 0u; m < SPLIT_RADIX; ++m)
+            x[m] = fftLine[m * SUB_ELEMENTS + j];
+        if (inverse)
+            for (uint k = 1u; k < SPLIT_RADIX; ++k)
+                x[k] = cmul(x[k], lineTwiddle(n * k, true));
+        dftRadix(x, SPLIT_RADIX, inverse);
+        if (!inverse)
+            for (uint k = 1u; k < SPLIT_RADIX; ++k)
+                x[k] = cmul(x[k], lineTwiddle(n * k, false));
+        for (uint m = 0u; m < SPLIT_RADIX; ++m)
+            fftLine[m * SUB_ELEMENTS + j] = x[m];
+    }
+}
+
+// Transforms the line held in the slots: time layout in, frequency layout out (forward) or the reverse (inverse).
+void fftRun(bool inverse)
+{
+    if (SPLIT_RADIX == 1u)
+    {
+        sharedFft(inverse);
+        return;
+    }
+    if (!inverse)
+        registerStage(false);
+    // Each invocation writes and reads back only its own positions t + j T, so one sub-line's reads and the next
+    // one's writes need no barrier between them; sharedFft opens with the barrier after the writes.
+    barrier();
+    for (uint k = 0u; k < SPLIT_RADIX; ++k)
+    {
+        for (uint j = 0u; j < SUB_ELEMENTS; ++j)
+            fftSharedPut(gl_LocalInvocationID.x + j * WORKGROUP_SIZE, fftLine[k * SUB_ELEMENTS + j]);
+        sharedFft(inverse);
+        for (uint j = 0u; j < SUB_ELEMENTS; ++j)
+            fftLine[k * SUB_ELEMENTS + j] = fftSharedGet(gl_LocalInvocationID.x + j * WORKGROUP_SIZE);
+    }
+    if (inverse)
+        registerStage(true);
 }
 
 #endif

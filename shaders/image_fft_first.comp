@@ -21,10 +21,13 @@ void main()
     for (uint channel = 0u; channel < 3u; ++channel)
     {
         // Two real lines as one complex line z = a + i b.
-        for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
+        for (uint e = 0u; e < ELEMENTS; ++e)
         {
+            const uint i = fftTimeIndex(e);
+            if (i >= FFT_LENGTH)
+                break;
             const int u = paddedSource(i, pc.imageLength1, FFT_LENGTH, pc.mirrorSplit1);
-            fftPut(i, vec2(frameTexel(u, v0, channel), frameTexel(u, v1, channel)));
+            fftPut(e, vec2(frameTexel(u, v0, channel), frameTexel(u, v1, channel)));
         }
         fftRun(false);
         storeHalfSpectra(channel, v0, pc.imageLength2);

@@ -38,18 +38,29 @@ void main()
     const uint channel = gl_WorkGroupID.y;
     const uint line = (channel * (pc.paddedLength1 / 2u + 1u) + k1) * pc.imageLength2;
     // Padding along the second axis is applied here: lines in the padding are zero or mirrors of stored lines.
-    for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
+    for (uint e = 0u; e < ELEMENTS; ++e)
     {
+        const uint i = fftTimeIndex(e);
+        if (i >= FFT_LENGTH)
+            break;
         const int v = paddedSource(i, pc.imageLength2, FFT_LENGTH, pc.mirrorSplit2);
-        fftPut(i, v < 0 ? vec2(0.0) : intermediate[line + uint(v)]);
+        fftPut(e, v < 0 ? vec2(0.0) : intermediate[line + uint(v)]);
     }
     fftRun(false);
-    for (uint k2 = gl_LocalInvocationID.x; k2 < FFT_LENGTH; k2 += WORKGROUP_SIZE)
+    for (uint e = 0u; e < ELEMENTS; ++e)
     {
+        const uint k2 = fftFrequencyIndex(e);
+        if (k2 >= FFT_LENGTH)
+            break;
         const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, k1, k2) + vec2(pc.sharpen, 0.0);
-        fftPut(k2, pc.scale * cmul(fftGet(k2), kernel));
+        fftPut(e, pc.scale * cmul(fftGet(e), kernel));
     }
     fftRun(true);
-    for (uint v = gl_LocalInvocationID.x; v < pc.imageLength2; v += WORKGROUP_SIZE)
-        intermediate[line + v] = fftGet(v);
+    for (uint e = 0u; e < ELEMENTS; ++e)
+    {
+        const uint v = fftTimeIndex(e);
+        if (v >= pc.imageLength2)
+            break;
+        intermediate[line + v] = fftGet(e);
+    }
 }

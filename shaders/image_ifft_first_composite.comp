@@ -38,20 +38,23 @@ void main()
     for (uint channel = 0u; channel < 3u; ++channel)
     {
         // Z = A + i B packs the two lines again; after the inverse FFT, Re z is line v0 and Im z line v1.
-        for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
+        for (uint e = 0u; e < ELEMENTS; ++e)
         {
+            const uint i = fftFrequencyIndex(e);
+            if (i >= FFT_LENGTH)
+                break;
             const vec2 a = halfSpectrum(channel, i, v0);
             const vec2 b = halfSpectrum(channel, i, v1);
-            fftPut(i, vec2(a.x - b.y, a.y + b.x));
+            fftPut(e, vec2(a.x - b.y, a.y + b.x));
         }
         fftRun(true);
         for (uint e = 0u; e < ELEMENTS; ++e)
-            lines[channel][e] = fftGet(min(gl_LocalInvocationID.x + e * WORKGROUP_SIZE, FFT_LENGTH - 1u));
+            lines[channel][e] = fftTimeIndex(e) < FFT_LENGTH ? fftGet(e) : vec2(0.0);
         fftSync();
     }
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
-        const uint u = gl_LocalInvocationID.x + e * WORKGROUP_SIZE;
+        const uint u = fftTimeIndex(e);
         if (u >= pc.imageLength1)
             break;
         writeTexel(u, v0, vec3(lines[0][e].x, lines[1][e].x, lines[2][e].x));

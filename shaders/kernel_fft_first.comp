@@ -38,10 +38,13 @@ void main()
     const uint v1 = v0 + 1u;
     for (uint channel = 0u; channel < 3u; ++channel)
     {
-        for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
+        for (uint e = 0u; e < ELEMENTS; ++e)
         {
+            const uint i = fftTimeIndex(e);
+            if (i >= FFT_LENGTH)
+                break;
             const float b = v1 < storedLines ? kernelTexel(i, v1, channel) : 0.0;
-            fftPut(i, vec2(kernelTexel(i, v0, channel), b));
+            fftPut(e, vec2(kernelTexel(i, v0, channel), b));
         }
         fftRun(false);
         storeHalfSpectra(channel, v0, storedLines);

@@ -14,14 +14,23 @@ void main()
     const uint storedLines = min(pc.kernelLength2, pc.spectrumLength2);
     const uint halfLines = pc.spectrumLength1 / 2u + 1u;
     const uint line = channel * halfLines + k1;
-    for (uint i = gl_LocalInvocationID.x; i < FFT_LENGTH; i += WORKGROUP_SIZE)
-        fftPut(i, i < storedLines ? intermediate[line * storedLines + i] : vec2(0.0));
-    fftRun(false);
-    // Both phase terms index the twiddle table exactly: exp(2 pi i m / S) = conj(table[m mod S]).
-    const vec2 phase1 = tableTwiddle(pc.spectrumTwiddleOffset1, (k1 * pc.kernelCentre1) % pc.spectrumLength1, true);
-    for (uint k2 = gl_LocalInvocationID.x; k2 < FFT_LENGTH; k2 += WORKGROUP_SIZE)
+    for (uint e = 0u; e < ELEMENTS; ++e)
     {
-        const vec2 phase2 = twiddle((k2 * pc.kernelCentre2) % FFT_LENGTH, FFT_LENGTH, true);
-        kernelSpectrum[line * FFT_LENGTH + k2] = cmul(fftGet(k2), cmul(phase1, phase2));
+        const uint i = fftTimeIndex(e);
+        if (i >= FFT_LENGTH)
+            break;
+        fftPut(e, i < storedLines ? intermediate[line * storedLines + i] : vec2(0.0));
+    }
+    fftRun(false);
+    // Both phase terms index the twiddle tables exactly: exp(2 pi i m / S) = conj(table[m mod S]).
+    const vec2 phase1 = anyTableTwiddle(pc.spectrumTwiddleOffset1, pc.spectrumLength1,
+                                        (k1 * pc.kernelCentre1) % pc.spectrumLength1, true);
+    for (uint e = 0u; e < ELEMENTS; ++e)
+    {
+        const uint k2 = fftFrequencyIndex(e);
+        if (k2 >= FFT_LENGTH)
+            break;
+        const vec2 phase2 = lineTwiddle((k2 * pc.kernelCentre2) % FFT_LENGTH, true);
+        kernelSpectrum[line * FFT_LENGTH + k2] = cmul(fftGet(e), cmul(phase1, phase2));
     }
 }

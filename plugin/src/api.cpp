@@ -91,8 +91,8 @@ FftbResult fftbCreateContext(const FftbContextCreateInfo* info, FftbContext* con
         return fail(FFTB_ERROR_INVALID_ARGUMENT, "getInstanceProcAddr, getDeviceProcAddr: NULL");
     if (info->maxWidth == 0 || info->maxHeight == 0)
         return fail(FFTB_ERROR_INVALID_ARGUMENT, "maxWidth, maxHeight: must be >= 1");
-    if (info->maxKernelWidth == 0 || info->maxKernelHeight == 0 || info->maxKernelWidth > FFTB_MAX_FFT_LENGTH ||
-        info->maxKernelHeight > FFTB_MAX_FFT_LENGTH)
+    if (info->maxKernelWidth == 0 || info->maxKernelHeight == 0 || info->maxKernelWidth > FFTB_MAX_KERNEL_LENGTH ||
+        info->maxKernelHeight > FFTB_MAX_KERNEL_LENGTH)
         return fail(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelWidth, maxKernelHeight: must lie in 1 .. 4096");
     if (info->maxFramesInFlight > 16)
         return fail(FFTB_ERROR_INVALID_ARGUMENT, "maxFramesInFlight: must lie in 0 .. 16");

@@ -6,25 +6,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <numbers>
 
 namespace fftb
 {
 
 static_assert(sizeof(FftbPushConstants) == 20 * 4, "push constants: 20 scalars of 4 bytes, no padding");
-
-namespace
-{
-
-/// Invocations per workgroup for an FFT of `length`: each holds up to FFTB_MAX_ELEMENTS_PER_INVOCATION elements;
-/// past one subgroup's worth, a multiple of 32 so no subgroup runs part-empty (lengths with factors 3, 5, 7).
-uint32_t workgroupSize(uint32_t length)
-{
-    const uint32_t size = (length + FFTB_MAX_ELEMENTS_PER_INVOCATION - 1) / FFTB_MAX_ELEMENTS_PER_INVOCATION;
-    return size <= 32 ? size : (size + 31) / 32 * 32;
-}
-
-} // namespace
+static_assert(kMaxElementsPerInvocation == FFTB_MAX_ELEMENTS_PER_INVOCATION, "plan.h and fftb_shared.h disagree");
+static_assert(kMaxSharedFftLength == FFTB_MAX_SHARED_FFT_LENGTH, "plan.h and fftb_shared.h disagree");
+static_assert(kTwiddleFineElements == FFTB_TWIDDLE_FINE_ELEMENTS, "plan.h and fftb_shared.h disagree");
+static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_MAX_KERNEL_LENGTH,
+              "plan.h and fftbloom.h disagree");
 
 void Context::report(FftbResult result, VkResult vkResult, const std::string& message) const
 {
@@ -82,18 +73,21 @@ Context::Context(const FftbContextCreateInfo& info)
         makePlan({maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_}, &plan, &reason);
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
     }
+    vk_.vkGetPhysicalDeviceProperties(physicalDevice_, &properties_);
+    // Shaders index the scratch with 32-bit element offsets and bind it whole.
+    for (const auto& [elements, name] :
+         {std::pair{intermediateElements, "intermediate"}, std::pair{spectrumElements, "kernel spectrum"}})
+        if (elements * 8 > properties_.limits.maxStorageBufferRange)
+            throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                          "maxWidth, maxHeight, maxKernelWidth, maxKernelHeight: the " + std::string(name) +
+                              " buffer needs " + std::to_string(elements * 8) +
+                              " bytes, past the device's maxStorageBufferRange of " +
+                              std::to_string(properties_.limits.maxStorageBufferRange)};
 
-    // Every FFT length's table, 2.3 MiB in all: pipelines for any length can then be made while recording.
+    // Every FFT length's table, 2.5 MiB in all: pipelines for any length can then be made while recording.
     const TwiddleTables& tables = twiddleTables();
     twiddles_ = createBuffer(VkDeviceSize(sizeof(float)) * 2 * tables.totalElements, true);
-    auto* table = static_cast<float*>(twiddles_.mapped);
-    for (size_t i = 0; i < tables.lengths.size(); ++i)
-        for (uint32_t m = 0; m < tables.lengths[i]; ++m)
-        {
-            const double angle = -2.0 * std::numbers::pi * m / tables.lengths[i];
-            table[2 * (tables.offsets[i] + m)] = float(std::cos(angle));
-            table[2 * (tables.offsets[i] + m) + 1] = float(std::sin(angle));
-        }
+    tables.write(static_cast<float*>(twiddles_.mapped));
     intermediate_ = createBuffer(intermediateElements * 8, false);
     kernelSpectrum_ = createBuffer(spectrumElements * 8, false);
     kernelTexels_ = createBuffer(VkDeviceSize(3) * maxKernelWidth_ * maxKernelHeight_ * sizeof(float), true);
@@ -232,13 +226,27 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
     const auto key = std::make_pair(pass, fftLength);
     if (auto it = pipelines_.find(key); it != pipelines_.end())
         return it->second;
-    const uint32_t values[3] = {fftLength, workgroupSize(fftLength), twiddleTables().offsetOf(fftLength)};
-    const VkSpecializationMapEntry entries[3] = {
+    const uint32_t workgroupSize = workgroupSizeOf(fftLength);
+    const uint32_t sharedLength = sharedLengthOf(fftLength);
+    const VkPhysicalDeviceLimits& limits = properties_.limits;
+    if (workgroupSize > limits.maxComputeWorkGroupInvocations || workgroupSize > limits.maxComputeWorkGroupSize[0] ||
+        sharedLength * 2 * sizeof(float) > limits.maxComputeSharedMemorySize)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "FFT length " + std::to_string(fftLength) + " needs " + std::to_string(workgroupSize) +
+                          " invocations per workgroup and " + std::to_string(sharedLength * 2 * sizeof(float)) +
+                          " bytes of shared memory (maxComputeWorkGroupInvocations " +
+                          std::to_string(limits.maxComputeWorkGroupInvocations) + ", maxComputeSharedMemorySize " +
+                          std::to_string(limits.maxComputeSharedMemorySize) + ")"};
+    const uint32_t values[5] = {fftLength, workgroupSize, twiddleTables().offsetOf(fftLength), sharedLength,
+                                twiddleTables().offsetOf(sharedLength)};
+    const VkSpecializationMapEntry entries[5] = {
         {FFTB_SPEC_FFT_LENGTH, 0, sizeof(uint32_t)},
         {FFTB_SPEC_WORKGROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
         {FFTB_SPEC_TWIDDLE_OFFSET, 2 * sizeof(uint32_t), sizeof(uint32_t)},
+        {FFTB_SPEC_SHARED_LENGTH, 3 * sizeof(uint32_t), sizeof(uint32_t)},
+        {FFTB_SPEC_SHARED_TWIDDLE_OFFSET, 4 * sizeof(uint32_t), sizeof(uint32_t)},
     };
-    VkSpecializationInfo spec{3, entries, sizeof(values), values};
+    VkSpecializationInfo spec{5, entries, sizeof(values), values};
     VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;

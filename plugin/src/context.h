@@ -77,6 +77,7 @@ class Context
     VulkanFunctions vk_;
     VkDevice device_;
     VkPhysicalDevice physicalDevice_;
+    VkPhysicalDeviceProperties properties_{};
     const VkAllocationCallbacks* allocator_;
     PFN_fftbMessageCallback callback_;
     void* callbackUserData_;

@@ -137,6 +137,13 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
                                     timestamps->firstQuery + stamp++);
     };
 
+    // Pipelines first, so that a device limit (workgroup size, shared memory) is reported before anything is recorded.
+    pipeline(Pass::KernelFftFirst, a.spectrumLength);
+    pipeline(Pass::KernelFftSecond, b.spectrumLength);
+    pipeline(Pass::ImageFftFirst, a.paddedLength);
+    pipeline(Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength);
+    pipeline(Pass::ImageIfftFirstComposite, a.paddedLength);
+
     const VkDescriptorSet set = nextDescriptorSet(info.inputView, info.inputLayout, info.outputView);
     vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set, 0, nullptr);
     // Orders this bloom after earlier use of the context's buffers (the previous frame's pass 3 reads).

@@ -8,18 +8,28 @@
 #define FFTB_BINDING_INTERMEDIATE 2  // storage buffer: the frame's half spectrum along the first axis
 #define FFTB_BINDING_KERNEL_TEXELS 3 // storage buffer: the kernel, planar RGB floats, x fastest
 #define FFTB_BINDING_KERNEL_SPECTRUM 4 // storage buffer: the kernel's centred half spectrum
-#define FFTB_BINDING_TWIDDLES 5      // storage buffer: per FFT length N, exp(-2 pi i m / N) for m < N
+#define FFTB_BINDING_TWIDDLES 5      // storage buffer: per FFT length, its twiddle table (below)
 #define FFTB_BINDING_COUNT 6
 
 // Twiddles come from tables computed in double precision on the host (host/plan.h, twiddleTables): GPU sin/cos
-// are allowed 2^-11 absolute error by the Vulkan spec, far above fp32 FFT accuracy.
+// are allowed 2^-11 absolute error by the Vulkan spec, far above fp32 FFT accuracy. A length N <= 4096 has the
+// full table exp(-2 pi i m / N), m < N. A longer N has two short ones, so the buffer stays small: FINE entries
+// exp(-2 pi i a0 / N), a0 < FINE, then exp(-2 pi i a1 FINE / N), a1 < ceil(N / FINE); exp(-2 pi i a / N) is the
+// product of entries a % FINE and FINE + a / FINE.
+#define FFTB_TWIDDLE_FINE_ELEMENTS 128
 
-#define FFTB_SPEC_FFT_LENGTH 0     // FFT length of the pass's transforms: 2^a 3^b 5^c 7^d in [2, 4096]
-#define FFTB_SPEC_WORKGROUP_SIZE 1 // invocations per workgroup: ceil(FFT length / elements per invocation)
-#define FFTB_SPEC_TWIDDLE_OFFSET 2 // where the twiddle table of the FFT length starts in the twiddle buffer
+#define FFTB_SPEC_FFT_LENGTH 0     // FFT length N of the pass's transforms: 2^a 3^b 5^c 7^d in [2, 16384]
+#define FFTB_SPEC_WORKGROUP_SIZE 1 // invocations per workgroup T (host/plan.h, workgroupSizeOf)
+#define FFTB_SPEC_TWIDDLE_OFFSET 2 // where the twiddle table of N starts in the twiddle buffer
+// Length M of the FFTs run in shared memory: N up to 4096; for longer lines N / R, after one radix-R stage in
+// registers (host/plan.h, sharedLengthOf).
+#define FFTB_SPEC_SHARED_LENGTH 3
+#define FFTB_SPEC_SHARED_TWIDDLE_OFFSET 4 // where the twiddle table of M starts
 
-// Each invocation holds about this many complex elements of a line in registers (at most 16 + the largest radix).
+// Each invocation holds at most this many complex elements of a line in registers.
 #define FFTB_MAX_ELEMENTS_PER_INVOCATION 16
+// Longest FFT held whole in shared memory: 4096 complex fp32, 32 KiB (lavapipe's limit; Vulkan requires 16 KiB).
+#define FFTB_MAX_SHARED_FFT_LENGTH 4096
 
 #define FFTB_GPU_PADDING_ZERO 0
 #define FFTB_GPU_PADDING_MIRROR 1

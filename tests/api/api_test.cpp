@@ -383,11 +383,11 @@ TEST_F(ApiTest, CreateAndDestroyAreClean)
     // TearDown destroys it; the validation layer reports any object left behind at vkDestroyDevice.
 }
 
-TEST_F(ApiTest, CreateRejectsExtentsNeedingAnFftLongerThan4096)
+TEST_F(ApiTest, CreateRejectsExtentsNeedingAnFftLongerThan16384)
 {
-    // 4000 + 512 / 2 texels of zero padding need an FFT of 8192 along x, whichever axis order or padding.
+    // 16200 + 512 / 2 texels of zero padding need an FFT longer than 16384 along x, whichever axis order or padding.
     FftbContextCreateInfo info = validCreateInfo();
-    info.maxWidth = 4000;
+    info.maxWidth = 16200;
     info.maxKernelWidth = 512;
     info.maxKernelHeight = 512;
     EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_DEVICE_LIMIT);

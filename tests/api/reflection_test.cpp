@@ -264,16 +264,20 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     std::set<unsigned> ids;
     for (size_t i = 0; i < count; ++i)
     {
-        // The plugin's VkSpecializationInfo sets exactly these two: any other id would keep its default.
+        // The plugin's VkSpecializationInfo sets exactly these: any other id would keep its default.
         EXPECT_TRUE(constants[i].constant_id == FFTB_SPEC_FFT_LENGTH ||
                     constants[i].constant_id == FFTB_SPEC_WORKGROUP_SIZE ||
-                    constants[i].constant_id == FFTB_SPEC_TWIDDLE_OFFSET)
+                    constants[i].constant_id == FFTB_SPEC_TWIDDLE_OFFSET ||
+                    constants[i].constant_id == FFTB_SPEC_SHARED_LENGTH ||
+                    constants[i].constant_id == FFTB_SPEC_SHARED_TWIDDLE_OFFSET)
             << module().name << ": constant_id " << constants[i].constant_id << " is no FFTB_SPEC_* id";
         ids.insert(constants[i].constant_id);
     }
     EXPECT_TRUE(ids.count(FFTB_SPEC_FFT_LENGTH)) << module().name << ": no FFTB_SPEC_FFT_LENGTH";
     EXPECT_TRUE(ids.count(FFTB_SPEC_WORKGROUP_SIZE)) << module().name << ": no FFTB_SPEC_WORKGROUP_SIZE";
     EXPECT_TRUE(ids.count(FFTB_SPEC_TWIDDLE_OFFSET)) << module().name << ": no FFTB_SPEC_TWIDDLE_OFFSET";
+    EXPECT_TRUE(ids.count(FFTB_SPEC_SHARED_LENGTH)) << module().name << ": no FFTB_SPEC_SHARED_LENGTH";
+    EXPECT_TRUE(ids.count(FFTB_SPEC_SHARED_TWIDDLE_OFFSET)) << module().name << ": no FFTB_SPEC_SHARED_TWIDDLE_OFFSET";
 
     EXPECT_EQ(spvc_compiler_get_execution_model(c), SpvExecutionModelGLCompute) << module().name;
     spvc_specialization_constant x{}, y{}, z{};

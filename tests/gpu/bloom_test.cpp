@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <set>
@@ -244,6 +245,65 @@ TEST(MixedRadix, EveryRadixAndMixedLengthsMatchTheReference)
     EXPECT_EQ(radices, (std::set<uint32_t>{2, 3, 4, 5, 7, 8}));
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
+
+// Lines past 4096 (register stage + sub-FFTs in shared memory, fft.glsl): a frame whose padded width is long, in
+// both axis orders (the long axis first: real-packed half spectra and the inverse of pass 3; second: the fused
+// pass 2), both paddings and both spectrum modes (exact: the kernel spectrum's passes at the long length too).
+class LongLines : public ::testing::TestWithParam<std::tuple<Padding, AxisOrder, SpectrumMode>>
+{
+};
+
+TEST_P(LongLines, WideFrameMatchesTheReference)
+{
+    const auto& [padding, axis, spectrum] = GetParam();
+    const BloomSettings s = bloomOnly(padding, axis, spectrum);
+    const Texels frame = randomFrame(5000, 40, 17);
+    Texels kernel = randomKernel(64, 64, 19);
+    normalizePsf(kernel);
+    Plan plan;
+    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, spectrum}, &plan, nullptr));
+    const uint32_t paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
+    EXPECT_GT(paddedWidth, kMaxSharedFftLength);
+    const Texels gpu = runner().bloom(frame, kernel, s);
+    const double error = relativeError(gpu, referenceFor(frame, kernel, s));
+    EXPECT_LE(error, Tolerance::kFp32) << describe(5000, 40, s) << ", padded width " << paddedWidth;
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, LongLines,
+                         ::testing::Combine(::testing::Values(Padding::Zero, Padding::Mirror),
+                                            ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst),
+                                            ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)));
+
+// The longest lines, 8192 and 16384, along the first axis and along the second: the full bloom against the
+// reference, and a centred one-hot kernel as a forward/inverse round trip through every pass.
+class LongestLines : public ::testing::TestWithParam<std::pair<int, int>>
+{
+};
+
+TEST_P(LongestLines, OnEitherAxisMatchTheReferenceAndRoundTrip)
+{
+    const auto& [w, h] = GetParam();
+    Texels kernel = randomKernel(3, 3, 41);
+    normalizePsf(kernel);
+    const BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
+    Plan plan;
+    ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.padding, s.axisOrder, s.spectrum}, &plan, nullptr));
+    EXPECT_EQ(std::max(plan.first.paddedLength, plan.second.paddedLength), pow2Ceil(uint32_t(std::max(w, h))));
+    const Texels frame = randomFrame(w, h, uint32_t(w * h));
+    EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
+              Tolerance::kFp32)
+        << w << "x" << h << ", padded " << plan.first.paddedLength << "x" << plan.second.paddedLength;
+    EXPECT_LE(relativeError(runner().bloom(frame, oneHotKernel(3, 3, 1, 1), s), frame), Tolerance::kFp32)
+        << "round trip " << w << "x" << h;
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+INSTANTIATE_TEST_SUITE_P(Extents, LongestLines,
+                         ::testing::Values(std::pair{8191, 4}, std::pair{4, 8191}, std::pair{16383, 2},
+                                           std::pair{2, 16383}),
+                         [](const ::testing::TestParamInfo<std::pair<int, int>>& p)
+                         { return std::to_string(p.param.first) + "x" + std::to_string(p.param.second); });
 
 // The kernel spectrum is cached per extent; a second frame of another extent must not reuse a stale one.
 TEST(SpectrumCache, ExactSpectrumFollowsTheFrameExtent)

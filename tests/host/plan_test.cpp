@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace fftb
@@ -10,13 +13,16 @@ namespace fftb
 namespace
 {
 
-TEST(Plan, FftLengthsAreTheProductsOfTwoThreeFiveAndSevenUpTo4096)
+TEST(Plan, FftLengthsAreTheProductsOfTwoThreeFiveAndSevenUpTo16384)
 {
-    for (const uint32_t n : {2u, 3u, 5u, 7u, 15u, 45u, 105u, 243u, 1215u, 2187u, 2430u, 3375u, 4096u})
+    for (const uint32_t n :
+         {2u, 3u, 5u, 7u, 15u, 45u, 105u, 243u, 1215u, 2187u, 2430u, 3375u, 4096u, 4375u, 6144u, 6561u, 8192u, 16384u})
         EXPECT_TRUE(isFftLength(n)) << n;
-    for (const uint32_t n : {0u, 1u, 11u, 13u, 22u, 4097u, 6144u})
+    // 15625 = 5 * 3125 and 13122 = 2 * 6561 have no split with a workgroup of <= 1024 invocations holding <= 16
+    // elements each whose sub-lines fit shared memory.
+    for (const uint32_t n : {0u, 1u, 11u, 13u, 22u, 4097u, 8194u, 13122u, 15625u, 16807u, 32768u})
         EXPECT_FALSE(isFftLength(n)) << n;
-    for (const uint32_t n : {2u, 6u, 1215u, 2048u, 3375u, 4032u})
+    for (const uint32_t n : {2u, 6u, 1215u, 2048u, 3375u, 4032u, 4375u, 6125u, 6144u, 6561u, 8192u, 16384u})
     {
         uint32_t product = 1;
         for (const uint32_t r : radicesOf(n))
@@ -25,19 +31,102 @@ TEST(Plan, FftLengthsAreTheProductsOfTwoThreeFiveAndSevenUpTo4096)
     }
     EXPECT_EQ(radicesOf(4096), (std::vector<uint32_t>{8, 8, 8, 8}));
     EXPECT_EQ(radicesOf(1215), (std::vector<uint32_t>{3, 3, 3, 3, 3, 5}));
+    EXPECT_EQ(radicesOf(8192), (std::vector<uint32_t>{2, 8, 8, 8, 8})); // register radix first
+    EXPECT_EQ(radicesOf(16384), (std::vector<uint32_t>{4, 8, 8, 8, 8}));
     const TwiddleTables& t = twiddleTables();
     ASSERT_EQ(t.lengths.size(), t.offsets.size());
     EXPECT_EQ(t.offsetOf(2), 0u);
     EXPECT_EQ(t.offsetOf(3), 2u);
-    EXPECT_EQ(t.offsetOf(4096) + 4096, t.totalElements);
+    const size_t after4096 = size_t(std::find(t.lengths.begin(), t.lengths.end(), 4096u) - t.lengths.begin()) + 1;
+    ASSERT_LT(after4096, t.lengths.size());
+    EXPECT_EQ(t.offsets[after4096], t.offsetOf(4096) + 4096);
+    EXPECT_EQ(t.offsetOf(16384) + twiddleTableElements(16384), t.totalElements);
+    EXPECT_EQ(twiddleTableElements(16384), 128u + 128u);
+    EXPECT_LT(t.totalElements, 400000u); // 3.2 MB: the long lengths' tables are short
+}
+
+// Every supported length gets a workgroup the shader can use: at most 1024 invocations holding at most 16 elements
+// each; a long line's sub-line length M = N / R is an FFT length <= 4096 that the workgroup size divides.
+TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
+{
+    uint32_t longLengths = 0;
+    for (uint32_t n = 2; n <= kMaxFftLength; ++n)
+    {
+        if (!isFftLength(n))
+            continue;
+        const uint32_t t = workgroupSizeOf(n), m = sharedLengthOf(n);
+        ASSERT_GT(t, 0u) << n;
+        EXPECT_LE(t, kMaxWorkgroupSize) << n;
+        EXPECT_LE((n + t - 1) / t, kMaxElementsPerInvocation) << n;
+        EXPECT_LE(m, kMaxSharedFftLength) << n;
+        EXPECT_EQ(n % m, 0u) << n;
+        if (n <= kMaxSharedFftLength)
+        {
+            EXPECT_EQ(m, n);
+            continue;
+        }
+        ++longLengths;
+        EXPECT_TRUE(isFftLength(m)) << n;
+        EXPECT_EQ(m % t, 0u) << n;
+        const uint32_t radix = n / m;
+        EXPECT_TRUE(radix == 2 || radix == 3 || radix == 4 || radix == 5 || radix == 7 || radix == 8) << n;
+    }
+    EXPECT_GT(longLengths, 100u);
+    EXPECT_EQ(workgroupSizeOf(4096), 256u); // lines in shared memory keep their workgroups
+    EXPECT_EQ(workgroupSizeOf(1215), 96u);
+    EXPECT_EQ(workgroupSizeOf(8192), 512u);
+    EXPECT_EQ(workgroupSizeOf(16384), 1024u);
+    EXPECT_EQ(workgroupSizeOf(6561), 729u);
+}
+
+// A long length's twiddle exp(-2 pi i a / N) is the product of two fp32 table entries (fftb_shared.h), as the shader
+// computes it; the error against double precision stays within a few fp32 roundings (2^-24 = 6e-8) at every a.
+TEST(Plan, LongTwiddlesFromTwoEntriesStayWithinAFewFp32Roundings)
+{
+    const TwiddleTables& tables = twiddleTables();
+    std::vector<float> buffer(2 * size_t(tables.totalElements));
+    tables.write(buffer.data());
+    double worstLong = 0.0, worstShared = 0.0;
+    for (size_t i = 0; i < tables.lengths.size(); ++i)
+    {
+        const uint32_t n = tables.lengths[i];
+        const float* table = buffer.data() + 2 * size_t(tables.offsets[i]);
+        double worst = 0.0;
+        for (uint32_t a = 0; a < n; ++a)
+        {
+            float re, im;
+            if (n <= kMaxSharedFftLength)
+            {
+                re = table[2 * a];
+                im = table[2 * a + 1];
+            }
+            else
+            {
+                // fft.glsl, anyTableTwiddle: cmul(fine[a % 128], coarse[a / 128]) in fp32.
+                const float* f = table + 2 * (a % kTwiddleFineElements);
+                const float* c = table + 2 * (kTwiddleFineElements + a / kTwiddleFineElements);
+                re = f[0] * c[0] - f[1] * c[1];
+                im = f[0] * c[1] + f[1] * c[0];
+            }
+            const double angle = -2.0 * 3.14159265358979323846 * a / n;
+            worst = std::max(worst, std::hypot(re - std::cos(angle), im - std::sin(angle)));
+        }
+        double& group = n <= kMaxSharedFftLength ? worstShared : worstLong;
+        group = std::max(group, worst);
+    }
+    std::printf("twiddle error vs double: %.3g (one fp32 entry, N <= 4096), %.3g (two entries, N > 4096)\n",
+                worstShared, worstLong);
+    EXPECT_LT(worstShared, 7e-8);
+    EXPECT_LT(worstLong, 2.5e-7);
 }
 
 TEST(Plan, PaddedLengthIsTheCheapestFftLengthThatKeepsWrapAroundOut)
 {
     // Zero padding needs L + floor(K / 2), mirror L + K - 1 (DESIGN.md section 3, derived in plan.h).
     for (const Padding padding : {Padding::Zero, Padding::Mirror})
-        for (const uint32_t length : {1u, 19u, 37u, 360u, 640u, 720u, 810u, 1000u, 1080u, 1920u, 2160u})
-            for (const uint32_t kernel : {8u, 64u, 255u, 256u, 512u})
+        for (const uint32_t length :
+             {1u, 19u, 37u, 360u, 640u, 720u, 810u, 1000u, 1080u, 1920u, 2160u, 4320u, 5000u, 7680u, 16000u})
+            for (const uint32_t kernel : {8u, 64u, 255u, 256u, 512u, 1024u})
                 for (const bool even : {false, true})
                 {
                     const uint32_t needed = length + (padding == Padding::Zero ? kernel / 2 : kernel - 1);
@@ -64,9 +153,13 @@ TEST(Plan, PaddedLengthIsTheCheapestFftLengthThatKeepsWrapAroundOut)
                 }
     EXPECT_EQ(paddedLength(1080, 256, Padding::Zero, true), 1280u); // 1208 needed: 70% less work than 2048
     EXPECT_EQ(paddedLength(1080, 256, Padding::Zero, false), 1225u);
-    EXPECT_EQ(paddedLength(1920, 256, Padding::Zero, true), 2048u); // exactly 2048
-    EXPECT_EQ(paddedLength(1, 1, Padding::Zero, true), 2u);         // at least 2
-    EXPECT_EQ(paddedLength(4000, 256, Padding::Zero, true), 0u);    // 4128 > 4096
+    EXPECT_EQ(paddedLength(1920, 256, Padding::Zero, true), 2048u);  // exactly 2048
+    EXPECT_EQ(paddedLength(1, 1, Padding::Zero, true), 2u);          // at least 2
+    EXPECT_EQ(paddedLength(4000, 256, Padding::Zero, true), 4480u);  // 4128 needed: past shared memory
+    EXPECT_EQ(paddedLength(7680, 1024, Padding::Zero, true), 8192u); // 8K frames with 1024^2 kernels
+    EXPECT_TRUE(isFftLength(paddedLength(7680, 1024, Padding::Mirror, true)));
+    EXPECT_TRUE(isFftLength(paddedLength(4320, 1024, Padding::Mirror, false)));
+    EXPECT_EQ(paddedLength(16000, 1024, Padding::Zero, true), 0u); // 16512 > 16384
 }
 
 TEST(Plan, MirroredRepeatReflectsWithTheEdgeTexelRepeated)
@@ -137,11 +230,12 @@ TEST(Plan, RefusesEmptyExtentsAndFramesTooLargeNamingTheField)
     EXPECT_NE(error.find("image extent"), std::string::npos) << error;
     EXPECT_FALSE(makePlan({10, 10, 0, 8}, &plan, &error));
     EXPECT_NE(error.find("kernel extent"), std::string::npos) << error;
-    EXPECT_FALSE(makePlan({5000, 10, 8, 8}, &plan, &error));
-    EXPECT_NE(error.find("image width: 5000"), std::string::npos) << error;
-    EXPECT_NE(error.find("4096"), std::string::npos) << error;
-    EXPECT_FALSE(makePlan({10, 3900, 8, 512, Padding::Mirror}, &plan, &error));
-    EXPECT_NE(error.find("image height: 3900"), std::string::npos) << error;
+    EXPECT_FALSE(makePlan({20000, 10, 8, 8}, &plan, &error));
+    EXPECT_NE(error.find("image width: 20000"), std::string::npos) << error;
+    EXPECT_NE(error.find("16384"), std::string::npos) << error;
+    EXPECT_FALSE(makePlan({10, 16000, 8, 1024, Padding::Mirror}, &plan, &error));
+    EXPECT_NE(error.find("image height: 16000"), std::string::npos) << error;
+    EXPECT_TRUE(makePlan({7680, 4320, 1024, 1024, Padding::Mirror}, &plan, &error)) << error;
     EXPECT_FALSE(makePlan({10, 10, 8, 8192}, &plan, &error));
     EXPECT_NE(error.find("kernel extent"), std::string::npos) << error;
 }

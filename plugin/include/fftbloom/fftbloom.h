@@ -19,7 +19,9 @@ extern "C" {
 
 /** Largest FFT length along one axis. A frame needs, per axis, a padded length of at least extent + kernel/2 (zero
  *  padding) or extent + kernel - 1 (mirror padding), of the form 2^a 3^b 5^c 7^d, no longer than this. */
-#define FFTB_MAX_FFT_LENGTH 4096u
+#define FFTB_MAX_FFT_LENGTH 16384u
+/** Largest kernel extent along one axis. */
+#define FFTB_MAX_KERNEL_LENGTH 4096u
 
 /** Result codes: 0 on success, one negative value per cause. */
 typedef enum FftbResult

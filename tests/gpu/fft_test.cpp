@@ -1,0 +1,303 @@
+// The FFT of fft.glsl alone at lengths past shared memory, through the plugin's own passes dispatched directly:
+// forward against a double-precision DFT (FFTW), and forward, a spectral product and inverse against the same.
+#include "fftbloom_spirv.h"
+#include "gpu_test_support.h"
+#include "plan.h"
+#include "shared/fftb_shared.h"
+#include "vulkan_device.h"
+
+#include <fftw3.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <complex>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fftb::test
+{
+namespace
+{
+
+using Complex = std::complex<double>;
+
+/// Runs one pass of the plugin's shaders on `lines` lines of one FFT length, with the intermediate, kernel
+/// spectrum and twiddle buffers bound as the plugin binds them and the plugin's specialization constants.
+class PassHarness
+{
+  public:
+    PassHarness(const char* shader, uint32_t length, uint32_t lines)
+        : device_(VulkanDeviceOptions{-1, true}), length_(length), lines_(lines)
+    {
+        const VkDevice d = device_.device();
+        const VkDeviceSize lineBytes = VkDeviceSize(length) * 8;
+        intermediate_ = device_.createBuffer(lineBytes * lines, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        spectrum_ = device_.createBuffer(lineBytes * lines, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        const TwiddleTables& tables = twiddleTables();
+        twiddles_ =
+            device_.createBuffer(VkDeviceSize(tables.totalElements) * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        tables.write(static_cast<float*>(twiddles_.mapped));
+
+        const uint32_t bindings[3] = {FFTB_BINDING_INTERMEDIATE, FFTB_BINDING_KERNEL_SPECTRUM, FFTB_BINDING_TWIDDLES};
+        VkDescriptorSetLayoutBinding layoutBindings[3] = {};
+        for (int i = 0; i < 3; ++i)
+            layoutBindings[i] = {bindings[i], VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                                 nullptr};
+        VkDescriptorSetLayoutCreateInfo dlci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        dlci.bindingCount = 3;
+        dlci.pBindings = layoutBindings;
+        vkCreateDescriptorSetLayout(d, &dlci, nullptr, &setLayout_);
+        const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(FftbPushConstants)};
+        VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        plci.setLayoutCount = 1;
+        plci.pSetLayouts = &setLayout_;
+        plci.pushConstantRangeCount = 1;
+        plci.pPushConstantRanges = &range;
+        vkCreatePipelineLayout(d, &plci, nullptr, &pipelineLayout_);
+        const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
+        VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        dpci.maxSets = 1;
+        dpci.poolSizeCount = 1;
+        dpci.pPoolSizes = &poolSize;
+        vkCreateDescriptorPool(d, &dpci, nullptr, &pool_);
+        VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        dsai.descriptorPool = pool_;
+        dsai.descriptorSetCount = 1;
+        dsai.pSetLayouts = &setLayout_;
+        vkAllocateDescriptorSets(d, &dsai, &set_);
+        const VkDescriptorBufferInfo infos[3] = {{intermediate_.buffer, 0, VK_WHOLE_SIZE},
+                                                 {spectrum_.buffer, 0, VK_WHOLE_SIZE},
+                                                 {twiddles_.buffer, 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet writes[3] = {};
+        for (int i = 0; i < 3; ++i)
+        {
+            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[i].dstSet = set_;
+            writes[i].dstBinding = bindings[i];
+            writes[i].descriptorCount = 1;
+            writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            writes[i].pBufferInfo = &infos[i];
+        }
+        vkUpdateDescriptorSets(d, 3, writes, 0, nullptr);
+
+        const SpirvModule* module = nullptr;
+        for (size_t i = 0; i < kSpirvModuleCount; ++i)
+            if (std::strcmp(kSpirvModules[i].name, shader) == 0)
+                module = &kSpirvModules[i];
+        EXPECT_NE(module, nullptr) << shader;
+        VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        smci.codeSize = module->sizeBytes;
+        smci.pCode = module->code;
+        vkCreateShaderModule(d, &smci, nullptr, &module_);
+        // The plugin's specialization (plugin/src/context.cpp, Context::pipeline).
+        const uint32_t shared = sharedLengthOf(length);
+        const uint32_t values[5] = {length, workgroupSizeOf(length), tables.offsetOf(length), shared,
+                                    tables.offsetOf(shared)};
+        VkSpecializationMapEntry entries[5] = {};
+        const uint32_t ids[5] = {FFTB_SPEC_FFT_LENGTH, FFTB_SPEC_WORKGROUP_SIZE, FFTB_SPEC_TWIDDLE_OFFSET,
+                                 FFTB_SPEC_SHARED_LENGTH, FFTB_SPEC_SHARED_TWIDDLE_OFFSET};
+        for (uint32_t i = 0; i < 5; ++i)
+            entries[i] = {ids[i], uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
+        const VkSpecializationInfo spec{5, entries, sizeof(values), values};
+        VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+        cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        cpci.stage.module = module_;
+        cpci.stage.pName = "main";
+        cpci.stage.pSpecializationInfo = &spec;
+        cpci.layout = pipelineLayout_;
+        vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline_);
+    }
+
+    ~PassHarness()
+    {
+        const VkDevice d = device_.device();
+        vkDestroyPipeline(d, pipeline_, nullptr);
+        vkDestroyShaderModule(d, module_, nullptr);
+        vkDestroyDescriptorPool(d, pool_, nullptr);
+        vkDestroyPipelineLayout(d, pipelineLayout_, nullptr);
+        vkDestroyDescriptorSetLayout(d, setLayout_, nullptr);
+        for (VulkanDevice::Buffer* b : {&intermediate_, &spectrum_, &twiddles_})
+            device_.destroy(*b);
+    }
+
+    PassHarness(const PassHarness&) = delete;
+    PassHarness& operator=(const PassHarness&) = delete;
+
+    /// Line `line` of a buffer (intermediate or kernel spectrum), `length` complex values.
+    static void put(VulkanDevice::Buffer& buffer, uint32_t length, uint32_t line, const std::vector<Complex>& values)
+    {
+        auto* f = static_cast<float*>(buffer.mapped) + size_t(2) * length * line;
+        for (uint32_t i = 0; i < length; ++i)
+        {
+            f[2 * i] = float(values[i].real());
+            f[2 * i + 1] = float(values[i].imag());
+        }
+    }
+    static std::vector<Complex> get(const VulkanDevice::Buffer& buffer, uint32_t length, uint32_t line)
+    {
+        const auto* f = static_cast<const float*>(buffer.mapped) + size_t(2) * length * line;
+        std::vector<Complex> values(length);
+        for (uint32_t i = 0; i < length; ++i)
+            values[i] = Complex(f[2 * i], f[2 * i + 1]);
+        return values;
+    }
+
+    void run(const FftbPushConstants& push)
+    {
+        VkCommandBuffer cb = device_.beginCommands();
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set_, 0, nullptr);
+        vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        vkCmdDispatch(cb, lines_, 1, 1);
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                             nullptr, 0, nullptr);
+        device_.submitAndWait(cb);
+    }
+
+    VulkanDevice device_;
+    uint32_t length_, lines_;
+    VulkanDevice::Buffer intermediate_, spectrum_, twiddles_;
+
+  private:
+    VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout pipelineLayout_ = VK_NULL_HANDLE;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;
+    VkShaderModule module_ = VK_NULL_HANDLE;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+};
+
+std::vector<Complex> randomLine(uint32_t length, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<Complex> line(length);
+    for (Complex& z : line)
+        z = Complex(u(rng), u(rng));
+    return line;
+}
+
+/// The unnormalized DFT, exp(-+2 pi i k n / N), in double precision.
+std::vector<Complex> dft(std::vector<Complex> line, bool inverse)
+{
+    const int n = int(line.size());
+    auto* data = reinterpret_cast<fftw_complex*>(line.data());
+    fftw_plan plan = fftw_plan_dft_1d(n, data, data, inverse ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_ESTIMATE);
+    fftw_execute(plan);
+    fftw_destroy_plan(plan);
+    return line;
+}
+
+/// max |gpu - reference| / max |reference|.
+double lineError(const std::vector<Complex>& gpu, const std::vector<Complex>& reference)
+{
+    double error = 0.0, peak = 0.0;
+    for (size_t i = 0; i < gpu.size(); ++i)
+    {
+        error = std::max(error, std::abs(gpu[i] - reference[i]));
+        peak = std::max(peak, std::abs(reference[i]));
+    }
+    return error / peak;
+}
+
+// Lengths past 4096, one per register radix the planner picks (radicesOf's first entry): 4375 = 5 * 875,
+// 6125 = 7 * 875, 6144 = 2 * 3072, 6561 = 3 * 2187, 8192 = 2 * 4096, 16384 = 4 * 4096.
+const uint32_t kLongLengths[] = {4375, 6125, 6144, 6561, 8192, 16384};
+
+TEST(LongFft, LengthsCoverEveryRegisterRadix)
+{
+    std::set<uint32_t> radices;
+    for (const uint32_t n : kLongLengths)
+    {
+        ASSERT_TRUE(isFftLength(n)) << n;
+        ASSERT_NE(sharedLengthOf(n), n) << n;
+        radices.insert(radicesOf(n).front());
+    }
+    EXPECT_EQ(radices, (std::set<uint32_t>{2, 3, 4, 5, 7}));
+}
+
+class LongFftLength : public ::testing::TestWithParam<uint32_t>
+{
+};
+
+// kernel_fft_second with its centre at 0 (phase factor exactly 1) is a plain forward FFT of each line.
+TEST_P(LongFftLength, ForwardMatchesTheDoublePrecisionDft)
+{
+    const uint32_t n = GetParam();
+    const uint32_t lines = 2;
+    PassHarness h("kernel_fft_second", n, lines);
+    std::vector<std::vector<Complex>> inputs;
+    for (uint32_t line = 0; line < lines; ++line)
+    {
+        inputs.push_back(randomLine(n, n + line));
+        PassHarness::put(h.intermediate_, n, line, inputs.back());
+    }
+    FftbPushConstants push{};
+    push.kernelLength2 = n;
+    push.spectrumLength2 = n;
+    push.spectrumLength1 = 2; // two half-spectrum lines k1 = 0, 1: the two workgroups
+    push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(2);
+    h.run(push);
+    for (uint32_t line = 0; line < lines; ++line)
+    {
+        const double error = lineError(PassHarness::get(h.spectrum_, n, line), dft(inputs[line], false));
+        EXPECT_LE(error, Tolerance::kFp32) << "length " << n << " line " << line;
+        std::printf("length %u forward error %.3g\n", n, error);
+    }
+    EXPECT_EQ(h.device_.validationMessageCount(), 0u) << h.device_.firstValidationMessage();
+}
+
+// image_fft_second_convolve_ifft_second with an exact spectrum: inverse FFT of (forward FFT x random spectrum) / N,
+// a circular convolution, against the same in double precision; with a unit spectrum, the round trip.
+TEST_P(LongFftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
+{
+    const uint32_t n = GetParam();
+    const uint32_t lines = 2;
+    PassHarness h("image_fft_second_convolve_ifft_second", n, lines);
+    std::vector<std::vector<Complex>> inputs, spectra;
+    for (uint32_t line = 0; line < lines; ++line)
+    {
+        inputs.push_back(randomLine(n, 3 * n + line));
+        spectra.push_back(line == 0 ? std::vector<Complex>(n, Complex(1.0)) : randomLine(n, 5 * n + line));
+        PassHarness::put(h.intermediate_, n, line, inputs.back());
+        PassHarness::put(h.spectrum_, n, line, spectra.back());
+    }
+    FftbPushConstants push{};
+    push.imageLength2 = n;
+    push.paddedLength1 = 2; // two half-spectrum lines k1 = 0, 1: the two workgroups
+    push.paddedLength2 = n;
+    push.mirrorSplit2 = n;
+    push.spectrumLength1 = 2;
+    push.spectrumLength2 = n;
+    push.padding = FFTB_GPU_PADDING_ZERO;
+    push.resampled = 0;
+    push.sharpen = 0.0f;
+    push.scale = float(1.0 / n);
+    h.run(push);
+    for (uint32_t line = 0; line < lines; ++line)
+    {
+        std::vector<Complex> expected = dft(inputs[line], false);
+        for (uint32_t k = 0; k < n; ++k)
+            expected[k] *= spectra[line][k] / double(n);
+        expected = dft(expected, true);
+        const double error = lineError(PassHarness::get(h.intermediate_, n, line), expected);
+        EXPECT_LE(error, Tolerance::kFp32) << "length " << n << (line == 0 ? " round trip" : " random spectrum");
+        std::printf("length %u %s error %.3g\n", n, line == 0 ? "round trip" : "product", error);
+    }
+    EXPECT_EQ(h.device_.validationMessageCount(), 0u) << h.device_.firstValidationMessage();
+}
+
+// 4096, the longest line in shared memory alone, as the baseline the long lengths' errors compare with.
+INSTANTIATE_TEST_SUITE_P(Lengths, LongFftLength, ::testing::Values(4096u, 4375u, 6125u, 6144u, 6561u, 8192u, 16384u),
+                         [](const ::testing::TestParamInfo<uint32_t>& p) { return std::to_string(p.param); });
+
+} // namespace
+} // namespace fftb::test
