@@ -63,7 +63,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
             [](const std::string& s) -> std::string
             {
                 const long n = std::strtol(s.c_str(), nullptr, 10);
-                if (n < 2 || n > long(FFTB_MAX_FFT_LENGTH) || (n & (n - 1)) != 0)
+                if (n < 2 || n > long(FFTB_MAX_KERNEL_LENGTH) || (n & (n - 1)) != 0)
                     return s + " is not a power of two in 2..4096"; // CLI11 prefixes the option name
                 return "";
             });

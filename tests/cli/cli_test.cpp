@@ -50,12 +50,12 @@ TEST_F(CliTest, KernelSizeNotPowerOfTwoIsUsageError)
 
 TEST_F(CliTest, FrameTooLargeFailsWithTheReason)
 {
-    writeExr(file("wide.exr").string(), makeImage(5000, 8, {"R", "G", "B"}, PixelType::Half));
+    writeExr(file("wide.exr").string(), makeImage(20000, 8, {"R", "G", "B"}, PixelType::Half));
     const auto before = listing();
     const CliResult r = bloom(file("wide.exr"), file("out.exr"));
     expectRefused(r, before, "wide.exr", "too large");
     EXPECT_EQ(r.code, 1);
-    EXPECT_NE(r.err.find("longer than 4096"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("longer than 16384"), std::string::npos) << r.err;
 }
 
 TEST_F(CliTest, MissingKernelFileIsNamed)
