@@ -12,6 +12,8 @@ packages=(
     libspirv-cross-c-shared-dev                # fftbloom-shaders (HLSL/MSL/GLSL export), reflection in the tests
     clang libclang-rt-14-dev zlib1g-dev        # the libFuzzer targets (clang, sanitizers; tinyexr built in)
     libvkfft-dev glslang-dev                   # the benchmark's VkFFT anchor (glslang compiles its shaders)
+    libglfw3-dev libimgui-dev                  # fftbloom-viewer: window, swapchain surface, Dear ImGui
+    xvfb xauth                                 # the viewer's screenshot test on a virtual X display
 )
 
 missing=()

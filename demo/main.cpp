@@ -1,0 +1,66 @@
+// fftbloom-viewer: command line, then the window; one line and a non-zero exit on any failure.
+#include "host_error.h"
+#include "viewer.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    using namespace fftb::viewer;
+    ViewerOptions options;
+    std::vector<std::string> settings;
+    std::string size = "1280x800";
+    CLI::App app("fftbloom-viewer: FFT-convolution bloom on HDR images, interactively");
+    app.add_option("image", options.imagePath, "EXR or Radiance .hdr file (default: the bundled CandleGlass.exr)");
+    app.add_option("--screenshot", options.screenshotPath,
+                   "render --frames frames, write the last presented one (UI included) as PNG, exit");
+    app.add_option("--frames", options.frames, "frames rendered before the screenshot")->check(CLI::Range(1, 100000));
+    std::string keys;
+    for (const std::string& k : settingKeys())
+        keys += "\n  " + k;
+    app.add_option("--settings", settings, "initial settings, key=value:" + keys)->expected(1, -1);
+    app.add_option("--size", size, "window size WIDTHxHEIGHT in pixels");
+    app.add_flag("--validate", options.window.validation,
+                 "enable the Khronos validation layer; any message fails the run");
+    app.add_option("--device", options.window.deviceIndex, "Vulkan physical device index (default: a discrete GPU)");
+    try
+    {
+        app.parse(argc, argv);
+    }
+    catch (const CLI::CallForHelp& e)
+    {
+        return app.exit(e);
+    }
+    catch (const CLI::ParseError& e)
+    {
+        std::fprintf(stderr, "fftbloom-viewer: %s\n", e.what());
+        return 2;
+    }
+    if (std::sscanf(size.c_str(), "%dx%d", &options.window.width, &options.window.height) != 2 ||
+        options.window.width < 64 || options.window.height < 64 || options.window.width > 16384 ||
+        options.window.height > 16384)
+    {
+        std::fprintf(stderr, "fftbloom-viewer: --size: '%s' is not WIDTHxHEIGHT in 64..16384\n", size.c_str());
+        return 2;
+    }
+    for (const std::string& s : settings)
+    {
+        std::string error;
+        if (!applySetting(options.settings, s, &error))
+        {
+            std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
+            return 2;
+        }
+    }
+    try
+    {
+        return runViewer(options);
+    }
+    catch (const std::exception& e)
+    {
+        std::fprintf(stderr, "fftbloom-viewer: %s\n", e.what());
+        return 1;
+    }
+}

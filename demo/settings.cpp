@@ -1,0 +1,169 @@
+// Parsing key=value settings: one line naming the key and the accepted values on every error.
+#include "settings.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+namespace fftb::viewer
+{
+
+namespace
+{
+
+bool parseFloat(const std::string& text, double low, double high, double* value)
+{
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(v) || v < low || v > high)
+        return false;
+    *value = v;
+    return true;
+}
+
+bool parseInt(const std::string& text, int low, int high, int* value)
+{
+    int v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < low || v > high)
+        return false;
+    *value = v;
+    return true;
+}
+
+template <typename T>
+bool parseChoice(const std::string& text, std::initializer_list<std::pair<const char*, T>> choices, T* value)
+{
+    for (const auto& [name, v] : choices)
+        if (text == name)
+        {
+            *value = v;
+            return true;
+        }
+    return false;
+}
+
+} // namespace
+
+const std::vector<std::string>& settingKeys()
+{
+    static const std::vector<std::string> keys = {"view=composite|bloom|input",
+                                                  "tonemap=aces|aces-hill|reinhard|clamp",
+                                                  "exposure=STOPS (-16..16)",
+                                                  "intensity=F (0..1)",
+                                                  "sharpen=T (0..1)",
+                                                  "padding=zero|mirror",
+                                                  "axis=auto|x|y",
+                                                  "spectrum=resampled|exact",
+                                                  "kernel-size=N (power of two, 16..1024)",
+                                                  "kernel=generated|PATH",
+                                                  "blades=N (0 or 3..16)",
+                                                  "curvature=F (0..1)",
+                                                  "obstruction=F (0..0.9)",
+                                                  "vanes=N (0..8)",
+                                                  "airy-radius=TEXELS (1..16)",
+                                                  "ui=on|off"};
+    return keys;
+}
+
+bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
+{
+    const size_t eq = keyValue.find('=');
+    if (eq == std::string::npos)
+    {
+        if (error)
+            *error = "--settings: '" + keyValue + "' is not key=value";
+        return false;
+    }
+    const std::string key = keyValue.substr(0, eq);
+    const std::string value = keyValue.substr(eq + 1);
+    auto real = [&](double low, double high, auto assign)
+    {
+        double f = 0.0;
+        return parseFloat(value, low, high, &f) ? (assign(f), true) : false;
+    };
+    auto integer = [&](int low, int high, auto assign)
+    {
+        int i = 0;
+        return parseInt(value, low, high, &i) ? assign(i) : false;
+    };
+    bool known = true;
+    bool ok = false;
+    if (key == "view")
+        ok = parseChoice<View>(value, {{"composite", View::Composite}, {"bloom", View::Bloom}, {"input", View::Input}},
+                               &s.view);
+    else if (key == "tonemap")
+        ok = parseChoice<Tonemapper>(value,
+                                     {{"aces", Tonemapper::AcesFitted},
+                                      {"aces-hill", Tonemapper::AcesHill},
+                                      {"reinhard", Tonemapper::Reinhard},
+                                      {"clamp", Tonemapper::Clamp}},
+                                     &s.tonemapper);
+    else if (key == "exposure")
+        ok = real(-16.0, 16.0, [&](double f) { s.exposure = float(f); });
+    else if (key == "intensity")
+        ok = real(0.0, 1.0, [&](double f) { s.intensity = float(f); });
+    else if (key == "sharpen")
+        ok = real(0.0, 1.0, [&](double f) { s.sharpen = float(f); });
+    else if (key == "padding")
+        ok = parseChoice<int>(value, {{"zero", 0}, {"mirror", 1}}, &s.padding);
+    else if (key == "axis")
+        ok = parseChoice<int>(value, {{"auto", 0}, {"x", 1}, {"y", 2}}, &s.axisOrder);
+    else if (key == "spectrum")
+        ok = parseChoice<int>(value, {{"resampled", 0}, {"exact", 1}}, &s.spectrum);
+    else if (key == "kernel-size")
+        ok = integer(16, 1024,
+                     [&](int i)
+                     {
+                         if ((i & (i - 1)) != 0)
+                             return false;
+                         s.kernelSize = i;
+                         return true;
+                     });
+    else if (key == "kernel")
+    {
+        ok = !value.empty();
+        s.kernelFile = value == "generated" ? std::string() : value;
+    }
+    else if (key == "blades")
+        ok = integer(0, 16,
+                     [&](int i)
+                     {
+                         if (i == 1 || i == 2)
+                             return false;
+                         s.aperture.blades = i;
+                         return true;
+                     });
+    else if (key == "curvature")
+        ok = real(0.0, 1.0, [&](double f) { s.aperture.bladeCurvature = f; });
+    else if (key == "obstruction")
+        ok = real(0.0, 0.9, [&](double f) { s.aperture.obstruction = f; });
+    else if (key == "vanes")
+        ok = integer(0, 8,
+                     [&](int i)
+                     {
+                         s.aperture.vanes = i;
+                         return true;
+                     });
+    else if (key == "airy-radius")
+        ok = real(1.0, 16.0, [&](double f) { s.airyRadiusTexels = f; });
+    else if (key == "ui")
+        ok = parseChoice<bool>(value, {{"on", true}, {"off", false}}, &s.ui);
+    else
+        known = false;
+    if (!ok && error)
+    {
+        if (!known)
+            *error = "--settings: unknown key '" + key + "'";
+        else
+        {
+            *error = "--settings: '" + keyValue + "' is outside";
+            for (const std::string& k : settingKeys())
+                if (k.compare(0, key.size() + 1, key + "=") == 0)
+                    *error += " " + k;
+        }
+    }
+    return ok;
+}
+
+} // namespace fftb::viewer

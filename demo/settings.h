@@ -1,0 +1,57 @@
+// What the viewer shows and how the bloom is set up, and their key=value spelling (--settings, the tests).
+#pragma once
+
+#include "psf_generator.h"
+
+#include <string>
+#include <vector>
+
+namespace fftb::viewer
+{
+
+/// What the window shows.
+enum class View
+{
+    Composite, ///< the plugin's composite: in + intensity * (bloom - in)
+    Bloom,     ///< the plugin's bloom alone: the frame convolved with the kernel
+    Input,     ///< the frame as loaded
+};
+
+/// Display transforms after exposure, applied per channel to linear Rec.709.
+enum class Tonemapper
+{
+    AcesFitted, ///< Narkowicz 2015, "ACES Filmic Tone Mapping Curve": a rational fit of the ACES RRT + ODT
+    AcesHill,   ///< Stephen Hill's fit of the ACES RRT + ODT with its input and output matrices (BakingLab)
+    Reinhard,   ///< x / (1 + x) (Reinhard et al. 2002): neutral, no contrast added
+    Clamp,      ///< none: values above 1 clipped
+};
+
+/// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis) go to
+/// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its size, the spectrum mode) to fftbSetKernel.
+struct Settings
+{
+    View view = View::Composite;
+    Tonemapper tonemapper = Tonemapper::AcesFitted;
+    float exposure = 0.0f; ///< stops
+    float intensity = 0.25f;
+    float sharpen = 0.0f;
+    int padding = 0;   ///< FftbPadding
+    int axisOrder = 0; ///< FftbAxisOrder
+    int spectrum = 0;  ///< FftbSpectrumMode
+    int kernelSize = 256;
+    std::string kernelFile;  ///< empty: the generated PSF of `aperture`
+    ApertureParams aperture; ///< the generated PSF's aperture
+    double airyRadiusTexels = 2.0;
+    bool ui = true; ///< draw the controls
+};
+
+/// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
+/// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, sharpen,
+/// padding (zero|mirror), axis (auto|x|y), spectrum (resampled|exact), kernel-size, kernel (generated|PATH),
+/// blades, curvature, obstruction, vanes, airy-radius, ui (on|off).
+bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
+
+/// The keys applySetting knows, for --help.
+const std::vector<std::string>& settingKeys();
+
+} // namespace fftb::viewer

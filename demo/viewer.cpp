@@ -1,0 +1,1243 @@
+// The viewer's frame graph and UI. The bloom node uses the plugin exactly as an engine would: fftbloom::Context,
+// fftbSetKernel when the kernel changes, fftbCmdBloom into the frame's command buffer with timestamps chained.
+#include "viewer.h"
+
+#include "fftbloom/fftbloom.hpp"
+#include "fftbloom_spirv.h"
+#include "host_error.h"
+#include "image_io.h"
+#include "plan.h"
+#include "psf.h"
+#include "scrub.h"
+#include "vulkan_device.h"
+
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_vulkan.h>
+#include <imgui.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <memory>
+
+namespace fftb::viewer
+{
+
+namespace
+{
+
+constexpr uint32_t kFramesInFlight = 2;
+/// Queries per frame: the plugin's FFTB_TIMESTAMP_COUNT, then one after the display pass.
+constexpr uint32_t kQueriesPerFrame = FFTB_TIMESTAMP_COUNT + 1;
+constexpr int kTimingWindow = 60;
+constexpr int kMaxKernelSize = 1024;
+
+/// Push constants of tonemap.comp, in its declaration order.
+struct DisplayConstants
+{
+    float imageOrigin[2];
+    float texelsPerPixel;
+    float exposureScale;
+    int32_t imageExtent[2];
+    int32_t displayExtent[2];
+    int32_t tonemapper;
+    int32_t encodeSrgb;
+};
+
+const char* const kViewNames[] = {"Composite", "Bloom only", "Input"};
+const char* const kTonemapperNames[] = {"ACES fitted (Narkowicz)", "ACES (Hill)", "Reinhard", "Clamp"};
+const char* const kPaddingNames[] = {"zero", "mirror"};
+const char* const kAxisNames[] = {"auto", "x first", "y first"};
+const char* const kSpectrumNames[] = {"resampled", "exact"};
+
+/// A GPU image with its memory and view.
+struct GpuImage
+{
+    VkImage image = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    uint32_t width = 0;
+    uint32_t height = 0;
+};
+
+struct GpuBuffer
+{
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+};
+
+/// A frame in flight: its command buffer, the fence of its submission, its timestamps.
+struct Frame
+{
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkSemaphore imageAvailable = VK_NULL_HANDLE;
+    VkQueryPool queries = VK_NULL_HANDLE;
+    bool queriesWritten = false;
+};
+
+/// The kernel-lifetime part of the settings: a change means a new fftbSetKernel.
+struct KernelKey
+{
+    std::string file;
+    int size = 0;
+    int spectrum = 0;
+    ApertureParams aperture;
+    double airyRadiusTexels = 0.0;
+    bool operator==(const KernelKey& o) const
+    {
+        const ApertureParams& a = aperture;
+        const ApertureParams& b = o.aperture;
+        return file == o.file && size == o.size && spectrum == o.spectrum && airyRadiusTexels == o.airyRadiusTexels &&
+               a.blades == b.blades && a.bladeCurvature == b.bladeCurvature && a.obstruction == b.obstruction &&
+               a.vanes == b.vanes && a.bladeRotationDeg == b.bladeRotationDeg;
+    }
+};
+
+KernelKey kernelKeyOf(const Settings& s)
+{
+    return {s.kernelFile, s.kernelSize, s.spectrum, s.aperture, s.airyRadiusTexels};
+}
+
+/// The kernel's RGB texels for the settings: the file resampled, or the generated PSF at the next power of two in
+/// the generator's range, resampled to the size asked for.
+Texels makeKernel(const KernelKey& key)
+{
+    Texels kernel;
+    if (!key.file.empty())
+        kernel = loadPsf(key.file);
+    else
+    {
+        PsfParams params;
+        params.aperture = key.aperture;
+        params.sizeTexels = std::clamp(int(pow2Ceil(uint32_t(key.size))), 64, 2048);
+        params.airyRadiusTexels = std::min(key.airyRadiusTexels, params.sizeTexels / 8.0);
+        kernel = generatePsf(params);
+    }
+    if (kernel.width != key.size || kernel.height != key.size)
+    {
+        kernel = resamplePsf(kernel, key.size);
+        normalizePsf(kernel);
+    }
+    return kernel;
+}
+
+/// A placeholder scene when no image could be read: point lights of a few colours on a dim gradient.
+Texels placeholderScene()
+{
+    Texels t(640, 400, 4);
+    for (int y = 0; y < t.height; ++y)
+        for (int x = 0; x < t.width; ++x)
+        {
+            const float g = 0.02f + 0.03f * float(y) / float(t.height);
+            t.at(x, y, 0) = g;
+            t.at(x, y, 1) = g;
+            t.at(x, y, 2) = 1.5f * g;
+            t.at(x, y, 3) = 1.0f;
+        }
+    const int lights[][2] = {{160, 130}, {320, 200}, {480, 270}, {200, 300}, {450, 110}};
+    const float colours[][3] = {{400, 300, 200}, {800, 800, 800}, {100, 200, 500}, {500, 150, 80}, {200, 450, 200}};
+    for (int i = 0; i < 5; ++i)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx)
+                for (int c = 0; c < 3; ++c)
+                    t.at(lights[i][0] + dx, lights[i][1] + dy, c) = colours[i][c];
+    return t;
+}
+
+class Viewer
+{
+  public:
+    Viewer(WindowDevice& wd, const ViewerOptions& options) : wd_(wd), options_(options), settings_(options.settings)
+    {
+        createFrames();
+        createDisplayPipeline();
+        createRenderPass();
+        createSwapchainTargets();
+        initImGui();
+
+        glfwSetWindowUserPointer(wd_.window(), this);
+        glfwSetDropCallback(wd_.window(),
+                            [](GLFWwindow* w, int count, const char** paths)
+                            {
+                                auto* self = static_cast<Viewer*>(glfwGetWindowUserPointer(w));
+                                if (count > 0)
+                                    self->pendingLoad_ = paths[count - 1];
+                            });
+
+        const std::string first = options.imagePath.empty() ? std::string(FFTBLOOM_DEFAULT_SAMPLE) : options.imagePath;
+        if (!loadImage(first))
+        {
+            if (!options.screenshotPath.empty())
+                throw ViewerError(message_);
+            const std::string reason = message_;
+            loadScene(placeholderScene(), "placeholder scene");
+            message_ = reason;
+        }
+        if (!applyKernel(true))
+            throw ViewerError(message_);
+    }
+
+    ~Viewer()
+    {
+        VkDevice d = wd_.device();
+        vkDeviceWaitIdle(d);
+        ImGui_ImplVulkan_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+        bloom_.reset();
+        destroySwapchainTargets();
+        destroy(input_);
+        destroy(output_);
+        destroy(readback_);
+        vkDestroyRenderPass(d, renderPass_, nullptr);
+        vkDestroyDescriptorPool(d, imguiPool_, nullptr);
+        vkDestroyPipeline(d, displayPipeline_, nullptr);
+        vkDestroyPipelineLayout(d, displayLayout_, nullptr);
+        vkDestroyDescriptorPool(d, displayPool_, nullptr);
+        vkDestroyDescriptorSetLayout(d, displaySetLayout_, nullptr);
+        vkDestroySampler(d, sampler_, nullptr);
+        for (Frame& f : frames_)
+        {
+            vkDestroyQueryPool(d, f.queries, nullptr);
+            vkDestroySemaphore(d, f.imageAvailable, nullptr);
+            vkDestroyFence(d, f.fence, nullptr);
+            vkDestroyCommandPool(d, f.pool, nullptr);
+        }
+        vkDestroyCommandPool(d, oneShotPool_, nullptr);
+    }
+
+    int run()
+    {
+        const bool screenshot = !options_.screenshotPath.empty();
+        if (screenshot && !wd_.swapchainReadable())
+            throw ViewerError("--screenshot: the window's swapchain images cannot be copied from "
+                              "(no VK_IMAGE_USAGE_TRANSFER_SRC_BIT)");
+        int frameNumber = 0;
+        while (!glfwWindowShouldClose(wd_.window()))
+        {
+            glfwPollEvents();
+            int fbWidth = 0, fbHeight = 0;
+            glfwGetFramebufferSize(wd_.window(), &fbWidth, &fbHeight);
+            if (fbWidth == 0 || fbHeight == 0)
+            {
+                glfwWaitEvents(); // minimized: nothing to draw until the window has an area again
+                continue;
+            }
+            if (swapchainStale_ || uint32_t(fbWidth) != wd_.swapchainExtent().width ||
+                uint32_t(fbHeight) != wd_.swapchainExtent().height)
+            {
+                if (!recreateSwapchain())
+                    continue;
+            }
+            if (!pendingLoad_.empty())
+            {
+                const std::string path = std::exchange(pendingLoad_, std::string());
+                if (glfwGetKey(wd_.window(), GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                    glfwGetKey(wd_.window(), GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
+                    settings_.kernelFile = path; // shift + drop: the file becomes the kernel
+                else
+                    loadImage(path);
+            }
+
+            ImGui_ImplVulkan_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            handleInput();
+            if (settings_.ui)
+                drawUi();
+            ImGui::Render();
+            if (!ImGui::IsAnyItemActive())
+                applyKernel(false);
+
+            const bool last = screenshot && frameNumber + 1 >= options_.frames;
+            if (!drawFrame(last))
+                continue;
+            ++frameNumber;
+            if (last)
+            {
+                check(vkQueueWaitIdle(wd_.queue()), "vkQueueWaitIdle");
+                writeScreenshot(options_.screenshotPath);
+                break;
+            }
+        }
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        return 0;
+    }
+
+  private:
+    // ---- Vulkan helpers ------------------------------------------------------------------------------------------
+
+    GpuImage createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)
+    {
+        GpuImage img;
+        img.width = width;
+        img.height = height;
+        VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+        ici.imageType = VK_IMAGE_TYPE_2D;
+        ici.format = format;
+        ici.extent = {width, height, 1};
+        ici.mipLevels = 1;
+        ici.arrayLayers = 1;
+        ici.samples = VK_SAMPLE_COUNT_1_BIT;
+        ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+        ici.usage = usage;
+        ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        check(vkCreateImage(wd_.device(), &ici, nullptr, &img.image), "vkCreateImage");
+        VkMemoryRequirements req;
+        vkGetImageMemoryRequirements(wd_.device(), img.image, &req);
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = wd_.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        check(vkAllocateMemory(wd_.device(), &mai, nullptr, &img.memory), "vkAllocateMemory");
+        check(vkBindImageMemory(wd_.device(), img.image, img.memory, 0), "vkBindImageMemory");
+        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vci.image = img.image;
+        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        vci.format = format;
+        vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        check(vkCreateImageView(wd_.device(), &vci, nullptr, &img.view), "vkCreateImageView");
+        return img;
+    }
+
+    GpuBuffer createHostBuffer(VkDeviceSize sizeBytes, VkBufferUsageFlags usage)
+    {
+        GpuBuffer b;
+        VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        bci.size = sizeBytes;
+        bci.usage = usage;
+        check(vkCreateBuffer(wd_.device(), &bci, nullptr, &b.buffer), "vkCreateBuffer");
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(wd_.device(), b.buffer, &req);
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = wd_.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        check(vkAllocateMemory(wd_.device(), &mai, nullptr, &b.memory), "vkAllocateMemory");
+        check(vkBindBufferMemory(wd_.device(), b.buffer, b.memory, 0), "vkBindBufferMemory");
+        check(vkMapMemory(wd_.device(), b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+        return b;
+    }
+
+    void destroy(GpuImage& img)
+    {
+        if (img.view)
+            vkDestroyImageView(wd_.device(), img.view, nullptr);
+        if (img.image)
+            vkDestroyImage(wd_.device(), img.image, nullptr);
+        if (img.memory)
+            vkFreeMemory(wd_.device(), img.memory, nullptr);
+        img = GpuImage{};
+    }
+
+    void destroy(GpuBuffer& b)
+    {
+        if (b.buffer)
+            vkDestroyBuffer(wd_.device(), b.buffer, nullptr);
+        if (b.memory)
+            vkFreeMemory(wd_.device(), b.memory, nullptr);
+        b = GpuBuffer{};
+    }
+
+    /// Records with `record` into a one-shot command buffer, submits it and waits.
+    template <typename Record> void submitNow(Record record)
+    {
+        VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        cai.commandPool = oneShotPool_;
+        cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        cai.commandBufferCount = 1;
+        VkCommandBuffer cb = VK_NULL_HANDLE;
+        check(vkAllocateCommandBuffers(wd_.device(), &cai, &cb), "vkAllocateCommandBuffers");
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        vkBeginCommandBuffer(cb, &bi);
+        record(cb);
+        vkEndCommandBuffer(cb);
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cb;
+        VkResult r = vkQueueSubmit(wd_.queue(), 1, &si, VK_NULL_HANDLE);
+        if (r == VK_SUCCESS)
+            r = vkQueueWaitIdle(wd_.queue());
+        vkFreeCommandBuffers(wd_.device(), oneShotPool_, 1, &cb);
+        check(r, "vkQueueSubmit");
+    }
+
+    // ---- Set-up ----------------------------------------------------------------------------------------------------
+
+    void createFrames()
+    {
+        VkDevice d = wd_.device();
+        VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pci.queueFamilyIndex = wd_.queueFamily();
+        pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+        check(vkCreateCommandPool(d, &pci, nullptr, &oneShotPool_), "vkCreateCommandPool");
+        for (Frame& f : frames_)
+        {
+            check(vkCreateCommandPool(d, &pci, nullptr, &f.pool), "vkCreateCommandPool");
+            VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+            cai.commandPool = f.pool;
+            cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+            cai.commandBufferCount = 1;
+            check(vkAllocateCommandBuffers(d, &cai, &f.commandBuffer), "vkAllocateCommandBuffers");
+            VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+            fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+            check(vkCreateFence(d, &fci, nullptr, &f.fence), "vkCreateFence");
+            VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+            check(vkCreateSemaphore(d, &sci, nullptr, &f.imageAvailable), "vkCreateSemaphore");
+            if (wd_.timestamps())
+            {
+                VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+                qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+                qci.queryCount = kQueriesPerFrame;
+                check(vkCreateQueryPool(d, &qci, nullptr, &f.queries), "vkCreateQueryPool");
+            }
+        }
+    }
+
+    void createDisplayPipeline()
+    {
+        VkDevice d = wd_.device();
+        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+        sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
+        sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        check(vkCreateSampler(d, &sci, nullptr, &sampler_), "vkCreateSampler");
+
+        VkDescriptorSetLayoutBinding bindings[2] = {};
+        bindings[0].binding = 0;
+        bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        bindings[0].descriptorCount = 1;
+        bindings[0].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        bindings[1].binding = 1;
+        bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+        bindings[1].descriptorCount = 1;
+        bindings[1].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        lci.bindingCount = 2;
+        lci.pBindings = bindings;
+        check(vkCreateDescriptorSetLayout(d, &lci, nullptr, &displaySetLayout_), "vkCreateDescriptorSetLayout");
+
+        VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2},
+                                         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}};
+        VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        dpi.maxSets = 2;
+        dpi.poolSizeCount = 2;
+        dpi.pPoolSizes = sizes;
+        check(vkCreateDescriptorPool(d, &dpi, nullptr, &displayPool_), "vkCreateDescriptorPool");
+        VkDescriptorSetLayout layouts[2] = {displaySetLayout_, displaySetLayout_};
+        VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        dai.descriptorPool = displayPool_;
+        dai.descriptorSetCount = 2;
+        dai.pSetLayouts = layouts;
+        check(vkAllocateDescriptorSets(d, &dai, displaySets_.data()), "vkAllocateDescriptorSets");
+
+        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(DisplayConstants)};
+        VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        plci.setLayoutCount = 1;
+        plci.pSetLayouts = &displaySetLayout_;
+        plci.pushConstantRangeCount = 1;
+        plci.pPushConstantRanges = &range;
+        check(vkCreatePipelineLayout(d, &plci, nullptr, &displayLayout_), "vkCreatePipelineLayout");
+
+        const SpirvModule& spirv = kSpirvModules[0];
+        VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        smci.codeSize = spirv.sizeBytes;
+        smci.pCode = spirv.code;
+        VkShaderModule module = VK_NULL_HANDLE;
+        check(vkCreateShaderModule(d, &smci, nullptr, &module), "vkCreateShaderModule");
+        VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+        cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        cpci.stage.module = module;
+        cpci.stage.pName = "main";
+        cpci.layout = displayLayout_;
+        const VkResult r = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &displayPipeline_);
+        vkDestroyShaderModule(d, module, nullptr);
+        check(r, "vkCreateComputePipelines");
+    }
+
+    void createRenderPass()
+    {
+        // The UI is drawn over the display pass's blit: loaded, then left for presentation.
+        VkAttachmentDescription colour{};
+        colour.format = wd_.swapchainFormat();
+        colour.samples = VK_SAMPLE_COUNT_1_BIT;
+        colour.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+        colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        colour.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+        colour.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        colour.initialLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        colour.finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+        VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+        VkSubpassDescription subpass{};
+        subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+        subpass.colorAttachmentCount = 1;
+        subpass.pColorAttachments = &ref;
+        VkSubpassDependency deps[2] = {};
+        deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+        deps[0].dstSubpass = 0;
+        deps[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+        deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+        deps[0].srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+        deps[1].srcSubpass = 0;
+        deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
+        deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+        deps[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+        deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+        deps[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        VkRenderPassCreateInfo rci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+        rci.attachmentCount = 1;
+        rci.pAttachments = &colour;
+        rci.subpassCount = 1;
+        rci.pSubpasses = &subpass;
+        rci.dependencyCount = 2;
+        rci.pDependencies = deps;
+        check(vkCreateRenderPass(wd_.device(), &rci, nullptr, &renderPass_), "vkCreateRenderPass");
+    }
+
+    void createSwapchainTargets()
+    {
+        VkDevice d = wd_.device();
+        const VkExtent2D e = wd_.swapchainExtent();
+        for (VkImageView view : wd_.swapchainViews())
+        {
+            VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+            fci.renderPass = renderPass_;
+            fci.attachmentCount = 1;
+            fci.pAttachments = &view;
+            fci.width = e.width;
+            fci.height = e.height;
+            fci.layers = 1;
+            VkFramebuffer fb = VK_NULL_HANDLE;
+            check(vkCreateFramebuffer(d, &fci, nullptr, &fb), "vkCreateFramebuffer");
+            framebuffers_.push_back(fb);
+            VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+            VkSemaphore s = VK_NULL_HANDLE;
+            check(vkCreateSemaphore(d, &sci, nullptr, &s), "vkCreateSemaphore");
+            renderFinished_.push_back(s);
+        }
+        display_ = createImage(e.width, e.height, VK_FORMAT_R8G8B8A8_UNORM,
+                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        destroy(readback_);
+        readback_ = createHostBuffer(VkDeviceSize(e.width) * e.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        updateDisplaySets();
+    }
+
+    void destroySwapchainTargets()
+    {
+        for (VkFramebuffer fb : framebuffers_)
+            vkDestroyFramebuffer(wd_.device(), fb, nullptr);
+        for (VkSemaphore s : renderFinished_)
+            vkDestroySemaphore(wd_.device(), s, nullptr);
+        framebuffers_.clear();
+        renderFinished_.clear();
+        destroy(display_);
+    }
+
+    bool recreateSwapchain()
+    {
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        destroySwapchainTargets();
+        if (!wd_.recreateSwapchain())
+            return false;
+        createSwapchainTargets();
+        ImGui_ImplVulkan_SetMinImageCount(wd_.minImageCount());
+        swapchainStale_ = false;
+        return true;
+    }
+
+    /// Set 0 shows the bloom output, set 1 the input; both write the display image.
+    void updateDisplaySets()
+    {
+        if (!display_.view || !input_.view || !output_.view)
+            return;
+        VkDescriptorImageInfo shown[2] = {{sampler_, output_.view, VK_IMAGE_LAYOUT_GENERAL},
+                                          {sampler_, input_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}};
+        VkDescriptorImageInfo target{VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL};
+        VkWriteDescriptorSet writes[4] = {};
+        for (int i = 0; i < 2; ++i)
+        {
+            writes[2 * i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[2 * i].dstSet = displaySets_[size_t(i)];
+            writes[2 * i].dstBinding = 0;
+            writes[2 * i].descriptorCount = 1;
+            writes[2 * i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+            writes[2 * i].pImageInfo = &shown[i];
+            writes[2 * i + 1] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[2 * i + 1].dstSet = displaySets_[size_t(i)];
+            writes[2 * i + 1].dstBinding = 1;
+            writes[2 * i + 1].descriptorCount = 1;
+            writes[2 * i + 1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+            writes[2 * i + 1].pImageInfo = &target;
+        }
+        vkUpdateDescriptorSets(wd_.device(), 4, writes, 0, nullptr);
+    }
+
+    void initImGui()
+    {
+        IMGUI_CHECKVERSION();
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr; // the same layout every start, and no file left in the working folder
+        ImGui::StyleColorsDark();
+        ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.85f;
+
+        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8};
+        VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        dpi.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+        dpi.maxSets = 8;
+        dpi.poolSizeCount = 1;
+        dpi.pPoolSizes = &size;
+        check(vkCreateDescriptorPool(wd_.device(), &dpi, nullptr, &imguiPool_), "vkCreateDescriptorPool");
+
+        ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
+        ImGui_ImplVulkan_InitInfo ii{};
+        ii.Instance = wd_.instance();
+        ii.PhysicalDevice = wd_.physicalDevice();
+        ii.Device = wd_.device();
+        ii.QueueFamily = wd_.queueFamily();
+        ii.Queue = wd_.queue();
+        ii.DescriptorPool = imguiPool_;
+        ii.Subpass = 0;
+        ii.MinImageCount = wd_.minImageCount();
+        ii.ImageCount = std::max(uint32_t(wd_.swapchainImages().size()), kFramesInFlight);
+        ii.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+        ImGui_ImplVulkan_Init(&ii, renderPass_);
+        submitNow([](VkCommandBuffer cb) { ImGui_ImplVulkan_CreateFontsTexture(cb); });
+        ImGui_ImplVulkan_DestroyFontUploadObjects();
+    }
+
+    // ---- Scene input and bloom node --------------------------------------------------------------------------------
+
+    /// Reads `path`; on failure sets the message and keeps the previous image.
+    bool loadImage(const std::string& path)
+    {
+        Texels rgba;
+        try
+        {
+            rgba = toRgba(readImage(path));
+        }
+        catch (const std::exception& e)
+        {
+            message_ = e.what();
+            return false;
+        }
+        const ScrubCounts scrubbed = scrubRgb(rgba, kDefaultScrubMax);
+        if (!loadScene(rgba, path))
+            return false;
+        if (scrubbed.total() > 0)
+            notice_ = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +
+                      std::to_string(scrubbed.clamped) + " values above 65504 replaced before the bloom";
+        return true;
+    }
+
+    /// Uploads `rgba` as the scene and grows the bloom context to its extent; false (message set, the previous
+    /// scene kept) when the plugin cannot bloom a frame that large.
+    bool loadScene(const Texels& rgba, const std::string& name)
+    {
+        const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        if (!bloom_ || w > contextWidth_ || h > contextHeight_)
+        {
+            fftbloom::Context created;
+            FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+            ci.instance = wd_.instance();
+            ci.physicalDevice = wd_.physicalDevice();
+            ci.device = wd_.device();
+            ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+            ci.getDeviceProcAddr = vkGetDeviceProcAddr;
+            ci.maxWidth = std::max(w, contextWidth_);
+            ci.maxHeight = std::max(h, contextHeight_);
+            ci.maxKernelWidth = ci.maxKernelHeight = kMaxKernelSize;
+            ci.maxFramesInFlight = kFramesInFlight;
+            ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
+            { static_cast<Viewer*>(user)->pluginMessage_ = text; };
+            ci.messageUserData = this;
+            if (const FftbResult r = fftbloom::Context::create(ci, created); r != FFTB_SUCCESS)
+            {
+                message_ = name + ": fftbCreateContext: " + fftbResultToString(r) + " (" + pluginMessage_ + ")";
+                return false;
+            }
+            if (!kernel_.values.empty())
+            {
+                FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+                ki.width = uint32_t(kernel_.width);
+                ki.height = uint32_t(kernel_.height);
+                ki.texels = kernel_.values.data();
+                ki.spectrumMode = FftbSpectrumMode(appliedKernel_.spectrum);
+                if (const FftbResult r = created.setKernel(ki, std::nothrow); r != FFTB_SUCCESS)
+                {
+                    message_ = name + ": fftbSetKernel: " + fftbResultToString(r) + " (" + pluginMessage_ + ")";
+                    return false;
+                }
+            }
+            bloom_ = std::move(created);
+            contextWidth_ = ci.maxWidth;
+            contextHeight_ = ci.maxHeight;
+        }
+
+        destroy(input_);
+        destroy(output_);
+        input_ = createImage(w, h, VK_FORMAT_R32G32B32A32_SFLOAT,
+                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        output_ =
+            createImage(w, h, VK_FORMAT_R16G16B16A16_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+        GpuBuffer staging =
+            createHostBuffer(VkDeviceSize(rgba.values.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        std::memcpy(staging.mapped, rgba.values.data(), rgba.values.size() * sizeof(float));
+        submitNow(
+            [&](VkCommandBuffer cb)
+            {
+                VulkanDevice::uploadForCompute(cb, staging.buffer, input_.image, w, h);
+                VulkanDevice::prepareComputeOutput(cb, output_.image);
+            });
+        destroy(staging);
+        updateDisplaySets();
+        sceneName_ = name;
+        message_.clear();
+        notice_.clear();
+        fit_ = true;
+        return true;
+    }
+
+    /// Generates or loads the kernel when its settings changed and hands it to the plugin. On failure the message
+    /// is set and the previous kernel and its settings stay.
+    bool applyKernel(bool force)
+    {
+        const KernelKey key = kernelKeyOf(settings_);
+        if (!force && key == appliedKernel_)
+            return true;
+        Texels kernel;
+        try
+        {
+            kernel = makeKernel(key);
+        }
+        catch (const std::exception& e)
+        {
+            message_ = std::string("kernel: ") + e.what();
+            revertKernelSettings();
+            return false;
+        }
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbSetKernel: nothing pending
+        FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+        ki.width = uint32_t(kernel.width);
+        ki.height = uint32_t(kernel.height);
+        ki.texels = kernel.values.data();
+        ki.spectrumMode = FftbSpectrumMode(key.spectrum);
+        if (const FftbResult r = bloom_.setKernel(ki, std::nothrow); r != FFTB_SUCCESS)
+        {
+            message_ = std::string("fftbSetKernel: ") + fftbResultToString(r) + " (" + pluginMessage_ + ")";
+            revertKernelSettings();
+            return false;
+        }
+        kernel_ = std::move(kernel);
+        appliedKernel_ = key;
+        spectrumTimeMs_ = 0.0;
+        return true;
+    }
+
+    void revertKernelSettings()
+    {
+        if (appliedKernel_.size == 0)
+            return;
+        settings_.kernelFile = appliedKernel_.file;
+        settings_.kernelSize = appliedKernel_.size;
+        settings_.spectrum = appliedKernel_.spectrum;
+        settings_.aperture = appliedKernel_.aperture;
+        settings_.airyRadiusTexels = appliedKernel_.airyRadiusTexels;
+    }
+
+    // ---- Frame -----------------------------------------------------------------------------------------------------
+
+    /// Records and presents one frame; false when the swapchain had to be recreated first.
+    bool drawFrame(bool screenshot)
+    {
+        VkDevice d = wd_.device();
+        Frame& f = frames_[frameIndex_];
+        check(vkWaitForFences(d, 1, &f.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+        readTimestamps(f);
+
+        uint32_t imageIndex = 0;
+        VkResult r =
+            vkAcquireNextImageKHR(d, wd_.swapchain(), UINT64_MAX, f.imageAvailable, VK_NULL_HANDLE, &imageIndex);
+        if (r == VK_ERROR_OUT_OF_DATE_KHR)
+        {
+            swapchainStale_ = true;
+            return false;
+        }
+        if (r != VK_SUBOPTIMAL_KHR)
+            check(r, "vkAcquireNextImageKHR");
+        check(vkResetFences(d, 1, &f.fence), "vkResetFences");
+
+        VkCommandBuffer cb = f.commandBuffer;
+        check(vkResetCommandPool(d, f.pool, 0), "vkResetCommandPool");
+        VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        check(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
+        recordFrame(cb, f, imageIndex, screenshot);
+        check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+
+        const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT; // the blit is the image's first use
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.waitSemaphoreCount = 1;
+        si.pWaitSemaphores = &f.imageAvailable;
+        si.pWaitDstStageMask = &waitStage;
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cb;
+        si.signalSemaphoreCount = 1;
+        si.pSignalSemaphores = &renderFinished_[imageIndex];
+        check(vkQueueSubmit(wd_.queue(), 1, &si, f.fence), "vkQueueSubmit");
+        f.queriesWritten = f.queries != VK_NULL_HANDLE;
+
+        VkSwapchainKHR swapchain = wd_.swapchain();
+        VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+        pi.waitSemaphoreCount = 1;
+        pi.pWaitSemaphores = &renderFinished_[imageIndex];
+        pi.swapchainCount = 1;
+        pi.pSwapchains = &swapchain;
+        pi.pImageIndices = &imageIndex;
+        r = vkQueuePresentKHR(wd_.queue(), &pi);
+        if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR)
+            swapchainStale_ = true;
+        else
+            check(r, "vkQueuePresentKHR");
+        frameIndex_ = (frameIndex_ + 1) % kFramesInFlight;
+        return true;
+    }
+
+    void recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot)
+    {
+        const VkExtent2D extent = wd_.swapchainExtent();
+        const VkImage swapchainImage = wd_.swapchainImages()[imageIndex];
+        if (f.queries)
+            vkCmdResetQueryPool(cb, f.queries, 0, kQueriesPerFrame);
+
+        // Bloom node. The output image was read by the previous frame's display pass.
+        VulkanDevice::transition(cb, output_.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                                 VK_ACCESS_SHADER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
+        ti.queryPool = f.queries;
+        ti.firstQuery = 0;
+        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        bi.pNext = f.queries ? &ti : nullptr;
+        bi.inputView = input_.view;
+        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        bi.outputView = output_.view;
+        bi.width = input_.width;
+        bi.height = input_.height;
+        bi.padding = FftbPadding(settings_.padding);
+        bi.axisOrder = FftbAxisOrder(settings_.axisOrder);
+        bi.outputMode = settings_.view == View::Bloom ? FFTB_OUTPUT_MODE_BLOOM : FFTB_OUTPUT_MODE_COMPOSITE;
+        bi.intensity = settings_.intensity;
+        bi.sharpen = settings_.sharpen;
+        if (const FftbResult r = bloom_.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
+            throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + pluginMessage_ + ")");
+        VulkanDevice::transition(cb, output_.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                                 VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+
+        // Display pass into the display image, which the previous frame's blit read.
+        VulkanDevice::transition(cb, display_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
+                                 VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        DisplayConstants pc{};
+        placeImage(extent, pc);
+        pc.exposureScale = std::exp2(settings_.exposure);
+        pc.imageExtent[0] = int32_t(input_.width);
+        pc.imageExtent[1] = int32_t(input_.height);
+        pc.displayExtent[0] = int32_t(extent.width);
+        pc.displayExtent[1] = int32_t(extent.height);
+        pc.tonemapper = int32_t(settings_.tonemapper);
+        pc.encodeSrgb = wd_.swapchainSrgb() ? 0 : 1;
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayPipeline_);
+        VkDescriptorSet set = displaySets_[settings_.view == View::Input ? 1 : 0];
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayLayout_, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cb, displayLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+        vkCmdDispatch(cb, (extent.width + 7) / 8, (extent.height + 7) / 8, 1);
+        if (f.queries)
+            vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, f.queries, FFTB_TIMESTAMP_COUNT);
+
+        VulkanDevice::transition(cb, display_.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                 VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+        VulkanDevice::transition(cb, swapchainImage, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                                 VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT);
+        VkImageBlit blit{};
+        blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        blit.srcOffsets[1] = {int32_t(extent.width), int32_t(extent.height), 1};
+        blit.dstSubresource = blit.srcSubresource;
+        blit.dstOffsets[1] = blit.srcOffsets[1];
+        vkCmdBlitImage(cb, display_.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, swapchainImage,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_NEAREST);
+
+        // UI.
+        VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+        rbi.renderPass = renderPass_;
+        rbi.framebuffer = framebuffers_[imageIndex];
+        rbi.renderArea.extent = extent;
+        vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+        ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cb);
+        vkCmdEndRenderPass(cb);
+
+        if (screenshot)
+        {
+            // The presented image exactly: copied after the UI, before presentation.
+            VulkanDevice::transition(cb, swapchainImage, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 0, VK_ACCESS_TRANSFER_READ_BIT,
+                                     VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+            VkBufferImageCopy copy{};
+            copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            copy.imageExtent = {extent.width, extent.height, 1};
+            vkCmdCopyImageToBuffer(cb, swapchainImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.buffer, 1,
+                                   &copy);
+            VulkanDevice::transition(cb, swapchainImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                     VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_ACCESS_TRANSFER_READ_BIT, 0,
+                                     VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+            VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+            host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0,
+                                 nullptr, 0, nullptr);
+        }
+    }
+
+    /// Where the image lies in the window: fitted and centred, or the user's zoom and pan.
+    void placeImage(VkExtent2D extent, DisplayConstants& pc)
+    {
+        const float w = float(input_.width), h = float(input_.height);
+        if (fit_)
+        {
+            texelsPerPixel_ = std::max(w / float(extent.width), h / float(extent.height));
+            centre_[0] = w * 0.5f;
+            centre_[1] = h * 0.5f;
+        }
+        pc.texelsPerPixel = texelsPerPixel_;
+        pc.imageOrigin[0] = float(extent.width) * 0.5f - centre_[0] / texelsPerPixel_;
+        pc.imageOrigin[1] = float(extent.height) * 0.5f - centre_[1] / texelsPerPixel_;
+    }
+
+    void writeScreenshot(const std::string& path)
+    {
+        const VkExtent2D e = wd_.swapchainExtent();
+        std::vector<unsigned char> rgba(size_t(e.width) * e.height * 4);
+        std::memcpy(rgba.data(), readback_.mapped, rgba.size());
+        const VkFormat format = wd_.swapchainFormat();
+        const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
+        for (size_t i = 0; i < rgba.size(); i += 4)
+        {
+            if (bgra)
+                std::swap(rgba[i], rgba[i + 2]);
+            rgba[i + 3] = 255; // the window is opaque
+        }
+        if (!stbi_write_png(path.c_str(), int(e.width), int(e.height), 4, rgba.data(), int(e.width) * 4))
+            throw ViewerError(path + ": cannot write the PNG");
+    }
+
+    void readTimestamps(Frame& f)
+    {
+        if (!f.queriesWritten)
+            return;
+        f.queriesWritten = false;
+        std::array<uint64_t, kQueriesPerFrame> t{};
+        if (vkGetQueryPoolResults(wd_.device(), f.queries, 0, kQueriesPerFrame, sizeof(t), t.data(), sizeof(uint64_t),
+                                  VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
+            return;
+        const double msPerTick = double(wd_.properties().limits.timestampPeriod) * 1e-6;
+        auto ms = [&](int a, int b) { return double(t[size_t(b)] - t[size_t(a)]) * msPerTick; };
+        if (t[1] != t[0])
+            spectrumTimeMs_ = ms(0, 1);
+        timings_.push_back({ms(1, 2), ms(2, 3), ms(3, 4), ms(1, 4), ms(4, 5)});
+        if (timings_.size() > kTimingWindow)
+            timings_.pop_front();
+    }
+
+    // ---- Input and UI ----------------------------------------------------------------------------------------------
+
+    void handleInput()
+    {
+        ImGuiIO& io = ImGui::GetIO();
+        if (!io.WantCaptureKeyboard)
+        {
+            if (ImGui::IsKeyPressed(GLFW_KEY_1))
+                settings_.view = View::Composite;
+            if (ImGui::IsKeyPressed(GLFW_KEY_2))
+                settings_.view = View::Bloom;
+            if (ImGui::IsKeyPressed(GLFW_KEY_3))
+                settings_.view = View::Input;
+            if (ImGui::IsKeyPressed(GLFW_KEY_T))
+                settings_.tonemapper = Tonemapper((int(settings_.tonemapper) + 1) % 4);
+            if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
+                settings_.exposure = std::min(settings_.exposure + 0.5f, 16.0f);
+            if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
+                settings_.exposure = std::max(settings_.exposure - 0.5f, -16.0f);
+            if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
+                settings_.intensity = std::min(settings_.intensity + 0.05f, 1.0f);
+            if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
+                settings_.intensity = std::max(settings_.intensity - 0.05f, 0.0f);
+            if (ImGui::IsKeyPressed(GLFW_KEY_H))
+                settings_.ui = !settings_.ui;
+            if (ImGui::IsKeyPressed(GLFW_KEY_F))
+                fit_ = true;
+            if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) || ImGui::IsKeyPressed(GLFW_KEY_Q))
+                glfwSetWindowShouldClose(wd_.window(), GLFW_TRUE);
+        }
+        if (!io.WantCaptureMouse)
+        {
+            if (io.MouseWheel != 0.0f)
+            {
+                // Zoom about the cursor: the texel under it stays under it.
+                const VkExtent2D e = wd_.swapchainExtent();
+                const float mx = io.MousePos.x - float(e.width) * 0.5f, my = io.MousePos.y - float(e.height) * 0.5f;
+                const float before[2] = {centre_[0] + mx * texelsPerPixel_, centre_[1] + my * texelsPerPixel_};
+                texelsPerPixel_ = std::clamp(texelsPerPixel_ * std::pow(0.85f, io.MouseWheel), 1.0f / 32.0f, 64.0f);
+                centre_[0] = before[0] - mx * texelsPerPixel_;
+                centre_[1] = before[1] - my * texelsPerPixel_;
+                fit_ = false;
+            }
+            if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right))
+            {
+                centre_[0] -= io.MouseDelta.x * texelsPerPixel_;
+                centre_[1] -= io.MouseDelta.y * texelsPerPixel_;
+                fit_ = false;
+            }
+        }
+    }
+
+    void drawUi()
+    {
+        ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+        ImGui::Begin("fftbloom");
+        ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(sceneName_).filename().c_str(), input_.width,
+                           input_.height);
+        if (!notice_.empty())
+            ImGui::TextWrapped("%s", notice_.c_str());
+        if (!message_.empty())
+        {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.4f, 1.0f));
+            ImGui::TextWrapped("%s", message_.c_str());
+            ImGui::PopStyleColor();
+        }
+
+        if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
+        {
+            int view = int(settings_.view);
+            for (int i = 0; i < 3; ++i)
+            {
+                if (i)
+                    ImGui::SameLine();
+                ImGui::RadioButton(kViewNames[i], &view, i);
+            }
+            settings_.view = View(view);
+            int tonemapper = int(settings_.tonemapper);
+            ImGui::Combo("Tonemapper", &tonemapper, kTonemapperNames, 4);
+            settings_.tonemapper = Tonemapper(tonemapper);
+            ImGui::SliderFloat("Exposure", &settings_.exposure, -10.0f, 10.0f, "%+.1f stops");
+        }
+
+        if (ImGui::CollapsingHeader("Bloom", ImGuiTreeNodeFlags_DefaultOpen))
+        {
+            ImGui::SliderFloat("Intensity", &settings_.intensity, 0.0f, 1.0f, "%.3f");
+            ImGui::SliderFloat("Sharpening", &settings_.sharpen, 0.0f, 1.0f, "%.3f");
+            ImGui::Combo("Padding", &settings_.padding, kPaddingNames, 2);
+            ImGui::Combo("Axis order", &settings_.axisOrder, kAxisNames, 3);
+            ImGui::Combo("Spectrum", &settings_.spectrum, kSpectrumNames, 2);
+            drawPlan();
+        }
+
+        if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen))
+        {
+            int sizeLog2 = int(std::log2(settings_.kernelSize));
+            ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
+            settings_.kernelSize = 1 << sizeLog2;
+            bool generated = settings_.kernelFile.empty();
+            if (ImGui::RadioButton("Generated", generated))
+                settings_.kernelFile.clear();
+            ImGui::SameLine();
+            ImGui::RadioButton("File", !generated);
+            if (generated)
+            {
+                ImGui::SliderInt("Blades", &settings_.aperture.blades, 0, 16,
+                                 settings_.aperture.blades == 0 ? "circle" : "%d");
+                if (settings_.aperture.blades == 1 || settings_.aperture.blades == 2)
+                    settings_.aperture.blades = 3;
+                float curvature = float(settings_.aperture.bladeCurvature);
+                ImGui::SliderFloat("Curvature", &curvature, 0.0f, 1.0f);
+                settings_.aperture.bladeCurvature = curvature;
+                float obstruction = float(settings_.aperture.obstruction);
+                ImGui::SliderFloat("Obstruction", &obstruction, 0.0f, 0.9f);
+                settings_.aperture.obstruction = obstruction;
+                ImGui::SliderInt("Vanes", &settings_.aperture.vanes, 0, 8);
+                float airy = float(settings_.airyRadiusTexels);
+                ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
+                settings_.airyRadiusTexels = airy;
+            }
+            else
+                ImGui::TextWrapped("%s", settings_.kernelFile.c_str());
+        }
+
+        if (ImGui::CollapsingHeader("GPU time", ImGuiTreeNodeFlags_DefaultOpen))
+            drawTimings();
+
+        if (ImGui::CollapsingHeader("Keyboard and mouse"))
+        {
+            ImGui::TextUnformatted("Drop an EXR or .hdr file on the window to open it;\n"
+                                   "with Shift held, it becomes the kernel.\n"
+                                   "1 / 2 / 3   composite / bloom only / input\n"
+                                   "T           next tonemapper\n"
+                                   "+ / -       exposure +- 0.5 stop\n"
+                                   "] / [       intensity +- 0.05\n"
+                                   "H           hide or show this panel\n"
+                                   "F           fit the image to the window\n"
+                                   "wheel       zoom about the cursor\n"
+                                   "drag        pan\n"
+                                   "Esc, Q      quit");
+        }
+        ImGui::End();
+    }
+
+    void drawPlan()
+    {
+        PlanRequest request;
+        request.imageWidth = input_.width;
+        request.imageHeight = input_.height;
+        request.kernelWidth = request.kernelHeight = uint32_t(appliedKernel_.size);
+        request.padding = Padding(settings_.padding);
+        request.spectrum = SpectrumMode(appliedKernel_.spectrum);
+        Plan plan, xFirst, yFirst;
+        std::string error;
+        request.axisOrder = AxisOrder(settings_.axisOrder);
+        if (!makePlan(request, &plan, &error))
+        {
+            ImGui::TextWrapped("plan: %s", error.c_str());
+            return;
+        }
+        auto axisText = [](const Plan& p)
+        {
+            return std::string(p.firstAxisIsX ? "x" : "y") + " first: N " + std::to_string(p.first.paddedLength) +
+                   " x " + std::to_string(p.second.paddedLength);
+        };
+        ImGui::Text("Plan: %s", axisText(plan).c_str());
+        request.axisOrder = AxisOrder::XFirst;
+        const bool haveX = makePlan(request, &xFirst, &error);
+        request.axisOrder = AxisOrder::YFirst;
+        const bool haveY = makePlan(request, &yFirst, &error);
+        if (haveX && haveY)
+        {
+            const double cx = costOf(xFirst.first, xFirst.second), cy = costOf(yFirst.first, yFirst.second);
+            if (settings_.axisOrder == 0)
+                ImGui::TextWrapped("auto picked %s first: modelled cost %.3g against %.3g for %s first "
+                                   "(FFT lines x length cost, plus texels moved)",
+                                   plan.firstAxisIsX ? "x" : "y", plan.firstAxisIsX ? cx : cy,
+                                   plan.firstAxisIsX ? cy : cx, plan.firstAxisIsX ? "y" : "x");
+            else
+                ImGui::TextDisabled("cost: x first %.3g, y first %.3g", cx, cy);
+        }
+    }
+
+    void drawTimings()
+    {
+        if (!wd_.timestamps())
+        {
+            ImGui::TextDisabled("this queue has no timestamps");
+            return;
+        }
+        if (timings_.empty())
+            return;
+        std::array<double, 5> mean{};
+        for (const auto& t : timings_)
+            for (size_t i = 0; i < mean.size(); ++i)
+                mean[i] += t[i] / double(timings_.size());
+        const char* names[] = {"1 image_fft_first", "2 fft_second_convolve", "3 ifft_first_composite", "bloom total",
+                               "display pass"};
+        if (ImGui::BeginTable("timings", 2, ImGuiTableFlags_SizingStretchProp))
+        {
+            for (size_t i = 0; i < mean.size(); ++i)
+            {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(names[i]);
+                ImGui::TableNextColumn();
+                ImGui::Text("%8.3f ms", mean[i]);
+            }
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("kernel spectrum (last)");
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("%8.3f ms", spectrumTimeMs_);
+            ImGui::EndTable();
+        }
+        ImGui::TextDisabled("mean of the last %zu frames; %s", timings_.size(), wd_.properties().deviceName);
+    }
+
+    WindowDevice& wd_;
+    const ViewerOptions& options_;
+    Settings settings_;
+    std::string message_;       // shown in the UI: the last failure
+    std::string notice_;        // shown in the UI: what was done to the scene on loading
+    std::string pluginMessage_; // the plugin's message callback's last text
+    std::string pendingLoad_;   // a dropped file, opened at the start of the next frame
+    std::string sceneName_;
+
+    fftbloom::Context bloom_;
+    uint32_t contextWidth_ = 0;
+    uint32_t contextHeight_ = 0;
+    Texels kernel_;
+    KernelKey appliedKernel_;
+
+    GpuImage input_;
+    GpuImage output_;
+    GpuImage display_;
+    GpuBuffer readback_;
+    VkSampler sampler_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout displaySetLayout_ = VK_NULL_HANDLE;
+    VkDescriptorPool displayPool_ = VK_NULL_HANDLE;
+    std::array<VkDescriptorSet, 2> displaySets_{};
+    VkPipelineLayout displayLayout_ = VK_NULL_HANDLE;
+    VkPipeline displayPipeline_ = VK_NULL_HANDLE;
+
+    VkRenderPass renderPass_ = VK_NULL_HANDLE;
+    VkDescriptorPool imguiPool_ = VK_NULL_HANDLE;
+    std::vector<VkFramebuffer> framebuffers_;
+    std::vector<VkSemaphore> renderFinished_;
+    bool swapchainStale_ = false;
+
+    VkCommandPool oneShotPool_ = VK_NULL_HANDLE;
+    std::array<Frame, kFramesInFlight> frames_{};
+    uint32_t frameIndex_ = 0;
+
+    bool fit_ = true;
+    float texelsPerPixel_ = 1.0f;
+    float centre_[2] = {0.0f, 0.0f};
+
+    std::deque<std::array<double, 5>> timings_;
+    double spectrumTimeMs_ = 0.0;
+};
+
+} // namespace
+
+int runViewer(const ViewerOptions& options)
+{
+    WindowDevice wd(options.window);
+    int code = 0;
+    {
+        Viewer viewer(wd, options);
+        code = viewer.run();
+    }
+    if (options.window.validation && wd.validationMessageCount() > 0)
+        throw ViewerError("validation: " + std::to_string(wd.validationMessageCount()) +
+                          " message(s), the first: " + wd.firstValidationMessage());
+    return code;
+}
+
+} // namespace fftb::viewer

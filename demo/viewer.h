@@ -1,0 +1,25 @@
+// fftbloom-viewer: a frame graph of scene input -> bloom (the plugin) -> display pass -> Dear ImGui -> present.
+#pragma once
+
+#include "settings.h"
+#include "window_device.h"
+
+#include <string>
+
+namespace fftb::viewer
+{
+
+struct ViewerOptions
+{
+    std::string imagePath;      ///< EXR or .hdr; empty: the bundled sample photograph
+    Settings settings;          ///< initial settings (--settings)
+    std::string screenshotPath; ///< non-empty: render `frames` frames, write the last presented one as PNG, exit
+    int frames = 8;
+    WindowOptions window;
+};
+
+/// Runs the viewer until its window closes (or the screenshot is written). Returns the process exit code; throws
+/// ViewerError (or HostError) with a one-line reason on failures that stop it.
+int runViewer(const ViewerOptions& options);
+
+} // namespace fftb::viewer

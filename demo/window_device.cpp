@@ -1,0 +1,276 @@
+// Window, instance, device and swapchain creation for the viewer; device choice by presentation support.
+#include "window_device.h"
+
+#include <algorithm>
+
+namespace fftb::viewer
+{
+
+void check(VkResult result, const char* call)
+{
+    if (result != VK_SUCCESS)
+        throw ViewerError(std::string("Vulkan: ") + call + " failed with VkResult " + std::to_string(int(result)));
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL WindowDevice::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                       VkDebugUtilsMessageTypeFlagsEXT,
+                                                       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
+{
+    auto* self = static_cast<WindowDevice*>(user);
+    if (self->validationMessages_++ == 0)
+        self->firstValidationMessage_ = data->pMessage ? data->pMessage : "(no text)";
+    return VK_FALSE;
+}
+
+WindowDevice::WindowDevice(const WindowOptions& options)
+{
+    if (!glfwInit())
+        throw ViewerError("GLFW: no display (set DISPLAY, or run under xvfb-run)");
+    if (!glfwVulkanSupported())
+        throw ViewerError("GLFW: no Vulkan loader or no surface extension (install libvulkan1)");
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    window_ = glfwCreateWindow(options.width, options.height, "fftbloom-viewer", nullptr, nullptr);
+    if (!window_)
+        throw ViewerError("GLFW: glfwCreateWindow failed");
+
+    uint32_t glfwCount = 0;
+    const char** glfwExtensions = glfwGetRequiredInstanceExtensions(&glfwCount);
+    std::vector<const char*> extensions(glfwExtensions, glfwExtensions + glfwCount);
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "fftbloom-viewer";
+    app.apiVersion = VK_API_VERSION_1_1;
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    mci.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    mci.pfnUserCallback = &WindowDevice::onMessage;
+    mci.pUserData = this;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    if (options.validation)
+    {
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        ici.enabledLayerCount = 1;
+        ici.ppEnabledLayerNames = &layer;
+        ici.pNext = &mci;
+    }
+    ici.enabledExtensionCount = uint32_t(extensions.size());
+    ici.ppEnabledExtensionNames = extensions.data();
+    if (VkResult r = vkCreateInstance(&ici, nullptr, &instance_); r != VK_SUCCESS)
+        throw ViewerError(options.validation && r == VK_ERROR_LAYER_NOT_PRESENT
+                              ? "Vulkan: VK_LAYER_KHRONOS_validation not installed (vulkan-validationlayers)"
+                              : "Vulkan: vkCreateInstance failed with VkResult " + std::to_string(int(r)));
+    if (options.validation)
+    {
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+        check(create(instance_, &mci, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+    }
+    check(glfwCreateWindowSurface(instance_, window_, nullptr, &surface_), "glfwCreateWindowSurface");
+    selectDevice(options.deviceIndex);
+
+    VkPhysicalDeviceFeatures supported;
+    vkGetPhysicalDeviceFeatures(gpu_, &supported);
+    if (!supported.shaderStorageImageWriteWithoutFormat)
+        throw ViewerError(std::string("Vulkan: ") + properties_.deviceName +
+                          " lacks shaderStorageImageWriteWithoutFormat");
+    VkPhysicalDeviceFeatures features{};
+    features.shaderStorageImageWriteWithoutFormat = VK_TRUE; // fftbloom's requirement (fftbloom.h)
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qci.queueFamilyIndex = queueFamily_;
+    qci.queueCount = 1;
+    qci.pQueuePriorities = &priority;
+    const char* swapchainExtension = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qci;
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &swapchainExtension;
+    dci.pEnabledFeatures = &features;
+    check(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
+    vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+
+    uint32_t formatCount = 0;
+    vkGetPhysicalDeviceSurfaceFormatsKHR(gpu_, surface_, &formatCount, nullptr);
+    std::vector<VkSurfaceFormatKHR> formats(formatCount);
+    vkGetPhysicalDeviceSurfaceFormatsKHR(gpu_, surface_, &formatCount, formats.data());
+    if (formats.empty())
+        throw ViewerError("Vulkan: the surface offers no format");
+    // A UNORM format: the display pass encodes sRGB itself, and the UI's colours are authored for such targets.
+    auto chosen = std::find_if(formats.begin(), formats.end(),
+                               [](const VkSurfaceFormatKHR& f) {
+                                   return f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM;
+                               });
+    const VkSurfaceFormatKHR surfaceFormat = chosen != formats.end() ? *chosen : formats.front();
+    format_ = surfaceFormat.format;
+    colorSpace_ = surfaceFormat.colorSpace;
+    srgb_ = format_ == VK_FORMAT_B8G8R8A8_SRGB || format_ == VK_FORMAT_R8G8B8A8_SRGB;
+    if (!recreateSwapchain())
+        throw ViewerError("GLFW: the window has no area");
+}
+
+WindowDevice::~WindowDevice()
+{
+    if (device_)
+    {
+        vkDeviceWaitIdle(device_);
+        destroySwapchain(swapchain_);
+        vkDestroyDevice(device_, nullptr);
+    }
+    if (surface_)
+        vkDestroySurfaceKHR(instance_, surface_, nullptr);
+    if (messenger_)
+    {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+        destroy(instance_, messenger_, nullptr);
+    }
+    if (instance_)
+        vkDestroyInstance(instance_, nullptr);
+    if (window_)
+        glfwDestroyWindow(window_);
+    glfwTerminate();
+}
+
+void WindowDevice::selectDevice(int index)
+{
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+    std::vector<VkPhysicalDevice> devices(count);
+    vkEnumeratePhysicalDevices(instance_, &count, devices.data());
+    if (count == 0)
+        throw ViewerError("Vulkan: no physical device (install mesa-vulkan-drivers for lavapipe)");
+    if (index >= 0 && uint32_t(index) >= count)
+        throw ViewerError("--device: no device " + std::to_string(index) + " (" + std::to_string(count) +
+                          " present, numbered from 0)");
+    // A queue family that draws, computes and presents to this window: the whole frame runs on one queue.
+    auto family = [&](VkPhysicalDevice gpu) -> uint32_t
+    {
+        uint32_t n = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(gpu, &n, nullptr);
+        std::vector<VkQueueFamilyProperties> families(n);
+        vkGetPhysicalDeviceQueueFamilyProperties(gpu, &n, families.data());
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            VkBool32 present = VK_FALSE;
+            vkGetPhysicalDeviceSurfaceSupportKHR(gpu, i, surface_, &present);
+            const VkQueueFlags wanted = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+            if (present && (families[i].queueFlags & wanted) == wanted)
+                return i;
+        }
+        return UINT32_MAX;
+    };
+    VkPhysicalDevice best = VK_NULL_HANDLE;
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        if (index >= 0 && uint32_t(index) != i)
+            continue;
+        if (family(devices[i]) == UINT32_MAX)
+            continue;
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(devices[i], &p);
+        if (!best || p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
+            best = devices[i];
+        if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
+            break;
+    }
+    if (!best)
+        throw ViewerError("Vulkan: no device has a queue that draws, computes and presents to the window");
+    gpu_ = best;
+    queueFamily_ = family(gpu_);
+    vkGetPhysicalDeviceProperties(gpu_, &properties_);
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(gpu_, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> families(n);
+    vkGetPhysicalDeviceQueueFamilyProperties(gpu_, &n, families.data());
+    timestampBits_ = families[queueFamily_].timestampValidBits;
+}
+
+void WindowDevice::destroySwapchain(VkSwapchainKHR swapchain)
+{
+    for (VkImageView view : views_)
+        vkDestroyImageView(device_, view, nullptr);
+    views_.clear();
+    images_.clear();
+    if (swapchain)
+        vkDestroySwapchainKHR(device_, swapchain, nullptr);
+}
+
+bool WindowDevice::recreateSwapchain()
+{
+    int width = 0, height = 0;
+    glfwGetFramebufferSize(window_, &width, &height);
+    if (width <= 0 || height <= 0)
+        return false;
+    VkSurfaceCapabilitiesKHR caps;
+    check(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu_, surface_, &caps),
+          "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
+    if (caps.currentExtent.width != UINT32_MAX)
+        extent_ = caps.currentExtent;
+    else
+        extent_ = {std::clamp(uint32_t(width), caps.minImageExtent.width, caps.maxImageExtent.width),
+                   std::clamp(uint32_t(height), caps.minImageExtent.height, caps.maxImageExtent.height)};
+    if (extent_.width == 0 || extent_.height == 0)
+        return false;
+    if (!(caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT))
+        throw ViewerError("Vulkan: the surface's images cannot be transfer destinations");
+    readable_ = (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+    minImageCount_ = std::max(caps.minImageCount + 1, 2u);
+    if (caps.maxImageCount > 0)
+        minImageCount_ = std::min(minImageCount_, caps.maxImageCount);
+
+    VkSwapchainCreateInfoKHR sci{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
+    sci.surface = surface_;
+    sci.minImageCount = minImageCount_;
+    sci.imageFormat = format_;
+    sci.imageColorSpace = colorSpace_;
+    sci.imageExtent = extent_;
+    sci.imageArrayLayers = 1;
+    sci.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                     (readable_ ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
+    sci.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    sci.preTransform = caps.currentTransform;
+    sci.compositeAlpha =
+        (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
+            ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
+            : VkCompositeAlphaFlagBitsKHR(caps.supportedCompositeAlpha & ~(caps.supportedCompositeAlpha - 1));
+    sci.presentMode = VK_PRESENT_MODE_FIFO_KHR; // always supported
+    sci.clipped = VK_TRUE;
+    sci.oldSwapchain = swapchain_;
+    VkSwapchainKHR created = VK_NULL_HANDLE;
+    check(vkCreateSwapchainKHR(device_, &sci, nullptr, &created), "vkCreateSwapchainKHR");
+    destroySwapchain(swapchain_);
+    swapchain_ = created;
+
+    uint32_t count = 0;
+    vkGetSwapchainImagesKHR(device_, swapchain_, &count, nullptr);
+    images_.resize(count);
+    vkGetSwapchainImagesKHR(device_, swapchain_, &count, images_.data());
+    for (VkImage image : images_)
+    {
+        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vci.image = image;
+        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        vci.format = format_;
+        vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        VkImageView view = VK_NULL_HANDLE;
+        check(vkCreateImageView(device_, &vci, nullptr, &view), "vkCreateImageView");
+        views_.push_back(view);
+    }
+    return true;
+}
+
+uint32_t WindowDevice::memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const
+{
+    VkPhysicalDeviceMemoryProperties memory;
+    vkGetPhysicalDeviceMemoryProperties(gpu_, &memory);
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
+        if ((bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted)
+            return i;
+    throw ViewerError("Vulkan: no memory type with the properties needed");
+}
+
+} // namespace fftb::viewer

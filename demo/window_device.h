@@ -1,0 +1,106 @@
+// The viewer's window and Vulkan objects an engine would own: instance, surface, device, graphics queue, swapchain.
+#pragma once
+
+#include <vulkan/vulkan.h>
+// After Vulkan's header: GLFW declares glfwCreateWindowSurface only when it has seen it.
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fftb::viewer
+{
+
+/// Thrown for every failure: one line naming the call and its VkResult, or the missing feature.
+class ViewerError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Throws ViewerError "<call> failed with VkResult <r>" unless `result` is VK_SUCCESS.
+void check(VkResult result, const char* call);
+
+struct WindowOptions
+{
+    int width = 1280;
+    int height = 800;
+    bool validation = false; ///< VK_LAYER_KHRONOS_validation on; every warning or error is counted
+    int deviceIndex = -1;    ///< -1: the first discrete GPU with a presenting queue, else the first such device
+};
+
+/// A GLFW window with a Vulkan swapchain. The swapchain images allow colour attachment and transfer destination
+/// use, and transfer source use where the surface supports it (for screenshots).
+class WindowDevice
+{
+  public:
+    explicit WindowDevice(const WindowOptions& options);
+    ~WindowDevice();
+    WindowDevice(const WindowDevice&) = delete;
+    WindowDevice& operator=(const WindowDevice&) = delete;
+
+    GLFWwindow* window() const { return window_; }
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physicalDevice() const { return gpu_; }
+    VkDevice device() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queueFamily() const { return queueFamily_; }
+    const VkPhysicalDeviceProperties& properties() const { return properties_; }
+    bool timestamps() const { return timestampBits_ > 0; }
+
+    VkSwapchainKHR swapchain() const { return swapchain_; }
+    VkFormat swapchainFormat() const { return format_; }
+    VkExtent2D swapchainExtent() const { return extent_; }
+    const std::vector<VkImage>& swapchainImages() const { return images_; }
+    const std::vector<VkImageView>& swapchainViews() const { return views_; }
+    uint32_t minImageCount() const { return minImageCount_; }
+    /// Whether swapchain images can be copied from (VK_IMAGE_USAGE_TRANSFER_SRC_BIT).
+    bool swapchainReadable() const { return readable_; }
+    /// Whether the swapchain format stores sRGB-encoded values itself (a *_SRGB format).
+    bool swapchainSrgb() const { return srgb_; }
+
+    /// Recreates the swapchain at the window's framebuffer size; returns false while that size is 0 (minimized).
+    /// The caller waits for the device to be idle first.
+    bool recreateSwapchain();
+
+    uint64_t validationMessageCount() const { return validationMessages_; }
+    const std::string& firstValidationMessage() const { return firstValidationMessage_; }
+
+    uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
+
+  private:
+    static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                    VkDebugUtilsMessageTypeFlagsEXT,
+                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+    void selectDevice(int index);
+    void destroySwapchain(VkSwapchainKHR swapchain);
+
+    GLFWwindow* window_ = nullptr;
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkSurfaceKHR surface_ = VK_NULL_HANDLE;
+    VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
+    VkPhysicalDeviceProperties properties_{};
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = 0;
+    uint32_t timestampBits_ = 0;
+
+    VkSwapchainKHR swapchain_ = VK_NULL_HANDLE;
+    VkFormat format_ = VK_FORMAT_UNDEFINED;
+    VkColorSpaceKHR colorSpace_ = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
+    VkExtent2D extent_{};
+    std::vector<VkImage> images_;
+    std::vector<VkImageView> views_;
+    uint32_t minImageCount_ = 2;
+    bool readable_ = false;
+    bool srgb_ = false;
+
+    uint64_t validationMessages_ = 0;
+    std::string firstValidationMessage_;
+};
+
+} // namespace fftb::viewer

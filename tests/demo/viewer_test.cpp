@@ -1,0 +1,225 @@
+// fftbloom-viewer's screenshot mode: the PNG is the window, the bloom shows around highlights, errors are one line.
+#include "settings.h"
+
+#include <gtest/gtest.h>
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fftb::viewer
+{
+namespace
+{
+
+namespace fs = std::filesystem;
+
+constexpr int kWidth = 640;
+constexpr int kHeight = 400;
+
+/// `path` in single quotes for the shell (the test's paths hold no quote).
+std::string shellQuoted(const fs::path& path)
+{
+    std::string q = "'";
+    q += path.string();
+    q += '\'';
+    return q;
+}
+
+struct RunResult
+{
+    int code = -1;
+    std::string err; ///< stderr
+};
+
+/// An 8-bit RGB screenshot.
+struct Screenshot
+{
+    int width = 0;
+    int height = 0;
+    std::vector<unsigned char> rgb;
+    float luminance(int x, int y) const
+    {
+        const unsigned char* p = &rgb[(size_t(y) * size_t(width) + size_t(x)) * 3];
+        return 0.2126f * p[0] + 0.7152f * p[1] + 0.0722f * p[2];
+    }
+};
+
+class ViewerTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() / (std::string("fftbloom-viewer-test-") + info->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override
+    {
+        if (!HasFailure())
+            fs::remove_all(dir_);
+    }
+
+    fs::path file(const std::string& name) const { return dir_ / name; }
+
+    /// A 320 x 200 Radiance .hdr scene: a dim gradient with three point lights far brighter than white.
+    fs::path writeScene()
+    {
+        const int w = 320, h = 200;
+        std::vector<float> rgb(size_t(w) * h * 3);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                for (int c = 0; c < 3; ++c)
+                    rgb[(size_t(y) * w + x) * 3 + size_t(c)] = 0.02f + 0.05f * float(x) / float(w);
+        for (const auto& [lx, ly] : lights_)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    for (int c = 0; c < 3; ++c)
+                        rgb[(size_t(ly + dy) * w + size_t(lx + dx)) * 3 + size_t(c)] = 2000.0f;
+        const fs::path path = file("scene.hdr");
+        EXPECT_TRUE(stbi_write_hdr(path.c_str(), w, h, 3, rgb.data()));
+        return path;
+    }
+
+    /// Runs the viewer under xvfb-run with the validation layer on; stderr captured.
+    RunResult viewer(const std::string& arguments)
+    {
+        const fs::path err = file("stderr.txt");
+        const std::string command = std::string(XVFB_RUN_PATH) + " -a -s '-screen 0 1280x1024x24' " +
+                                    FFTBLOOM_VIEWER_PATH + " --validate --size " + std::to_string(kWidth) + "x" +
+                                    std::to_string(kHeight) + " " + arguments + " 2> " + shellQuoted(err);
+        RunResult r;
+        const int status = std::system(command.c_str());
+        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (FILE* f = std::fopen(err.c_str(), "rb"))
+        {
+            char buffer[4096];
+            size_t n = 0;
+            while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0)
+                r.err.append(buffer, n);
+            std::fclose(f);
+        }
+        return r;
+    }
+
+    Screenshot screenshot(const std::string& image, const std::string& name, const std::string& settings)
+    {
+        const fs::path png = file(name);
+        const RunResult r = viewer(shellQuoted(image) + " --screenshot " + shellQuoted(png) +
+                                   " --frames 3 --settings " + "kernel-size=64 " + settings);
+        EXPECT_EQ(r.code, 0) << r.err;
+        EXPECT_EQ(r.err, "");
+        Screenshot s;
+        int channels = 0;
+        unsigned char* pixels = stbi_load(png.c_str(), &s.width, &s.height, &channels, 3);
+        EXPECT_NE(pixels, nullptr) << png;
+        if (pixels)
+        {
+            s.rgb.assign(pixels, pixels + size_t(s.width) * size_t(s.height) * 3);
+            stbi_image_free(pixels);
+        }
+        return s;
+    }
+
+    fs::path dir_;
+    const std::array<std::pair<int, int>, 3> lights_ = {{{80, 60}, {200, 100}, {260, 160}}};
+};
+
+TEST_F(ViewerTest, ScreenshotIsTheWindowWithTheUi)
+{
+    const Screenshot s = screenshot(writeScene().string(), "composite.png", "view=composite");
+    ASSERT_EQ(s.width, kWidth);
+    ASSERT_EQ(s.height, kHeight);
+    // Not blank: many distinct grey levels (the image, the panel and its text).
+    std::vector<int> histogram(256, 0);
+    for (int y = 0; y < s.height; ++y)
+        for (int x = 0; x < s.width; ++x)
+            ++histogram[size_t(std::lround(s.luminance(x, y)))];
+    int levels = 0;
+    for (int count : histogram)
+        levels += count > 0;
+    EXPECT_GT(levels, 32);
+}
+
+TEST_F(ViewerTest, BloomDiffersFromInputAroundHighlights)
+{
+    const std::string scene = writeScene().string();
+    const Screenshot input = screenshot(scene, "input.png", "view=input ui=off exposure=2");
+    const Screenshot bloom = screenshot(scene, "bloom.png", "view=bloom ui=off exposure=2");
+    ASSERT_EQ(input.width, kWidth);
+    ASSERT_EQ(bloom.width, kWidth);
+    // The 320 x 200 scene is fitted to the 640 x 400 window: scale 2, no offset. Around each light, outside the
+    // light itself, the bloom spreads light where the input is dim.
+    double inputRing = 0.0, bloomRing = 0.0;
+    int ringPixels = 0;
+    for (const auto& [lx, ly] : lights_)
+        for (int dy = -12; dy <= 12; ++dy)
+            for (int dx = -12; dx <= 12; ++dx)
+            {
+                const int r2 = dx * dx + dy * dy;
+                if (r2 < 5 * 5 || r2 > 12 * 12)
+                    continue;
+                const int x = 2 * lx + 1 + dx, y = 2 * ly + 1 + dy;
+                inputRing += input.luminance(x, y);
+                bloomRing += bloom.luminance(x, y);
+                ++ringPixels;
+            }
+    inputRing /= ringPixels;
+    bloomRing /= ringPixels;
+    EXPECT_GT(bloomRing, inputRing + 20.0)
+        << "mean luminance around the lights: input " << inputRing << ", bloom " << bloomRing;
+    // Far from the lights the two views agree to within the bloom's faint veil.
+    const float far = std::abs(bloom.luminance(600, 20) - input.luminance(600, 20));
+    EXPECT_LT(far, 40.0f);
+}
+
+TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
+{
+    const fs::path bad = file("notes.exr");
+    FILE* f = std::fopen(bad.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs("these are notes, not pixels\n", f);
+    std::fclose(f);
+    const RunResult r = viewer(shellQuoted(bad) + " --screenshot " + shellQuoted(file("out.png")) + " --frames 2");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("notes.exr"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_FALSE(fs::exists(file("out.png")));
+}
+
+TEST_F(ViewerTest, UnknownSettingIsUsageError)
+{
+    const RunResult r = viewer("--screenshot " + shellQuoted(file("out.png")) + " --settings glow=3");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("glow"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+}
+
+TEST(ViewerSettings, KeysParseAndRefuse)
+{
+    Settings s;
+    std::string error;
+    EXPECT_TRUE(applySetting(s, "view=bloom", &error));
+    EXPECT_EQ(s.view, View::Bloom);
+    EXPECT_TRUE(applySetting(s, "kernel-size=128", &error));
+    EXPECT_EQ(s.kernelSize, 128);
+    EXPECT_FALSE(applySetting(s, "kernel-size=100", &error));
+    EXPECT_NE(error.find("power of two"), std::string::npos) << error;
+    EXPECT_FALSE(applySetting(s, "blades=2", &error));
+    EXPECT_FALSE(applySetting(s, "exposure=nan", &error));
+    EXPECT_FALSE(applySetting(s, "intensity", &error));
+    EXPECT_NE(error.find("key=value"), std::string::npos) << error;
+    EXPECT_TRUE(applySetting(s, "tonemap=reinhard", &error));
+    EXPECT_EQ(s.tonemapper, Tonemapper::Reinhard);
+    EXPECT_TRUE(applySetting(s, "kernel=generated", &error));
+    EXPECT_TRUE(s.kernelFile.empty());
+}
+
+} // namespace
+} // namespace fftb::viewer
