@@ -49,7 +49,8 @@ std::string BloomCase::name() const
 {
     return std::to_string(width) + "x" + std::to_string(height) + "/" + std::to_string(kernelSize) +
            (padding == Padding::Zero ? " zero" : " mirror") +
-           (spectrum == SpectrumMode::Exact ? " exact" : " resampled");
+           (spectrum == SpectrumMode::Exact ? " exact" : " resampled") +
+           (lengths == LengthPolicy::PowerOfTwo ? " pow2" : "");
 }
 
 Traffic trafficOf(const Plan& plan)
@@ -85,6 +86,10 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ci.maxWidth = c.width;
     ci.maxHeight = c.height;
     ci.maxKernelWidth = ci.maxKernelHeight = c.kernelSize;
+    FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+    planner.lengthPolicy =
+        c.lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
+    ci.pNext = &planner;
     ci.messageCallback = onMessage;
     ci.messageUserData = &message;
     FftbContext context = nullptr;
@@ -183,7 +188,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     timing.pass3Ms = median(p3);
     timing.totalMs = median(sum);
 
-    PlanRequest request{c.width, c.height, c.kernelSize, c.kernelSize, c.padding, AxisOrder::Auto, c.spectrum};
+    PlanRequest request{c.width,   c.height,        c.kernelSize, c.kernelSize,
+                        c.padding, AxisOrder::Auto, c.spectrum,   c.lengths};
     std::string error;
     makePlan(request, &timing.plan, &error);
     timing.traffic = trafficOf(timing.plan);

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace
@@ -23,7 +24,8 @@ struct Options
     std::string jsonPath, markdownPath;
     int frames = 50, warmup = 200, deviceIndex = -1;
     uint64_t copyMiB = 2048;
-    bool smoke = false, vkfft = true;
+    bool smoke = false, vkfft = true, powerOfTwo = false;
+    std::string sizes = "1280x720/256,1280x720/512,1920x1080/256,1920x1080/512,3840x2160/512";
     std::string command;
 };
 
@@ -42,25 +44,34 @@ std::vector<BloomCase> casesFor(const Options& o)
     {
         uint32_t w, h, k;
     };
-    const std::vector<Size> sizes =
-        o.smoke ? std::vector<Size>{{64, 48, 16}}
-                : std::vector<Size>{
-                      {1280, 720, 256}, {1280, 720, 512}, {1920, 1080, 256}, {1920, 1080, 512}, {3840, 2160, 512}};
+    std::vector<Size> sizes;
+    std::stringstream list(o.smoke ? std::string("64x48/16") : o.sizes);
+    for (std::string item; std::getline(list, item, ',');)
+    {
+        Size size{};
+        if (std::sscanf(item.c_str(), "%ux%u/%u", &size.w, &size.h, &size.k) != 3)
+            throw HostError("--sizes: " + item + " is not WIDTHxHEIGHT/KERNEL");
+        sizes.push_back(size);
+    }
     std::vector<BloomCase> cases;
     for (const Size& s : sizes)
         for (Padding padding : {Padding::Zero, Padding::Mirror})
             for (SpectrumMode spectrum : {SpectrumMode::Resampled, SpectrumMode::Exact})
-            {
-                BloomCase c;
-                c.width = s.w;
-                c.height = s.h;
-                c.kernelSize = s.k;
-                c.padding = padding;
-                c.spectrum = spectrum;
-                c.frames = o.frames;
-                c.warmupFrames = o.warmup;
-                cases.push_back(c);
-            }
+                for (LengthPolicy lengths : {LengthPolicy::MixedRadix, LengthPolicy::PowerOfTwo})
+                {
+                    if (lengths == LengthPolicy::PowerOfTwo && !o.powerOfTwo)
+                        continue;
+                    BloomCase c;
+                    c.width = s.w;
+                    c.height = s.h;
+                    c.kernelSize = s.k;
+                    c.padding = padding;
+                    c.spectrum = spectrum;
+                    c.lengths = lengths;
+                    c.frames = o.frames;
+                    c.warmupFrames = o.warmup;
+                    cases.push_back(c);
+                }
     return cases;
 }
 
@@ -94,8 +105,9 @@ int run(const Options& o)
     {
         Plan plan;
         std::string reason;
-        if (!makePlan({c.width, c.height, c.kernelSize, c.kernelSize, c.padding, AxisOrder::Auto, c.spectrum}, &plan,
-                      &reason))
+        if (!makePlan(
+                {c.width, c.height, c.kernelSize, c.kernelSize, c.padding, AxisOrder::Auto, c.spectrum, c.lengths},
+                &plan, &reason))
         {
             // A documented limit (FFT lengths up to 4096), not a failure of the benchmark.
             results["cases"].push_back({{"case", c.name()}, {"unsupported", reason}});
@@ -201,6 +213,9 @@ int main(int argc, char** argv)
     app.add_option("--device", o.deviceIndex, "Vulkan physical device index; default: the first discrete GPU");
     app.add_flag("--smoke", o.smoke, "one tiny case, few frames: checks that the benchmark runs (lavapipe in CI)");
     app.add_flag("!--no-vkfft", o.vkfft, "skip the VkFFT anchor");
+    app.add_option("--sizes", o.sizes, "cases as WIDTHxHEIGHT/KERNEL, comma-separated")->capture_default_str();
+    app.add_flag("--power-of-two", o.powerOfTwo,
+                 "also time each case padded to powers of two only (FFTB_LENGTH_POLICY_POWER_OF_TWO)");
     try
     {
         app.parse(argc, argv);

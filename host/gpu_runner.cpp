@@ -16,7 +16,7 @@ namespace fftb
 struct GpuRunner::State
 {
     explicit State(const RunnerOptions& options)
-        : device({options.deviceIndex, options.validation}), slots(options.framesInFlight)
+        : device({options.deviceIndex, options.validation}), slots(options.framesInFlight), lengths(options.lengths)
     {
     }
 
@@ -33,6 +33,7 @@ struct GpuRunner::State
 
     VulkanDevice device;
     std::vector<Slot> slots;
+    LengthPolicy lengths;
     std::size_t nextSlot = 0;
     std::deque<std::size_t> pendingSlots; ///< submitted, oldest first
     std::deque<Result> ready;             ///< completed while making room, older than every pending slot
@@ -124,6 +125,10 @@ struct GpuRunner::State
         ci.maxFramesInFlight = uint32_t(slots.size());
         ci.messageCallback = &State::onPluginMessage;
         ci.messageUserData = this;
+        FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+        planner.lengthPolicy =
+            lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
+        ci.pNext = &planner;
         const FftbResult result = fftbCreateContext(&ci, &context);
         if (result == FFTB_SUCCESS)
             std::memcpy(contextExtent, extent, sizeof(contextExtent));

@@ -29,6 +29,7 @@ struct RunnerOptions
     int deviceIndex = -1;        ///< physical device index; -1: the first discrete GPU, else the first CPU device
     bool validation = false;     ///< enable VK_LAYER_KHRONOS_validation and count its messages
     uint32_t framesInFlight = 2; ///< frames submitted and not yet collected, at most, 1 .. 8
+    LengthPolicy lengths = LengthPolicy::MixedRadix; ///< the FFT lengths its contexts pad to (FftbPlannerInfo)
 };
 
 /// Owns a Vulkan instance, device and queue, one plugin context (re-created larger when a frame or kernel

@@ -156,14 +156,15 @@ const TwiddleTables& twiddleTables()
     return tables;
 }
 
-uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding padding, bool even)
+uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding padding, bool even, LengthPolicy lengths)
 {
     const uint64_t margin = padding == Padding::Zero ? kernelLength / 2 : uint64_t(kernelLength) - 1;
     const uint64_t needed = std::max<uint64_t>(uint64_t(imageLength) + margin, 2);
     if (needed > kMaxFftLength)
         return 0;
     uint32_t best = 0;
-    for (uint32_t n = uint32_t(needed); n <= pow2Ceil(uint32_t(needed)); ++n)
+    const uint32_t first = lengths == LengthPolicy::PowerOfTwo ? pow2Ceil(uint32_t(needed)) : uint32_t(needed);
+    for (uint32_t n = first; n <= pow2Ceil(uint32_t(needed)); ++n)
         if (isFftLength(n) && (!even || n % 2 == 0) && (best == 0 || fftLengthCost(n) < fftLengthCost(best)))
             best = n;
     return best;
@@ -192,13 +193,14 @@ int64_t paddedSource(uint32_t p, const AxisPlan& axis, Padding padding)
 namespace
 {
 
-AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, Padding padding, SpectrumMode spectrum, bool first)
+AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, const PlanRequest& request, bool first)
 {
     AxisPlan a;
     a.imageLength = imageLength;
     a.kernelLength = kernelLength;
     a.kernelCentre = kernelLength / 2;
-    a.paddedLength = paddedLength(imageLength, kernelLength, padding, first);
+    const Padding padding = request.padding;
+    a.paddedLength = paddedLength(imageLength, kernelLength, padding, first, request.lengths);
     if (a.paddedLength == 0)
         return a;
     if (padding == Padding::Zero)
@@ -213,7 +215,7 @@ AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, Padding padding, 
         const uint32_t slack = a.paddedLength - imageLength - (kernelLength - 1);
         a.mirrorSplit = imageLength + after + slack / 2;
     }
-    a.spectrumLength = spectrum == SpectrumMode::Exact ? a.paddedLength : pow2Ceil(kernelLength);
+    a.spectrumLength = request.spectrum == SpectrumMode::Exact ? a.paddedLength : pow2Ceil(kernelLength);
     return a;
 }
 
@@ -256,8 +258,8 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
 
     const auto axis = [&](bool isX, bool first)
     {
-        return isX ? planAxis(request.imageWidth, request.kernelWidth, request.padding, request.spectrum, first)
-                   : planAxis(request.imageHeight, request.kernelHeight, request.padding, request.spectrum, first);
+        return isX ? planAxis(request.imageWidth, request.kernelWidth, request, first)
+                   : planAxis(request.imageHeight, request.kernelHeight, request, first);
     };
     const char* marginText = request.padding == Padding::Zero ? " + kernel/2" : " + kernel - 1";
     if (axis(true, true).paddedLength == 0)

@@ -91,6 +91,13 @@ enum class SpectrumMode
     Exact,     ///< the kernel padded to the frame's padded extent and transformed at that extent
 };
 
+/// Which FFT lengths the planner may pad to.
+enum class LengthPolicy
+{
+    MixedRadix, ///< 2^a 3^b 5^c 7^d (isFftLength), the cheapest by fftLengthCost
+    PowerOfTwo, ///< powers of two only (radix 8, 4, 2), as seeds/000 pads: more padding, kept for comparison
+};
+
 /// What one bloom needs to be planned. Extents in texels.
 struct PlanRequest
 {
@@ -101,6 +108,7 @@ struct PlanRequest
     Padding padding = Padding::Zero;
     AxisOrder axisOrder = AxisOrder::Auto;
     SpectrumMode spectrum = SpectrumMode::Resampled;
+    LengthPolicy lengths = LengthPolicy::MixedRadix;
 };
 
 /// The plan along one axis.
@@ -133,8 +141,10 @@ struct Plan
 /// zero padding needs N >= L + max(c, K - 1 - c) = L + floor(K / 2), the padding serving as both margins;
 /// mirror padding needs N >= L + K - 1 (c reflected texels after the image, K - 1 - c before it).
 /// Candidates are the FFT lengths from that minimum up to the next power of two; `even` keeps only even ones (the
-/// real-packed first axis needs an even length: DC and Nyquist bins). Returns 0 when none is <= kMaxFftLength.
-uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding padding, bool even);
+/// real-packed first axis needs an even length: DC and Nyquist bins); LengthPolicy::PowerOfTwo keeps only the power
+/// of two. Returns 0 when none is <= kMaxFftLength.
+uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding padding, bool even,
+                      LengthPolicy lengths = LengthPolicy::MixedRadix);
 
 /// Smallest power of two >= n (n >= 1), at least 2.
 uint32_t pow2Ceil(uint32_t n);

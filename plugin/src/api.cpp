@@ -96,6 +96,14 @@ FftbResult fftbCreateContext(const FftbContextCreateInfo* info, FftbContext* con
         return fail(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelWidth, maxKernelHeight: must lie in 1 .. 4096");
     if (info->maxFramesInFlight > 16)
         return fail(FFTB_ERROR_INVALID_ARGUMENT, "maxFramesInFlight: must lie in 0 .. 16");
+    for (auto next = static_cast<const FftbPlannerInfo*>(info->pNext); next;
+         next = static_cast<const FftbPlannerInfo*>(next->pNext))
+    {
+        if (next->sType != FFTB_STRUCTURE_TYPE_PLANNER_INFO)
+            return fail(FFTB_ERROR_INVALID_ARGUMENT, "createInfo.pNext: unknown structure type");
+        if (next->lengthPolicy > FFTB_LENGTH_POLICY_POWER_OF_TWO)
+            return fail(FFTB_ERROR_INVALID_ARGUMENT, "FftbPlannerInfo.lengthPolicy: unknown value");
+    }
     try
     {
         *context = new FftbContext_T(*info);

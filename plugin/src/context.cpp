@@ -44,6 +44,11 @@ Context::Context(const FftbContextCreateInfo& info)
     if (const char* missing = vk_.load(info.instance, info.device, info.getInstanceProcAddr, info.getDeviceProcAddr))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, std::string("getDeviceProcAddr: no ") + missing};
 
+    for (auto next = static_cast<const FftbPlannerInfo*>(info.pNext); next;
+         next = static_cast<const FftbPlannerInfo*>(next->pNext))
+        lengths_ =
+            next->lengthPolicy == FFTB_LENGTH_POLICY_POWER_OF_TWO ? LengthPolicy::PowerOfTwo : LengthPolicy::MixedRadix;
+
     // Size the scratch for the worst case over padding, axis order and spectrum mode at the maximum extents.
     VkDeviceSize intermediateElements = 0, spectrumElements = 0;
     bool anyPlan = false;
@@ -53,7 +58,7 @@ Context::Context(const FftbContextCreateInfo& info)
             {
                 Plan plan;
                 const PlanRequest request{maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_, padding,
-                                          order,     mode};
+                                          order,     mode,       lengths_};
                 if (!makePlan(request, &plan, nullptr))
                     continue;
                 anyPlan = true;
@@ -70,7 +75,9 @@ Context::Context(const FftbContextCreateInfo& info)
     {
         std::string reason;
         Plan plan;
-        makePlan({maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_}, &plan, &reason);
+        PlanRequest request{maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_};
+        request.lengths = lengths_;
+        makePlan(request, &plan, &reason);
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
     }
     vk_.vkGetPhysicalDeviceProperties(physicalDevice_, &properties_);

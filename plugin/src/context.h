@@ -82,6 +82,7 @@ class Context
     PFN_fftbMessageCallback callback_;
     void* callbackUserData_;
     uint32_t maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_;
+    LengthPolicy lengths_ = LengthPolicy::MixedRadix; ///< FftbPlannerInfo
 
     VkSampler sampler_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;

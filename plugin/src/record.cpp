@@ -90,6 +90,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
                         : info.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? AxisOrder::YFirst
                                                                     : AxisOrder::Auto;
     request.spectrum = spectrumMode_;
+    request.lengths = lengths_;
     Plan plan;
     std::string reason;
     if (!makePlan(request, &plan, &reason))

@@ -366,6 +366,25 @@ TEST_F(ApiTest, CreateRejectsTooManyFramesInFlight)
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxFramesInFlight");
 }
 
+TEST_F(ApiTest, CreateChecksThePlannerInfoChain)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+    const int unknown = 2; // stored as an engine's stale or corrupt value would be
+    std::memcpy(&planner.lengthPolicy, &unknown, sizeof unknown);
+    info.pNext = &planner;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "lengthPolicy");
+    planner.sType = FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO;
+    planner.lengthPolicy = FFTB_LENGTH_POLICY_POWER_OF_TWO;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "pNext");
+    planner.sType = FFTB_STRUCTURE_TYPE_PLANNER_INFO;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    EXPECT_NE(context_, nullptr);
+}
+
 TEST_F(ApiTest, CreateAndDestroyAreClean)
 {
     createContext();

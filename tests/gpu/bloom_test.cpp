@@ -246,6 +246,33 @@ TEST(MixedRadix, EveryRadixAndMixedLengthsMatchTheReference)
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
 
+// FFTB_LENGTH_POLICY_POWER_OF_TWO (seeds/000's padding): same results at lengths the mixed-radix planner does not
+// pick, through a runner whose contexts carry the FftbPlannerInfo.
+TEST(PowerOfTwoLengths, MatchTheReference)
+{
+    GpuRunner powerOfTwo(RunnerOptions{-1, true, 1, LengthPolicy::PowerOfTwo});
+    Texels kernel = randomKernel(33, 33, 5);
+    normalizePsf(kernel);
+    const Texels frame = randomFrame(300, 170, 23);
+    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    {
+        const BloomSettings s = bloomOnly(padding, AxisOrder::Auto, SpectrumMode::Exact);
+        PlanRequest request{300, 170, 33, 33, padding, s.axisOrder, s.spectrum, LengthPolicy::PowerOfTwo};
+        Plan pow2, mixed;
+        ASSERT_TRUE(makePlan(request, &pow2, nullptr));
+        request.lengths = LengthPolicy::MixedRadix;
+        ASSERT_TRUE(makePlan(request, &mixed, nullptr));
+        for (const uint32_t n : {pow2.first.paddedLength, pow2.second.paddedLength})
+            EXPECT_EQ(n & (n - 1), 0u) << n << " is not a power of two";
+        EXPECT_NE(pow2.first.paddedLength * pow2.second.paddedLength,
+                  mixed.first.paddedLength * mixed.second.paddedLength);
+        EXPECT_LE(relativeError(powerOfTwo.bloom(frame, kernel, s), referenceConvolution(frame, kernel, padding)),
+                  Tolerance::kFp32)
+            << (padding == Padding::Zero ? "zero" : "mirror");
+    }
+    EXPECT_EQ(powerOfTwo.validationMessageCount(), 0u) << powerOfTwo.firstValidationMessage();
+}
+
 // Lines past 4096 (register stage + sub-FFTs in shared memory, fft.glsl): a frame whose padded width is long, in
 // both axis orders (the long axis first: real-packed half spectra and the inverse of pass 3; second: the fused
 // pass 2), both paddings and both spectrum modes (exact: the kernel spectrum's passes at the long length too).

@@ -160,6 +160,11 @@ TEST(Plan, PaddedLengthIsTheCheapestFftLengthThatKeepsWrapAroundOut)
     EXPECT_TRUE(isFftLength(paddedLength(7680, 1024, Padding::Mirror, true)));
     EXPECT_TRUE(isFftLength(paddedLength(4320, 1024, Padding::Mirror, false)));
     EXPECT_EQ(paddedLength(16000, 1024, Padding::Zero, true), 0u); // 16512 > 16384
+    // Powers of two only: seeds/000's padding.
+    EXPECT_EQ(paddedLength(1080, 256, Padding::Zero, true, LengthPolicy::PowerOfTwo), 2048u);
+    EXPECT_EQ(paddedLength(1920, 256, Padding::Zero, true, LengthPolicy::PowerOfTwo), 2048u);
+    EXPECT_EQ(paddedLength(2160, 512, Padding::Mirror, false, LengthPolicy::PowerOfTwo), 4096u);
+    EXPECT_EQ(paddedLength(7680, 1024, Padding::Zero, true, LengthPolicy::PowerOfTwo), 8192u);
 }
 
 TEST(Plan, MirroredRepeatReflectsWithTheEdgeTexelRepeated)

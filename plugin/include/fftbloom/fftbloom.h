@@ -42,6 +42,7 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_KERNEL_INFO = 2,
     FFTB_STRUCTURE_TYPE_BLOOM_INFO = 3,
     FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO = 4,
+    FFTB_STRUCTURE_TYPE_PLANNER_INFO = 5,
 } FftbStructureType;
 
 /** How texels outside the frame are supplied to the convolution. */
@@ -88,7 +89,7 @@ typedef struct FftbContext_T* FftbContext;
 typedef struct FftbContextCreateInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO */
-    const void* pNext;       /**< NULL: no extension structure is defined for it */
+    const void* pNext;       /**< NULL or an FftbPlannerInfo */
     VkInstance instance;
     VkPhysicalDevice physicalDevice;
     VkDevice device;
@@ -106,6 +107,22 @@ typedef struct FftbContextCreateInfo
     PFN_fftbMessageCallback messageCallback; /**< optional */
     void* messageUserData;
 } FftbContextCreateInfo;
+
+/** Which FFT lengths the planner may pad a frame to. */
+typedef enum FftbLengthPolicy
+{
+    FFTB_LENGTH_POLICY_MIXED_RADIX = 0,  /**< 2^a 3^b 5^c 7^d, the cheapest by the planner's cost model (default) */
+    FFTB_LENGTH_POLICY_POWER_OF_TWO = 1, /**< powers of two only (radix 8, 4, 2), the padding of the FFT bloom of
+                                          *  seeds/000: up to twice the work; for comparison */
+} FftbLengthPolicy;
+
+/** Planner options, chained to FftbContextCreateInfo::pNext. Without it: FFTB_LENGTH_POLICY_MIXED_RADIX. */
+typedef struct FftbPlannerInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_PLANNER_INFO */
+    const void* pNext;       /**< NULL */
+    FftbLengthPolicy lengthPolicy;
+} FftbPlannerInfo;
 
 /** Kernel-lifetime settings: the point spread function. */
 typedef struct FftbKernelInfo
