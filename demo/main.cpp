@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char** argv)
 {
@@ -17,6 +18,8 @@ int main(int argc, char** argv)
     app.add_option("--screenshot", options.screenshotPath,
                    "render --frames frames, write the last presented one (UI included) as PNG, exit");
     app.add_option("--frames", options.frames, "frames rendered before the screenshot")->check(CLI::Range(1, 100000));
+    app.add_flag("--save", options.save,
+                 "with --screenshot: also save the output as <image>-bloom.exr and .png in the working folder");
     std::string keys;
     for (const std::string& k : settingKeys())
         keys += "\n  " + k;
@@ -45,12 +48,28 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "fftbloom-viewer: --size: '%s' is not WIDTHxHEIGHT in 64..16384\n", size.c_str());
         return 2;
     }
+    // A's settings first; B starts as A with the other spectrum mode (the comparison that shows the resampled
+    // spectrum's ringing), then takes its own "b." keys.
+    std::vector<std::string> keysOfB;
     for (const std::string& s : settings)
     {
         std::string error;
-        if (!applySetting(options.settings, s, &error))
+        if (s.compare(0, 2, "b.") == 0)
+            keysOfB.push_back(s.substr(2));
+        else if (!applySetting(options.settings, s, &error))
         {
             std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
+            return 2;
+        }
+    }
+    options.settingsB = options.settings;
+    options.settingsB.spectrum = 1 - options.settings.spectrum;
+    for (const std::string& s : keysOfB)
+    {
+        std::string error;
+        if (!applySetting(options.settingsB, s, &error))
+        {
+            std::fprintf(stderr, "fftbloom-viewer: b.%s\n", error.c_str() + std::strlen("--settings: "));
             return 2;
         }
     }

@@ -47,22 +47,27 @@ bool parseChoice(const std::string& text, std::initializer_list<std::pair<const 
 
 const std::vector<std::string>& settingKeys()
 {
-    static const std::vector<std::string> keys = {"view=composite|bloom|input",
-                                                  "tonemap=aces|aces-hill|reinhard|clamp",
-                                                  "exposure=STOPS (-16..16)",
-                                                  "intensity=F (0..1)",
-                                                  "sharpen=T (0..1)",
-                                                  "padding=zero|mirror",
-                                                  "axis=auto|x|y",
-                                                  "spectrum=resampled|exact",
-                                                  "kernel-size=N (power of two, 16..1024)",
-                                                  "kernel=generated|PATH",
-                                                  "blades=N (0 or 3..16)",
-                                                  "curvature=F (0..1)",
-                                                  "obstruction=F (0..0.9)",
-                                                  "vanes=N (0..8)",
-                                                  "airy-radius=TEXELS (1..16)",
-                                                  "ui=on|off"};
+    static const std::vector<std::string> keys = {
+        "view=composite|bloom|input|split|difference|kernel|spectrum",
+        "tonemap=aces|aces-hill|reinhard|clamp",
+        "exposure=STOPS (-16..16)",
+        "intensity=F (0..1)",
+        "sharpen=T (0..1)",
+        "padding=zero|mirror",
+        "axis=auto|x|y",
+        "spectrum=resampled|exact",
+        "kernel-size=N (power of two, 16..1024)",
+        "kernel=generated|PATH",
+        "blades=N (0 or 3..16)",
+        "curvature=F (0..1)",
+        "obstruction=F (0..0.9)",
+        "vanes=N (0..8)",
+        "airy-radius=TEXELS (1..16)",
+        "ui=on|off",
+        "split=F (0..1, A left of it)",
+        "difference-gain=STOPS (0..16)",
+        "compare=composite|bloom",
+        "b.KEY=VALUE (B's bloom and kernel settings in the split and difference views)"};
     return keys;
 }
 
@@ -90,7 +95,14 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
     bool known = true;
     bool ok = false;
     if (key == "view")
-        ok = parseChoice<View>(value, {{"composite", View::Composite}, {"bloom", View::Bloom}, {"input", View::Input}},
+        ok = parseChoice<View>(value,
+                               {{"composite", View::Composite},
+                                {"bloom", View::Bloom},
+                                {"input", View::Input},
+                                {"split", View::Split},
+                                {"difference", View::Difference},
+                                {"kernel", View::Kernel},
+                                {"spectrum", View::Spectrum}},
                                &s.view);
     else if (key == "tonemap")
         ok = parseChoice<Tonemapper>(value,
@@ -147,6 +159,12 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
                      });
     else if (key == "airy-radius")
         ok = real(1.0, 16.0, [&](double f) { s.airyRadiusTexels = f; });
+    else if (key == "split")
+        ok = real(0.0, 1.0, [&](double f) { s.split = float(f); });
+    else if (key == "difference-gain")
+        ok = real(0.0, 16.0, [&](double f) { s.differenceGain = float(f); });
+    else if (key == "compare")
+        ok = parseChoice<bool>(value, {{"composite", false}, {"bloom", true}}, &s.compareBloomOnly);
     else if (key == "ui")
         ok = parseChoice<bool>(value, {{"on", true}, {"off", false}}, &s.ui);
     else

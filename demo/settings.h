@@ -12,9 +12,13 @@ namespace fftb::viewer
 /// What the window shows.
 enum class View
 {
-    Composite, ///< the plugin's composite: in + intensity * (bloom - in)
-    Bloom,     ///< the plugin's bloom alone: the frame convolved with the kernel
-    Input,     ///< the frame as loaded
+    Composite,  ///< the plugin's composite: in + intensity * (bloom - in)
+    Bloom,      ///< the plugin's bloom alone: the frame convolved with the kernel
+    Input,      ///< the frame as loaded
+    Split,      ///< A left of a draggable divider, B right of it (A and B: two sets of bloom settings)
+    Difference, ///< |A - B| amplified by 2^differenceGain, to see e.g. the resampled spectrum's ringing
+    Kernel,     ///< the kernel's texels, log scale (6 decades below its peak)
+    Spectrum,   ///< the kernel spectrum's magnitude, log scale, DC at the centre
 };
 
 /// Display transforms after exposure, applied per channel to linear Rec.709.
@@ -43,12 +47,16 @@ struct Settings
     ApertureParams aperture; ///< the generated PSF's aperture
     double airyRadiusTexels = 2.0;
     bool ui = true; ///< draw the controls
+    // Comparison views (split, difference): display settings, shared by A and B.
+    float split = 0.5f;            ///< divider position, fraction of the window's width
+    float differenceGain = 4.0f;   ///< stops
+    bool compareBloomOnly = false; ///< compare the bloom alone instead of the composite
 };
 
 /// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
 /// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, sharpen,
 /// padding (zero|mirror), axis (auto|x|y), spectrum (resampled|exact), kernel-size, kernel (generated|PATH),
-/// blades, curvature, obstruction, vanes, airy-radius, ui (on|off).
+/// blades, curvature, obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare (composite|bloom).
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The keys applySetting knows, for --help.

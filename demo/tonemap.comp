@@ -3,8 +3,9 @@
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
-layout(set = 0, binding = 0) uniform sampler2D shown;   // the bloom output, or the input frame
+layout(set = 0, binding = 0) uniform sampler2D shown;    // A's bloom output, the input frame, or a kernel view
 layout(set = 0, binding = 1, rgba8) uniform writeonly image2D display;
+layout(set = 0, binding = 2) uniform sampler2D compared; // B's bloom output in the split and difference modes
 
 layout(push_constant) uniform DisplayConstants
 {
@@ -13,8 +14,12 @@ layout(push_constant) uniform DisplayConstants
     float exposureScale;  // 2^exposure
     ivec2 imageExtent;
     ivec2 displayExtent;
-    int tonemapper;  // 0 ACES fitted (Narkowicz), 1 ACES (Hill), 2 Reinhard, 3 clamp
-    int encodeSrgb;  // 0 when the swapchain format encodes sRGB itself
+    int tonemapper;       // 0 ACES fitted (Narkowicz), 1 ACES (Hill), 2 Reinhard, 3 clamp
+    int encodeSrgb;       // 0 when the swapchain format encodes sRGB itself
+    int mode;             // 0 shown, 1 split (shown left of splitX, compared right), 2 |shown - compared|,
+                          // 3 shown as display values (kernel views: no exposure, tonemap or encoding)
+    float splitX;         // window x of the divider
+    float differenceScale; // gain of the difference mode
 }
 pc;
 
@@ -52,8 +57,15 @@ void main()
     vec3 colour = vec3(0.08); // the backdrop around the image
     if (all(greaterThanEqual(texel, vec2(0.0))) && all(lessThan(texel, vec2(pc.imageExtent))))
     {
-        const vec3 hdr = max(texelFetch(shown, ivec2(texel), 0).rgb, vec3(0.0)) * pc.exposureScale;
-        if (pc.tonemapper == 0)
+        vec3 hdr = max(texelFetch(shown, ivec2(texel), 0).rgb, vec3(0.0));
+        if (pc.mode == 1 && float(p.x) + 0.5 >= pc.splitX)
+            hdr = max(texelFetch(compared, ivec2(texel), 0).rgb, vec3(0.0));
+        else if (pc.mode == 2)
+            hdr = abs(hdr - max(texelFetch(compared, ivec2(texel), 0).rgb, vec3(0.0))) * pc.differenceScale;
+        hdr *= pc.mode == 3 ? 1.0 : pc.exposureScale;
+        if (pc.mode == 3)
+            colour = clamp(hdr, 0.0, 1.0);
+        else if (pc.tonemapper == 0)
             colour = acesFitted(hdr);
         else if (pc.tonemapper == 1)
             colour = acesHill(hdr);
@@ -61,7 +73,7 @@ void main()
             colour = hdr / (1.0 + hdr);
         else
             colour = clamp(hdr, 0.0, 1.0);
-        if (pc.encodeSrgb != 0)
+        if (pc.encodeSrgb != 0 && pc.mode != 3)
             colour = encodeSrgb(colour);
     }
     imageStore(display, p, vec4(colour, 1.0));

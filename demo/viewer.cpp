@@ -13,6 +13,7 @@
 
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_vulkan.h>
+#include <fftw3.h>
 #include <imgui.h>
 #include <stb_image_write.h>
 
@@ -47,9 +48,21 @@ struct DisplayConstants
     int32_t displayExtent[2];
     int32_t tonemapper;
     int32_t encodeSrgb;
+    int32_t mode; ///< 0 shown, 1 split, 2 difference, 3 display values
+    float splitX;
+    float differenceScale;
 };
 
-const char* const kViewNames[] = {"Composite", "Bloom only", "Input"};
+/// Display sets: which images the display pass reads (binding 0, binding 2) and writes.
+enum DisplaySet
+{
+    kSetBloom,  ///< A's output, B's output (A's while B is not started) -> the window
+    kSetInput,  ///< the input frame -> the window
+    kSetKernel, ///< the kernel view image -> the window
+    kSetSave,   ///< A's output -> the image-sized save target
+    kSetCount
+};
+
 const char* const kTonemapperNames[] = {"ACES fitted (Narkowicz)", "ACES (Hill)", "Reinhard", "Clamp"};
 const char* const kPaddingNames[] = {"zero", "mirror"};
 const char* const kAxisNames[] = {"auto", "x first", "y first"};
@@ -106,6 +119,19 @@ KernelKey kernelKeyOf(const Settings& s)
     return {s.kernelFile, s.kernelSize, s.spectrum, s.aperture, s.airyRadiusTexels};
 }
 
+/// One bloom node as an engine would hold it: the plugin's context, the kernel it was given, its output image.
+/// The viewer has two, A and B; B runs only in the comparison views.
+struct BloomNode
+{
+    fftbloom::Context context;
+    uint32_t contextWidth = 0;
+    uint32_t contextHeight = 0;
+    Texels kernel;
+    KernelKey applied;
+    GpuImage output;
+    std::string pluginMessage; ///< the message callback's last text
+};
+
 /// The kernel's RGB texels for the settings: the file resampled, or the generated PSF at the next power of two in
 /// the generator's range, resampled to the size asked for.
 Texels makeKernel(const KernelKey& key)
@@ -155,7 +181,8 @@ Texels placeholderScene()
 class Viewer
 {
   public:
-    Viewer(WindowDevice& wd, const ViewerOptions& options) : wd_(wd), options_(options), settings_(options.settings)
+    Viewer(WindowDevice& wd, const ViewerOptions& options)
+        : wd_(wd), options_(options), settings_(options.settings), settingsB_(options.settingsB)
     {
         createFrames();
         createDisplayPipeline();
@@ -181,7 +208,9 @@ class Viewer
             loadScene(placeholderScene(), "placeholder scene");
             message_ = reason;
         }
-        if (!applyKernel(true))
+        if (!applyKernel(nodes_[0], settings_, true))
+            throw ViewerError(message_);
+        if ((settings_.view == View::Split || settings_.view == View::Difference) && !startB())
             throw ViewerError(message_);
     }
 
@@ -192,10 +221,15 @@ class Viewer
         ImGui_ImplVulkan_Shutdown();
         ImGui_ImplGlfw_Shutdown();
         ImGui::DestroyContext();
-        bloom_.reset();
+        for (BloomNode& node : nodes_)
+        {
+            node.context.reset();
+            destroy(node.output);
+        }
         destroySwapchainTargets();
         destroy(input_);
-        destroy(output_);
+        destroy(kernelView_);
+        destroy(saveTarget_);
         destroy(readback_);
         vkDestroyRenderPass(d, renderPass_, nullptr);
         vkDestroyDescriptorPool(d, imguiPool_, nullptr);
@@ -242,7 +276,7 @@ class Viewer
                 const std::string path = std::exchange(pendingLoad_, std::string());
                 if (glfwGetKey(wd_.window(), GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
                     glfwGetKey(wd_.window(), GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
-                    settings_.kernelFile = path; // shift + drop: the file becomes the kernel
+                    edited().kernelFile = path; // shift + drop: the file becomes the kernel
                 else
                     loadImage(path);
             }
@@ -255,7 +289,17 @@ class Viewer
                 drawUi();
             ImGui::Render();
             if (!ImGui::IsAnyItemActive())
-                applyKernel(false);
+            {
+                applyKernel(nodes_[0], settings_, false);
+                if (nodes_[1].context)
+                    applyKernel(nodes_[1], settingsB_, false);
+                if ((settings_.view == View::Split || settings_.view == View::Difference) && !nodes_[1].context &&
+                    !startB())
+                    settings_.view = View::Composite;
+                if ((settings_.view == View::Kernel || settings_.view == View::Spectrum) &&
+                    (kernelViewStale_ || settings_.view != kernelViewShows_))
+                    makeKernelView();
+            }
 
             const bool last = screenshot && frameNumber + 1 >= options_.frames;
             if (!drawFrame(last))
@@ -265,6 +309,12 @@ class Viewer
             {
                 check(vkQueueWaitIdle(wd_.queue()), "vkQueueWaitIdle");
                 writeScreenshot(options_.screenshotPath);
+                if (options_.save)
+                {
+                    save();
+                    if (!message_.empty())
+                        throw ViewerError(message_);
+                }
                 break;
             }
         }
@@ -410,7 +460,7 @@ class Viewer
         sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
         check(vkCreateSampler(d, &sci, nullptr, &sampler_), "vkCreateSampler");
 
-        VkDescriptorSetLayoutBinding bindings[2] = {};
+        VkDescriptorSetLayoutBinding bindings[3] = {};
         bindings[0].binding = 0;
         bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
         bindings[0].descriptorCount = 1;
@@ -419,23 +469,26 @@ class Viewer
         bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
         bindings[1].descriptorCount = 1;
         bindings[1].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        bindings[2] = bindings[0];
+        bindings[2].binding = 2;
         VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        lci.bindingCount = 2;
+        lci.bindingCount = 3;
         lci.pBindings = bindings;
         check(vkCreateDescriptorSetLayout(d, &lci, nullptr, &displaySetLayout_), "vkCreateDescriptorSetLayout");
 
-        VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2},
-                                         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}};
+        VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * kSetCount},
+                                         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetCount}};
         VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        dpi.maxSets = 2;
+        dpi.maxSets = kSetCount;
         dpi.poolSizeCount = 2;
         dpi.pPoolSizes = sizes;
         check(vkCreateDescriptorPool(d, &dpi, nullptr, &displayPool_), "vkCreateDescriptorPool");
-        VkDescriptorSetLayout layouts[2] = {displaySetLayout_, displaySetLayout_};
+        std::array<VkDescriptorSetLayout, kSetCount> layouts;
+        layouts.fill(displaySetLayout_);
         VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
         dai.descriptorPool = displayPool_;
-        dai.descriptorSetCount = 2;
-        dai.pSetLayouts = layouts;
+        dai.descriptorSetCount = kSetCount;
+        dai.pSetLayouts = layouts.data();
         check(vkAllocateDescriptorSets(d, &dai, displaySets_.data()), "vkAllocateDescriptorSets");
 
         VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(DisplayConstants)};
@@ -554,31 +607,51 @@ class Viewer
         return true;
     }
 
-    /// Set 0 shows the bloom output, set 1 the input; both write the display image.
+    /// Points every display set at the current images (see DisplaySet); images not made yet are stood in for.
     void updateDisplaySets()
     {
-        if (!display_.view || !input_.view || !output_.view)
+        const GpuImage& a = nodes_[0].output;
+        const GpuImage& b = nodes_[1].output.view ? nodes_[1].output : a;
+        if (!display_.view || !input_.view || !a.view)
             return;
-        VkDescriptorImageInfo shown[2] = {{sampler_, output_.view, VK_IMAGE_LAYOUT_GENERAL},
-                                          {sampler_, input_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}};
-        VkDescriptorImageInfo target{VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL};
-        VkWriteDescriptorSet writes[4] = {};
-        for (int i = 0; i < 2; ++i)
+        const GpuImage& kernel = kernelView_.view ? kernelView_ : input_;
+        const VkImageLayout kernelLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL; // as uploaded
+        const GpuImage& saveTarget = saveTarget_.view ? saveTarget_ : display_;
+        struct Images
         {
-            writes[2 * i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[2 * i].dstSet = displaySets_[size_t(i)];
-            writes[2 * i].dstBinding = 0;
-            writes[2 * i].descriptorCount = 1;
-            writes[2 * i].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-            writes[2 * i].pImageInfo = &shown[i];
-            writes[2 * i + 1] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[2 * i + 1].dstSet = displaySets_[size_t(i)];
-            writes[2 * i + 1].dstBinding = 1;
-            writes[2 * i + 1].descriptorCount = 1;
-            writes[2 * i + 1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-            writes[2 * i + 1].pImageInfo = &target;
+            VkDescriptorImageInfo shown, target, compared;
+        };
+        const std::array<Images, kSetCount> images = {{
+            {{sampler_, a.view, VK_IMAGE_LAYOUT_GENERAL},
+             {VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL},
+             {sampler_, b.view, VK_IMAGE_LAYOUT_GENERAL}},
+            {{sampler_, input_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+             {VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL},
+             {sampler_, input_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
+            {{sampler_, kernel.view, kernelLayout},
+             {VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL},
+             {sampler_, kernel.view, kernelLayout}},
+            {{sampler_, a.view, VK_IMAGE_LAYOUT_GENERAL},
+             {VK_NULL_HANDLE, saveTarget.view, VK_IMAGE_LAYOUT_GENERAL},
+             {sampler_, a.view, VK_IMAGE_LAYOUT_GENERAL}},
+        }};
+        std::vector<VkWriteDescriptorSet> writes;
+        for (size_t set = 0; set < kSetCount; ++set)
+        {
+            const VkDescriptorImageInfo* infos[3] = {&images[set].shown, &images[set].target, &images[set].compared};
+            for (uint32_t binding = 0; binding < 3; ++binding)
+            {
+                VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+                w.dstSet = displaySets_[set];
+                w.dstBinding = binding;
+                w.descriptorCount = 1;
+                w.descriptorType =
+                    binding == 1 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+                w.pImageInfo = infos[binding];
+                writes.push_back(w);
+            }
         }
-        vkUpdateDescriptorSets(wd_.device(), 4, writes, 0, nullptr);
+        vkUpdateDescriptorSets(wd_.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
     }
 
     void initImGui()
@@ -639,67 +712,70 @@ class Viewer
         return true;
     }
 
-    /// Uploads `rgba` as the scene and grows the bloom context to its extent; false (message set, the previous
+    /// Grows `node`'s context to a w x h frame (a new context, given the node's kernel); false with the message set
+    /// when the plugin refuses, the node unchanged.
+    bool growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name)
+    {
+        if (node.context && w <= node.contextWidth && h <= node.contextHeight)
+            return true;
+        fftbloom::Context created;
+        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+        ci.instance = wd_.instance();
+        ci.physicalDevice = wd_.physicalDevice();
+        ci.device = wd_.device();
+        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
+        ci.maxWidth = std::max(w, node.contextWidth);
+        ci.maxHeight = std::max(h, node.contextHeight);
+        ci.maxKernelWidth = ci.maxKernelHeight = kMaxKernelSize;
+        ci.maxFramesInFlight = kFramesInFlight;
+        ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
+        { static_cast<BloomNode*>(user)->pluginMessage = text; };
+        ci.messageUserData = &node;
+        if (const FftbResult r = fftbloom::Context::create(ci, created); r != FFTB_SUCCESS)
+        {
+            message_ = name + ": fftbCreateContext: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
+            return false;
+        }
+        if (!node.kernel.values.empty())
+        {
+            FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+            ki.width = uint32_t(node.kernel.width);
+            ki.height = uint32_t(node.kernel.height);
+            ki.texels = node.kernel.values.data();
+            ki.spectrumMode = FftbSpectrumMode(node.applied.spectrum);
+            if (const FftbResult r = created.setKernel(ki, std::nothrow); r != FFTB_SUCCESS)
+            {
+                message_ = name + ": fftbSetKernel: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
+                return false;
+            }
+        }
+        node.context = std::move(created);
+        node.contextWidth = ci.maxWidth;
+        node.contextHeight = ci.maxHeight;
+        return true;
+    }
+
+    /// Uploads `rgba` as the scene and grows the bloom contexts to its extent; false (message set, the previous
     /// scene kept) when the plugin cannot bloom a frame that large.
     bool loadScene(const Texels& rgba, const std::string& name)
     {
         const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
         check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
-        if (!bloom_ || w > contextWidth_ || h > contextHeight_)
-        {
-            fftbloom::Context created;
-            FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-            ci.instance = wd_.instance();
-            ci.physicalDevice = wd_.physicalDevice();
-            ci.device = wd_.device();
-            ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-            ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-            ci.maxWidth = std::max(w, contextWidth_);
-            ci.maxHeight = std::max(h, contextHeight_);
-            ci.maxKernelWidth = ci.maxKernelHeight = kMaxKernelSize;
-            ci.maxFramesInFlight = kFramesInFlight;
-            ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
-            { static_cast<Viewer*>(user)->pluginMessage_ = text; };
-            ci.messageUserData = this;
-            if (const FftbResult r = fftbloom::Context::create(ci, created); r != FFTB_SUCCESS)
-            {
-                message_ = name + ": fftbCreateContext: " + fftbResultToString(r) + " (" + pluginMessage_ + ")";
-                return false;
-            }
-            if (!kernel_.values.empty())
-            {
-                FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
-                ki.width = uint32_t(kernel_.width);
-                ki.height = uint32_t(kernel_.height);
-                ki.texels = kernel_.values.data();
-                ki.spectrumMode = FftbSpectrumMode(appliedKernel_.spectrum);
-                if (const FftbResult r = created.setKernel(ki, std::nothrow); r != FFTB_SUCCESS)
-                {
-                    message_ = name + ": fftbSetKernel: " + fftbResultToString(r) + " (" + pluginMessage_ + ")";
-                    return false;
-                }
-            }
-            bloom_ = std::move(created);
-            contextWidth_ = ci.maxWidth;
-            contextHeight_ = ci.maxHeight;
-        }
+        if (!growContext(nodes_[0], w, h, name) || (nodes_[1].context && !growContext(nodes_[1], w, h, name)))
+            return false;
 
         destroy(input_);
-        destroy(output_);
         input_ = createImage(w, h, VK_FORMAT_R32G32B32A32_SFLOAT,
                              VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-        output_ =
-            createImage(w, h, VK_FORMAT_R16G16B16A16_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
         GpuBuffer staging =
             createHostBuffer(VkDeviceSize(rgba.values.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         std::memcpy(staging.mapped, rgba.values.data(), rgba.values.size() * sizeof(float));
-        submitNow(
-            [&](VkCommandBuffer cb)
-            {
-                VulkanDevice::uploadForCompute(cb, staging.buffer, input_.image, w, h);
-                VulkanDevice::prepareComputeOutput(cb, output_.image);
-            });
+        submitNow([&](VkCommandBuffer cb) { VulkanDevice::uploadForCompute(cb, staging.buffer, input_.image, w, h); });
         destroy(staging);
+        for (BloomNode& node : nodes_)
+            if (node.context)
+                createOutput(node);
         updateDisplaySets();
         sceneName_ = name;
         message_.clear();
@@ -708,22 +784,52 @@ class Viewer
         return true;
     }
 
-    /// Generates or loads the kernel when its settings changed and hands it to the plugin. On failure the message
-    /// is set and the previous kernel and its settings stay.
-    bool applyKernel(bool force)
+    /// The node's output image at the scene's extent, RGBA32F (read back as is when saving), left GENERAL.
+    void createOutput(BloomNode& node)
     {
-        const KernelKey key = kernelKeyOf(settings_);
-        if (!force && key == appliedKernel_)
+        destroy(node.output);
+        node.output =
+            createImage(input_.width, input_.height, VK_FORMAT_R32G32B32A32_SFLOAT,
+                        VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        submitNow([&](VkCommandBuffer cb) { VulkanDevice::prepareComputeOutput(cb, node.output.image); });
+    }
+
+    /// Starts node B (the comparison views) on first use: its context, kernel and output image.
+    bool startB()
+    {
+        if (nodes_[1].context)
+            return true;
+        if (!growContext(nodes_[1], input_.width, input_.height, "B") || !applyKernel(nodes_[1], settingsB_, true))
+        {
+            nodes_[1] = BloomNode{};
+            return false;
+        }
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        createOutput(nodes_[1]);
+        updateDisplaySets();
+        return true;
+    }
+
+    /// Generates or loads `node`'s kernel when `settings` changed it and hands it to the plugin. On failure the
+    /// message is set and the previous kernel and its settings stay.
+    bool applyKernel(BloomNode& node, Settings& settings, bool force)
+    {
+        const KernelKey key = kernelKeyOf(settings);
+        if (!force && key == node.applied)
             return true;
         Texels kernel;
+        const BloomNode& other = &node == &nodes_[0] ? nodes_[1] : nodes_[0];
+        KernelKey otherKey = other.applied;
+        otherKey.spectrum = key.spectrum;
         try
         {
-            kernel = makeKernel(key);
+            // The two nodes often share the PSF and differ in the spectrum mode: generate it once.
+            kernel = !other.kernel.values.empty() && otherKey == key ? other.kernel : makeKernel(key);
         }
         catch (const std::exception& e)
         {
             message_ = std::string("kernel: ") + e.what();
-            revertKernelSettings();
+            revertKernelSettings(node, settings);
             return false;
         }
         check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbSetKernel: nothing pending
@@ -732,27 +838,31 @@ class Viewer
         ki.height = uint32_t(kernel.height);
         ki.texels = kernel.values.data();
         ki.spectrumMode = FftbSpectrumMode(key.spectrum);
-        if (const FftbResult r = bloom_.setKernel(ki, std::nothrow); r != FFTB_SUCCESS)
+        if (const FftbResult r = node.context.setKernel(ki, std::nothrow); r != FFTB_SUCCESS)
         {
-            message_ = std::string("fftbSetKernel: ") + fftbResultToString(r) + " (" + pluginMessage_ + ")";
-            revertKernelSettings();
+            message_ = std::string("fftbSetKernel: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")";
+            revertKernelSettings(node, settings);
             return false;
         }
-        kernel_ = std::move(kernel);
-        appliedKernel_ = key;
-        spectrumTimeMs_ = 0.0;
+        node.kernel = std::move(kernel);
+        node.applied = key;
+        if (&node == &nodes_[0])
+        {
+            spectrumTimeMs_ = 0.0;
+            kernelViewStale_ = true;
+        }
         return true;
     }
 
-    void revertKernelSettings()
+    static void revertKernelSettings(const BloomNode& node, Settings& settings)
     {
-        if (appliedKernel_.size == 0)
+        if (node.applied.size == 0)
             return;
-        settings_.kernelFile = appliedKernel_.file;
-        settings_.kernelSize = appliedKernel_.size;
-        settings_.spectrum = appliedKernel_.spectrum;
-        settings_.aperture = appliedKernel_.aperture;
-        settings_.airyRadiusTexels = appliedKernel_.airyRadiusTexels;
+        settings.kernelFile = node.applied.file;
+        settings.kernelSize = node.applied.size;
+        settings.spectrum = node.applied.spectrum;
+        settings.aperture = node.applied.aperture;
+        settings.airyRadiusTexels = node.applied.airyRadiusTexels;
     }
 
     // ---- Frame -----------------------------------------------------------------------------------------------------
@@ -820,49 +930,28 @@ class Viewer
         if (f.queries)
             vkCmdResetQueryPool(cb, f.queries, 0, kQueriesPerFrame);
 
-        // Bloom node. The output image was read by the previous frame's display pass.
-        VulkanDevice::transition(cb, output_.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                                 VK_ACCESS_SHADER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-        FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
-        ti.queryPool = f.queries;
-        ti.firstQuery = 0;
-        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-        bi.pNext = f.queries ? &ti : nullptr;
-        bi.inputView = input_.view;
-        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        bi.outputView = output_.view;
-        bi.width = input_.width;
-        bi.height = input_.height;
-        bi.padding = FftbPadding(settings_.padding);
-        bi.axisOrder = FftbAxisOrder(settings_.axisOrder);
-        bi.outputMode = settings_.view == View::Bloom ? FFTB_OUTPUT_MODE_BLOOM : FFTB_OUTPUT_MODE_COMPOSITE;
-        bi.intensity = settings_.intensity;
-        bi.sharpen = settings_.sharpen;
-        if (const FftbResult r = bloom_.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
-            throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + pluginMessage_ + ")");
-        VulkanDevice::transition(cb, output_.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                                 VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
-                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        // Bloom nodes: A, and B for the comparison views.
+        recordBloom(cb, nodes_[0], settings_, f.queries);
+        const bool compare = comparing();
+        if (compare)
+            recordBloom(cb, nodes_[1], settingsB_, VK_NULL_HANDLE);
 
         // Display pass into the display image, which the previous frame's blit read.
         VulkanDevice::transition(cb, display_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
                                  VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-        DisplayConstants pc{};
+        const bool kernelView = settings_.view == View::Kernel || settings_.view == View::Spectrum;
+        DisplayConstants pc = displayConstants(extent, kernelView ? VkExtent2D{kernelView_.width, kernelView_.height}
+                                                                  : VkExtent2D{input_.width, input_.height});
         placeImage(extent, pc);
-        pc.exposureScale = std::exp2(settings_.exposure);
-        pc.imageExtent[0] = int32_t(input_.width);
-        pc.imageExtent[1] = int32_t(input_.height);
-        pc.displayExtent[0] = int32_t(extent.width);
-        pc.displayExtent[1] = int32_t(extent.height);
-        pc.tonemapper = int32_t(settings_.tonemapper);
-        pc.encodeSrgb = wd_.swapchainSrgb() ? 0 : 1;
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayPipeline_);
-        VkDescriptorSet set = displaySets_[settings_.view == View::Input ? 1 : 0];
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayLayout_, 0, 1, &set, 0, nullptr);
-        vkCmdPushConstants(cb, displayLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-        vkCmdDispatch(cb, (extent.width + 7) / 8, (extent.height + 7) / 8, 1);
+        pc.mode = kernelView                                      ? 3
+                  : settings_.view == View::Split && compare      ? 1
+                  : settings_.view == View::Difference && compare ? 2
+                                                                  : 0;
+        pc.splitX = settings_.split * float(extent.width);
+        pc.differenceScale = std::exp2(settings_.differenceGain);
+        const DisplaySet set = kernelView ? kSetKernel : settings_.view == View::Input ? kSetInput : kSetBloom;
+        recordDisplay(cb, set, pc);
         if (f.queries)
             vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, f.queries, FFTB_TIMESTAMP_COUNT);
 
@@ -911,10 +1000,69 @@ class Viewer
         }
     }
 
+    /// Records fftbCmdBloom of `node` with `settings` (timestamps into `queries` when given).
+    void recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
+    {
+        // The output image was read by the previous frame's display pass.
+        VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                                 VK_ACCESS_SHADER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
+        ti.queryPool = queries;
+        ti.firstQuery = 0;
+        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        bi.pNext = queries ? &ti : nullptr;
+        bi.inputView = input_.view;
+        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        bi.outputView = node.output.view;
+        bi.width = input_.width;
+        bi.height = input_.height;
+        bi.padding = FftbPadding(settings.padding);
+        bi.axisOrder = FftbAxisOrder(settings.axisOrder);
+        const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
+        bi.outputMode = bloomOnly ? FFTB_OUTPUT_MODE_BLOOM : FFTB_OUTPUT_MODE_COMPOSITE;
+        bi.intensity = settings.intensity;
+        bi.sharpen = settings.sharpen;
+        if (const FftbResult r = node.context.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
+            throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")");
+        VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                                 VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    }
+
+    /// Whether B runs this frame.
+    bool comparing() const
+    {
+        return (settings_.view == View::Split || settings_.view == View::Difference) && nodes_[1].context;
+    }
+
+    DisplayConstants displayConstants(VkExtent2D target, VkExtent2D image) const
+    {
+        DisplayConstants pc{};
+        pc.texelsPerPixel = 1.0f;
+        pc.exposureScale = std::exp2(settings_.exposure);
+        pc.imageExtent[0] = int32_t(image.width);
+        pc.imageExtent[1] = int32_t(image.height);
+        pc.displayExtent[0] = int32_t(target.width);
+        pc.displayExtent[1] = int32_t(target.height);
+        pc.tonemapper = int32_t(settings_.tonemapper);
+        pc.encodeSrgb = wd_.swapchainSrgb() ? 0 : 1;
+        return pc;
+    }
+
+    void recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc)
+    {
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayPipeline_);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayLayout_, 0, 1, &displaySets_[set], 0,
+                                nullptr);
+        vkCmdPushConstants(cb, displayLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+        vkCmdDispatch(cb, (uint32_t(pc.displayExtent[0]) + 7) / 8, (uint32_t(pc.displayExtent[1]) + 7) / 8, 1);
+    }
+
     /// Where the image lies in the window: fitted and centred, or the user's zoom and pan.
     void placeImage(VkExtent2D extent, DisplayConstants& pc)
     {
-        const float w = float(input_.width), h = float(input_.height);
+        const float w = float(pc.imageExtent[0]), h = float(pc.imageExtent[1]);
         if (fit_)
         {
             texelsPerPixel_ = std::max(w / float(extent.width), h / float(extent.height));
@@ -961,6 +1109,160 @@ class Viewer
             timings_.pop_front();
     }
 
+    // ---- Kernel views and saving --------------------------------------------------------------------------------
+
+    /// The kernel (log scale, 6 decades below its peak) or its spectrum's magnitude (log scale, 6 decades below DC,
+    /// DC at the centre, at the resampled mode's extent S = pow2ceil(K)) as display values, uploaded for the display
+    /// pass. Of the node the controls edit.
+    void makeKernelView()
+    {
+        const Texels& k = nodes_[editB_ && nodes_[1].context ? 1 : 0].kernel;
+        constexpr double kDecades = 6.0;
+        auto shade = [&](double ratio)
+        { return float(std::clamp(1.0 + std::log10(std::max(ratio, 1e-30)) / kDecades, 0.0, 1.0)); };
+        Texels view;
+        if (settings_.view == View::Kernel)
+        {
+            view = Texels(k.width, k.height, 4);
+            const float peak = *std::max_element(k.values.begin(), k.values.end());
+            for (int y = 0; y < k.height; ++y)
+                for (int x = 0; x < k.width; ++x)
+                {
+                    for (int c = 0; c < 3; ++c)
+                        view.at(x, y, c) = shade(double(k.at(x, y, c)) / double(peak));
+                    view.at(x, y, 3) = 1.0f;
+                }
+        }
+        else
+        {
+            const int n = int(pow2Ceil(uint32_t(std::max(k.width, k.height))));
+            view = Texels(n, n, 4);
+            fftw_complex* line = fftw_alloc_complex(size_t(n) * size_t(n));
+            fftw_plan plan = fftw_plan_dft_2d(n, n, line, line, FFTW_FORWARD, FFTW_ESTIMATE);
+            for (int c = 0; c < 3; ++c)
+            {
+                std::fill(&line[0][0], &line[0][0] + 2 * size_t(n) * size_t(n), 0.0);
+                for (int y = 0; y < k.height; ++y)
+                    for (int x = 0; x < k.width; ++x)
+                        line[size_t(y) * size_t(n) + size_t(x)][0] = k.at(x, y, c);
+                fftw_execute(plan);
+                const double dc = std::hypot(line[0][0], line[0][1]);
+                for (int v = 0; v < n; ++v)
+                    for (int u = 0; u < n; ++u)
+                    {
+                        const fftw_complex& z = line[size_t(v) * size_t(n) + size_t(u)];
+                        view.at((u + n / 2) % n, (v + n / 2) % n, c) = shade(std::hypot(z[0], z[1]) / dc);
+                    }
+            }
+            for (int y = 0; y < n; ++y)
+                for (int x = 0; x < n; ++x)
+                    view.at(x, y, 3) = 1.0f;
+            fftw_destroy_plan(plan);
+            fftw_free(line);
+        }
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        destroy(kernelView_);
+        kernelView_ = createImage(uint32_t(view.width), uint32_t(view.height), VK_FORMAT_R32G32B32A32_SFLOAT,
+                                  VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        GpuBuffer staging =
+            createHostBuffer(VkDeviceSize(view.values.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        std::memcpy(staging.mapped, view.values.data(), view.values.size() * sizeof(float));
+        submitNow(
+            [&](VkCommandBuffer cb) {
+                VulkanDevice::uploadForCompute(cb, staging.buffer, kernelView_.image, kernelView_.width,
+                                               kernelView_.height);
+            });
+        destroy(staging);
+        updateDisplaySets();
+        kernelViewStale_ = false;
+        kernelViewShows_ = settings_.view;
+        fit_ = true;
+    }
+
+    /// Writes A's output as the last frame made it: an EXR (half floats, R, G, B, A) and a PNG through the display
+    /// pass's exposure and tonemapper at the scene's extent, as <name>-bloom.exr/.png in the working folder (-2, -3,
+    /// ... added rather than overwriting).
+    void save()
+    {
+        const uint32_t w = input_.width, h = input_.height;
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        if (saveTarget_.width != w || saveTarget_.height != h)
+        {
+            destroy(saveTarget_);
+            saveTarget_ = createImage(w, h, VK_FORMAT_R8G8B8A8_UNORM,
+                                      VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+            updateDisplaySets();
+        }
+        GpuBuffer hdr = createHostBuffer(VkDeviceSize(w) * h * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        GpuBuffer ldr = createHostBuffer(VkDeviceSize(w) * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        const GpuImage& out = nodes_[0].output;
+        submitNow(
+            [&](VkCommandBuffer cb)
+            {
+                VulkanDevice::transition(cb, saveTarget_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
+                                         VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+                DisplayConstants pc = displayConstants({w, h}, {w, h});
+                pc.encodeSrgb = 1; // a PNG holds sRGB-encoded values whatever the swapchain does
+                recordDisplay(cb, kSetSave, pc);
+                VulkanDevice::transition(cb, saveTarget_.image, VK_IMAGE_LAYOUT_GENERAL,
+                                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_SHADER_WRITE_BIT,
+                                         VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                         VK_PIPELINE_STAGE_TRANSFER_BIT);
+                VulkanDevice::transition(cb, out.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                         VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+                VkBufferImageCopy copy{};
+                copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+                copy.imageExtent = {w, h, 1};
+                vkCmdCopyImageToBuffer(cb, out.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, hdr.buffer, 1, &copy);
+                vkCmdCopyImageToBuffer(cb, saveTarget_.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, ldr.buffer, 1,
+                                       &copy);
+                VulkanDevice::transition(cb, out.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+                                         VK_ACCESS_TRANSFER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+                VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+                host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+                host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+                vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0,
+                                     nullptr, 0, nullptr);
+            });
+        Image image;
+        image.width = int(w);
+        image.height = int(h);
+        const float* texels = static_cast<const float*>(hdr.mapped);
+        for (int c = 0; c < 4; ++c)
+        {
+            Channel channel{std::string(1, "RGBA"[c]), PixelType::Half, std::vector<float>(size_t(w) * h)};
+            for (size_t i = 0; i < channel.values.size(); ++i)
+                channel.values[i] = texels[i * 4 + size_t(c)];
+            image.channels.push_back(std::move(channel));
+        }
+        std::vector<unsigned char> png(static_cast<const unsigned char*>(ldr.mapped),
+                                       static_cast<const unsigned char*>(ldr.mapped) + size_t(w) * h * 4);
+        destroy(hdr);
+        destroy(ldr);
+
+        const std::string stem = std::filesystem::path(sceneName_).stem().string() + "-bloom";
+        std::string base = stem;
+        for (int n = 2; std::filesystem::exists(base + ".exr") || std::filesystem::exists(base + ".png"); ++n)
+            base = stem + "-" + std::to_string(n);
+        try
+        {
+            writeExr(base + ".exr", image);
+            if (!stbi_write_png((base + ".png").c_str(), int(w), int(h), 4, png.data(), int(w) * 4))
+                throw ViewerError(base + ".png: cannot write the PNG");
+            notice_ = "saved " + (std::filesystem::current_path() / base).string() + ".exr and .png";
+            message_.clear();
+        }
+        catch (const std::exception& e)
+        {
+            message_ = e.what();
+        }
+    }
+
+    Settings& edited() { return editB_ ? settingsB_ : settings_; }
+
     // ---- Input and UI ----------------------------------------------------------------------------------------------
 
     void handleInput()
@@ -968,12 +1270,11 @@ class Viewer
         ImGuiIO& io = ImGui::GetIO();
         if (!io.WantCaptureKeyboard)
         {
-            if (ImGui::IsKeyPressed(GLFW_KEY_1))
-                settings_.view = View::Composite;
-            if (ImGui::IsKeyPressed(GLFW_KEY_2))
-                settings_.view = View::Bloom;
-            if (ImGui::IsKeyPressed(GLFW_KEY_3))
-                settings_.view = View::Input;
+            const View views[] = {View::Composite,  View::Bloom,  View::Input,   View::Split,
+                                  View::Difference, View::Kernel, View::Spectrum};
+            for (int i = 0; i < 7; ++i)
+                if (ImGui::IsKeyPressed(GLFW_KEY_1 + i))
+                    settings_.view = views[i];
             if (ImGui::IsKeyPressed(GLFW_KEY_T))
                 settings_.tonemapper = Tonemapper((int(settings_.tonemapper) + 1) % 4);
             if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
@@ -981,22 +1282,30 @@ class Viewer
             if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
                 settings_.exposure = std::max(settings_.exposure - 0.5f, -16.0f);
             if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
-                settings_.intensity = std::min(settings_.intensity + 0.05f, 1.0f);
+                edited().intensity = std::min(edited().intensity + 0.05f, 1.0f);
             if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
-                settings_.intensity = std::max(settings_.intensity - 0.05f, 0.0f);
-            if (ImGui::IsKeyPressed(GLFW_KEY_H))
+                edited().intensity = std::max(edited().intensity - 0.05f, 0.0f);
+            if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
+                toggleEditB();
+            if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
+                save();
+            if (ImGui::IsKeyPressed(GLFW_KEY_H, false))
                 settings_.ui = !settings_.ui;
-            if (ImGui::IsKeyPressed(GLFW_KEY_F))
+            if (ImGui::IsKeyPressed(GLFW_KEY_F, false))
                 fit_ = true;
             if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) || ImGui::IsKeyPressed(GLFW_KEY_Q))
                 glfwSetWindowShouldClose(wd_.window(), GLFW_TRUE);
         }
+        const VkExtent2D e = wd_.swapchainExtent();
+        const float dividerX = settings_.split * float(e.width);
+        const bool splitShown = settings_.view == View::Split && nodes_[1].context;
         if (!io.WantCaptureMouse)
         {
+            if (splitShown && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && std::abs(io.MousePos.x - dividerX) < 8.0f)
+                draggingDivider_ = true;
             if (io.MouseWheel != 0.0f)
             {
                 // Zoom about the cursor: the texel under it stays under it.
-                const VkExtent2D e = wd_.swapchainExtent();
                 const float mx = io.MousePos.x - float(e.width) * 0.5f, my = io.MousePos.y - float(e.height) * 0.5f;
                 const float before[2] = {centre_[0] + mx * texelsPerPixel_, centre_[1] + my * texelsPerPixel_};
                 texelsPerPixel_ = std::clamp(texelsPerPixel_ * std::pow(0.85f, io.MouseWheel), 1.0f / 32.0f, 64.0f);
@@ -1004,19 +1313,44 @@ class Viewer
                 centre_[1] = before[1] - my * texelsPerPixel_;
                 fit_ = false;
             }
-            if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right))
+            if (!draggingDivider_ &&
+                (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right)))
             {
                 centre_[0] -= io.MouseDelta.x * texelsPerPixel_;
                 centre_[1] -= io.MouseDelta.y * texelsPerPixel_;
                 fit_ = false;
             }
         }
+        if (draggingDivider_)
+        {
+            settings_.split = std::clamp(io.MousePos.x / float(e.width), 0.0f, 1.0f);
+            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left))
+                draggingDivider_ = false;
+        }
+        if (splitShown)
+        {
+            ImDrawList* draw = ImGui::GetBackgroundDrawList();
+            const float x = settings_.split * float(e.width);
+            const ImU32 colour = draggingDivider_ ? IM_COL32(255, 210, 120, 255) : IM_COL32(255, 255, 255, 200);
+            draw->AddLine(ImVec2(x, 0.0f), ImVec2(x, float(e.height)), colour, 2.0f);
+            draw->AddCircleFilled(ImVec2(x, float(e.height) * 0.5f), 7.0f, colour);
+            draw->AddText(ImVec2(x - 22.0f, float(e.height) - 24.0f), colour, "A");
+            draw->AddText(ImVec2(x + 14.0f, float(e.height) - 24.0f), colour, "B");
+        }
+    }
+
+    void toggleEditB()
+    {
+        if (!editB_ && !startB())
+            return;
+        editB_ = !editB_;
+        kernelViewStale_ = true;
     }
 
     void drawUi()
     {
         ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(360, float(wd_.swapchainExtent().height) - 16.0f), ImGuiCond_FirstUseEver);
         ImGui::Begin("fftbloom");
         ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(sceneName_).filename().c_str(), input_.width,
                            input_.height);
@@ -1032,78 +1366,128 @@ class Viewer
         if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
         {
             int view = int(settings_.view);
-            for (int i = 0; i < 3; ++i)
+            const char* names[] = {"Composite", "Bloom only", "Input", "A/B split", "Difference", "Kernel", "Spectrum"};
+            for (int i = 0; i < 7; ++i)
             {
-                if (i)
+                if (i != 0 && i != 3 && i != 5)
                     ImGui::SameLine();
-                ImGui::RadioButton(kViewNames[i], &view, i);
+                ImGui::RadioButton(names[i], &view, i);
             }
             settings_.view = View(view);
             int tonemapper = int(settings_.tonemapper);
             ImGui::Combo("Tonemapper", &tonemapper, kTonemapperNames, 4);
             settings_.tonemapper = Tonemapper(tonemapper);
             ImGui::SliderFloat("Exposure", &settings_.exposure, -10.0f, 10.0f, "%+.1f stops");
+            if (settings_.view == View::Kernel)
+                ImGui::TextDisabled("kernel texels, log10: 6 decades below the peak");
+            if (settings_.view == View::Spectrum)
+                ImGui::TextDisabled("|spectrum| at S = pow2ceil(K), log10: 6 decades below DC, DC at the centre");
+            if (settings_.view == View::Split || settings_.view == View::Difference)
+            {
+                ImGui::SliderFloat("Divider", &settings_.split, 0.0f, 1.0f, "%.2f");
+                ImGui::SliderFloat("Difference gain", &settings_.differenceGain, 0.0f, 16.0f, "%.1f stops");
+                int compare = settings_.compareBloomOnly ? 1 : 0;
+                ImGui::RadioButton("compare composites", &compare, 0);
+                ImGui::SameLine();
+                ImGui::RadioButton("blooms", &compare, 1);
+                settings_.compareBloomOnly = compare == 1;
+            }
         }
 
-        if (ImGui::CollapsingHeader("Bloom", ImGuiTreeNodeFlags_DefaultOpen))
+        if (ImGui::CollapsingHeader("A / B", ImGuiTreeNodeFlags_DefaultOpen))
         {
-            ImGui::SliderFloat("Intensity", &settings_.intensity, 0.0f, 1.0f, "%.3f");
-            ImGui::SliderFloat("Sharpening", &settings_.sharpen, 0.0f, 1.0f, "%.3f");
-            ImGui::Combo("Padding", &settings_.padding, kPaddingNames, 2);
-            ImGui::Combo("Axis order", &settings_.axisOrder, kAxisNames, 3);
-            ImGui::Combo("Spectrum", &settings_.spectrum, kSpectrumNames, 2);
+            int which = editB_ ? 1 : 0;
+            ImGui::RadioButton("Controls edit A", &which, 0);
+            ImGui::SameLine();
+            ImGui::RadioButton("B", &which, 1);
+            if ((which == 1) != editB_)
+                toggleEditB();
+            ImGui::SameLine();
+            if (ImGui::Button(editB_ ? "B = A" : "A = B") && nodes_[1].context)
+                copySettings(editB_ ? settingsB_ : settings_, editB_ ? settings_ : settingsB_);
+        }
+
+        Settings& e = edited();
+        if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
+        {
+            ImGui::SliderFloat("Intensity", &e.intensity, 0.0f, 1.0f, "%.3f");
+            ImGui::SliderFloat("Sharpening", &e.sharpen, 0.0f, 1.0f, "%.3f");
+            ImGui::Combo("Padding", &e.padding, kPaddingNames, 2);
+            ImGui::Combo("Axis order", &e.axisOrder, kAxisNames, 3);
+            ImGui::Combo("Spectrum", &e.spectrum, kSpectrumNames, 2);
+            ImGui::TextDisabled("Precision: fp32 intermediate spectra");
             drawPlan();
         }
 
-        if (ImGui::CollapsingHeader("Kernel", ImGuiTreeNodeFlags_DefaultOpen))
+        if (ImGui::CollapsingHeader(editB_ ? "Kernel (B)" : "Kernel (A)", ImGuiTreeNodeFlags_DefaultOpen))
         {
-            int sizeLog2 = int(std::log2(settings_.kernelSize));
+            int sizeLog2 = int(std::log2(e.kernelSize));
             ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
-            settings_.kernelSize = 1 << sizeLog2;
-            bool generated = settings_.kernelFile.empty();
-            if (ImGui::RadioButton("Generated", generated))
-                settings_.kernelFile.clear();
+            e.kernelSize = 1 << sizeLog2;
+            const bool generated = e.kernelFile.empty();
+            if (ImGui::RadioButton("Generated PSF", generated))
+                e.kernelFile.clear();
             ImGui::SameLine();
             ImGui::RadioButton("File", !generated);
             if (generated)
             {
-                ImGui::SliderInt("Blades", &settings_.aperture.blades, 0, 16,
-                                 settings_.aperture.blades == 0 ? "circle" : "%d");
-                if (settings_.aperture.blades == 1 || settings_.aperture.blades == 2)
-                    settings_.aperture.blades = 3;
-                float curvature = float(settings_.aperture.bladeCurvature);
+                ImGui::SliderInt("Blades", &e.aperture.blades, 0, 16, e.aperture.blades == 0 ? "circle" : "%d");
+                if (e.aperture.blades == 1 || e.aperture.blades == 2)
+                    e.aperture.blades = 3;
+                float curvature = float(e.aperture.bladeCurvature);
                 ImGui::SliderFloat("Curvature", &curvature, 0.0f, 1.0f);
-                settings_.aperture.bladeCurvature = curvature;
-                float obstruction = float(settings_.aperture.obstruction);
+                e.aperture.bladeCurvature = curvature;
+                float obstruction = float(e.aperture.obstruction);
                 ImGui::SliderFloat("Obstruction", &obstruction, 0.0f, 0.9f);
-                settings_.aperture.obstruction = obstruction;
-                ImGui::SliderInt("Vanes", &settings_.aperture.vanes, 0, 8);
-                float airy = float(settings_.airyRadiusTexels);
+                e.aperture.obstruction = obstruction;
+                ImGui::SliderInt("Vanes", &e.aperture.vanes, 0, 8);
+                float airy = float(e.airyRadiusTexels);
                 ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
-                settings_.airyRadiusTexels = airy;
+                e.airyRadiusTexels = airy;
             }
             else
-                ImGui::TextWrapped("%s", settings_.kernelFile.c_str());
+                ImGui::TextWrapped("%s", e.kernelFile.c_str());
         }
 
-        if (ImGui::CollapsingHeader("GPU time", ImGuiTreeNodeFlags_DefaultOpen))
+        if (ImGui::CollapsingHeader("GPU time (A)", ImGuiTreeNodeFlags_DefaultOpen))
             drawTimings();
+
+        if (ImGui::Button("Save EXR + PNG (S)"))
+            save();
 
         if (ImGui::CollapsingHeader("Keyboard and mouse"))
         {
             ImGui::TextUnformatted("Drop an EXR or .hdr file on the window to open it;\n"
                                    "with Shift held, it becomes the kernel.\n"
-                                   "1 / 2 / 3   composite / bloom only / input\n"
+                                   "1 2 3       composite, bloom only, input\n"
+                                   "4 5         A/B split, difference\n"
+                                   "6 7         kernel, kernel spectrum\n"
+                                   "B           controls edit A or B\n"
                                    "T           next tonemapper\n"
                                    "+ / -       exposure +- 0.5 stop\n"
                                    "] / [       intensity +- 0.05\n"
+                                   "S           save the output (EXR, PNG)\n"
                                    "H           hide or show this panel\n"
                                    "F           fit the image to the window\n"
                                    "wheel       zoom about the cursor\n"
-                                   "drag        pan\n"
+                                   "drag        pan; the divider in the split\n"
                                    "Esc, Q      quit");
         }
         ImGui::End();
+    }
+
+    /// Copies the bloom and kernel settings (not the display ones) from `from` to `to`.
+    static void copySettings(const Settings& from, Settings& to)
+    {
+        to.intensity = from.intensity;
+        to.sharpen = from.sharpen;
+        to.padding = from.padding;
+        to.axisOrder = from.axisOrder;
+        to.spectrum = from.spectrum;
+        to.kernelSize = from.kernelSize;
+        to.kernelFile = from.kernelFile;
+        to.aperture = from.aperture;
+        to.airyRadiusTexels = from.airyRadiusTexels;
     }
 
     void drawPlan()
@@ -1111,12 +1495,14 @@ class Viewer
         PlanRequest request;
         request.imageWidth = input_.width;
         request.imageHeight = input_.height;
-        request.kernelWidth = request.kernelHeight = uint32_t(appliedKernel_.size);
-        request.padding = Padding(settings_.padding);
-        request.spectrum = SpectrumMode(appliedKernel_.spectrum);
+        const Settings& e = edited();
+        const KernelKey& applied = nodes_[editB_ ? 1 : 0].applied;
+        request.kernelWidth = request.kernelHeight = uint32_t(applied.size);
+        request.padding = Padding(e.padding);
+        request.spectrum = SpectrumMode(applied.spectrum);
         Plan plan, xFirst, yFirst;
         std::string error;
-        request.axisOrder = AxisOrder(settings_.axisOrder);
+        request.axisOrder = AxisOrder(e.axisOrder);
         if (!makePlan(request, &plan, &error))
         {
             ImGui::TextWrapped("plan: %s", error.c_str());
@@ -1135,7 +1521,7 @@ class Viewer
         if (haveX && haveY)
         {
             const double cx = costOf(xFirst.first, xFirst.second), cy = costOf(yFirst.first, yFirst.second);
-            if (settings_.axisOrder == 0)
+            if (e.axisOrder == 0)
                 ImGui::TextWrapped("auto picked %s first: modelled cost %.3g against %.3g for %s first "
                                    "(FFT lines x length cost, plus texels moved)",
                                    plan.firstAxisIsX ? "x" : "y", plan.firstAxisIsX ? cx : cy,
@@ -1183,26 +1569,26 @@ class Viewer
     WindowDevice& wd_;
     const ViewerOptions& options_;
     Settings settings_;
-    std::string message_;       // shown in the UI: the last failure
-    std::string notice_;        // shown in the UI: what was done to the scene on loading
-    std::string pluginMessage_; // the plugin's message callback's last text
-    std::string pendingLoad_;   // a dropped file, opened at the start of the next frame
+    std::string message_;     // shown in the UI: the last failure
+    std::string notice_;      // shown in the UI: what was done to the scene on loading
+    std::string pendingLoad_; // a dropped file, opened at the start of the next frame
     std::string sceneName_;
 
-    fftbloom::Context bloom_;
-    uint32_t contextWidth_ = 0;
-    uint32_t contextHeight_ = 0;
-    Texels kernel_;
-    KernelKey appliedKernel_;
+    Settings settingsB_;
+    std::array<BloomNode, 2> nodes_; // A, B
+    bool editB_ = false;             // the bloom and kernel controls edit B
 
     GpuImage input_;
-    GpuImage output_;
+    GpuImage kernelView_; // the kernel or its spectrum, log scale, as display values
+    bool kernelViewStale_ = true;
+    View kernelViewShows_ = View::Kernel;
+    GpuImage saveTarget_; // the tonemapped output at the scene's extent, for the PNG
     GpuImage display_;
     GpuBuffer readback_;
     VkSampler sampler_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout displaySetLayout_ = VK_NULL_HANDLE;
     VkDescriptorPool displayPool_ = VK_NULL_HANDLE;
-    std::array<VkDescriptorSet, 2> displaySets_{};
+    std::array<VkDescriptorSet, kSetCount> displaySets_{};
     VkPipelineLayout displayLayout_ = VK_NULL_HANDLE;
     VkPipeline displayPipeline_ = VK_NULL_HANDLE;
 
@@ -1217,6 +1603,7 @@ class Viewer
     uint32_t frameIndex_ = 0;
 
     bool fit_ = true;
+    bool draggingDivider_ = false;
     float texelsPerPixel_ = 1.0f;
     float centre_[2] = {0.0f, 0.0f};
 

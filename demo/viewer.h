@@ -13,8 +13,10 @@ struct ViewerOptions
 {
     std::string imagePath;      ///< EXR or .hdr; empty: the bundled sample photograph
     Settings settings;          ///< initial settings (--settings)
+    Settings settingsB;         ///< B's initial bloom and kernel settings, for the comparison views
     std::string screenshotPath; ///< non-empty: render `frames` frames, write the last presented one as PNG, exit
     int frames = 8;
+    bool save = false; ///< with a screenshot: also save the output (EXR and PNG) as the S key does, then exit
     WindowOptions window;
 };
 

@@ -1,10 +1,12 @@
 // fftbloom-viewer's screenshot mode: the PNG is the window, the bloom shows around highlights, errors are one line.
+#include "image_io.h"
 #include "settings.h"
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -91,9 +93,11 @@ class ViewerTest : public ::testing::Test
     RunResult viewer(const std::string& arguments)
     {
         const fs::path err = file("stderr.txt");
-        const std::string command = std::string(XVFB_RUN_PATH) + " -a -s '-screen 0 1280x1024x24' " +
-                                    FFTBLOOM_VIEWER_PATH + " --validate --size " + std::to_string(kWidth) + "x" +
-                                    std::to_string(kHeight) + " " + arguments + " 2> " + shellQuoted(err);
+        // In the test's folder: --save writes there.
+        const std::string command = "cd " + shellQuoted(dir_) + " && " + XVFB_RUN_PATH +
+                                    " -a -s '-screen 0 1280x1024x24' " + FFTBLOOM_VIEWER_PATH + " --validate --size " +
+                                    std::to_string(kWidth) + "x" + std::to_string(kHeight) + " " + arguments + " 2> " +
+                                    shellQuoted(err);
         RunResult r;
         const int status = std::system(command.c_str());
         r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -179,6 +183,63 @@ TEST_F(ViewerTest, BloomDiffersFromInputAroundHighlights)
     EXPECT_LT(far, 40.0f);
 }
 
+TEST_F(ViewerTest, DifferenceOfEqualSettingsIsBlackAndOfUnequalOnesIsNot)
+{
+    const std::string scene = writeScene().string();
+    // B = A exactly (the same spectrum mode): two contexts computing the same bloom.
+    const Screenshot same = screenshot(scene, "same.png", "view=difference ui=off b.spectrum=resampled");
+    ASSERT_EQ(same.width, kWidth);
+    float brightest = 0.0f;
+    for (int y = 0; y < same.height; ++y)
+        for (int x = 0; x < same.width; ++x)
+            brightest = std::max(brightest, same.luminance(x, y));
+    EXPECT_EQ(brightest, 0.0f);
+    // B without bloom: the difference is A's bloom share, bright around the lights.
+    const Screenshot unequal = screenshot(scene, "unequal.png", "view=difference ui=off b.intensity=0");
+    ASSERT_EQ(unequal.width, kWidth);
+    const auto [lx, ly] = lights_[1];
+    EXPECT_GT(unequal.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
+}
+
+TEST_F(ViewerTest, SplitShowsAOnTheLeftAndBOnTheRight)
+{
+    const std::string scene = writeScene().string();
+    // A: the bloom, B: the input (intensity 0), divider at 0.5; the middle light (x 200 of 320) is on B's side.
+    const Screenshot split = screenshot(scene, "split.png", "view=split ui=off exposure=2 b.intensity=0");
+    const Screenshot bloom = screenshot(scene, "bloomA.png", "view=composite ui=off exposure=2");
+    const Screenshot input = screenshot(scene, "inputB.png", "view=input ui=off exposure=2");
+    ASSERT_EQ(split.width, kWidth);
+    const auto [ax, ay] = lights_[0]; // left half
+    const auto [bx, by] = lights_[1]; // right half
+    const int a[2] = {2 * ax + 1 + 8, 2 * ay + 1}, b[2] = {2 * bx + 1 + 8, 2 * by + 1};
+    EXPECT_NEAR(split.luminance(a[0], a[1]), bloom.luminance(a[0], a[1]), 2.0f);
+    EXPECT_NEAR(split.luminance(b[0], b[1]), input.luminance(b[0], b[1]), 2.0f);
+    EXPECT_GT(bloom.luminance(b[0], b[1]), input.luminance(b[0], b[1]) + 10.0f);
+}
+
+TEST_F(ViewerTest, SaveWritesTheOutputAsExrAndPng)
+{
+    const std::string scene = writeScene().string();
+    const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("window.png")) +
+                               " --frames 2 --save --settings kernel-size=64");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image saved = readImage(file("scene-bloom.exr").string());
+    EXPECT_EQ(saved.width, 320);
+    EXPECT_EQ(saved.height, 200);
+    for (const char* name : {"R", "G", "B", "A"})
+        EXPECT_GE(saved.find(name), 0) << name;
+    // The light's texel keeps most of its value in the composite (intensity 0.25).
+    const auto [lx, ly] = lights_[0];
+    const float red = saved.channels[size_t(saved.find("R"))].values[size_t(ly) * 320 + size_t(lx)];
+    EXPECT_GT(red, 100.0f);
+    int w = 0, h = 0, n = 0;
+    unsigned char* png = stbi_load(file("scene-bloom.png").c_str(), &w, &h, &n, 3);
+    ASSERT_NE(png, nullptr);
+    stbi_image_free(png);
+    EXPECT_EQ(w, 320);
+    EXPECT_EQ(h, 200);
+}
+
 TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
 {
     const fs::path bad = file("notes.exr");
@@ -217,6 +278,9 @@ TEST(ViewerSettings, KeysParseAndRefuse)
     EXPECT_NE(error.find("key=value"), std::string::npos) << error;
     EXPECT_TRUE(applySetting(s, "tonemap=reinhard", &error));
     EXPECT_EQ(s.tonemapper, Tonemapper::Reinhard);
+    EXPECT_TRUE(applySetting(s, "view=split", &error));
+    EXPECT_EQ(s.view, View::Split);
+    EXPECT_FALSE(applySetting(s, "split=2", &error));
     EXPECT_TRUE(applySetting(s, "kernel=generated", &error));
     EXPECT_TRUE(s.kernelFile.empty());
 }
