@@ -209,6 +209,11 @@ std::string GpuRunner::deviceName() const
     return state_->device.properties().deviceName;
 }
 
+bool GpuRunner::cpuDevice() const
+{
+    return state_->device.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
 double GpuRunner::lastGpuMilliseconds() const
 {
     return state_->gpuMilliseconds;

@@ -48,6 +48,9 @@ class GpuRunner
     /// Name of the physical device in use.
     std::string deviceName() const;
 
+    /// Whether the device is a CPU implementation (lavapipe): hundreds of times slower than a GPU.
+    bool cpuDevice() const;
+
     /// One frame back from the GPU.
     struct Result
     {

@@ -246,6 +246,31 @@ TEST(MixedRadix, EveryRadixAndMixedLengthsMatchTheReference)
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
 
+// Production frame sizes against the double-precision linear convolution: 1920x1080 and 3840x2160 with a 256²
+// kernel everywhere; 7680x4320 with a 1024² kernel (lines of 8192 and more) on GPUs only, as lavapipe would take
+// many minutes over it.
+TEST(LargeFrames, MatchTheReference)
+{
+    struct Size
+    {
+        int width, height, kernel;
+    };
+    std::vector<Size> sizes = {{1920, 1080, 256}, {3840, 2160, 256}};
+    if (!runner().cpuDevice())
+        sizes.push_back({7680, 4320, 1024});
+    for (const Size& size : sizes)
+    {
+        const BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact);
+        const Texels frame = randomFrame(size.width, size.height, 41);
+        Texels kernel = randomKernel(size.kernel, size.kernel, 43);
+        normalizePsf(kernel);
+        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
+                  Tolerance::kFp32)
+            << size.width << "x" << size.height << " kernel " << size.kernel;
+    }
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
 // FFTB_LENGTH_POLICY_POWER_OF_TWO (seeds/000's padding): same results at lengths the mixed-radix planner does not
 // pick, through a runner whose contexts carry the FftbPlannerInfo.
 TEST(PowerOfTwoLengths, MatchTheReference)

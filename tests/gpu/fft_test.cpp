@@ -1,4 +1,5 @@
-// The FFT of fft.glsl alone at lengths past shared memory, through the plugin's own passes dispatched directly:
+// The FFT of fft.glsl alone at mixed-radix lengths and past shared memory, through the plugin's own passes dispatched
+// directly:
 // forward against a double-precision DFT (FFTW), and forward, a spectral product and inverse against the same.
 #include "fftbloom_spirv.h"
 #include "gpu_test_support.h"
@@ -224,12 +225,12 @@ TEST(LongFft, LengthsCoverEveryRegisterRadix)
     EXPECT_EQ(radices, (std::set<uint32_t>{2, 3, 4, 5, 7}));
 }
 
-class LongFftLength : public ::testing::TestWithParam<uint32_t>
+class FftLength : public ::testing::TestWithParam<uint32_t>
 {
 };
 
 // kernel_fft_second with its centre at 0 (phase factor exactly 1) is a plain forward FFT of each line.
-TEST_P(LongFftLength, ForwardMatchesTheDoublePrecisionDft)
+TEST_P(FftLength, ForwardMatchesTheDoublePrecisionDft)
 {
     const uint32_t n = GetParam();
     const uint32_t lines = 2;
@@ -257,7 +258,7 @@ TEST_P(LongFftLength, ForwardMatchesTheDoublePrecisionDft)
 
 // image_fft_second_convolve_ifft_second with an exact spectrum: inverse FFT of (forward FFT x random spectrum) / N,
 // a circular convolution, against the same in double precision; with a unit spectrum, the round trip.
-TEST_P(LongFftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
+TEST_P(FftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
 {
     const uint32_t n = GetParam();
     const uint32_t lines = 2;
@@ -295,8 +296,11 @@ TEST_P(LongFftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
     EXPECT_EQ(h.device_.validationMessageCount(), 0u) << h.device_.firstValidationMessage();
 }
 
-// 4096, the longest line in shared memory alone, as the baseline the long lengths' errors compare with.
-INSTANTIATE_TEST_SUITE_P(Lengths, LongFftLength, ::testing::Values(4096u, 4375u, 6125u, 6144u, 6561u, 8192u, 16384u),
+// Every radix alone and mixed (3 .. 3375, in shared memory), 4096, the longest line in shared memory alone, as the
+// baseline the long lengths' errors compare with, and the long lengths.
+INSTANTIATE_TEST_SUITE_P(Lengths, FftLength,
+                         ::testing::Values(3u, 5u, 7u, 15u, 45u, 105u, 243u, 1215u, 2187u, 2430u, 3375u, 4096u, 4375u,
+                                           6125u, 6144u, 6561u, 8192u, 16384u),
                          [](const ::testing::TestParamInfo<uint32_t>& p) { return std::to_string(p.param); });
 
 } // namespace
