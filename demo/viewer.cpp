@@ -287,6 +287,8 @@ class Viewer
             handleInput();
             if (settings_.ui)
                 drawUi();
+            else
+                viewLeft_ = 0.0f;
             ImGui::Render();
             if (!ImGui::IsAnyItemActive())
             {
@@ -1059,18 +1061,21 @@ class Viewer
         vkCmdDispatch(cb, (uint32_t(pc.displayExtent[0]) + 7) / 8, (uint32_t(pc.displayExtent[1]) + 7) / 8, 1);
     }
 
+    /// The centre of the part of the window the panel leaves free.
+    float viewCentreX(VkExtent2D extent) const { return (viewLeft_ + float(extent.width)) * 0.5f; }
+
     /// Where the image lies in the window: fitted and centred, or the user's zoom and pan.
     void placeImage(VkExtent2D extent, DisplayConstants& pc)
     {
         const float w = float(pc.imageExtent[0]), h = float(pc.imageExtent[1]);
         if (fit_)
         {
-            texelsPerPixel_ = std::max(w / float(extent.width), h / float(extent.height));
+            texelsPerPixel_ = std::max(w / (float(extent.width) - viewLeft_), h / float(extent.height));
             centre_[0] = w * 0.5f;
             centre_[1] = h * 0.5f;
         }
         pc.texelsPerPixel = texelsPerPixel_;
-        pc.imageOrigin[0] = float(extent.width) * 0.5f - centre_[0] / texelsPerPixel_;
+        pc.imageOrigin[0] = viewCentreX(extent) - centre_[0] / texelsPerPixel_;
         pc.imageOrigin[1] = float(extent.height) * 0.5f - centre_[1] / texelsPerPixel_;
     }
 
@@ -1306,7 +1311,7 @@ class Viewer
             if (io.MouseWheel != 0.0f)
             {
                 // Zoom about the cursor: the texel under it stays under it.
-                const float mx = io.MousePos.x - float(e.width) * 0.5f, my = io.MousePos.y - float(e.height) * 0.5f;
+                const float mx = io.MousePos.x - viewCentreX(e), my = io.MousePos.y - float(e.height) * 0.5f;
                 const float before[2] = {centre_[0] + mx * texelsPerPixel_, centre_[1] + my * texelsPerPixel_};
                 texelsPerPixel_ = std::clamp(texelsPerPixel_ * std::pow(0.85f, io.MouseWheel), 1.0f / 32.0f, 64.0f);
                 centre_[0] = before[0] - mx * texelsPerPixel_;
@@ -1352,6 +1357,12 @@ class Viewer
         ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(360, float(wd_.swapchainExtent().height) - 16.0f), ImGuiCond_FirstUseEver);
         ImGui::Begin("fftbloom");
+        // Images are fitted beside the panel while it stays at the window's left.
+        const float panelRight = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
+        viewLeft_ = ImGui::GetWindowPos().x < float(wd_.swapchainExtent().width) / 4.0f &&
+                            panelRight < float(wd_.swapchainExtent().width) / 2.0f
+                        ? panelRight + 8.0f
+                        : 0.0f;
         ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(sceneName_).filename().c_str(), input_.width,
                            input_.height);
         if (!notice_.empty())
@@ -1604,6 +1615,7 @@ class Viewer
 
     bool fit_ = true;
     bool draggingDivider_ = false;
+    float viewLeft_ = 0.0f; // window x where the free part of the window starts (right of the panel)
     float texelsPerPixel_ = 1.0f;
     float centre_[2] = {0.0f, 0.0f};
 
