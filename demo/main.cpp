@@ -25,6 +25,8 @@ int main(int argc, char** argv)
         keys += "\n  " + k;
     app.add_option("--settings", settings, "initial settings, key=value:" + keys)->expected(1, -1);
     app.add_option("--size", size, "window size WIDTHxHEIGHT in pixels");
+    std::string resize;
+    app.add_option("--resize", resize, "with --screenshot: resize the window to WIDTHxHEIGHT after half the frames");
     app.add_flag("--validate", options.window.validation,
                  "enable the Khronos validation layer; any message fails the run");
     app.add_option("--device", options.window.deviceIndex, "Vulkan physical device index (default: a discrete GPU)");
@@ -41,13 +43,20 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "fftbloom-viewer: %s\n", e.what());
         return 2;
     }
-    if (std::sscanf(size.c_str(), "%dx%d", &options.window.width, &options.window.height) != 2 ||
-        options.window.width < 64 || options.window.height < 64 || options.window.width > 16384 ||
-        options.window.height > 16384)
+    auto parseSize = [](const std::string& text, const char* option, int* width, int* height)
     {
-        std::fprintf(stderr, "fftbloom-viewer: --size: '%s' is not WIDTHxHEIGHT in 64..16384\n", size.c_str());
+        char end = 0;
+        if (std::sscanf(text.c_str(), "%dx%d%c", width, height, &end) != 2 || *width < 64 || *height < 64 ||
+            *width > 16384 || *height > 16384)
+        {
+            std::fprintf(stderr, "fftbloom-viewer: %s: '%s' is not WIDTHxHEIGHT in 64..16384\n", option, text.c_str());
+            return false;
+        }
+        return true;
+    };
+    if (!parseSize(size, "--size", &options.window.width, &options.window.height) ||
+        (!resize.empty() && !parseSize(resize, "--resize", &options.resizeWidth, &options.resizeHeight)))
         return 2;
-    }
     // A's settings first; B starts as A with the other spectrum mode (the comparison that shows the resampled
     // spectrum's ringing), then takes its own "b." keys.
     std::vector<std::string> keysOfB;

@@ -258,6 +258,8 @@ class Viewer
         while (!glfwWindowShouldClose(wd_.window()))
         {
             glfwPollEvents();
+            if (screenshot && options_.resizeWidth > 0 && frameNumber == options_.frames / 2)
+                resizeWindow(options_.resizeWidth, options_.resizeHeight);
             int fbWidth = 0, fbHeight = 0;
             glfwGetFramebufferSize(wd_.window(), &fbWidth, &fbHeight);
             if (fbWidth == 0 || fbHeight == 0)
@@ -325,6 +327,23 @@ class Viewer
     }
 
   private:
+    /// Resizes the window and waits (up to 5 s) until the window system has applied it, so that a screenshot taken
+    /// a few frames later has the new size.
+    void resizeWindow(int width, int height)
+    {
+        glfwSetWindowSize(wd_.window(), width, height);
+        const double start = glfwGetTime();
+        int w = 0, h = 0;
+        do
+        {
+            glfwWaitEventsTimeout(0.05);
+            glfwGetFramebufferSize(wd_.window(), &w, &h);
+        } while ((w != width || h != height) && glfwGetTime() - start < 5.0);
+        if (w != width || h != height)
+            throw ViewerError("--resize: the window system kept the window at " + std::to_string(w) + "x" +
+                              std::to_string(h));
+    }
+
     // ---- Vulkan helpers ------------------------------------------------------------------------------------------
 
     GpuImage createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)
@@ -1555,8 +1574,8 @@ class Viewer
         for (const auto& t : timings_)
             for (size_t i = 0; i < mean.size(); ++i)
                 mean[i] += t[i] / double(timings_.size());
-        const char* names[] = {"1 image_fft_first", "2 fft_second_convolve", "3 ifft_first_composite", "bloom total",
-                               "display pass"};
+        const char* names[] = {"1 first-axis FFT", "2 second axis: FFT, product, inverse",
+                               "3 first-axis inverse, composite", "bloom total", "display pass"};
         if (ImGui::BeginTable("timings", 2, ImGuiTableFlags_SizingStretchProp))
         {
             for (size_t i = 0; i < mean.size(); ++i)

@@ -16,6 +16,8 @@ struct ViewerOptions
     Settings settingsB;         ///< B's initial bloom and kernel settings, for the comparison views
     std::string screenshotPath; ///< non-empty: render `frames` frames, write the last presented one as PNG, exit
     int frames = 8;
+    int resizeWidth = 0; ///< with a screenshot and > 0: the window is resized to this after half the frames
+    int resizeHeight = 0;
     bool save = false; ///< with a screenshot: also save the output (EXR and PNG) as the S key does, then exit
     WindowOptions window;
 };

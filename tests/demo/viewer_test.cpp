@@ -240,6 +240,19 @@ TEST_F(ViewerTest, SaveWritesTheOutputAsExrAndPng)
     EXPECT_EQ(h, 200);
 }
 
+TEST_F(ViewerTest, ResizedWindowGivesAScreenshotOfTheNewSize)
+{
+    const RunResult r = viewer(shellQuoted(writeScene()) + " --resize 500x300 --screenshot " +
+                               shellQuoted(file("resized.png")) + " --frames 4 --settings kernel-size=64");
+    ASSERT_EQ(r.code, 0) << r.err;
+    int w = 0, h = 0, n = 0;
+    unsigned char* png = stbi_load(file("resized.png").c_str(), &w, &h, &n, 3);
+    ASSERT_NE(png, nullptr);
+    stbi_image_free(png);
+    EXPECT_EQ(w, 500);
+    EXPECT_EQ(h, 300);
+}
+
 TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
 {
     const fs::path bad = file("notes.exr");
