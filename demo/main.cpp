@@ -25,6 +25,8 @@ int main(int argc, char** argv)
         keys += "\n  " + k;
     app.add_option("--settings", settings, "initial settings, key=value:" + keys)->expected(1, -1);
     app.add_option("--size", size, "window size WIDTHxHEIGHT in pixels");
+    app.add_option("--drop", options.dropPath,
+                   "with --screenshot: open this file after half the frames, as if dropped on the window");
     std::string resize;
     app.add_option("--resize", resize, "with --screenshot: resize the window to WIDTHxHEIGHT after half the frames");
     app.add_flag("--validate", options.window.validation,

@@ -255,11 +255,18 @@ class Viewer
             throw ViewerError("--screenshot: the window's swapchain images cannot be copied from "
                               "(no VK_IMAGE_USAGE_TRANSFER_SRC_BIT)");
         int frameNumber = 0;
+        bool halfwayDone = false;
         while (!glfwWindowShouldClose(wd_.window()))
         {
             glfwPollEvents();
-            if (screenshot && options_.resizeWidth > 0 && frameNumber == options_.frames / 2)
-                resizeWindow(options_.resizeWidth, options_.resizeHeight);
+            if (screenshot && frameNumber == options_.frames / 2 && !halfwayDone)
+            {
+                halfwayDone = true;
+                if (options_.resizeWidth > 0)
+                    resizeWindow(options_.resizeWidth, options_.resizeHeight);
+                if (!options_.dropPath.empty())
+                    pendingLoad_ = options_.dropPath;
+            }
             int fbWidth = 0, fbHeight = 0;
             glfwGetFramebufferSize(wd_.window(), &fbWidth, &fbHeight);
             if (fbWidth == 0 || fbHeight == 0)

@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -251,6 +252,36 @@ TEST_F(ViewerTest, ResizedWindowGivesAScreenshotOfTheNewSize)
     stbi_image_free(png);
     EXPECT_EQ(w, 500);
     EXPECT_EQ(h, 300);
+}
+
+TEST_F(ViewerTest, DroppedBadFileKeepsThePreviousImageAndAGoodOneReplacesIt)
+{
+    const fs::path scene = writeScene();
+    FILE* f = std::fopen(file("truncated.exr").c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs("v/1\x01", f); // OpenEXR's magic number, then nothing
+    std::fclose(f);
+    const Screenshot before = screenshot(scene.string(), "before.png", "ui=off");
+    const RunResult r = viewer(shellQuoted(scene) + " --drop " + shellQuoted(file("truncated.exr")) + " --screenshot " +
+                               shellQuoted(file("after.png")) + " --frames 4 --settings kernel-size=64 ui=off");
+    ASSERT_EQ(r.code, 0) << r.err;
+    int w = 0, h = 0, n = 0;
+    unsigned char* after = stbi_load(file("after.png").c_str(), &w, &h, &n, 3);
+    ASSERT_NE(after, nullptr);
+    ASSERT_EQ(w, before.width);
+    ASSERT_EQ(h, before.height);
+    EXPECT_EQ(std::memcmp(after, before.rgb.data(), before.rgb.size()), 0);
+    stbi_image_free(after);
+    // A readable file dropped the same way does replace the image.
+    const std::vector<float> grey(64 * 48 * 3, 0.5f);
+    ASSERT_TRUE(stbi_write_hdr(file("grey.hdr").c_str(), 64, 48, 3, grey.data()));
+    const RunResult good = viewer(shellQuoted(scene) + " --drop " + shellQuoted(file("grey.hdr")) + " --screenshot " +
+                                  shellQuoted(file("grey.png")) + " --frames 4 --settings kernel-size=64 ui=off");
+    ASSERT_EQ(good.code, 0) << good.err;
+    unsigned char* replaced = stbi_load(file("grey.png").c_str(), &w, &h, &n, 3);
+    ASSERT_NE(replaced, nullptr);
+    EXPECT_NE(std::memcmp(replaced, before.rgb.data(), before.rgb.size()), 0);
+    stbi_image_free(replaced);
 }
 
 TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
