@@ -13,4 +13,4 @@ shoot() {
 # The composite with the default six-blade diffraction PSF.
 shoot composite.png exposure=1.5 intensity=0.35 kernel-size=512
 # A/B: the six-blade iris (A, left) against a circular aperture (B, right).
-shoot ab-split.png view=split exposure=1.5 intensity=0.35 kernel-size=512 split=0.553 b.blades=0 b.spectrum=resampled
+shoot ab-split.png view=split exposure=1.5 intensity=0.35 kernel-size=512 split=0.367 b.blades=0 b.spectrum=resampled

@@ -64,7 +64,7 @@ const std::vector<std::string>& settingKeys()
         "vanes=N (0..8)",
         "airy-radius=TEXELS (1..16)",
         "ui=on|off",
-        "split=F (0..1, A left of it)",
+        "split=F (0..1 across the view, A left of it)",
         "difference-gain=STOPS (0..16)",
         "compare=composite|bloom",
         "b.KEY=VALUE (B's bloom and kernel settings in the split and difference views)"};

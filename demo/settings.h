@@ -48,7 +48,7 @@ struct Settings
     double airyRadiusTexels = 2.0;
     bool ui = true; ///< draw the controls
     // Comparison views (split, difference): display settings, shared by A and B.
-    float split = 0.5f;            ///< divider position, fraction of the window's width
+    float split = 0.5f;            ///< divider position: a fraction of the window's width beside the panel
     float differenceGain = 4.0f;   ///< stops
     bool compareBloomOnly = false; ///< compare the bloom alone instead of the composite
 };

@@ -25,6 +25,8 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 
 namespace fftb::viewer
 {
@@ -117,6 +119,60 @@ struct KernelKey
 KernelKey kernelKeyOf(const Settings& s)
 {
     return {s.kernelFile, s.kernelSize, s.spectrum, s.aperture, s.airyRadiusTexels};
+}
+
+/// Device memory the plugin holds, counted as an engine's memory tracker would: the plugin loads its device entry
+/// points through the getDeviceProcAddr it is given, and the viewer's returns vkAllocateMemory and vkFreeMemory
+/// wrappers that record each allocation's size.
+struct PluginMemory
+{
+    std::mutex mutex;
+    std::unordered_map<VkDeviceMemory, VkDeviceSize> sizes;
+    VkDeviceSize totalBytes = 0;
+};
+
+PluginMemory& pluginMemory()
+{
+    static PluginMemory memory;
+    return memory;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL trackedAllocateMemory(VkDevice device, const VkMemoryAllocateInfo* info,
+                                                     const VkAllocationCallbacks* allocator, VkDeviceMemory* memory)
+{
+    const VkResult r = vkAllocateMemory(device, info, allocator, memory);
+    if (r == VK_SUCCESS)
+    {
+        PluginMemory& m = pluginMemory();
+        std::lock_guard lock(m.mutex);
+        m.sizes[*memory] = info->allocationSize;
+        m.totalBytes += info->allocationSize;
+    }
+    return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL trackedFreeMemory(VkDevice device, VkDeviceMemory memory,
+                                             const VkAllocationCallbacks* allocator)
+{
+    {
+        PluginMemory& m = pluginMemory();
+        std::lock_guard lock(m.mutex);
+        if (auto it = m.sizes.find(memory); it != m.sizes.end())
+        {
+            m.totalBytes -= it->second;
+            m.sizes.erase(it);
+        }
+    }
+    vkFreeMemory(device, memory, allocator);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL trackingGetDeviceProcAddr(VkDevice device, const char* name)
+{
+    if (std::strcmp(name, "vkAllocateMemory") == 0)
+        return reinterpret_cast<PFN_vkVoidFunction>(&trackedAllocateMemory);
+    if (std::strcmp(name, "vkFreeMemory") == 0)
+        return reinterpret_cast<PFN_vkVoidFunction>(&trackedFreeMemory);
+    return vkGetDeviceProcAddr(device, name);
 }
 
 /// One bloom node as an engine would hold it: the plugin's context, the kernel it was given, its output image.
@@ -752,7 +808,7 @@ class Viewer
         ci.physicalDevice = wd_.physicalDevice();
         ci.device = wd_.device();
         ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
+        ci.getDeviceProcAddr = trackingGetDeviceProcAddr;
         ci.maxWidth = std::max(w, node.contextWidth);
         ci.maxHeight = std::max(h, node.contextHeight);
         ci.maxKernelWidth = ci.maxKernelHeight = kMaxKernelSize;
@@ -976,7 +1032,7 @@ class Viewer
                   : settings_.view == View::Split && compare      ? 1
                   : settings_.view == View::Difference && compare ? 2
                                                                   : 0;
-        pc.splitX = settings_.split * float(extent.width);
+        pc.splitX = dividerX(extent);
         pc.differenceScale = std::exp2(settings_.differenceGain);
         const DisplaySet set = kernelView ? kSetKernel : settings_.view == View::Input ? kSetInput : kSetBloom;
         recordDisplay(cb, set, pc);
@@ -1086,6 +1142,9 @@ class Viewer
         vkCmdPushConstants(cb, displayLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
         vkCmdDispatch(cb, (uint32_t(pc.displayExtent[0]) + 7) / 8, (uint32_t(pc.displayExtent[1]) + 7) / 8, 1);
     }
+
+    /// Window x of the A/B divider: `split` of the way across the part of the window the panel leaves free.
+    float dividerX(VkExtent2D extent) const { return viewLeft_ + settings_.split * (float(extent.width) - viewLeft_); }
 
     /// The centre of the part of the window the panel leaves free.
     float viewCentreX(VkExtent2D extent) const { return (viewLeft_ + float(extent.width)) * 0.5f; }
@@ -1328,11 +1387,11 @@ class Viewer
                 glfwSetWindowShouldClose(wd_.window(), GLFW_TRUE);
         }
         const VkExtent2D e = wd_.swapchainExtent();
-        const float dividerX = settings_.split * float(e.width);
+        const float divider = dividerX(e);
         const bool splitShown = settings_.view == View::Split && nodes_[1].context;
         if (!io.WantCaptureMouse)
         {
-            if (splitShown && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && std::abs(io.MousePos.x - dividerX) < 8.0f)
+            if (splitShown && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && std::abs(io.MousePos.x - divider) < 8.0f)
                 draggingDivider_ = true;
             if (io.MouseWheel != 0.0f)
             {
@@ -1354,14 +1413,14 @@ class Viewer
         }
         if (draggingDivider_)
         {
-            settings_.split = std::clamp(io.MousePos.x / float(e.width), 0.0f, 1.0f);
+            settings_.split = std::clamp((io.MousePos.x - viewLeft_) / (float(e.width) - viewLeft_), 0.0f, 1.0f);
             if (!ImGui::IsMouseDown(ImGuiMouseButton_Left))
                 draggingDivider_ = false;
         }
         if (splitShown)
         {
             ImDrawList* draw = ImGui::GetBackgroundDrawList();
-            const float x = settings_.split * float(e.width);
+            const float x = divider;
             const ImU32 colour = draggingDivider_ ? IM_COL32(255, 210, 120, 255) : IM_COL32(255, 255, 255, 200);
             draw->AddLine(ImVec2(x, 0.0f), ImVec2(x, float(e.height)), colour, 2.0f);
             draw->AddCircleFilled(ImVec2(x, float(e.height) * 0.5f), 7.0f, colour);
@@ -1486,8 +1545,17 @@ class Viewer
                 ImGui::TextWrapped("%s", e.kernelFile.c_str());
         }
 
-        if (ImGui::CollapsingHeader("GPU time (A)", ImGuiTreeNodeFlags_DefaultOpen))
+        if (ImGui::CollapsingHeader("GPU time (A), memory", ImGuiTreeNodeFlags_DefaultOpen))
+        {
             drawTimings();
+            VkDeviceSize pluginBytes = 0;
+            {
+                std::lock_guard lock(pluginMemory().mutex);
+                pluginBytes = pluginMemory().totalBytes;
+            }
+            ImGui::Text("Plugin device memory: %.1f MiB (%s)", double(pluginBytes) / (1024.0 * 1024.0),
+                        nodes_[1].context ? "A and B" : "A");
+        }
 
         if (ImGui::Button("Save EXR + PNG (S)"))
             save();
@@ -1583,23 +1651,10 @@ class Viewer
                 mean[i] += t[i] / double(timings_.size());
         const char* names[] = {"1 first-axis FFT", "2 second axis: FFT, product, inverse",
                                "3 first-axis inverse, composite", "bloom total", "display pass"};
-        if (ImGui::BeginTable("timings", 2, ImGuiTableFlags_SizingStretchProp))
-        {
-            for (size_t i = 0; i < mean.size(); ++i)
-            {
-                ImGui::TableNextRow();
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(names[i]);
-                ImGui::TableNextColumn();
-                ImGui::Text("%8.3f ms", mean[i]);
-            }
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextDisabled("kernel spectrum (last)");
-            ImGui::TableNextColumn();
-            ImGui::TextDisabled("%8.3f ms", spectrumTimeMs_);
-            ImGui::EndTable();
-        }
+        // The default font is fixed-width: columns by padding.
+        for (size_t i = 0; i < mean.size(); ++i)
+            ImGui::Text("%-36s %9.3f ms", names[i], mean[i]);
+        ImGui::TextDisabled("%-36s %9.3f ms", "kernel spectrum (last computed)", spectrumTimeMs_);
         ImGui::TextDisabled("mean of the last %zu frames; %s", timings_.size(), wd_.properties().deviceName);
     }
 
