@@ -5,7 +5,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <cstring>
 
 int main(int argc, char** argv)
 {
@@ -27,6 +26,9 @@ int main(int argc, char** argv)
     app.add_option("--size", size, "window size WIDTHxHEIGHT in pixels");
     app.add_option("--drop", options.dropPath,
                    "with --screenshot: open this file after half the frames, as if dropped on the window");
+    app.add_option("--later", options.laterSettings,
+                   "with --screenshot: settings (as --settings) changed after half the frames, as in the panel")
+        ->expected(1, -1);
     std::string resize;
     app.add_option("--resize", resize, "with --screenshot: resize the window to WIDTHxHEIGHT after half the frames");
     app.add_flag("--validate", options.window.validation,
@@ -73,6 +75,16 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    for (const std::string& s : options.laterSettings)
+    {
+        Settings scratch;
+        std::string error;
+        if (!applySetting(scratch, s.compare(0, 2, "b.") == 0 ? s.substr(2) : s, &error))
+        {
+            std::fprintf(stderr, "fftbloom-viewer: --later: %s\n", error.c_str() + std::string("--settings: ").size());
+            return 2;
+        }
+    }
     options.settingsB = options.settings;
     options.settingsB.spectrum = 1 - options.settings.spectrum;
     for (const std::string& s : keysOfB)
@@ -80,7 +92,9 @@ int main(int argc, char** argv)
         std::string error;
         if (!applySetting(options.settingsB, s, &error))
         {
-            std::fprintf(stderr, "fftbloom-viewer: b.%s\n", error.c_str() + std::strlen("--settings: "));
+            if (const size_t quote = error.find('\''); quote != std::string::npos)
+                error.insert(quote + 1, "b."); // name the key as given
+            std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
             return 2;
         }
     }

@@ -19,11 +19,13 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -264,7 +266,7 @@ class Viewer
             loadScene(placeholderScene(), "placeholder scene");
             message_ = reason;
         }
-        if (!applyKernel(nodes_[0], settings_, true))
+        if (!applyKernel(nodes_[0], settings_))
             throw ViewerError(message_);
         if ((settings_.view == View::Split || settings_.view == View::Difference) && !startB())
             throw ViewerError(message_);
@@ -322,6 +324,13 @@ class Viewer
                     resizeWindow(options_.resizeWidth, options_.resizeHeight);
                 if (!options_.dropPath.empty())
                     pendingLoad_ = options_.dropPath;
+                for (const std::string& keyValue : options_.laterSettings)
+                {
+                    const bool ofB = keyValue.compare(0, 2, "b.") == 0;
+                    std::string error;
+                    if (!applySetting(ofB ? settingsB_ : settings_, ofB ? keyValue.substr(2) : keyValue, &error))
+                        throw ViewerError(error);
+                }
             }
             int fbWidth = 0, fbHeight = 0;
             glfwGetFramebufferSize(wd_.window(), &fbWidth, &fbHeight);
@@ -357,18 +366,19 @@ class Viewer
             ImGui::Render();
             if (!ImGui::IsAnyItemActive())
             {
-                applyKernel(nodes_[0], settings_, false);
-                if (nodes_[1].context)
-                    applyKernel(nodes_[1], settingsB_, false);
+                updateKernels();
                 if ((settings_.view == View::Split || settings_.view == View::Difference) && !nodes_[1].context &&
                     !startB())
                     settings_.view = View::Composite;
+                // FFTW plans on one thread at a time: the spectrum view waits for a kernel being generated.
                 if ((settings_.view == View::Kernel || settings_.view == View::Spectrum) &&
-                    (kernelViewStale_ || settings_.view != kernelViewShows_))
+                    (kernelViewStale_ || settings_.view != kernelViewShows_) && !kernelJob_.valid())
                     makeKernelView();
             }
 
             const bool last = screenshot && frameNumber + 1 >= options_.frames;
+            if (last)
+                finishKernels(); // the screenshot shows the settings' kernels, not the ones still being made
             if (!drawFrame(last))
                 continue;
             ++frameNumber;
@@ -883,7 +893,7 @@ class Viewer
     {
         if (nodes_[1].context)
             return true;
-        if (!growContext(nodes_[1], input_.width, input_.height, "B") || !applyKernel(nodes_[1], settingsB_, true))
+        if (!growContext(nodes_[1], input_.width, input_.height, "B") || !applyKernel(nodes_[1], settingsB_))
         {
             nodes_[1] = BloomNode{};
             return false;
@@ -896,19 +906,15 @@ class Viewer
 
     /// Generates or loads `node`'s kernel when `settings` changed it and hands it to the plugin. On failure the
     /// message is set and the previous kernel and its settings stay.
-    bool applyKernel(BloomNode& node, Settings& settings, bool force)
+    /// Generates or loads `node`'s kernel for `settings` now and hands it to the plugin (at start, and when B
+    /// starts). On failure the message is set and the previous kernel and its settings stay.
+    bool applyKernel(BloomNode& node, Settings& settings)
     {
         const KernelKey key = kernelKeyOf(settings);
-        if (!force && key == node.applied)
-            return true;
         Texels kernel;
-        const BloomNode& other = &node == &nodes_[0] ? nodes_[1] : nodes_[0];
-        KernelKey otherKey = other.applied;
-        otherKey.spectrum = key.spectrum;
         try
         {
-            // The two nodes often share the PSF and differ in the spectrum mode: generate it once.
-            kernel = !other.kernel.values.empty() && otherKey == key ? other.kernel : makeKernel(key);
+            kernel = sharedKernel(node, key) ? otherNode(node).kernel : makeKernel(key);
         }
         catch (const std::exception& e)
         {
@@ -916,6 +922,77 @@ class Viewer
             revertKernelSettings(node, settings);
             return false;
         }
+        return installKernel(node, settings, key, std::move(kernel));
+    }
+
+    /// Per frame: when a node's kernel settings changed, generates or loads the kernel on a worker thread (a large
+    /// PSF takes seconds) and hands it to the plugin once ready; one at a time.
+    void updateKernels()
+    {
+        if (kernelJob_.valid())
+        {
+            if (kernelJob_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+                return;
+            BloomNode& node = nodes_[kernelJobNode_];
+            Settings& settings = kernelJobNode_ == 0 ? settings_ : settingsB_;
+            try
+            {
+                installKernel(node, settings, kernelJobKey_, kernelJob_.get());
+            }
+            catch (const ViewerError&)
+            {
+                throw;
+            }
+            catch (const std::exception& e)
+            {
+                message_ = std::string("kernel: ") + e.what();
+                revertKernelSettings(node, settings);
+            }
+        }
+        for (size_t i = 0; i < nodes_.size(); ++i)
+        {
+            BloomNode& node = nodes_[i];
+            Settings& settings = i == 0 ? settings_ : settingsB_;
+            const KernelKey key = kernelKeyOf(settings);
+            if (!node.context || key == node.applied)
+                continue;
+            if (sharedKernel(node, key))
+            {
+                installKernel(node, settings, key, Texels(otherNode(node).kernel));
+                continue;
+            }
+            kernelJobNode_ = i;
+            kernelJobKey_ = key;
+            kernelJob_ = std::async(std::launch::async, [key] { return makeKernel(key); });
+            return;
+        }
+    }
+
+    void finishKernels()
+    {
+        for (;;)
+        {
+            updateKernels();
+            if (!kernelJob_.valid())
+                return;
+            kernelJob_.wait();
+        }
+    }
+
+    BloomNode& otherNode(const BloomNode& node) { return &node == &nodes_[0] ? nodes_[1] : nodes_[0]; }
+
+    /// Whether the other node holds the same PSF (the two often differ only in the spectrum mode).
+    bool sharedKernel(const BloomNode& node, const KernelKey& key)
+    {
+        const BloomNode& other = otherNode(node);
+        KernelKey otherKey = other.applied;
+        otherKey.spectrum = key.spectrum;
+        return !other.kernel.values.empty() && otherKey == key;
+    }
+
+    /// fftbSetKernel of `kernel` on `node`; on failure the message is set and the settings revert.
+    bool installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel)
+    {
         check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbSetKernel: nothing pending
         FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
         ki.width = uint32_t(kernel.width);
@@ -930,11 +1007,9 @@ class Viewer
         }
         node.kernel = std::move(kernel);
         node.applied = key;
+        kernelViewStale_ = true;
         if (&node == &nodes_[0])
-        {
             spectrumTimeMs_ = 0.0;
-            kernelViewStale_ = true;
-        }
         return true;
     }
 
@@ -1521,6 +1596,8 @@ class Viewer
             ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
             e.kernelSize = 1 << sizeLog2;
             const bool generated = e.kernelFile.empty();
+            if (kernelJob_.valid())
+                ImGui::TextDisabled("making the kernel (%s) ...", kernelJobNode_ == 0 ? "A" : "B");
             if (ImGui::RadioButton("Generated PSF", generated))
                 e.kernelFile.clear();
             ImGui::SameLine();
@@ -1674,6 +1751,9 @@ class Viewer
     GpuImage kernelView_; // the kernel or its spectrum, log scale, as display values
     bool kernelViewStale_ = true;
     View kernelViewShows_ = View::Kernel;
+    std::future<Texels> kernelJob_; // a kernel being generated or loaded on a worker thread
+    size_t kernelJobNode_ = 0;
+    KernelKey kernelJobKey_;
     GpuImage saveTarget_; // the tonemapped output at the scene's extent, for the PNG
     GpuImage display_;
     GpuBuffer readback_;

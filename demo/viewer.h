@@ -5,6 +5,7 @@
 #include "window_device.h"
 
 #include <string>
+#include <vector>
 
 namespace fftb::viewer
 {
@@ -18,6 +19,8 @@ struct ViewerOptions
     int frames = 8;
     int resizeWidth = 0; ///< with a screenshot and > 0: the window is resized to this after half the frames
     int resizeHeight = 0;
+    std::vector<std::string> laterSettings; ///< with a screenshot: key=value applied after half the frames, as the
+                                            ///< panel would
     std::string dropPath; ///< with a screenshot: opened after half the frames as if dropped on the window
     bool save = false;    ///< with a screenshot: also save the output (EXR and PNG) as the S key does, then exit
     WindowOptions window;

@@ -284,6 +284,23 @@ TEST_F(ViewerTest, DroppedBadFileKeepsThePreviousImageAndAGoodOneReplacesIt)
     stbi_image_free(replaced);
 }
 
+TEST_F(ViewerTest, KernelChangedWhileRunningMatchesTheKernelGivenAtStart)
+{
+    const std::string scene = writeScene().string();
+    const Screenshot six = screenshot(scene, "six.png", "view=bloom ui=off exposure=2");
+    const Screenshot circle = screenshot(scene, "circle.png", "view=bloom ui=off exposure=2 blades=0");
+    const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("changed.png")) +
+                               " --frames 4 --settings kernel-size=64 view=bloom ui=off exposure=2 --later blades=0");
+    ASSERT_EQ(r.code, 0) << r.err;
+    int w = 0, h = 0, n = 0;
+    unsigned char* changed = stbi_load(file("changed.png").c_str(), &w, &h, &n, 3);
+    ASSERT_NE(changed, nullptr);
+    ASSERT_EQ(size_t(w) * size_t(h) * 3, circle.rgb.size());
+    EXPECT_EQ(std::memcmp(changed, circle.rgb.data(), circle.rgb.size()), 0);
+    EXPECT_NE(std::memcmp(changed, six.rgb.data(), six.rgb.size()), 0);
+    stbi_image_free(changed);
+}
+
 TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
 {
     const fs::path bad = file("notes.exr");
