@@ -242,6 +242,13 @@ class Viewer
     Viewer(WindowDevice& wd, const ViewerOptions& options)
         : wd_(wd), options_(options), settings_(options.settings), settingsB_(options.settingsB)
     {
+    }
+
+    /// Creates everything and loads the first image and kernel. Apart from the constructor so that the destructor
+    /// releases what was made when this throws.
+    void start()
+    {
+        const ViewerOptions& options = options_;
         createFrames();
         createDisplayPipeline();
         createRenderPass();
@@ -276,9 +283,12 @@ class Viewer
     {
         VkDevice d = wd_.device();
         vkDeviceWaitIdle(d);
-        ImGui_ImplVulkan_Shutdown();
-        ImGui_ImplGlfw_Shutdown();
-        ImGui::DestroyContext();
+        if (imguiVulkan_)
+            ImGui_ImplVulkan_Shutdown();
+        if (imguiGlfw_)
+            ImGui_ImplGlfw_Shutdown();
+        if (ImGui::GetCurrentContext())
+            ImGui::DestroyContext();
         for (BloomNode& node : nodes_)
         {
             node.context.reset();
@@ -765,7 +775,7 @@ class Viewer
         dpi.pPoolSizes = &size;
         check(vkCreateDescriptorPool(wd_.device(), &dpi, nullptr, &imguiPool_), "vkCreateDescriptorPool");
 
-        ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
+        imguiGlfw_ = ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
         ImGui_ImplVulkan_InitInfo ii{};
         ii.Instance = wd_.instance();
         ii.PhysicalDevice = wd_.physicalDevice();
@@ -777,7 +787,9 @@ class Viewer
         ii.MinImageCount = wd_.minImageCount();
         ii.ImageCount = std::max(uint32_t(wd_.swapchainImages().size()), kFramesInFlight);
         ii.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
-        ImGui_ImplVulkan_Init(&ii, renderPass_);
+        imguiVulkan_ = ImGui_ImplVulkan_Init(&ii, renderPass_);
+        if (!imguiVulkan_)
+            throw ViewerError("Dear ImGui: ImGui_ImplVulkan_Init failed");
         submitNow([](VkCommandBuffer cb) { ImGui_ImplVulkan_CreateFontsTexture(cb); });
         ImGui_ImplVulkan_DestroyFontUploadObjects();
     }
@@ -1769,6 +1781,8 @@ class Viewer
     std::vector<VkFramebuffer> framebuffers_;
     std::vector<VkSemaphore> renderFinished_;
     bool swapchainStale_ = false;
+    bool imguiGlfw_ = false;
+    bool imguiVulkan_ = false;
 
     VkCommandPool oneShotPool_ = VK_NULL_HANDLE;
     std::array<Frame, kFramesInFlight> frames_{};
@@ -1792,6 +1806,7 @@ int runViewer(const ViewerOptions& options)
     int code = 0;
     {
         Viewer viewer(wd, options);
+        viewer.start();
         code = viewer.run();
     }
     if (options.window.validation && wd.validationMessageCount() > 0)
