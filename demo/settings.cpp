@@ -67,6 +67,7 @@ const std::vector<std::string>& settingKeys()
         "split=F (0..1 across the view, A left of it)",
         "difference-gain=STOPS (0..16)",
         "compare=composite|bloom",
+        "rerun=auto|always|changes (the bloom every frame, or when its inputs change; auto: every frame on a GPU)",
         "b.KEY=VALUE (B's bloom and kernel settings in the split and difference views)"};
     return keys;
 }
@@ -165,6 +166,9 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
         ok = real(0.0, 16.0, [&](double f) { s.differenceGain = float(f); });
     else if (key == "compare")
         ok = parseChoice<bool>(value, {{"composite", false}, {"bloom", true}}, &s.compareBloomOnly);
+    else if (key == "rerun")
+        ok = parseChoice<Rerun>(
+            value, {{"auto", Rerun::Auto}, {"always", Rerun::EveryFrame}, {"changes", Rerun::OnChange}}, &s.rerun);
     else if (key == "ui")
         ok = parseChoice<bool>(value, {{"on", true}, {"off", false}}, &s.ui);
     else

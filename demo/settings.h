@@ -30,6 +30,14 @@ enum class Tonemapper
     Clamp,      ///< none: values above 1 clipped
 };
 
+/// When the bloom is recorded.
+enum class Rerun
+{
+    Auto,       ///< every frame on a GPU; on a CPU device (lavapipe) only when its inputs change
+    EveryFrame, ///< as an engine does, and what the per-pass GPU times need
+    OnChange,   ///< only when the frame, the kernel or a bloom setting changes
+};
+
 /// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis) go to
 /// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its size, the spectrum mode) to fftbSetKernel.
 struct Settings
@@ -51,12 +59,14 @@ struct Settings
     float split = 0.5f;            ///< divider position: a fraction of the window's width beside the panel
     float differenceGain = 4.0f;   ///< stops
     bool compareBloomOnly = false; ///< compare the bloom alone instead of the composite
+    Rerun rerun = Rerun::Auto;
 };
 
 /// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
 /// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, sharpen,
 /// padding (zero|mirror), axis (auto|x|y), spectrum (resampled|exact), kernel-size, kernel (generated|PATH),
-/// blades, curvature, obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare (composite|bloom).
+/// blades, curvature, obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare (composite|bloom),
+/// rerun (auto|always|changes).
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The keys applySetting knows, for --help.

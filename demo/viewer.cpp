@@ -28,6 +28,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 namespace fftb::viewer
@@ -188,6 +189,24 @@ struct BloomNode
     KernelKey applied;
     GpuImage output;
     std::string pluginMessage; ///< the message callback's last text
+
+    /// What the output was last recorded from: the bloom is skipped while it stays the same (Rerun::OnChange).
+    struct Recorded
+    {
+        uint64_t scene = 0;
+        KernelKey kernel;
+        int padding = 0;
+        int axisOrder = 0;
+        float intensity = 0.0f;
+        float sharpen = 0.0f;
+        bool bloomOnly = false;
+        bool operator==(const Recorded& o) const
+        {
+            return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
+                   intensity == o.intensity && sharpen == o.sharpen && bloomOnly == o.bloomOnly;
+        }
+    };
+    std::optional<Recorded> recorded;
 };
 
 /// The kernel's RGB texels for the settings: the file resampled, or the generated PSF at the next power of two in
@@ -884,6 +903,7 @@ class Viewer
                 createOutput(node);
         updateDisplaySets();
         sceneName_ = name;
+        ++sceneGeneration_;
         message_.clear();
         notice_.clear();
         fit_ = true;
@@ -1076,7 +1096,7 @@ class Viewer
         si.signalSemaphoreCount = 1;
         si.pSignalSemaphores = &renderFinished_[imageIndex];
         check(vkQueueSubmit(wd_.queue(), 1, &si, f.fence), "vkQueueSubmit");
-        f.queriesWritten = f.queries != VK_NULL_HANDLE;
+        f.queriesWritten = f.queries != VK_NULL_HANDLE && bloomRecorded_;
 
         VkSwapchainKHR swapchain = wd_.swapchain();
         VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
@@ -1102,7 +1122,7 @@ class Viewer
             vkCmdResetQueryPool(cb, f.queries, 0, kQueriesPerFrame);
 
         // Bloom nodes: A, and B for the comparison views.
-        recordBloom(cb, nodes_[0], settings_, f.queries);
+        bloomRecorded_ = recordBloom(cb, nodes_[0], settings_, f.queries);
         const bool compare = comparing();
         if (compare)
             recordBloom(cb, nodes_[1], settingsB_, VK_NULL_HANDLE);
@@ -1172,8 +1192,15 @@ class Viewer
     }
 
     /// Records fftbCmdBloom of `node` with `settings` (timestamps into `queries` when given).
-    void recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
+    /// Returns false when skipped: nothing it depends on changed and the settings ask for no rerun.
+    bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
     {
+        const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
+        const BloomNode::Recorded state{sceneGeneration_,   node.applied,     settings.padding, settings.axisOrder,
+                                        settings.intensity, settings.sharpen, bloomOnly};
+        if (!bloomEveryFrame() && node.recorded == state)
+            return false;
+        node.recorded = state;
         // The output image was read by the previous frame's display pass.
         VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
                                  VK_ACCESS_SHADER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -1190,7 +1217,6 @@ class Viewer
         bi.height = input_.height;
         bi.padding = FftbPadding(settings.padding);
         bi.axisOrder = FftbAxisOrder(settings.axisOrder);
-        const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
         bi.outputMode = bloomOnly ? FFTB_OUTPUT_MODE_BLOOM : FFTB_OUTPUT_MODE_COMPOSITE;
         bi.intensity = settings.intensity;
         bi.sharpen = settings.sharpen;
@@ -1199,6 +1225,15 @@ class Viewer
         VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
                                  VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        return true;
+    }
+
+    bool bloomEveryFrame() const
+    {
+        // On a CPU device one bloom of a photograph takes about a second: recording it only on changes keeps the
+        // panel usable.
+        return settings_.rerun == Rerun::EveryFrame ||
+               (settings_.rerun == Rerun::Auto && wd_.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU);
     }
 
     /// Whether B runs this frame.
@@ -1636,7 +1671,13 @@ class Viewer
 
         if (ImGui::CollapsingHeader("GPU time (A), memory", ImGuiTreeNodeFlags_DefaultOpen))
         {
+            int rerun = int(settings_.rerun);
+            const char* reruns[] = {"auto (every frame on a GPU)", "every frame", "on changes"};
+            ImGui::Combo("Bloom runs", &rerun, reruns, 3);
+            settings_.rerun = Rerun(rerun);
             drawTimings();
+            if (!bloomEveryFrame())
+                ImGui::TextDisabled("the bloom runs when the frame, kernel or a setting changes");
             VkDeviceSize pluginBytes = 0;
             {
                 std::lock_guard lock(pluginMemory().mutex);
@@ -1744,7 +1785,7 @@ class Viewer
         for (size_t i = 0; i < mean.size(); ++i)
             ImGui::Text("%-36s %9.3f ms", names[i], mean[i]);
         ImGui::TextDisabled("%-36s %9.3f ms", "kernel spectrum (last computed)", spectrumTimeMs_);
-        ImGui::TextDisabled("mean of the last %zu frames; %s", timings_.size(), wd_.properties().deviceName);
+        ImGui::TextDisabled("mean of the last %zu blooms; %s", timings_.size(), wd_.properties().deviceName);
     }
 
     WindowDevice& wd_;
@@ -1789,6 +1830,8 @@ class Viewer
     uint32_t frameIndex_ = 0;
 
     bool fit_ = true;
+    uint64_t sceneGeneration_ = 0; // counts loaded scenes
+    bool bloomRecorded_ = false;   // the last recorded frame recorded A's bloom
     bool draggingDivider_ = false;
     float viewLeft_ = 0.0f; // window x where the free part of the window starts (right of the panel)
     float texelsPerPixel_ = 1.0f;
