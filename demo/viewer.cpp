@@ -904,6 +904,8 @@ class Viewer
         updateDisplaySets();
         sceneName_ = name;
         ++sceneGeneration_;
+        glfwSetWindowTitle(wd_.window(),
+                           ("fftbloom-viewer: " + std::filesystem::path(name).filename().string()).c_str());
         message_.clear();
         notice_.clear();
         fit_ = true;
