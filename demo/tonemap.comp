@@ -1,25 +1,19 @@
 // fftbloom-viewer's display pass: the HDR frame to the window, exposed, tonemapped and sRGB-encoded.
 #version 450
 
-layout(local_size_x = 8, local_size_y = 8) in;
+#extension GL_GOOGLE_include_directive : require
 
-layout(set = 0, binding = 0) uniform sampler2D shown;    // A's bloom output, the input frame, or a kernel view
-layout(set = 0, binding = 1, rgba8) uniform writeonly image2D display;
-layout(set = 0, binding = 2) uniform sampler2D compared; // B's bloom output in the split and difference modes
+#include "display_shared.h"
 
-layout(push_constant) uniform DisplayConstants
+layout(local_size_x = DISPLAY_WORKGROUP_SIZE, local_size_y = DISPLAY_WORKGROUP_SIZE) in;
+
+layout(set = 0, binding = DISPLAY_BINDING_SHOWN) uniform sampler2D shown;
+layout(set = 0, binding = DISPLAY_BINDING_TARGET, rgba8) uniform writeonly image2D display;
+layout(set = 0, binding = DISPLAY_BINDING_COMPARED) uniform sampler2D compared;
+
+layout(push_constant) uniform DisplayConstantsBlock
 {
-    vec2 imageOrigin;     // window pixel where texel (0, 0)'s corner lies
-    float texelsPerPixel; // image texels per window pixel (the zoom)
-    float exposureScale;  // 2^exposure
-    ivec2 imageExtent;
-    ivec2 displayExtent;
-    int tonemapper;       // 0 ACES fitted (Narkowicz), 1 ACES (Hill), 2 Reinhard, 3 clamp
-    int encodeSrgb;       // 0 when the swapchain format encodes sRGB itself
-    int mode;             // 0 shown, 1 split (shown left of splitX, compared right), 2 |shown - compared|,
-                          // 3 shown as display values (kernel views: no exposure, tonemap or encoding)
-    float splitX;         // window x of the divider
-    float differenceScale; // gain of the difference mode
+    DISPLAY_CONSTANTS_FIELDS
 }
 pc;
 
@@ -51,30 +45,33 @@ vec3 encodeSrgb(vec3 c)
 void main()
 {
     const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-    if (any(greaterThanEqual(p, pc.displayExtent)))
+    if (any(greaterThanEqual(p, pc.targetExtent)))
         return;
     const vec2 texel = (vec2(p) + 0.5 - pc.imageOrigin) * pc.texelsPerPixel;
     vec3 colour = vec3(0.08); // the backdrop around the image
     if (all(greaterThanEqual(texel, vec2(0.0))) && all(lessThan(texel, vec2(pc.imageExtent))))
     {
         vec3 hdr = max(texelFetch(shown, ivec2(texel), 0).rgb, vec3(0.0));
-        if (pc.mode == 1 && float(p.x) + 0.5 >= pc.splitX)
+        if (pc.mode == DISPLAY_MODE_SPLIT && float(p.x) + 0.5 >= pc.splitX)
             hdr = max(texelFetch(compared, ivec2(texel), 0).rgb, vec3(0.0));
-        else if (pc.mode == 2)
+        else if (pc.mode == DISPLAY_MODE_DIFFERENCE)
             hdr = abs(hdr - max(texelFetch(compared, ivec2(texel), 0).rgb, vec3(0.0))) * pc.differenceScale;
-        hdr *= pc.mode == 3 ? 1.0 : pc.exposureScale;
-        if (pc.mode == 3)
+        if (pc.mode == DISPLAY_MODE_VALUES)
             colour = clamp(hdr, 0.0, 1.0);
-        else if (pc.tonemapper == 0)
-            colour = acesFitted(hdr);
-        else if (pc.tonemapper == 1)
-            colour = acesHill(hdr);
-        else if (pc.tonemapper == 2)
-            colour = hdr / (1.0 + hdr);
         else
-            colour = clamp(hdr, 0.0, 1.0);
-        if (pc.encodeSrgb != 0 && pc.mode != 3)
-            colour = encodeSrgb(colour);
+        {
+            hdr *= pc.exposureScale;
+            if (pc.tonemapper == DISPLAY_TONEMAP_ACES_FITTED)
+                colour = acesFitted(hdr);
+            else if (pc.tonemapper == DISPLAY_TONEMAP_ACES_HILL)
+                colour = acesHill(hdr);
+            else if (pc.tonemapper == DISPLAY_TONEMAP_REINHARD)
+                colour = hdr / (1.0 + hdr);
+            else
+                colour = clamp(hdr, 0.0, 1.0);
+            if (pc.encodeSrgb != 0)
+                colour = encodeSrgb(colour);
+        }
     }
     imageStore(display, p, vec4(colour, 1.0));
 }

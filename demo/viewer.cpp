@@ -2,6 +2,7 @@
 // fftbSetKernel when the kernel changes, fftbCmdBloom into the frame's command buffer with timestamps chained.
 #include "viewer.h"
 
+#include "display_shared.h"
 #include "fftbloom/fftbloom.hpp"
 #include "fftbloom_spirv.h"
 #include "host_error.h"
@@ -42,21 +43,6 @@ constexpr uint32_t kFramesInFlight = 2;
 constexpr uint32_t kQueriesPerFrame = FFTB_TIMESTAMP_COUNT + 1;
 constexpr int kTimingWindow = 60;
 constexpr int kMaxKernelSize = 1024;
-
-/// Push constants of tonemap.comp, in its declaration order.
-struct DisplayConstants
-{
-    float imageOrigin[2];
-    float texelsPerPixel;
-    float exposureScale;
-    int32_t imageExtent[2];
-    int32_t displayExtent[2];
-    int32_t tonemapper;
-    int32_t encodeSrgb;
-    int32_t mode; ///< 0 shown, 1 split, 2 difference, 3 display values
-    float splitX;
-    float differenceScale;
-};
 
 /// Display sets: which images the display pass reads (binding 0, binding 2) and writes.
 enum DisplaySet
@@ -584,16 +570,16 @@ class Viewer
         check(vkCreateSampler(d, &sci, nullptr, &sampler_), "vkCreateSampler");
 
         VkDescriptorSetLayoutBinding bindings[3] = {};
-        bindings[0].binding = 0;
+        bindings[0].binding = DISPLAY_BINDING_SHOWN;
         bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
         bindings[0].descriptorCount = 1;
         bindings[0].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-        bindings[1].binding = 1;
+        bindings[1].binding = DISPLAY_BINDING_TARGET;
         bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
         bindings[1].descriptorCount = 1;
         bindings[1].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
         bindings[2] = bindings[0];
-        bindings[2].binding = 2;
+        bindings[2].binding = DISPLAY_BINDING_COMPARED;
         VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
         lci.bindingCount = 3;
         lci.pBindings = bindings;
@@ -761,15 +747,18 @@ class Viewer
         std::vector<VkWriteDescriptorSet> writes;
         for (size_t set = 0; set < kSetCount; ++set)
         {
-            const VkDescriptorImageInfo* infos[3] = {&images[set].shown, &images[set].target, &images[set].compared};
+            const VkDescriptorImageInfo* infos[3] = {};
+            infos[DISPLAY_BINDING_SHOWN] = &images[set].shown;
+            infos[DISPLAY_BINDING_TARGET] = &images[set].target;
+            infos[DISPLAY_BINDING_COMPARED] = &images[set].compared;
             for (uint32_t binding = 0; binding < 3; ++binding)
             {
                 VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
                 w.dstSet = displaySets_[set];
                 w.dstBinding = binding;
                 w.descriptorCount = 1;
-                w.descriptorType =
-                    binding == 1 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+                w.descriptorType = binding == DISPLAY_BINDING_TARGET ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                                                     : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
                 w.pImageInfo = infos[binding];
                 writes.push_back(w);
             }
@@ -1137,10 +1126,10 @@ class Viewer
         DisplayConstants pc = displayConstants(extent, kernelView ? VkExtent2D{kernelView_.width, kernelView_.height}
                                                                   : VkExtent2D{input_.width, input_.height});
         placeImage(extent, pc);
-        pc.mode = kernelView                                      ? 3
-                  : settings_.view == View::Split && compare      ? 1
-                  : settings_.view == View::Difference && compare ? 2
-                                                                  : 0;
+        pc.mode = kernelView                                      ? DISPLAY_MODE_VALUES
+                  : settings_.view == View::Split && compare      ? DISPLAY_MODE_SPLIT
+                  : settings_.view == View::Difference && compare ? DISPLAY_MODE_DIFFERENCE
+                                                                  : DISPLAY_MODE_SHOWN;
         pc.splitX = dividerX(extent);
         pc.differenceScale = std::exp2(settings_.differenceGain);
         const DisplaySet set = kernelView ? kSetKernel : settings_.view == View::Input ? kSetInput : kSetBloom;
@@ -1249,10 +1238,14 @@ class Viewer
         DisplayConstants pc{};
         pc.texelsPerPixel = 1.0f;
         pc.exposureScale = std::exp2(settings_.exposure);
-        pc.imageExtent[0] = int32_t(image.width);
-        pc.imageExtent[1] = int32_t(image.height);
-        pc.displayExtent[0] = int32_t(target.width);
-        pc.displayExtent[1] = int32_t(target.height);
+        pc.imageExtent.x = int32_t(image.width);
+        pc.imageExtent.y = int32_t(image.height);
+        pc.targetExtent.x = int32_t(target.width);
+        pc.targetExtent.y = int32_t(target.height);
+        static_assert(int(Tonemapper::AcesFitted) == DISPLAY_TONEMAP_ACES_FITTED &&
+                      int(Tonemapper::AcesHill) == DISPLAY_TONEMAP_ACES_HILL &&
+                      int(Tonemapper::Reinhard) == DISPLAY_TONEMAP_REINHARD &&
+                      int(Tonemapper::Clamp) == DISPLAY_TONEMAP_CLAMP);
         pc.tonemapper = int32_t(settings_.tonemapper);
         pc.encodeSrgb = wd_.swapchainSrgb() ? 0 : 1;
         return pc;
@@ -1264,7 +1257,9 @@ class Viewer
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayLayout_, 0, 1, &displaySets_[set], 0,
                                 nullptr);
         vkCmdPushConstants(cb, displayLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-        vkCmdDispatch(cb, (uint32_t(pc.displayExtent[0]) + 7) / 8, (uint32_t(pc.displayExtent[1]) + 7) / 8, 1);
+        const uint32_t size = DISPLAY_WORKGROUP_SIZE;
+        vkCmdDispatch(cb, (uint32_t(pc.targetExtent.x) + size - 1) / size,
+                      (uint32_t(pc.targetExtent.y) + size - 1) / size, 1);
     }
 
     /// Window x of the A/B divider: `split` of the way across the part of the window the panel leaves free.
@@ -1276,7 +1271,7 @@ class Viewer
     /// Where the image lies in the window: fitted and centred, or the user's zoom and pan.
     void placeImage(VkExtent2D extent, DisplayConstants& pc)
     {
-        const float w = float(pc.imageExtent[0]), h = float(pc.imageExtent[1]);
+        const float w = float(pc.imageExtent.x), h = float(pc.imageExtent.y);
         if (fit_)
         {
             texelsPerPixel_ = std::max(w / (float(extent.width) - viewLeft_), h / float(extent.height));
@@ -1284,8 +1279,8 @@ class Viewer
             centre_[1] = h * 0.5f;
         }
         pc.texelsPerPixel = texelsPerPixel_;
-        pc.imageOrigin[0] = viewCentreX(extent) - centre_[0] / texelsPerPixel_;
-        pc.imageOrigin[1] = float(extent.height) * 0.5f - centre_[1] / texelsPerPixel_;
+        pc.imageOrigin.x = viewCentreX(extent) - centre_[0] / texelsPerPixel_;
+        pc.imageOrigin.y = float(extent.height) * 0.5f - centre_[1] / texelsPerPixel_;
     }
 
     void writeScreenshot(const std::string& path)
