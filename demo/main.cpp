@@ -1,5 +1,4 @@
 // fftbloom-viewer: command line, then the window; one line and a non-zero exit on any failure.
-#include "host_error.h"
 #include "viewer.h"
 
 #include <CLI/CLI.hpp>

@@ -5,7 +5,6 @@
 #include "display_shared.h"
 #include "fftbloom/fftbloom.hpp"
 #include "fftbloom_spirv.h"
-#include "host_error.h"
 #include "image_io.h"
 #include "plan.h"
 #include "psf.h"
@@ -22,12 +21,10 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <filesystem>
 #include <future>
-#include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
