@@ -42,6 +42,23 @@ vec3 encodeSrgb(vec3 c)
     return mix(12.92 * c, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
 }
 
+// The texels under one window pixel averaged (up to 4 x 4 of them): a zoomed-out view without aliasing, before the
+// tonemap as a camera would integrate light.
+vec3 pixelAverage(sampler2D image, vec2 texel)
+{
+    const int taps = clamp(int(ceil(pc.texelsPerPixel)), 1, 4);
+    const vec2 corner = texel - 0.5 * pc.texelsPerPixel;
+    const float step = pc.texelsPerPixel / float(taps);
+    vec3 sum = vec3(0.0);
+    for (int j = 0; j < taps; ++j)
+        for (int i = 0; i < taps; ++i)
+        {
+            const ivec2 at = clamp(ivec2(corner + (vec2(i, j) + 0.5) * step), ivec2(0), pc.imageExtent - 1);
+            sum += max(texelFetch(image, at, 0).rgb, vec3(0.0));
+        }
+    return sum / float(taps * taps);
+}
+
 void main()
 {
     const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
@@ -51,11 +68,11 @@ void main()
     vec3 colour = vec3(0.08); // the backdrop around the image
     if (all(greaterThanEqual(texel, vec2(0.0))) && all(lessThan(texel, vec2(pc.imageExtent))))
     {
-        vec3 hdr = max(texelFetch(shown, ivec2(texel), 0).rgb, vec3(0.0));
+        vec3 hdr = pixelAverage(shown, texel);
         if (pc.mode == DISPLAY_MODE_SPLIT && float(p.x) + 0.5 >= pc.splitX)
-            hdr = max(texelFetch(compared, ivec2(texel), 0).rgb, vec3(0.0));
+            hdr = pixelAverage(compared, texel);
         else if (pc.mode == DISPLAY_MODE_DIFFERENCE)
-            hdr = abs(hdr - max(texelFetch(compared, ivec2(texel), 0).rgb, vec3(0.0))) * pc.differenceScale;
+            hdr = abs(hdr - pixelAverage(compared, texel)) * pc.differenceScale;
         if (pc.mode == DISPLAY_MODE_VALUES)
             colour = clamp(hdr, 0.0, 1.0);
         else
