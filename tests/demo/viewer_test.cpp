@@ -301,6 +301,20 @@ TEST_F(ViewerTest, KernelChangedWhileRunningMatchesTheKernelGivenAtStart)
     stbi_image_free(changed);
 }
 
+TEST_F(ViewerTest, KernelAndSpectrumViewsPeakAtTheCentre)
+{
+    const std::string scene = writeScene().string();
+    // The 64 x 64 kernel fitted to the 640 x 400 window: 6.25 pixels a texel, its centre texel (32, 32) covers window
+    // pixel (323, 203). Display values: log10 over 6 decades, 1 at the brightest channel of the peak (and at DC).
+    for (const char* view : {"kernel", "spectrum"})
+    {
+        const Screenshot s = screenshot(scene, std::string(view) + ".png", std::string("ui=off view=") + view);
+        ASSERT_EQ(s.width, kWidth) << view;
+        EXPECT_GT(s.luminance(323, 203), 200.0f) << view;
+        EXPECT_LT(s.luminance(130, 10), s.luminance(323, 203) - 60.0f) << view;
+    }
+}
+
 TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
 {
     const fs::path bad = file("notes.exr");
