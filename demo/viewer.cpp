@@ -15,6 +15,7 @@
 #include <backends/imgui_impl_vulkan.h>
 #include <fftw3.h>
 #include <imgui.h>
+#include <imgui_stdlib.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
@@ -251,6 +252,8 @@ class Viewer
     void start()
     {
         const ViewerOptions& options = options_;
+        kernelPath_ = settings_.kernelFile;
+        kernelFromFile_ = !kernelPath_.empty();
         createFrames();
         createDisplayPipeline();
         createRenderPass();
@@ -362,7 +365,10 @@ class Viewer
                 const std::string path = std::exchange(pendingLoad_, std::string());
                 if (glfwGetKey(wd_.window(), GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
                     glfwGetKey(wd_.window(), GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
-                    edited().kernelFile = path; // shift + drop: the file becomes the kernel
+                {
+                    edited().kernelFile = kernelPath_ = path; // shift + drop: the file becomes the kernel
+                    kernelFromFile_ = true;
+                }
                 else
                     loadImage(path);
             }
@@ -1551,6 +1557,8 @@ class Viewer
             return;
         editB_ = !editB_;
         kernelViewStale_ = true;
+        kernelPath_ = edited().kernelFile;
+        kernelFromFile_ = !kernelPath_.empty();
     }
 
     void drawUi()
@@ -1636,14 +1644,17 @@ class Viewer
             int sizeLog2 = int(std::log2(e.kernelSize));
             ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
             e.kernelSize = 1 << sizeLog2;
-            const bool generated = e.kernelFile.empty();
             if (kernelJob_.valid())
                 ImGui::TextDisabled("making the kernel (%s) ...", kernelJobNode_ == 0 ? "A" : "B");
-            if (ImGui::RadioButton("Generated PSF", generated))
+            if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
+            {
+                kernelFromFile_ = false;
                 e.kernelFile.clear();
+            }
             ImGui::SameLine();
-            ImGui::RadioButton("File", !generated);
-            if (generated)
+            if (ImGui::RadioButton("File", kernelFromFile_))
+                kernelFromFile_ = true;
+            if (!kernelFromFile_)
             {
                 ImGui::SliderInt("Blades", &e.aperture.blades, 0, 16, e.aperture.blades == 0 ? "circle" : "%d");
                 if (e.aperture.blades == 1 || e.aperture.blades == 2)
@@ -1660,7 +1671,16 @@ class Viewer
                 e.airyRadiusTexels = airy;
             }
             else
-                ImGui::TextWrapped("%s", e.kernelFile.c_str());
+            {
+                // Opened on Enter or with the button; Shift + drop fills it in too.
+                const bool entered =
+                    ImGui::InputText("##kernel path", &kernelPath_, ImGuiInputTextFlags_EnterReturnsTrue);
+                ImGui::SameLine();
+                if ((ImGui::Button("Open") || entered) && !kernelPath_.empty())
+                    e.kernelFile = kernelPath_;
+                ImGui::TextDisabled("%s",
+                                    e.kernelFile.empty() ? "EXR or .hdr, centre at (w/2, h/2)" : e.kernelFile.c_str());
+            }
         }
 
         if (ImGui::CollapsingHeader("GPU time (A), memory", ImGuiTreeNodeFlags_DefaultOpen))
@@ -1827,7 +1847,9 @@ class Viewer
     uint64_t sceneGeneration_ = 0; // counts loaded scenes
     bool bloomRecorded_ = false;   // the last recorded frame recorded A's bloom
     bool draggingDivider_ = false;
-    float viewLeft_ = 0.0f; // window x where the free part of the window starts (right of the panel)
+    bool kernelFromFile_ = false; // the panel shows the kernel file's path rather than the PSF's parameters
+    std::string kernelPath_;      // the path being typed
+    float viewLeft_ = 0.0f;       // window x where the free part of the window starts (right of the panel)
     float texelsPerPixel_ = 1.0f;
     float centre_[2] = {0.0f, 0.0f};
 

@@ -315,6 +315,23 @@ TEST_F(ViewerTest, KernelAndSpectrumViewsPeakAtTheCentre)
     }
 }
 
+TEST_F(ViewerTest, DeltaKernelFromAFileLeavesTheImageAsItIs)
+{
+    const std::string scene = writeScene().string();
+    std::vector<float> delta(16 * 16 * 3, 0.0f);
+    for (int c = 0; c < 3; ++c)
+        delta[(8 * 16 + 8) * 3 + size_t(c)] = 1.0f; // the centre texel (w / 2, h / 2)
+    ASSERT_TRUE(stbi_write_hdr(file("delta.hdr").c_str(), 16, 16, 3, delta.data()));
+    const Screenshot input = screenshot(scene, "input.png", "view=input ui=off");
+    const Screenshot bloom =
+        screenshot(scene, "delta.png", "view=bloom ui=off kernel-size=16 kernel=" + file("delta.hdr").string());
+    ASSERT_EQ(bloom.rgb.size(), input.rgb.size());
+    int largest = 0;
+    for (size_t i = 0; i < input.rgb.size(); ++i)
+        largest = std::max(largest, std::abs(int(bloom.rgb[i]) - int(input.rgb[i])));
+    EXPECT_LE(largest, 2) << "8-bit levels";
+}
+
 TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
 {
     const fs::path bad = file("notes.exr");
