@@ -1691,7 +1691,11 @@ class Viewer
             settings_.rerun = Rerun(rerun);
             drawTimings();
             if (!bloomEveryFrame())
-                ImGui::TextDisabled("the bloom runs when the frame, kernel or a setting changes");
+            {
+                ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+                ImGui::TextWrapped("the bloom runs when the frame, the kernel or a bloom setting changes");
+                ImGui::PopStyleColor();
+            }
             VkDeviceSize pluginBytes = 0;
             {
                 std::lock_guard lock(pluginMemory().mutex);
