@@ -67,6 +67,8 @@ const char* fftbResultToString(FftbResult result)
         return "FFTB_ERROR_VULKAN";
     case FFTB_ERROR_NO_KERNEL:
         return "FFTB_ERROR_NO_KERNEL";
+    case FFTB_RESULT_MAX_ENUM:
+        break;
     }
     return "FFTB_RESULT_UNKNOWN";
 }

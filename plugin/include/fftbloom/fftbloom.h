@@ -23,7 +23,9 @@ extern "C" {
 /** Largest kernel extent along one axis. */
 #define FFTB_MAX_KERNEL_LENGTH 4096u
 
-/** Result codes: 0 on success, one negative value per cause. */
+/** Result codes: 0 on success, one negative value per cause. Like Vulkan's, every enum ends with a _MAX_ENUM entry
+ *  that makes it 32 bits wide, so any int32 stored in an enum field is a value of its type (and unknown ones are
+ *  refused, not undefined behaviour). */
 typedef enum FftbResult
 {
     FFTB_SUCCESS = 0,
@@ -32,8 +34,9 @@ typedef enum FftbResult
     FFTB_ERROR_DEVICE_LIMIT = -3,     /**< the request exceeds a limit: FFT length, extents given at creation */
     FFTB_ERROR_OUT_OF_HOST_MEMORY = -4,
     FFTB_ERROR_OUT_OF_DEVICE_MEMORY = -5,
-    FFTB_ERROR_VULKAN = -6,    /**< a Vulkan call failed; the message callback names it and its VkResult */
-    FFTB_ERROR_NO_KERNEL = -7, /**< fftbCmdBloom before any successful fftbSetKernel */
+    FFTB_ERROR_VULKAN = -6,           /**< a Vulkan call failed; the message callback names it and its VkResult */
+    FFTB_ERROR_NO_KERNEL = -7,        /**< fftbCmdBloom before any successful fftbSetKernel */
+    FFTB_RESULT_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbResult;
 
 typedef enum FftbStructureType
@@ -43,6 +46,7 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_BLOOM_INFO = 3,
     FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO = 4,
     FFTB_STRUCTURE_TYPE_PLANNER_INFO = 5,
+    FFTB_STRUCTURE_TYPE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStructureType;
 
 /** How texels outside the frame are supplied to the convolution. */
@@ -50,6 +54,7 @@ typedef enum FftbPadding
 {
     FFTB_PADDING_ZERO = 0,   /**< black: light that spreads past the edges is lost (a mild vignette) */
     FFTB_PADDING_MIRROR = 1, /**< reflected with the edge texel repeated (GL_MIRRORED_REPEAT): energy is kept */
+    FFTB_PADDING_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbPadding;
 
 /** Which axis the real-packed first pass transforms. */
@@ -58,6 +63,7 @@ typedef enum FftbAxisOrder
     FFTB_AXIS_ORDER_AUTO = 0, /**< the cheaper order by a cost model over line counts and FFT lengths */
     FFTB_AXIS_ORDER_X_FIRST = 1,
     FFTB_AXIS_ORDER_Y_FIRST = 2,
+    FFTB_AXIS_ORDER_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbAxisOrder;
 
 /** How the kernel spectrum is matched to the frame's padded extent. */
@@ -70,12 +76,14 @@ typedef enum FftbSpectrumMode
     /** The kernel zero-padded to the frame's padded extent and transformed once per extent and axis order:
      *  the output is the linear convolution to fp32 accuracy. */
     FFTB_SPECTRUM_MODE_EXACT = 1,
+    FFTB_SPECTRUM_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbSpectrumMode;
 
 typedef enum FftbOutputMode
 {
-    FFTB_OUTPUT_MODE_BLOOM = 0,     /**< out.rgb = bloom */
-    FFTB_OUTPUT_MODE_COMPOSITE = 1, /**< out.rgb = in.rgb + intensity * (bloom - in.rgb) */
+    FFTB_OUTPUT_MODE_BLOOM = 0,            /**< out.rgb = bloom */
+    FFTB_OUTPUT_MODE_COMPOSITE = 1,        /**< out.rgb = in.rgb + intensity * (bloom - in.rgb) */
+    FFTB_OUTPUT_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbOutputMode;
 
 /** Receives a readable reason for every failure: the field at fault, or the vk* call and its VkResult
@@ -111,9 +119,10 @@ typedef struct FftbContextCreateInfo
 /** Which FFT lengths the planner may pad a frame to. */
 typedef enum FftbLengthPolicy
 {
-    FFTB_LENGTH_POLICY_MIXED_RADIX = 0,  /**< 2^a 3^b 5^c 7^d, the cheapest by the planner's cost model (default) */
-    FFTB_LENGTH_POLICY_POWER_OF_TWO = 1, /**< powers of two only (radix 8, 4, 2), the padding of the FFT bloom of
-                                          *  seeds/000: up to twice the work; for comparison */
+    FFTB_LENGTH_POLICY_MIXED_RADIX = 0,      /**< 2^a 3^b 5^c 7^d, the cheapest by the planner's cost model (default) */
+    FFTB_LENGTH_POLICY_POWER_OF_TWO = 1,     /**< powers of two only (radix 8, 4, 2), the padding of the FFT bloom of
+                                              *  seeds/000: up to twice the work; for comparison */
+    FFTB_LENGTH_POLICY_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbLengthPolicy;
 
 /** Planner options, chained to FftbContextCreateInfo::pNext. Without it: FFTB_LENGTH_POLICY_MIXED_RADIX. */
