@@ -194,7 +194,7 @@ struct BloomNode
 };
 
 /// The kernel's RGB texels for the settings: the file resampled, or the generated PSF at the next power of two in
-/// the generator's range, resampled to the size asked for.
+/// the generator's range, resampled to the size asked for and faded toward its border like the CLI's default.
 Texels makeKernel(const KernelKey& key)
 {
     Texels kernel;
@@ -209,10 +209,10 @@ Texels makeKernel(const KernelKey& key)
         kernel = generatePsf(params);
     }
     if (kernel.width != key.size || kernel.height != key.size)
-    {
         kernel = resamplePsf(kernel, key.size);
-        normalizePsf(kernel);
-    }
+    if (key.file.empty())
+        fadeToBorder(kernel); // as the CLI's default PSF (defaultPsf)
+    normalizePsf(kernel);
     return kernel;
 }
 

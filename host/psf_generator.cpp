@@ -882,17 +882,7 @@ Texels defaultPsf(int size)
     Texels psf = generatePsf(params);
     if (size != params.sizeTexels)
         psf = resamplePsf(psf, size);
-    // Faded to zero toward the border: the resampled spectrum repeats the kernel every `size` texels, and light
-    // near the border would show as ghost copies of the spikes beside bright sources.
-    const double radius = size / 2.0;
-    for (int y = 0; y < size; ++y)
-        for (int x = 0; x < size; ++x)
-        {
-            const double r = std::hypot(x - size / 2, y - size / 2) / radius;
-            const double fade = r <= 0.5 ? 1.0 : r >= 1.0 ? 0.0 : std::pow(std::cos(std::numbers::pi * (r - 0.5)), 2.0);
-            for (int c = 0; c < 3; ++c)
-                psf.at(x, y, c) = float(psf.at(x, y, c) * fade);
-        }
+    fadeToBorder(psf);
     normalizePsf(psf);
     return psf;
 }
