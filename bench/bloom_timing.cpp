@@ -94,6 +94,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ci.messageUserData = &message;
     FftbContext context = nullptr;
     check(fftbCreateContext(&ci, &context), "fftbCreateContext");
+    FftbKernel kernel = nullptr;
 
     const int total = c.warmupFrames + c.frames;
     VulkanDevice::Buffer upload{};
@@ -103,12 +104,14 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     {
         VulkanDevice& d;
         FftbContext& context;
+        FftbKernel& kernel;
         VulkanDevice::Buffer& upload;
         VulkanDevice::Image& input;
         VulkanDevice::Image& output;
         VkQueryPool& queries;
         ~Release()
         {
+            fftbDestroyKernel(kernel);
             fftbDestroyContext(context);
             d.destroy(upload);
             d.destroy(input);
@@ -116,7 +119,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
             if (queries)
                 vkDestroyQueryPool(d.device(), queries, nullptr);
         }
-    } release{device, context, upload, input, output, queries};
+    } release{device, context, kernel, upload, input, output, queries};
 
     Texels psf = defaultPsf(int(c.kernelSize));
     normalizePsf(psf);
@@ -124,7 +127,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ki.width = ki.height = c.kernelSize;
     ki.texels = psf.values.data();
     ki.spectrumMode = c.spectrum == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
-    check(fftbSetKernel(context, &ki), "fftbSetKernel");
+    check(fftbCreateKernel(context, &ki, &kernel), "fftbCreateKernel");
 
     const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
     const size_t texels = size_t(c.width) * c.height;
@@ -147,6 +150,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ti.queryPool = queries;
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.pNext = &ti;
+    bi.kernel = kernel;
     bi.inputView = input.view;
     bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bi.outputView = output.view;

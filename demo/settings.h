@@ -39,7 +39,7 @@ enum class Rerun
 };
 
 /// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis) go to
-/// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its size, the spectrum mode) to fftbSetKernel.
+/// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its size, the spectrum mode) to fftbCreateKernel.
 struct Settings
 {
     View view = View::Composite;

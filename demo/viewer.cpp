@@ -1,5 +1,5 @@
 // The viewer's frame graph and UI. The bloom node uses the plugin exactly as an engine would: fftbloom::Context,
-// fftbSetKernel when the kernel changes, fftbCmdBloom into the frame's command buffer with timestamps chained.
+// fftbloom::Kernel made when the kernel changes, fftbCmdBloom into the frame's command buffer with timestamps chained.
 #include "viewer.h"
 
 #include "display_shared.h"
@@ -85,7 +85,7 @@ struct Frame
     bool queriesWritten = false;
 };
 
-/// The kernel-lifetime part of the settings: a change means a new fftbSetKernel.
+/// The kernel-lifetime part of the settings: a change means a new fftbloom::Kernel.
 struct KernelKey
 {
     std::string file;
@@ -170,6 +170,7 @@ struct BloomNode
     uint32_t contextWidth = 0;
     uint32_t contextHeight = 0;
     Texels kernel;
+    fftbloom::Kernel psf; ///< `kernel` made on `context` (fftbCreateKernel)
     KernelKey applied;
     GpuImage output;
     std::string pluginMessage; ///< the message callback's last text
@@ -829,12 +830,45 @@ class Viewer
         return true;
     }
 
-    /// Grows `node`'s context to a w x h frame (a new context, given the node's kernel); false with the message set
-    /// when the plugin refuses, the node unchanged.
+    /// fftbCreateKernel of `kernel` on `node`'s context into `psf`; false with the message set when refused.
+    bool createKernel(BloomNode& node, const Texels& kernel, int spectrum, fftbloom::Kernel& psf)
+    {
+        FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+        ki.width = uint32_t(kernel.width);
+        ki.height = uint32_t(kernel.height);
+        ki.texels = kernel.values.data();
+        ki.spectrumMode = FftbSpectrumMode(spectrum);
+        if (const FftbResult r = node.context.createKernel(ki, psf, std::nothrow); r != FFTB_SUCCESS)
+        {
+            message_ = std::string("fftbCreateKernel: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")";
+            return false;
+        }
+        return true;
+    }
+
+    /// Grows `node`'s context to a w x h frame (fftbResizeContext, or a new context) and remakes its kernel (an
+    /// exact-mode spectrum is sized for the frames); false with the message set when the plugin refuses.
     bool growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name)
     {
         if (node.context && w <= node.contextWidth && h <= node.contextHeight)
             return true;
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbResizeContext: nothing pending
+        if (node.context)
+        {
+            FftbResizeInfo ri{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+            ri.maxWidth = std::max(w, node.contextWidth);
+            ri.maxHeight = std::max(h, node.contextHeight);
+            ri.maxKernelWidth = ri.maxKernelHeight = kMaxKernelSize;
+            if (const FftbResult r = node.context.resize(ri, std::nothrow); r != FFTB_SUCCESS)
+            {
+                message_ = name + ": fftbResizeContext: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
+                return false;
+            }
+            node.contextWidth = ri.maxWidth;
+            node.contextHeight = ri.maxHeight;
+            node.psf.reset();
+            return node.kernel.values.empty() || createKernel(node, node.kernel, node.applied.spectrum, node.psf);
+        }
         fftbloom::Context created;
         FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
         ci.instance = wd_.instance();
@@ -853,19 +887,6 @@ class Viewer
         {
             message_ = name + ": fftbCreateContext: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
             return false;
-        }
-        if (!node.kernel.values.empty())
-        {
-            FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
-            ki.width = uint32_t(node.kernel.width);
-            ki.height = uint32_t(node.kernel.height);
-            ki.texels = node.kernel.values.data();
-            ki.spectrumMode = FftbSpectrumMode(node.applied.spectrum);
-            if (const FftbResult r = created.setKernel(ki, std::nothrow); r != FFTB_SUCCESS)
-            {
-                message_ = name + ": fftbSetKernel: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
-                return false;
-            }
         }
         node.context = std::move(created);
         node.contextWidth = ci.maxWidth;
@@ -1016,21 +1037,17 @@ class Viewer
         return !other.kernel.values.empty() && otherKey == key;
     }
 
-    /// fftbSetKernel of `kernel` on `node`; on failure the message is set and the settings revert.
+    /// A new kernel for `node`; on failure the message is set and the settings revert.
     bool installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel)
     {
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbSetKernel: nothing pending
-        FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
-        ki.width = uint32_t(kernel.width);
-        ki.height = uint32_t(kernel.height);
-        ki.texels = kernel.values.data();
-        ki.spectrumMode = FftbSpectrumMode(key.spectrum);
-        if (const FftbResult r = node.context.setKernel(ki, std::nothrow); r != FFTB_SUCCESS)
+        fftbloom::Kernel psf;
+        if (!createKernel(node, kernel, key.spectrum, psf))
         {
-            message_ = std::string("fftbSetKernel: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")";
             revertKernelSettings(node, settings);
             return false;
         }
+        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // the old kernel: nothing pending
+        node.psf = std::move(psf);
         node.kernel = std::move(kernel);
         node.applied = key;
         kernelViewStale_ = true;
@@ -1204,6 +1221,7 @@ class Viewer
         ti.firstQuery = 0;
         FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
         bi.pNext = queries ? &ti : nullptr;
+        bi.kernel = node.psf.get();
         bi.inputView = input_.view;
         bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         bi.outputView = node.output.view;

@@ -40,6 +40,7 @@ struct GpuRunner::State
     double gpuMilliseconds = 0.0;
 
     FftbContext context = nullptr;
+    FftbKernel kernel = nullptr;
     uint32_t contextExtent[4] = {};
     std::string pluginMessage;
     std::vector<float> kernelTexels;
@@ -61,6 +62,7 @@ struct GpuRunner::State
             if (slot.queries)
                 vkDestroyQueryPool(device.device(), slot.queries, nullptr);
         }
+        fftbDestroyKernel(kernel);
         fftbDestroyContext(context);
     }
 
@@ -109,9 +111,22 @@ struct GpuRunner::State
         return result;
     }
 
-    /// Creates the context for these maximum extents (width, height, kernel width, kernel height).
+    /// Creates the context for these maximum extents (width, height, kernel width, kernel height), or resizes the
+    /// one there is.
     FftbResult createContext(const uint32_t extent[4])
     {
+        if (context)
+        {
+            FftbResizeInfo ri{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+            ri.maxWidth = extent[0];
+            ri.maxHeight = extent[1];
+            ri.maxKernelWidth = extent[2];
+            ri.maxKernelHeight = extent[3];
+            const FftbResult result = fftbResizeContext(context, &ri);
+            if (result == FFTB_SUCCESS)
+                std::memcpy(contextExtent, extent, sizeof(contextExtent));
+            return result;
+        }
         FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
         ci.instance = device.instance();
         ci.physicalDevice = device.physicalDevice();
@@ -135,21 +150,24 @@ struct GpuRunner::State
         return result;
     }
 
-    /// A context that holds this frame and kernel extent, and the kernel set on it, reusing what is already there.
-    /// The context only grows, so frames of alternating sizes do not re-create it each time.
-    void prepare(const uint32_t extent[4], const Texels& kernel, SpectrumMode mode)
+    /// A context that holds this frame and kernel extent, and the kernel made on it, reusing what is already there.
+    /// The context only grows, so frames of alternating sizes do not resize it each time.
+    void prepare(const uint32_t extent[4], const Texels& psf, SpectrumMode mode)
     {
         bool fits = context != nullptr;
         for (int i = 0; i < 4; ++i)
             fits = fits && extent[i] <= contextExtent[i];
-        const bool newKernel = !fits || kernelTexels != kernel.values || kernelMode != mode;
+        // An exact-mode kernel's spectrum is sized for the context's frames: a grown context needs a new kernel.
+        const bool newKernel = !fits || kernelTexels != psf.values || kernelMode != mode;
         if (newKernel)
-            drain(); // the context's buffers are shared by every frame in flight
+        {
+            drain(); // the scratch and the kernel are shared by every frame in flight
+            fftbDestroyKernel(kernel);
+            kernel = nullptr;
+            kernelTexels.clear();
+        }
         if (!fits)
         {
-            fftbDestroyContext(context);
-            context = nullptr;
-            kernelTexels.clear();
             // The largest extents seen so far, unless together they are more than the plugin plans for (a
             // 4095x1 and a 1x4095 frame); then this frame's own.
             uint32_t grown[4];
@@ -159,7 +177,7 @@ struct GpuRunner::State
             {
                 pluginMessage.clear();
                 if (FftbResult r = createContext(extent); r != FFTB_SUCCESS)
-                    fail(r, "fftbCreateContext");
+                    fail(r, context ? "fftbResizeContext" : "fftbCreateContext");
             }
         }
         if (newKernel)
@@ -167,11 +185,11 @@ struct GpuRunner::State
             FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
             ki.width = extent[2];
             ki.height = extent[3];
-            ki.texels = kernel.values.data();
+            ki.texels = psf.values.data();
             ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
-            if (FftbResult r = fftbSetKernel(context, &ki); r != FFTB_SUCCESS)
-                fail(r, "fftbSetKernel");
-            kernelTexels = kernel.values;
+            if (FftbResult r = fftbCreateKernel(context, &ki, &kernel); r != FFTB_SUCCESS)
+                fail(r, "fftbCreateKernel");
+            kernelTexels = psf.values;
             kernelMode = mode;
         }
     }
@@ -265,6 +283,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         vkCmdResetQueryPool(cb, slot.queries, 0, FFTB_TIMESTAMP_COUNT);
         bi.pNext = &ti;
     }
+    bi.kernel = s.kernel;
     bi.inputView = slot.input.view;
     bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bi.outputView = slot.output.view;

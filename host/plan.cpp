@@ -293,4 +293,62 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     return true;
 }
 
+uint64_t intermediateElements(const Plan& plan)
+{
+    const uint64_t frame = uint64_t(3) * plan.halfSpectrumLines() * plan.second.imageLength;
+    const uint64_t kernelLines = std::min(plan.second.kernelLength, plan.second.spectrumLength);
+    const uint64_t kernel = uint64_t(3) * (plan.first.spectrumLength / 2 + 1) * kernelLines;
+    return std::max(frame, kernel);
+}
+
+uint64_t spectrumElements(const Plan& plan)
+{
+    return uint64_t(3) * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength;
+}
+
+bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
+                  LengthPolicy lengths, ScratchSizes* sizes, std::string* error)
+{
+    ScratchSizes s;
+    bool anyPlan = false;
+    for (Padding padding : {Padding::Zero, Padding::Mirror})
+        for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+            for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
+            {
+                Plan plan;
+                const PlanRequest request{maxWidth, maxHeight, maxKernelWidth, maxKernelHeight,
+                                          padding,  order,     mode,           lengths};
+                if (!makePlan(request, &plan, nullptr))
+                    continue;
+                anyPlan = true;
+                s.intermediateElements = std::max(s.intermediateElements, intermediateElements(plan));
+                s.spectrumElements = std::max(s.spectrumElements, spectrumElements(plan));
+            }
+    if (!anyPlan)
+    {
+        // Zero padding needs the least: when it fails, its reason is the one to give.
+        PlanRequest request{maxWidth, maxHeight, maxKernelWidth, maxKernelHeight};
+        request.lengths = lengths;
+        Plan plan;
+        makePlan(request, &plan, error);
+        return false;
+    }
+    *sizes = s;
+    return true;
+}
+
+uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
+                              AxisOrder axisOrder, SpectrumMode mode, LengthPolicy lengths)
+{
+    uint64_t elements = 0;
+    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    {
+        Plan plan;
+        if (makePlan({maxWidth, maxHeight, kernelWidth, kernelHeight, padding, axisOrder, mode, lengths}, &plan,
+                     nullptr))
+            elements = std::max(elements, spectrumElements(plan));
+    }
+    return elements;
+}
+
 } // namespace fftb

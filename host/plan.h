@@ -157,6 +157,33 @@ double costOf(const AxisPlan& first, const AxisPlan& second);
 /// invalid (zero extents, a kernel past kMaxKernelLength) or needs an FFT longer than kMaxFftLength.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
+/// Complex fp32 elements of the intermediate buffer `plan` uses, over its three colour channels: the frame's half
+/// spectrum along the first axis, 3 (N1 / 2 + 1) L2 (only image lines along the second axis are stored), or, when
+/// the kernel spectrum is computed, the kernel's first-axis transform, 3 (S1 / 2 + 1) min(K2, S2), if larger.
+uint64_t intermediateElements(const Plan& plan);
+
+/// Complex fp32 elements of the kernel spectrum `plan` reads: 3 (S1 / 2 + 1) S2, the centred half spectrum.
+uint64_t spectrumElements(const Plan& plan);
+
+/// Worst cases, over padding, axis order and spectrum mode, of every frame up to `maxWidth` x `maxHeight` with
+/// every kernel up to `maxKernelWidth` x `maxKernelHeight`. Padded lengths grow with the extents they pad (the
+/// cheapest length is chosen over candidates that only move up), so the maximum extents give the worst case.
+struct ScratchSizes
+{
+    uint64_t intermediateElements = 0; ///< intermediateElements(plan), worst case
+    uint64_t spectrumElements = 0;     ///< spectrumElements(plan), worst case (exact mode at the maximum extents)
+};
+
+/// Fills `sizes` for a context's maximum extents; false and a reason when no frame of those extents can be planned.
+bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
+                  LengthPolicy lengths, ScratchSizes* sizes, std::string* error);
+
+/// The worst spectrumElements over padding, for one axis order and spectrum mode, of a kernel of `kernelWidth` x
+/// `kernelHeight` with frames up to `maxWidth` x `maxHeight`: what one kernel spectrum slot holds. 0 when no such
+/// frame can be planned.
+uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
+                              AxisOrder axisOrder, SpectrumMode mode, LengthPolicy lengths);
+
 /// GL_MIRRORED_REPEAT: reflects any integer position into [0, length), the edge texel repeated.
 uint32_t mirroredRepeat(int64_t position, uint32_t length);
 

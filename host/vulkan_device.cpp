@@ -33,7 +33,7 @@ VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
 {
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "fftbloom";
-    app.apiVersion = VK_API_VERSION_1_1;
+    app.apiVersion = options.synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_1;
     const char* layer = "VK_LAYER_KHRONOS_validation";
     const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
     VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
@@ -90,6 +90,19 @@ VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
     qci.queueCount = 1;
     qci.pQueuePriorities = &priority;
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    if (options.synchronization2)
+    {
+        VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        query.pNext = &features13;
+        if (properties_.apiVersion >= VK_API_VERSION_1_3)
+            vkGetPhysicalDeviceFeatures2(gpu_, &query);
+        if (!features13.synchronization2)
+            throw HostError(std::string("Vulkan: ") + properties_.deviceName + " lacks Vulkan 1.3 synchronization2");
+        features13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+        features13.synchronization2 = VK_TRUE;
+        dci.pNext = &features13;
+    }
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
     dci.pEnabledFeatures = &features;

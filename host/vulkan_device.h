@@ -14,6 +14,8 @@ struct VulkanDeviceOptions
 {
     int deviceIndex = -1;    ///< physical device index; -1: the first discrete GPU, else the first CPU device
     bool validation = false; ///< enable VK_LAYER_KHRONOS_validation and count its warnings and errors
+    /// Vulkan 1.3 with the synchronization2 feature enabled (an error when the device lacks it); else Vulkan 1.1.
+    bool synchronization2 = false;
 };
 
 /// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3").

@@ -1,6 +1,7 @@
 // The C entry points: argument checks, and every failure turned into a result code and a message.
 #include "context.h"
 
+#include <algorithm>
 #include <new>
 
 struct FftbContext_T
@@ -28,12 +29,62 @@ template <typename Body> FftbResult guarded(FftbContext context, Body&& body)
     }
     catch (const fftb::Failure& f)
     {
-        context->context.report(f.result, f.vkResult, f.message);
+        context->context.device().report(f.result, f.vkResult, f.message);
         return f.result;
     }
     catch (const std::bad_alloc&)
     {
-        context->context.report(FFTB_ERROR_OUT_OF_HOST_MEMORY, VK_SUCCESS, "out of host memory");
+        context->context.device().report(FFTB_ERROR_OUT_OF_HOST_MEMORY, VK_SUCCESS, "out of host memory");
+        return FFTB_ERROR_OUT_OF_HOST_MEMORY;
+    }
+}
+
+/// Checks the maximum extents of a create or resize info; throws naming the field.
+void checkExtents(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight)
+{
+    if (maxWidth == 0 || maxHeight == 0)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "maxWidth, maxHeight: must be >= 1"};
+    if (maxKernelWidth == 0 || maxKernelHeight == 0 || maxKernelWidth > FFTB_MAX_KERNEL_LENGTH ||
+        maxKernelHeight > FFTB_MAX_KERNEL_LENGTH)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                            "maxKernelWidth, maxKernelHeight: must lie in 1 .. 4096"};
+}
+
+/// The checks of a create info that need no device.
+void checkCreateInfo(const FftbContextCreateInfo& info)
+{
+    if (info.sType != FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                            "sType: not FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO"};
+    checkExtents(info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight);
+    if (info.maxFramesInFlight > 16)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "maxFramesInFlight: must lie in 0 .. 16"};
+    fftb::checkChain(info.pNext,
+                     {FFTB_STRUCTURE_TYPE_PLANNER_INFO, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO,
+                      FFTB_STRUCTURE_TYPE_SCRATCH_INFO},
+                     "createInfo.pNext");
+    const auto* planner = fftb::findInChain<FftbPlannerInfo>(info.pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO);
+    if (planner && planner->lengthPolicy > FFTB_LENGTH_POLICY_POWER_OF_TWO)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbPlannerInfo.lengthPolicy: unknown value"};
+}
+
+/// Runs `body` for a call without a context, reporting failures through the create info's callback.
+template <typename Body> FftbResult guardedCreate(const FftbContextCreateInfo& info, Body&& body)
+{
+    try
+    {
+        body();
+        return FFTB_SUCCESS;
+    }
+    catch (const fftb::Failure& f)
+    {
+        reportTo(info.messageCallback, info.messageUserData, f);
+        return f.result;
+    }
+    catch (const std::bad_alloc&)
+    {
+        reportTo(info.messageCallback, info.messageUserData,
+                 fftb::Failure{FFTB_ERROR_OUT_OF_HOST_MEMORY, VK_SUCCESS, "out of host memory"});
         return FFTB_ERROR_OUT_OF_HOST_MEMORY;
     }
 }
@@ -65,12 +116,45 @@ const char* fftbResultToString(FftbResult result)
         return "FFTB_ERROR_OUT_OF_DEVICE_MEMORY";
     case FFTB_ERROR_VULKAN:
         return "FFTB_ERROR_VULKAN";
-    case FFTB_ERROR_NO_KERNEL:
-        return "FFTB_ERROR_NO_KERNEL";
     case FFTB_RESULT_MAX_ENUM:
         break;
     }
     return "FFTB_RESULT_UNKNOWN";
+}
+
+FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemoryRequirements* requirements)
+{
+    if (!info || !requirements)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    return guardedCreate(
+        *info,
+        [&]
+        {
+            if (requirements->sType != FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS)
+                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                    "requirements.sType: not FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS"};
+            checkCreateInfo(*info);
+            const auto* planner = fftb::findInChain<FftbPlannerInfo>(info->pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO);
+            const fftb::LengthPolicy lengths = planner && planner->lengthPolicy == FFTB_LENGTH_POLICY_POWER_OF_TWO
+                                                   ? fftb::LengthPolicy::PowerOfTwo
+                                                   : fftb::LengthPolicy::MixedRadix;
+            fftb::ScratchSizes sizes;
+            std::string reason;
+            if (!fftb::scratchSizes(info->maxWidth, info->maxHeight, info->maxKernelWidth, info->maxKernelHeight,
+                                    lengths, &sizes, &reason))
+                throw fftb::Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
+            uint64_t resampled = 0;
+            for (fftb::AxisOrder order : {fftb::AxisOrder::XFirst, fftb::AxisOrder::YFirst})
+                resampled = std::max(resampled, fftb::spectrumSlotElements(
+                                                    info->maxWidth, info->maxHeight, info->maxKernelWidth,
+                                                    info->maxKernelHeight, order, fftb::SpectrumMode::Resampled,
+                                                    lengths));
+            requirements->scratchBytes = sizes.intermediateElements * 8;
+            requirements->exactSpectrumBytes = sizes.spectrumElements * 8;
+            requirements->resampledSpectrumBytes = resampled * 8;
+            requirements->kernelTexelBytes = VkDeviceSize(3) * info->maxKernelWidth * info->maxKernelHeight * 4;
+            requirements->twiddleBytes = VkDeviceSize(fftb::twiddleTables().totalElements) * 8;
+        });
 }
 
 FftbResult fftbCreateContext(const FftbContextCreateInfo* info, FftbContext* context)
@@ -80,46 +164,18 @@ FftbResult fftbCreateContext(const FftbContextCreateInfo* info, FftbContext* con
     *context = nullptr;
     if (!info)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    const auto fail = [&](FftbResult result, const char* message)
-    {
-        reportTo(info->messageCallback, info->messageUserData, fftb::Failure{result, VK_SUCCESS, message});
-        return result;
-    };
-    if (info->sType != FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO)
-        return fail(FFTB_ERROR_INVALID_ARGUMENT, "sType: not FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO");
-    if (!info->instance || !info->physicalDevice || !info->device)
-        return fail(FFTB_ERROR_INVALID_ARGUMENT, "instance, physicalDevice, device: VK_NULL_HANDLE");
-    if (!info->getInstanceProcAddr || !info->getDeviceProcAddr)
-        return fail(FFTB_ERROR_INVALID_ARGUMENT, "getInstanceProcAddr, getDeviceProcAddr: NULL");
-    if (info->maxWidth == 0 || info->maxHeight == 0)
-        return fail(FFTB_ERROR_INVALID_ARGUMENT, "maxWidth, maxHeight: must be >= 1");
-    if (info->maxKernelWidth == 0 || info->maxKernelHeight == 0 || info->maxKernelWidth > FFTB_MAX_KERNEL_LENGTH ||
-        info->maxKernelHeight > FFTB_MAX_KERNEL_LENGTH)
-        return fail(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelWidth, maxKernelHeight: must lie in 1 .. 4096");
-    if (info->maxFramesInFlight > 16)
-        return fail(FFTB_ERROR_INVALID_ARGUMENT, "maxFramesInFlight: must lie in 0 .. 16");
-    for (auto next = static_cast<const FftbPlannerInfo*>(info->pNext); next;
-         next = static_cast<const FftbPlannerInfo*>(next->pNext))
-    {
-        if (next->sType != FFTB_STRUCTURE_TYPE_PLANNER_INFO)
-            return fail(FFTB_ERROR_INVALID_ARGUMENT, "createInfo.pNext: unknown structure type");
-        if (next->lengthPolicy > FFTB_LENGTH_POLICY_POWER_OF_TWO)
-            return fail(FFTB_ERROR_INVALID_ARGUMENT, "FftbPlannerInfo.lengthPolicy: unknown value");
-    }
-    try
-    {
-        *context = new FftbContext_T(*info);
-        return FFTB_SUCCESS;
-    }
-    catch (const fftb::Failure& f)
-    {
-        reportTo(info->messageCallback, info->messageUserData, f);
-        return f.result;
-    }
-    catch (const std::bad_alloc&)
-    {
-        return fail(FFTB_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-    }
+    return guardedCreate(*info,
+                         [&]
+                         {
+                             checkCreateInfo(*info);
+                             if (!info->instance || !info->physicalDevice || !info->device)
+                                 throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                                     "instance, physicalDevice, device: VK_NULL_HANDLE"};
+                             if (!info->getInstanceProcAddr || !info->getDeviceProcAddr)
+                                 throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                                     "getInstanceProcAddr, getDeviceProcAddr: NULL"};
+                             *context = new FftbContext_T(*info);
+                         });
 }
 
 void fftbDestroyContext(FftbContext context)
@@ -127,10 +183,29 @@ void fftbDestroyContext(FftbContext context)
     delete context;
 }
 
-FftbResult fftbSetKernel(FftbContext context, const FftbKernelInfo* info)
+FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* info)
 {
     if (!context)
         return FFTB_ERROR_INVALID_ARGUMENT;
+    return guarded(context,
+                   [&]
+                   {
+                       if (!info)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "resizeInfo: NULL"};
+                       if (info->sType != FFTB_STRUCTURE_TYPE_RESIZE_INFO)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                               "resizeInfo.sType: not FFTB_STRUCTURE_TYPE_RESIZE_INFO"};
+                       checkExtents(info->maxWidth, info->maxHeight, info->maxKernelWidth, info->maxKernelHeight);
+                       fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_SCRATCH_INFO}, "resizeInfo.pNext");
+                       context->context.resize(*info);
+                   });
+}
+
+FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* info, FftbKernel* kernel)
+{
+    if (!context || !kernel)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    *kernel = nullptr;
     return guarded(context,
                    [&]
                    {
@@ -141,7 +216,32 @@ FftbResult fftbSetKernel(FftbContext context, const FftbKernelInfo* info)
                                                "kernelInfo.sType: not FFTB_STRUCTURE_TYPE_KERNEL_INFO"};
                        if (!info->texels)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.texels: NULL"};
-                       context->context.setKernel(*info);
+                       *kernel = reinterpret_cast<FftbKernel>(context->context.createKernel(*info));
+                   });
+}
+
+void fftbDestroyKernel(FftbKernel kernel)
+{
+    delete fftb::kernelOf(kernel);
+}
+
+FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* info, FftbNodeDescription* description)
+{
+    if (!context)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    return guarded(context,
+                   [&]
+                   {
+                       if (!info || !description)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                               "bloomInfo, description: NULL"};
+                       if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                               "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
+                       if (description->sType != FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                               "description.sType: not FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION"};
+                       context->context.describe(*info, description);
                    });
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 namespace fftb
 {
@@ -17,155 +18,117 @@ static_assert(kTwiddleFineElements == FFTB_TWIDDLE_FINE_ELEMENTS, "plan.h and ff
 static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_MAX_KERNEL_LENGTH,
               "plan.h and fftbloom.h disagree");
 
-void Context::report(FftbResult result, VkResult vkResult, const std::string& message) const
-{
-    if (callback_)
-        callback_(result, vkResult, message.c_str(), callbackUserData_);
-}
-
-void Context::check(VkResult result, const char* call) const
-{
-    if (result == VK_SUCCESS)
-        return;
-    FftbResult r = FFTB_ERROR_VULKAN;
-    if (result == VK_ERROR_OUT_OF_HOST_MEMORY)
-        r = FFTB_ERROR_OUT_OF_HOST_MEMORY;
-    else if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
-        r = FFTB_ERROR_OUT_OF_DEVICE_MEMORY;
-    throw Failure{r, result, std::string(call) + " failed with VkResult " + std::to_string(int(result))};
-}
-
 Context::Context(const FftbContextCreateInfo& info)
-    : device_(info.device), physicalDevice_(info.physicalDevice), allocator_(info.allocator),
-      callback_(info.messageCallback), callbackUserData_(info.messageUserData), maxWidth_(info.maxWidth),
-      maxHeight_(info.maxHeight), maxKernelWidth_(info.maxKernelWidth), maxKernelHeight_(info.maxKernelHeight),
+    : device_(std::make_shared<const Device>(info)), vk_(device_->vk),
+      max_{info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight},
       descriptorSets_(info.maxFramesInFlight == 0 ? 3 : info.maxFramesInFlight)
 {
-    if (const char* missing = vk_.load(info.instance, info.device, info.getInstanceProcAddr, info.getDeviceProcAddr))
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, std::string("getDeviceProcAddr: no ") + missing};
-
-    for (auto next = static_cast<const FftbPlannerInfo*>(info.pNext); next;
-         next = static_cast<const FftbPlannerInfo*>(next->pNext))
-        lengths_ =
-            next->lengthPolicy == FFTB_LENGTH_POLICY_POWER_OF_TWO ? LengthPolicy::PowerOfTwo : LengthPolicy::MixedRadix;
-
-    // Size the scratch for the worst case over padding, axis order and spectrum mode at the maximum extents.
-    VkDeviceSize intermediateElements = 0, spectrumElements = 0;
-    bool anyPlan = false;
-    for (Padding padding : {Padding::Zero, Padding::Mirror})
-        for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
-            for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
-            {
-                Plan plan;
-                const PlanRequest request{maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_, padding,
-                                          order,     mode,       lengths_};
-                if (!makePlan(request, &plan, nullptr))
-                    continue;
-                anyPlan = true;
-                const AxisPlan& a = plan.first;
-                const AxisPlan& b = plan.second;
-                const VkDeviceSize frame = VkDeviceSize(3) * plan.halfSpectrumLines() * b.imageLength;
-                const VkDeviceSize kernelLines = std::min(b.kernelLength, b.spectrumLength);
-                const VkDeviceSize kernel = VkDeviceSize(3) * (a.spectrumLength / 2 + 1) * kernelLines;
-                intermediateElements = std::max({intermediateElements, frame, kernel});
-                spectrumElements =
-                    std::max(spectrumElements, VkDeviceSize(3) * (a.spectrumLength / 2 + 1) * b.spectrumLength);
-            }
-    if (!anyPlan)
+    if (auto planner = findInChain<FftbPlannerInfo>(info.pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO))
+        lengths_ = planner->lengthPolicy == FFTB_LENGTH_POLICY_POWER_OF_TWO ? LengthPolicy::PowerOfTwo
+                                                                             : LengthPolicy::MixedRadix;
+    try
     {
-        std::string reason;
-        Plan plan;
-        PlanRequest request{maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_};
-        request.lengths = lengths_;
-        makePlan(request, &plan, &reason);
-        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
+        scratch_ = makeScratch(max_, info.pNext);
+        // Every FFT length's table, 2.5 MiB in all: pipelines for any length can then be made while recording.
+        const TwiddleTables& tables = twiddleTables();
+        twiddles_ = device_->createBuffer(VkDeviceSize(sizeof(float)) * 2 * tables.totalElements, true);
+        tables.write(static_cast<float*>(twiddles_.mapped));
+        createLayouts();
     }
-    vk_.vkGetPhysicalDeviceProperties(physicalDevice_, &properties_);
-    // Shaders index the scratch with 32-bit element offsets and bind it whole.
-    for (const auto& [elements, name] :
-         {std::pair{intermediateElements, "intermediate"}, std::pair{spectrumElements, "kernel spectrum"}})
-        if (elements * 8 > properties_.limits.maxStorageBufferRange)
-            throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                          "maxWidth, maxHeight, maxKernelWidth, maxKernelHeight: the " + std::string(name) +
-                              " buffer needs " + std::to_string(elements * 8) +
-                              " bytes, past the device's maxStorageBufferRange of " +
-                              std::to_string(properties_.limits.maxStorageBufferRange)};
-
-    // Every FFT length's table, 2.5 MiB in all: pipelines for any length can then be made while recording.
-    const TwiddleTables& tables = twiddleTables();
-    twiddles_ = createBuffer(VkDeviceSize(sizeof(float)) * 2 * tables.totalElements, true);
-    tables.write(static_cast<float*>(twiddles_.mapped));
-    intermediate_ = createBuffer(intermediateElements * 8, false);
-    kernelSpectrum_ = createBuffer(spectrumElements * 8, false);
-    kernelTexels_ = createBuffer(VkDeviceSize(3) * maxKernelWidth_ * maxKernelHeight_ * sizeof(float), true);
-    createLayouts();
+    catch (...)
+    {
+        destroy();
+        throw;
+    }
 }
 
 Context::~Context()
 {
+    destroy();
+}
+
+void Context::destroy()
+{
     for (auto& [key, pipeline] : pipelines_)
-        vk_.vkDestroyPipeline(device_, pipeline, allocator_);
-    for (VkShaderModule module : modules_)
+        vk_.vkDestroyPipeline(device_->device, pipeline, device_->allocator);
+    pipelines_.clear();
+    for (VkShaderModule& module : modules_)
         if (module)
-            vk_.vkDestroyShaderModule(device_, module, allocator_);
+            vk_.vkDestroyShaderModule(device_->device, std::exchange(module, VK_NULL_HANDLE), device_->allocator);
     if (descriptorPool_)
-        vk_.vkDestroyDescriptorPool(device_, descriptorPool_, allocator_);
+        vk_.vkDestroyDescriptorPool(device_->device, std::exchange(descriptorPool_, VK_NULL_HANDLE),
+                                    device_->allocator);
     if (pipelineLayout_)
-        vk_.vkDestroyPipelineLayout(device_, pipelineLayout_, allocator_);
+        vk_.vkDestroyPipelineLayout(device_->device, std::exchange(pipelineLayout_, VK_NULL_HANDLE),
+                                    device_->allocator);
     if (setLayout_)
-        vk_.vkDestroyDescriptorSetLayout(device_, setLayout_, allocator_);
+        vk_.vkDestroyDescriptorSetLayout(device_->device, std::exchange(setLayout_, VK_NULL_HANDLE),
+                                         device_->allocator);
     if (sampler_)
-        vk_.vkDestroySampler(device_, sampler_, allocator_);
-    for (Buffer* b : {&twiddles_, &intermediate_, &kernelTexels_, &kernelSpectrum_})
-        destroyBuffer(*b);
+        vk_.vkDestroySampler(device_->device, std::exchange(sampler_, VK_NULL_HANDLE), device_->allocator);
+    device_->destroyBuffer(twiddles_);
+    device_->destroyBuffer(scratch_.owned);
 }
 
-Buffer Context::createBuffer(VkDeviceSize sizeBytes, bool hostVisible)
+Scratch Context::makeScratch(const Extents& extents, const void* chain) const
 {
-    Buffer b;
-    b.sizeBytes = std::max<VkDeviceSize>(sizeBytes, 16);
-    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bci.size = b.sizeBytes;
-    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    check(vk_.vkCreateBuffer(device_, &bci, allocator_, &b.buffer), "vkCreateBuffer");
-    VkMemoryRequirements req;
-    vk_.vkGetBufferMemoryRequirements(device_, b.buffer, &req);
-    VkPhysicalDeviceMemoryProperties props;
-    vk_.vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &props);
-    const VkMemoryPropertyFlags wanted =
-        hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                    : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < props.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (props.memoryTypes[i].propertyFlags & wanted) == wanted)
-            type = i;
-    if (type == UINT32_MAX)
+    ScratchSizes sizes;
+    std::string reason;
+    if (!scratchSizes(extents.width, extents.height, extents.kernelWidth, extents.kernelHeight, lengths_, &sizes,
+                      &reason))
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
+    // Shaders index the scratch with 32-bit element offsets and bind it whole.
+    const VkDeviceSize bytes = sizes.intermediateElements * 8;
+    const VkPhysicalDeviceLimits& limits = device_->properties.limits;
+    if (bytes > limits.maxStorageBufferRange)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "maxWidth, maxHeight, maxKernelWidth, maxKernelHeight: the scratch needs " +
+                          std::to_string(bytes) + " bytes, past the device's maxStorageBufferRange of " +
+                          std::to_string(limits.maxStorageBufferRange)};
+    if (auto next = findInChain<FftbScratchInfo>(chain, FFTB_STRUCTURE_TYPE_SCRATCH_INFO))
     {
-        vk_.vkDestroyBuffer(device_, b.buffer, allocator_);
-        throw Failure{FFTB_ERROR_UNSUPPORTED, VK_SUCCESS, "no memory type for a storage buffer"};
+        if (!next->buffer)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbScratchInfo.buffer: VK_NULL_HANDLE"};
+        if (next->offset % limits.minStorageBufferOffsetAlignment != 0)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "FftbScratchInfo.offset: " + std::to_string(next->offset) +
+                              " is not a multiple of minStorageBufferOffsetAlignment (" +
+                              std::to_string(limits.minStorageBufferOffsetAlignment) + ")"};
+        if (next->size < bytes)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "FftbScratchInfo.size: " + std::to_string(next->size) + " bytes, the maximum extents need " +
+                              std::to_string(bytes) + " (fftbGetMemoryRequirements)"};
+        Scratch s;
+        s.buffer = next->buffer;
+        s.offset = next->offset;
+        s.size = std::min<VkDeviceSize>(next->size, limits.maxStorageBufferRange);
+        return s;
     }
-    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    mai.allocationSize = req.size;
-    mai.memoryTypeIndex = type;
-    if (VkResult r = vk_.vkAllocateMemory(device_, &mai, allocator_, &b.memory); r != VK_SUCCESS)
-    {
-        vk_.vkDestroyBuffer(device_, b.buffer, allocator_);
-        check(r, "vkAllocateMemory");
-    }
-    check(vk_.vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
-    if (hostVisible)
-        check(vk_.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
-    return b;
+    Scratch s;
+    s.owned = device_->createBuffer(bytes, false);
+    s.buffer = s.owned.buffer;
+    s.size = s.owned.sizeBytes;
+    return s;
 }
 
-void Context::destroyBuffer(Buffer& b)
+void Context::resize(const FftbResizeInfo& info)
 {
-    if (b.buffer)
-        vk_.vkDestroyBuffer(device_, b.buffer, allocator_);
-    if (b.memory)
-        vk_.vkFreeMemory(device_, b.memory, allocator_);
-    b = Buffer{};
+    const Extents extents{info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight};
+    // The new scratch first: on failure the context keeps the old one and stays usable.
+    Scratch scratch = makeScratch(extents, info.pNext);
+    device_->destroyBuffer(scratch_.owned);
+    scratch_ = scratch;
+    max_ = extents;
+}
+
+Kernel* Context::createKernel(const FftbKernelInfo& info)
+{
+    if (info.width == 0 || info.height == 0 || info.width > max_.kernelWidth || info.height > max_.kernelHeight)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "kernelInfo.width, height: " + std::to_string(info.width) + "x" + std::to_string(info.height) +
+                          " outside 1x1 .. " + std::to_string(max_.kernelWidth) + "x" +
+                          std::to_string(max_.kernelHeight) + " (the context's maximum kernel extent)"};
+    return new Kernel(device_, info, max_.width, max_.height, lengths_);
 }
 
 void Context::createLayouts()
@@ -174,7 +137,7 @@ void Context::createLayouts()
     sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
     sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     sci.maxLod = 0.0f;
-    check(vk_.vkCreateSampler(device_, &sci, allocator_, &sampler_), "vkCreateSampler");
+    device_->check(vk_.vkCreateSampler(device_->device, &sci, device_->allocator, &sampler_), "vkCreateSampler");
 
     VkDescriptorSetLayoutBinding bindings[FFTB_BINDING_COUNT] = {};
     for (uint32_t i = 0; i < FFTB_BINDING_COUNT; ++i)
@@ -190,7 +153,7 @@ void Context::createLayouts()
     VkDescriptorSetLayoutCreateInfo dlci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     dlci.bindingCount = FFTB_BINDING_COUNT;
     dlci.pBindings = bindings;
-    check(vk_.vkCreateDescriptorSetLayout(device_, &dlci, allocator_, &setLayout_), "vkCreateDescriptorSetLayout");
+    device_->check(vk_.vkCreateDescriptorSetLayout(device_->device, &dlci, device_->allocator, &setLayout_), "vkCreateDescriptorSetLayout");
 
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(FftbPushConstants)};
     VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -198,7 +161,7 @@ void Context::createLayouts()
     plci.pSetLayouts = &setLayout_;
     plci.pushConstantRangeCount = 1;
     plci.pPushConstantRanges = &range;
-    check(vk_.vkCreatePipelineLayout(device_, &plci, allocator_, &pipelineLayout_), "vkCreatePipelineLayout");
+    device_->check(vk_.vkCreatePipelineLayout(device_->device, &plci, device_->allocator, &pipelineLayout_), "vkCreatePipelineLayout");
 
     const uint32_t setCount = uint32_t(descriptorSets_.size());
     const VkDescriptorPoolSize sizes[] = {
@@ -210,21 +173,21 @@ void Context::createLayouts()
     dpci.maxSets = setCount;
     dpci.poolSizeCount = 3;
     dpci.pPoolSizes = sizes;
-    check(vk_.vkCreateDescriptorPool(device_, &dpci, allocator_, &descriptorPool_), "vkCreateDescriptorPool");
+    device_->check(vk_.vkCreateDescriptorPool(device_->device, &dpci, device_->allocator, &descriptorPool_), "vkCreateDescriptorPool");
 
     std::vector<VkDescriptorSetLayout> layouts(setCount, setLayout_);
     VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     dsai.descriptorPool = descriptorPool_;
     dsai.descriptorSetCount = setCount;
     dsai.pSetLayouts = layouts.data();
-    check(vk_.vkAllocateDescriptorSets(device_, &dsai, descriptorSets_.data()), "vkAllocateDescriptorSets");
+    device_->check(vk_.vkAllocateDescriptorSets(device_->device, &dsai, descriptorSets_.data()), "vkAllocateDescriptorSets");
 
     for (uint32_t i = 0; i < uint32_t(Pass::Count); ++i)
     {
         VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         smci.codeSize = kSpirvModules[i].sizeBytes;
         smci.pCode = kSpirvModules[i].code;
-        check(vk_.vkCreateShaderModule(device_, &smci, allocator_, &modules_[i]), "vkCreateShaderModule");
+        device_->check(vk_.vkCreateShaderModule(device_->device, &smci, device_->allocator, &modules_[i]), "vkCreateShaderModule");
     }
 }
 
@@ -235,7 +198,7 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
         return it->second;
     const uint32_t workgroupSize = workgroupSizeOf(fftLength);
     const uint32_t sharedLength = sharedLengthOf(fftLength);
-    const VkPhysicalDeviceLimits& limits = properties_.limits;
+    const VkPhysicalDeviceLimits& limits = device_->properties.limits;
     if (workgroupSize > limits.maxComputeWorkGroupInvocations || workgroupSize > limits.maxComputeWorkGroupSize[0] ||
         sharedLength * 2 * sizeof(float) > limits.maxComputeSharedMemorySize)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
@@ -262,22 +225,22 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
     cpci.stage.pSpecializationInfo = &spec;
     cpci.layout = pipelineLayout_;
     VkPipeline p = VK_NULL_HANDLE;
-    check(vk_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, allocator_, &p), "vkCreateComputePipelines");
+    device_->check(vk_.vkCreateComputePipelines(device_->device, VK_NULL_HANDLE, 1, &cpci, device_->allocator, &p), "vkCreateComputePipelines");
     pipelines_.emplace(key, p);
     return p;
 }
 
-VkDescriptorSet Context::nextDescriptorSet(VkImageView input, VkImageLayout inputLayout, VkImageView output)
+VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel)
 {
     // Rewritten every call: views may be destroyed and their handles reused, so a cache keyed by handle is unsafe.
     const VkDescriptorSet set = descriptorSets_[nextDescriptorSet_];
     nextDescriptorSet_ = (nextDescriptorSet_ + 1) % uint32_t(descriptorSets_.size());
-    const VkDescriptorImageInfo inputInfo{VK_NULL_HANDLE, input, inputLayout};
-    const VkDescriptorImageInfo outputInfo{VK_NULL_HANDLE, output, VK_IMAGE_LAYOUT_GENERAL};
+    const VkDescriptorImageInfo inputInfo{VK_NULL_HANDLE, info.inputView, info.inputLayout};
+    const VkDescriptorImageInfo outputInfo{VK_NULL_HANDLE, info.outputView, VK_IMAGE_LAYOUT_GENERAL};
     VkDescriptorBufferInfo bufferInfos[FFTB_BINDING_COUNT] = {};
-    bufferInfos[FFTB_BINDING_INTERMEDIATE] = {intermediate_.buffer, 0, VK_WHOLE_SIZE};
-    bufferInfos[FFTB_BINDING_KERNEL_TEXELS] = {kernelTexels_.buffer, 0, VK_WHOLE_SIZE};
-    bufferInfos[FFTB_BINDING_KERNEL_SPECTRUM] = {kernelSpectrum_.buffer, 0, VK_WHOLE_SIZE};
+    bufferInfos[FFTB_BINDING_INTERMEDIATE] = {scratch_.buffer, scratch_.offset, scratch_.size};
+    bufferInfos[FFTB_BINDING_KERNEL_TEXELS] = {kernel.texels, 0, VK_WHOLE_SIZE};
+    bufferInfos[FFTB_BINDING_KERNEL_SPECTRUM] = {kernel.spectrum, 0, VK_WHOLE_SIZE};
     bufferInfos[FFTB_BINDING_TWIDDLES] = {twiddles_.buffer, 0, VK_WHOLE_SIZE};
     VkWriteDescriptorSet writes[FFTB_BINDING_COUNT] = {};
     for (uint32_t i = 0; i < FFTB_BINDING_COUNT; ++i)
@@ -295,7 +258,7 @@ VkDescriptorSet Context::nextDescriptorSet(VkImageView input, VkImageLayout inpu
     writes[FFTB_BINDING_OUTPUT_IMAGE].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     writes[FFTB_BINDING_OUTPUT_IMAGE].pImageInfo = &outputInfo;
     writes[FFTB_BINDING_OUTPUT_IMAGE].pBufferInfo = nullptr;
-    vk_.vkUpdateDescriptorSets(device_, FFTB_BINDING_COUNT, writes, 0, nullptr);
+    vk_.vkUpdateDescriptorSets(device_->device, FFTB_BINDING_COUNT, writes, 0, nullptr);
     return set;
 }
 

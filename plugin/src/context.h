@@ -1,26 +1,18 @@
-// The context behind FftbContext: Vulkan objects, scratch buffers, pipeline and descriptor caches.
+// The object behind FftbContext: pipelines, descriptor sets, the twiddle table and the scratch of one view.
 #pragma once
 
-#include "dispatch.h"
-#include "fftbloom/fftbloom.h"
+#include "device.h"
+#include "kernel.h"
 #include "plan.h"
 #include "shared/fftb_shared.h"
 
 #include <cstdint>
 #include <map>
-#include <string>
+#include <memory>
 #include <vector>
 
 namespace fftb
 {
-
-/// Thrown inside the plugin, turned into an FftbResult and a message at the C API boundary.
-struct Failure
-{
-    FftbResult result;
-    VkResult vkResult;
-    std::string message;
-};
 
 /// The passes, in the order of FFTBLOOM_SHADERS (cmake/Shaders.cmake).
 enum class Pass : uint32_t
@@ -33,22 +25,19 @@ enum class Pass : uint32_t
     Count,
 };
 
-struct Buffer
+/// The scratch the passes use: the context's own buffer, or a range of the engine's (FftbScratchInfo).
+struct Scratch
 {
+    Buffer owned;
     VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkDeviceSize sizeBytes = 0;
-    void* mapped = nullptr; ///< host-visible buffers stay mapped
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = 0;
 };
 
-/// Which kernel spectrum the spectrum buffer holds; recomputed when it differs from the frame's need.
-struct SpectrumKey
+/// Maximum extents of a context (FftbContextCreateInfo, FftbResizeInfo).
+struct Extents
 {
-    bool valid = false;
-    bool firstAxisIsX = true;
-    uint32_t spectrumLength1 = 0;
-    uint32_t spectrumLength2 = 0;
-    bool operator==(const SpectrumKey&) const = default;
+    uint32_t width, height, kernelWidth, kernelHeight;
 };
 
 class Context
@@ -59,30 +48,35 @@ class Context
     Context(const Context&) = delete;
     Context& operator=(const Context&) = delete;
 
-    void setKernel(const FftbKernelInfo& info);
+    void resize(const FftbResizeInfo& info);
+    Kernel* createKernel(const FftbKernelInfo& info);
+    void describe(const FftbBloomInfo& info, FftbNodeDescription* description);
     void cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info);
-    void report(FftbResult result, VkResult vkResult, const std::string& message) const;
+    const Device& device() const { return *device_; }
 
   private:
-    void check(VkResult result, const char* call) const;
-    Buffer createBuffer(VkDeviceSize sizeBytes, bool hostVisible);
-    void destroyBuffer(Buffer& buffer);
+    /// Destroys what the context created; safe on a partly constructed context.
+    void destroy();
+    /// The scratch for `extents`: the chained FftbScratchInfo's (checked), or a new buffer.
+    Scratch makeScratch(const Extents& extents, const void* chain) const;
     void createLayouts();
+    /// Checks `info` and plans it.
+    Plan plan(const FftbBloomInfo& info) const;
     VkPipeline pipeline(Pass pass, uint32_t fftLength);
-    VkDescriptorSet nextDescriptorSet(VkImageView input, VkImageLayout inputLayout, VkImageView output);
+    VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
     void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, uint32_t groupsX, uint32_t groupsY,
                   const FftbPushConstants& push);
     void barrier(VkCommandBuffer cb) const;
+    void checkImageBarriers(const FftbImageBarrierInfo& images) const;
+    /// The FftbImageBarrierInfo barriers before the first pass (`before`) or after the last.
+    void cmdImageBarriers(VkCommandBuffer cb, const FftbImageBarrierInfo& images, VkImageLayout readLayout,
+                          bool before) const;
 
-    VulkanFunctions vk_;
-    VkDevice device_;
-    VkPhysicalDevice physicalDevice_;
-    VkPhysicalDeviceProperties properties_{};
-    const VkAllocationCallbacks* allocator_;
-    PFN_fftbMessageCallback callback_;
-    void* callbackUserData_;
-    uint32_t maxWidth_, maxHeight_, maxKernelWidth_, maxKernelHeight_;
+    std::shared_ptr<const Device> device_;
+    const VulkanFunctions& vk_;
+    Extents max_;
     LengthPolicy lengths_ = LengthPolicy::MixedRadix; ///< FftbPlannerInfo
+    Scratch scratch_;
 
     VkSampler sampler_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
@@ -92,13 +86,7 @@ class Context
     std::map<std::pair<Pass, uint32_t>, VkPipeline> pipelines_;
     std::vector<VkDescriptorSet> descriptorSets_; ///< one per frame in flight, written in turn
     uint32_t nextDescriptorSet_ = 0;
-
-    Buffer twiddles_, intermediate_, kernelTexels_, kernelSpectrum_;
-
-    bool hasKernel_ = false;
-    uint32_t kernelWidth_ = 0, kernelHeight_ = 0;
-    SpectrumMode spectrumMode_ = SpectrumMode::Resampled;
-    SpectrumKey spectrumKey_;
+    Buffer twiddles_;
 };
 
 } // namespace fftb

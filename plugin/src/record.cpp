@@ -3,46 +3,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 namespace fftb
 {
-
-void Context::setKernel(const FftbKernelInfo& info)
-{
-    if (info.width == 0 || info.height == 0 || info.width > maxKernelWidth_ || info.height > maxKernelHeight_)
-        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                      "kernel width, height: " + std::to_string(info.width) + "x" + std::to_string(info.height) +
-                          " outside 1x1 .. " + std::to_string(maxKernelWidth_) + "x" +
-                          std::to_string(maxKernelHeight_) + " (the context's maximum kernel extent)"};
-    if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "spectrumMode: unknown value"};
-    const size_t texels = size_t(info.width) * info.height;
-    double sums[3] = {0.0, 0.0, 0.0};
-    for (size_t i = 0; i < texels * 3; ++i)
-    {
-        const float v = info.texels[i];
-        if (!std::isfinite(v) || v < 0.0f)
-            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                          "texels: texel (" + std::to_string((i / 3) % info.width) + ", " +
-                              std::to_string((i / 3) / info.width) + ") is negative, NaN or infinite"};
-        sums[i % 3] += v;
-    }
-    for (int c = 0; c < 3; ++c)
-        if (!(sums[c] > 0.0) || !std::isfinite(sums[c]))
-            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                          "texels: channel " + std::to_string(c) + " sums to " + std::to_string(sums[c]) +
-                              ", cannot be normalized"};
-    // Planar on the device: each channel's lines are contiguous for the kernel's first pass.
-    auto* planar = static_cast<float*>(kernelTexels_.mapped);
-    for (size_t i = 0; i < texels; ++i)
-        for (int c = 0; c < 3; ++c)
-            planar[c * texels + i] = float(info.texels[i * 3 + c] / sums[c]);
-    kernelWidth_ = info.width;
-    kernelHeight_ = info.height;
-    spectrumMode_ = info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled;
-    spectrumKey_ = SpectrumKey{};
-    hasKernel_ = true;
-}
 
 void Context::barrier(VkCommandBuffer cb) const
 {
@@ -56,24 +20,40 @@ void Context::barrier(VkCommandBuffer cb) const
 void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, uint32_t groupsX, uint32_t groupsY,
                        const FftbPushConstants& push)
 {
+    static constexpr const char* labels[] = {
+        "fftbloom: kernel spectrum, first-axis FFT",
+        "fftbloom: kernel spectrum, second-axis FFT",
+        "fftbloom: pass 1, first-axis FFT",
+        "fftbloom: pass 2, second-axis FFT, Hadamard product, inverse FFT",
+        "fftbloom: pass 3, first-axis inverse FFT, composite",
+    };
+    static_assert(std::size(labels) == size_t(Pass::Count));
+    device_->cmdBeginLabel(cb, labels[uint32_t(pass)]);
     vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass, fftLength));
     vk_.vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vk_.vkCmdDispatch(cb, groupsX, groupsY, 1);
+    device_->cmdEndLabel(cb);
 }
 
-void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
+Plan Context::plan(const FftbBloomInfo& info) const
 {
-    if (!hasKernel_)
-        throw Failure{FFTB_ERROR_NO_KERNEL, VK_SUCCESS, "no kernel: call fftbSetKernel first"};
-    if (!info.inputView || !info.outputView)
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "inputView, outputView: VK_NULL_HANDLE"};
+    if (!info.kernel)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo.kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
+    const Kernel& kernel = *kernelOf(info.kernel);
+    if (kernel.device().device != device_->device)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo.kernel: created on another VkDevice"};
+    if (kernel.width() > max_.kernelWidth || kernel.height() > max_.kernelHeight)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "bloomInfo.kernel: " + std::to_string(kernel.width()) + "x" + std::to_string(kernel.height()) +
+                          " is larger than the context's maximum kernel extent " + std::to_string(max_.kernelWidth) +
+                          "x" + std::to_string(max_.kernelHeight)};
     if (info.inputLayout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL && info.inputLayout != VK_IMAGE_LAYOUT_GENERAL)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                       "inputLayout: must be VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL"};
-    if (info.width == 0 || info.height == 0 || info.width > maxWidth_ || info.height > maxHeight_)
+    if (info.width == 0 || info.height == 0 || info.width > max_.width || info.height > max_.height)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "width, height: " + std::to_string(info.width) + "x" + std::to_string(info.height) +
-                          " outside 1x1 .. " + std::to_string(maxWidth_) + "x" + std::to_string(maxHeight_) +
+                          " outside 1x1 .. " + std::to_string(max_.width) + "x" + std::to_string(max_.height) +
                           " (the context's maximum extent)"};
     if (info.padding != FFTB_PADDING_ZERO && info.padding != FFTB_PADDING_MIRROR)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "padding: unknown value"};
@@ -83,20 +63,55 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "sharpen: must lie in [0, 1]"};
     if (!(info.intensity >= 0.0f) || !std::isfinite(info.intensity))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "intensity: must be finite and >= 0"};
+    checkChain(info.pNext, {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO},
+               "bloomInfo.pNext");
 
-    PlanRequest request{info.width, info.height, kernelWidth_, kernelHeight_};
+    PlanRequest request{info.width, info.height, kernel.width(), kernel.height()};
     request.padding = info.padding == FFTB_PADDING_MIRROR ? Padding::Mirror : Padding::Zero;
     request.axisOrder = info.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? AxisOrder::XFirst
                         : info.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? AxisOrder::YFirst
                                                                     : AxisOrder::Auto;
-    request.spectrum = spectrumMode_;
+    request.spectrum = kernel.mode();
     request.lengths = lengths_;
     Plan plan;
     std::string reason;
     if (!makePlan(request, &plan, &reason))
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, reason};
+    return plan;
+}
+
+void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
+{
+    const Plan plan = this->plan(info);
+    const bool computeSpectrum = kernelOf(info.kernel)->needsSpectrum(plan);
+    void* pNext = d->pNext;
+    *d = FftbNodeDescription{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION, pNext};
+    d->input = {info.inputLayout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+    d->output = {VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    d->scratch = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    d->scratchBytes = intermediateElements(plan) * 8;
+    d->spectrumBytes = spectrumElements(plan) * 8;
+    d->spectrumPassCount = computeSpectrum ? 2 : 0;
+    d->passCount = 3 + d->spectrumPassCount;
+    d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
+    d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
+    d->axisOrder = plan.firstAxisIsX ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
+}
+
+void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
+{
+    if (!info.inputView || !info.outputView)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "inputView, outputView: VK_NULL_HANDLE"};
+    const Plan plan = this->plan(info);
     const AxisPlan& a = plan.first;
     const AxisPlan& b = plan.second;
+    const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
+    if (timestamps && !timestamps->queryPool)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
+    const auto* images = findInChain<FftbImageBarrierInfo>(info.pNext, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO);
+    if (images)
+        checkImageBarriers(*images);
 
     FftbPushConstants push{};
     push.imageLength1 = a.imageLength;
@@ -120,16 +135,6 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.scale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
 
-    const FftbTimestampInfo* timestamps = nullptr;
-    for (auto* next = static_cast<const FftbStructureType*>(info.pNext); next;
-         next = static_cast<const FftbStructureType*>(reinterpret_cast<const FftbTimestampInfo*>(next)->pNext))
-    {
-        if (*next != FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO)
-            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo.pNext: unknown structure type"};
-        timestamps = reinterpret_cast<const FftbTimestampInfo*>(next);
-        if (!timestamps->queryPool)
-            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
-    }
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]
     {
@@ -138,28 +143,30 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
                                     timestamps->firstQuery + stamp++);
     };
 
-    // Pipelines first, so that a device limit (workgroup size, shared memory) is reported before anything is recorded.
+    // Everything that can fail comes before the kernel is bound (which marks its spectrum as computed) and before
+    // anything is recorded: pipelines report a device limit (workgroup size, shared memory) here.
     pipeline(Pass::KernelFftFirst, a.spectrumLength);
     pipeline(Pass::KernelFftSecond, b.spectrumLength);
     pipeline(Pass::ImageFftFirst, a.paddedLength);
     pipeline(Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength);
     pipeline(Pass::ImageIfftFirstComposite, a.paddedLength);
+    const Kernel::Binding kernel = kernelOf(info.kernel)->bind(plan);
 
-    const VkDescriptorSet set = nextDescriptorSet(info.inputView, info.inputLayout, info.outputView);
+    const VkDescriptorSet set = nextDescriptorSet(info, kernel);
+    device_->cmdBeginLabel(cb, "fftbloom");
     vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set, 0, nullptr);
-    // Orders this bloom after earlier use of the context's buffers (the previous frame's pass 3 reads).
+    // Orders this bloom after earlier compute use of the scratch and the kernel (the previous frame's passes).
     barrier(cb);
+    if (images)
+        cmdImageBarriers(cb, *images, info.inputLayout, true);
     writeTimestamp();
-
-    const SpectrumKey key{true, plan.firstAxisIsX, a.spectrumLength, b.spectrumLength};
-    if (!(spectrumKey_ == key))
+    if (kernel.computeSpectrum)
     {
         const uint32_t kernelLines = std::min(b.kernelLength, b.spectrumLength);
         dispatch(cb, Pass::KernelFftFirst, a.spectrumLength, (kernelLines + 1) / 2, 1, push);
         barrier(cb);
         dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, a.spectrumLength / 2 + 1, 3, push);
         barrier(cb);
-        spectrumKey_ = key;
     }
     writeTimestamp();
     dispatch(cb, Pass::ImageFftFirst, a.paddedLength, (b.imageLength + 1) / 2, 1, push);
@@ -170,6 +177,46 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     barrier(cb);
     dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, (b.imageLength + 1) / 2, 1, push);
     writeTimestamp();
+    if (images)
+        cmdImageBarriers(cb, *images, info.inputLayout, false);
+    device_->cmdEndLabel(cb);
+}
+
+void Context::checkImageBarriers(const FftbImageBarrierInfo& images) const
+{
+    if (!images.inputImage || !images.outputImage)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "FftbImageBarrierInfo.inputImage, outputImage: VK_NULL_HANDLE"};
+    for (const auto& [layout, field] : {std::pair{images.inputLayout, "inputLayout"},
+                                        std::pair{images.outputNewLayout, "outputNewLayout"}})
+        if (layout == VK_IMAGE_LAYOUT_UNDEFINED || layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          std::string("FftbImageBarrierInfo.") + field + ": UNDEFINED or PREINITIALIZED"};
+}
+
+void Context::cmdImageBarriers(VkCommandBuffer cb, const FftbImageBarrierInfo& images, VkImageLayout readLayout,
+                               bool before) const
+{
+    constexpr VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    Device::ImageBarrier barriers[2];
+    if (before)
+    {
+        barriers[0] = {images.inputImage,      images.inputRange, images.inputLayout,
+                       readLayout,             images.inputStageMask, images.inputAccessMask,
+                       compute,                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+        barriers[1] = {images.outputImage,        images.outputRange,        images.outputOldLayout,
+                       VK_IMAGE_LAYOUT_GENERAL,   images.outputSrcStageMask, images.outputSrcAccessMask,
+                       compute,                   VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    }
+    else
+    {
+        // The input's reads need no access mask, only their stage: the next user waits on COMPUTE_SHADER.
+        barriers[0] = {images.inputImage, images.inputRange, readLayout, images.inputLayout, compute, 0, compute, 0};
+        barriers[1] = {images.outputImage,        images.outputRange,       VK_IMAGE_LAYOUT_GENERAL,
+                       images.outputNewLayout,    compute,                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                       images.outputDstStageMask, images.outputDstAccessMask};
+    }
+    device_->cmdImageBarriers(cb, barriers);
 }
 
 } // namespace fftb

@@ -122,6 +122,7 @@ class ApiTest : public ::testing::Test
 
     void TearDown() override
     {
+        fftbDestroyKernel(kernel_);
         if (context_)
             fftbDestroyContext(context_);
         if (device_)
@@ -189,6 +190,14 @@ class ApiTest : public ::testing::Test
         info.texels = kernelTexels_.data();
         info.spectrumMode = FFTB_SPECTRUM_MODE_RESAMPLED;
         return info;
+    }
+
+    /// fftbCreateKernel of `info` on context_ into kernel_ (the previous one destroyed).
+    FftbResult createKernel(const FftbKernelInfo& info)
+    {
+        fftbDestroyKernel(kernel_);
+        kernel_ = nullptr;
+        return fftbCreateKernel(context_, &info, &kernel_);
     }
 
     /// Expects exactly one message since the last check, with `result` and naming `field`; then forgets it.
@@ -280,6 +289,7 @@ class ApiTest : public ::testing::Test
     {
         FftbBloomInfo info{};
         info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
+        info.kernel = kernel_;
         info.inputView = createView();
         info.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         info.outputView = createView();
@@ -303,6 +313,7 @@ class ApiTest : public ::testing::Test
     std::vector<VkDeviceMemory> memories_;
     std::vector<VkImageView> views_;
     FftbContext context_ = nullptr;
+    FftbKernel kernel_ = nullptr;
     std::vector<float> kernelTexels_;
     std::vector<Message> messages_;
     std::vector<std::string> validationMessages_;
@@ -414,81 +425,80 @@ TEST_F(ApiTest, CreateRejectsExtentsNeedingAnFftLongerThan16384)
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
 }
 
-TEST_F(ApiTest, SetKernelRejectsNegativeTexel)
+TEST_F(ApiTest, CreateKernelRejectsNegativeTexel)
 {
     createContext();
     FftbKernelInfo info = kernel(4, 3);
     kernelTexels_[(1 * 4 + 2) * 3 + 1] = -0.5f; // texel (2, 1), green
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texel (2, 1)");
 }
 
-TEST_F(ApiTest, SetKernelRejectsNaN)
+TEST_F(ApiTest, CreateKernelRejectsNaN)
 {
     createContext();
     FftbKernelInfo info = kernel(4, 3);
     kernelTexels_[(2 * 4 + 3) * 3 + 0] = std::numeric_limits<float>::quiet_NaN(); // texel (3, 2), red
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texel (3, 2)");
     info = kernel(4, 3);
     kernelTexels_[2] = std::numeric_limits<float>::infinity(); // texel (0, 0), blue
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texel (0, 0)");
 }
 
-TEST_F(ApiTest, SetKernelRejectsAllZeroChannel)
+TEST_F(ApiTest, CreateKernelRejectsAllZeroChannel)
 {
     createContext();
     FftbKernelInfo info = kernel(4, 3);
     for (size_t i = 2; i < kernelTexels_.size(); i += 3)
         kernelTexels_[i] = 0.0f; // blue sums to 0: it cannot be normalized to unit sum
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "channel 2");
 }
 
-TEST_F(ApiTest, SetKernelRejectsNullAndWrongSType)
+TEST_F(ApiTest, CreateKernelRejectsNullAndWrongSType)
 {
     createContext();
-    EXPECT_EQ(fftbSetKernel(context_, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCreateKernel(context_, nullptr, &kernel_), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelInfo");
     FftbKernelInfo info = kernel(1, 1);
     info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
     info = kernel(1, 1);
     info.texels = nullptr;
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texels");
 }
 
-TEST_F(ApiTest, SetKernelRejectsKernelLargerThanTheMaximum)
+TEST_F(ApiTest, CreateKernelRejectsKernelLargerThanTheMaximum)
 {
     createContext();
     FftbKernelInfo info = kernel(17, 8); // validCreateInfo allows 16 x 8
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "width");
     info = kernel(16, 9);
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "height");
     info = kernel(16, 8);
-    EXPECT_EQ(fftbSetKernel(context_, &info), FFTB_SUCCESS);
+    EXPECT_EQ(createKernel(info), FFTB_SUCCESS);
     EXPECT_TRUE(messages_.empty());
 }
 
-TEST_F(ApiTest, CmdBloomBeforeAnyKernel)
+TEST_F(ApiTest, CmdBloomWithoutKernel)
 {
     createContext();
     const FftbBloomInfo info = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_NO_KERNEL);
-    expectOneMessage(FFTB_ERROR_NO_KERNEL, "fftbSetKernel");
-    // A rejected kernel does not count as one.
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernel");
+    // A rejected kernel leaves no handle behind.
     FftbKernelInfo kernelInfo = kernel(2, 2);
     kernelTexels_[0] = -1.0f;
-    EXPECT_EQ(fftbSetKernel(context_, &kernelInfo), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createKernel(kernelInfo), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(kernel_, nullptr);
     messages_.clear();
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_NO_KERNEL);
-    expectOneMessage(FFTB_ERROR_NO_KERNEL, "fftbSetKernel");
     endCommandBuffer(cb);
 }
 
@@ -496,7 +506,7 @@ TEST_F(ApiTest, CmdBloomRejectsExtentLargerThanAtCreation)
 {
     createContext();
     const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(fftbSetKernel(context_, &kernelInfo), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
     FftbBloomInfo info = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
     info.width = 65; // maxWidth is 64
@@ -513,7 +523,7 @@ TEST_F(ApiTest, CmdBloomRejectsSharpenOutsideUnitInterval)
 {
     createContext();
     const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(fftbSetKernel(context_, &kernelInfo), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
     FftbBloomInfo info = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
     for (float sharpen : {1.5f, -0.25f, std::numeric_limits<float>::quiet_NaN()})
@@ -529,7 +539,7 @@ TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
 {
     createContext();
     const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(fftbSetKernel(context_, &kernelInfo), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
     FftbBloomInfo info = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
     EXPECT_EQ(fftbCmdBloom(context_, cb, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
@@ -544,6 +554,195 @@ TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
     endCommandBuffer(cb);
 }
 
+TEST_F(ApiTest, MemoryRequirementsNeedNoDeviceAndGrowWithTheExtents)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    info.instance = VK_NULL_HANDLE;
+    info.physicalDevice = VK_NULL_HANDLE;
+    info.device = VK_NULL_HANDLE;
+    FftbMemoryRequirements small{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &small), FFTB_SUCCESS);
+    // 64 x 48 frames, 16 x 8 kernels: the frame's half spectrum holds at least 3 x (64 / 2 + 1) x 48 complex floats.
+    EXPECT_GE(small.scratchBytes, VkDeviceSize(3) * 33 * 48 * 8);
+    EXPECT_GE(small.exactSpectrumBytes, VkDeviceSize(3) * 33 * 48 * 8);
+    // 16 x 8 is its own extent: its half spectrum is largest with y as the first (halved) axis, 3 x (8/2 + 1) x 16.
+    EXPECT_EQ(small.resampledSpectrumBytes, VkDeviceSize(3) * (8 / 2 + 1) * 16 * 8);
+    EXPECT_EQ(small.kernelTexelBytes, VkDeviceSize(3) * 16 * 8 * 4);
+    EXPECT_GT(small.twiddleBytes, 0u);
+    info.maxWidth = 1920;
+    info.maxHeight = 1080;
+    FftbMemoryRequirements large{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &large), FFTB_SUCCESS);
+    EXPECT_GT(large.scratchBytes, small.scratchBytes);
+    EXPECT_GT(large.exactSpectrumBytes, small.exactSpectrumBytes);
+    EXPECT_EQ(large.resampledSpectrumBytes, small.resampledSpectrumBytes) << "resampled spectra ignore the frame";
+    EXPECT_EQ(large.twiddleBytes, small.twiddleBytes);
+    EXPECT_TRUE(messages_.empty());
+    info.maxWidth = 16200;
+    info.maxKernelWidth = 512;
+    EXPECT_EQ(fftbGetMemoryRequirements(&info, &large), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
+    large.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
+    info = validCreateInfo();
+    EXPECT_EQ(fftbGetMemoryRequirements(&info, &large), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
+}
+
+TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    info.width = 100; // maxWidth is 64
+    info.height = 48;
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "width");
+
+    FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+    resize.maxWidth = 16200; // needs an FFT longer than 16384 with a 512 kernel
+    resize.maxHeight = 48;
+    resize.maxKernelWidth = resize.maxKernelHeight = 512;
+    EXPECT_EQ(fftbResizeContext(context_, &resize), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
+    info.width = 64;
+    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS) << "the old extent still works";
+    info.width = 100;
+    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_ERROR_DEVICE_LIMIT) << "and no more";
+    messages_.clear();
+
+    resize.maxWidth = 100;
+    resize.maxKernelWidth = 16;
+    resize.maxKernelHeight = 8;
+    ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS);
+    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    EXPECT_GE(node.paddedWidth, 100u + 3 / 2);
+    resize.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
+    EXPECT_EQ(fftbResizeContext(context_, &resize), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
+}
+
+TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    info.width = 40;
+    info.height = 30;
+    info.inputLayout = VK_IMAGE_LAYOUT_GENERAL;
+    info.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.input.layout, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_EQ(node.input.stageMask, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    EXPECT_EQ(node.input.accessMask, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    EXPECT_EQ(node.output.layout, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_EQ(node.output.accessMask, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    EXPECT_EQ(node.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
+    // Zero padding: at least L + K/2 along each axis.
+    EXPECT_GE(node.paddedWidth, 40u + 16 / 2);
+    EXPECT_GE(node.paddedHeight, 30u + 8 / 2);
+    // The first (real-packed) axis is y: the scratch holds its half spectrum for every image column.
+    EXPECT_GE(node.scratchBytes, VkDeviceSize(3) * (node.paddedHeight / 2 + 1) * 40 * 8);
+    FftbMemoryRequirements requirements{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    const FftbContextCreateInfo createInfo = validCreateInfo();
+    ASSERT_EQ(fftbGetMemoryRequirements(&createInfo, &requirements), FFTB_SUCCESS);
+    EXPECT_LE(node.scratchBytes, requirements.scratchBytes);
+    EXPECT_EQ(node.spectrumPassCount, 2u) << "a new kernel's spectrum is computed by its first bloom";
+    EXPECT_EQ(node.passCount, 5u);
+
+    const VkCommandBuffer cb = beginCommandBuffer();
+    ASSERT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.passCount, 3u) << "the spectrum is recorded once";
+    info.axisOrder = FFTB_AXIS_ORDER_X_FIRST;
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.passCount, 5u) << "the other axis order has a spectrum of its own";
+    endCommandBuffer(cb);
+    EXPECT_TRUE(messages_.empty());
+}
+
+TEST_F(ApiTest, ScratchInfoIsChecked)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    FftbMemoryRequirements requirements{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &requirements), FFTB_SUCCESS);
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(physicalDevice_, &properties);
+    const VkDeviceSize alignment = properties.limits.minStorageBufferOffsetAlignment;
+    ASSERT_GT(alignment, 1u) << "the misaligned case below needs an alignment above 1";
+
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = requirements.scratchBytes + alignment;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateBuffer(device_, &bci, nullptr, &buffer), VK_SUCCESS);
+    FftbScratchInfo scratch{FFTB_STRUCTURE_TYPE_SCRATCH_INFO};
+    info.pNext = &scratch;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FftbScratchInfo.buffer");
+    scratch.buffer = buffer;
+    scratch.offset = alignment / 2;
+    scratch.size = requirements.scratchBytes;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FftbScratchInfo.offset");
+    scratch.offset = alignment;
+    scratch.size = requirements.scratchBytes - 8;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FftbScratchInfo.size");
+    EXPECT_EQ(context_, nullptr);
+    vkDestroyBuffer(device_, buffer, nullptr);
+}
+
+TEST_F(ApiTest, ImageBarrierInfoIsChecked)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbImageBarrierInfo images{FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
+    FftbBloomInfo info = validBloomInfo();
+    info.pNext = &images;
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputImage");
+    images.inputImage = images_[0];
+    images.outputImage = images_[1];
+    images.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    images.outputNewLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "outputNewLayout");
+    FftbPlannerInfo stranger{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+    info.pNext = &stranger;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfo.pNext");
+    endCommandBuffer(cb);
+}
+
+TEST_F(ApiTest, KernelFromOneContextServesAnotherAndOutlivesIt)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(4, 4)), FFTB_SUCCESS);
+    FftbContextCreateInfo info = validCreateInfo();
+    info.maxKernelWidth = info.maxKernelHeight = 3;
+    FftbContext small = nullptr;
+    ASSERT_EQ(fftbCreateContext(&info, &small), FFTB_SUCCESS);
+    FftbBloomInfo bloom = validBloomInfo();
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    EXPECT_EQ(fftbDescribeNode(small, &bloom, &node), FFTB_ERROR_DEVICE_LIMIT) << "4 x 4 past its 3 x 3 maximum";
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maximum kernel extent");
+    fftbDestroyContext(small);
+
+    info = validCreateInfo();
+    FftbContext other = nullptr;
+    ASSERT_EQ(fftbCreateContext(&info, &other), FFTB_SUCCESS);
+    fftbDestroyContext(context_);
+    context_ = nullptr;
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(other, cb, &bloom), FFTB_SUCCESS);
+    endCommandBuffer(cb);
+    fftbDestroyContext(other);
+    EXPECT_TRUE(messages_.empty());
+}
+
 TEST(Api, ResultToStringNamesEveryCode)
 {
 // Each code with its own spelling: the string is the enumerator's name.
@@ -554,8 +753,7 @@ TEST(Api, ResultToStringNamesEveryCode)
     X(FFTB_ERROR_DEVICE_LIMIT)                                                                                         \
     X(FFTB_ERROR_OUT_OF_HOST_MEMORY)                                                                                   \
     X(FFTB_ERROR_OUT_OF_DEVICE_MEMORY)                                                                                 \
-    X(FFTB_ERROR_VULKAN)                                                                                               \
-    X(FFTB_ERROR_NO_KERNEL)
+    X(FFTB_ERROR_VULKAN)
 #define FFTB_RESULT_ENTRY(code) std::make_pair(code, std::string(#code)),
     const std::pair<FftbResult, std::string> results[] = {FFTB_RESULTS(FFTB_RESULT_ENTRY)};
 #undef FFTB_RESULT_ENTRY

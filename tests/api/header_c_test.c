@@ -1,4 +1,4 @@
-/* Proves fftbloom.h compiles alone as C11 (and, through header_cpp_test.cpp, as C++): fills every struct, names every
+/* Proves fftbloom.h compiles alone as C99 (and, through header_cpp_test.cpp, as C++): fills every struct, names every
  * enum, calls the query functions. */
 #include <fftbloom/fftbloom.h>
 
@@ -20,17 +20,54 @@ static int useEveryType(void)
     FftbContextCreateInfo createInfo = {FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
     FftbKernelInfo kernelInfo = {FFTB_STRUCTURE_TYPE_KERNEL_INFO};
     FftbBloomInfo bloomInfo = {FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    FftbKernel kernel = NULL;
+    FftbPlannerInfo planner = {FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+    FftbDeviceFeaturesInfo features = {FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
+    FftbScratchInfo scratch = {FFTB_STRUCTURE_TYPE_SCRATCH_INFO};
+    FftbResizeInfo resize = {FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+    FftbImageBarrierInfo images = {FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
+    FftbTimestampInfo timestamps = {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
+    FftbMemoryRequirements requirements = {FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    FftbNodeDescription node = {FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     const FftbResult results[] = {FFTB_SUCCESS,
                                   FFTB_ERROR_INVALID_ARGUMENT,
                                   FFTB_ERROR_UNSUPPORTED,
                                   FFTB_ERROR_DEVICE_LIMIT,
                                   FFTB_ERROR_OUT_OF_HOST_MEMORY,
                                   FFTB_ERROR_OUT_OF_DEVICE_MEMORY,
-                                  FFTB_ERROR_VULKAN,
-                                  FFTB_ERROR_NO_KERNEL};
+                                  FFTB_ERROR_VULKAN};
     unsigned i;
 
-    createInfo.pNext = NULL;
+    planner.pNext = &features;
+    planner.lengthPolicy = FFTB_LENGTH_POLICY_POWER_OF_TWO;
+    features.pNext = &scratch;
+    features.synchronization2 = VK_TRUE;
+    features.debugUtils = VK_FALSE;
+    scratch.pNext = NULL;
+    scratch.buffer = VK_NULL_HANDLE;
+    scratch.offset = 0;
+    scratch.size = 0;
+    resize.pNext = NULL;
+    resize.maxWidth = 3840;
+    resize.maxHeight = 2160;
+    resize.maxKernelWidth = 512;
+    resize.maxKernelHeight = 512;
+    images.pNext = &timestamps;
+    images.inputImage = VK_NULL_HANDLE;
+    images.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    images.inputStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+    images.inputAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    images.outputImage = VK_NULL_HANDLE;
+    images.outputOldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    images.outputSrcStageMask = VK_PIPELINE_STAGE_2_NONE;
+    images.outputSrcAccessMask = VK_ACCESS_2_NONE;
+    images.outputNewLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    images.outputDstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+    images.outputDstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+    timestamps.pNext = NULL;
+    timestamps.queryPool = VK_NULL_HANDLE;
+    timestamps.firstQuery = 0;
+    createInfo.pNext = &planner;
     createInfo.instance = VK_NULL_HANDLE;
     createInfo.physicalDevice = VK_NULL_HANDLE;
     createInfo.device = VK_NULL_HANDLE;
@@ -51,7 +88,8 @@ static int useEveryType(void)
     kernelInfo.texels = texels;
     kernelInfo.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
 
-    bloomInfo.pNext = NULL;
+    bloomInfo.pNext = &images;
+    bloomInfo.kernel = kernel;
     bloomInfo.inputView = VK_NULL_HANDLE;
     bloomInfo.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bloomInfo.outputView = VK_NULL_HANDLE;
@@ -74,9 +112,15 @@ static int useEveryType(void)
     /* A null create info fails before anything is touched, so the entry points link and run without a device. */
     if (fftbCreateContext(NULL, &context) != FFTB_ERROR_INVALID_ARGUMENT || context != NULL)
         return 3;
-    if (fftbSetKernel(context, &kernelInfo) != FFTB_ERROR_INVALID_ARGUMENT ||
-        fftbCmdBloom(context, VK_NULL_HANDLE, &bloomInfo) != FFTB_ERROR_INVALID_ARGUMENT)
+    if (fftbCreateKernel(context, &kernelInfo, &kernel) != FFTB_ERROR_INVALID_ARGUMENT ||
+        fftbCmdBloom(context, VK_NULL_HANDLE, &bloomInfo) != FFTB_ERROR_INVALID_ARGUMENT ||
+        fftbResizeContext(context, &resize) != FFTB_ERROR_INVALID_ARGUMENT ||
+        fftbDescribeNode(context, &bloomInfo, &node) != FFTB_ERROR_INVALID_ARGUMENT)
         return 3;
+    /* The memory query needs no device: the create info's extents are enough. */
+    if (fftbGetMemoryRequirements(&createInfo, &requirements) != FFTB_SUCCESS || requirements.scratchBytes == 0 ||
+        requirements.exactSpectrumBytes == 0)
+        return 5;
     /* Referenced, not called: the header does not promise that destroying NULL is a no-op. */
     if (destroy == NULL)
         return 3;

@@ -77,10 +77,12 @@ TEST_F(HppTest, FailuresThrowOrReturnTheResult)
     FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
     ki.width = ki.height = 4;
     ki.texels = negative.data();
-    EXPECT_EQ(context.setKernel(ki, std::nothrow), FFTB_ERROR_INVALID_ARGUMENT);
+    fftbloom::Kernel kernel;
+    EXPECT_EQ(context.createKernel(ki, kernel, std::nothrow), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_FALSE(kernel);
     try
     {
-        context.setKernel(ki);
+        kernel = context.createKernel(ki);
         ADD_FAILURE() << "no exception for a negative kernel";
     }
     catch (const fftbloom::Error& e)
@@ -100,7 +102,17 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     ki.width = ki.height = kKernel;
     ki.texels = point.data();
     ki.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
-    context.setKernel(ki);
+    const fftbloom::Kernel kernel = context.createKernel(ki);
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    bi.kernel = kernel.get();
+    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    bi.width = kWidth;
+    bi.height = kHeight;
+    bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+    // The node's declaration, before anything is recorded: the spectrum passes come first.
+    const FftbNodeDescription node = context.describeNode(bi);
+    EXPECT_EQ(node.passCount, 5u);
+    EXPECT_GE(node.scratchBytes, 1u);
 
     const VkDeviceSize bytes = kWidth * kHeight * 4 * sizeof(float);
     fftb::VulkanDevice::Buffer upload = device_.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
@@ -118,13 +130,8 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     const VkCommandBuffer cb = device_.beginCommands();
     fftb::VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, kWidth, kHeight);
     fftb::VulkanDevice::prepareComputeOutput(cb, output.image);
-    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.inputView = input.view;
-    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bi.outputView = output.view;
-    bi.width = kWidth;
-    bi.height = kHeight;
-    bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
     context.cmdBloom(cb, bi);
     fftb::VulkanDevice::transition(cb, output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                    VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,

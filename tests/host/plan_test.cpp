@@ -245,5 +245,54 @@ TEST(Plan, RefusesEmptyExtentsAndFramesTooLargeNamingTheField)
     EXPECT_NE(error.find("kernel extent"), std::string::npos) << error;
 }
 
+TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
+{
+    // The claim the plugin sizes its buffers on: no smaller frame or kernel, in any padding, axis order or spectrum
+    // mode, needs more than the maximum extents' worst case.
+    ScratchSizes sizes;
+    std::string error;
+    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &sizes, &error)) << error;
+    uint64_t largestIntermediate = 0, largestSpectrum = 0;
+    for (uint32_t w = 1; w <= 200; w += 7)
+        for (uint32_t h = 1; h <= 150; h += 11)
+            for (uint32_t k : {1u, 8u, 20u})
+                for (Padding padding : {Padding::Zero, Padding::Mirror})
+                    for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+                        for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
+                        {
+                            Plan plan;
+                            ASSERT_TRUE(makePlan({w, h, k + 13, k, padding, order, mode}, &plan, &error)) << error;
+                            // The half spectrum of the frame: one line per first-axis frequency, 3 channels.
+                            const uint64_t frame = 3ull * (plan.first.paddedLength / 2 + 1) * plan.second.imageLength;
+                            EXPECT_GE(intermediateElements(plan), frame);
+                            EXPECT_EQ(spectrumElements(plan),
+                                      3ull * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength);
+                            largestIntermediate = std::max(largestIntermediate, intermediateElements(plan));
+                            largestSpectrum = std::max(largestSpectrum, spectrumElements(plan));
+                        }
+    EXPECT_LE(largestIntermediate, sizes.intermediateElements);
+    EXPECT_LE(largestSpectrum, sizes.spectrumElements);
+    EXPECT_GT(sizes.intermediateElements, 3ull * (200 / 2 + 1) * 150) << "at least the largest frame's half spectrum";
+    EXPECT_FALSE(scratchSizes(16200, 10, 512, 512, LengthPolicy::MixedRadix, &sizes, &error));
+    EXPECT_NE(error.find("16384"), std::string::npos) << error;
+}
+
+TEST(Plan, ASpectrumSlotHoldsTheKernelsSpectrumAtEveryFrameUpToTheMaximum)
+{
+    for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
+        for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+        {
+            const uint64_t slot = spectrumSlotElements(300, 200, 31, 17, order, mode, LengthPolicy::MixedRadix);
+            for (uint32_t w = 1; w <= 300; w += 13)
+                for (uint32_t h = 1; h <= 200; h += 9)
+                    for (Padding padding : {Padding::Zero, Padding::Mirror})
+                    {
+                        Plan plan;
+                        ASSERT_TRUE(makePlan({w, h, 31, 17, padding, order, mode}, &plan, nullptr));
+                        EXPECT_LE(spectrumElements(plan), slot) << w << "x" << h;
+                    }
+        }
+}
+
 } // namespace
 } // namespace fftb

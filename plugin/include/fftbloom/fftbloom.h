@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 #define FFTB_VERSION_MAJOR 0
-#define FFTB_VERSION_MINOR 1
+#define FFTB_VERSION_MINOR 2
 #define FFTB_VERSION_PATCH 0
 /** Packed as (major << 22) | (minor << 12) | patch, like VK_MAKE_API_VERSION without the variant. */
 #define FFTB_MAKE_VERSION(major, minor, patch)                                                                         \
@@ -35,7 +35,6 @@ typedef enum FftbResult
     FFTB_ERROR_OUT_OF_HOST_MEMORY = -4,
     FFTB_ERROR_OUT_OF_DEVICE_MEMORY = -5,
     FFTB_ERROR_VULKAN = -6,           /**< a Vulkan call failed; the message callback names it and its VkResult */
-    FFTB_ERROR_NO_KERNEL = -7,        /**< fftbCmdBloom before any successful fftbSetKernel */
     FFTB_RESULT_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbResult;
 
@@ -46,6 +45,12 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_BLOOM_INFO = 3,
     FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO = 4,
     FFTB_STRUCTURE_TYPE_PLANNER_INFO = 5,
+    FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO = 6,
+    FFTB_STRUCTURE_TYPE_SCRATCH_INFO = 7,
+    FFTB_STRUCTURE_TYPE_RESIZE_INFO = 8,
+    FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO = 9,
+    FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS = 10,
+    FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION = 11,
     FFTB_STRUCTURE_TYPE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStructureType;
 
@@ -90,14 +95,19 @@ typedef enum FftbOutputMode
  *  (VK_SUCCESS when no Vulkan call failed). `message` lives only for the call. */
 typedef void (*PFN_fftbMessageCallback)(FftbResult result, VkResult vkResult, const char* message, void* userData);
 
+/** Per view: pipelines, descriptor sets, the twiddle table and the scratch for its maximum extents. Externally
+ *  synchronized, like a VkCommandPool: calls on one context must not overlap; calls on different contexts may. */
 typedef struct FftbContext_T* FftbContext;
+/** A kernel (point spread function) and its spectra, usable by every context of the device it was created on, at
+ *  once. Internally synchronized: fftbCmdBloom may use one kernel from several threads with different contexts. */
+typedef struct FftbKernel_T* FftbKernel;
 
 /** Device-lifetime settings. The device must have been created with the
  *  shaderStorageImageWriteWithoutFormat feature enabled and must be Vulkan 1.1 or newer. */
 typedef struct FftbContextCreateInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO */
-    const void* pNext;       /**< NULL or an FftbPlannerInfo */
+    const void* pNext;       /**< NULL, or a chain of FftbPlannerInfo, FftbDeviceFeaturesInfo, FftbScratchInfo */
     VkInstance instance;
     VkPhysicalDevice physicalDevice;
     VkDevice device;
@@ -133,7 +143,73 @@ typedef struct FftbPlannerInfo
     FftbLengthPolicy lengthPolicy;
 } FftbPlannerInfo;
 
-/** Kernel-lifetime settings: the point spread function. */
+/** What the device and instance were created with, chained to FftbContextCreateInfo::pNext: the plugin cannot query
+ *  enabled features, so it uses these only when told. Without it, both are VK_FALSE. */
+typedef struct FftbDeviceFeaturesInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO */
+    const void* pNext;       /**< NULL */
+    /** The device enabled synchronization2 (Vulkan 1.3, or VK_KHR_synchronization2): the barriers of an
+     *  FftbImageBarrierInfo are recorded with vkCmdPipelineBarrier2 and take any stage and access flag. Otherwise
+     *  they are recorded with vkCmdPipelineBarrier, the flags past bit 31 mapped to their Vulkan 1.0 equivalents
+     *  (copy, blit, resolve and clear stages to TRANSFER; sampled and storage reads to SHADER_READ; storage writes to
+     *  SHADER_WRITE; any other to ALL_COMMANDS or MEMORY_READ / MEMORY_WRITE). */
+    VkBool32 synchronization2;
+    /** The instance enabled VK_EXT_debug_utils: every pass is recorded inside a vkCmdBeginDebugUtilsLabelEXT /
+     *  vkCmdEndDebugUtilsLabelEXT pair named "fftbloom: ..." (shown by RenderDoc, Nsight, the validation layer). */
+    VkBool32 debugUtils;
+} FftbDeviceFeaturesInfo;
+
+/** Scratch supplied by the engine, chained to FftbContextCreateInfo::pNext or FftbResizeInfo::pNext: the context
+ *  then allocates no scratch of its own. The scratch is transient: its contents are undefined before and after
+ *  each fftbCmdBloom (FftbNodeDescription gives the bytes and the stage/access that use it), so a render graph may
+ *  alias its memory with other transient resources, ordering their use around fftbCmdBloom with its own barriers. */
+typedef struct FftbScratchInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_SCRATCH_INFO */
+    const void* pNext;       /**< NULL */
+    /** Created with VK_BUFFER_USAGE_STORAGE_BUFFER_BIT and bound to memory (device-local for speed); owned by the
+     *  caller, who keeps it alive while the context may use it: until fftbDestroyContext, or until an
+     *  fftbResizeContext that succeeds replaces it. */
+    VkBuffer buffer;
+    VkDeviceSize offset; /**< a multiple of the device's minStorageBufferOffsetAlignment */
+    /** >= FftbMemoryRequirements::scratchBytes of the context's maximum extents, and <= maxStorageBufferRange. */
+    VkDeviceSize size;
+} FftbScratchInfo;
+
+/** New maximum extents for fftbResizeContext. */
+typedef struct FftbResizeInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_RESIZE_INFO */
+    const void* pNext;       /**< NULL or an FftbScratchInfo */
+    uint32_t maxWidth;       /**< as in FftbContextCreateInfo */
+    uint32_t maxHeight;
+    uint32_t maxKernelWidth;
+    uint32_t maxKernelHeight;
+} FftbResizeInfo;
+
+/** The memory a context of given maximum extents needs, from fftbGetMemoryRequirements. Bytes, before the
+ *  device's size and alignment rounding. */
+typedef struct FftbMemoryRequirements
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS */
+    void* pNext;             /**< NULL */
+    /** Device-local storage buffer per context, the frame's half spectrum: 3 (N1/2 + 1) L2 x 8 bytes at worst over
+     *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis). Allocated by the context,
+     *  or supplied in an FftbScratchInfo. */
+    VkDeviceSize scratchBytes;
+    /** Device-local, per kernel of the maximum kernel extent and per axis order it is used with, exact mode: the
+     *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes. */
+    VkDeviceSize exactSpectrumBytes;
+    /** The same in resampled mode: the spectrum at the kernel's own extent rounded up to powers of two. */
+    VkDeviceSize resampledSpectrumBytes;
+    /** Host-visible, per kernel of the maximum kernel extent: its texels, planar RGB fp32. */
+    VkDeviceSize kernelTexelBytes;
+    /** Host-visible, per context: every FFT length's twiddle table. */
+    VkDeviceSize twiddleBytes;
+} FftbMemoryRequirements;
+
+/** A kernel: the point spread function, for fftbCreateKernel. */
 typedef struct FftbKernelInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_KERNEL_INFO */
@@ -145,23 +221,29 @@ typedef struct FftbKernelInfo
      *  to unit sum (so a kernel keeps the frame's luminance); values must be finite and >= 0 with a positive
      *  sum per channel. Copied during the call. */
     const float* texels;
-    FftbSpectrumMode spectrumMode; /**< default FFTB_SPECTRUM_MODE_RESAMPLED */
+    /** Default FFTB_SPECTRUM_MODE_RESAMPLED. Exact mode keeps a spectrum at the padded extent of frames up to the
+     *  maximum extent of the context passed to fftbCreateKernel; larger frames cannot use this kernel. */
+    FftbSpectrumMode spectrumMode;
 } FftbKernelInfo;
 
 /** Frame-lifetime settings of one fftbCmdBloom. */
 typedef struct FftbBloomInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BLOOM_INFO */
-    const void* pNext;       /**< NULL or an FftbTimestampInfo */
+    const void* pNext;       /**< NULL, or a chain of FftbTimestampInfo, FftbImageBarrierInfo */
+    /** The kernel to convolve with, from fftbCreateKernel on a context of this device; no larger than this context's
+     *  maximum kernel extent. */
+    FftbKernel kernel;
     /** The HDR frame, any format with VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT, read with texelFetch (no filtering).
-     *  On entry it must be in `inputLayout` (VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL)
-     *  and its writes visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT. */
+     *  The passes read it in `inputLayout` (VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL).
+     *  Without an FftbImageBarrierInfo it must be in that layout on entry, its writes visible to
+     *  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT. */
     VkImageView inputView;
     VkImageLayout inputLayout;
     /** The result, a 2D view of a format with VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT (e.g. RGBA16F, RGBA32F),
-     *  in VK_IMAGE_LAYOUT_GENERAL. Texels [0, width) x [0, height) are written by
-     *  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT; the caller places the barrier after.
-     *  It may not alias the input. */
+     *  written in VK_IMAGE_LAYOUT_GENERAL: texels [0, width) x [0, height) by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT /
+     *  VK_ACCESS_SHADER_WRITE_BIT. Without an FftbImageBarrierInfo it must be in that layout on entry and the caller
+     *  places the barrier after. It may not alias the input. */
     VkImageView outputView;
     uint32_t width;            /**< frame extent in texels, 1 .. maxWidth; both views must be at least this large */
     uint32_t height;           /**< 1 .. maxHeight */
@@ -172,6 +254,61 @@ typedef struct FftbBloomInfo
     /** Delta sharpening t in [0, 1]: the kernel spectrum becomes (1 - t) * K + t, so t = 1 is the identity. */
     float sharpen;
 } FftbBloomInfo;
+
+/** The images' state around fftbCmdBloom, chained to FftbBloomInfo::pNext (resources passed with their state, as
+ *  NVIDIA Streamline does): fftbCmdBloom then records the barriers and layout transitions itself. Flags are
+ *  synchronization2 values (VkPipelineStageFlags2, VkAccessFlags2); see FftbDeviceFeaturesInfo for devices without
+ *  synchronization2. One barrier before the first pass makes the input readable and the output writable; one after
+ *  the last pass returns the input to `inputLayout` and moves the output to `outputNewLayout`. */
+typedef struct FftbImageBarrierInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO */
+    const void* pNext;
+    VkImage inputImage;                       /**< the image of FftbBloomInfo::inputView */
+    VkImageSubresourceRange inputRange;       /**< the subresources of inputView */
+    VkImageLayout inputLayout;                /**< its layout on entry, and on exit; not UNDEFINED or PREINITIALIZED */
+    VkPipelineStageFlags2 inputStageMask;     /**< the stages that last wrote it */
+    VkAccessFlags2 inputAccessMask;           /**< their writes */
+    VkImage outputImage;                      /**< the image of FftbBloomInfo::outputView */
+    VkImageSubresourceRange outputRange;      /**< the subresources of outputView */
+    VkImageLayout outputOldLayout;            /**< its layout on entry; VK_IMAGE_LAYOUT_UNDEFINED discards it */
+    VkPipelineStageFlags2 outputSrcStageMask; /**< the stages of its previous use */
+    VkAccessFlags2 outputSrcAccessMask;       /**< their writes (reads need no access, only the stage) */
+    VkImageLayout outputNewLayout;            /**< the layout to leave it in; not UNDEFINED or PREINITIALIZED */
+    VkPipelineStageFlags2 outputDstStageMask; /**< the stages of its next use */
+    VkAccessFlags2 outputDstAccessMask;       /**< their accesses */
+} FftbImageBarrierInfo;
+
+/** How fftbCmdBloom uses one resource: for a render graph's dependency tracking. Synchronization2 values. */
+typedef struct FftbResourceUse
+{
+    VkImageLayout layout; /**< the layout the passes use it in; VK_IMAGE_LAYOUT_UNDEFINED for buffers */
+    VkPipelineStageFlags2 stageMask;
+    VkAccessFlags2 accessMask;
+} FftbResourceUse;
+
+/** What fftbCmdBloom with given settings does, from fftbDescribeNode: the declaration of a render-graph node. */
+typedef struct FftbNodeDescription
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION */
+    void* pNext;             /**< NULL */
+    /** The input as the passes read it: FftbBloomInfo::inputLayout, COMPUTE_SHADER, SHADER_SAMPLED_READ. */
+    FftbResourceUse input;
+    /** The output as the passes write it: GENERAL, COMPUTE_SHADER, SHADER_STORAGE_WRITE. */
+    FftbResourceUse output;
+    /** The scratch: COMPUTE_SHADER, SHADER_STORAGE_READ | SHADER_STORAGE_WRITE, transient (undefined before and
+     *  after). `scratchBytes` of it are used at this extent, from its start. */
+    FftbResourceUse scratch;
+    VkDeviceSize scratchBytes;
+    /** The kernel's spectrum for this extent and axis order, persistent in the kernel: written by this call when
+     *  `spectrumPassCount` is 2, read by pass 2. */
+    VkDeviceSize spectrumBytes;
+    uint32_t spectrumPassCount;  /**< 0, or 2 when this call computes the kernel spectrum first */
+    uint32_t passCount;          /**< compute passes recorded: 3 + spectrumPassCount */
+    uint32_t paddedWidth;        /**< the FFT lengths along x and y */
+    uint32_t paddedHeight;
+    FftbAxisOrder axisOrder;     /**< the order used: FFTB_AXIS_ORDER_X_FIRST or FFTB_AXIS_ORDER_Y_FIRST */
+} FftbNodeDescription;
 
 /** Timestamps fftbCmdBloom writes when an FftbTimestampInfo is chained to FftbBloomInfo::pNext:
  *  [0] before its first command, [1] after the kernel spectrum passes (equal to [0] when the spectrum was cached),
@@ -196,27 +333,53 @@ uint32_t fftbGetVersion(void);
 /** A static string naming `result`, e.g. "FFTB_ERROR_DEVICE_LIMIT". */
 const char* fftbResultToString(FftbResult result);
 
-/** Creates a context: pipelines' layouts, the twiddle table and scratch buffers sized for the maximum extents.
- *  Returns FFTB_ERROR_INVALID_ARGUMENT (bad field), FFTB_ERROR_DEVICE_LIMIT (maximum extents need an FFT
- *  longer than FFTB_MAX_FFT_LENGTH), FFTB_ERROR_UNSUPPORTED, FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+/** The memory a context created with `createInfo` would need (only its extents and FftbPlannerInfo are read; its
+ *  Vulkan handles may be VK_NULL_HANDLE), without a device. Returns FFTB_ERROR_INVALID_ARGUMENT (bad field) or
+ *  FFTB_ERROR_DEVICE_LIMIT (the maximum extents need an FFT longer than FFTB_MAX_FFT_LENGTH). */
+FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* createInfo, FftbMemoryRequirements* requirements);
+
+/** Creates a context: pipeline layout, descriptor sets, the twiddle table and, unless an FftbScratchInfo supplies
+ *  it, the scratch buffer, sized for the maximum extents. Pipelines are created on first use of each FFT length.
+ *  Returns FFTB_ERROR_INVALID_ARGUMENT (bad field), FFTB_ERROR_DEVICE_LIMIT (maximum extents need an FFT longer than
+ *  FFTB_MAX_FFT_LENGTH, or a buffer past maxStorageBufferRange), FFTB_ERROR_UNSUPPORTED,
+ *  FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
 FftbResult fftbCreateContext(const FftbContextCreateInfo* createInfo, FftbContext* context);
 
-/** Destroys the context and everything it created. No command buffer recorded with it may be pending. */
+/** Destroys the context and everything it created (not its kernels, nor a supplied scratch buffer). No command
+ *  buffer recorded with it may be pending. NULL is ignored. */
 void fftbDestroyContext(FftbContext context);
 
-/** Sets the kernel (copied, normalized per channel). The kernel spectrum is computed by the next fftbCmdBloom,
- *  which records the extra passes. No command buffer recorded with the context may be pending.
- *  Returns FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN or infinite texel, a channel summing to
- *  0) or FFTB_ERROR_DEVICE_LIMIT (larger than the maximum kernel extent). */
-FftbResult fftbSetKernel(FftbContext context, const FftbKernelInfo* kernelInfo);
+/** Changes the maximum extents: the scratch is replaced (by the chained FftbScratchInfo's, or one the context
+ *  allocates). No command buffer recorded with the context may be pending. On failure the context keeps its old
+ *  extents and scratch and stays usable. Kernels in exact mode keep the frame extents they were created for.
+ *  Returns the errors of fftbCreateContext. */
+FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeInfo);
+
+/** Creates a kernel on the device of `context`: the texels are copied and normalized per channel, and uploaded to a
+ *  host-visible buffer; each spectrum (one per axis order it is used with) is allocated and computed by the first
+ *  fftbCmdBloom that needs it, on the GPU. The kernel may be used with any context of the same device whose maximum
+ *  kernel extent it fits, and outlives `context`. Returns FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN
+ *  or infinite texel, a channel summing to 0, unknown mode), FFTB_ERROR_DEVICE_LIMIT (larger than the context's
+ *  maximum kernel extent), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* kernelInfo, FftbKernel* kernel);
+
+/** Destroys the kernel. No command buffer recorded with it may be pending. NULL is ignored. */
+void fftbDestroyKernel(FftbKernel kernel);
+
+/** Describes what fftbCmdBloom(context, ..., bloomInfo) would record, without recording: for render graphs. The
+ *  views of `bloomInfo` are not read (they may be VK_NULL_HANDLE). Returns the argument errors of fftbCmdBloom. */
+FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* bloomInfo, FftbNodeDescription* description);
 
 /** Records the bloom into `commandBuffer` (primary or secondary, recording, compute-capable queue); never
- *  submits or waits. Records three compute passes, preceded, after a kernel or extent change, by the two
- *  passes that compute the kernel spectrum: that command buffer must execute before later ones.
- *  Clobbers the bound compute pipeline, compute descriptor set 0 and push constants. Places the barriers
- *  between its own passes and one before its first pass (orders it after the previous frame's use of the
- *  context's buffers). Returns FFTB_ERROR_INVALID_ARGUMENT, FFTB_ERROR_DEVICE_LIMIT (extent larger than at
- *  creation, or needing an FFT longer than FFTB_MAX_FFT_LENGTH), FFTB_ERROR_NO_KERNEL or FFTB_ERROR_VULKAN. */
+ *  submits or waits. Records three compute passes, preceded, the first time the kernel is used at a spectrum extent
+ *  and axis order (in exact mode: after an extent change), by the two passes that compute the kernel spectrum: that
+ *  command buffer must execute before any other recorded later with the kernel, on the same queue (or after a
+ *  semaphore that orders it). Clobbers the bound compute pipeline, compute descriptor set 0 and push constants.
+ *  Places the barriers between its own passes and one before its first pass (orders it after earlier compute use of
+ *  the scratch and the kernel). Returns FFTB_ERROR_INVALID_ARGUMENT, FFTB_ERROR_DEVICE_LIMIT (extent larger than
+ *  the context's maximum, a kernel larger than its maximum kernel extent, an exact-mode kernel created for smaller
+ *  frames, or an FFT longer than FFTB_MAX_FFT_LENGTH), FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first
+ *  allocation) or FFTB_ERROR_VULKAN. */
 FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
 
 #ifdef __cplusplus

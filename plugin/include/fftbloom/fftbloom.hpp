@@ -19,7 +19,7 @@ namespace fftbloom
 
 #ifdef FFTBLOOM_HPP_EXCEPTIONS
 /** Thrown by the throwing members: the FftbResult of the failed call and its name, e.g.
- *  "fftbSetKernel: FFTB_ERROR_INVALID_ARGUMENT". The message callback of the create info has the details. */
+ *  "fftbCreateKernel: FFTB_ERROR_INVALID_ARGUMENT". The message callback of the create info has the details. */
 class Error : public std::runtime_error
 {
   public:
@@ -34,18 +34,18 @@ class Error : public std::runtime_error
 };
 #endif
 
-/** Owns one FftbContext: destroyed with the object, movable, not copyable. The same rules as the C handle
- *  apply (external synchronization; no command buffer recorded with it pending at destruction). Every member
- *  has a non-throwing form returning FftbResult; with exceptions enabled, the throwing forms throw Error. */
-class Context
+/** Owns one handle of the C API, destroyed with `Destroy`: movable, not copyable. */
+template <typename Handle, void (*Destroy)(Handle)> class UniqueHandle
 {
   public:
-    Context() noexcept = default;
-    ~Context() { reset(); }
-    Context(const Context&) = delete;
-    Context& operator=(const Context&) = delete;
-    Context(Context&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
-    Context& operator=(Context&& other) noexcept
+    UniqueHandle() noexcept = default;
+    /** Takes ownership of `handle`. */
+    explicit UniqueHandle(Handle handle) noexcept : handle_(handle) {}
+    ~UniqueHandle() { reset(); }
+    UniqueHandle(const UniqueHandle&) = delete;
+    UniqueHandle& operator=(const UniqueHandle&) = delete;
+    UniqueHandle(UniqueHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+    UniqueHandle& operator=(UniqueHandle&& other) noexcept
     {
         if (this != &other)
         {
@@ -55,6 +55,37 @@ class Context
         return *this;
     }
 
+    /** The C handle, still owned by this object; null when empty. */
+    Handle get() const noexcept { return handle_; }
+    explicit operator bool() const noexcept { return handle_ != nullptr; }
+    /** Destroys the handle, leaving this object empty. */
+    void reset() noexcept
+    {
+        Destroy(handle_);
+        handle_ = nullptr;
+    }
+    /** Gives up ownership: the caller destroys the returned handle. */
+    Handle release() noexcept { return std::exchange(handle_, nullptr); }
+
+  protected:
+    Handle handle_ = nullptr;
+};
+
+/** Owns one FftbKernel (fftbDestroyKernel). Made by Context::createKernel. */
+class Kernel : public UniqueHandle<FftbKernel, fftbDestroyKernel>
+{
+  public:
+    using UniqueHandle::UniqueHandle;
+};
+
+/** Owns one FftbContext (fftbDestroyContext). The same rules as the C handle apply (external synchronization; no
+ *  command buffer recorded with it pending at destruction). Every member has a non-throwing form returning
+ *  FftbResult; with exceptions enabled, the throwing forms throw Error. */
+class Context : public UniqueHandle<FftbContext, fftbDestroyContext>
+{
+  public:
+    using UniqueHandle::UniqueHandle;
+
     /** fftbCreateContext into `context` (its previous context destroyed first). */
     static FftbResult create(const FftbContextCreateInfo& info, Context& context) noexcept
     {
@@ -62,8 +93,34 @@ class Context
         return fftbCreateContext(&info, &context.handle_);
     }
 
-    /** fftbSetKernel. */
-    FftbResult setKernel(const FftbKernelInfo& info, std::nothrow_t) noexcept { return fftbSetKernel(handle_, &info); }
+    /** fftbGetMemoryRequirements. */
+    static FftbResult memoryRequirements(const FftbContextCreateInfo& info, FftbMemoryRequirements& out) noexcept
+    {
+        out.sType = FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS;
+        out.pNext = nullptr;
+        return fftbGetMemoryRequirements(&info, &out);
+    }
+
+    /** fftbResizeContext. */
+    FftbResult resize(const FftbResizeInfo& info, std::nothrow_t) noexcept { return fftbResizeContext(handle_, &info); }
+
+    /** fftbCreateKernel into `kernel` (its previous kernel destroyed first). */
+    FftbResult createKernel(const FftbKernelInfo& info, Kernel& kernel, std::nothrow_t) noexcept
+    {
+        kernel.reset();
+        FftbKernel handle = nullptr;
+        const FftbResult result = fftbCreateKernel(handle_, &info, &handle);
+        kernel = Kernel(handle);
+        return result;
+    }
+
+    /** fftbDescribeNode. */
+    FftbResult describeNode(const FftbBloomInfo& info, FftbNodeDescription& out, std::nothrow_t) noexcept
+    {
+        out.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
+        out.pNext = nullptr;
+        return fftbDescribeNode(handle_, &info, &out);
+    }
 
     /** fftbCmdBloom. */
     FftbResult cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info, std::nothrow_t) noexcept
@@ -77,38 +134,33 @@ class Context
     {
         check("fftbCreateContext", create(info, *this));
     }
-    void setKernel(const FftbKernelInfo& info)
+    static FftbMemoryRequirements memoryRequirements(const FftbContextCreateInfo& info)
     {
-        check("fftbSetKernel", setKernel(info, std::nothrow));
+        FftbMemoryRequirements out{};
+        check("fftbGetMemoryRequirements", memoryRequirements(info, out));
+        return out;
+    }
+    void resize(const FftbResizeInfo& info)
+    {
+        check("fftbResizeContext", resize(info, std::nothrow));
+    }
+    Kernel createKernel(const FftbKernelInfo& info)
+    {
+        Kernel kernel;
+        check("fftbCreateKernel", createKernel(info, kernel, std::nothrow));
+        return kernel;
+    }
+    FftbNodeDescription describeNode(const FftbBloomInfo& info)
+    {
+        FftbNodeDescription out{};
+        check("fftbDescribeNode", describeNode(info, out, std::nothrow));
+        return out;
     }
     void cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
     {
         check("fftbCmdBloom", cmdBloom(commandBuffer, info, std::nothrow));
     }
 #endif
-
-    /** The C handle, still owned by this object; null when empty. */
-    FftbContext get() const noexcept
-    {
-        return handle_;
-    }
-    explicit operator bool() const noexcept
-    {
-        return handle_ != nullptr;
-    }
-
-    /** Destroys the context, leaving this object empty. */
-    void reset() noexcept
-    {
-        fftbDestroyContext(handle_);
-        handle_ = nullptr;
-    }
-
-    /** Gives up ownership: the caller destroys the returned handle with fftbDestroyContext. */
-    FftbContext release() noexcept
-    {
-        return std::exchange(handle_, nullptr);
-    }
 
   private:
 #ifdef FFTBLOOM_HPP_EXCEPTIONS
@@ -118,8 +170,6 @@ class Context
             throw Error(call, result);
     }
 #endif
-
-    FftbContext handle_ = nullptr;
 };
 
 } // namespace fftbloom

@@ -1,0 +1,213 @@
+// The shared device: loading entry points, buffers, barriers in both synchronization models, debug labels.
+#include "device.h"
+
+#include <algorithm>
+
+namespace fftb
+{
+
+Device::Device(const FftbContextCreateInfo& info)
+    : device(info.device), physicalDevice(info.physicalDevice), allocator(info.allocator),
+      callback_(info.messageCallback), callbackUserData_(info.messageUserData)
+{
+    if (const char* missing = vk.load(info.instance, info.device, info.getInstanceProcAddr, info.getDeviceProcAddr))
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, std::string("get*ProcAddr: no ") + missing};
+    vk.vkGetPhysicalDeviceProperties(physicalDevice, &properties);
+    vk.vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memoryProperties);
+
+    if (auto next = findInChain<FftbDeviceFeaturesInfo>(info.pNext, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO))
+    {
+        if (next->synchronization2)
+        {
+            auto load = [&](const char* name)
+            { return reinterpret_cast<PFN_vkCmdPipelineBarrier2>(info.getDeviceProcAddr(device, name)); };
+            cmdPipelineBarrier2_ = load("vkCmdPipelineBarrier2");
+            if (!cmdPipelineBarrier2_)
+                cmdPipelineBarrier2_ = load("vkCmdPipelineBarrier2KHR");
+            if (!cmdPipelineBarrier2_)
+                throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                              "FftbDeviceFeaturesInfo.synchronization2: getDeviceProcAddr has no vkCmdPipelineBarrier2 "
+                              "or vkCmdPipelineBarrier2KHR"};
+        }
+        if (next->debugUtils)
+        {
+            cmdBeginDebugUtilsLabel_ = reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(
+                info.getInstanceProcAddr(info.instance, "vkCmdBeginDebugUtilsLabelEXT"));
+            cmdEndDebugUtilsLabel_ = reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(
+                info.getInstanceProcAddr(info.instance, "vkCmdEndDebugUtilsLabelEXT"));
+            if (!cmdBeginDebugUtilsLabel_ || !cmdEndDebugUtilsLabel_)
+                throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                              "FftbDeviceFeaturesInfo.debugUtils: getInstanceProcAddr has no "
+                              "vkCmdBeginDebugUtilsLabelEXT"};
+        }
+    }
+}
+
+void checkChain(const void* chain, std::initializer_list<FftbStructureType> allowed, const char* field)
+{
+    for (auto h = static_cast<const ChainHeader*>(chain); h; h = static_cast<const ChainHeader*>(h->pNext))
+        if (std::find(allowed.begin(), allowed.end(), h->sType) == allowed.end())
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          std::string(field) + ": structure type " + std::to_string(int(h->sType)) +
+                              " is not allowed in this chain"};
+}
+
+void Device::report(FftbResult result, VkResult vkResult, const std::string& message) const
+{
+    if (callback_)
+        callback_(result, vkResult, message.c_str(), callbackUserData_);
+}
+
+void Device::check(VkResult result, const char* call) const
+{
+    if (result == VK_SUCCESS)
+        return;
+    FftbResult r = FFTB_ERROR_VULKAN;
+    if (result == VK_ERROR_OUT_OF_HOST_MEMORY)
+        r = FFTB_ERROR_OUT_OF_HOST_MEMORY;
+    else if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        r = FFTB_ERROR_OUT_OF_DEVICE_MEMORY;
+    throw Failure{r, result, std::string(call) + " failed with VkResult " + std::to_string(int(result))};
+}
+
+Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible) const
+{
+    Buffer b;
+    b.sizeBytes = std::max<VkDeviceSize>(sizeBytes, 16);
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = b.sizeBytes;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    check(vk.vkCreateBuffer(device, &bci, allocator, &b.buffer), "vkCreateBuffer");
+    VkMemoryRequirements req;
+    vk.vkGetBufferMemoryRequirements(device, b.buffer, &req);
+    const VkMemoryPropertyFlags wanted =
+        hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                    : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    uint32_t type = UINT32_MAX;
+    for (uint32_t i = 0; i < memoryProperties.memoryTypeCount && type == UINT32_MAX; ++i)
+        if ((req.memoryTypeBits & (1u << i)) && (memoryProperties.memoryTypes[i].propertyFlags & wanted) == wanted)
+            type = i;
+    try
+    {
+        if (type == UINT32_MAX)
+            throw Failure{FFTB_ERROR_UNSUPPORTED, VK_SUCCESS, "no memory type for a storage buffer"};
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = type;
+        check(vk.vkAllocateMemory(device, &mai, allocator, &b.memory), "vkAllocateMemory");
+        check(vk.vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
+        if (hostVisible)
+            check(vk.vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+    }
+    catch (...)
+    {
+        destroyBuffer(b);
+        throw;
+    }
+    return b;
+}
+
+void Device::destroyBuffer(Buffer& b) const
+{
+    if (b.buffer)
+        vk.vkDestroyBuffer(device, b.buffer, allocator);
+    if (b.memory)
+        vk.vkFreeMemory(device, b.memory, allocator);
+    b = Buffer{};
+}
+
+VkPipelineStageFlags legacyStages(VkPipelineStageFlags2 stages)
+{
+    constexpr VkPipelineStageFlags2 transfer = VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT |
+                                               VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT;
+    constexpr VkPipelineStageFlags2 vertexInput =
+        VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT;
+    VkPipelineStageFlags legacy = VkPipelineStageFlags(stages & 0xFFFFFFFFu);
+    if (stages & transfer)
+        legacy |= VK_PIPELINE_STAGE_TRANSFER_BIT;
+    if (stages & vertexInput)
+        legacy |= VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
+    if (stages & ~(VkPipelineStageFlags2(0xFFFFFFFFu) | transfer | vertexInput))
+        legacy |= VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    return legacy;
+}
+
+VkAccessFlags legacyAccess(VkAccessFlags2 access)
+{
+    constexpr VkAccessFlags2 reads = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+    constexpr VkAccessFlags2 writes = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    VkAccessFlags legacy = VkAccessFlags(access & 0xFFFFFFFFu);
+    if (access & reads)
+        legacy |= VK_ACCESS_SHADER_READ_BIT;
+    if (access & writes)
+        legacy |= VK_ACCESS_SHADER_WRITE_BIT;
+    if (access & ~(VkAccessFlags2(0xFFFFFFFFu) | reads | writes))
+        legacy |= VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    return legacy;
+}
+
+void Device::cmdImageBarriers(VkCommandBuffer cb, const ImageBarrier (&barriers)[2]) const
+{
+    constexpr uint32_t count = 2;
+    if (cmdPipelineBarrier2_)
+    {
+        VkImageMemoryBarrier2 b2[2];
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            b2[i] = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+            b2[i].srcStageMask = barriers[i].srcStages;
+            b2[i].srcAccessMask = barriers[i].srcAccess;
+            b2[i].dstStageMask = barriers[i].dstStages;
+            b2[i].dstAccessMask = barriers[i].dstAccess;
+            b2[i].oldLayout = barriers[i].oldLayout;
+            b2[i].newLayout = barriers[i].newLayout;
+            b2[i].srcQueueFamilyIndex = b2[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            b2[i].image = barriers[i].image;
+            b2[i].subresourceRange = barriers[i].range;
+        }
+        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dependency.imageMemoryBarrierCount = count;
+        dependency.pImageMemoryBarriers = b2;
+        cmdPipelineBarrier2_(cb, &dependency);
+        return;
+    }
+    VkImageMemoryBarrier b1[2];
+    VkPipelineStageFlags src = 0, dst = 0;
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        b1[i] = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        b1[i].srcAccessMask = legacyAccess(barriers[i].srcAccess);
+        b1[i].dstAccessMask = legacyAccess(barriers[i].dstAccess);
+        b1[i].oldLayout = barriers[i].oldLayout;
+        b1[i].newLayout = barriers[i].newLayout;
+        b1[i].srcQueueFamilyIndex = b1[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b1[i].image = barriers[i].image;
+        b1[i].subresourceRange = barriers[i].range;
+        src |= legacyStages(barriers[i].srcStages);
+        dst |= legacyStages(barriers[i].dstStages);
+    }
+    // Without synchronization2 an empty stage mask is invalid: NONE becomes TOP_OF_PIPE before, BOTTOM_OF_PIPE after.
+    if (!src)
+        src = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+    if (!dst)
+        dst = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    vk.vkCmdPipelineBarrier(cb, src, dst, 0, 0, nullptr, 0, nullptr, count, b1);
+}
+
+void Device::cmdBeginLabel(VkCommandBuffer cb, const char* name) const
+{
+    if (!cmdBeginDebugUtilsLabel_)
+        return;
+    VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+    label.pLabelName = name;
+    cmdBeginDebugUtilsLabel_(cb, &label);
+}
+
+void Device::cmdEndLabel(VkCommandBuffer cb) const
+{
+    if (cmdEndDebugUtilsLabel_)
+        cmdEndDebugUtilsLabel_(cb);
+}
+
+} // namespace fftb

@@ -1,0 +1,99 @@
+// The device a context and its kernels share: entry points, properties, features, buffers, failures.
+#pragma once
+
+#include "dispatch.h"
+#include "fftbloom/fftbloom.h"
+
+#include <initializer_list>
+#include <string>
+
+namespace fftb
+{
+
+/// Thrown inside the plugin, turned into an FftbResult and a message at the C API boundary.
+struct Failure
+{
+    FftbResult result;
+    VkResult vkResult;
+    std::string message;
+};
+
+/// The head every chainable fftbloom structure starts with.
+struct ChainHeader
+{
+    FftbStructureType sType;
+    const void* pNext;
+};
+
+/// The first structure of `type` in a pNext chain, or nullptr.
+template <typename T> const T* findInChain(const void* chain, FftbStructureType type)
+{
+    for (auto h = static_cast<const ChainHeader*>(chain); h; h = static_cast<const ChainHeader*>(h->pNext))
+        if (h->sType == type)
+            return reinterpret_cast<const T*>(h);
+    return nullptr;
+}
+
+/// Throws FFTB_ERROR_INVALID_ARGUMENT naming `field` when the chain holds a structure of a type not in `allowed`.
+void checkChain(const void* chain, std::initializer_list<FftbStructureType> allowed, const char* field);
+
+struct Buffer
+{
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize sizeBytes = 0;
+    void* mapped = nullptr; ///< host-visible buffers stay mapped
+};
+
+/// Everything taken from FftbContextCreateInfo that does not depend on extents. Immutable after construction, so
+/// contexts and kernels share it across threads.
+class Device
+{
+  public:
+    explicit Device(const FftbContextCreateInfo& info);
+
+    /// Throws a Failure naming `call` when `result` is not VK_SUCCESS (out-of-memory results keep their meaning).
+    void check(VkResult result, const char* call) const;
+    /// A storage buffer of at least `sizeBytes`, device-local, or host-visible, coherent and mapped.
+    Buffer createBuffer(VkDeviceSize sizeBytes, bool hostVisible) const;
+    void destroyBuffer(Buffer& buffer) const;
+    /// Calls the message callback, if any.
+    void report(FftbResult result, VkResult vkResult, const std::string& message) const;
+
+    /// A barrier on one image, recorded in either synchronization model (FftbDeviceFeaturesInfo::synchronization2).
+    struct ImageBarrier
+    {
+        VkImage image;
+        VkImageSubresourceRange range;
+        VkImageLayout oldLayout, newLayout;
+        VkPipelineStageFlags2 srcStages;
+        VkAccessFlags2 srcAccess;
+        VkPipelineStageFlags2 dstStages;
+        VkAccessFlags2 dstAccess;
+    };
+    /// Records the two barriers of an FftbImageBarrierInfo (input and output) in one command.
+    void cmdImageBarriers(VkCommandBuffer cb, const ImageBarrier (&barriers)[2]) const;
+    /// Opens and closes a debug label when the instance has VK_EXT_debug_utils (FftbDeviceFeaturesInfo::debugUtils).
+    void cmdBeginLabel(VkCommandBuffer cb, const char* name) const;
+    void cmdEndLabel(VkCommandBuffer cb) const;
+
+    VulkanFunctions vk;
+    VkDevice device;
+    VkPhysicalDevice physicalDevice;
+    const VkAllocationCallbacks* allocator;
+    VkPhysicalDeviceProperties properties{};
+    VkPhysicalDeviceMemoryProperties memoryProperties{};
+
+  private:
+    PFN_fftbMessageCallback callback_;
+    void* callbackUserData_;
+    PFN_vkCmdPipelineBarrier2 cmdPipelineBarrier2_ = nullptr;            ///< set with synchronization2
+    PFN_vkCmdBeginDebugUtilsLabelEXT cmdBeginDebugUtilsLabel_ = nullptr; ///< set with debugUtils
+    PFN_vkCmdEndDebugUtilsLabelEXT cmdEndDebugUtilsLabel_ = nullptr;
+};
+
+/// Vulkan 1.0 equivalents of synchronization2 flags past bit 31 (FftbDeviceFeaturesInfo::synchronization2).
+VkPipelineStageFlags legacyStages(VkPipelineStageFlags2 stages);
+VkAccessFlags legacyAccess(VkAccessFlags2 access);
+
+} // namespace fftb

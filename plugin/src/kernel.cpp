@@ -1,0 +1,84 @@
+// Kernel texels: validation, per-channel normalization, upload; spectrum slots allocated on first use.
+#include "kernel.h"
+
+#include <cmath>
+
+namespace fftb
+{
+
+Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth,
+               uint32_t maxHeight, LengthPolicy lengths)
+    : device_(std::move(device)), width_(info.width), height_(info.height),
+      mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled)
+{
+    if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.spectrumMode: unknown value"};
+    const size_t texels = size_t(info.width) * info.height;
+    double sums[3] = {0.0, 0.0, 0.0};
+    for (size_t i = 0; i < texels * 3; ++i)
+    {
+        const float v = info.texels[i];
+        if (!std::isfinite(v) || v < 0.0f)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "kernelInfo.texels: texel (" + std::to_string((i / 3) % info.width) + ", " +
+                              std::to_string((i / 3) / info.width) + ") is negative, NaN or infinite"};
+        sums[i % 3] += v;
+    }
+    for (int c = 0; c < 3; ++c)
+        if (!(sums[c] > 0.0) || !std::isfinite(sums[c]))
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "kernelInfo.texels: channel " + std::to_string(c) + " sums to " + std::to_string(sums[c]) +
+                              ", cannot be normalized"};
+
+    const VkDeviceSize range = device_->properties.limits.maxStorageBufferRange;
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        const AxisOrder order = s == 0 ? AxisOrder::XFirst : AxisOrder::YFirst;
+        slots_[s].capacityElements = spectrumSlotElements(maxWidth, maxHeight, width_, height_, order, mode_, lengths);
+        if (slots_[s].capacityElements * 8 > range)
+            throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                          "kernelInfo: the kernel spectrum needs " + std::to_string(slots_[s].capacityElements * 8) +
+                              " bytes, past the device's maxStorageBufferRange of " + std::to_string(range)};
+    }
+
+    // Planar on the device: each channel's lines are contiguous for the kernel's first pass.
+    texels_ = device_->createBuffer(VkDeviceSize(3) * texels * sizeof(float), true);
+    auto* planar = static_cast<float*>(texels_.mapped);
+    for (size_t i = 0; i < texels; ++i)
+        for (int c = 0; c < 3; ++c)
+            planar[c * texels + i] = float(info.texels[i * 3 + c] / sums[c]);
+}
+
+Kernel::~Kernel()
+{
+    device_->destroyBuffer(texels_);
+    for (Slot& slot : slots_)
+        device_->destroyBuffer(slot.buffer);
+}
+
+bool Kernel::needsSpectrum(const Plan& plan) const
+{
+    std::lock_guard lock(mutex_);
+    const Slot& slot = slots_[slotOf(plan)];
+    return slot.spectrumLength1 != plan.first.spectrumLength || slot.spectrumLength2 != plan.second.spectrumLength;
+}
+
+Kernel::Binding Kernel::bind(const Plan& plan)
+{
+    std::lock_guard lock(mutex_);
+    Slot& slot = slots_[slotOf(plan)];
+    const uint64_t elements = spectrumElements(plan);
+    if (elements > slot.capacityElements)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "kernel: its exact-mode spectrum was sized for smaller frames (the maximum extent of the "
+                      "context it was created with); create it with this context"};
+    if (!slot.buffer.buffer)
+        slot.buffer = device_->createBuffer(slot.capacityElements * 8, false);
+    const bool compute =
+        slot.spectrumLength1 != plan.first.spectrumLength || slot.spectrumLength2 != plan.second.spectrumLength;
+    slot.spectrumLength1 = plan.first.spectrumLength;
+    slot.spectrumLength2 = plan.second.spectrumLength;
+    return {texels_.buffer, slot.buffer.buffer, compute};
+}
+
+} // namespace fftb

@@ -1,0 +1,67 @@
+// The object behind FftbKernel: the kernel's texels and its spectra, one slot per axis order.
+#pragma once
+
+#include "device.h"
+#include "plan.h"
+
+#include <memory>
+#include <mutex>
+
+namespace fftb
+{
+
+class Kernel
+{
+  public:
+    /// Validates, normalizes per channel and uploads `info.texels`. Exact-mode spectra are sized for frames up to
+    /// `maxWidth` x `maxHeight` planned with `lengths`.
+    Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth, uint32_t maxHeight,
+           LengthPolicy lengths);
+    ~Kernel();
+    Kernel(const Kernel&) = delete;
+    Kernel& operator=(const Kernel&) = delete;
+
+    /// The buffers a bloom planned as `plan` binds: the planar texels and the spectrum slot of its axis order.
+    /// `computeSpectrum` is true when the slot does not yet hold the spectrum `plan` reads: the caller records the
+    /// spectrum passes into the same command buffer. Allocates the slot on first use. Throws FFTB_ERROR_DEVICE_LIMIT
+    /// when the spectrum is larger than the slot (an exact-mode kernel used with frames larger than it was made for).
+    struct Binding
+    {
+        VkBuffer texels;
+        VkBuffer spectrum;
+        bool computeSpectrum;
+    };
+    Binding bind(const Plan& plan);
+    /// Whether bind(plan) would compute the spectrum, without changing anything.
+    bool needsSpectrum(const Plan& plan) const;
+
+    const Device& device() const { return *device_; }
+    uint32_t width() const { return width_; }
+    uint32_t height() const { return height_; }
+    SpectrumMode mode() const { return mode_; }
+
+  private:
+    struct Slot
+    {
+        Buffer buffer;
+        uint64_t capacityElements = 0;
+        uint32_t spectrumLength1 = 0; ///< the spectrum it holds; 0 when none
+        uint32_t spectrumLength2 = 0;
+    };
+    static uint32_t slotOf(const Plan& plan) { return plan.firstAxisIsX ? 0 : 1; }
+
+    std::shared_ptr<const Device> device_;
+    uint32_t width_ = 0, height_ = 0;
+    SpectrumMode mode_ = SpectrumMode::Resampled;
+    Buffer texels_;
+    Slot slots_[2]; ///< x first, y first
+    mutable std::mutex mutex_;
+};
+
+/// The object behind an FftbKernel handle (the handle is its address).
+inline Kernel* kernelOf(FftbKernel handle)
+{
+    return reinterpret_cast<Kernel*>(handle);
+}
+
+} // namespace fftb

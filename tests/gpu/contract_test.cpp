@@ -1,0 +1,269 @@
+// The integration contract on one device, as an engine uses it: two contexts of different maximum extents, frames of
+// several extents on each (dynamic resolution) and after a resize, two kernels shared by both contexts, scratch
+// supplied by the engine between guard bands, the images' barriers and layout transitions left to the plugin
+// (FftbImageBarrierInfo, with and without synchronization2), debug labels on. Every frame is recorded into one
+// command buffer and checked against the double-precision reference; validation must stay silent.
+#include "fftbloom/fftbloom.h"
+#include "gpu_test_support.h"
+#include "host_error.h"
+#include "psf.h"
+#include "reference.h"
+#include "vulkan_device.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fftb
+{
+namespace
+{
+
+using test::Tolerance;
+
+constexpr VkFormat kFormat = VK_FORMAT_R32G32B32A32_SFLOAT;
+constexpr unsigned char kGuardByte = 0x7F;
+constexpr VkDeviceSize kGuardBytes = 4096; ///< a multiple of any minStorageBufferOffsetAlignment
+
+/// One frame's images and staging buffers, and what it was bloomed with.
+struct Frame
+{
+    Texels rgba;
+    Padding padding = Padding::Zero;
+    const Texels* kernel = nullptr;
+    SpectrumMode mode = SpectrumMode::Exact;
+    VulkanDevice::Buffer upload, download;
+    VulkanDevice::Image input, output;
+};
+
+class ContractTest : public ::testing::TestWithParam<bool>
+{
+  protected:
+    void SetUp() override
+    {
+        VulkanDeviceOptions options;
+        options.validation = true;
+        options.synchronization2 = GetParam();
+        device_ = std::make_unique<VulkanDevice>(options);
+    }
+
+    void TearDown() override
+    {
+        for (Frame& f : frames_)
+            release(f);
+        for (FftbKernel k : kernels_)
+            fftbDestroyKernel(k);
+        for (FftbContext c : contexts_)
+            fftbDestroyContext(c);
+        if (scratch_.buffer)
+            device_->destroy(scratch_);
+        const uint64_t messages = device_->validationMessageCount();
+        const std::string first = device_->firstValidationMessage();
+        device_.reset();
+        EXPECT_EQ(messages, 0u) << "first validation message: " << first;
+    }
+
+    FftbContextCreateInfo createInfo(uint32_t maxWidth, uint32_t maxHeight)
+    {
+        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+        ci.pNext = &features_;
+        ci.instance = device_->instance();
+        ci.physicalDevice = device_->physicalDevice();
+        ci.device = device_->device();
+        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
+        ci.maxWidth = maxWidth;
+        ci.maxHeight = maxHeight;
+        ci.maxKernelWidth = ci.maxKernelHeight = 16;
+        ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
+        { static_cast<std::string*>(user)->assign(text); };
+        ci.messageUserData = &message_;
+        features_.synchronization2 = GetParam() ? VK_TRUE : VK_FALSE;
+        features_.debugUtils = VK_TRUE; // the validating device's instance enables VK_EXT_debug_utils
+        return ci;
+    }
+
+    FftbKernel createKernel(FftbContext context, const Texels& rgb, SpectrumMode mode)
+    {
+        FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+        ki.width = uint32_t(rgb.width);
+        ki.height = uint32_t(rgb.height);
+        ki.texels = rgb.values.data();
+        ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
+        FftbKernel kernel = nullptr;
+        EXPECT_EQ(fftbCreateKernel(context, &ki, &kernel), FFTB_SUCCESS) << message_;
+        kernels_.push_back(kernel);
+        return kernel;
+    }
+
+    /// Uploads a random frame and records its bloom on `context` with `kernel` and its readback into `cb`; the
+    /// plugin moves the input from TRANSFER_DST and the output to TRANSFER_SRC.
+    void recordFrame(VkCommandBuffer cb, FftbContext context, FftbKernel kernel, const Texels& kernelTexels,
+                     SpectrumMode mode, int width, int height, Padding padding)
+    {
+        Frame& f = frames_.emplace_back();
+        f.rgba = test::randomFrame(width, height, uint32_t(frames_.size()));
+        f.padding = padding;
+        f.kernel = &kernelTexels;
+        f.mode = mode;
+        const uint32_t w = uint32_t(width), h = uint32_t(height);
+        const VkDeviceSize bytes = VkDeviceSize(w) * h * 4 * sizeof(float);
+        f.upload = device_->createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+        f.download = device_->createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+        f.input = device_->createImage(w, h, kFormat, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        f.output = device_->createImage(w, h, kFormat, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        std::memcpy(f.upload.mapped, f.rgba.values.data(), bytes);
+
+        const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {w, h, 1}};
+        VulkanDevice::transition(cb, f.input.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                                 VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT);
+        vkCmdCopyBufferToImage(cb, f.upload.buffer, f.input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+
+        const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        FftbImageBarrierInfo images{FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
+        images.inputImage = f.input.image;
+        images.inputRange = range;
+        images.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        images.inputStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+        images.inputAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        images.outputImage = f.output.image;
+        images.outputRange = range;
+        images.outputOldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        images.outputSrcStageMask = VK_PIPELINE_STAGE_2_NONE;
+        images.outputSrcAccessMask = VK_ACCESS_2_NONE;
+        images.outputNewLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        images.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+        images.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        bi.pNext = &images;
+        bi.kernel = kernel;
+        bi.inputView = f.input.view;
+        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        bi.outputView = f.output.view;
+        bi.width = w;
+        bi.height = h;
+        bi.padding = padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
+        bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+        ASSERT_EQ(fftbCmdBloom(context, cb, &bi), FFTB_SUCCESS) << message_;
+        vkCmdCopyImageToBuffer(cb, f.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, f.download.buffer, 1, &region);
+    }
+
+    /// Submits `cb`, waits, and checks every recorded frame not yet checked against the reference.
+    void submitAndCheck(VkCommandBuffer cb)
+    {
+        VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
+                             0, nullptr);
+        device_->submitAndWait(cb);
+        for (; checked_ < frames_.size(); ++checked_)
+        {
+            const Frame& f = frames_[checked_];
+            Texels gpu(f.rgba.width, f.rgba.height, 4);
+            std::memcpy(gpu.values.data(), f.download.mapped, gpu.values.size() * sizeof(float));
+            Texels kernel = *f.kernel;
+            normalizePsf(kernel);
+            Texels reference;
+            if (f.mode == SpectrumMode::Exact)
+                reference = referenceConvolution(f.rgba, kernel, f.padding);
+            else
+            {
+                PlanRequest request{uint32_t(f.rgba.width), uint32_t(f.rgba.height), uint32_t(kernel.width),
+                                    uint32_t(kernel.height), f.padding};
+                request.spectrum = SpectrumMode::Resampled;
+                Plan plan;
+                ASSERT_TRUE(makePlan(request, &plan, nullptr));
+                reference = referenceSpectralConvolution(f.rgba, kernel, plan, 0.0);
+            }
+            EXPECT_LE(test::relativeError(gpu, reference), Tolerance::kFp32)
+                << "frame " << checked_ << ": " << f.rgba.width << "x" << f.rgba.height;
+        }
+    }
+
+    void release(Frame& f)
+    {
+        device_->destroy(f.upload);
+        device_->destroy(f.download);
+        device_->destroy(f.input);
+        device_->destroy(f.output);
+    }
+
+    std::unique_ptr<VulkanDevice> device_;
+    FftbDeviceFeaturesInfo features_{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
+    std::string message_;
+    std::vector<FftbContext> contexts_;
+    std::vector<FftbKernel> kernels_;
+    std::vector<Frame> frames_;
+    size_t checked_ = 0;
+    VulkanDevice::Buffer scratch_;
+};
+
+TEST_P(ContractTest, TwoContextsSharedKernelsEngineScratchAndResize)
+{
+    // Context A allocates its scratch; context B is given a range of the engine's buffer, between guard bands.
+    const FftbContextCreateInfo infoA = createInfo(96, 64);
+    FftbContextCreateInfo infoB = createInfo(160, 120);
+    FftbMemoryRequirements requirements{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    ASSERT_EQ(fftbGetMemoryRequirements(&infoB, &requirements), FFTB_SUCCESS) << message_;
+    ASSERT_EQ(kGuardBytes % device_->properties().limits.minStorageBufferOffsetAlignment, 0u);
+    const VkDeviceSize scratchBytes = kGuardBytes + requirements.scratchBytes + kGuardBytes;
+    scratch_ = device_->createBuffer(scratchBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    std::memset(scratch_.mapped, kGuardByte, scratchBytes);
+    FftbScratchInfo scratch{FFTB_STRUCTURE_TYPE_SCRATCH_INFO};
+    scratch.buffer = scratch_.buffer;
+    scratch.offset = kGuardBytes;
+    scratch.size = requirements.scratchBytes;
+    features_.pNext = &scratch;
+    FftbContext a = nullptr, b = nullptr;
+    ASSERT_EQ(fftbCreateContext(&infoB, &b), FFTB_SUCCESS) << message_;
+    contexts_.push_back(b);
+    features_.pNext = nullptr;
+    ASSERT_EQ(fftbCreateContext(&infoA, &a), FFTB_SUCCESS) << message_;
+    contexts_.push_back(a);
+
+    // The exact-mode kernel is made on B, so its spectra fit B's larger frames; the resampled one on A.
+    const Texels exactTexels = test::randomKernel(13, 11, 7);
+    const Texels resampledTexels = test::randomKernel(16, 9, 8);
+    const FftbKernel exact = createKernel(b, exactTexels, SpectrumMode::Exact);
+    const FftbKernel resampled = createKernel(a, resampledTexels, SpectrumMode::Resampled);
+
+    VkCommandBuffer cb = device_->beginCommands();
+    recordFrame(cb, a, exact, exactTexels, SpectrumMode::Exact, 96, 64, Padding::Zero);
+    recordFrame(cb, b, exact, exactTexels, SpectrumMode::Exact, 150, 100, Padding::Mirror);
+    recordFrame(cb, a, resampled, resampledTexels, SpectrumMode::Resampled, 70, 50, Padding::Mirror);
+    recordFrame(cb, b, resampled, resampledTexels, SpectrumMode::Resampled, 160, 120, Padding::Zero);
+    recordFrame(cb, a, exact, exactTexels, SpectrumMode::Exact, 41, 37, Padding::Zero);
+    submitAndCheck(cb);
+
+    // The scratch B used lies within the range it was given.
+    const auto* bytes = static_cast<const unsigned char*>(scratch_.mapped);
+    for (VkDeviceSize i = 0; i < kGuardBytes; ++i)
+    {
+        ASSERT_EQ(bytes[i], kGuardByte) << "guard byte " << i << " before the scratch was written";
+        ASSERT_EQ(bytes[kGuardBytes + requirements.scratchBytes + i], kGuardByte)
+            << "guard byte " << i << " after the scratch was written";
+    }
+
+    // A grows past its maximum extent with nothing pending; both kernels still serve it.
+    FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+    resize.maxWidth = 128;
+    resize.maxHeight = 96;
+    resize.maxKernelWidth = resize.maxKernelHeight = 16;
+    ASSERT_EQ(fftbResizeContext(a, &resize), FFTB_SUCCESS) << message_;
+    cb = device_->beginCommands();
+    recordFrame(cb, a, resampled, resampledTexels, SpectrumMode::Resampled, 128, 96, Padding::Zero);
+    recordFrame(cb, a, exact, exactTexels, SpectrumMode::Exact, 120, 90, Padding::Mirror);
+    submitAndCheck(cb);
+}
+
+INSTANTIATE_TEST_SUITE_P(Synchronization, ContractTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& param)
+                         { return param.param ? std::string("synchronization2") : std::string("vulkan10_barriers"); });
+
+} // namespace
+} // namespace fftb
