@@ -17,6 +17,13 @@ function(fftbloom_embed_shaders target)
         set(ARG_NAMESPACE fftb)
     endif()
     set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/spirv)
+    # One table per build folder: a second one would overwrite the first's fftbloom_spirv.cpp and headers.
+    get_property(embedded DIRECTORY PROPERTY FFTBLOOM_EMBEDDED_SHADERS)
+    if(embedded)
+        message(FATAL_ERROR "fftbloom_embed_shaders(${target}): ${out_dir} already holds the SPIR-V of ${embedded}; "
+                            "embed into a target of another folder")
+    endif()
+    set_property(DIRECTORY PROPERTY FFTBLOOM_EMBEDDED_SHADERS ${target})
     file(MAKE_DIRECTORY ${out_dir})
     set(sources)
     set(table_entries)
