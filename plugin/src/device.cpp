@@ -7,9 +7,14 @@ namespace fftb
 {
 
 Device::Device(const FftbContextCreateInfo& info)
-    : device(info.device), physicalDevice(info.physicalDevice), allocator(info.allocator),
+    : device(info.device), physicalDevice(info.physicalDevice), allocator(nullptr),
       callback_(info.messageCallback), callbackUserData_(info.messageUserData)
 {
+    if (info.allocator)
+    {
+        allocatorCopy_ = *info.allocator;
+        allocator = &allocatorCopy_;
+    }
     if (const char* missing = vk.load(info.instance, info.device, info.getInstanceProcAddr, info.getDeviceProcAddr))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, std::string("get*ProcAddr: no ") + missing};
     vk.vkGetPhysicalDeviceProperties(physicalDevice, &properties);

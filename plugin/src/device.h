@@ -51,6 +51,8 @@ class Device
 {
   public:
     explicit Device(const FftbContextCreateInfo& info);
+    Device(const Device&) = delete; // `allocator` points into the object
+    Device& operator=(const Device&) = delete;
 
     /// Throws a Failure naming `call` when `result` is not VK_SUCCESS (out-of-memory results keep their meaning).
     void check(VkResult result, const char* call) const;
@@ -80,11 +82,12 @@ class Device
     VulkanFunctions vk;
     VkDevice device;
     VkPhysicalDevice physicalDevice;
-    const VkAllocationCallbacks* allocator;
+    const VkAllocationCallbacks* allocator; ///< &allocatorCopy_, or nullptr
     VkPhysicalDeviceProperties properties{};
     VkPhysicalDeviceMemoryProperties memoryProperties{};
 
   private:
+    VkAllocationCallbacks allocatorCopy_{}; ///< the caller's callbacks, copied: its struct need not outlive the call
     PFN_fftbMessageCallback callback_;
     void* callbackUserData_;
     PFN_vkCmdPipelineBarrier2 cmdPipelineBarrier2_ = nullptr;            ///< set with synchronization2

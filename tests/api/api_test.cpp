@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <malloc.h>
+
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -741,6 +744,145 @@ TEST_F(ApiTest, KernelFromOneContextServesAnotherAndOutlivesIt)
     endCommandBuffer(cb);
     fftbDestroyContext(other);
     EXPECT_TRUE(messages_.empty());
+}
+
+/// Counts the debug labels the plugin opens and closes, forwarding them to the layer.
+struct LabelCounter
+{
+    static inline PFN_vkCmdBeginDebugUtilsLabelEXT begin = nullptr;
+    static inline PFN_vkCmdEndDebugUtilsLabelEXT end = nullptr;
+    static inline std::vector<std::string> opened;
+    static inline int closed = 0;
+
+    static VKAPI_ATTR void VKAPI_CALL countBegin(VkCommandBuffer cb, const VkDebugUtilsLabelEXT* label)
+    {
+        opened.emplace_back(label->pLabelName);
+        begin(cb, label);
+    }
+    static VKAPI_ATTR void VKAPI_CALL countEnd(VkCommandBuffer cb)
+    {
+        ++closed;
+        end(cb);
+    }
+    static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance, const char* name)
+    {
+        if (std::strcmp(name, "vkCmdBeginDebugUtilsLabelEXT") == 0)
+        {
+            begin = reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(vkGetInstanceProcAddr(instance, name));
+            return reinterpret_cast<PFN_vkVoidFunction>(&countBegin);
+        }
+        if (std::strcmp(name, "vkCmdEndDebugUtilsLabelEXT") == 0)
+        {
+            end = reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(vkGetInstanceProcAddr(instance, name));
+            return reinterpret_cast<PFN_vkVoidFunction>(&countEnd);
+        }
+        return vkGetInstanceProcAddr(instance, name);
+    }
+};
+
+TEST_F(ApiTest, DebugLabelsWrapTheCallAndEveryPassWhenDeclared)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    FftbDeviceFeaturesInfo features{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
+    features.debugUtils = VK_TRUE; // the fixture's instance enables VK_EXT_debug_utils
+    info.pNext = &features;
+    info.getInstanceProcAddr = &LabelCounter::getInstanceProcAddr;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbBloomInfo bloom = validBloomInfo();
+    LabelCounter::opened.clear();
+    LabelCounter::closed = 0;
+    const VkCommandBuffer cb = beginCommandBuffer();
+    ASSERT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS);
+    // The call's own label, then the two kernel-spectrum passes (a new kernel) and the three passes.
+    ASSERT_EQ(LabelCounter::opened.size(), 6u);
+    EXPECT_EQ(LabelCounter::opened[0], "fftbloom");
+    for (size_t i = 1; i < 6; ++i)
+        EXPECT_EQ(LabelCounter::opened[i].rfind("fftbloom: ", 0), 0u) << LabelCounter::opened[i];
+    EXPECT_NE(LabelCounter::opened[4].find("pass 2"), std::string::npos);
+    EXPECT_EQ(LabelCounter::closed, 6);
+    endCommandBuffer(cb);
+
+    // Undeclared, no label is recorded even though the instance could.
+    fftbDestroyKernel(kernel_);
+    kernel_ = nullptr;
+    fftbDestroyContext(context_);
+    info.pNext = nullptr;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbBloomInfo plain = validBloomInfo();
+    LabelCounter::opened.clear();
+    const VkCommandBuffer cb2 = beginCommandBuffer();
+    ASSERT_EQ(fftbCmdBloom(context_, cb2, &plain), FFTB_SUCCESS);
+    EXPECT_TRUE(LabelCounter::opened.empty());
+    endCommandBuffer(cb2);
+}
+
+/// VkAllocationCallbacks that fail every allocation while `failing` is set.
+struct FailingAllocator
+{
+    static inline bool failing = false;
+    static void* VKAPI_CALL allocate(void*, size_t size, size_t alignment, VkSystemAllocationScope)
+    {
+        return failing ? nullptr : std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    }
+    static void* VKAPI_CALL reallocate(void*, void* original, size_t size, size_t alignment, VkSystemAllocationScope)
+    {
+        if (failing)
+            return nullptr;
+        void* copy = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+        if (copy && original)
+        {
+            std::memcpy(copy, original, std::min(size, malloc_usable_size(original)));
+            std::free(original);
+        }
+        return copy;
+    }
+    static void VKAPI_CALL release(void*, void* memory) { std::free(memory); }
+    static VkAllocationCallbacks callbacks()
+    {
+        VkAllocationCallbacks c{};
+        c.pfnAllocation = allocate;
+        c.pfnReallocation = reallocate;
+        c.pfnFree = release;
+        return c;
+    }
+};
+
+TEST_F(ApiTest, ResizeOutOfMemoryKeepsTheContextUsableAtItsOldSize)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    const VkAllocationCallbacks callbacks = FailingAllocator::callbacks();
+    info.allocator = &callbacks;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+    resize.maxWidth = 200;
+    resize.maxHeight = 100;
+    resize.maxKernelWidth = 16;
+    resize.maxKernelHeight = 8;
+    FailingAllocator::failing = true;
+    const FftbResult result = fftbResizeContext(context_, &resize);
+    FailingAllocator::failing = false;
+    // The layer reports the failed vkCreateBuffer's result, as it should; that one message is the expected one.
+    ASSERT_EQ(validationMessages_.size(), 1u);
+    EXPECT_NE(validationMessages_[0].find("VK_ERROR_OUT_OF_HOST_MEMORY"), std::string::npos) << validationMessages_[0];
+    validationMessages_.clear();
+    EXPECT_EQ(result, FFTB_ERROR_OUT_OF_HOST_MEMORY);
+    ASSERT_EQ(messages_.size(), 1u);
+    EXPECT_EQ(messages_[0].vkResult, VK_ERROR_OUT_OF_HOST_MEMORY) << "the message carries the failed call's VkResult";
+    EXPECT_NE(messages_[0].text.find("vkCreateBuffer"), std::string::npos) << messages_[0].text;
+    messages_.clear();
+    FftbBloomInfo bloom = validBloomInfo();
+    bloom.width = 64;
+    bloom.height = 48;
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS) << "the old maximum extent still records";
+    bloom.width = 200;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_ERROR_DEVICE_LIMIT) << "the new one was not taken";
+    messages_.clear();
+    endCommandBuffer(cb);
+    ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS) << "and it grows once memory is back";
 }
 
 TEST(Api, ResultToStringNamesEveryCode)

@@ -113,7 +113,8 @@ typedef struct FftbContextCreateInfo
     VkDevice device;
     PFN_vkGetInstanceProcAddr getInstanceProcAddr; /**< the loader the engine uses (volk, its own, or Vulkan's) */
     PFN_vkGetDeviceProcAddr getDeviceProcAddr;
-    const VkAllocationCallbacks* allocator; /**< optional; used for every Vulkan object the context creates */
+    /** Optional; copied, and used for every Vulkan object the context and its kernels create and destroy. */
+    const VkAllocationCallbacks* allocator;
     uint32_t maxWidth;                      /**< largest frame width in texels passed to fftbCmdBloom, >= 1 */
     uint32_t maxHeight;                     /**< largest frame height in texels, >= 1 */
     uint32_t maxKernelWidth;                /**< largest kernel width in texels passed to fftbSetKernel, 1 .. 4096 */
