@@ -44,6 +44,7 @@ struct GpuRunner::State
     std::string pluginMessage;
     std::vector<float> kernelTexels;
     SpectrumMode kernelMode = SpectrumMode::Resampled;
+    SpectrumInterpolation kernelInterpolation = SpectrumInterpolation::Cubic;
 
     ~State()
     {
@@ -137,12 +138,13 @@ struct GpuRunner::State
 
     /// A context that holds this frame and kernel extent, and the kernel set on it, reusing what is already there.
     /// The context only grows, so frames of alternating sizes do not re-create it each time.
-    void prepare(const uint32_t extent[4], const Texels& kernel, SpectrumMode mode)
+    void prepare(const uint32_t extent[4], const Texels& kernel, SpectrumMode mode, SpectrumInterpolation interpolation)
     {
         bool fits = context != nullptr;
         for (int i = 0; i < 4; ++i)
             fits = fits && extent[i] <= contextExtent[i];
-        const bool newKernel = !fits || kernelTexels != kernel.values || kernelMode != mode;
+        const bool newKernel =
+            !fits || kernelTexels != kernel.values || kernelMode != mode || kernelInterpolation != interpolation;
         if (newKernel)
             drain(); // the context's buffers are shared by every frame in flight
         if (!fits)
@@ -169,10 +171,13 @@ struct GpuRunner::State
             ki.height = extent[3];
             ki.texels = kernel.values.data();
             ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
+            ki.interpolation = interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+                                                                              : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
             if (FftbResult r = fftbSetKernel(context, &ki); r != FFTB_SUCCESS)
                 fail(r, "fftbSetKernel");
             kernelTexels = kernel.values;
             kernelMode = mode;
+            kernelInterpolation = interpolation;
         }
     }
 
@@ -245,7 +250,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
     const uint32_t extent[4] = {w, h, uint32_t(kernel.width), uint32_t(kernel.height)};
     s.pluginMessage.clear();
-    s.prepare(extent, kernel, settings.spectrum);
+    s.prepare(extent, kernel, settings.spectrum, settings.interpolation);
 
     const std::size_t slotIndex = s.nextSlot;
     State::Slot& slot = s.slots[slotIndex];

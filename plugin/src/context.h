@@ -98,6 +98,7 @@ class Context
     bool hasKernel_ = false;
     uint32_t kernelWidth_ = 0, kernelHeight_ = 0;
     SpectrumMode spectrumMode_ = SpectrumMode::Resampled;
+    uint32_t interpolation_ = FFTB_GPU_INTERPOLATION_CUBIC; ///< FftbPushConstants::interpolation
     SpectrumKey spectrumKey_;
 };
 

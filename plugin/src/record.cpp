@@ -16,6 +16,9 @@ void Context::setKernel(const FftbKernelInfo& info)
                           std::to_string(maxKernelHeight_) + " (the context's maximum kernel extent)"};
     if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "spectrumMode: unknown value"};
+    if (info.interpolation != FFTB_SPECTRUM_INTERPOLATION_CUBIC &&
+        info.interpolation != FFTB_SPECTRUM_INTERPOLATION_LINEAR)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "interpolation: unknown value"};
     const size_t texels = size_t(info.width) * info.height;
     double sums[3] = {0.0, 0.0, 0.0};
     for (size_t i = 0; i < texels * 3; ++i)
@@ -40,6 +43,8 @@ void Context::setKernel(const FftbKernelInfo& info)
     kernelWidth_ = info.width;
     kernelHeight_ = info.height;
     spectrumMode_ = info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled;
+    interpolation_ = info.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? FFTB_GPU_INTERPOLATION_LINEAR
+                                                                              : FFTB_GPU_INTERPOLATION_CUBIC;
     spectrumKey_ = SpectrumKey{};
     hasKernel_ = true;
 }
@@ -119,6 +124,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.intensity = info.intensity;
     push.scale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
+    push.interpolation = interpolation_;
 
     const FftbTimestampInfo* timestamps = nullptr;
     for (auto* next = static_cast<const FftbStructureType*>(info.pNext); next;

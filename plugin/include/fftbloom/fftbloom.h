@@ -69,15 +69,34 @@ typedef enum FftbAxisOrder
 /** How the kernel spectrum is matched to the frame's padded extent. */
 typedef enum FftbSpectrumMode
 {
-    /** One spectrum of the kernel's own extent (next power of two), sampled bilinearly at frequency * S / N
-     *  (seeds/000, "Spectral resampling"). Reused by every frame extent; leaves faint ringing copies of the
-     *  kernel (tent interpolation in frequency is a sinc^2 window in space). */
+    /** One spectrum of the kernel's own extent S (next power of two), interpolated at frequency * S / N as
+     *  FftbKernelInfo::interpolation says (seeds/000, "Spectral resampling"). Reused by every frame extent.
+     *  Interpolating in frequency multiplies the S-periodic repetition of the kernel in space by the
+     *  interpolator's Fourier transform, so the kernel's outer part is dimmed and faint copies of it leak in
+     *  from +-S (docs/kernels.md, "Spectrum resampling", measures both). */
     FFTB_SPECTRUM_MODE_RESAMPLED = 0,
     /** The kernel zero-padded to the frame's padded extent and transformed once per extent and axis order:
      *  the output is the linear convolution to fp32 accuracy. */
     FFTB_SPECTRUM_MODE_EXACT = 1,
     FFTB_SPECTRUM_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbSpectrumMode;
+
+/** How FFTB_SPECTRUM_MODE_RESAMPLED interpolates the stored kernel spectrum X[i, j] at a frame frequency (u, v)
+ *  = (k1 * S1 / N1, k2 * S2 / N2): value = sum over i, j of X[i, j] w(u - i) w(v - j), X periodic in S and
+ *  Hermitian. docs/kernels.md, "Spectrum resampling", has the measured error of each against the exact mode. */
+typedef enum FftbSpectrumInterpolation
+{
+    /** Cubic convolution (Keys 1981, "Cubic convolution interpolation for digital image processing", IEEE
+     *  Trans. ASSP 29(6), a = -1/2), 4 x 4 taps: w(t) = 3/2 |t|^3 - 5/2 |t|^2 + 1 for |t| <= 1,
+     *  -1/2 |t|^3 + 5/2 |t|^2 - 4 |t| + 2 for 1 < |t| < 2, 0 beyond. Its transform is flatter over the kernel
+     *  and smaller at the periodic copies than the tent's sinc^2: the ringing is several times fainter. The
+     *  default. */
+    FFTB_SPECTRUM_INTERPOLATION_CUBIC = 0,
+    /** Bilinear, 2 x 2 taps: w(t) = 1 - |t| for |t| <= 1, 0 beyond (the tent of seeds/000); its transform is
+     *  sinc^2(x / S). Four times fewer spectrum reads than cubic. */
+    FFTB_SPECTRUM_INTERPOLATION_LINEAR = 1,
+    FFTB_SPECTRUM_INTERPOLATION_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
+} FftbSpectrumInterpolation;
 
 typedef enum FftbOutputMode
 {
@@ -146,6 +165,9 @@ typedef struct FftbKernelInfo
      *  sum per channel. Copied during the call. */
     const float* texels;
     FftbSpectrumMode spectrumMode; /**< default FFTB_SPECTRUM_MODE_RESAMPLED */
+    /** Used in FFTB_SPECTRUM_MODE_RESAMPLED only; default FFTB_SPECTRUM_INTERPOLATION_CUBIC. An unknown value
+     *  returns FFTB_ERROR_INVALID_ARGUMENT. */
+    FftbSpectrumInterpolation interpolation;
 } FftbKernelInfo;
 
 /** Frame-lifetime settings of one fftbCmdBloom. */
