@@ -88,9 +88,10 @@ typedef enum FftbSpectrumInterpolation
 {
     /** Cubic convolution (Keys 1981, "Cubic convolution interpolation for digital image processing", IEEE
      *  Trans. ASSP 29(6), a = -1/2), 4 x 4 taps: w(t) = 3/2 |t|^3 - 5/2 |t|^2 + 1 for |t| <= 1,
-     *  -1/2 |t|^3 + 5/2 |t|^2 - 4 |t| + 2 for 1 < |t| < 2, 0 beyond. Its transform is flatter over the kernel
-     *  and smaller at the periodic copies than the tent's sinc^2: the ringing is several times fainter. The
-     *  default. */
+     *  -1/2 |t|^3 + 5/2 |t|^2 - 4 |t| + 2 for 1 < |t| < 2, 0 beyond. Its transform is flatter over the kernel than
+     *  the tent's sinc^2 (0.94 against 0.81 at S / 4 from the centre) and smaller over most of the periodic
+     *  copies: on the sample photographs the largest error against the exact mode is 3 to 8 times smaller.
+     *  The default. */
     FFTB_SPECTRUM_INTERPOLATION_CUBIC = 0,
     /** Bilinear, 2 x 2 taps: w(t) = 1 - |t| for |t| <= 1, 0 beyond (the tent of seeds/000); its transform is
      *  sinc^2(x / S). Four times fewer spectrum reads than cubic. */
