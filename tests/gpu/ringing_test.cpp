@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -98,6 +100,12 @@ std::string caseName(const ::testing::TestParamInfo<RingingCase>& param)
 {
     return std::string(param.param.psf == Psf::Default ? "default" : "unfaded") + "_" +
            std::to_string(param.param.size);
+}
+
+// Keeps gtest from printing the parameters as raw bytes in test listings.
+void PrintTo(const RingingCase& c, std::ostream* os)
+{
+    *os << caseName(::testing::TestParamInfo<RingingCase>(c, 0));
 }
 
 /// The plan's resampled spectrum extent times `factor` along both axes: the reference then measures a spectrum
