@@ -50,6 +50,7 @@ std::string BloomCase::name() const
     return std::to_string(width) + "x" + std::to_string(height) + "/" + std::to_string(kernelSize) +
            (padding == Padding::Zero ? " zero" : " mirror") +
            (spectrum == SpectrumMode::Exact ? " exact" : " resampled") +
+           (spectrum == SpectrumMode::Resampled && interpolation == SpectrumInterpolation::Linear ? " linear" : "") +
            (lengths == LengthPolicy::PowerOfTwo ? " pow2" : "");
 }
 
@@ -127,6 +128,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ki.width = ki.height = c.kernelSize;
     ki.texels = psf.values.data();
     ki.spectrumMode = c.spectrum == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
+    ki.interpolation = c.interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+                                                                        : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
     check(fftbCreateKernel(context, &ki, &kernel), "fftbCreateKernel");
 
     const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;

@@ -15,11 +15,13 @@ struct BloomCase
     uint32_t width = 0, height = 0, kernelSize = 0;
     Padding padding = Padding::Zero;
     SpectrumMode spectrum = SpectrumMode::Resampled;
-    LengthPolicy lengths = LengthPolicy::MixedRadix; ///< FftbPlannerInfo of the context
+    SpectrumInterpolation interpolation = SpectrumInterpolation::Cubic; ///< resampled mode only
+    LengthPolicy lengths = LengthPolicy::MixedRadix;                    ///< FftbPlannerInfo of the context
     int warmupFrames = 5;
     int frames = 50;
 
-    std::string name() const; ///< "1920x1080/256 zero resampled", " pow2" appended for power-of-two lengths
+    /// "1920x1080/256 zero resampled", " linear" appended for bilinear interpolation, " pow2" for power-of-two lengths
+    std::string name() const;
 };
 
 /// Bytes each pass must move through memory by the plan (the model behind the bandwidth floor, DESIGN.md section 4),

@@ -56,7 +56,11 @@ std::vector<BloomCase> casesFor(const Options& o)
     std::vector<BloomCase> cases;
     for (const Size& s : sizes)
         for (Padding padding : {Padding::Zero, Padding::Mirror})
-            for (SpectrumMode spectrum : {SpectrumMode::Resampled, SpectrumMode::Exact})
+            // Resampled with cubic (the default) and with bilinear interpolation: the cost of the 16 taps in pass 2.
+            for (const auto& [spectrum, interpolation] :
+                 {std::pair{SpectrumMode::Resampled, SpectrumInterpolation::Cubic},
+                  std::pair{SpectrumMode::Resampled, SpectrumInterpolation::Linear},
+                  std::pair{SpectrumMode::Exact, SpectrumInterpolation::Cubic}})
                 for (LengthPolicy lengths : {LengthPolicy::MixedRadix, LengthPolicy::PowerOfTwo})
                 {
                     if (lengths == LengthPolicy::PowerOfTwo && !o.powerOfTwo)
@@ -67,6 +71,7 @@ std::vector<BloomCase> casesFor(const Options& o)
                     c.kernelSize = s.k;
                     c.padding = padding;
                     c.spectrum = spectrum;
+                    c.interpolation = interpolation;
                     c.lengths = lengths;
                     c.frames = o.frames;
                     c.warmupFrames = o.warmup;
@@ -127,6 +132,7 @@ int run(const Options& o)
             {"kernel", c.kernelSize},
             {"padding", c.padding == Padding::Zero ? "zero" : "mirror"},
             {"spectrum", c.spectrum == SpectrumMode::Exact ? "exact" : "resampled"},
+            {"interpolation", c.interpolation == SpectrumInterpolation::Linear ? "linear" : "cubic"},
             {"firstAxis", t.plan.firstAxisIsX ? "x" : "y"},
             {"paddedWidth", x.paddedLength},
             {"paddedHeight", y.paddedLength},
@@ -140,8 +146,10 @@ int run(const Options& o)
             {"floorMs", floorMs},
             {"timesFloor", t.totalMs / floorMs}};
         std::string vkfftCells = "n/a | n/a | n/a";
-        // VkFFT's convolution zero-pads; it solves the same problem as our zero-padded cases only.
-        if (o.vkfft && c.padding == Padding::Zero)
+        // VkFFT's convolution zero-pads; it solves the same problem as our zero-padded cases only. Its time does not
+        // depend on our interpolation: measured beside the default (cubic) only.
+        const bool bilinear = c.spectrum == SpectrumMode::Resampled && c.interpolation == SpectrumInterpolation::Linear;
+        if (o.vkfft && c.padding == Padding::Zero && !bilinear)
         {
             VkfftCase v;
             v.width = c.width;

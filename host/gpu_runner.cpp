@@ -45,6 +45,7 @@ struct GpuRunner::State
     std::string pluginMessage;
     std::vector<float> kernelTexels;
     SpectrumMode kernelMode = SpectrumMode::Resampled;
+    SpectrumInterpolation kernelInterpolation = SpectrumInterpolation::Cubic;
 
     ~State()
     {
@@ -152,13 +153,14 @@ struct GpuRunner::State
 
     /// A context that holds this frame and kernel extent, and the kernel made on it, reusing what is already there.
     /// The context only grows, so frames of alternating sizes do not resize it each time.
-    void prepare(const uint32_t extent[4], const Texels& psf, SpectrumMode mode)
+    void prepare(const uint32_t extent[4], const Texels& psf, SpectrumMode mode, SpectrumInterpolation interpolation)
     {
         bool fits = context != nullptr;
         for (int i = 0; i < 4; ++i)
             fits = fits && extent[i] <= contextExtent[i];
         // An exact-mode kernel's spectrum is sized for the context's frames: a grown context needs a new kernel.
-        const bool newKernel = !fits || kernelTexels != psf.values || kernelMode != mode;
+        const bool newKernel =
+            !fits || kernelTexels != psf.values || kernelMode != mode || kernelInterpolation != interpolation;
         if (newKernel)
         {
             drain(); // the scratch and the kernel are shared by every frame in flight
@@ -187,10 +189,13 @@ struct GpuRunner::State
             ki.height = extent[3];
             ki.texels = psf.values.data();
             ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
+            ki.interpolation = interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+                                                                              : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
             if (FftbResult r = fftbCreateKernel(context, &ki, &kernel); r != FFTB_SUCCESS)
                 fail(r, "fftbCreateKernel");
             kernelTexels = psf.values;
             kernelMode = mode;
+            kernelInterpolation = interpolation;
         }
     }
 
@@ -263,7 +268,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
     const uint32_t extent[4] = {w, h, uint32_t(kernel.width), uint32_t(kernel.height)};
     s.pluginMessage.clear();
-    s.prepare(extent, kernel, settings.spectrum);
+    s.prepare(extent, kernel, settings.spectrum, settings.interpolation);
 
     const std::size_t slotIndex = s.nextSlot;
     State::Slot& slot = s.slots[slotIndex];

@@ -18,6 +18,7 @@ struct BloomSettings
     Padding padding = Padding::Zero;
     AxisOrder axisOrder = AxisOrder::Auto;
     SpectrumMode spectrum = SpectrumMode::Resampled;
+    SpectrumInterpolation interpolation = SpectrumInterpolation::Cubic; ///< used in resampled mode only
     float sharpen = 0.0f;  ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
     bool composite = true; ///< false: bloom only; true: out = in + intensity * (bloom - in)
     float intensity = 0.25f;

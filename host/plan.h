@@ -87,8 +87,15 @@ enum class AxisOrder
 
 enum class SpectrumMode
 {
-    Resampled, ///< one spectrum of the kernel's own extent, sampled bilinearly at frequency * S / N (seeds/000)
+    Resampled, ///< one spectrum of the kernel's own extent, interpolated at frequency * S / N (seeds/000)
     Exact,     ///< the kernel padded to the frame's padded extent and transformed at that extent
+};
+
+/// How the resampled spectrum is interpolated (FftbSpectrumInterpolation).
+enum class SpectrumInterpolation
+{
+    Cubic,  ///< Keys' cubic convolution, a = -1/2, 4 x 4 taps
+    Linear, ///< bilinear, 2 x 2 taps
 };
 
 /// Which FFT lengths the planner may pad to.

@@ -203,6 +203,38 @@ struct HalfSpectrum
         return (1.0 - tv) * ((1.0 - tu) * at(iu, iv) + tu * at(iu + 1, iv)) +
                tv * ((1.0 - tu) * at(iu, iv + 1) + tu * at(iu + 1, iv + 1));
     }
+
+    /// Keys' cubic convolution (1981, a = -1/2) at continuous frequency (u, v), periodic in S: the sum over the
+    /// 4 x 4 bins within distance 2 of keysWeight(u - i) keysWeight(v - j) X(i, j). Symmetric like bilinear.
+    std::complex<double> cubic(double u, double v) const
+    {
+        const auto iu = int64_t(std::floor(u)), iv = int64_t(std::floor(v));
+        std::complex<double> sum = 0.0;
+        for (int64_t j = iv - 1; j <= iv + 2; ++j)
+        {
+            std::complex<double> row = 0.0;
+            for (int64_t i = iu - 1; i <= iu + 2; ++i)
+                row += keysWeight(u - double(i)) * at(i, j);
+            sum += keysWeight(v - double(j)) * row;
+        }
+        return sum;
+    }
+
+    static double keysWeight(double t)
+    {
+        constexpr double a = -0.5;
+        t = std::abs(t);
+        if (t <= 1.0)
+            return ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0;
+        if (t < 2.0)
+            return ((a * t - 5.0 * a) * t + 8.0 * a) * t - 4.0 * a;
+        return 0.0;
+    }
+
+    std::complex<double> interpolate(double u, double v, SpectrumInterpolation interpolation) const
+    {
+        return interpolation == SpectrumInterpolation::Cubic ? cubic(u, v) : bilinear(u, v);
+    }
 };
 
 /// Signed frequency of DFT bin i of length n, in [-n/2, n/2).
@@ -213,7 +245,8 @@ int64_t signedFrequency(int64_t i, int64_t n)
 
 } // namespace
 
-Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen)
+Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
+                                    SpectrumInterpolation interpolation)
 {
     checkInputs(frame, kernel);
     const AxisPlan& ax = plan.firstAxisIsX ? plan.first : plan.second;
@@ -261,14 +294,15 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
             for (int ix = 0; ix < image.halfWidth; ++ix)
             {
                 const double u = double(signedFrequency(ix, nx)) * sx / nx;
-                const std::complex<double> response = (1.0 - sharpen) * kernelSpectrum.bilinear(u, v) + sharpen;
+                const std::complex<double> response =
+                    (1.0 - sharpen) * kernelSpectrum.interpolate(u, v, interpolation) + sharpen;
                 fftw_complex& f = image.spectrum[std::size_t(iy) * image.halfWidth + ix];
                 const std::complex<double> product = std::complex<double>(f[0], f[1]) * response;
                 f[0] = product.real();
                 f[1] = product.imag();
             }
         }
-        // The product is Hermitian (see bilinear), so the complex-to-real inverse is the whole real part.
+        // The product is Hermitian (see bilinear and cubic), so the complex-to-real inverse is the whole real part.
         image.inverse.execute();
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)

@@ -17,9 +17,11 @@ Texels referenceConvolution(const Texels& frame, const Texels& kernel, Padding p
 
 /// The GPU's resampled-spectrum convolution, recomputed in double precision: the frame padded to the plan's
 /// N1 x N2 (the plan's mirror split points), its DFT multiplied by the kernel's centred spectrum of extent
-/// S1 x S2 sampled bilinearly at k * S / N (k signed, periodic in S) and blended to the Dirac delta,
-/// (1 - sharpen) * K + sharpen, then inverse DFT and crop. With plan.spectrum == Exact, S = N and this is a
-/// circular convolution that equals referenceConvolution when the plan's padding is sufficient.
-Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen);
+/// S1 x S2 interpolated (bilinear or Keys cubic) at k * S / N (k signed, periodic in S) and blended to the Dirac
+/// delta, (1 - sharpen) * K + sharpen, then inverse DFT and crop. With plan.spectrum == Exact, S = N and this is a
+/// circular convolution that equals referenceConvolution when the plan's padding is sufficient. S may be any
+/// length >= 1, e.g. twice the plan's to measure an oversampled spectrum.
+Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
+                                    SpectrumInterpolation interpolation);
 
 } // namespace fftb

@@ -6,8 +6,37 @@
 #include "fft.glsl"
 #include "common.glsl"
 
-// The kernel's centred spectrum at frame frequency (k1, k2). Resampled: bilinear at k * S / N, periodic in
-// S2; k1 never leaves the stored half [0, S1/2] because the frame's k1 <= N1/2 maps to <= S1/2.
+// Stored bin (i, j) of the kernel's centred spectrum for any integer i, j: periodic in S1 and S2 (powers of two in
+// resampled mode), and bins past the stored half k1 in [0, S1/2] read through Hermitian symmetry,
+// X(i, j) = conj(X(S1 - i, -j)).
+vec2 kernelSpectrumBin(uint base, int i, int j)
+{
+    const uint mask1 = pc.spectrumLength1 - 1u;
+    const uint mask2 = pc.spectrumLength2 - 1u;
+    uint a = uint(i) & mask1;
+    uint b = uint(j) & mask2;
+    if (2u * a > pc.spectrumLength1)
+    {
+        a = pc.spectrumLength1 - a;
+        b = (pc.spectrumLength2 - b) & mask2;
+        const vec2 v = kernelSpectrum[(base + a) * pc.spectrumLength2 + b];
+        return vec2(v.x, -v.y);
+    }
+    return kernelSpectrum[(base + a) * pc.spectrumLength2 + b];
+}
+
+// Keys' cubic convolution weights (a = -1/2) of the taps at offsets -1, 0, 1, 2 from floor(x), f = x - floor(x).
+vec4 cubicWeights(float f)
+{
+    const float f2 = f * f;
+    const float f3 = f2 * f;
+    return vec4(-0.5 * f3 + f2 - 0.5 * f, 1.5 * f3 - 2.5 * f2 + 1.0, -1.5 * f3 + 2.0 * f2 + 0.5 * f,
+                0.5 * f3 - 0.5 * f2);
+}
+
+// The kernel's centred spectrum at frame frequency (k1, k2). Resampled: interpolated at k * S / N (bilinear or
+// Keys cubic, FftbSpectrumInterpolation); k1 <= N1/2 maps to <= S1/2, the linear taps stay in the stored half and
+// the cubic ones at its two ends mirror through Hermitian symmetry.
 vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
 {
     const uint halfLines = pc.spectrumLength1 / 2u + 1u;
@@ -20,6 +49,22 @@ vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
     const float x0 = floor(x);
     const float y0 = floor(y);
     const vec2 f = vec2(x - x0, y - y0);
+    if (pc.interpolation == FFTB_GPU_INTERPOLATION_CUBIC)
+    {
+        const vec4 wx = cubicWeights(f.x);
+        const vec4 wy = cubicWeights(f.y);
+        const int i0 = int(x0) - 1;
+        const int j0 = int(y0) - 1;
+        vec2 sum = vec2(0.0);
+        for (int dj = 0; dj < 4; ++dj)
+        {
+            vec2 row = vec2(0.0);
+            for (int di = 0; di < 4; ++di)
+                row += wx[di] * kernelSpectrumBin(base, i0 + di, j0 + dj);
+            sum += wy[dj] * row;
+        }
+        return sum;
+    }
     const uint xa = uint(x0);
     const uint xb = min(xa + 1u, halfLines - 1u);
     const uint mask = pc.spectrumLength2 - 1u; // resampled spectra have power-of-two extents

@@ -67,7 +67,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                     return s + " is not a power of two in 2..4096"; // CLI11 prefixes the option name
                 return "";
             });
-    std::string padding = "zero", axis = "auto", spectrum = "resampled", output = "composite", pixelType;
+    std::string padding = "zero", axis = "auto", spectrum = "resampled", interpolation = "cubic", output = "composite",
+                pixelType;
     app.add_option("--padding", padding, "zero (black outside) or mirror (GL_MIRRORED_REPEAT)")
         ->capture_default_str()
         ->check(CLI::IsMember({"zero", "mirror"}));
@@ -75,9 +76,15 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "x", "y"}));
     app.add_option("--spectrum", spectrum,
-                   "resampled: one kernel spectrum sampled bilinearly (faint ringing); exact: linear convolution")
+                   "resampled: one kernel spectrum interpolated at each frame's frequencies (faint ringing); exact: "
+                   "linear convolution")
         ->capture_default_str()
         ->check(CLI::IsMember({"resampled", "exact"}));
+    app.add_option("--spectrum-interpolation", interpolation,
+                   "how resampled mode interpolates the kernel spectrum: cubic (Keys, 4x4 taps) or linear (2x2 taps, "
+                   "stronger ringing)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"cubic", "linear"}));
     app.add_option("--sharpen", o.batch.settings.sharpen,
                    "delta sharpening t: spectrum (1 - t) K + t; 1 is the identity")
         ->capture_default_str()
@@ -122,6 +129,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     o.batch.settings.padding = padding == "mirror" ? Padding::Mirror : Padding::Zero;
     o.batch.settings.axisOrder = axis == "x" ? AxisOrder::XFirst : axis == "y" ? AxisOrder::YFirst : AxisOrder::Auto;
     o.batch.settings.spectrum = spectrum == "exact" ? SpectrumMode::Exact : SpectrumMode::Resampled;
+    o.batch.settings.interpolation =
+        interpolation == "linear" ? SpectrumInterpolation::Linear : SpectrumInterpolation::Cubic;
     o.batch.settings.composite = output == "composite";
     if (!pixelType.empty())
         o.batch.pixelType = pixelType == "half" ? PixelType::Half : PixelType::Float;

@@ -9,10 +9,15 @@ namespace fftb
 Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth,
                uint32_t maxHeight, LengthPolicy lengths)
     : device_(std::move(device)), width_(info.width), height_(info.height),
-      mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled)
+      mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled),
+      interpolation_(info.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? FFTB_GPU_INTERPOLATION_LINEAR
+                                                                              : FFTB_GPU_INTERPOLATION_CUBIC)
 {
     if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.spectrumMode: unknown value"};
+    if (info.interpolation != FFTB_SPECTRUM_INTERPOLATION_CUBIC &&
+        info.interpolation != FFTB_SPECTRUM_INTERPOLATION_LINEAR)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.interpolation: unknown value"};
     const size_t texels = size_t(info.width) * info.height;
     double sums[3] = {0.0, 0.0, 0.0};
     for (size_t i = 0; i < texels * 3; ++i)

@@ -3,6 +3,7 @@
 
 #include "device.h"
 #include "plan.h"
+#include "shared/fftb_shared.h"
 
 #include <memory>
 #include <mutex>
@@ -39,6 +40,8 @@ class Kernel
     uint32_t width() const { return width_; }
     uint32_t height() const { return height_; }
     SpectrumMode mode() const { return mode_; }
+    /// FftbPushConstants::interpolation: FFTB_GPU_INTERPOLATION_CUBIC or _LINEAR.
+    uint32_t interpolation() const { return interpolation_; }
 
   private:
     struct Slot
@@ -53,6 +56,7 @@ class Kernel
     std::shared_ptr<const Device> device_;
     uint32_t width_ = 0, height_ = 0;
     SpectrumMode mode_ = SpectrumMode::Resampled;
+    uint32_t interpolation_ = FFTB_GPU_INTERPOLATION_CUBIC;
     Buffer texels_;
     Slot slots_[2]; ///< x first, y first
     mutable std::mutex mutex_;

@@ -134,6 +134,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.intensity = info.intensity;
     push.scale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
+    push.interpolation = kernelOf(info.kernel)->interpolation();
 
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]

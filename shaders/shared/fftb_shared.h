@@ -35,6 +35,8 @@
 #define FFTB_GPU_PADDING_MIRROR 1
 #define FFTB_GPU_OUTPUT_BLOOM 0
 #define FFTB_GPU_OUTPUT_COMPOSITE 1
+#define FFTB_GPU_INTERPOLATION_CUBIC 0
+#define FFTB_GPU_INTERPOLATION_LINEAR 1
 
 #ifdef VULKAN
 #define FFTB_UINT uint
@@ -62,12 +64,13 @@ struct FftbPushConstants
     FFTB_UINT spectrumLength2;  // S2
     FFTB_UINT firstAxisIsX;     // 1: the first axis is x
     FFTB_UINT padding;          // FFTB_GPU_PADDING_*
-    FFTB_UINT resampled;        // 1: sample the kernel spectrum bilinearly at k * S / N; 0: S == N
+    FFTB_UINT resampled;        // 1: interpolate the kernel spectrum at k * S / N; 0: S == N
     FFTB_UINT outputMode;       // FFTB_GPU_OUTPUT_*
     float sharpen;              // t in [0, 1]: spectrum (1 - t) * K + t
     float intensity;            // composite weight of the bloom
     float scale;                // 1 / (N1 * N2): the inverse transforms' normalization
     FFTB_UINT spectrumTwiddleOffset1; // twiddle table of spectrumLength1 (the kernel spectrum's phase ramp)
+    FFTB_UINT interpolation;    // FFTB_GPU_INTERPOLATION_*, when resampled
 };
 
 #endif

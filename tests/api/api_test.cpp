@@ -475,6 +475,23 @@ TEST_F(ApiTest, CreateKernelRejectsNullAndWrongSType)
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "texels");
 }
 
+TEST_F(ApiTest, CreateKernelRejectsUnknownInterpolation)
+{
+    createContext();
+    FftbKernelInfo info = kernel(4, 3);
+    const int unknown = 2; // stored as an engine's stale or corrupt value would be
+    std::memcpy(&info.interpolation, &unknown, sizeof unknown);
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "interpolation");
+    for (FftbSpectrumInterpolation interpolation :
+         {FFTB_SPECTRUM_INTERPOLATION_CUBIC, FFTB_SPECTRUM_INTERPOLATION_LINEAR})
+    {
+        info.interpolation = interpolation;
+        EXPECT_EQ(createKernel(info), FFTB_SUCCESS);
+    }
+    EXPECT_TRUE(messages_.empty());
+}
+
 TEST_F(ApiTest, CreateKernelRejectsKernelLargerThanTheMaximum)
 {
     createContext();

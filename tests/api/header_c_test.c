@@ -87,6 +87,7 @@ static int useEveryType(void)
     kernelInfo.height = 1;
     kernelInfo.texels = texels;
     kernelInfo.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
+    kernelInfo.interpolation = FFTB_SPECTRUM_INTERPOLATION_LINEAR;
 
     bloomInfo.pNext = &images;
     bloomInfo.kernel = kernel;

@@ -37,7 +37,8 @@ namespace
     X(sharpen)                                                                                                         \
     X(intensity)                                                                                                       \
     X(scale)                                                                                                           \
-    X(spectrumTwiddleOffset1)
+    X(spectrumTwiddleOffset1)                                                                                          \
+    X(interpolation)
 
 struct ExpectedMember
 {

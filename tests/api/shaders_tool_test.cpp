@@ -1,6 +1,7 @@
 // fftbloom-shaders: every pass exported for every target, its binding table agreeing with the exported source, and
 // the exported GLSL and HLSL compiling back to SPIR-V with glslang.
 #include "fftbloom_spirv.h"
+#include "shared/fftb_shared.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -67,7 +68,7 @@ TEST_P(ShadersToolTest, ExportsEveryPassWithItsBindingsAndCompilesBack)
                 EXPECT_NE(source.find(token.get<std::string>()), std::string::npos)
                     << name << ": " << token << " not in " << file;
         }
-        EXPECT_EQ(pass["pushConstants"]["bytes"], 80) << name << ": FftbPushConstants is 20 32-bit scalars";
+        EXPECT_EQ(pass["pushConstants"]["bytes"], sizeof(FftbPushConstants)) << name << ": the shared header's block";
         for (const nlohmann::json& constant : pass["specializationConstants"])
             EXPECT_FALSE(constant["name"].get<std::string>().empty()) << name;
         if (c.glslangFlags)

@@ -156,6 +156,26 @@ TEST_F(CliTest, FullSharpeningOfExactSpectrumIsIdentity)
     }
 }
 
+TEST_F(CliTest, SpectrumInterpolationPicksTheFilter)
+{
+    writeInput();
+    const auto bloomWith = [this](const std::string& name, const std::string& options)
+    {
+        const CliResult r = bloom(file("in.exr"), file(name), "--output bloom " + options);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return readBytes(file(name));
+    };
+    const std::string byDefault = bloomWith("default.exr", "");
+    const std::string cubic = bloomWith("cubic.exr", "--spectrum-interpolation cubic");
+    const std::string linear = bloomWith("linear.exr", "--spectrum-interpolation linear");
+    EXPECT_EQ(byDefault, cubic) << "cubic is the default";
+    EXPECT_NE(cubic, linear);
+    const auto before = listing();
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--spectrum-interpolation nearest");
+    expectRefused(r, before, "--spectrum-interpolation", "nearest");
+    EXPECT_EQ(r.code, 2);
+}
+
 TEST_F(CliTest, PreviewIsPng)
 {
     writeInput();
@@ -169,10 +189,11 @@ TEST_F(CliTest, HelpListsEveryOption)
 {
     const CliResult r = run("--help");
     EXPECT_EQ(r.code, 0) << r.err;
-    for (const char* option : {"--kernel ", "--kernel-size", "--padding",   "--axis",      "--spectrum",   "--sharpen",
-                               "--output",  "--intensity",   "--precision", "--device",    "--pixel-type", "-o ",
-                               "--out-dir", "--list",        "--suffix",    "--overwrite", "--report",     "--shard",
-                               "--threads", "--clamp",       "--verbose",   "--quiet",     "Exit codes"})
+    for (const char* option :
+         {"--kernel ", "--kernel-size", "--padding",   "--axis",      "--spectrum",  "--spectrum-interpolation",
+          "--sharpen", "--output",      "--intensity", "--precision", "--device",    "--pixel-type",
+          "-o ",       "--out-dir",     "--list",      "--suffix",    "--overwrite", "--report",
+          "--shard",   "--threads",     "--clamp",     "--verbose",   "--quiet",     "Exit codes"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " missing from --help:\n" << r.out;
 }
 

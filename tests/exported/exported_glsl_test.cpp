@@ -114,7 +114,7 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
                               s.axisOrder,
                               s.spectrum};
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
-    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen);
+    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, s.interpolation);
 }
 
 /// `frame` as a float OpenEXR with channels R, G, B, A.

@@ -22,7 +22,20 @@ struct SweepCase
     int width, height, kernelWidth, kernelHeight;
 };
 
-using SweepParam = std::tuple<SweepCase, Padding, AxisOrder, SpectrumMode>;
+/// The spectrum modes the GPU is checked in: exact, and resampled with each interpolation.
+enum class Spectrum
+{
+    Exact,
+    Linear,
+    Cubic,
+};
+
+const char* nameOf(Spectrum spectrum)
+{
+    return spectrum == Spectrum::Exact ? "exact" : spectrum == Spectrum::Linear ? "linear" : "cubic";
+}
+
+using SweepParam = std::tuple<SweepCase, Padding, AxisOrder, Spectrum>;
 
 class ConvolutionSweep : public ::testing::TestWithParam<SweepParam>
 {
@@ -44,7 +57,7 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
                               s.axisOrder,
                               s.spectrum};
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
-    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen);
+    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, s.interpolation);
 }
 
 BloomSettings bloomOnly(Padding padding, AxisOrder axis, SpectrumMode spectrum)
@@ -57,6 +70,14 @@ BloomSettings bloomOnly(Padding padding, AxisOrder axis, SpectrumMode spectrum)
     return s;
 }
 
+BloomSettings bloomOnly(Padding padding, AxisOrder axis, Spectrum spectrum)
+{
+    BloomSettings s =
+        bloomOnly(padding, axis, spectrum == Spectrum::Exact ? SpectrumMode::Exact : SpectrumMode::Resampled);
+    s.interpolation = spectrum == Spectrum::Linear ? SpectrumInterpolation::Linear : SpectrumInterpolation::Cubic;
+    return s;
+}
+
 std::string sweepName(const ::testing::TestParamInfo<SweepParam>& param)
 {
     const auto& [c, padding, axis, spectrum] = param.param;
@@ -65,7 +86,7 @@ std::string sweepName(const ::testing::TestParamInfo<SweepParam>& param)
            (axis == AxisOrder::XFirst   ? "_x"
             : axis == AxisOrder::YFirst ? "_y"
                                         : "_auto") +
-           (spectrum == SpectrumMode::Exact ? "_exact" : "_resampled");
+           "_" + nameOf(spectrum);
 }
 
 // Keeps gtest from printing the parameters as raw bytes in test listings.
@@ -94,10 +115,10 @@ INSTANTIATE_TEST_SUITE_P(Sizes, ConvolutionSweep,
                                                               SweepCase{1000, 810, 256, 256}),
                                             ::testing::Values(Padding::Zero, Padding::Mirror),
                                             ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst, AxisOrder::Auto),
-                                            ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)),
+                                            ::testing::Values(Spectrum::Exact, Spectrum::Linear, Spectrum::Cubic)),
                          sweepName);
 
-class Identity : public ::testing::TestWithParam<std::tuple<Padding, SpectrumMode>>
+class Identity : public ::testing::TestWithParam<std::tuple<Padding, Spectrum>>
 {
 };
 
@@ -127,7 +148,7 @@ TEST_P(Identity, SharpenOneReturnsTheInput)
 
 INSTANTIATE_TEST_SUITE_P(Modes, Identity,
                          ::testing::Combine(::testing::Values(Padding::Zero, Padding::Mirror),
-                                            ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)));
+                                            ::testing::Values(Spectrum::Exact, Spectrum::Linear, Spectrum::Cubic)));
 
 class Shift : public ::testing::TestWithParam<std::tuple<Padding, AxisOrder>>
 {
@@ -166,8 +187,8 @@ INSTANTIATE_TEST_SUITE_P(Modes, Shift,
 
 // With mirror padding and a kernel symmetric about its centre along each axis, light leaving an edge is matched
 // by its mirror image entering: the frame's total is kept, exactly in real arithmetic with the exact spectrum.
-// The resampled spectrum's kernel carries faint periodic copies (the sinc^2 window of tent interpolation), which
-// move about 0.1% of the light across the edges.
+// The resampled spectrum's kernel carries faint periodic copies (the interpolator's window in space, sinc^2 for
+// the tent), which move about 0.1% of the light across the edges.
 TEST(Energy, MirrorPaddingKeepsTheTotalForASymmetricKernel)
 {
     const int k = 33;
@@ -301,7 +322,7 @@ TEST(PowerOfTwoLengths, MatchTheReference)
 // Lines past 4096 (register stage + sub-FFTs in shared memory, fft.glsl): a frame whose padded width is long, in
 // both axis orders (the long axis first: real-packed half spectra and the inverse of pass 3; second: the fused
 // pass 2), both paddings and both spectrum modes (exact: the kernel spectrum's passes at the long length too).
-class LongLines : public ::testing::TestWithParam<std::tuple<Padding, AxisOrder, SpectrumMode>>
+class LongLines : public ::testing::TestWithParam<std::tuple<Padding, AxisOrder, Spectrum>>
 {
 };
 
@@ -313,7 +334,7 @@ TEST_P(LongLines, WideFrameMatchesTheReference)
     Texels kernel = randomKernel(64, 64, 19);
     normalizePsf(kernel);
     Plan plan;
-    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, spectrum}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, s.spectrum}, &plan, nullptr));
     const uint32_t paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     EXPECT_GT(paddedWidth, kMaxSharedFftLength);
     const Texels gpu = runner().bloom(frame, kernel, s);
@@ -325,7 +346,7 @@ TEST_P(LongLines, WideFrameMatchesTheReference)
 INSTANTIATE_TEST_SUITE_P(Modes, LongLines,
                          ::testing::Combine(::testing::Values(Padding::Zero, Padding::Mirror),
                                             ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst),
-                                            ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)));
+                                            ::testing::Values(Spectrum::Exact, Spectrum::Linear, Spectrum::Cubic)));
 
 // The longest lines, 8192 and 16384, along the first axis and along the second: the full bloom against the
 // reference, and a centred one-hot kernel as a forward/inverse round trip through every pass.

@@ -178,7 +178,7 @@ class ContractTest : public ::testing::TestWithParam<bool>
                 request.spectrum = SpectrumMode::Resampled;
                 Plan plan;
                 ASSERT_TRUE(makePlan(request, &plan, nullptr));
-                reference = referenceSpectralConvolution(f.rgba, kernel, plan, 0.0);
+                reference = referenceSpectralConvolution(f.rgba, kernel, plan, 0.0, SpectrumInterpolation::Cubic);
             }
             EXPECT_LE(test::relativeError(gpu, reference), Tolerance::kFp32)
                 << "frame " << checked_ << ": " << f.rgba.width << "x" << f.rgba.height;

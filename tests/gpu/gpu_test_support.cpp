@@ -81,7 +81,9 @@ std::string describe(int width, int height, const BloomSettings& s)
                                                           : "auto";
     return std::to_string(width) + "x" + std::to_string(height) +
            (s.padding == Padding::Mirror ? " mirror " : " zero ") + axis +
-           (s.spectrum == SpectrumMode::Exact ? " exact" : " resampled");
+           (s.spectrum == SpectrumMode::Exact                  ? " exact"
+            : s.interpolation == SpectrumInterpolation::Linear ? " resampled linear"
+                                                               : " resampled cubic");
 }
 
 } // namespace fftb::test

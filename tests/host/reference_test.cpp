@@ -119,6 +119,9 @@ Plan handPlan(const Texels& frame, const Texels& kernel, Padding padding, uint32
     return p;
 }
 
+/// The interpolation argument where the plan is exact and it is not read.
+constexpr SpectrumInterpolation kUnused = SpectrumInterpolation::Cubic;
+
 std::string name(Padding p)
 {
     return p == Padding::Zero ? "zero" : "mirror";
@@ -220,7 +223,8 @@ TEST(ReferenceSpectral, ExactEqualsLinearWhenPaddingSuffices)
              std::vector<std::pair<uint32_t, uint32_t>>{{nx, ny}, {uint32_t(t.w) + marginX, uint32_t(t.h) + marginY}})
         {
             const Plan plan = handPlan(frame, kernel, t.padding, px, py, t.firstAxisIsX);
-            const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0), asDouble(linear));
+            const double err =
+                relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0, kUnused), asDouble(linear));
             EXPECT_LT(err, kFloatTolerance) << t.w << "x" << t.h << " * " << t.kw << "x" << t.kh << " "
                                             << name(t.padding) << " N " << px << "x" << py;
         }
@@ -233,7 +237,7 @@ TEST(ReferenceSpectral, ExactWithTooLittlePaddingWrapsAround)
     const Texels frame = randomTexels(12, 6, 3, 5);
     const Texels kernel = randomTexels(9, 5, 3, 6);
     const Plan plan = handPlan(frame, kernel, Padding::Zero, 12 + 4 - 1, 6 + 2);
-    const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0),
+    const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0, kUnused),
                                      asDouble(referenceConvolution(frame, kernel, Padding::Zero)));
     EXPECT_GT(err, 1e-3);
 }
@@ -257,7 +261,7 @@ TEST(ReferenceSpectral, PlannerPlansMatchLinear)
             ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
             const Texels frame = randomTexels(int(w), int(h), 4, w * 3 + h);
             const Texels kernel = randomTexels(int(kw), int(kh), 3, kw + kh);
-            const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0),
+            const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0, kUnused),
                                              asDouble(referenceConvolution(frame, kernel, padding)));
             EXPECT_LT(err, kFloatTolerance) << w << "x" << h << " * " << kw << "x" << kh << " " << name(padding);
         }
@@ -270,10 +274,14 @@ TEST(ReferenceSpectral, ResampledWithFullLengthSpectrumIsExact)
     for (Padding padding : {Padding::Zero, Padding::Mirror})
     {
         const uint32_t nx = paddedLength(13, 6, padding, true), ny = paddedLength(7, 5, padding, false);
-        const Texels exact = referenceSpectralConvolution(frame, kernel, handPlan(frame, kernel, padding, nx, ny), 0.3);
-        const Texels resampled =
-            referenceSpectralConvolution(frame, kernel, handPlan(frame, kernel, padding, nx, ny, false, nx, ny), 0.3);
-        EXPECT_LT(relativeError(resampled, asDouble(exact)), kFloatTolerance) << name(padding);
+        const Texels exact =
+            referenceSpectralConvolution(frame, kernel, handPlan(frame, kernel, padding, nx, ny), 0.3, kUnused);
+        for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+        {
+            const Texels resampled = referenceSpectralConvolution(
+                frame, kernel, handPlan(frame, kernel, padding, nx, ny, false, nx, ny), 0.3, interpolation);
+            EXPECT_LT(relativeError(resampled, asDouble(exact)), kFloatTolerance) << name(padding);
+        }
     }
 }
 
@@ -299,55 +307,84 @@ double fejer(int n, int s, int nLength)
     return r * r;
 }
 
-TEST(ReferenceSpectral, ResampledIsTentWindowedPeriodicKernel)
+/// Keys' cubic convolution kernel with a = -1/2 (Keys 1981, eq. 15), written out piecewise.
+double keys(double t)
+{
+    t = std::abs(t);
+    if (t < 1.0)
+        return 1.5 * t * t * t - 2.5 * t * t + 1.0;
+    if (t < 2.0)
+        return -0.5 * t * t * t + 2.5 * t * t - 4.0 * t + 2.0;
+    return 0.0;
+}
+
+/// The same spatial factor for any symmetric interpolator w of support (-2, 2) at N = m S:
+/// W(n) = (1 / m) sum over integers r of w(r / m) cos(2 pi r n / N). Interpolating X at k / m and taking the
+/// inverse DFT gives k_S(n mod S) W(n): the offsets r = k - m i separate from the bins i. With w the tent this
+/// is the Fejer kernel above.
+double cubicWindow(int n, int s, int nLength)
+{
+    const int m = nLength / s;
+    double sum = 0.0;
+    for (int r = -2 * m; r <= 2 * m; ++r)
+        sum += keys(double(r) / m) * std::cos(2.0 * std::numbers::pi * r * n / nLength);
+    return sum / m;
+}
+
+TEST(ReferenceSpectral, ResampledIsWindowedPeriodicKernel)
 {
     // Independent model of resampled mode: circular convolution over the padded frame with
-    // h(n) = k_S(n mod S) T1(n1) T2(n2). It keeps the DC gain (T(0) = 1) but leaves attenuated kernel copies
-    // every S texels: the ringing of seeds/000.
+    // h(n) = k_S(n mod S) T1(n1) T2(n2), T the window of the interpolator. It keeps the DC gain (T(0) = 1) but
+    // leaves attenuated kernel copies every S texels: the ringing of seeds/000.
     const int w = 11, h = 6, nx = 32, ny = 16, sx = 8, sy = 4;
     const Texels frame = randomTexels(w, h, 3, 14, 0.0f, 4.0f);
     const Texels kernel = randomTexels(7, 4, 3, 15);
-    for (Padding padding : {Padding::Zero, Padding::Mirror})
-    {
-        const Plan plan = handPlan(frame, kernel, padding, nx, ny, false, sx, sy);
-        const AxisPlan& ax = plan.second;
-        const AxisPlan& ay = plan.first;
-        std::vector<double> want(std::size_t(w) * h * 3, 0.0);
-        for (int c = 0; c < 3; ++c)
+    for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+        for (Padding padding : {Padding::Zero, Padding::Mirror})
         {
-            std::vector<double> periodic(std::size_t(sx) * sy, 0.0);
-            for (int y = 0; y < kernel.height; ++y)
-                for (int x = 0; x < kernel.width; ++x)
-                    periodic[std::size_t((y - kernel.height / 2 + sy) % sy) * sx + (x - kernel.width / 2 + sx) % sx] +=
-                        kernel.at(x, y, c);
-            for (int py = 0; py < h; ++py)
-                for (int px = 0; px < w; ++px)
-                {
-                    double sum = 0.0;
-                    for (int n2 = 0; n2 < ny; ++n2)
-                        for (int n1 = 0; n1 < nx; ++n1)
-                        {
-                            // The padded frame at (p - n) mod N, built from the hand plan's split points.
-                            const int fx = (px - n1 + nx) % nx, fy = (py - n2 + ny) % ny;
-                            int qx = fx < w ? fx : (fx < int(ax.mirrorSplit) ? fx : fx - nx);
-                            int qy = fy < h ? fy : (fy < int(ay.mirrorSplit) ? fy : fy - ny);
-                            if (padding == Padding::Zero && (qx >= w || qy >= h))
-                                continue;
-                            qx = mirror(qx, w);
-                            qy = mirror(qy, h);
-                            sum += periodic[std::size_t(n2 % sy) * sx + n1 % sx] * fejer(n1, sx, nx) *
-                                   fejer(n2, sy, ny) * frame.at(qx, qy, c);
-                        }
-                    want[(std::size_t(py) * w + px) * 3 + c] = sum;
-                }
+            const auto window = interpolation == SpectrumInterpolation::Linear ? fejer : cubicWindow;
+            const Plan plan = handPlan(frame, kernel, padding, nx, ny, false, sx, sy);
+            const AxisPlan& ax = plan.second;
+            const AxisPlan& ay = plan.first;
+            std::vector<double> want(std::size_t(w) * h * 3, 0.0);
+            for (int c = 0; c < 3; ++c)
+            {
+                std::vector<double> periodic(std::size_t(sx) * sy, 0.0);
+                for (int y = 0; y < kernel.height; ++y)
+                    for (int x = 0; x < kernel.width; ++x)
+                        periodic[std::size_t((y - kernel.height / 2 + sy) % sy) * sx +
+                                 (x - kernel.width / 2 + sx) % sx] += kernel.at(x, y, c);
+                for (int py = 0; py < h; ++py)
+                    for (int px = 0; px < w; ++px)
+                    {
+                        double sum = 0.0;
+                        for (int n2 = 0; n2 < ny; ++n2)
+                            for (int n1 = 0; n1 < nx; ++n1)
+                            {
+                                // The padded frame at (p - n) mod N, built from the hand plan's split points.
+                                const int fx = (px - n1 + nx) % nx, fy = (py - n2 + ny) % ny;
+                                int qx = fx < w ? fx : (fx < int(ax.mirrorSplit) ? fx : fx - nx);
+                                int qy = fy < h ? fy : (fy < int(ay.mirrorSplit) ? fy : fy - ny);
+                                if (padding == Padding::Zero && (qx >= w || qy >= h))
+                                    continue;
+                                qx = mirror(qx, w);
+                                qy = mirror(qy, h);
+                                sum += periodic[std::size_t(n2 % sy) * sx + n1 % sx] * window(n1, sx, nx) *
+                                       window(n2, sy, ny) * frame.at(qx, qy, c);
+                            }
+                        want[(std::size_t(py) * w + px) * 3 + c] = sum;
+                    }
+            }
+            const Texels got = referenceSpectralConvolution(frame, kernel, plan, 0.0, interpolation);
+            const char* label = interpolation == SpectrumInterpolation::Linear ? " linear" : " cubic";
+            EXPECT_LT(relativeError(got, want), kFloatTolerance) << name(padding) << label;
+            // The copies are really there: resampled differs from exact by far more than rounding.
+            const Plan exactPlan = handPlan(frame, kernel, padding, nx, ny);
+            EXPECT_GT(
+                relativeError(got, asDouble(referenceSpectralConvolution(frame, kernel, exactPlan, 0.0, kUnused))),
+                1e-2)
+                << name(padding) << label;
         }
-        const Texels got = referenceSpectralConvolution(frame, kernel, plan, 0.0);
-        EXPECT_LT(relativeError(got, want), kFloatTolerance) << name(padding);
-        // The copies are really there: resampled differs from exact by far more than rounding.
-        const Plan exactPlan = handPlan(frame, kernel, padding, nx, ny);
-        EXPECT_GT(relativeError(got, asDouble(referenceSpectralConvolution(frame, kernel, exactPlan, 0.0))), 1e-2)
-            << name(padding);
-    }
 }
 
 TEST(ReferenceSpectral, ResampledKeepsDcGain)
@@ -357,11 +394,14 @@ TEST(ReferenceSpectral, ResampledKeepsDcGain)
     const Texels frame = randomTexels(32, 16, 3, 16);
     const Texels kernel = randomTexels(8, 8, 3, 17);
     const Plan plan = handPlan(frame, kernel, Padding::Zero, 32, 16, true, 8, 8);
-    const Texels out = referenceSpectralConvolution(frame, kernel, plan, 0.25);
-    for (int c = 0; c < 3; ++c)
+    for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
     {
-        const double want = channelSum(frame, c) * (0.75 * channelSum(kernel, c) + 0.25);
-        EXPECT_NEAR(channelSum(out, c), want, 1e-6 * want) << "channel " << c;
+        const Texels out = referenceSpectralConvolution(frame, kernel, plan, 0.25, interpolation);
+        for (int c = 0; c < 3; ++c)
+        {
+            const double want = channelSum(frame, c) * (0.75 * channelSum(kernel, c) + 0.25);
+            EXPECT_NEAR(channelSum(out, c), want, 1e-6 * want) << "channel " << c;
+        }
     }
 }
 
@@ -377,8 +417,10 @@ TEST(ReferenceSpectral, FullSharpenIsIdentity)
         for (uint32_t s : {0u, 8u})
         {
             const Plan plan = handPlan(frame, kernel, padding, 32, 16, s == 0, s, s);
-            EXPECT_LT(relativeError(referenceSpectralConvolution(frame, kernel, plan, 1.0), rgb), kFloatTolerance)
-                << name(padding) << " S " << s;
+            for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+                EXPECT_LT(relativeError(referenceSpectralConvolution(frame, kernel, plan, 1.0, interpolation), rgb),
+                          kFloatTolerance)
+                    << name(padding) << " S " << s;
         }
 }
 
@@ -389,9 +431,11 @@ TEST(ReferenceSpectral, CentredOneHotIsIdentityInBothModes)
     for (uint32_t s : {0u, 8u})
     {
         const Plan plan = handPlan(frame, kernel, Padding::Mirror, 32, 16, true, s, s);
-        EXPECT_LT(relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0), asDouble(frame)),
-                  kFloatTolerance)
-            << "S " << s;
+        for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+            EXPECT_LT(
+                relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0, interpolation), asDouble(frame)),
+                kFloatTolerance)
+                << "S " << s;
     }
 }
 
