@@ -28,7 +28,7 @@ struct Options
     int frames = 200, width = 1920, height = 1080, kernelSize = 256, deviceIndex = -1;
     unsigned threads = 0;
     std::string samplesDir, workDir = "fftbloom-batch-bench", jsonPath, markdownPath, command;
-    bool smoke = false;
+    bool smoke = false, validation = false;
 };
 
 /// The frames' content: every sample photograph, resized to the frame's extent (bilinear), RGB.
@@ -156,7 +156,7 @@ int run(Options& o)
     batch.overwrite = true;
     batch.threads = threads;
     constexpr uint32_t kFramesInFlight = 3; // as the CLI
-    GpuRunner runner({o.deviceIndex, false, kFramesInFlight});
+    GpuRunner runner({o.deviceIndex, o.validation, kFramesInFlight});
     BloomStage bloom(runner, batch, kFramesInFlight);
     PassThroughStage passThrough;
     // One frame first, so that pipeline creation (once per process) is not in the timed runs.
@@ -214,6 +214,13 @@ int run(Options& o)
         }
         md << "\nBloom throughput / best decode+encode throughput: **" << ratio << "**.\n";
     }
+    if (runner.validationMessageCount() > 0)
+    {
+        std::fprintf(stderr, "fftbloom-batch-bench: Vulkan validation: %llu message(s), the first: %s\n",
+                     static_cast<unsigned long long>(runner.validationMessageCount()),
+                     runner.firstValidationMessage().c_str());
+        return 1;
+    }
     return 0;
 }
 
@@ -244,6 +251,9 @@ int main(int argc, char** argv)
     app.add_option("--json", o.jsonPath, "write the results as JSON here");
     app.add_option("--markdown", o.markdownPath, "write the results as a Markdown table here");
     app.add_flag("--smoke", o.smoke, "6 frames of 64x48, kernel 16²: checks that the benchmark runs");
+    app.add_flag("--validate", o.validation,
+                 "enable the Khronos validation layer (synchronization validation included); any message fails the "
+                 "run (timings are then meaningless)");
     CLI11_PARSE(app, argc, argv);
     try
     {

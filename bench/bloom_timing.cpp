@@ -67,6 +67,9 @@ Traffic trafficOf(const Plan& plan)
     return t;
 }
 
+/// fftbCmdBloom calls recorded into one command buffer.
+constexpr uint32_t kBloomsPerCommandBuffer = 8;
+
 BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 {
     std::string message;
@@ -87,6 +90,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ci.maxWidth = c.width;
     ci.maxHeight = c.height;
     ci.maxKernelWidth = ci.maxKernelHeight = c.kernelSize;
+    ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer; // two command buffers of blooms pending at once, below
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     planner.lengthPolicy =
         c.lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
@@ -144,7 +148,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     for (size_t i = 0; i < texels * 4; ++i)
         halves[i] = toHalf(i % 4 == 3 ? 1.0f : std::min(hdr(rng), 60000.0f));
 
-    const VkCommandBuffer cb = device.beginCommands();
+    VkCommandBuffer cb = device.beginCommands();
     VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, c.width, c.height);
     VulkanDevice::prepareComputeOutput(cb, output.image);
     vkCmdResetQueryPool(cb, queries, 0, uint32_t(total) * FFTB_TIMESTAMP_COUNT);
@@ -162,16 +166,30 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     bi.padding = c.padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = 0.25f;
+    // Each fftbCmdBloom rewrites the next of the context's maxFramesInFlight descriptor sets, so the call that many
+    // calls earlier must have completed: blooms go in command buffers of kBloomsPerCommandBuffer, and one is
+    // recorded while the previous one runs (the GPU never idles), after the one before that has completed.
+    VulkanDevice::Submission running, previous;
     for (int f = 0; f < total; ++f)
     {
         ti.firstQuery = uint32_t(f) * FFTB_TIMESTAMP_COUNT;
         if (FftbResult r = fftbCmdBloom(context, cb, &bi); r != FFTB_SUCCESS)
         {
             device.submitAndWait(cb);
+            device.wait(running);
+            device.wait(previous);
             check(r, "fftbCmdBloom");
+        }
+        if ((f + 1) % int(kBloomsPerCommandBuffer) == 0 && f + 1 < total)
+        {
+            previous = running;
+            running = device.submit(cb);
+            device.wait(previous); // its descriptor sets are the next command buffer's
+            cb = device.beginCommands();
         }
     }
     device.submitAndWait(cb);
+    device.wait(running);
 
     std::vector<uint64_t> t(size_t(total) * FFTB_TIMESTAMP_COUNT);
     if (VkResult r = vkGetQueryPoolResults(device.device(), queries, 0, uint32_t(t.size()), t.size() * 8, t.data(), 8,

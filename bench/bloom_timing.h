@@ -45,8 +45,9 @@ struct BloomTiming
     double totalMs = 0; ///< median of the per-frame sums of the three passes
 };
 
-/// Blooms an RGBA16F frame of random HDR values into an RGBA16F storage image, warmupFrames + frames times in
-/// one command buffer, with the default PSF of kernelSize^2. Throws HostError on failure.
+/// Blooms an RGBA16F frame of random HDR values into an RGBA16F storage image, warmupFrames + frames times, 8 to a
+/// command buffer with the next one queued behind, with the default PSF of kernelSize^2. Throws HostError on
+/// failure.
 BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c);
 
 } // namespace fftb::bench

@@ -24,7 +24,7 @@ struct Options
     std::string jsonPath, markdownPath;
     int frames = 50, warmup = 200, deviceIndex = -1;
     uint64_t copyMiB = 2048;
-    bool smoke = false, vkfft = true, powerOfTwo = false;
+    bool smoke = false, vkfft = true, powerOfTwo = false, validation = false;
     std::string sizes = "1280x720/256,1280x720/512,1920x1080/256,1920x1080/512,3840x2160/512";
     std::string command;
 };
@@ -89,7 +89,7 @@ std::string fixed(double v, int digits)
 
 int run(const Options& o)
 {
-    VulkanDevice device({o.deviceIndex, false});
+    VulkanDevice device({o.deviceIndex, o.validation});
     if (!device.timestamps())
         throw HostError(std::string("Vulkan: ") + device.properties().deviceName + " has no compute timestamps");
     const double bandwidth = measureCopyBandwidth(device, o.copyMiB << 20, o.smoke ? 3 : 20);
@@ -199,6 +199,13 @@ int run(const Options& o)
                                       << table;
     if (failures > 0)
         std::fprintf(stderr, "fftbloom-bench: the VkFFT anchor failed in %d case(s)\n", failures);
+    if (device.validationMessageCount() > 0)
+    {
+        std::fprintf(stderr, "fftbloom-bench: Vulkan validation: %llu message(s), the first: %s\n",
+                     static_cast<unsigned long long>(device.validationMessageCount()),
+                     device.firstValidationMessage().c_str());
+        return 1;
+    }
     return failures > 0 ? 1 : 0;
 }
 
@@ -221,6 +228,9 @@ int main(int argc, char** argv)
     app.add_option("--device", o.deviceIndex, "Vulkan physical device index; default: the first discrete GPU");
     app.add_flag("--smoke", o.smoke, "one tiny case, few frames: checks that the benchmark runs (lavapipe in CI)");
     app.add_flag("!--no-vkfft", o.vkfft, "skip the VkFFT anchor");
+    app.add_flag("--validate", o.validation,
+                 "enable the Khronos validation layer (synchronization validation included); any message fails the "
+                 "run (timings are then meaningless)");
     app.add_option("--sizes", o.sizes, "cases as WIDTHxHEIGHT/KERNEL, comma-separated")->capture_default_str();
     app.add_flag("--power-of-two", o.powerOfTwo,
                  "also time each case padded to powers of two only (FFTB_LENGTH_POLICY_POWER_OF_TWO)");

@@ -31,7 +31,8 @@ int main(int argc, char** argv)
     std::string resize;
     app.add_option("--resize", resize, "with --screenshot: resize the window to WIDTHxHEIGHT after half the frames");
     app.add_flag("--validate", options.window.validation,
-                 "enable the Khronos validation layer; any message fails the run");
+                 "enable the Khronos validation layer (synchronization validation included); any message fails "
+                 "the run");
     app.add_option("--device", options.window.deviceIndex, "Vulkan physical device index (default: a discrete GPU)");
     try
     {

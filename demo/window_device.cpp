@@ -2,6 +2,7 @@
 #include "window_device.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace fftb::viewer
 {
@@ -47,14 +48,22 @@ WindowDevice::WindowDevice(const WindowOptions& options)
                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     mci.pfnUserCallback = &WindowDevice::onMessage;
     mci.pUserData = this;
+    // Synchronization validation as well (SYNC-HAZARD-* errors through the same messenger, counted alike).
+    const VkValidationFeatureEnableEXT enabledFeatures[] = {
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT validationFeatures{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    validationFeatures.pNext = &mci;
+    validationFeatures.enabledValidationFeatureCount = uint32_t(std::size(enabledFeatures));
+    validationFeatures.pEnabledValidationFeatures = enabledFeatures;
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ici.pApplicationInfo = &app;
     if (options.validation)
     {
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
         ici.enabledLayerCount = 1;
         ici.ppEnabledLayerNames = &layer;
-        ici.pNext = &mci;
+        ici.pNext = &validationFeatures;
     }
     ici.enabledExtensionCount = uint32_t(extensions.size());
     ici.ppEnabledExtensionNames = extensions.data();

@@ -3,6 +3,7 @@
 
 #include "host_error.h"
 
+#include <iterator>
 #include <vector>
 
 namespace fftb
@@ -35,7 +36,7 @@ VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
     app.pApplicationName = "fftbloom";
     app.apiVersion = options.synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_1;
     const char* layer = "VK_LAYER_KHRONOS_validation";
-    const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
     VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     mci.messageSeverity =
         VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
@@ -43,15 +44,23 @@ VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     mci.pfnUserCallback = &VulkanDevice::onMessage;
     mci.pUserData = this;
+    // Synchronization validation as well: hazards between commands (SYNC-HAZARD-*) arrive as validation errors
+    // through the same messenger and are counted like any other message.
+    const VkValidationFeatureEnableEXT enabledFeatures[] = {
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT validationFeatures{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    validationFeatures.pNext = &mci;
+    validationFeatures.enabledValidationFeatureCount = uint32_t(std::size(enabledFeatures));
+    validationFeatures.pEnabledValidationFeatures = enabledFeatures;
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ici.pApplicationInfo = &app;
     if (options.validation)
     {
         ici.enabledLayerCount = 1;
         ici.ppEnabledLayerNames = &layer;
-        ici.enabledExtensionCount = 1;
-        ici.ppEnabledExtensionNames = &extension;
-        ici.pNext = &mci; // also reports on instance creation and destruction
+        ici.enabledExtensionCount = uint32_t(std::size(extensions));
+        ici.ppEnabledExtensionNames = extensions;
+        ici.pNext = &validationFeatures; // the messenger behind it also reports on instance creation, destruction
     }
     if (VkResult r = vkCreateInstance(&ici, nullptr, &instance_); r != VK_SUCCESS)
         throw HostError(options.validation && r == VK_ERROR_LAYER_NOT_PRESENT

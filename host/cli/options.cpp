@@ -104,7 +104,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_option("--device", o.runner.deviceIndex,
                    "Vulkan physical device index; default: the first discrete GPU, else lavapipe (CPU)");
     app.add_flag("--validate", o.runner.validation,
-                 "enable the Khronos validation layer and fail on any message it prints");
+                 "enable the Khronos validation layer (synchronization validation included) and fail on any message "
+                 "it prints");
     CLI::Option* quiet = app.add_flag("-q,--quiet", o.quiet, "print errors only: no progress, no summary");
     app.add_flag("-v,--verbose", o.verbose, "print a line per frame with its FFT plan and timings")->excludes(quiet);
     app.get_formatter()->column_width(30);

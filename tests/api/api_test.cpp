@@ -71,14 +71,21 @@ class ApiTest : public ::testing::Test
         VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
         app.pApplicationName = "fftbloom-api-tests";
         app.apiVersion = VK_API_VERSION_1_1;
-        const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
+        // Synchronization validation too: hazards (SYNC-HAZARD-*) are validation errors, collected like the others.
+        const VkValidationFeatureEnableEXT enabledFeatures[] = {
+            VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+        VkValidationFeaturesEXT validationFeatures{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+        validationFeatures.pNext = &messengerInfo; // also covers vkCreateInstance and vkDestroyInstance
+        validationFeatures.enabledValidationFeatureCount = 1;
+        validationFeatures.pEnabledValidationFeatures = enabledFeatures;
         VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-        ici.pNext = &messengerInfo; // also covers vkCreateInstance and vkDestroyInstance
+        ici.pNext = &validationFeatures;
         ici.pApplicationInfo = &app;
         ici.enabledLayerCount = 1;
         ici.ppEnabledLayerNames = &layer;
-        ici.enabledExtensionCount = 1;
-        ici.ppEnabledExtensionNames = &extension;
+        ici.enabledExtensionCount = 2;
+        ici.ppEnabledExtensionNames = extensions;
         ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance_), VK_SUCCESS);
         const auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
