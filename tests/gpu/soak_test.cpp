@@ -1,0 +1,310 @@
+// Soak: 10,000 blooms on one context with the extent, padding, axis order, sharpening and output mode changing every
+// frame, the kernel (its extent, spectrum mode and interpolation) replaced every 500 frames and the context resized
+// every 2,000, validation (synchronization included) on. The schedule repeats every 4,000 frames; the plugin's live
+// device allocations and host allocations, counted through the entry points and allocation callbacks it is given,
+// must be the same at the end of the second period as at the end of the first. Every 1,000th frame is read back and
+// checked against the double-precision reference.
+#include "fftbloom/fftbloom.h"
+#include "gpu_test_support.h"
+#include "psf.h"
+#include "reference.h"
+#include "vulkan_device.h"
+
+#include <gtest/gtest.h>
+
+#include <malloc.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace fftb
+{
+namespace
+{
+
+/// Live counts of what the plugin holds: device memory (through the getDeviceProcAddr it is given) and host blocks
+/// (through its VkAllocationCallbacks, which the driver and layer also use for the plugin's objects).
+struct Live
+{
+    static inline std::atomic<int64_t> deviceAllocations{0};
+    static inline std::atomic<int64_t> hostBlocks{0};
+    static inline PFN_vkAllocateMemory allocateMemory = nullptr;
+    static inline PFN_vkFreeMemory freeMemory = nullptr;
+
+    static VKAPI_ATTR VkResult VKAPI_CALL allocate(VkDevice d, const VkMemoryAllocateInfo* info,
+                                                   const VkAllocationCallbacks* a, VkDeviceMemory* memory)
+    {
+        const VkResult r = allocateMemory(d, info, a, memory);
+        if (r == VK_SUCCESS)
+            ++deviceAllocations;
+        return r;
+    }
+    static VKAPI_ATTR void VKAPI_CALL release(VkDevice d, VkDeviceMemory memory, const VkAllocationCallbacks* a)
+    {
+        if (memory)
+            --deviceAllocations;
+        freeMemory(d, memory, a);
+    }
+    static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getDeviceProcAddr(VkDevice d, const char* name)
+    {
+        if (std::strcmp(name, "vkAllocateMemory") == 0)
+        {
+            allocateMemory = reinterpret_cast<PFN_vkAllocateMemory>(vkGetDeviceProcAddr(d, name));
+            return reinterpret_cast<PFN_vkVoidFunction>(&allocate);
+        }
+        if (std::strcmp(name, "vkFreeMemory") == 0)
+        {
+            freeMemory = reinterpret_cast<PFN_vkFreeMemory>(vkGetDeviceProcAddr(d, name));
+            return reinterpret_cast<PFN_vkVoidFunction>(&release);
+        }
+        return vkGetDeviceProcAddr(d, name);
+    }
+
+    static size_t rounded(size_t size, size_t alignment) { return (size + alignment - 1) / alignment * alignment; }
+    static void* VKAPI_CALL hostAllocate(void*, size_t size, size_t alignment, VkSystemAllocationScope)
+    {
+        void* p = std::aligned_alloc(alignment, rounded(size, alignment));
+        if (p)
+            ++hostBlocks;
+        return p;
+    }
+    static void* VKAPI_CALL hostReallocate(void* user, void* original, size_t size, size_t alignment,
+                                           VkSystemAllocationScope scope)
+    {
+        if (!original)
+            return hostAllocate(user, size, alignment, scope);
+        void* p = std::aligned_alloc(alignment, rounded(size, alignment));
+        if (p)
+        {
+            std::memcpy(p, original, std::min(size, malloc_usable_size(original)));
+            std::free(original);
+        }
+        return p;
+    }
+    static void VKAPI_CALL hostFree(void*, void* memory)
+    {
+        if (memory)
+            --hostBlocks;
+        std::free(memory);
+    }
+};
+
+/// One frame's settings, varied by the frame number.
+struct Settings
+{
+    uint32_t width, height;
+    Padding padding;
+    FftbAxisOrder axisOrder;
+    FftbOutputMode outputMode;
+    float sharpen;
+};
+
+Settings settingsOf(int frame, uint32_t maxWidth, uint32_t maxHeight)
+{
+    Settings s;
+    s.width = maxWidth - uint32_t(frame * 7) % (maxWidth / 2);
+    s.height = maxHeight - uint32_t(frame * 5) % (maxHeight / 2);
+    s.padding = frame % 2 ? Padding::Mirror : Padding::Zero;
+    s.axisOrder = FftbAxisOrder(frame % 3);
+    s.outputMode = frame % 5 == 0 ? FFTB_OUTPUT_MODE_COMPOSITE : FFTB_OUTPUT_MODE_BLOOM;
+    s.sharpen = frame % 7 == 0 ? 0.25f : 0.0f;
+    return s;
+}
+
+TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
+{
+    constexpr int kFrames = 10000;
+    constexpr int kPerCommandBuffer = 16;
+    constexpr int kKernelEvery = 500;
+    constexpr int kKernelGenerations = 4;
+    constexpr int kResizeEvery = 2000;
+    constexpr int kPeriod = 2 * kResizeEvery; // both context sizes, kernelGenerations kernels each
+    constexpr int kCheckEvery = 1000;
+    constexpr uint32_t kLarge[2] = {48, 40}, kSmall[2] = {40, 32};
+
+    VulkanDeviceOptions options;
+    options.validation = true;
+    VulkanDevice device(options);
+    VkAllocationCallbacks callbacks{};
+    callbacks.pfnAllocation = Live::hostAllocate;
+    callbacks.pfnReallocation = Live::hostReallocate;
+    callbacks.pfnFree = Live::hostFree;
+    std::string message;
+    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+    ci.instance = device.instance();
+    ci.physicalDevice = device.physicalDevice();
+    ci.device = device.device();
+    ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+    ci.getDeviceProcAddr = &Live::getDeviceProcAddr;
+    ci.allocator = &callbacks;
+    ci.maxWidth = kLarge[0];
+    ci.maxHeight = kLarge[1];
+    ci.maxKernelWidth = ci.maxKernelHeight = 7;
+    ci.maxFramesInFlight = kPerCommandBuffer;
+    ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
+    { static_cast<std::string*>(user)->assign(text); };
+    ci.messageUserData = &message;
+    FftbContext context = nullptr;
+    ASSERT_EQ(fftbCreateContext(&ci, &context), FFTB_SUCCESS) << message;
+
+    // The input and output images at the largest extent; each frame uses its top-left corner.
+    const Texels input = test::randomFrame(int(kLarge[0]), int(kLarge[1]), 11);
+    const VkDeviceSize bytes = VkDeviceSize(kLarge[0]) * kLarge[1] * 16;
+    VulkanDevice::Buffer upload = device.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    VulkanDevice::Buffer download = device.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    VulkanDevice::Image in = device.createImage(kLarge[0], kLarge[1], VK_FORMAT_R32G32B32A32_SFLOAT,
+                                                VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    VulkanDevice::Image out = device.createImage(kLarge[0], kLarge[1], VK_FORMAT_R32G32B32A32_SFLOAT,
+                                                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    std::memcpy(upload.mapped, input.values.data(), bytes);
+    VkCommandBuffer cb = device.beginCommands();
+    VulkanDevice::uploadForCompute(cb, upload.buffer, in.image, kLarge[0], kLarge[1]);
+    VulkanDevice::prepareComputeOutput(cb, out.image);
+    device.submitAndWait(cb);
+
+    FftbKernel kernel = nullptr;
+    Texels kernelTexels;
+    SpectrumMode mode = SpectrumMode::Exact;
+    SpectrumInterpolation interpolation = SpectrumInterpolation::Cubic;
+    uint32_t maxExtent[2] = {kLarge[0], kLarge[1]};
+    int64_t device1 = -1, host1 = -1, device2 = -2, host2 = -2;
+    int checks = 0;
+    static_assert(kPeriod % kPerCommandBuffer == 0 && kResizeEvery % kPerCommandBuffer == 0);
+    static_assert(kKernelEvery * kKernelGenerations == kResizeEvery);
+    for (int frame = 0; frame < kFrames; frame += kPerCommandBuffer)
+    {
+        // The end of the first and second periods: the same state, so the same allocations.
+        if (frame == kPeriod)
+        {
+            device1 = Live::deviceAllocations;
+            host1 = Live::hostBlocks;
+        }
+        if (frame == 2 * kPeriod)
+        {
+            device2 = Live::deviceAllocations;
+            host2 = Live::hostBlocks;
+        }
+        // Nothing is pending here: a resize and a new kernel are allowed.
+        if (frame % kResizeEvery == 0 && frame > 0)
+        {
+            fftbDestroyKernel(kernel); // an exact-mode kernel is sized for the context's frames
+            kernel = nullptr;
+            const bool large = maxExtent[0] != kLarge[0];
+            maxExtent[0] = large ? kLarge[0] : kSmall[0];
+            maxExtent[1] = large ? kLarge[1] : kSmall[1];
+            FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+            resize.maxWidth = maxExtent[0];
+            resize.maxHeight = maxExtent[1];
+            resize.maxKernelWidth = resize.maxKernelHeight = 7;
+            ASSERT_EQ(fftbResizeContext(context, &resize), FFTB_SUCCESS) << message;
+        }
+        if (frame % kKernelEvery < kPerCommandBuffer || !kernel)
+        {
+            fftbDestroyKernel(kernel);
+            const int generation = frame / kKernelEvery % kKernelGenerations;
+            kernelTexels = test::randomKernel(3 + generation % 5, 7 - generation % 3, uint32_t(generation));
+            mode = generation % 2 ? SpectrumMode::Resampled : SpectrumMode::Exact;
+            interpolation = generation % 4 == 1 ? SpectrumInterpolation::Linear : SpectrumInterpolation::Cubic;
+            FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+            ki.width = uint32_t(kernelTexels.width);
+            ki.height = uint32_t(kernelTexels.height);
+            ki.texels = kernelTexels.values.data();
+            ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
+            ki.interpolation = interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+                                                                              : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
+            ASSERT_EQ(fftbCreateKernel(context, &ki, &kernel), FFTB_SUCCESS) << message;
+        }
+
+        cb = device.beginCommands();
+        Settings last{};
+        for (int f = frame; f < frame + kPerCommandBuffer; ++f)
+        {
+            last = settingsOf(f, maxExtent[0], maxExtent[1]);
+            FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+            bi.kernel = kernel;
+            bi.inputView = in.view;
+            bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+            bi.outputView = out.view;
+            bi.width = last.width;
+            bi.height = last.height;
+            bi.padding = last.padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
+            bi.axisOrder = last.axisOrder;
+            bi.outputMode = last.outputMode;
+            bi.intensity = 0.5f;
+            bi.sharpen = last.sharpen;
+            ASSERT_EQ(fftbCmdBloom(context, cb, &bi), FFTB_SUCCESS) << "frame " << f << ": " << message;
+        }
+        const bool check = (frame + kPerCommandBuffer) % kCheckEvery < kPerCommandBuffer;
+        if (check)
+        {
+            // The last bloom of this command buffer, read back through a copy of the whole output image.
+            VulkanDevice::transition(cb, out.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                     VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+            const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
+                                           {kLarge[0], kLarge[1], 1}};
+            vkCmdCopyImageToBuffer(cb, out.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, download.buffer, 1, &region);
+            VulkanDevice::transition(cb, out.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+                                     VK_ACCESS_TRANSFER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                     VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+            VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+            toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
+                                 nullptr, 0, nullptr);
+        }
+        device.submitAndWait(cb);
+
+        if (check)
+        {
+            ++checks;
+            const auto* texels = static_cast<const float*>(download.mapped);
+            Texels frameIn(int(last.width), int(last.height), 4), gpu(int(last.width), int(last.height), 4);
+            for (uint32_t y = 0; y < last.height; ++y)
+                for (uint32_t x = 0; x < last.width; ++x)
+                    for (int c = 0; c < 4; ++c)
+                    {
+                        const size_t from = (size_t(y) * kLarge[0] + x) * 4 + size_t(c);
+                        const size_t to = (size_t(y) * last.width + x) * 4 + size_t(c);
+                        frameIn.values[to] = input.values[from];
+                        gpu.values[to] = texels[from];
+                    }
+            Texels k = kernelTexels;
+            normalizePsf(k);
+            PlanRequest request{last.width, last.height, uint32_t(k.width), uint32_t(k.height), last.padding};
+            request.axisOrder = last.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? AxisOrder::XFirst
+                                : last.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? AxisOrder::YFirst
+                                                                            : AxisOrder::Auto;
+            request.spectrum = mode;
+            Plan plan;
+            ASSERT_TRUE(makePlan(request, &plan, nullptr));
+            Texels bloom = referenceSpectralConvolution(frameIn, k, plan, last.sharpen, interpolation);
+            if (last.outputMode == FFTB_OUTPUT_MODE_COMPOSITE)
+                for (size_t i = 0; i < bloom.values.size(); ++i)
+                {
+                    const double x = frameIn.values[i / 3 * 4 + i % 3];
+                    bloom.values[i] = float(x + 0.5 * (double(bloom.values[i]) - x));
+                }
+            EXPECT_LE(test::relativeError(gpu, bloom), test::Tolerance::kFp32)
+                << "frame " << frame + kPerCommandBuffer - 1;
+        }
+    }
+    EXPECT_EQ(checks, kFrames / kCheckEvery);
+    EXPECT_GT(device1, 0);
+    EXPECT_EQ(device2, device1) << "device allocations grew over a period";
+    EXPECT_EQ(host2, host1) << "host allocations grew over a period";
+    fftbDestroyKernel(kernel);
+    fftbDestroyContext(context);
+    EXPECT_EQ(Live::deviceAllocations.load(), 0) << "device memory left behind";
+    EXPECT_EQ(Live::hostBlocks.load(), 0) << "host blocks left behind";
+    device.destroy(upload);
+    device.destroy(download);
+    device.destroy(in);
+    device.destroy(out);
+    EXPECT_EQ(device.validationMessageCount(), 0u) << device.firstValidationMessage();
+}
+
+} // namespace
+} // namespace fftb
