@@ -16,7 +16,8 @@ namespace fftb
 struct GpuRunner::State
 {
     explicit State(const RunnerOptions& options)
-        : device({options.deviceIndex, options.validation}), slots(options.framesInFlight), lengths(options.lengths)
+        : device({options.deviceIndex, options.validation, false, options.loseDeviceAfterWaits}),
+          slots(options.framesInFlight), lengths(options.lengths)
     {
     }
 

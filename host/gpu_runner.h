@@ -31,6 +31,7 @@ struct RunnerOptions
     bool validation = false;     ///< enable VK_LAYER_KHRONOS_validation and count its messages
     uint32_t framesInFlight = 2; ///< frames submitted and not yet collected, at most, 1 .. 8
     LengthPolicy lengths = LengthPolicy::MixedRadix; ///< the FFT lengths its contexts pad to (FftbPlannerInfo)
+    int loseDeviceAfterWaits = -1; ///< test hook, VulkanDeviceOptions::loseDeviceAfterWaits
 };
 
 /// Owns a Vulkan instance, device and queue, one plugin context (re-created larger when a frame or kernel

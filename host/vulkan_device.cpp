@@ -30,7 +30,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL VulkanDevice::onMessage(VkDebugUtilsMessageSeveri
     return VK_FALSE;
 }
 
-VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
+VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options) : loseDeviceAfterWaits_(options.loseDeviceAfterWaits)
 {
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "fftbloom";
@@ -325,7 +325,9 @@ void VulkanDevice::wait(Submission& submission)
 {
     if (!submission.commandBuffer)
         return;
-    const VkResult r = vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, UINT64_MAX);
+    VkResult r = vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, UINT64_MAX);
+    if (r == VK_SUCCESS && loseDeviceAfterWaits_ >= 0 && waits_++ >= loseDeviceAfterWaits_)
+        r = VK_ERROR_DEVICE_LOST;
     if (r != VK_SUCCESS)
         vkDeviceWaitIdle(device_); // a lost device must not leave the buffer pending when freed
     vkDestroyFence(device_, submission.fence, nullptr);

@@ -16,6 +16,9 @@ struct VulkanDeviceOptions
     bool validation = false; ///< enable VK_LAYER_KHRONOS_validation and count its warnings and errors
     /// Vulkan 1.3 with the synchronization2 feature enabled (an error when the device lacks it); else Vulkan 1.1.
     bool synchronization2 = false;
+    /// Test hook for device faults: the waits for the first N submissions succeed, every later one fails with
+    /// VK_ERROR_DEVICE_LOST as after a device loss (the work itself still ran). -1: off.
+    int loseDeviceAfterWaits = -1;
 };
 
 /// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3").
@@ -109,6 +112,8 @@ class VulkanDevice
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
     bool timestamps_ = false;
+    int loseDeviceAfterWaits_ = -1; ///< VulkanDeviceOptions::loseDeviceAfterWaits
+    int waits_ = 0;
     uint64_t validationMessages_ = 0;
     std::string firstValidationMessage_;
 };

@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace
 {
@@ -49,6 +50,9 @@ int run(CliOptions& o)
 
     constexpr uint32_t kFramesInFlight = 3;
     o.runner.framesInFlight = kFramesInFlight;
+    // Test hook (docs/reliability.md): simulate a device loss after this many completed submissions.
+    if (const char* after = std::getenv("FFTBLOOM_TEST_LOSE_DEVICE_AFTER"))
+        o.runner.loseDeviceAfterWaits = std::atoi(after);
     GpuRunner runner(o.runner);
     BloomStage stage(runner, o.batch, kFramesInFlight);
     Progress progress(o.quiet, o.verbose);

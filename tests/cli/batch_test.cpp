@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -109,6 +110,43 @@ TEST_F(BatchTest, CorruptFrameInTheMiddleFailsAloneWithExitCode1)
     EXPECT_NE(report["frames"][1]["error"].get<std::string>().find("truncated"), std::string::npos);
     EXPECT_EQ(report["totals"]["failed"], 1);
     EXPECT_EQ(report["totals"]["ok"], 2);
+}
+
+TEST_F(BatchTest, DeviceLostMidBatchExitsWith3AndLeavesNoPartialOutput)
+{
+    const std::vector<fs::path> inputs = writeInputs(5);
+    fs::create_directory(file("out"));
+    // The test hook of docs/reliability.md: waits on the GPU after the third report VK_ERROR_DEVICE_LOST.
+    ASSERT_EQ(setenv("FFTBLOOM_TEST_LOSE_DEVICE_AFTER", "3", 1), 0);
+    const CliResult r = batch(inputs, file("out"), "--report " + quote(file("report.json")));
+    unsetenv("FFTBLOOM_TEST_LOSE_DEVICE_AFTER");
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_NE(r.err.find("vkWaitForFences failed with VkResult -4"), std::string::npos) << r.err;
+    // Frames collected before the loss are written whole; the others are reported failed and not written at all.
+    const nlohmann::json report = readReport(file("report.json"));
+    int ok = 0, failed = 0;
+    for (int i = 0; i < 5; ++i)
+    {
+        const nlohmann::json& frame = report["frames"][size_t(i)];
+        const fs::path output = file("out") / numbered("f", i, ".exr");
+        if (frame["status"] == "ok")
+        {
+            ++ok;
+            EXPECT_NO_THROW(readImage(output.string())) << output;
+        }
+        else
+        {
+            ++failed;
+            EXPECT_EQ(frame["status"], "failed");
+            EXPECT_FALSE(fs::exists(output)) << output;
+            EXPECT_NE(frame["error"].get<std::string>().find("VkResult -4"), std::string::npos) << frame["error"];
+        }
+    }
+    EXPECT_GE(ok, 1) << "the loss comes after some frames";
+    EXPECT_GE(failed, 1);
+    EXPECT_EQ(report["totals"]["failed"], failed);
+    for (const fs::directory_entry& entry : fs::directory_iterator(file("out")))
+        EXPECT_EQ(entry.path().extension(), ".exr") << "left behind: " << entry.path();
 }
 
 TEST_F(BatchTest, ExistingOutputsAreSkippedUnlessOverwrite)
