@@ -19,6 +19,19 @@ Device::Device(const FftbContextCreateInfo& info)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, std::string("get*ProcAddr: no ") + missing};
     vk.vkGetPhysicalDeviceProperties(physicalDevice, &properties);
     vk.vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memoryProperties);
+    // What a device can enable, not what it did (that cannot be queried): a device without it cannot have it.
+    VkPhysicalDeviceFeatures features{};
+    vk.vkGetPhysicalDeviceFeatures(physicalDevice, &features);
+    if (!features.shaderStorageImageWriteWithoutFormat)
+        throw Failure{FFTB_ERROR_UNSUPPORTED, VK_SUCCESS,
+                      std::string(properties.deviceName) +
+                          " does not support shaderStorageImageWriteWithoutFormat (the output is a storage image of "
+                          "any format)"};
+    if (properties.apiVersion < VK_API_VERSION_1_1)
+        throw Failure{FFTB_ERROR_UNSUPPORTED, VK_SUCCESS,
+                      std::string(properties.deviceName) + " supports Vulkan " +
+                          std::to_string(VK_API_VERSION_MAJOR(properties.apiVersion)) + "." +
+                          std::to_string(VK_API_VERSION_MINOR(properties.apiVersion)) + ", 1.1 is required"};
 
     if (auto next = findInChain<FftbDeviceFeaturesInfo>(info.pNext, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO))
     {

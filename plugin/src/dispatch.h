@@ -7,6 +7,7 @@ namespace fftb
 {
 
 #define FFTB_INSTANCE_FUNCTIONS(X)                                                                                     \
+    X(vkGetPhysicalDeviceFeatures)                                                                                     \
     X(vkGetPhysicalDeviceMemoryProperties)                                                                             \
     X(vkGetPhysicalDeviceProperties)
 

@@ -909,6 +909,35 @@ TEST_F(ApiTest, ResizeOutOfMemoryKeepsTheContextUsableAtItsOldSize)
     ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS) << "and it grows once memory is back";
 }
 
+/// An instance whose devices report no shaderStorageImageWriteWithoutFormat, as one without it would.
+struct WithoutFeature
+{
+    static inline PFN_vkGetPhysicalDeviceFeatures features = nullptr;
+    static VKAPI_ATTR void VKAPI_CALL getFeatures(VkPhysicalDevice device, VkPhysicalDeviceFeatures* out)
+    {
+        features(device, out);
+        out->shaderStorageImageWriteWithoutFormat = VK_FALSE;
+    }
+    static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance, const char* name)
+    {
+        if (std::strcmp(name, "vkGetPhysicalDeviceFeatures") == 0)
+        {
+            features = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures>(vkGetInstanceProcAddr(instance, name));
+            return reinterpret_cast<PFN_vkVoidFunction>(&getFeatures);
+        }
+        return vkGetInstanceProcAddr(instance, name);
+    }
+};
+
+TEST_F(ApiTest, CreateNamesAMissingDeviceFeature)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    info.getInstanceProcAddr = &WithoutFeature::getInstanceProcAddr;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_UNSUPPORTED);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_UNSUPPORTED, "shaderStorageImageWriteWithoutFormat");
+}
+
 TEST(Api, ResultToStringNamesEveryCode)
 {
 // Each code with its own spelling: the string is the enumerator's name.
