@@ -1,6 +1,8 @@
 // Window, instance, device and swapchain creation for the viewer; device choice by presentation support.
 #include "window_device.h"
 
+#include "host_error.h"
+
 #include <algorithm>
 #include <iterator>
 
@@ -11,16 +13,6 @@ void check(VkResult result, const char* call)
 {
     if (result != VK_SUCCESS)
         throw ViewerError(std::string("Vulkan: ") + call + " failed with VkResult " + std::to_string(int(result)));
-}
-
-VKAPI_ATTR VkBool32 VKAPI_CALL WindowDevice::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                                       VkDebugUtilsMessageTypeFlagsEXT,
-                                                       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
-{
-    auto* self = static_cast<WindowDevice*>(user);
-    if (self->validationMessages_++ == 0)
-        self->firstValidationMessage_ = data->pMessage ? data->pMessage : "(no text)";
-    return VK_FALSE;
 }
 
 WindowDevice::WindowDevice(const WindowOptions& options)
@@ -36,48 +28,17 @@ WindowDevice::WindowDevice(const WindowOptions& options)
 
     uint32_t glfwCount = 0;
     const char** glfwExtensions = glfwGetRequiredInstanceExtensions(&glfwCount);
-    std::vector<const char*> extensions(glfwExtensions, glfwExtensions + glfwCount);
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "fftbloom-viewer";
-    app.apiVersion = VK_API_VERSION_1_1;
-    const char* layer = "VK_LAYER_KHRONOS_validation";
-    VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    mci.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    mci.pfnUserCallback = &WindowDevice::onMessage;
-    mci.pUserData = this;
-    // Synchronization validation as well (SYNC-HAZARD-* errors through the same messenger, counted alike).
-    const VkValidationFeatureEnableEXT enabledFeatures[] = {
-        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
-    VkValidationFeaturesEXT validationFeatures{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
-    validationFeatures.pNext = &mci;
-    validationFeatures.enabledValidationFeatureCount = uint32_t(std::size(enabledFeatures));
-    validationFeatures.pEnabledValidationFeatures = enabledFeatures;
-    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ici.pApplicationInfo = &app;
-    if (options.validation)
+    try
     {
-        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-        extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
-        ici.enabledLayerCount = 1;
-        ici.ppEnabledLayerNames = &layer;
-        ici.pNext = &validationFeatures;
+        instance_ = std::make_unique<VulkanInstance>(VulkanInstanceOptions{
+            "fftbloom-viewer", VK_API_VERSION_1_1, options.validation,
+            std::vector<const char*>(glfwExtensions, glfwExtensions + glfwCount)});
     }
-    ici.enabledExtensionCount = uint32_t(extensions.size());
-    ici.ppEnabledExtensionNames = extensions.data();
-    if (VkResult r = vkCreateInstance(&ici, nullptr, &instance_); r != VK_SUCCESS)
-        throw ViewerError(options.validation && r == VK_ERROR_LAYER_NOT_PRESENT
-                              ? "Vulkan: VK_LAYER_KHRONOS_validation not installed (vulkan-validationlayers)"
-                              : "Vulkan: vkCreateInstance failed with VkResult " + std::to_string(int(r)));
-    if (options.validation)
+    catch (const HostError& e)
     {
-        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-        check(create(instance_, &mci, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+        throw ViewerError(e.what());
     }
-    check(glfwCreateWindowSurface(instance_, window_, nullptr, &surface_), "glfwCreateWindowSurface");
+    check(glfwCreateWindowSurface(instance_->get(), window_, nullptr, &surface_), "glfwCreateWindowSurface");
     selectDevice(options.deviceIndex);
 
     VkPhysicalDeviceFeatures supported;
@@ -130,15 +91,8 @@ WindowDevice::~WindowDevice()
         vkDestroyDevice(device_, nullptr);
     }
     if (surface_)
-        vkDestroySurfaceKHR(instance_, surface_, nullptr);
-    if (messenger_)
-    {
-        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
-        destroy(instance_, messenger_, nullptr);
-    }
-    if (instance_)
-        vkDestroyInstance(instance_, nullptr);
+        vkDestroySurfaceKHR(instance_->get(), surface_, nullptr);
+    instance_.reset();
     if (window_)
         glfwDestroyWindow(window_);
     glfwTerminate();
@@ -147,9 +101,9 @@ WindowDevice::~WindowDevice()
 void WindowDevice::selectDevice(int index)
 {
     uint32_t count = 0;
-    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+    vkEnumeratePhysicalDevices(instance_->get(), &count, nullptr);
     std::vector<VkPhysicalDevice> devices(count);
-    vkEnumeratePhysicalDevices(instance_, &count, devices.data());
+    vkEnumeratePhysicalDevices(instance_->get(), &count, devices.data());
     if (count == 0)
         throw ViewerError("Vulkan: no physical device (install mesa-vulkan-drivers for lavapipe)");
     if (index >= 0 && uint32_t(index) >= count)

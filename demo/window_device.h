@@ -1,12 +1,15 @@
 // The viewer's window and Vulkan objects an engine would own: instance, surface, device, graphics queue, swapchain.
 #pragma once
 
+#include "vulkan_instance.h"
+
 #include <vulkan/vulkan.h>
 // After Vulkan's header: GLFW declares glfwCreateWindowSurface only when it has seen it.
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,7 +46,7 @@ class WindowDevice
     WindowDevice& operator=(const WindowDevice&) = delete;
 
     GLFWwindow* window() const { return window_; }
-    VkInstance instance() const { return instance_; }
+    VkInstance instance() const { return instance_->get(); }
     VkPhysicalDevice physicalDevice() const { return gpu_; }
     VkDevice device() const { return device_; }
     VkQueue queue() const { return queue_; }
@@ -66,21 +69,17 @@ class WindowDevice
     /// The caller waits for the device to be idle first.
     bool recreateSwapchain();
 
-    uint64_t validationMessageCount() const { return validationMessages_; }
-    const std::string& firstValidationMessage() const { return firstValidationMessage_; }
+    uint64_t validationMessageCount() const { return instance_->validationMessageCount(); }
+    const std::string& firstValidationMessage() const { return instance_->firstValidationMessage(); }
 
     uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
 
   private:
-    static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                                    VkDebugUtilsMessageTypeFlagsEXT,
-                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
     void selectDevice(int index);
     void destroySwapchain(VkSwapchainKHR swapchain);
 
     GLFWwindow* window_ = nullptr;
-    VkInstance instance_ = VK_NULL_HANDLE;
-    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    std::unique_ptr<VulkanInstance> instance_; ///< made after GLFW, which names the surface extensions
     VkSurfaceKHR surface_ = VK_NULL_HANDLE;
     VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
     VkPhysicalDeviceProperties properties_{};
@@ -98,9 +97,6 @@ class WindowDevice
     uint32_t minImageCount_ = 2;
     bool readable_ = false;
     bool srgb_ = false;
-
-    uint64_t validationMessages_ = 0;
-    std::string firstValidationMessage_;
 };
 
 } // namespace fftb::viewer

@@ -20,58 +20,10 @@ void check(VkResult result, const char* call)
 
 } // namespace
 
-VKAPI_ATTR VkBool32 VKAPI_CALL VulkanDevice::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                                       VkDebugUtilsMessageTypeFlagsEXT,
-                                                       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
+VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
+    : instance_({"fftbloom", options.synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_1, options.validation, {}}),
+      loseDeviceAfterWaits_(options.loseDeviceAfterWaits)
 {
-    auto* self = static_cast<VulkanDevice*>(user);
-    if (self->validationMessages_++ == 0)
-        self->firstValidationMessage_ = data->pMessage ? data->pMessage : "(no text)";
-    return VK_FALSE;
-}
-
-VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options) : loseDeviceAfterWaits_(options.loseDeviceAfterWaits)
-{
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "fftbloom";
-    app.apiVersion = options.synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_1;
-    const char* layer = "VK_LAYER_KHRONOS_validation";
-    const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
-    VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    mci.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    mci.pfnUserCallback = &VulkanDevice::onMessage;
-    mci.pUserData = this;
-    // Synchronization validation as well: hazards between commands (SYNC-HAZARD-*) arrive as validation errors
-    // through the same messenger and are counted like any other message.
-    const VkValidationFeatureEnableEXT enabledFeatures[] = {
-        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
-    VkValidationFeaturesEXT validationFeatures{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
-    validationFeatures.pNext = &mci;
-    validationFeatures.enabledValidationFeatureCount = uint32_t(std::size(enabledFeatures));
-    validationFeatures.pEnabledValidationFeatures = enabledFeatures;
-    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ici.pApplicationInfo = &app;
-    if (options.validation)
-    {
-        ici.enabledLayerCount = 1;
-        ici.ppEnabledLayerNames = &layer;
-        ici.enabledExtensionCount = uint32_t(std::size(extensions));
-        ici.ppEnabledExtensionNames = extensions;
-        ici.pNext = &validationFeatures; // the messenger behind it also reports on instance creation, destruction
-    }
-    if (VkResult r = vkCreateInstance(&ici, nullptr, &instance_); r != VK_SUCCESS)
-        throw HostError(options.validation && r == VK_ERROR_LAYER_NOT_PRESENT
-                            ? "Vulkan: VK_LAYER_KHRONOS_validation not installed (vulkan-validationlayers)"
-                            : "Vulkan: vkCreateInstance failed with VkResult " + std::to_string(int(r)));
-    if (options.validation)
-    {
-        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-        check(create(instance_, &mci, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
-    }
     selectDevice(options.deviceIndex);
 
     uint32_t familyCount = 0;
@@ -137,22 +89,14 @@ VulkanDevice::~VulkanDevice()
             vkDestroyCommandPool(device_, pool_, nullptr);
         vkDestroyDevice(device_, nullptr);
     }
-    if (messenger_)
-    {
-        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
-        destroy(instance_, messenger_, nullptr);
-    }
-    if (instance_)
-        vkDestroyInstance(instance_, nullptr);
 }
 
 void VulkanDevice::selectDevice(int index)
 {
     uint32_t count = 0;
-    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+    vkEnumeratePhysicalDevices(instance_.get(), &count, nullptr);
     std::vector<VkPhysicalDevice> devices(count);
-    vkEnumeratePhysicalDevices(instance_, &count, devices.data());
+    vkEnumeratePhysicalDevices(instance_.get(), &count, devices.data());
     if (count == 0)
         throw HostError("Vulkan: no physical device (install mesa-vulkan-drivers for lavapipe)");
     if (index >= 0)

@@ -2,6 +2,8 @@
 // and the benchmark need (buffers, images, one-shot command buffers). Engines bring their own device instead.
 #pragma once
 
+#include "vulkan_instance.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -43,7 +45,7 @@ class VulkanDevice
     VulkanDevice(const VulkanDevice&) = delete;
     VulkanDevice& operator=(const VulkanDevice&) = delete;
 
-    VkInstance instance() const { return instance_; }
+    VkInstance instance() const { return instance_.get(); }
     VkPhysicalDevice physicalDevice() const { return gpu_; }
     VkDevice device() const { return device_; }
     /// The compute queue, its command pool and an unsignaled fence, for libraries (VkFFT) that submit on their own.
@@ -55,8 +57,8 @@ class VulkanDevice
     bool timestamps() const { return timestamps_; }
     /// Nanoseconds per timestamp tick.
     double timestampPeriod() const { return properties_.limits.timestampPeriod; }
-    uint64_t validationMessageCount() const { return validationMessages_; }
-    const std::string& firstValidationMessage() const { return firstValidationMessage_; }
+    uint64_t validationMessageCount() const { return instance_.validationMessageCount(); }
+    const std::string& firstValidationMessage() const { return instance_.firstValidationMessage(); }
 
     /// A buffer of `sizeBytes`; host-visible and coherent (mapped) or device-local.
     Buffer createBuffer(VkDeviceSize sizeBytes, VkBufferUsageFlags usage, bool hostVisible);
@@ -96,14 +98,10 @@ class VulkanDevice
                            VkPipelineStageFlags dstStage);
 
   private:
-    static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                                    VkDebugUtilsMessageTypeFlagsEXT,
-                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
     void selectDevice(int index);
     uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
 
-    VkInstance instance_ = VK_NULL_HANDLE;
-    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VulkanInstance instance_;
     VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
     VkPhysicalDeviceProperties properties_{};
     VkDevice device_ = VK_NULL_HANDLE;
@@ -114,8 +112,6 @@ class VulkanDevice
     bool timestamps_ = false;
     int loseDeviceAfterWaits_ = -1; ///< VulkanDeviceOptions::loseDeviceAfterWaits
     int waits_ = 0;
-    uint64_t validationMessages_ = 0;
-    std::string firstValidationMessage_;
 };
 
 } // namespace fftb
