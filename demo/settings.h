@@ -59,9 +59,9 @@ struct Settings
     float threshold = 0.0f; ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
     float knee = 0.0f;      ///< prefilter soft knee, as a fraction of T in [0, 1] (so it never exceeds T)
     float clamp = 0.0f;     ///< prefilter clamp C on max(r, g, b); 0: none
-    int padding = 0;   ///< FftbPadding
-    int axisOrder = 0; ///< FftbAxisOrder
-    int spectrum = 0;  ///< FftbSpectrumMode
+    int padding = 0;        ///< FftbPadding
+    int axisOrder = 0;      ///< FftbAxisOrder
+    int spectrum = 0;       ///< FftbSpectrumMode
     int kernelSize = 256;
     std::string kernelFile;  ///< empty: the generated PSF of `aperture`
     ApertureParams aperture; ///< the generated PSF's aperture
@@ -76,9 +76,9 @@ struct Settings
 
 /// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
 /// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, sharpen,
-/// composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero|mirror), axis (auto|x|y), spectrum (resampled|exact), kernel-size, kernel (generated|PATH),
-/// blades, curvature, obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare (composite|bloom),
-/// rerun (auto|always|changes).
+/// composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero|mirror), axis (auto|x|y), spectrum
+/// (resampled|exact), kernel-size, kernel (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, ui
+/// (on|off), split, difference-gain, compare (composite|bloom), rerun (auto|always|changes).
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The keys applySetting knows, for --help.

@@ -1210,10 +1210,9 @@ class Viewer
     bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
     {
         const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
-        const BloomNode::Recorded state{sceneGeneration_,   node.applied,       settings.padding,
-                                        settings.axisOrder, settings.intensity, settings.sharpen,
-                                        bloomOnly,          settings.composite, settings.threshold,
-                                        settings.knee,      settings.clamp};
+        const BloomNode::Recorded state{sceneGeneration_,   node.applied,     settings.padding, settings.axisOrder,
+                                        settings.intensity, settings.sharpen, bloomOnly,        settings.composite,
+                                        settings.threshold, settings.knee,    settings.clamp};
         if (!bloomEveryFrame() && node.recorded == state)
             return false;
         node.recorded = state;
@@ -1234,7 +1233,7 @@ class Viewer
         bi.height = input_.height;
         bi.padding = FftbPadding(settings.padding);
         bi.axisOrder = FftbAxisOrder(settings.axisOrder);
-        bi.outputMode = bloomOnly                                         ? FFTB_OUTPUT_MODE_BLOOM
+        bi.outputMode = bloomOnly                                       ? FFTB_OUTPUT_MODE_BLOOM
                         : settings.composite == CompositeMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
                                                                         : FFTB_OUTPUT_MODE_COMPOSITE;
         bi.intensity = settings.intensity;

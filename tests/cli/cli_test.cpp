@@ -221,11 +221,11 @@ TEST_F(CliTest, HelpListsEveryOption)
     const CliResult r = run("--help");
     EXPECT_EQ(r.code, 0) << r.err;
     for (const char* option :
-         {"--kernel ", "--kernel-size", "--padding",   "--axis",      "--spectrum",  "--spectrum-interpolation",
-          "--sharpen", "--output",      "--intensity", "--precision", "--device",    "--pixel-type",
-          "-o ",       "--out-dir",     "--list",      "--suffix",    "--overwrite", "--report",
-          "--shard",   "--threads",     "--clamp",     "--verbose",   "--quiet",     "Exit codes",
-          "--threshold", "--knee",      "--bloom-clamp"})
+         {"--kernel ",   "--kernel-size", "--padding",    "--axis",      "--spectrum",  "--spectrum-interpolation",
+          "--sharpen",   "--output",      "--intensity",  "--precision", "--device",    "--pixel-type",
+          "-o ",         "--out-dir",     "--list",       "--suffix",    "--overwrite", "--report",
+          "--shard",     "--threads",     "--clamp",      "--verbose",   "--quiet",     "Exit codes",
+          "--threshold", "--knee",        "--bloom-clamp"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " missing from --help:\n" << r.out;
 }
 

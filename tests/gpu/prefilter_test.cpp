@@ -87,7 +87,6 @@ std::string prefilterName(const ::testing::TestParamInfo<PrefilterParam>& param)
     return std::string(nameOf(mode)) + (padding == Padding::Zero ? "_zero" : "_mirror");
 }
 
-
 } // namespace
 } // namespace fftb::test
 

@@ -439,7 +439,6 @@ TEST(ReferenceSpectral, CentredOneHotIsIdentityInBothModes)
     }
 }
 
-
 // The prefilter (FftbBloomInfo::prefilterThreshold): p = rgb * max(q, b - T) / b, b = max(r, g, b),
 // q = clamp(b - T + k, 0, 2k)^2 / (4k + 1e-5), then max(p) capped at C.
 std::array<double, 3> prefiltered(std::array<double, 3> rgb, double threshold, double knee, double clamp = 0.0)
@@ -451,8 +450,11 @@ std::array<double, 3> prefiltered(std::array<double, 3> rgb, double threshold, d
 
 TEST(ReferencePrefilter, ThresholdZeroIsTheIdentity)
 {
-    for (const std::array<double, 3> rgb : {std::array<double, 3>{0.3, 2.0, 1e-7}, {0.0, 0.0, 0.0}, {-1.0, 0.5, 7.0},
-                                            {1e-9, 0.0, 0.0}, {-2.0, -3.0, -1e-3}})
+    for (const std::array<double, 3> rgb : {std::array<double, 3>{0.3, 2.0, 1e-7},
+                                            {0.0, 0.0, 0.0},
+                                            {-1.0, 0.5, 7.0},
+                                            {1e-9, 0.0, 0.0},
+                                            {-2.0, -3.0, -1e-3}})
         EXPECT_EQ(prefiltered(rgb, 0.0, 0.0), rgb) << rgb[0] << " " << rgb[1] << " " << rgb[2];
 }
 

@@ -30,9 +30,9 @@ Texels gpuOutput(OutputMode mode, const Prefilter& prefilter, float intensity, c
     prefilterRgb(p, prefilter);
     Texels out = scrubbed;
     for (int c = 0; c < 3; ++c)
-        out.values[size_t(c)] = mode == OutputMode::Additive ? scrubbed.values[size_t(c)] + intensity * bloom[c]
-                                                             : scrubbed.values[size_t(c)] +
-                                                                   intensity * (bloom[c] - p[c]);
+        out.values[size_t(c)] = mode == OutputMode::Additive
+                                    ? scrubbed.values[size_t(c)] + intensity * bloom[c]
+                                    : scrubbed.values[size_t(c)] + intensity * (bloom[c] - p[c]);
     return out;
 }
 
