@@ -53,6 +53,10 @@ const std::vector<std::string>& settingKeys()
         "exposure=STOPS (-16..16)",
         "intensity=F (0..1)",
         "sharpen=T (0..1)",
+        "composite=conserving|additive",
+        "threshold=T (0..65504, the prefilter's; 0: off)",
+        "knee=F (0..1, a fraction of the threshold)",
+        "bloom-clamp=C (0..65504, the prefilter's; 0: none)",
         "padding=zero|mirror",
         "axis=auto|x|y",
         "spectrum=resampled|exact",
@@ -118,6 +122,15 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
         ok = real(0.0, 1.0, [&](double f) { s.intensity = float(f); });
     else if (key == "sharpen")
         ok = real(0.0, 1.0, [&](double f) { s.sharpen = float(f); });
+    else if (key == "composite")
+        ok = parseChoice<CompositeMode>(
+            value, {{"conserving", CompositeMode::Conserving}, {"additive", CompositeMode::Additive}}, &s.composite);
+    else if (key == "threshold")
+        ok = real(0.0, 65504.0, [&](double f) { s.threshold = float(f); });
+    else if (key == "knee")
+        ok = real(0.0, 1.0, [&](double f) { s.knee = float(f); });
+    else if (key == "bloom-clamp")
+        ok = real(0.0, 65504.0, [&](double f) { s.clamp = float(f); });
     else if (key == "padding")
         ok = parseChoice<int>(value, {{"zero", 0}, {"mirror", 1}}, &s.padding);
     else if (key == "axis")

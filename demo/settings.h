@@ -12,7 +12,7 @@ namespace fftb::viewer
 /// What the window shows.
 enum class View
 {
-    Composite,  ///< the plugin's composite: in + intensity * (bloom - in)
+    Composite,  ///< the plugin's composite of Settings::composite
     Bloom,      ///< the plugin's bloom alone: the frame convolved with the kernel
     Input,      ///< the frame as loaded
     Split,      ///< A left of a draggable divider, B right of it (A and B: two sets of bloom settings)
@@ -30,6 +30,13 @@ enum class Tonemapper
     Clamp,      ///< none: values above 1 clipped
 };
 
+/// Which composite the Composite view shows (FftbOutputMode).
+enum class CompositeMode
+{
+    Conserving, ///< in + intensity * (bloom(p) - p): the prefiltered light is spread, none added
+    Additive,   ///< in + intensity * bloom(p)
+};
+
 /// When the bloom is recorded.
 enum class Rerun
 {
@@ -38,7 +45,8 @@ enum class Rerun
     OnChange,   ///< only when the frame, the kernel or a bloom setting changes
 };
 
-/// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis) go to
+/// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis, the
+/// composite and the prefilter) go to
 /// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its size, the spectrum mode) to fftbCreateKernel.
 struct Settings
 {
@@ -47,9 +55,13 @@ struct Settings
     float exposure = 0.0f; ///< stops
     float intensity = 0.25f;
     float sharpen = 0.0f;
-    int padding = 0;   ///< FftbPadding
-    int axisOrder = 0; ///< FftbAxisOrder
-    int spectrum = 0;  ///< FftbSpectrumMode
+    CompositeMode composite = CompositeMode::Conserving;
+    float threshold = 0.0f; ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
+    float knee = 0.0f;      ///< prefilter soft knee, as a fraction of T in [0, 1] (so it never exceeds T)
+    float clamp = 0.0f;     ///< prefilter clamp C on max(r, g, b); 0: none
+    int padding = 0;        ///< FftbPadding
+    int axisOrder = 0;      ///< FftbAxisOrder
+    int spectrum = 0;       ///< FftbSpectrumMode
     int kernelSize = 256;
     std::string kernelFile;  ///< empty: the generated PSF of `aperture`
     ApertureParams aperture; ///< the generated PSF's aperture
@@ -64,9 +76,9 @@ struct Settings
 
 /// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
 /// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, sharpen,
-/// padding (zero|mirror), axis (auto|x|y), spectrum (resampled|exact), kernel-size, kernel (generated|PATH),
-/// blades, curvature, obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare (composite|bloom),
-/// rerun (auto|always|changes).
+/// composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero|mirror), axis (auto|x|y), spectrum
+/// (resampled|exact), kernel-size, kernel (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, ui
+/// (on|off), split, difference-gain, compare (composite|bloom), rerun (auto|always|changes).
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The keys applySetting knows, for --help.

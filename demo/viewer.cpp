@@ -185,10 +185,13 @@ struct BloomNode
         float intensity = 0.0f;
         float sharpen = 0.0f;
         bool bloomOnly = false;
+        CompositeMode composite = CompositeMode::Conserving;
+        float threshold = 0.0f, knee = 0.0f, clamp = 0.0f;
         bool operator==(const Recorded& o) const
         {
             return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
-                   intensity == o.intensity && sharpen == o.sharpen && bloomOnly == o.bloomOnly;
+                   intensity == o.intensity && sharpen == o.sharpen && bloomOnly == o.bloomOnly &&
+                   composite == o.composite && threshold == o.threshold && knee == o.knee && clamp == o.clamp;
         }
     };
     std::optional<Recorded> recorded;
@@ -1208,7 +1211,8 @@ class Viewer
     {
         const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
         const BloomNode::Recorded state{sceneGeneration_,   node.applied,     settings.padding, settings.axisOrder,
-                                        settings.intensity, settings.sharpen, bloomOnly};
+                                        settings.intensity, settings.sharpen, bloomOnly,        settings.composite,
+                                        settings.threshold, settings.knee,    settings.clamp};
         if (!bloomEveryFrame() && node.recorded == state)
             return false;
         node.recorded = state;
@@ -1229,9 +1233,15 @@ class Viewer
         bi.height = input_.height;
         bi.padding = FftbPadding(settings.padding);
         bi.axisOrder = FftbAxisOrder(settings.axisOrder);
-        bi.outputMode = bloomOnly ? FFTB_OUTPUT_MODE_BLOOM : FFTB_OUTPUT_MODE_COMPOSITE;
+        bi.outputMode = bloomOnly                                       ? FFTB_OUTPUT_MODE_BLOOM
+                        : settings.composite == CompositeMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
+                                                                        : FFTB_OUTPUT_MODE_COMPOSITE;
         bi.intensity = settings.intensity;
         bi.sharpen = settings.sharpen;
+        bi.prefilterThreshold = settings.threshold;
+        // The knee is kept as a fraction of the threshold, so no slider order can make it exceed the threshold.
+        bi.prefilterKnee = std::min(settings.knee * settings.threshold, settings.threshold);
+        bi.prefilterClamp = settings.clamp;
         if (const FftbResult r = node.context.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
             throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")");
         VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
@@ -1650,6 +1660,16 @@ class Viewer
         {
             ImGui::SliderFloat("Intensity", &e.intensity, 0.0f, 1.0f, "%.3f");
             ImGui::SliderFloat("Sharpening", &e.sharpen, 0.0f, 1.0f, "%.3f");
+            int composite = int(e.composite);
+            ImGui::RadioButton("Energy-conserving", &composite, 0);
+            ImGui::SameLine();
+            ImGui::RadioButton("Additive composite", &composite, 1);
+            e.composite = CompositeMode(composite);
+            ImGui::SliderFloat("Threshold", &e.threshold, 0.0f, 100.0f, e.threshold == 0.0f ? "off" : "%.3f",
+                               ImGuiSliderFlags_Logarithmic);
+            ImGui::SliderFloat("Knee", &e.knee, 0.0f, 1.0f, "%.2f of the threshold");
+            ImGui::SliderFloat("Clamp", &e.clamp, 0.0f, 1000.0f, e.clamp == 0.0f ? "none" : "%.1f",
+                               ImGuiSliderFlags_Logarithmic);
             ImGui::Combo("Padding", &e.padding, kPaddingNames, 2);
             ImGui::Combo("Axis order", &e.axisOrder, kAxisNames, 3);
             ImGui::Combo("Spectrum", &e.spectrum, kSpectrumNames, 2);
@@ -1752,6 +1772,10 @@ class Viewer
     {
         to.intensity = from.intensity;
         to.sharpen = from.sharpen;
+        to.composite = from.composite;
+        to.threshold = from.threshold;
+        to.knee = from.knee;
+        to.clamp = from.clamp;
         to.padding = from.padding;
         to.axisOrder = from.axisOrder;
         to.spectrum = from.spectrum;

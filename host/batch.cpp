@@ -233,8 +233,9 @@ class Pipeline
         const Clock::time_point start = Clock::now();
         try
         {
-            if (options_.settings.composite && frame.scrubbed)
-                restoreUnbloomed(frame.rgba, toRgba(frame.image), options_.scrubMax, options_.settings.intensity);
+            if (options_.settings.output != OutputMode::Bloom && frame.scrubbed)
+                restoreUnbloomed(frame.rgba, toRgba(frame.image), options_.scrubMax, options_.settings.intensity,
+                                 options_.settings.output, options_.settings.prefilter);
             const Image result = withRgb(frame.image, frame.rgba);
             writeExr(record.job.output, result, options_.pixelType);
             if (!record.job.preview.empty())

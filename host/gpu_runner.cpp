@@ -299,9 +299,14 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     bi.axisOrder = settings.axisOrder == AxisOrder::XFirst   ? FFTB_AXIS_ORDER_X_FIRST
                    : settings.axisOrder == AxisOrder::YFirst ? FFTB_AXIS_ORDER_Y_FIRST
                                                              : FFTB_AXIS_ORDER_AUTO;
-    bi.outputMode = settings.composite ? FFTB_OUTPUT_MODE_COMPOSITE : FFTB_OUTPUT_MODE_BLOOM;
+    bi.outputMode = settings.output == OutputMode::Composite  ? FFTB_OUTPUT_MODE_COMPOSITE
+                    : settings.output == OutputMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
+                                                              : FFTB_OUTPUT_MODE_BLOOM;
     bi.intensity = settings.intensity;
     bi.sharpen = settings.sharpen;
+    bi.prefilterThreshold = settings.prefilter.threshold;
+    bi.prefilterKnee = settings.prefilter.knee;
+    bi.prefilterClamp = settings.prefilter.clamp;
     if (FftbResult recorded = fftbCmdBloom(s.context, cb, &bi); recorded != FFTB_SUCCESS)
     {
         d.submitAndWait(cb); // the uploads alone: simpler than a second way to free a recording buffer

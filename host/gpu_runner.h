@@ -19,9 +19,10 @@ struct BloomSettings
     AxisOrder axisOrder = AxisOrder::Auto;
     SpectrumMode spectrum = SpectrumMode::Resampled;
     SpectrumInterpolation interpolation = SpectrumInterpolation::Cubic; ///< used in resampled mode only
-    float sharpen = 0.0f;  ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
-    bool composite = true; ///< false: bloom only; true: out = in + intensity * (bloom - in)
+    float sharpen = 0.0f;                      ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
+    OutputMode output = OutputMode::Composite; ///< bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
     float intensity = 0.25f;
+    Prefilter prefilter; ///< p = prefilter(in); off by default
 };
 
 /// Device choice and checks for a GpuRunner.

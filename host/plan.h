@@ -98,6 +98,24 @@ enum class SpectrumInterpolation
     Linear, ///< bilinear, 2 x 2 taps
 };
 
+/// What the bloom writes (FftbOutputMode); p is the prefiltered frame (Prefilter).
+enum class OutputMode
+{
+    Bloom,     ///< bloom(p)
+    Composite, ///< in + intensity * (bloom(p) - p): energy-conserving
+    Additive,  ///< in + intensity * bloom(p)
+};
+
+/// The bloom's prefilter (FftbBloomInfo::prefilterThreshold, prefilterKnee, prefilterClamp), in the frame's linear
+/// values; all 0: off.
+struct Prefilter
+{
+    float threshold = 0.0f; ///< T >= 0; 0: no threshold
+    float knee = 0.0f;      ///< soft-knee width k in [0, T]
+    float clamp = 0.0f;     ///< cap C on max(r, g, b), hue kept; 0: none
+    bool active() const { return threshold > 0.0f || clamp > 0.0f; }
+};
+
 /// Which FFT lengths the planner may pad to.
 enum class LengthPolicy
 {

@@ -311,4 +311,66 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
     return out;
 }
 
+void referencePrefilter(const double rgb[3], const Prefilter& prefilter, double out[3])
+{
+    const double threshold = prefilter.threshold, knee = prefilter.knee, cap = prefilter.clamp;
+    double weight = 1.0;
+    if (threshold > 0.0)
+    {
+        const double brightness = std::max({rgb[0], rgb[1], rgb[2]});
+        // The soft knee: a parabola from 0 at b = T - k to (b - T) with slope 1 at b = T + k.
+        const double t = std::clamp(brightness - threshold + knee, 0.0, 2.0 * knee);
+        const double quadratic = t * t / (4.0 * knee + 1e-5);
+        weight = std::max(quadratic, brightness - threshold) / std::max(brightness, 1e-5);
+    }
+    for (int c = 0; c < 3; ++c)
+        out[c] = rgb[c] * weight;
+    const double peak = std::max({out[0], out[1], out[2]});
+    if (cap > 0.0 && peak > cap)
+        for (int c = 0; c < 3; ++c)
+            out[c] *= cap / peak;
+}
+
+Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter)
+{
+    if (frame.components < 3)
+        throw HostError("reference: frame must have 3 or 4 components");
+    Texels out = frame;
+    const std::size_t texels = std::size_t(frame.width) * std::size_t(frame.height);
+    for (std::size_t i = 0; i < texels; ++i)
+    {
+        const std::size_t base = i * std::size_t(frame.components);
+        const double rgb[3] = {frame.values[base], frame.values[base + 1], frame.values[base + 2]};
+        double p[3];
+        referencePrefilter(rgb, prefilter, p);
+        for (int c = 0; c < 3; ++c)
+            out.values[base + c] = float(p[c]);
+    }
+    return out;
+}
+
+Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, OutputMode mode,
+                       double intensity)
+{
+    if (frame.width != bloom.width || frame.height != bloom.height || frame.components < 3 || bloom.components < 3)
+        throw HostError("reference: frame and bloom must have the same extent and 3 or 4 components");
+    Texels out(frame.width, frame.height, 3);
+    for (int y = 0; y < frame.height; ++y)
+        for (int x = 0; x < frame.width; ++x)
+        {
+            const double in[3] = {frame.at(x, y, 0), frame.at(x, y, 1), frame.at(x, y, 2)};
+            double p[3];
+            referencePrefilter(in, prefilter, p);
+            for (int c = 0; c < 3; ++c)
+            {
+                const double b = bloom.at(x, y, c);
+                const double v = mode == OutputMode::Bloom       ? b
+                                 : mode == OutputMode::Composite ? in[c] + intensity * (b - p[c])
+                                                                 : in[c] + intensity * b;
+                out.at(x, y, c) = float(v);
+            }
+        }
+    return out;
+}
+
 } // namespace fftb

@@ -24,4 +24,20 @@ Texels referenceConvolution(const Texels& frame, const Texels& kernel, Padding p
 Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
                                     SpectrumInterpolation interpolation);
 
+/// The bloom's prefilter of one texel's R, G, B in double precision, written from its documented formula
+/// (FftbBloomInfo::prefilterThreshold): with b = max(r, g, b), T > 0 and knee k,
+///   q = clamp(b - T + k, 0, 2k)^2 / (4k + 1e-5),  p = rgb * max(q, b - T) / max(b, 1e-5)
+/// (Unity PostProcessing v2 QuadraticThreshold; Jimenez 2014); T = 0 leaves rgb as it is. Then, if C > 0 and
+/// max(p) > C, p *= C / max(p).
+void referencePrefilter(const double rgb[3], const Prefilter& prefilter, double out[3]);
+
+/// referencePrefilter applied to every texel of `frame` (3 or 4 components; alpha, if any, is copied).
+Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter);
+
+/// What the plugin writes from the input `frame` and `bloom` = the convolution of referencePrefilter(frame), in double
+/// precision: bloom (Bloom), frame + intensity * (bloom - p) (Composite), frame + intensity * bloom (Additive).
+/// The result has the frame's extent and 3 components.
+Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, OutputMode mode,
+                       double intensity);
+
 } // namespace fftb

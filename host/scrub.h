@@ -2,6 +2,7 @@
 #pragma once
 
 #include "image.h"
+#include "plan.h"
 
 #include <cstdint>
 
@@ -24,10 +25,16 @@ struct ScrubCounts
 /// x > maxValue (+Inf included) -> maxValue; alpha is left as it is. `maxValue` must be finite and > 0.
 ScrubCounts scrubRgb(Texels& rgba, float maxValue);
 
-/// Only the bloom sees the scrubbed frame: given `composite` = (1 - intensity) scrubbed + intensity bloom (RGBA, as
-/// the plugin's composite mode makes it from the scrubbed `original`), adds back (1 - intensity) (x - scrubbed x)
-/// wherever the original's R, G or B value x is finite and was changed (negative or above maxValue), so those
-/// values keep their unbloomed share; NaN and infinite values stay replaced.
-void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, float intensity);
+/// The bloom's prefilter of one texel's R, G, B in single precision, as the plugin's passes compute it
+/// (FftbBloomInfo::prefilterThreshold; host/reference.h has the double-precision reference).
+void prefilterRgb(float rgb[3], const Prefilter& prefilter);
+
+/// Only the bloom sees the scrubbed frame. Given `composite`, the plugin's Composite or Additive output (RGBA) made
+/// from the scrubbed `original` x_s, makes it what the plugin writes for the unscrubbed x, with the bloom of the
+/// scrubbed frame: adds (x - x_s) - intensity (p(x) - p(x_s)) (Composite; (1 - intensity) (x - x_s) without a
+/// prefilter) or x - x_s (Additive) to every texel where some R, G or B value of `original` is finite and was changed
+/// (negative or above maxValue); NaN and infinite values stay replaced (x = x_s there).
+void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, float intensity,
+                      OutputMode mode = OutputMode::Composite, const Prefilter& prefilter = {});
 
 } // namespace fftb

@@ -19,6 +19,24 @@ layout(set = 0, binding = FFTB_BINDING_KERNEL_SPECTRUM, std430) buffer KernelSpe
     vec2 kernelSpectrum[];
 };
 
+// The bloom prefilter: Unity PostProcessing v2's QuadraticThreshold (after Jimenez 2014, "Next Generation Post
+// Processing in Call of Duty: Advanced Warfare"), then a hue-preserving clamp of max(r, g, b) at C. Threshold 0 skips
+// the threshold exactly: its weight max(b, 0) / max(b, 1e-5) would dim values below 1e-5 and zero negative ones.
+vec3 prefilter(vec3 x)
+{
+    if (pc.threshold > 0.0)
+    {
+        const float brightness = max(x.r, max(x.g, x.b));
+        float knee = clamp(brightness - pc.threshold + pc.knee, 0.0, 2.0 * pc.knee);
+        knee = knee * knee / (4.0 * pc.knee + 1e-5);
+        x *= max(knee, brightness - pc.threshold) / max(brightness, 1e-5);
+    }
+    const float peak = max(x.r, max(x.g, x.b));
+    if (pc.clampValue > 0.0 && peak > pc.clampValue)
+        x *= pc.clampValue / peak;
+    return x;
+}
+
 // Image coordinates of position u along the first axis and v along the second.
 ivec2 imageCoord(uint u, uint v)
 {

@@ -1,4 +1,4 @@
-// Pass 1: real-packed forward FFT of two frame lines along the first axis; stores their half spectra.
+// Pass 1: real-packed forward FFT of two prefiltered frame lines along the first axis; stores their half spectra.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared/fftb_shared.h"
@@ -11,7 +11,7 @@ float frameTexel(int u, uint v, uint channel)
 {
     if (u < 0 || v >= pc.imageLength2)
         return 0.0;
-    return texelFetch(inputImage, imageCoord(uint(u), v), 0)[channel];
+    return prefilter(texelFetch(inputImage, imageCoord(uint(u), v), 0).rgb)[channel];
 }
 
 void main()

@@ -1,5 +1,6 @@
 // Pass 3: rebuilds two lines' full spectra from their halves, inverse FFT along the first axis, crops to the
-// frame and writes bloom or composite (out = in + intensity * (bloom - in)); alpha passes through.
+// frame and writes the bloom of the prefiltered frame p, or a composite: energy-conserving in + intensity * (bloom - p)
+// or additive in + intensity * bloom; alpha passes through.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared/fftb_shared.h"
@@ -26,7 +27,11 @@ void writeTexel(uint u, uint v, vec3 bloom)
 {
     const ivec2 p = imageCoord(u, v);
     const vec4 source = texelFetch(inputImage, p, 0);
-    const vec3 rgb = pc.outputMode == FFTB_GPU_OUTPUT_COMPOSITE ? source.rgb + pc.intensity * (bloom - source.rgb) : bloom;
+    vec3 rgb = bloom;
+    if (pc.outputMode == FFTB_GPU_OUTPUT_COMPOSITE)
+        rgb = source.rgb + pc.intensity * (bloom - prefilter(source.rgb));
+    else if (pc.outputMode == FFTB_GPU_OUTPUT_ADDITIVE)
+        rgb = source.rgb + pc.intensity * bloom;
     imageStore(outputImage, p, vec4(rgb, source.a));
 }
 

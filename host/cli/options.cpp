@@ -89,12 +89,27 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "delta sharpening t: spectrum (1 - t) K + t; 1 is the identity")
         ->capture_default_str()
         ->check(CLI::Range(0.0f, 1.0f));
-    app.add_option("--output", output, "bloom: the convolution alone; composite: in + intensity * (bloom - in)")
+    app.add_option("--output", output,
+                   "bloom: the convolution of the prefiltered frame p alone; composite (energy-conserving): in + "
+                   "intensity * (bloom - p); additive: in + intensity * bloom")
         ->capture_default_str()
-        ->check(CLI::IsMember({"bloom", "composite"}));
+        ->check(CLI::IsMember({"bloom", "composite", "additive"}));
     app.add_option("--intensity", o.batch.settings.intensity, "composite weight of the bloom, >= 0")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
+    Prefilter& prefilter = o.batch.settings.prefilter;
+    app.add_option("--threshold", prefilter.threshold,
+                   "prefilter: only brightness max(r, g, b) above T blooms, p = in * (b - T) / b (docs/kernels.md); "
+                   "0: off")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0f, 3.0e38f));
+    app.add_option("--knee", prefilter.knee, "prefilter: soft-knee width K in [0, T] around the threshold; 0: hard")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0f, 3.0e38f));
+    app.add_option("--bloom-clamp", prefilter.clamp,
+                   "prefilter: caps max(r, g, b) of what blooms at C, hue kept; 0: none (not --clamp)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0f, 3.0e38f));
     std::string precision = "fp32";
     app.add_option("--precision", precision, "storage of the intermediate spectra: fp32 (fp16 is not supported)")
         ->capture_default_str()
@@ -132,7 +147,9 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     o.batch.settings.spectrum = spectrum == "exact" ? SpectrumMode::Exact : SpectrumMode::Resampled;
     o.batch.settings.interpolation =
         interpolation == "linear" ? SpectrumInterpolation::Linear : SpectrumInterpolation::Cubic;
-    o.batch.settings.composite = output == "composite";
+    o.batch.settings.output = output == "bloom"      ? OutputMode::Bloom
+                              : output == "additive" ? OutputMode::Additive
+                                                     : OutputMode::Composite;
     if (!pixelType.empty())
         o.batch.pixelType = pixelType == "half" ? PixelType::Half : PixelType::Float;
     if (!shard.empty())
@@ -163,6 +180,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                 "--list " + o.listPath + ": " +
                 (list.bad() ? std::string("read error") : "a line longer than 4096 bytes: not a list of paths"));
     }
+    if (prefilter.knee > prefilter.threshold)
+        return usage("--knee: the soft knee must not be wider than --threshold");
     if (o.inputs.empty())
         return usage("no input frames (give paths or --list)");
     if (o.output.empty() && o.outDir.empty())

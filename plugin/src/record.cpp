@@ -57,12 +57,20 @@ Plan Context::plan(const FftbBloomInfo& info) const
                           " (the context's maximum extent)"};
     if (info.padding != FFTB_PADDING_ZERO && info.padding != FFTB_PADDING_MIRROR)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "padding: unknown value"};
-    if (info.axisOrder > FFTB_AXIS_ORDER_Y_FIRST || info.outputMode > FFTB_OUTPUT_MODE_COMPOSITE)
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "axisOrder or outputMode: unknown value"};
+    if (info.axisOrder > FFTB_AXIS_ORDER_Y_FIRST)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "axisOrder: unknown value"};
+    if (info.outputMode > FFTB_OUTPUT_MODE_ADDITIVE)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "outputMode: unknown value"};
     if (!(info.sharpen >= 0.0f && info.sharpen <= 1.0f))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "sharpen: must lie in [0, 1]"};
     if (!(info.intensity >= 0.0f) || !std::isfinite(info.intensity))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "intensity: must be finite and >= 0"};
+    if (!(info.prefilterThreshold >= 0.0f) || !std::isfinite(info.prefilterThreshold))
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterThreshold: must be finite and >= 0"};
+    if (!(info.prefilterKnee >= 0.0f && info.prefilterKnee <= info.prefilterThreshold))
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterKnee: must lie in [0, prefilterThreshold]"};
+    if (!(info.prefilterClamp >= 0.0f) || !std::isfinite(info.prefilterClamp))
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterClamp: must be finite and >= 0"};
     checkChain(info.pNext, {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO},
                "bloomInfo.pNext");
 
@@ -129,12 +137,17 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.firstAxisIsX = plan.firstAxisIsX ? 1u : 0u;
     push.padding = plan.padding == Padding::Mirror ? FFTB_GPU_PADDING_MIRROR : FFTB_GPU_PADDING_ZERO;
     push.resampled = plan.spectrum == SpectrumMode::Resampled ? 1u : 0u;
-    push.outputMode = info.outputMode == FFTB_OUTPUT_MODE_COMPOSITE ? FFTB_GPU_OUTPUT_COMPOSITE : FFTB_GPU_OUTPUT_BLOOM;
+    push.outputMode = info.outputMode == FFTB_OUTPUT_MODE_COMPOSITE  ? FFTB_GPU_OUTPUT_COMPOSITE
+                      : info.outputMode == FFTB_OUTPUT_MODE_ADDITIVE ? FFTB_GPU_OUTPUT_ADDITIVE
+                                                                     : FFTB_GPU_OUTPUT_BLOOM;
     push.sharpen = info.sharpen;
     push.intensity = info.intensity;
     push.scale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
     push.interpolation = kernelOf(info.kernel)->interpolation();
+    push.threshold = info.prefilterThreshold;
+    push.knee = info.prefilterKnee;
+    push.clampValue = info.prefilterClamp;
 
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]

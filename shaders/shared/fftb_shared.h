@@ -35,6 +35,7 @@
 #define FFTB_GPU_PADDING_MIRROR 1
 #define FFTB_GPU_OUTPUT_BLOOM 0
 #define FFTB_GPU_OUTPUT_COMPOSITE 1
+#define FFTB_GPU_OUTPUT_ADDITIVE 2
 #define FFTB_GPU_INTERPOLATION_CUBIC 0
 #define FFTB_GPU_INTERPOLATION_LINEAR 1
 
@@ -71,6 +72,9 @@ struct FftbPushConstants
     float scale;                // 1 / (N1 * N2): the inverse transforms' normalization
     FFTB_UINT spectrumTwiddleOffset1; // twiddle table of spectrumLength1 (the kernel spectrum's phase ramp)
     FFTB_UINT interpolation;    // FFTB_GPU_INTERPOLATION_*, when resampled
+    float threshold;            // prefilter threshold T >= 0; 0: the prefilter passes the frame through (common.glsl)
+    float knee;                 // prefilter soft-knee width k in [0, T]
+    float clampValue;           // prefilter clamp C on max(r, g, b); 0: none
 };
 
 #endif

@@ -562,6 +562,47 @@ TEST_F(ApiTest, CmdBloomRejectsSharpenOutsideUnitInterval)
     endCommandBuffer(cb);
 }
 
+TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
+{
+    createContext();
+    const FftbKernelInfo kernelInfo = kernel(3, 3);
+    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    for (float threshold : {-0.5f, nan, inf})
+    {
+        FftbBloomInfo info = validBloomInfo();
+        info.prefilterThreshold = threshold;
+        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "threshold " << threshold;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "prefilterThreshold");
+    }
+    for (float knee : {-0.5f, nan, 1.5f})
+    {
+        FftbBloomInfo info = validBloomInfo();
+        info.prefilterThreshold = 1.0f;
+        info.prefilterKnee = knee;
+        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "knee " << knee;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "prefilterKnee");
+    }
+    for (float clamp : {-1.0f, nan, inf})
+    {
+        FftbBloomInfo info = validBloomInfo();
+        info.prefilterClamp = clamp;
+        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "clamp " << clamp;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "prefilterClamp");
+    }
+    FftbBloomInfo info = validBloomInfo();
+    info.prefilterThreshold = 1.0f;
+    info.prefilterKnee = 1.0f; // the widest knee allowed
+    info.prefilterClamp = 10.0f;
+    info.outputMode = FFTB_OUTPUT_MODE_ADDITIVE;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    info.outputMode = FftbOutputMode(3);
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "outputMode");
+    endCommandBuffer(cb);
+}
+
 TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
 {
     createContext();

@@ -38,7 +38,10 @@ namespace
     X(intensity)                                                                                                       \
     X(scale)                                                                                                           \
     X(spectrumTwiddleOffset1)                                                                                          \
-    X(interpolation)
+    X(interpolation)                                                                                                   \
+    X(threshold)                                                                                                       \
+    X(knee)                                                                                                            \
+    X(clampValue)
 
 struct ExpectedMember
 {

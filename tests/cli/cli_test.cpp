@@ -176,6 +176,37 @@ TEST_F(CliTest, SpectrumInterpolationPicksTheFilter)
     EXPECT_EQ(r.code, 2);
 }
 
+TEST_F(CliTest, KneeWiderThanThresholdIsUsageError)
+{
+    writeInput();
+    const auto before = listing();
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--threshold 0.5 --knee 1");
+    expectRefused(r, before, "--knee", "--threshold");
+    EXPECT_EQ(r.code, 2);
+}
+
+TEST_F(CliTest, UnknownOutputModeIsUsageError)
+{
+    writeInput();
+    const auto before = listing();
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--output screen");
+    expectRefused(r, before, "--output", "screen");
+    EXPECT_EQ(r.code, 2);
+}
+
+TEST_F(CliTest, AdditiveWithEverythingBelowTheThresholdIsTheInput)
+{
+    // p = 0 everywhere, so in + intensity * bloom(p) is the input, bit for bit.
+    writeInput("in.exr", PixelType::Float);
+    const CliResult r =
+        bloom(file("in.exr"), file("out.exr"), "--output additive --threshold 1e30 --knee 0.5 --bloom-clamp 2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image in = readImage(file("in.exr").string());
+    const Image out = readImage(file("out.exr").string());
+    for (const char* name : {"R", "G", "B"})
+        EXPECT_EQ(channel(in, name).values, channel(out, name).values) << "channel " << name;
+}
+
 TEST_F(CliTest, PreviewIsPng)
 {
     writeInput();
@@ -190,10 +221,11 @@ TEST_F(CliTest, HelpListsEveryOption)
     const CliResult r = run("--help");
     EXPECT_EQ(r.code, 0) << r.err;
     for (const char* option :
-         {"--kernel ", "--kernel-size", "--padding",   "--axis",      "--spectrum",  "--spectrum-interpolation",
-          "--sharpen", "--output",      "--intensity", "--precision", "--device",    "--pixel-type",
-          "-o ",       "--out-dir",     "--list",      "--suffix",    "--overwrite", "--report",
-          "--shard",   "--threads",     "--clamp",     "--verbose",   "--quiet",     "Exit codes"})
+         {"--kernel ",   "--kernel-size", "--padding",    "--axis",      "--spectrum",  "--spectrum-interpolation",
+          "--sharpen",   "--output",      "--intensity",  "--precision", "--device",    "--pixel-type",
+          "-o ",         "--out-dir",     "--list",       "--suffix",    "--overwrite", "--report",
+          "--shard",     "--threads",     "--clamp",      "--verbose",   "--quiet",     "Exit codes",
+          "--threshold", "--knee",        "--bloom-clamp"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " missing from --help:\n" << r.out;
 }
 

@@ -218,6 +218,21 @@ TEST_F(ViewerTest, SplitShowsAOnTheLeftAndBOnTheRight)
     EXPECT_GT(bloom.luminance(b[0], b[1]), input.luminance(b[0], b[1]) + 10.0f);
 }
 
+TEST_F(ViewerTest, ThresholdAboveEveryValueLeavesTheCompositeAsTheInputAndAdditiveAddsLight)
+{
+    const std::string scene = writeScene().string();
+    // The lights are 2000: nothing passes the prefilter, so the composite shows the input.
+    const Screenshot dark = screenshot(scene, "threshold.png", "view=composite ui=off exposure=2 threshold=10000");
+    const Screenshot input = screenshot(scene, "input.png", "view=input ui=off exposure=2");
+    const Screenshot additive =
+        screenshot(scene, "additive.png", "view=composite ui=off exposure=2 composite=additive");
+    ASSERT_EQ(dark.width, kWidth);
+    const auto [lx, ly] = lights_[1];
+    const int x = 2 * lx + 1 + 8, y = 2 * ly + 1;
+    EXPECT_NEAR(dark.luminance(x, y), input.luminance(x, y), 2.0f);
+    EXPECT_GT(additive.luminance(x, y), input.luminance(x, y) + 10.0f);
+}
+
 TEST_F(ViewerTest, SaveWritesTheOutputAsExrAndPng)
 {
     const std::string scene = writeScene().string();
@@ -375,6 +390,24 @@ TEST(ViewerSettings, KeysParseAndRefuse)
     EXPECT_FALSE(applySetting(s, "split=2", &error));
     EXPECT_TRUE(applySetting(s, "kernel=generated", &error));
     EXPECT_TRUE(s.kernelFile.empty());
+}
+
+TEST(ViewerSettings, PrefilterAndCompositeKeys)
+{
+    Settings s;
+    std::string error;
+    EXPECT_TRUE(applySetting(s, "threshold=1.5", &error)) << error;
+    EXPECT_EQ(s.threshold, 1.5f);
+    EXPECT_TRUE(applySetting(s, "knee=0.5", &error)) << error;
+    EXPECT_EQ(s.knee, 0.5f);
+    EXPECT_TRUE(applySetting(s, "bloom-clamp=20", &error)) << error;
+    EXPECT_EQ(s.clamp, 20.0f);
+    EXPECT_TRUE(applySetting(s, "composite=additive", &error)) << error;
+    EXPECT_EQ(s.composite, CompositeMode::Additive);
+    EXPECT_FALSE(applySetting(s, "threshold=-1", &error));
+    EXPECT_NE(error.find("threshold"), std::string::npos) << error;
+    EXPECT_FALSE(applySetting(s, "knee=2", &error));
+    EXPECT_FALSE(applySetting(s, "composite=screen", &error));
 }
 
 } // namespace

@@ -180,7 +180,7 @@ TEST_P(ExportedGlsl, MatchesReferenceAndNativePlugin)
     BloomSettings s;
     s.padding = padding;
     s.spectrum = spectrum;
-    s.composite = false;
+    s.output = OutputMode::Bloom;
     Texels kernel = defaultPsf(kKernelSize);
     normalizePsf(kernel);
 

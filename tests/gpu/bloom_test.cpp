@@ -66,7 +66,7 @@ BloomSettings bloomOnly(Padding padding, AxisOrder axis, SpectrumMode spectrum)
     s.padding = padding;
     s.axisOrder = axis;
     s.spectrum = spectrum;
-    s.composite = false;
+    s.output = OutputMode::Bloom;
     return s;
 }
 
@@ -223,7 +223,7 @@ TEST(Composite, MixesInputAndBloomAndKeepsAlpha)
     Texels kernel = randomKernel(16, 16, 13);
     normalizePsf(kernel);
     BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact);
-    s.composite = true;
+    s.output = OutputMode::Composite;
     s.intensity = 0.3f;
     const Texels gpu = runner().bloom(frame, kernel, s);
     const Texels bloom = referenceConvolution(frame, kernel, Padding::Zero);

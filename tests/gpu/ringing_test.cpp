@@ -141,7 +141,7 @@ TEST_P(ResampledSpectrum, CubicRingsLessThanLinear)
         normalizePsf(kernel);
     }
     BloomSettings s;
-    s.composite = false;
+    s.output = OutputMode::Bloom;
     Ringing worst[4]; // linear, cubic on the GPU; linear, cubic at 2 S in the reference
     for (std::size_t i = 0; i < frames.size(); ++i)
     {

@@ -31,7 +31,7 @@ TEST_P(Samples, DefaultPsfBloomMatchesReference)
     normalizePsf(kernel);
     BloomSettings s;
     s.spectrum = SpectrumMode::Exact;
-    s.composite = false;
+    s.output = OutputMode::Bloom;
     const Texels gpu = runner().bloom(frame, kernel, s);
     const double error = relativeError(gpu, referenceConvolution(frame, kernel, s.padding));
     std::printf("%s %dx%d: max |gpu - ref| / max |ref| = %.3g, GPU %.1f ms\n", GetParam(), frame.width, frame.height,

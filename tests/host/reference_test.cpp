@@ -439,5 +439,92 @@ TEST(ReferenceSpectral, CentredOneHotIsIdentityInBothModes)
     }
 }
 
+// The prefilter (FftbBloomInfo::prefilterThreshold): p = rgb * max(q, b - T) / b, b = max(r, g, b),
+// q = clamp(b - T + k, 0, 2k)^2 / (4k + 1e-5), then max(p) capped at C.
+std::array<double, 3> prefiltered(std::array<double, 3> rgb, double threshold, double knee, double clamp = 0.0)
+{
+    std::array<double, 3> p{};
+    referencePrefilter(rgb.data(), Prefilter{float(threshold), float(knee), float(clamp)}, p.data());
+    return p;
+}
+
+TEST(ReferencePrefilter, ThresholdZeroIsTheIdentity)
+{
+    for (const std::array<double, 3> rgb : {std::array<double, 3>{0.3, 2.0, 1e-7},
+                                            {0.0, 0.0, 0.0},
+                                            {-1.0, 0.5, 7.0},
+                                            {1e-9, 0.0, 0.0},
+                                            {-2.0, -3.0, -1e-3}})
+        EXPECT_EQ(prefiltered(rgb, 0.0, 0.0), rgb) << rgb[0] << " " << rgb[1] << " " << rgb[2];
+}
+
+TEST(ReferencePrefilter, BelowTheKneeIsBlack)
+{
+    // b = 0.8 < T - k = 1.0 - 0.1 (the settings are floats: 0.1f is not 0.1, so b = 0.9 would sit on the edge).
+    EXPECT_EQ(prefiltered({0.8, 0.2, 0.5}, 1.0, 0.1), (std::array<double, 3>{0.0, 0.0, 0.0}));
+    // Hard threshold: b = T is black too.
+    EXPECT_EQ(prefiltered({1.0, 0.2, 0.5}, 1.0, 0.0), (std::array<double, 3>{0.0, 0.0, 0.0}));
+}
+
+TEST(ReferencePrefilter, AboveTheKneeSubtractsTheThresholdFromTheBrightness)
+{
+    const std::array<double, 3> rgb{1.0, 4.0, 2.5};
+    for (double knee : {0.0, 0.5, 1.0})
+    {
+        const std::array<double, 3> p = prefiltered(rgb, 1.0, knee);
+        for (int c = 0; c < 3; ++c)
+            EXPECT_NEAR(p[c], rgb[c] * (4.0 - 1.0) / 4.0, 1e-12) << "knee " << knee << " channel " << c;
+    }
+}
+
+TEST(ReferencePrefilter, TheKneeIsContinuousAtBothEnds)
+{
+    const double threshold = 2.0, knee = 0.5;
+    const auto weightAt = [&](double b) { return prefiltered({b, 0.5 * b, 0.25 * b}, threshold, knee)[0] / b; };
+    const double eps = 1e-9;
+    for (double end : {threshold - knee, threshold + knee})
+        EXPECT_NEAR(weightAt(end - eps), weightAt(end + eps), 1e-6) << "at b = " << end;
+    // Between the ends the weight is the parabola (b - T + k)^2 / 4k, within the 1e-5 in its denominator.
+    const double b = threshold;
+    EXPECT_NEAR(weightAt(b) * b, knee * knee / (4.0 * knee), 1e-5);
+    EXPECT_GT(weightAt(b), 0.0);
+    // The soft knee never passes less light than the hard threshold, max(b - T, 0).
+    for (double v = threshold - knee; v <= threshold + knee; v += 0.01)
+        EXPECT_GE(weightAt(v) * v + 1e-12, std::max(v - threshold, 0.0)) << "b = " << v;
+}
+
+TEST(ReferencePrefilter, ClampCapsTheBrightnessAndKeepsTheHue)
+{
+    const std::array<double, 3> rgb{8.0, 2.0, 4.0};
+    const std::array<double, 3> p = prefiltered(rgb, 0.0, 0.0, 2.0);
+    EXPECT_DOUBLE_EQ(std::max({p[0], p[1], p[2]}), 2.0);
+    for (int c = 0; c < 3; ++c)
+        EXPECT_DOUBLE_EQ(p[c] / rgb[c], 0.25) << "channel " << c;
+    // Below the clamp nothing changes; with a threshold the clamp applies to the thresholded value.
+    EXPECT_EQ(prefiltered({1.0, 0.5, 0.25}, 0.0, 0.0, 2.0), (std::array<double, 3>{1.0, 0.5, 0.25}));
+    const std::array<double, 3> q = prefiltered(rgb, 1.0, 0.0, 2.0);
+    EXPECT_DOUBLE_EQ(q[0], 2.0);
+    EXPECT_DOUBLE_EQ(q[1], 0.5);
+}
+
+TEST(ReferenceOutput, CompositesFollowTheirFormulas)
+{
+    Texels frame(2, 1, 4);
+    frame.values = {3.0f, 1.0f, 0.5f, 0.7f, 0.2f, 0.1f, 0.0f, 1.0f};
+    Texels bloom(2, 1, 3);
+    bloom.values = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f};
+    const Prefilter prefilter{1.0f, 0.0f, 0.0f};
+    const Texels b = referenceOutput(frame, bloom, prefilter, OutputMode::Bloom, 0.5);
+    EXPECT_EQ(b.values, bloom.values);
+    const Texels composite = referenceOutput(frame, bloom, prefilter, OutputMode::Composite, 0.5);
+    // Texel 0: b = 3, p = rgb * 2 / 3; texel 1 is below the threshold, p = 0.
+    EXPECT_NEAR(composite.at(0, 0, 0), 3.0 + 0.5 * (1.0 - 2.0), 1e-6);
+    EXPECT_NEAR(composite.at(0, 0, 1), 1.0 + 0.5 * (2.0 - 2.0 / 3.0), 1e-6);
+    EXPECT_NEAR(composite.at(1, 0, 0), 0.2 + 0.5 * 4.0, 1e-6);
+    const Texels additive = referenceOutput(frame, bloom, prefilter, OutputMode::Additive, 0.5);
+    EXPECT_NEAR(additive.at(0, 0, 2), 0.5 + 0.5 * 3.0, 1e-6);
+    EXPECT_NEAR(additive.at(1, 0, 2), 0.0 + 0.5 * 6.0, 1e-6);
+}
+
 } // namespace
 } // namespace fftb

@@ -106,8 +106,16 @@ typedef enum FftbSpectrumInterpolation
 
 typedef enum FftbOutputMode
 {
-    FFTB_OUTPUT_MODE_BLOOM = 0,            /**< out.rgb = bloom */
-    FFTB_OUTPUT_MODE_COMPOSITE = 1,        /**< out.rgb = in.rgb + intensity * (bloom - in.rgb) */
+    /** out.rgb = bloom(p): the convolution of the prefiltered frame p = prefilter(in.rgb) (FftbBloomInfo). */
+    FFTB_OUTPUT_MODE_BLOOM = 0,
+    /** Energy-conserving composite, out.rgb = in.rgb + intensity * (bloom(p) - p): the prefiltered light p is taken
+     *  out and, with weight intensity, its scattered version put back (as Unreal Engine 5's convolution bloom keeps
+     *  the kernel's centre energy in place and spreads only the scatter). With a unit-sum kernel the frame's total
+     *  light is unchanged, up to what spreads past the edges with FFTB_PADDING_ZERO; the kernel's centre weight keeps
+     *  its share of p where it was. Without a prefilter, in + intensity * (bloom - in). */
+    FFTB_OUTPUT_MODE_COMPOSITE = 1,
+    /** Additive composite, out.rgb = in.rgb + intensity * bloom(p): adds light, as most engine bloom does. */
+    FFTB_OUTPUT_MODE_ADDITIVE = 2,
     FFTB_OUTPUT_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbOutputMode;
 
@@ -277,6 +285,21 @@ typedef struct FftbBloomInfo
     float intensity;           /**< composite weight, >= 0, finite; unused in FFTB_OUTPUT_MODE_BLOOM */
     /** Delta sharpening t in [0, 1]: the kernel spectrum becomes (1 - t) * K + t, so t = 1 is the identity. */
     float sharpen;
+    /** Prefilter threshold T, in the frame's linear values, finite, >= 0; default 0: no threshold. The bloom
+     *  convolves p = prefilter(in.rgb) instead of in.rgb, a quadratic soft-knee threshold on the brightness
+     *  b = max(r, g, b) (Unity PostProcessing v2 Bloom, QuadraticThreshold; after Jimenez 2014, "Next Generation Post
+     *  Processing in Call of Duty: Advanced Warfare"):
+     *    q = clamp(b - T + k, 0, 2k)^2 / (4k + 1e-5),  w = max(q, b - T) / max(b, 1e-5),  p = w * in.rgb
+     *  so p = 0 for b <= T - k, p = in.rgb * (b - T) / b for b >= T + k, and a quadratic blend between. With T = 0
+     *  the threshold is skipped: p = in.rgb exactly. FFTB_ERROR_INVALID_ARGUMENT if negative or not finite. */
+    float prefilterThreshold;
+    /** Prefilter soft-knee width k in [0, prefilterThreshold], in the frame's linear values; default 0: a hard
+     *  threshold. FFTB_ERROR_INVALID_ARGUMENT if negative, not finite or above prefilterThreshold. */
+    float prefilterKnee;
+    /** Prefilter clamp C, in the frame's linear values, finite, >= 0; default 0: none. After the threshold, a texel
+     *  whose max(r, g, b) exceeds C is scaled by C / max(r, g, b), so its hue is kept: one very bright texel cannot
+     *  dominate the bloom. FFTB_ERROR_INVALID_ARGUMENT if negative or not finite. */
+    float prefilterClamp;
 } FftbBloomInfo;
 
 /** The images' state around fftbCmdBloom, chained to FftbBloomInfo::pNext (resources passed with their state, as

@@ -1,0 +1,171 @@
+// The prefilter (threshold, soft knee, clamp) and the three output modes on the GPU against the double-precision
+// reference, and the energy the composite keeps.
+#include "gpu_test_support.h"
+#include "plan.h"
+#include "psf.h"
+#include "reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <tuple>
+
+namespace fftb::test
+{
+namespace
+{
+
+const char* nameOf(OutputMode mode)
+{
+    return mode == OutputMode::Bloom ? "bloom" : mode == OutputMode::Composite ? "composite" : "additive";
+}
+
+std::string prefilterText(const Prefilter& p)
+{
+    return "threshold " + std::to_string(p.threshold) + ", knee " + std::to_string(p.knee) + ", clamp " +
+           std::to_string(p.clamp);
+}
+
+/// A symmetric Gaussian per channel, unit sum: with mirror padding its bloom keeps each channel's total.
+Texels symmetricKernel(int k)
+{
+    Texels kernel(k, k, 3);
+    const int c = k / 2;
+    for (int y = 0; y < k; ++y)
+        for (int x = 0; x < k; ++x)
+            for (int ch = 0; ch < 3; ++ch)
+                kernel.at(x, y, ch) = float(std::exp(-((x - c) * (x - c) + (y - c) * (y - c)) / (30.0 * (ch + 1))));
+    normalizePsf(kernel);
+    return kernel;
+}
+
+using PrefilterParam = std::tuple<OutputMode, Padding>;
+
+class PrefilterModes : public ::testing::TestWithParam<PrefilterParam>
+{
+};
+
+// Random HDR frame (values in [0, 1], a few texels at 50): thresholds below, inside and above most values, with and
+// without a knee and a clamp, against reference(prefilter(frame)) and the output mode's formula.
+TEST_P(PrefilterModes, MatchReferenceOfThePrefilteredFrame)
+{
+    const auto& [mode, padding] = GetParam();
+    Texels frame = randomFrame(61, 37, 21);
+    for (int y = 0; y < frame.height; ++y)
+        for (int x = 0; x < frame.width; ++x)
+            frame.at(x, y, 3) = float(x * y % 7) / 7.0f;
+    Texels kernel = randomKernel(15, 11, 22);
+    normalizePsf(kernel);
+    for (const Prefilter& prefilter : {Prefilter{0.5f, 0.0f, 0.0f}, Prefilter{0.6f, 0.3f, 0.0f},
+                                       Prefilter{0.8f, 0.8f, 20.0f}, Prefilter{0.0f, 0.0f, 0.7f}})
+    {
+        BloomSettings s;
+        s.padding = padding;
+        s.spectrum = SpectrumMode::Exact;
+        s.output = mode;
+        s.intensity = 0.4f;
+        s.prefilter = prefilter;
+        const Texels gpu = runner().bloom(frame, kernel, s);
+        const Texels bloom = referenceConvolution(referencePrefilter(frame, prefilter), kernel, padding);
+        const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.intensity);
+        EXPECT_LE(relativeError(gpu, expected), Tolerance::kFp32)
+            << describe(frame.width, frame.height, s) << ", " << nameOf(mode) << ", " << prefilterText(prefilter);
+        bool alphaKept = true;
+        for (int y = 0; y < frame.height; ++y)
+            for (int x = 0; x < frame.width; ++x)
+                alphaKept = alphaKept && gpu.at(x, y, 3) == frame.at(x, y, 3);
+        EXPECT_TRUE(alphaKept) << "alpha passes through";
+    }
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+std::string prefilterName(const ::testing::TestParamInfo<PrefilterParam>& param)
+{
+    const auto& [mode, padding] = param.param;
+    return std::string(nameOf(mode)) + (padding == Padding::Zero ? "_zero" : "_mirror");
+}
+
+} // namespace
+} // namespace fftb::test
+
+namespace fftb
+{
+// In the namespace of the parameters' types, where gtest looks: test listings print bloom_zero and the like.
+static void PrintTo(const std::tuple<OutputMode, Padding>& param, std::ostream* os)
+{
+    *os << test::prefilterName(::testing::TestParamInfo<test::PrefilterParam>(param, 0));
+}
+} // namespace fftb
+
+namespace fftb::test
+{
+namespace
+{
+
+INSTANTIATE_TEST_SUITE_P(Modes, PrefilterModes,
+                         ::testing::Combine(::testing::Values(OutputMode::Bloom, OutputMode::Composite,
+                                                              OutputMode::Additive),
+                                            ::testing::Values(Padding::Zero, Padding::Mirror)),
+                         prefilterName);
+
+// The energy-conserving composite: out = in + intensity * (bloom(p) - p) takes out exactly the light it spreads, so
+// with mirror padding (no light lost past the edges) and a symmetric unit-sum kernel each channel's total is the
+// input's, whatever the prefilter and the intensity. The additive composite adds intensity * sum(p).
+TEST(Composite, EnergyConservingCompositeKeepsEachChannelsTotal)
+{
+    const Texels frame = randomFrame(72, 45, 31);
+    const Texels kernel = symmetricKernel(17);
+    for (const Prefilter& prefilter :
+         {Prefilter{}, Prefilter{0.3f, 0.0f, 0.0f}, Prefilter{0.7f, 0.5f, 0.0f}, Prefilter{0.2f, 0.1f, 5.0f}})
+        for (float intensity : {0.25f, 1.0f})
+        {
+            BloomSettings s;
+            s.padding = Padding::Mirror;
+            s.spectrum = SpectrumMode::Exact;
+            s.output = OutputMode::Composite;
+            s.intensity = intensity;
+            s.prefilter = prefilter;
+            const Texels composite = runner().bloom(frame, kernel, s);
+            s.output = OutputMode::Additive;
+            const Texels additive = runner().bloom(frame, kernel, s);
+            const Texels p = referencePrefilter(frame, prefilter);
+            for (int ch = 0; ch < 3; ++ch)
+            {
+                const double in = channelSum(frame, ch);
+                EXPECT_NEAR(channelSum(composite, ch) / in, 1.0, 1e-5)
+                    << prefilterText(prefilter) << ", intensity " << intensity << ", channel " << ch;
+                EXPECT_NEAR(channelSum(additive, ch) / (in + intensity * channelSum(p, ch)), 1.0, 1e-5)
+                    << prefilterText(prefilter) << ", intensity " << intensity << ", channel " << ch;
+            }
+        }
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+// With no prefilter the composite is the plugin's former in + intensity * (bloom - in), bit for bit the same as
+// with the prefilter's fields at zero, and a clamp above every value changes nothing.
+TEST(Prefilter, ZeroAndInactiveSettingsLeaveTheBloomUnchanged)
+{
+    const Texels frame = randomFrame(40, 33, 41);
+    Texels kernel = randomKernel(9, 9, 42);
+    normalizePsf(kernel);
+    BloomSettings s;
+    s.spectrum = SpectrumMode::Exact;
+    s.intensity = 0.5f;
+    const Texels plain = runner().bloom(frame, kernel, s);
+    s.prefilter.clamp = 1000.0f;
+    const Texels clamped = runner().bloom(frame, kernel, s);
+    EXPECT_EQ(plain.values, clamped.values);
+    const Texels bloom = referenceConvolution(frame, kernel, Padding::Zero);
+    Texels expected(frame.width, frame.height, 3);
+    for (int y = 0; y < frame.height; ++y)
+        for (int x = 0; x < frame.width; ++x)
+            for (int ch = 0; ch < 3; ++ch)
+                expected.at(x, y, ch) = frame.at(x, y, ch) + 0.5f * (bloom.at(x, y, ch) - frame.at(x, y, ch));
+    EXPECT_LE(relativeError(plain, expected), Tolerance::kFp32);
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+} // namespace
+} // namespace fftb::test

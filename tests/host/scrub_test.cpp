@@ -1,0 +1,63 @@
+// What the CLI gives back of the values its input scrubbing took from the bloom, in each composite.
+#include "reference.h"
+#include "scrub.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace fftb
+{
+namespace
+{
+
+constexpr float kMax = 100.0f;
+
+/// One RGBA texel with R above the scrub maximum and G negative.
+Texels original()
+{
+    Texels t(1, 1, 4);
+    t.values = {3000.0f, -2.0f, 40.0f, 0.5f};
+    return t;
+}
+
+/// What the plugin writes from the scrubbed texel, with `bloom` as the convolution's value there.
+Texels gpuOutput(OutputMode mode, const Prefilter& prefilter, float intensity, const float bloom[3])
+{
+    Texels scrubbed = original();
+    scrubRgb(scrubbed, kMax);
+    float p[3] = {scrubbed.values[0], scrubbed.values[1], scrubbed.values[2]};
+    prefilterRgb(p, prefilter);
+    Texels out = scrubbed;
+    for (int c = 0; c < 3; ++c)
+        out.values[size_t(c)] = mode == OutputMode::Additive
+                                    ? scrubbed.values[size_t(c)] + intensity * bloom[c]
+                                    : scrubbed.values[size_t(c)] + intensity * (bloom[c] - p[c]);
+    return out;
+}
+
+TEST(RestoreUnbloomed, CompositesSeeTheUnscrubbedValueWhereTheBloomSawTheScrubbedOne)
+{
+    const float bloom[3] = {7.0f, 3.0f, 5.0f};
+    const float intensity = 0.3f;
+    const double x[3] = {3000.0, -2.0, 40.0};
+    for (const Prefilter& prefilter : {Prefilter{}, Prefilter{10.0f, 5.0f, 0.0f}, Prefilter{1.0f, 0.0f, 50.0f}})
+    {
+        double p[3];
+        referencePrefilter(x, prefilter, p);
+        Texels composite = gpuOutput(OutputMode::Composite, prefilter, intensity, bloom);
+        restoreUnbloomed(composite, original(), kMax, intensity, OutputMode::Composite, prefilter);
+        Texels additive = gpuOutput(OutputMode::Additive, prefilter, intensity, bloom);
+        restoreUnbloomed(additive, original(), kMax, intensity, OutputMode::Additive, prefilter);
+        for (int c = 0; c < 3; ++c)
+        {
+            EXPECT_NEAR(composite.values[size_t(c)], x[c] + intensity * (bloom[c] - p[c]), 1e-3)
+                << "channel " << c << ", threshold " << prefilter.threshold;
+            EXPECT_NEAR(additive.values[size_t(c)], x[c] + intensity * bloom[c], 1e-3) << "channel " << c;
+        }
+        EXPECT_EQ(composite.values[3], 0.5f);
+    }
+}
+
+} // namespace
+} // namespace fftb
