@@ -41,25 +41,6 @@ class ConvolutionSweep : public ::testing::TestWithParam<SweepParam>
 {
 };
 
-/// The reference of the GPU's math: the linear convolution in exact mode (independent of the GPU's plan), the
-/// spectrally resampled convolution at the plan's padded extent in resampled mode.
-Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
-{
-    if (s.spectrum == SpectrumMode::Exact)
-        return referenceConvolution(frame, kernel, s.padding);
-    Plan plan;
-    std::string error;
-    const PlanRequest request{uint32_t(frame.width),
-                              uint32_t(frame.height),
-                              uint32_t(kernel.width),
-                              uint32_t(kernel.height),
-                              s.padding,
-                              s.axisOrder,
-                              s.spectrum};
-    EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
-    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, s.interpolation);
-}
-
 BloomSettings bloomOnly(Padding padding, AxisOrder axis, SpectrumMode spectrum)
 {
     BloomSettings s;

@@ -1,6 +1,10 @@
 // Shared pieces of the GPU tests.
 #include "gpu_test_support.h"
 
+#include "reference.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -84,6 +88,23 @@ std::string describe(int width, int height, const BloomSettings& s)
            (s.spectrum == SpectrumMode::Exact                  ? " exact"
             : s.interpolation == SpectrumInterpolation::Linear ? " resampled linear"
                                                                : " resampled cubic");
+}
+
+Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
+{
+    if (s.spectrum == SpectrumMode::Exact)
+        return referenceConvolution(frame, kernel, s.padding);
+    Plan plan;
+    std::string error;
+    const PlanRequest request{uint32_t(frame.width),
+                              uint32_t(frame.height),
+                              uint32_t(kernel.width),
+                              uint32_t(kernel.height),
+                              s.padding,
+                              s.axisOrder,
+                              s.spectrum};
+    EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
+    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, s.interpolation);
 }
 
 } // namespace fftb::test

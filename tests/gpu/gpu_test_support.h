@@ -28,6 +28,10 @@ Texels randomKernel(int width, int height, uint32_t seed);
 /// A kernel that is 1 at (x, y) and 0 elsewhere.
 Texels oneHotKernel(int width, int height, int x, int y);
 
+/// The reference of the GPU's math for a bloom-only frame: the linear convolution in exact mode (independent of the
+/// GPU's plan), the spectrally resampled convolution at the plan's padded extent in resampled mode.
+Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s);
+
 /// max over texels and R, G, B of |a - b| / max |reference| of that channel (a: GPU result, b: reference).
 double relativeError(const Texels& gpu, const Texels& reference);
 
