@@ -30,9 +30,9 @@ WindowDevice::WindowDevice(const WindowOptions& options)
     const char** glfwExtensions = glfwGetRequiredInstanceExtensions(&glfwCount);
     try
     {
-        instance_ = std::make_unique<VulkanInstance>(VulkanInstanceOptions{
-            "fftbloom-viewer", VK_API_VERSION_1_1, options.validation,
-            std::vector<const char*>(glfwExtensions, glfwExtensions + glfwCount)});
+        instance_ = std::make_unique<VulkanInstance>(
+            VulkanInstanceOptions{"fftbloom-viewer", VK_API_VERSION_1_1, options.validation,
+                                  std::vector<const char*>(glfwExtensions, glfwExtensions + glfwCount)});
     }
     catch (const HostError& e)
     {

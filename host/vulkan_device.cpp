@@ -21,7 +21,8 @@ void check(VkResult result, const char* call)
 } // namespace
 
 VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
-    : instance_({"fftbloom", options.synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_1, options.validation, {}}),
+    : instance_(
+          {"fftbloom", options.synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_1, options.validation, {}}),
       loseDeviceAfterWaits_(options.loseDeviceAfterWaits)
 {
     selectDevice(options.deviceIndex);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <new>
+#include <utility>
 
 struct FftbContext_T
 {
@@ -13,14 +14,8 @@ struct FftbContext_T
 namespace
 {
 
-void reportTo(PFN_fftbMessageCallback callback, void* userData, const fftb::Failure& f)
-{
-    if (callback)
-        callback(f.result, f.vkResult, f.message.c_str(), userData);
-}
-
-/// Runs `body` for a context, reporting a Failure or an allocation failure through its callback.
-template <typename Body> FftbResult guarded(FftbContext context, Body&& body)
+/// Runs `body`, turning a Failure or an allocation failure into its result code, passed to `report` first.
+template <typename Report, typename Body> FftbResult guardedBy(Report&& report, Body&& body)
 {
     try
     {
@@ -29,14 +24,21 @@ template <typename Body> FftbResult guarded(FftbContext context, Body&& body)
     }
     catch (const fftb::Failure& f)
     {
-        context->context.device().report(f.result, f.vkResult, f.message);
+        report(f);
         return f.result;
     }
     catch (const std::bad_alloc&)
     {
-        context->context.device().report(FFTB_ERROR_OUT_OF_HOST_MEMORY, VK_SUCCESS, "out of host memory");
+        report(fftb::Failure{FFTB_ERROR_OUT_OF_HOST_MEMORY, VK_SUCCESS, "out of host memory"});
         return FFTB_ERROR_OUT_OF_HOST_MEMORY;
     }
+}
+
+/// guardedBy for a context: failures go to its message callback.
+template <typename Body> FftbResult guarded(FftbContext context, Body&& body)
+{
+    return guardedBy([&](const fftb::Failure& f) { context->context.device().report(f.result, f.vkResult, f.message); },
+                     std::forward<Body>(body));
 }
 
 /// Checks the maximum extents of a create or resize info; throws naming the field.
@@ -59,34 +61,25 @@ void checkCreateInfo(const FftbContextCreateInfo& info)
     checkExtents(info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight);
     if (info.maxFramesInFlight > 16)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "maxFramesInFlight: must lie in 0 .. 16"};
-    fftb::checkChain(info.pNext,
-                     {FFTB_STRUCTURE_TYPE_PLANNER_INFO, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO,
-                      FFTB_STRUCTURE_TYPE_SCRATCH_INFO},
-                     "createInfo.pNext");
+    fftb::checkChain(
+        info.pNext,
+        {FFTB_STRUCTURE_TYPE_PLANNER_INFO, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO, FFTB_STRUCTURE_TYPE_SCRATCH_INFO},
+        "createInfo.pNext");
     const auto* planner = fftb::findInChain<FftbPlannerInfo>(info.pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO);
     if (planner && planner->lengthPolicy > FFTB_LENGTH_POLICY_POWER_OF_TWO)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbPlannerInfo.lengthPolicy: unknown value"};
 }
 
-/// Runs `body` for a call without a context, reporting failures through the create info's callback.
+/// guardedBy for a call without a context: failures go to the create info's message callback.
 template <typename Body> FftbResult guardedCreate(const FftbContextCreateInfo& info, Body&& body)
 {
-    try
-    {
-        body();
-        return FFTB_SUCCESS;
-    }
-    catch (const fftb::Failure& f)
-    {
-        reportTo(info.messageCallback, info.messageUserData, f);
-        return f.result;
-    }
-    catch (const std::bad_alloc&)
-    {
-        reportTo(info.messageCallback, info.messageUserData,
-                 fftb::Failure{FFTB_ERROR_OUT_OF_HOST_MEMORY, VK_SUCCESS, "out of host memory"});
-        return FFTB_ERROR_OUT_OF_HOST_MEMORY;
-    }
+    return guardedBy(
+        [&](const fftb::Failure& f)
+        {
+            if (info.messageCallback)
+                info.messageCallback(f.result, f.vkResult, f.message.c_str(), info.messageUserData);
+        },
+        std::forward<Body>(body));
 }
 
 } // namespace
@@ -145,10 +138,10 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                 throw fftb::Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
             uint64_t resampled = 0;
             for (fftb::AxisOrder order : {fftb::AxisOrder::XFirst, fftb::AxisOrder::YFirst})
-                resampled = std::max(resampled, fftb::spectrumSlotElements(
-                                                    info->maxWidth, info->maxHeight, info->maxKernelWidth,
-                                                    info->maxKernelHeight, order, fftb::SpectrumMode::Resampled,
-                                                    lengths));
+                resampled =
+                    std::max(resampled, fftb::spectrumSlotElements(info->maxWidth, info->maxHeight,
+                                                                   info->maxKernelWidth, info->maxKernelHeight, order,
+                                                                   fftb::SpectrumMode::Resampled, lengths));
             requirements->scratchBytes = sizes.intermediateElements * 8;
             requirements->exactSpectrumBytes = sizes.spectrumElements * 8;
             requirements->resampledSpectrumBytes = resampled * 8;
@@ -233,8 +226,7 @@ FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* info, Fftb
                    [&]
                    {
                        if (!info || !description)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                               "bloomInfo, description: NULL"};
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo, description: NULL"};
                        if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                                                "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};

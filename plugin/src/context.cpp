@@ -19,13 +19,13 @@ static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_M
               "plan.h and fftbloom.h disagree");
 
 Context::Context(const FftbContextCreateInfo& info)
-    : device_(std::make_shared<const Device>(info)), vk_(device_->vk),
-      max_{info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight},
+    : device_(std::make_shared<const Device>(info)),
+      vk_(device_->vk), max_{info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight},
       descriptorSets_(info.maxFramesInFlight == 0 ? 3 : info.maxFramesInFlight)
 {
     if (auto planner = findInChain<FftbPlannerInfo>(info.pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO))
         lengths_ = planner->lengthPolicy == FFTB_LENGTH_POLICY_POWER_OF_TWO ? LengthPolicy::PowerOfTwo
-                                                                             : LengthPolicy::MixedRadix;
+                                                                            : LengthPolicy::MixedRadix;
     try
     {
         scratch_ = makeScratch(max_, info.pNext);
@@ -153,7 +153,8 @@ void Context::createLayouts()
     VkDescriptorSetLayoutCreateInfo dlci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     dlci.bindingCount = FFTB_BINDING_COUNT;
     dlci.pBindings = bindings;
-    device_->check(vk_.vkCreateDescriptorSetLayout(device_->device, &dlci, device_->allocator, &setLayout_), "vkCreateDescriptorSetLayout");
+    device_->check(vk_.vkCreateDescriptorSetLayout(device_->device, &dlci, device_->allocator, &setLayout_),
+                   "vkCreateDescriptorSetLayout");
 
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(FftbPushConstants)};
     VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -161,7 +162,8 @@ void Context::createLayouts()
     plci.pSetLayouts = &setLayout_;
     plci.pushConstantRangeCount = 1;
     plci.pPushConstantRanges = &range;
-    device_->check(vk_.vkCreatePipelineLayout(device_->device, &plci, device_->allocator, &pipelineLayout_), "vkCreatePipelineLayout");
+    device_->check(vk_.vkCreatePipelineLayout(device_->device, &plci, device_->allocator, &pipelineLayout_),
+                   "vkCreatePipelineLayout");
 
     const uint32_t setCount = uint32_t(descriptorSets_.size());
     const VkDescriptorPoolSize sizes[] = {
@@ -173,21 +175,24 @@ void Context::createLayouts()
     dpci.maxSets = setCount;
     dpci.poolSizeCount = 3;
     dpci.pPoolSizes = sizes;
-    device_->check(vk_.vkCreateDescriptorPool(device_->device, &dpci, device_->allocator, &descriptorPool_), "vkCreateDescriptorPool");
+    device_->check(vk_.vkCreateDescriptorPool(device_->device, &dpci, device_->allocator, &descriptorPool_),
+                   "vkCreateDescriptorPool");
 
     std::vector<VkDescriptorSetLayout> layouts(setCount, setLayout_);
     VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     dsai.descriptorPool = descriptorPool_;
     dsai.descriptorSetCount = setCount;
     dsai.pSetLayouts = layouts.data();
-    device_->check(vk_.vkAllocateDescriptorSets(device_->device, &dsai, descriptorSets_.data()), "vkAllocateDescriptorSets");
+    device_->check(vk_.vkAllocateDescriptorSets(device_->device, &dsai, descriptorSets_.data()),
+                   "vkAllocateDescriptorSets");
 
     for (uint32_t i = 0; i < uint32_t(Pass::Count); ++i)
     {
         VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         smci.codeSize = kSpirvModules[i].sizeBytes;
         smci.pCode = kSpirvModules[i].code;
-        device_->check(vk_.vkCreateShaderModule(device_->device, &smci, device_->allocator, &modules_[i]), "vkCreateShaderModule");
+        device_->check(vk_.vkCreateShaderModule(device_->device, &smci, device_->allocator, &modules_[i]),
+                       "vkCreateShaderModule");
     }
 }
 
@@ -225,7 +230,8 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
     cpci.stage.pSpecializationInfo = &spec;
     cpci.layout = pipelineLayout_;
     VkPipeline p = VK_NULL_HANDLE;
-    device_->check(vk_.vkCreateComputePipelines(device_->device, VK_NULL_HANDLE, 1, &cpci, device_->allocator, &p), "vkCreateComputePipelines");
+    device_->check(vk_.vkCreateComputePipelines(device_->device, VK_NULL_HANDLE, 1, &cpci, device_->allocator, &p),
+                   "vkCreateComputePipelines");
     pipelines_.emplace(key, p);
     return p;
 }

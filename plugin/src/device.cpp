@@ -7,8 +7,8 @@ namespace fftb
 {
 
 Device::Device(const FftbContextCreateInfo& info)
-    : device(info.device), physicalDevice(info.physicalDevice), allocator(nullptr),
-      callback_(info.messageCallback), callbackUserData_(info.messageUserData)
+    : device(info.device), physicalDevice(info.physicalDevice), allocator(nullptr), callback_(info.messageCallback),
+      callbackUserData_(info.messageUserData)
 {
     if (info.allocator)
     {

@@ -6,8 +6,8 @@
 namespace fftb
 {
 
-Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth,
-               uint32_t maxHeight, LengthPolicy lengths)
+Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth, uint32_t maxHeight,
+               LengthPolicy lengths)
     : device_(std::move(device)), width_(info.width), height_(info.height),
       mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled),
       interpolation_(info.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? FFTB_GPU_INTERPOLATION_LINEAR

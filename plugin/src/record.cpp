@@ -201,8 +201,8 @@ void Context::checkImageBarriers(const FftbImageBarrierInfo& images) const
     if (!images.inputImage || !images.outputImage)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                       "FftbImageBarrierInfo.inputImage, outputImage: VK_NULL_HANDLE"};
-    for (const auto& [layout, field] : {std::pair{images.inputLayout, "inputLayout"},
-                                        std::pair{images.outputNewLayout, "outputNewLayout"}})
+    for (const auto& [layout, field] :
+         {std::pair{images.inputLayout, "inputLayout"}, std::pair{images.outputNewLayout, "outputNewLayout"}})
         if (layout == VK_IMAGE_LAYOUT_UNDEFINED || layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
             throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                           std::string("FftbImageBarrierInfo.") + field + ": UNDEFINED or PREINITIALIZED"};
@@ -215,20 +215,35 @@ void Context::cmdImageBarriers(VkCommandBuffer cb, const FftbImageBarrierInfo& i
     Device::ImageBarrier barriers[2];
     if (before)
     {
-        barriers[0] = {images.inputImage,      images.inputRange, images.inputLayout,
-                       readLayout,             images.inputStageMask, images.inputAccessMask,
-                       compute,                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
-        barriers[1] = {images.outputImage,        images.outputRange,        images.outputOldLayout,
-                       VK_IMAGE_LAYOUT_GENERAL,   images.outputSrcStageMask, images.outputSrcAccessMask,
-                       compute,                   VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+        barriers[0] = {images.inputImage,
+                       images.inputRange,
+                       images.inputLayout,
+                       readLayout,
+                       images.inputStageMask,
+                       images.inputAccessMask,
+                       compute,
+                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+        barriers[1] = {images.outputImage,
+                       images.outputRange,
+                       images.outputOldLayout,
+                       VK_IMAGE_LAYOUT_GENERAL,
+                       images.outputSrcStageMask,
+                       images.outputSrcAccessMask,
+                       compute,
+                       VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
     }
     else
     {
         // The input's reads need no access mask, only their stage: the next user waits on COMPUTE_SHADER.
         barriers[0] = {images.inputImage, images.inputRange, readLayout, images.inputLayout, compute, 0, compute, 0};
-        barriers[1] = {images.outputImage,        images.outputRange,       VK_IMAGE_LAYOUT_GENERAL,
-                       images.outputNewLayout,    compute,                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                       images.outputDstStageMask, images.outputDstAccessMask};
+        barriers[1] = {images.outputImage,
+                       images.outputRange,
+                       VK_IMAGE_LAYOUT_GENERAL,
+                       images.outputNewLayout,
+                       compute,
+                       VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                       images.outputDstStageMask,
+                       images.outputDstAccessMask};
     }
     device_->cmdImageBarriers(cb, barriers);
 }

@@ -143,10 +143,10 @@ typedef struct FftbContextCreateInfo
     PFN_vkGetDeviceProcAddr getDeviceProcAddr;
     /** Optional; copied, and used for every Vulkan object the context and its kernels create and destroy. */
     const VkAllocationCallbacks* allocator;
-    uint32_t maxWidth;                      /**< largest frame width in texels passed to fftbCmdBloom, >= 1 */
-    uint32_t maxHeight;                     /**< largest frame height in texels, >= 1 */
-    uint32_t maxKernelWidth;                /**< largest kernel width in texels passed to fftbCreateKernel, 1 .. 4096 */
-    uint32_t maxKernelHeight;               /**< largest kernel height in texels, 1 .. 4096 */
+    uint32_t maxWidth;        /**< largest frame width in texels passed to fftbCmdBloom, >= 1 */
+    uint32_t maxHeight;       /**< largest frame height in texels, >= 1 */
+    uint32_t maxKernelWidth;  /**< largest kernel width in texels passed to fftbCreateKernel, 1 .. 4096 */
+    uint32_t maxKernelHeight; /**< largest kernel height in texels, 1 .. 4096 */
     /** Command buffers recorded with fftbCmdBloom that may be pending at once, 1 .. 16; 0 means 3. Each call
      *  writes its descriptors into the next of this many descriptor sets in turn, so the command buffer of the
      *  call this many calls earlier must have completed (the frames-in-flight rule of FidelityFX's backends). */
@@ -350,11 +350,11 @@ typedef struct FftbNodeDescription
     /** The kernel's spectrum for this extent and axis order, persistent in the kernel: written by this call when
      *  `spectrumPassCount` is 2, read by pass 2. */
     VkDeviceSize spectrumBytes;
-    uint32_t spectrumPassCount;  /**< 0, or 2 when this call computes the kernel spectrum first */
-    uint32_t passCount;          /**< compute passes recorded: 3 + spectrumPassCount */
-    uint32_t paddedWidth;        /**< the FFT lengths along x and y */
+    uint32_t spectrumPassCount; /**< 0, or 2 when this call computes the kernel spectrum first */
+    uint32_t passCount;         /**< compute passes recorded: 3 + spectrumPassCount */
+    uint32_t paddedWidth;       /**< the FFT lengths along x and y */
     uint32_t paddedHeight;
-    FftbAxisOrder axisOrder;     /**< the order used: FFTB_AXIS_ORDER_X_FIRST or FFTB_AXIS_ORDER_Y_FIRST */
+    FftbAxisOrder axisOrder; /**< the order used: FFTB_AXIS_ORDER_X_FIRST or FFTB_AXIS_ORDER_Y_FIRST */
 } FftbNodeDescription;
 
 /** Timestamps fftbCmdBloom writes when an FftbTimestampInfo is chained to FftbBloomInfo::pNext:
