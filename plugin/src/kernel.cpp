@@ -64,8 +64,7 @@ Kernel::~Kernel()
 bool Kernel::needsSpectrum(const Plan& plan) const
 {
     std::lock_guard lock(mutex_);
-    const Slot& slot = slots_[slotOf(plan)];
-    return slot.spectrumLength1 != plan.first.spectrumLength || slot.spectrumLength2 != plan.second.spectrumLength;
+    return !slots_[slotOf(plan)].holds(plan);
 }
 
 Kernel::Binding Kernel::bind(const Plan& plan)
@@ -79,8 +78,7 @@ Kernel::Binding Kernel::bind(const Plan& plan)
                       "context it was created with); create it with this context"};
     if (!slot.buffer.buffer)
         slot.buffer = device_->createBuffer(slot.capacityElements * 8, false);
-    const bool compute =
-        slot.spectrumLength1 != plan.first.spectrumLength || slot.spectrumLength2 != plan.second.spectrumLength;
+    const bool compute = !slot.holds(plan);
     slot.spectrumLength1 = plan.first.spectrumLength;
     slot.spectrumLength2 = plan.second.spectrumLength;
     return {texels_.buffer, slot.buffer.buffer, compute};

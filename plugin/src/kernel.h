@@ -50,6 +50,11 @@ class Kernel
         uint64_t capacityElements = 0;
         uint32_t spectrumLength1 = 0; ///< the spectrum it holds; 0 when none
         uint32_t spectrumLength2 = 0;
+        /// Whether it holds the spectrum `plan` reads.
+        bool holds(const Plan& plan) const
+        {
+            return spectrumLength1 == plan.first.spectrumLength && spectrumLength2 == plan.second.spectrumLength;
+        }
     };
     static uint32_t slotOf(const Plan& plan) { return plan.firstAxisIsX ? 0 : 1; }
 
