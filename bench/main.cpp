@@ -22,7 +22,7 @@ using namespace fftb::bench;
 struct Options
 {
     std::string jsonPath, markdownPath;
-    int frames = 50, warmup = 200, deviceIndex = -1;
+    int frames = 50, warmup = 2000, deviceIndex = -1;
     uint64_t copyMiB = 2048;
     bool smoke = false, vkfft = true, powerOfTwo = false, validation = false;
     std::string sizes = "1280x720/256,1280x720/512,1920x1080/256,1920x1080/512,3840x2160/512";
@@ -223,7 +223,10 @@ int main(int argc, char** argv)
     app.add_option("--markdown", o.markdownPath, "write the results as a Markdown table here");
     app.add_option("--frames", o.frames, "timed frames per case (medians are reported)")->capture_default_str();
     // GPUs raise their clocks only under sustained work: 5 warm-up frames measured VkFFT 2x slow on an H100.
-    app.add_option("--warmup", o.warmup, "untimed frames first, per case")->capture_default_str();
+    app.add_option("--warmup", o.warmup,
+                   "untimed frames first, per case (fewer than ~2000 leave some cases timed before the H200 reaches "
+                   "its clocks)")
+        ->capture_default_str();
     app.add_option("--copy-mib", o.copyMiB, "buffer size of the copy-bandwidth probe, MiB")->capture_default_str();
     app.add_option("--device", o.deviceIndex, "Vulkan physical device index; default: the first discrete GPU");
     app.add_flag("--smoke", o.smoke, "one tiny case, few frames: checks that the benchmark runs (lavapipe in CI)");

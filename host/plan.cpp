@@ -66,12 +66,21 @@ uint32_t sharedLengthOf(uint32_t length)
     return isSharedFftLength(length) ? length : longSplitOf(length).sharedLength;
 }
 
-uint32_t workgroupSizeOf(uint32_t length)
+uint32_t workgroupSizeOf(uint32_t length, uint32_t maxInvocations)
 {
     if (!isSharedFftLength(length))
-        return longSplitOf(length).workgroupSize;
-    const uint32_t size = (length + kMaxElementsPerInvocation - 1) / kMaxElementsPerInvocation;
-    return size <= 32 ? size : (size + 31) / 32 * 32;
+    {
+        const uint32_t size = longSplitOf(length).workgroupSize;
+        return size <= maxInvocations ? size : 0;
+    }
+    for (uint32_t elements = kPreferredElementsPerInvocation; elements <= kMaxElementsPerInvocation; elements *= 2)
+    {
+        const uint32_t size = (length + elements - 1) / elements;
+        const uint32_t rounded = size <= 32 ? size : (size + 31) / 32 * 32;
+        if (rounded <= maxInvocations)
+            return rounded;
+    }
+    return 0;
 }
 
 std::vector<uint32_t> radicesOf(uint32_t length)

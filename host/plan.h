@@ -31,11 +31,17 @@ bool isFftLength(uint32_t length);
 /// 0 when `length` is no FFT length.
 uint32_t sharedLengthOf(uint32_t length);
 
-/// Invocations per workgroup T for an FFT of `length`. Up to kMaxSharedFftLength each holds up to
-/// kMaxElementsPerInvocation elements, and past one subgroup's worth T is a multiple of 32 so no subgroup runs
-/// part-empty. Longer lines: the smallest divisor of sharedLengthOf(length) with length / T <=
-/// kMaxElementsPerInvocation, so each invocation holds the same positions of every sub-line. 0 for no FFT length.
-uint32_t workgroupSizeOf(uint32_t length);
+/// Elements of a line one invocation holds when the device allows it (lines in shared memory): fewer elements mean
+/// more invocations to hide shared-memory latency. 4 measured fastest of 4, 8 and 16 on the H200 (bench/results).
+constexpr uint32_t kPreferredElementsPerInvocation = 4;
+
+/// Invocations per workgroup T for an FFT of `length` on a device allowing `maxInvocations` per workgroup
+/// (maxComputeWorkGroupInvocations and maxComputeWorkGroupSize[0], whichever is smaller). Up to
+/// kMaxSharedFftLength each holds kPreferredElementsPerInvocation elements, or 8 or 16 when that needs more
+/// invocations than the device allows; past one subgroup's worth T is a multiple of 32 so no subgroup runs part-empty.
+/// Longer lines: the smallest divisor of sharedLengthOf(length) with length / T <= kMaxElementsPerInvocation, so each
+/// invocation holds the same positions of every sub-line. 0 for no FFT length, or when the device allows too few.
+uint32_t workgroupSizeOf(uint32_t length, uint32_t maxInvocations = kMaxWorkgroupSize);
 
 /// The radices of the FFT stages for `length` (an FFT length), in the order the shader runs them: for lines past
 /// kMaxSharedFftLength first the register radix length / sharedLengthOf(length); then the Stockham stages in

@@ -249,43 +249,90 @@ uint stageRadix(uint rest)
     return rest % 5u == 0u ? 5u : 7u;
 }
 
-// Transforms the N = SHARED_LENGTH elements in shared memory in place (a whole line, or one sub-line of a long line).
-// Stage with span s and radix R (Stockham, after E. Bainville, "OpenCL Fast Fourier Transform"): butterfly j reads
-// x[j + r N / R], twiddles by exp(-+2 pi i r (j mod s) / (s R)), and writes to (j / s) s R + (j mod s) + r s. Every
-// invocation holds its butterflies in registers between the barrier after the reads and the writes, so one shared
-// array suffices.
+// The twiddles w[r] = exp(-+2 pi i r k / L) of one butterfly, r = 1 .. R - 1 (L = s R divides SHARED_LENGTH, k < s):
+// w[1], w[2] and w[4] from the table, the others their products (w[7] = w[1] w[2] w[4]), so a radix-8 butterfly
+// reads 3 entries instead of 7 at the cost of at most two more fp32 roundings (fft_test checks the accuracy).
+void stageTwiddles(uint k, uint length, const uint radix, bool inverse, out vec2 w[8])
+{
+    w[0] = vec2(1.0, 0.0);
+    w[1] = twiddle(k, length, inverse);
+    if (radix > 2u)
+        w[2] = twiddle(2u * k, length, inverse);
+    if (radix > 3u)
+        w[3] = cmul(w[1], w[2]);
+    if (radix > 4u)
+    {
+        w[4] = twiddle(4u * k, length, inverse);
+        w[5] = cmul(w[1], w[4]);
+        w[6] = cmul(w[2], w[4]);
+        w[7] = cmul(w[3], w[4]);
+    }
+}
+
+// One Stockham stage with span s and radix R (after E. Bainville, "OpenCL Fast Fourier Transform") of the
+// N = SHARED_LENGTH elements in shared memory: butterfly j reads x[j + r N / R], twiddles by
+// exp(-+2 pi i r (j mod s) / (s R)), and writes to (j / s) s R + (j mod s) + r s. Every invocation holds its
+// butterflies in registers between the barrier after the reads and the writes, so one shared array suffices. Called
+// with a literal radix: every loop then has a constant trip count and unrolls, so the butterflies stay in registers
+// (a runtime radix would index the arrays dynamically and put them in local memory).
+void sharedStage(uint span, const uint radix, bool inverse)
+{
+    const uint butterflies = SHARED_LENGTH / radix;
+    const uint perInvocation = (butterflies + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+    vec2 v[STAGE_REGISTERS];
+    for (uint b = 0u; b < perInvocation; ++b)
+    {
+        const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
+        if (j < butterflies)
+            for (uint r = 0u; r < radix; ++r)
+                v[b * radix + r] = fftSharedGet(j + r * butterflies);
+    }
+    barrier();
+    for (uint b = 0u; b < perInvocation; ++b)
+    {
+        const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
+        if (j < butterflies)
+        {
+            const uint k = j % span;
+            vec2 x[8];
+            for (uint r = 0u; r < radix; ++r)
+                x[r] = v[b * radix + r];
+            if (span > 1u) // the first stage's twiddles are all 1
+            {
+                vec2 w[8];
+                stageTwiddles(k, span * radix, radix, inverse, w);
+                for (uint r = 1u; r < radix; ++r)
+                    x[r] = cmul(x[r], w[r]);
+            }
+            dftRadix(x, radix, inverse);
+            const uint base = (j - k) * radix + k;
+            for (uint r = 0u; r < radix; ++r)
+                fftSharedPut(base + r * span, x[r]);
+        }
+    }
+    barrier();
+}
+
+// Transforms the N = SHARED_LENGTH elements in shared memory in place (a whole line, or one sub-line of a long line),
+// one sharedStage per radix of radicesOf (host/plan.h).
 void sharedFft(bool inverse)
 {
     barrier();
     for (uint span = 1u; span < SHARED_LENGTH;)
     {
         const uint radix = stageRadix(SHARED_LENGTH / span);
-        const uint butterflies = SHARED_LENGTH / radix;
-        const uint perInvocation = (butterflies + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
-        vec2 v[STAGE_REGISTERS];
-        for (uint b = 0u; b < perInvocation; ++b)
-        {
-            const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
-            if (j < butterflies)
-                for (uint r = 0u; r < radix; ++r)
-                    v[b * radix + r] = fftSharedGet(j + r * butterflies);
-        }
-        barrier();
-        for (uint b = 0u; b < perInvocation; ++b)
-        {
-            const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
-            if (j >= butterflies)
-                break;
-            const uint k = j % span;
-            vec2 x[8];
-            for (uint r = 0u; r < radix; ++r)
-                x[r] = r == 0u ? v[b * radix] : cmul(v[b * radix + r], twiddle(r * k, span * radix, inverse));
-            dftRadix(x, radix, inverse);
-            const uint base = (j - k) * radix + k;
-            for (uint r = 0u; r < radix; ++r)
-                fftSharedPut(base + r * span, x[r]);
-        }
-        barrier();
+        if (radix == 8u)
+            sharedStage(span, 8u, inverse);
+        else if (radix == 4u)
+            sharedStage(span, 4u, inverse);
+        else if (radix == 2u)
+            sharedStage(span, 2u, inverse);
+        else if (radix == 3u)
+            sharedStage(span, 3u, inverse);
+        else if (radix == 5u)
+            sharedStage(span, 5u, inverse);
+        else
+            sharedStage(span, 7u, inverse);
         span *= radix;
     }
 }

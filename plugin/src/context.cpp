@@ -201,16 +201,22 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
     const auto key = std::make_pair(pass, fftLength);
     if (auto it = pipelines_.find(key); it != pipelines_.end())
         return it->second;
-    const uint32_t workgroupSize = workgroupSizeOf(fftLength);
-    const uint32_t sharedLength = sharedLengthOf(fftLength);
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
-    if (workgroupSize > limits.maxComputeWorkGroupInvocations || workgroupSize > limits.maxComputeWorkGroupSize[0] ||
-        sharedLength * 2 * sizeof(float) > limits.maxComputeSharedMemorySize)
+    const uint32_t maxInvocations = std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]);
+    const uint32_t workgroupSize = workgroupSizeOf(fftLength, maxInvocations);
+    const uint32_t sharedLength = sharedLengthOf(fftLength);
+    if (workgroupSize == 0)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                      "FFT length " + std::to_string(fftLength) + " needs " + std::to_string(workgroupSize) +
-                          " invocations per workgroup and " + std::to_string(sharedLength * 2 * sizeof(float)) +
-                          " bytes of shared memory (maxComputeWorkGroupInvocations " +
-                          std::to_string(limits.maxComputeWorkGroupInvocations) + ", maxComputeSharedMemorySize " +
+                      "FFT length " + std::to_string(fftLength) +
+                          " needs more invocations per workgroup than the device "
+                          "allows (maxComputeWorkGroupInvocations " +
+                          std::to_string(limits.maxComputeWorkGroupInvocations) + ", maxComputeWorkGroupSize[0] " +
+                          std::to_string(limits.maxComputeWorkGroupSize[0]) + ")"};
+    if (sharedLength * 2 * sizeof(float) > limits.maxComputeSharedMemorySize)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "FFT length " + std::to_string(fftLength) + " needs " +
+                          std::to_string(sharedLength * 2 * sizeof(float)) +
+                          " bytes of shared memory (maxComputeSharedMemorySize " +
                           std::to_string(limits.maxComputeSharedMemorySize) + ")"};
     const uint32_t values[5] = {fftLength, workgroupSize, twiddleTables().offsetOf(fftLength), sharedLength,
                                 twiddleTables().offsetOf(sharedLength)};

@@ -72,8 +72,17 @@ TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
         EXPECT_TRUE(radix == 2 || radix == 3 || radix == 4 || radix == 5 || radix == 7 || radix == 8) << n;
     }
     EXPECT_GT(longLengths, 100u);
-    EXPECT_EQ(workgroupSizeOf(4096), 256u); // lines in shared memory keep their workgroups
-    EXPECT_EQ(workgroupSizeOf(1215), 96u);
+    // Lines in shared memory: kPreferredElementsPerInvocation each, rounded up to whole subgroups of 32.
+    EXPECT_EQ(workgroupSizeOf(4096), 1024u);
+    EXPECT_EQ(workgroupSizeOf(1215), 320u);
+    EXPECT_EQ(workgroupSizeOf(100), 25u);
+    EXPECT_EQ(workgroupSizeOf(140), 64u);
+    EXPECT_EQ(workgroupSizeOf(12), 3u);
+    // A device with fewer invocations gets 8, then 16 elements per invocation, and 0 past that.
+    EXPECT_EQ(workgroupSizeOf(4096, 512), 512u);
+    EXPECT_EQ(workgroupSizeOf(4096, 256), 256u);
+    EXPECT_EQ(workgroupSizeOf(4096, 255), 0u);
+    EXPECT_EQ(workgroupSizeOf(8192, 511), 0u);
     EXPECT_EQ(workgroupSizeOf(8192), 512u);
     EXPECT_EQ(workgroupSizeOf(16384), 1024u);
     EXPECT_EQ(workgroupSizeOf(6561), 729u);
