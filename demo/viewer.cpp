@@ -57,23 +57,6 @@ const char* const kPaddingNames[] = {"zero", "mirror"};
 const char* const kAxisNames[] = {"auto", "x first", "y first"};
 const char* const kSpectrumNames[] = {"resampled", "exact"};
 
-/// A GPU image with its memory and view.
-struct GpuImage
-{
-    VkImage image = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;
-    uint32_t width = 0;
-    uint32_t height = 0;
-};
-
-struct GpuBuffer
-{
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr;
-};
-
 /// A frame in flight: its command buffer, the fence of its submission, its timestamps.
 struct Frame
 {
@@ -172,7 +155,7 @@ struct BloomNode
     Texels kernel;
     fftbloom::Kernel psf; ///< `kernel` made on `context` (fftbCreateKernel)
     KernelKey applied;
-    GpuImage output;
+    VulkanImage output;
     std::string pluginMessage; ///< the message callback's last text
 
     /// What the output was last recorded from: the bloom is skipped while it stays the same (Rerun::OnChange).
@@ -406,7 +389,7 @@ class Viewer
             ++frameNumber;
             if (last)
             {
-                check(vkQueueWaitIdle(wd_.queue()), "vkQueueWaitIdle");
+                checkVulkan(vkQueueWaitIdle(wd_.queue()), "vkQueueWaitIdle");
                 writeScreenshot(options_.screenshotPath);
                 if (options_.save)
                 {
@@ -417,7 +400,7 @@ class Viewer
                 break;
             }
         }
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
         return 0;
     }
 
@@ -441,76 +424,18 @@ class Viewer
 
     // ---- Vulkan helpers ------------------------------------------------------------------------------------------
 
-    GpuImage createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)
+    VulkanImage createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)
     {
-        GpuImage img;
-        img.width = width;
-        img.height = height;
-        VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-        ici.imageType = VK_IMAGE_TYPE_2D;
-        ici.format = format;
-        ici.extent = {width, height, 1};
-        ici.mipLevels = 1;
-        ici.arrayLayers = 1;
-        ici.samples = VK_SAMPLE_COUNT_1_BIT;
-        ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-        ici.usage = usage;
-        ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        check(vkCreateImage(wd_.device(), &ici, nullptr, &img.image), "vkCreateImage");
-        VkMemoryRequirements req;
-        vkGetImageMemoryRequirements(wd_.device(), img.image, &req);
-        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        mai.allocationSize = req.size;
-        mai.memoryTypeIndex = wd_.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        check(vkAllocateMemory(wd_.device(), &mai, nullptr, &img.memory), "vkAllocateMemory");
-        check(vkBindImageMemory(wd_.device(), img.image, img.memory, 0), "vkBindImageMemory");
-        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vci.image = img.image;
-        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vci.format = format;
-        vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        check(vkCreateImageView(wd_.device(), &vci, nullptr, &img.view), "vkCreateImageView");
-        return img;
+        return createVulkanImage(wd_.physicalDevice(), wd_.device(), width, height, format, usage);
     }
 
-    GpuBuffer createHostBuffer(VkDeviceSize sizeBytes, VkBufferUsageFlags usage)
+    VulkanBuffer createHostBuffer(VkDeviceSize sizeBytes, VkBufferUsageFlags usage)
     {
-        GpuBuffer b;
-        VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-        bci.size = sizeBytes;
-        bci.usage = usage;
-        check(vkCreateBuffer(wd_.device(), &bci, nullptr, &b.buffer), "vkCreateBuffer");
-        VkMemoryRequirements req;
-        vkGetBufferMemoryRequirements(wd_.device(), b.buffer, &req);
-        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        mai.allocationSize = req.size;
-        mai.memoryTypeIndex = wd_.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-        check(vkAllocateMemory(wd_.device(), &mai, nullptr, &b.memory), "vkAllocateMemory");
-        check(vkBindBufferMemory(wd_.device(), b.buffer, b.memory, 0), "vkBindBufferMemory");
-        check(vkMapMemory(wd_.device(), b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
-        return b;
+        return createVulkanBuffer(wd_.physicalDevice(), wd_.device(), sizeBytes, usage, true);
     }
 
-    void destroy(GpuImage& img)
-    {
-        if (img.view)
-            vkDestroyImageView(wd_.device(), img.view, nullptr);
-        if (img.image)
-            vkDestroyImage(wd_.device(), img.image, nullptr);
-        if (img.memory)
-            vkFreeMemory(wd_.device(), img.memory, nullptr);
-        img = GpuImage{};
-    }
-
-    void destroy(GpuBuffer& b)
-    {
-        if (b.buffer)
-            vkDestroyBuffer(wd_.device(), b.buffer, nullptr);
-        if (b.memory)
-            vkFreeMemory(wd_.device(), b.memory, nullptr);
-        b = GpuBuffer{};
-    }
+    void destroy(VulkanImage& img) { destroyVulkanImage(wd_.device(), img); }
+    void destroy(VulkanBuffer& b) { destroyVulkanBuffer(wd_.device(), b); }
 
     /// Records with `record` into a one-shot command buffer, submits it and waits.
     template <typename Record> void submitNow(Record record)
@@ -520,7 +445,7 @@ class Viewer
         cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         cai.commandBufferCount = 1;
         VkCommandBuffer cb = VK_NULL_HANDLE;
-        check(vkAllocateCommandBuffers(wd_.device(), &cai, &cb), "vkAllocateCommandBuffers");
+        checkVulkan(vkAllocateCommandBuffers(wd_.device(), &cai, &cb), "vkAllocateCommandBuffers");
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         vkBeginCommandBuffer(cb, &bi);
@@ -533,7 +458,7 @@ class Viewer
         if (r == VK_SUCCESS)
             r = vkQueueWaitIdle(wd_.queue());
         vkFreeCommandBuffers(wd_.device(), oneShotPool_, 1, &cb);
-        check(r, "vkQueueSubmit");
+        checkVulkan(r, "vkQueueSubmit");
     }
 
     // ---- Set-up ----------------------------------------------------------------------------------------------------
@@ -544,26 +469,26 @@ class Viewer
         VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         pci.queueFamilyIndex = wd_.queueFamily();
         pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-        check(vkCreateCommandPool(d, &pci, nullptr, &oneShotPool_), "vkCreateCommandPool");
+        checkVulkan(vkCreateCommandPool(d, &pci, nullptr, &oneShotPool_), "vkCreateCommandPool");
         for (Frame& f : frames_)
         {
-            check(vkCreateCommandPool(d, &pci, nullptr, &f.pool), "vkCreateCommandPool");
+            checkVulkan(vkCreateCommandPool(d, &pci, nullptr, &f.pool), "vkCreateCommandPool");
             VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
             cai.commandPool = f.pool;
             cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
             cai.commandBufferCount = 1;
-            check(vkAllocateCommandBuffers(d, &cai, &f.commandBuffer), "vkAllocateCommandBuffers");
+            checkVulkan(vkAllocateCommandBuffers(d, &cai, &f.commandBuffer), "vkAllocateCommandBuffers");
             VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
             fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-            check(vkCreateFence(d, &fci, nullptr, &f.fence), "vkCreateFence");
+            checkVulkan(vkCreateFence(d, &fci, nullptr, &f.fence), "vkCreateFence");
             VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-            check(vkCreateSemaphore(d, &sci, nullptr, &f.imageAvailable), "vkCreateSemaphore");
+            checkVulkan(vkCreateSemaphore(d, &sci, nullptr, &f.imageAvailable), "vkCreateSemaphore");
             if (wd_.timestamps())
             {
                 VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
                 qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
                 qci.queryCount = kQueriesPerFrame;
-                check(vkCreateQueryPool(d, &qci, nullptr, &f.queries), "vkCreateQueryPool");
+                checkVulkan(vkCreateQueryPool(d, &qci, nullptr, &f.queries), "vkCreateQueryPool");
             }
         }
     }
@@ -574,7 +499,7 @@ class Viewer
         VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
         sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
         sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        check(vkCreateSampler(d, &sci, nullptr, &sampler_), "vkCreateSampler");
+        checkVulkan(vkCreateSampler(d, &sci, nullptr, &sampler_), "vkCreateSampler");
 
         VkDescriptorSetLayoutBinding bindings[3] = {};
         bindings[0].binding = DISPLAY_BINDING_SHOWN;
@@ -590,7 +515,7 @@ class Viewer
         VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
         lci.bindingCount = 3;
         lci.pBindings = bindings;
-        check(vkCreateDescriptorSetLayout(d, &lci, nullptr, &displaySetLayout_), "vkCreateDescriptorSetLayout");
+        checkVulkan(vkCreateDescriptorSetLayout(d, &lci, nullptr, &displaySetLayout_), "vkCreateDescriptorSetLayout");
 
         VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * kSetCount},
                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetCount}};
@@ -598,14 +523,14 @@ class Viewer
         dpi.maxSets = kSetCount;
         dpi.poolSizeCount = 2;
         dpi.pPoolSizes = sizes;
-        check(vkCreateDescriptorPool(d, &dpi, nullptr, &displayPool_), "vkCreateDescriptorPool");
+        checkVulkan(vkCreateDescriptorPool(d, &dpi, nullptr, &displayPool_), "vkCreateDescriptorPool");
         std::array<VkDescriptorSetLayout, kSetCount> layouts;
         layouts.fill(displaySetLayout_);
         VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
         dai.descriptorPool = displayPool_;
         dai.descriptorSetCount = kSetCount;
         dai.pSetLayouts = layouts.data();
-        check(vkAllocateDescriptorSets(d, &dai, displaySets_.data()), "vkAllocateDescriptorSets");
+        checkVulkan(vkAllocateDescriptorSets(d, &dai, displaySets_.data()), "vkAllocateDescriptorSets");
 
         VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(DisplayConstants)};
         VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -613,14 +538,14 @@ class Viewer
         plci.pSetLayouts = &displaySetLayout_;
         plci.pushConstantRangeCount = 1;
         plci.pPushConstantRanges = &range;
-        check(vkCreatePipelineLayout(d, &plci, nullptr, &displayLayout_), "vkCreatePipelineLayout");
+        checkVulkan(vkCreatePipelineLayout(d, &plci, nullptr, &displayLayout_), "vkCreatePipelineLayout");
 
         const SpirvModule& spirv = kSpirvModules[0];
         VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         smci.codeSize = spirv.sizeBytes;
         smci.pCode = spirv.code;
         VkShaderModule module = VK_NULL_HANDLE;
-        check(vkCreateShaderModule(d, &smci, nullptr, &module), "vkCreateShaderModule");
+        checkVulkan(vkCreateShaderModule(d, &smci, nullptr, &module), "vkCreateShaderModule");
         VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
         cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -629,7 +554,7 @@ class Viewer
         cpci.layout = displayLayout_;
         const VkResult r = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &displayPipeline_);
         vkDestroyShaderModule(d, module, nullptr);
-        check(r, "vkCreateComputePipelines");
+        checkVulkan(r, "vkCreateComputePipelines");
     }
 
     void createRenderPass()
@@ -669,7 +594,7 @@ class Viewer
         rci.pSubpasses = &subpass;
         rci.dependencyCount = 2;
         rci.pDependencies = deps;
-        check(vkCreateRenderPass(wd_.device(), &rci, nullptr, &renderPass_), "vkCreateRenderPass");
+        checkVulkan(vkCreateRenderPass(wd_.device(), &rci, nullptr, &renderPass_), "vkCreateRenderPass");
     }
 
     void createSwapchainTargets()
@@ -686,11 +611,11 @@ class Viewer
             fci.height = e.height;
             fci.layers = 1;
             VkFramebuffer fb = VK_NULL_HANDLE;
-            check(vkCreateFramebuffer(d, &fci, nullptr, &fb), "vkCreateFramebuffer");
+            checkVulkan(vkCreateFramebuffer(d, &fci, nullptr, &fb), "vkCreateFramebuffer");
             framebuffers_.push_back(fb);
             VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
             VkSemaphore s = VK_NULL_HANDLE;
-            check(vkCreateSemaphore(d, &sci, nullptr, &s), "vkCreateSemaphore");
+            checkVulkan(vkCreateSemaphore(d, &sci, nullptr, &s), "vkCreateSemaphore");
             renderFinished_.push_back(s);
         }
         display_ = createImage(e.width, e.height, VK_FORMAT_R8G8B8A8_UNORM,
@@ -713,7 +638,7 @@ class Viewer
 
     bool recreateSwapchain()
     {
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
         destroySwapchainTargets();
         if (!wd_.recreateSwapchain())
             return false;
@@ -726,13 +651,13 @@ class Viewer
     /// Points every display set at the current images (see DisplaySet); images not made yet are stood in for.
     void updateDisplaySets()
     {
-        const GpuImage& a = nodes_[0].output;
-        const GpuImage& b = nodes_[1].output.view ? nodes_[1].output : a;
+        const VulkanImage& a = nodes_[0].output;
+        const VulkanImage& b = nodes_[1].output.view ? nodes_[1].output : a;
         if (!display_.view || !input_.view || !a.view)
             return;
-        const GpuImage& kernel = kernelView_.view ? kernelView_ : input_;
+        const VulkanImage& kernel = kernelView_.view ? kernelView_ : input_;
         const VkImageLayout kernelLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL; // as uploaded
-        const GpuImage& saveTarget = saveTarget_.view ? saveTarget_ : display_;
+        const VulkanImage& saveTarget = saveTarget_.view ? saveTarget_ : display_;
         struct Images
         {
             VkDescriptorImageInfo shown, target, compared;
@@ -788,7 +713,7 @@ class Viewer
         dpi.maxSets = 8;
         dpi.poolSizeCount = 1;
         dpi.pPoolSizes = &size;
-        check(vkCreateDescriptorPool(wd_.device(), &dpi, nullptr, &imguiPool_), "vkCreateDescriptorPool");
+        checkVulkan(vkCreateDescriptorPool(wd_.device(), &dpi, nullptr, &imguiPool_), "vkCreateDescriptorPool");
 
         imguiGlfw_ = ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
         ImGui_ImplVulkan_InitInfo ii{};
@@ -855,7 +780,7 @@ class Viewer
     {
         if (node.context && w <= node.contextWidth && h <= node.contextHeight)
             return true;
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbResizeContext: nothing pending
+        checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbResizeContext: nothing pending
         if (node.context)
         {
             FftbResizeInfo ri{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
@@ -902,14 +827,14 @@ class Viewer
     bool loadScene(const Texels& rgba, const std::string& name)
     {
         const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
         if (!growContext(nodes_[0], w, h, name) || (nodes_[1].context && !growContext(nodes_[1], w, h, name)))
             return false;
 
         destroy(input_);
         input_ = createImage(w, h, VK_FORMAT_R32G32B32A32_SFLOAT,
                              VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-        GpuBuffer staging =
+        VulkanBuffer staging =
             createHostBuffer(VkDeviceSize(rgba.values.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         std::memcpy(staging.mapped, rgba.values.data(), rgba.values.size() * sizeof(float));
         submitNow([&](VkCommandBuffer cb) { VulkanDevice::uploadForCompute(cb, staging.buffer, input_.image, w, h); });
@@ -948,7 +873,7 @@ class Viewer
             nodes_[1] = BloomNode{};
             return false;
         }
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
         createOutput(nodes_[1]);
         updateDisplaySets();
         return true;
@@ -990,6 +915,10 @@ class Viewer
                 installKernel(node, settings, kernelJobKey_, kernelJob_.get());
             }
             catch (const ViewerError&)
+            {
+                throw;
+            }
+            catch (const VulkanError&)
             {
                 throw;
             }
@@ -1049,7 +978,7 @@ class Viewer
             revertKernelSettings(node, settings);
             return false;
         }
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // the old kernel: nothing pending
+        checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // the old kernel: nothing pending
         node.psf = std::move(psf);
         node.kernel = std::move(kernel);
         node.applied = key;
@@ -1077,7 +1006,7 @@ class Viewer
     {
         VkDevice d = wd_.device();
         Frame& f = frames_[frameIndex_];
-        check(vkWaitForFences(d, 1, &f.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+        checkVulkan(vkWaitForFences(d, 1, &f.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
         readTimestamps(f);
 
         uint32_t imageIndex = 0;
@@ -1089,16 +1018,16 @@ class Viewer
             return false;
         }
         if (r != VK_SUBOPTIMAL_KHR)
-            check(r, "vkAcquireNextImageKHR");
-        check(vkResetFences(d, 1, &f.fence), "vkResetFences");
+            checkVulkan(r, "vkAcquireNextImageKHR");
+        checkVulkan(vkResetFences(d, 1, &f.fence), "vkResetFences");
 
         VkCommandBuffer cb = f.commandBuffer;
-        check(vkResetCommandPool(d, f.pool, 0), "vkResetCommandPool");
+        checkVulkan(vkResetCommandPool(d, f.pool, 0), "vkResetCommandPool");
         VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        check(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
+        checkVulkan(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
         recordFrame(cb, f, imageIndex, screenshot);
-        check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+        checkVulkan(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
 
         const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT; // the blit is the image's first use
         VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
@@ -1109,7 +1038,7 @@ class Viewer
         si.pCommandBuffers = &cb;
         si.signalSemaphoreCount = 1;
         si.pSignalSemaphores = &renderFinished_[imageIndex];
-        check(vkQueueSubmit(wd_.queue(), 1, &si, f.fence), "vkQueueSubmit");
+        checkVulkan(vkQueueSubmit(wd_.queue(), 1, &si, f.fence), "vkQueueSubmit");
         f.queriesWritten = f.queries != VK_NULL_HANDLE && bloomRecorded_;
 
         VkSwapchainKHR swapchain = wd_.swapchain();
@@ -1123,7 +1052,7 @@ class Viewer
         if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR)
             swapchainStale_ = true;
         else
-            check(r, "vkQueuePresentKHR");
+            checkVulkan(r, "vkQueuePresentKHR");
         frameIndex_ = (frameIndex_ + 1) % kFramesInFlight;
         return true;
     }
@@ -1400,11 +1329,11 @@ class Viewer
             fftw_destroy_plan(plan);
             fftw_free(line);
         }
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
         destroy(kernelView_);
         kernelView_ = createImage(uint32_t(view.width), uint32_t(view.height), VK_FORMAT_R32G32B32A32_SFLOAT,
                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-        GpuBuffer staging =
+        VulkanBuffer staging =
             createHostBuffer(VkDeviceSize(view.values.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         std::memcpy(staging.mapped, view.values.data(), view.values.size() * sizeof(float));
         submitNow(
@@ -1425,7 +1354,7 @@ class Viewer
     void save()
     {
         const uint32_t w = input_.width, h = input_.height;
-        check(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+        checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
         if (saveTarget_.width != w || saveTarget_.height != h)
         {
             destroy(saveTarget_);
@@ -1433,9 +1362,9 @@ class Viewer
                                       VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
             updateDisplaySets();
         }
-        GpuBuffer hdr = createHostBuffer(VkDeviceSize(w) * h * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-        GpuBuffer ldr = createHostBuffer(VkDeviceSize(w) * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-        const GpuImage& out = nodes_[0].output;
+        VulkanBuffer hdr = createHostBuffer(VkDeviceSize(w) * h * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        VulkanBuffer ldr = createHostBuffer(VkDeviceSize(w) * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        const VulkanImage& out = nodes_[0].output;
         submitNow(
             [&](VkCommandBuffer cb)
             {
@@ -1860,16 +1789,16 @@ class Viewer
     std::array<BloomNode, 2> nodes_; // A, B
     bool editB_ = false;             // the bloom and kernel controls edit B
 
-    GpuImage input_;
-    GpuImage kernelView_; // the kernel or its spectrum, log scale, as display values
+    VulkanImage input_;
+    VulkanImage kernelView_; // the kernel or its spectrum, log scale, as display values
     bool kernelViewStale_ = true;
     View kernelViewShows_ = View::Kernel;
     std::future<Texels> kernelJob_; // a kernel being generated or loaded on a worker thread
     size_t kernelJobNode_ = 0;
     KernelKey kernelJobKey_;
-    GpuImage saveTarget_; // the tonemapped output at the scene's extent, for the PNG
-    GpuImage display_;
-    GpuBuffer readback_;
+    VulkanImage saveTarget_; // the tonemapped output at the scene's extent, for the PNG
+    VulkanImage display_;
+    VulkanBuffer readback_;
     VkSampler sampler_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout displaySetLayout_ = VK_NULL_HANDLE;
     VkDescriptorPool displayPool_ = VK_NULL_HANDLE;

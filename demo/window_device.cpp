@@ -9,12 +9,6 @@
 namespace fftb::viewer
 {
 
-void check(VkResult result, const char* call)
-{
-    if (result != VK_SUCCESS)
-        throw ViewerError(std::string("Vulkan: ") + call + " failed with VkResult " + std::to_string(int(result)));
-}
-
 WindowDevice::WindowDevice(const WindowOptions& options)
 {
     if (!glfwInit())
@@ -38,7 +32,7 @@ WindowDevice::WindowDevice(const WindowOptions& options)
     {
         throw ViewerError(e.what());
     }
-    check(glfwCreateWindowSurface(instance_->get(), window_, nullptr, &surface_), "glfwCreateWindowSurface");
+    checkVulkan(glfwCreateWindowSurface(instance_->get(), window_, nullptr, &surface_), "glfwCreateWindowSurface");
     selectDevice(options.deviceIndex);
 
     VkPhysicalDeviceFeatures supported;
@@ -60,7 +54,7 @@ WindowDevice::WindowDevice(const WindowOptions& options)
     dci.enabledExtensionCount = 1;
     dci.ppEnabledExtensionNames = &swapchainExtension;
     dci.pEnabledFeatures = &features;
-    check(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
+    checkVulkan(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
 
     uint32_t formatCount = 0;
@@ -169,8 +163,8 @@ bool WindowDevice::recreateSwapchain()
     if (width <= 0 || height <= 0)
         return false;
     VkSurfaceCapabilitiesKHR caps;
-    check(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu_, surface_, &caps),
-          "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
+    checkVulkan(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu_, surface_, &caps),
+                "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
     if (caps.currentExtent.width != UINT32_MAX)
         extent_ = caps.currentExtent;
     else
@@ -204,7 +198,7 @@ bool WindowDevice::recreateSwapchain()
     sci.clipped = VK_TRUE;
     sci.oldSwapchain = swapchain_;
     VkSwapchainKHR created = VK_NULL_HANDLE;
-    check(vkCreateSwapchainKHR(device_, &sci, nullptr, &created), "vkCreateSwapchainKHR");
+    checkVulkan(vkCreateSwapchainKHR(device_, &sci, nullptr, &created), "vkCreateSwapchainKHR");
     destroySwapchain(swapchain_);
     swapchain_ = created;
 
@@ -220,20 +214,10 @@ bool WindowDevice::recreateSwapchain()
         vci.format = format_;
         vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
         VkImageView view = VK_NULL_HANDLE;
-        check(vkCreateImageView(device_, &vci, nullptr, &view), "vkCreateImageView");
+        checkVulkan(vkCreateImageView(device_, &vci, nullptr, &view), "vkCreateImageView");
         views_.push_back(view);
     }
     return true;
-}
-
-uint32_t WindowDevice::memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const
-{
-    VkPhysicalDeviceMemoryProperties memory;
-    vkGetPhysicalDeviceMemoryProperties(gpu_, &memory);
-    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
-        if ((bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted)
-            return i;
-    throw ViewerError("Vulkan: no memory type with the properties needed");
 }
 
 } // namespace fftb::viewer

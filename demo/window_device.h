@@ -2,6 +2,7 @@
 #pragma once
 
 #include "vulkan_instance.h"
+#include "vulkan_resources.h"
 
 #include <vulkan/vulkan.h>
 // After Vulkan's header: GLFW declares glfwCreateWindowSurface only when it has seen it.
@@ -17,15 +18,13 @@
 namespace fftb::viewer
 {
 
-/// Thrown for every failure: one line naming the call and its VkResult, or the missing feature.
+/// Thrown for failures other than a failed Vulkan call (VulkanError): one line naming the missing feature, the file
+/// or the setting.
 class ViewerError : public std::runtime_error
 {
   public:
     using std::runtime_error::runtime_error;
 };
-
-/// Throws ViewerError "<call> failed with VkResult <r>" unless `result` is VK_SUCCESS.
-void check(VkResult result, const char* call);
 
 struct WindowOptions
 {
@@ -71,8 +70,6 @@ class WindowDevice
 
     uint64_t validationMessageCount() const { return instance_->validationMessageCount(); }
     const std::string& firstValidationMessage() const { return instance_->firstValidationMessage(); }
-
-    uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
 
   private:
     void selectDevice(int index);

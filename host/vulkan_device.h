@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vulkan_instance.h"
+#include "vulkan_resources.h"
 
 #include <vulkan/vulkan.h>
 
@@ -23,22 +24,13 @@ struct VulkanDeviceOptions
     int loseDeviceAfterWaits = -1;
 };
 
-/// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3").
+/// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3"), a
+/// VulkanError where a Vulkan call failed.
 class VulkanDevice
 {
   public:
-    struct Buffer
-    {
-        VkBuffer buffer = VK_NULL_HANDLE;
-        VkDeviceMemory memory = VK_NULL_HANDLE;
-        void* mapped = nullptr; ///< host-visible buffers stay mapped
-    };
-    struct Image
-    {
-        VkImage image = VK_NULL_HANDLE;
-        VkDeviceMemory memory = VK_NULL_HANDLE;
-        VkImageView view = VK_NULL_HANDLE;
-    };
+    using Buffer = VulkanBuffer;
+    using Image = VulkanImage;
 
     explicit VulkanDevice(const VulkanDeviceOptions& options);
     ~VulkanDevice();
@@ -99,7 +91,6 @@ class VulkanDevice
 
   private:
     void selectDevice(int index);
-    uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
 
     VulkanInstance instance_;
     VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
