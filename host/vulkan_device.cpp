@@ -12,7 +12,7 @@ namespace fftb
 VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
     : instance_(
           {"fftbloom", options.synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_1, options.validation, {}}),
-      loseDeviceAfterWaits_(options.loseDeviceAfterWaits)
+      simulatedLoss_(options.loseDeviceAfterWaits)
 {
     selectDevice(options.deviceIndex);
 
@@ -190,9 +190,7 @@ void VulkanDevice::wait(Submission& submission)
 {
     if (!submission.commandBuffer)
         return;
-    VkResult r = vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, UINT64_MAX);
-    if (r == VK_SUCCESS && loseDeviceAfterWaits_ >= 0 && waits_++ >= loseDeviceAfterWaits_)
-        r = VK_ERROR_DEVICE_LOST;
+    const VkResult r = simulatedLoss_.afterWait(vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, UINT64_MAX));
     if (r != VK_SUCCESS)
         vkDeviceWaitIdle(device_); // a lost device must not leave the buffer pending when freed
     vkDestroyFence(device_, submission.fence, nullptr);
