@@ -1,4 +1,5 @@
 // fftbloom-viewer: command line, then the window; one line and a non-zero exit on any failure.
+#include "device_loss.h"
 #include "viewer.h"
 
 #include <CLI/CLI.hpp>
@@ -98,6 +99,9 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    // Test hooks (docs/reliability.md): a simulated device loss after this many frames, and whether it is for good.
+    options.window.loseDeviceAfterWaits = fftb::loseDeviceAfterFromEnvironment();
+    options.window.deviceStaysLost = fftb::deviceStaysLostFromEnvironment();
     try
     {
         return runViewer(options);

@@ -10,6 +10,8 @@ namespace fftb::viewer
 {
 
 WindowDevice::WindowDevice(const WindowOptions& options)
+    : deviceIndex_(options.deviceIndex), simulatedLoss_(options.loseDeviceAfterWaits),
+      lossIsForGood_(options.deviceStaysLost)
 {
     if (!glfwInit())
         throw ViewerError("GLFW: no display (set DISPLAY, or run under xvfb-run)");
@@ -33,7 +35,30 @@ WindowDevice::WindowDevice(const WindowOptions& options)
         throw ViewerError(e.what());
     }
     checkVulkan(glfwCreateWindowSurface(instance_->get(), window_, nullptr, &surface_), "glfwCreateWindowSurface");
-    selectDevice(options.deviceIndex);
+    createDevice();
+    if (!recreateSwapchain())
+        throw ViewerError("GLFW: the window has no area");
+}
+
+WindowDevice::~WindowDevice()
+{
+    if (device_)
+    {
+        vkDeviceWaitIdle(device_);
+        destroySwapchain(swapchain_);
+        vkDestroyDevice(device_, nullptr);
+    }
+    if (surface_)
+        vkDestroySurfaceKHR(instance_->get(), surface_, nullptr);
+    instance_.reset();
+    if (window_)
+        glfwDestroyWindow(window_);
+    glfwTerminate();
+}
+
+void WindowDevice::createDevice()
+{
+    selectDevice(deviceIndex_);
 
     VkPhysicalDeviceFeatures supported;
     vkGetPhysicalDeviceFeatures(gpu_, &supported);
@@ -72,24 +97,29 @@ WindowDevice::WindowDevice(const WindowOptions& options)
     format_ = surfaceFormat.format;
     colorSpace_ = surfaceFormat.colorSpace;
     srgb_ = format_ == VK_FORMAT_B8G8R8A8_SRGB || format_ == VK_FORMAT_R8G8B8A8_SRGB;
-    if (!recreateSwapchain())
-        throw ViewerError("GLFW: the window has no area");
 }
 
-WindowDevice::~WindowDevice()
+void WindowDevice::recreateDevice()
 {
     if (device_)
     {
-        vkDeviceWaitIdle(device_);
+        vkDeviceWaitIdle(device_); // VK_ERROR_DEVICE_LOST at once on a lost device
         destroySwapchain(swapchain_);
+        swapchain_ = VK_NULL_HANDLE;
         vkDestroyDevice(device_, nullptr);
+        device_ = VK_NULL_HANDLE;
+        queue_ = VK_NULL_HANDLE;
     }
-    if (surface_)
-        vkDestroySurfaceKHR(instance_->get(), surface_, nullptr);
-    instance_.reset();
-    if (window_)
-        glfwDestroyWindow(window_);
-    glfwTerminate();
+    if (simulatedLoss_.lost() && lossIsForGood_)
+        throw VulkanError("vkCreateDevice", VK_ERROR_DEVICE_LOST);
+    simulatedLoss_ = SimulatedDeviceLoss(); // the test hook loses one device
+    createDevice();
+    recreateSwapchain(); // false while the window has no area: the frame loop makes the swapchain once it has
+}
+
+VkResult WindowDevice::waitForFence(VkFence fence)
+{
+    return simulatedLoss_.afterWait(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX));
 }
 
 void WindowDevice::selectDevice(int index)

@@ -12,4 +12,10 @@ int loseDeviceAfterFromEnvironment()
     return after && *after ? std::atoi(after) : -1;
 }
 
+bool deviceStaysLostFromEnvironment()
+{
+    const char* staysLost = std::getenv("FFTBLOOM_TEST_DEVICE_STAYS_LOST");
+    return staysLost && std::atoi(staysLost) != 0;
+}
+
 } // namespace fftb

@@ -10,6 +10,9 @@ namespace fftb
 
 /// The environment's FFTBLOOM_TEST_LOSE_DEVICE_AFTER=N (docs/reliability.md), -1 when it is not set.
 int loseDeviceAfterFromEnvironment();
+/// Whether the environment sets FFTBLOOM_TEST_DEVICE_STAYS_LOST=1: a program that makes a new device after the
+/// simulated loss (the viewer) is to fail as when the GPU itself is gone.
+bool deviceStaysLostFromEnvironment();
 
 /// Counts one device's waits: the first `afterWaits` pass through, every later one reports VK_ERROR_DEVICE_LOST.
 class SimulatedDeviceLoss
