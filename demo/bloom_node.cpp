@@ -79,6 +79,12 @@ VkDeviceSize pluginDeviceMemoryBytes()
     return m.totalBytes;
 }
 
+void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call)
+{
+    if (result == FFTB_ERROR_VULKAN && node.pluginVkResult == VK_ERROR_DEVICE_LOST)
+        throw VulkanError(call, VK_ERROR_DEVICE_LOST);
+}
+
 KernelKey kernelKeyOf(const Settings& s)
 {
     return {s.kernelFile, s.kernelSize, s.spectrum, s.aperture, s.airyRadiusTexels};

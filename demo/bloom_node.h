@@ -47,7 +47,8 @@ struct BloomNode
     fftbloom::Kernel psf; ///< `kernel` made on `context` (fftbCreateKernel)
     KernelKey applied;
     VulkanImage output;
-    std::string pluginMessage; ///< the message callback's last text
+    std::string pluginMessage;            ///< the message callback's last text
+    VkResult pluginVkResult = VK_SUCCESS; ///< and the VkResult it named
 
     /// What the output was last recorded from: the bloom is skipped while it stays the same (Rerun::OnChange).
     struct Recorded
@@ -70,6 +71,11 @@ struct BloomNode
     };
     std::optional<Recorded> recorded;
 };
+
+/// Throws VulkanError with VK_ERROR_DEVICE_LOST when `result`, the plugin's answer to `call` on `node`, comes from
+/// a lost device (FFTB_ERROR_VULKAN with that VkResult in the message callback), so that the viewer re-creates
+/// its device as after any other loss.
+void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call);
 
 /// The kernel's RGB texels for the settings: the file resampled, or the generated PSF at the next power of two in
 /// the generator's range, resampled to the size asked for and faded toward its border like the CLI's default.

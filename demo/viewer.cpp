@@ -17,11 +17,8 @@ void Viewer::start()
     const ViewerOptions& options = options_;
     kernelPath_ = settings_.kernelFile;
     kernelFromFile_ = !kernelPath_.empty();
-    createFrames();
-    createDisplayPipeline();
-    createRenderPass();
-    createSwapchainTargets();
     initImGui();
+    createDeviceObjects();
 
     glfwSetWindowUserPointer(wd_.window(), this);
     glfwSetDropCallback(wd_.window(),
@@ -49,135 +46,129 @@ void Viewer::start()
 
 Viewer::~Viewer()
 {
-    VkDevice d = wd_.device();
-    vkDeviceWaitIdle(d);
-    if (imguiVulkan_)
-        ImGui_ImplVulkan_Shutdown();
+    if (wd_.device()) // none when re-creating it after a loss failed
+    {
+        vkDeviceWaitIdle(wd_.device());
+        destroyDeviceObjects();
+    }
     if (imguiGlfw_)
         ImGui_ImplGlfw_Shutdown();
     if (ImGui::GetCurrentContext())
         ImGui::DestroyContext();
-    for (BloomNode& node : nodes_)
-    {
-        node.context.reset();
-        destroy(node.output);
-    }
-    destroySwapchainTargets();
-    destroy(input_);
-    destroy(kernelView_);
-    destroy(saveTarget_);
-    destroy(readback_);
-    vkDestroyRenderPass(d, renderPass_, nullptr);
-    vkDestroyDescriptorPool(d, imguiPool_, nullptr);
-    vkDestroyPipeline(d, displayPipeline_, nullptr);
-    vkDestroyPipelineLayout(d, displayLayout_, nullptr);
-    vkDestroyDescriptorPool(d, displayPool_, nullptr);
-    vkDestroyDescriptorSetLayout(d, displaySetLayout_, nullptr);
-    vkDestroySampler(d, sampler_, nullptr);
-    for (Frame& f : frames_)
-    {
-        vkDestroyQueryPool(d, f.queries, nullptr);
-        vkDestroySemaphore(d, f.imageAvailable, nullptr);
-        vkDestroyFence(d, f.fence, nullptr);
-        vkDestroyCommandPool(d, f.pool, nullptr);
-    }
-    vkDestroyCommandPool(d, oneShotPool_, nullptr);
+}
+
+void Viewer::checkScreenshotSupport() const
+{
+    if (!options_.screenshotPath.empty() && !wd_.swapchainReadable())
+        throw ViewerError("--screenshot: the window's swapchain images cannot be copied from "
+                          "(no VK_IMAGE_USAGE_TRANSFER_SRC_BIT)");
 }
 
 int Viewer::run()
 {
-    const bool screenshot = !options_.screenshotPath.empty();
-    if (screenshot && !wd_.swapchainReadable())
-        throw ViewerError("--screenshot: the window's swapchain images cannot be copied from "
-                          "(no VK_IMAGE_USAGE_TRANSFER_SRC_BIT)");
-    int frameNumber = 0;
-    bool halfwayDone = false;
+    checkScreenshotSupport();
     while (!glfwWindowShouldClose(wd_.window()))
     {
-        glfwPollEvents();
-        if (screenshot && frameNumber == options_.frames / 2 && !halfwayDone)
+        try
         {
-            halfwayDone = true;
-            if (options_.resizeWidth > 0)
-                resizeWindow(options_.resizeWidth, options_.resizeHeight);
-            if (!options_.dropPath.empty())
-                pendingLoad_ = options_.dropPath;
-            for (const std::string& keyValue : options_.laterSettings)
-            {
-                const bool ofB = keyValue.compare(0, 2, "b.") == 0;
-                std::string error;
-                if (!applySetting(ofB ? settingsB_ : settings_, ofB ? keyValue.substr(2) : keyValue, &error))
-                    throw ViewerError(error);
-            }
+            if (!step())
+                break;
         }
-        int fbWidth = 0, fbHeight = 0;
-        glfwGetFramebufferSize(wd_.window(), &fbWidth, &fbHeight);
-        if (fbWidth == 0 || fbHeight == 0)
+        catch (const VulkanError& e)
         {
-            glfwWaitEvents(); // minimized: nothing to draw until the window has an area again
-            continue;
-        }
-        if (swapchainStale_ || uint32_t(fbWidth) != wd_.swapchainExtent().width ||
-            uint32_t(fbHeight) != wd_.swapchainExtent().height)
-        {
-            if (!recreateSwapchain())
-                continue;
-        }
-        if (!pendingLoad_.empty())
-        {
-            const std::string path = std::exchange(pendingLoad_, std::string());
-            if (glfwGetKey(wd_.window(), GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                glfwGetKey(wd_.window(), GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
-            {
-                edited().kernelFile = kernelPath_ = path; // shift + drop: the file becomes the kernel
-                kernelFromFile_ = true;
-            }
-            else
-                loadImage(path);
-        }
-
-        ImGui_ImplVulkan_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        ImGui::NewFrame();
-        handleInput();
-        if (settings_.ui)
-            drawUi();
-        else
-            viewLeft_ = 0.0f;
-        ImGui::Render();
-        if (!ImGui::IsAnyItemActive())
-        {
-            updateKernels();
-            if ((settings_.view == View::Split || settings_.view == View::Difference) && !nodes_[1].context &&
-                !startB())
-                settings_.view = View::Composite;
-            // FFTW plans on one thread at a time: the spectrum view waits for a kernel being generated.
-            if ((settings_.view == View::Kernel || settings_.view == View::Spectrum) &&
-                (kernelViewStale_ || settings_.view != kernelViewShows_) && !kernelJob_.valid())
-                makeKernelView();
-        }
-
-        const bool last = screenshot && frameNumber + 1 >= options_.frames;
-        if (last)
-            finishKernels(); // the screenshot shows the settings' kernels, not the ones still being made
-        if (!drawFrame(last))
-            continue;
-        ++frameNumber;
-        if (last)
-        {
-            checkVulkan(vkQueueWaitIdle(wd_.queue()), "vkQueueWaitIdle");
-            writeScreenshot(options_.screenshotPath);
-            if (options_.save)
-            {
-                save();
-                if (!message_.empty())
-                    throw ViewerError(message_);
-            }
-            break;
+            if (e.result() != VK_ERROR_DEVICE_LOST)
+                throw;
+            recoverFromDeviceLoss(e);
         }
     }
     checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
     return 0;
+}
+
+bool Viewer::step()
+{
+    const bool screenshot = !options_.screenshotPath.empty();
+    glfwPollEvents();
+    if (screenshot && frameNumber_ == options_.frames / 2 && !halfwayDone_)
+    {
+        halfwayDone_ = true;
+        if (options_.resizeWidth > 0)
+            resizeWindow(options_.resizeWidth, options_.resizeHeight);
+        if (!options_.dropPath.empty())
+            pendingLoad_ = options_.dropPath;
+        for (const std::string& keyValue : options_.laterSettings)
+        {
+            const bool ofB = keyValue.compare(0, 2, "b.") == 0;
+            std::string error;
+            if (!applySetting(ofB ? settingsB_ : settings_, ofB ? keyValue.substr(2) : keyValue, &error))
+                throw ViewerError(error);
+        }
+    }
+    int fbWidth = 0, fbHeight = 0;
+    glfwGetFramebufferSize(wd_.window(), &fbWidth, &fbHeight);
+    if (fbWidth == 0 || fbHeight == 0)
+    {
+        glfwWaitEvents(); // minimized: nothing to draw until the window has an area again
+        return true;
+    }
+    if (swapchainStale_ || uint32_t(fbWidth) != wd_.swapchainExtent().width ||
+        uint32_t(fbHeight) != wd_.swapchainExtent().height)
+    {
+        if (!recreateSwapchain())
+            return true;
+    }
+    if (!pendingLoad_.empty())
+    {
+        const std::string path = std::exchange(pendingLoad_, std::string());
+        if (glfwGetKey(wd_.window(), GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+            glfwGetKey(wd_.window(), GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
+        {
+            edited().kernelFile = kernelPath_ = path; // shift + drop: the file becomes the kernel
+            kernelFromFile_ = true;
+        }
+        else
+            loadImage(path);
+    }
+
+    ImGui_ImplVulkan_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    handleInput();
+    if (settings_.ui)
+        drawUi();
+    else
+        viewLeft_ = 0.0f;
+    ImGui::Render();
+    if (!ImGui::IsAnyItemActive())
+    {
+        updateKernels();
+        if ((settings_.view == View::Split || settings_.view == View::Difference) && !nodes_[1].context && !startB())
+            settings_.view = View::Composite;
+        // FFTW plans on one thread at a time: the spectrum view waits for a kernel being generated.
+        if ((settings_.view == View::Kernel || settings_.view == View::Spectrum) &&
+            (kernelViewStale_ || settings_.view != kernelViewShows_) && !kernelJob_.valid())
+            makeKernelView();
+    }
+
+    const bool last = screenshot && frameNumber_ + 1 >= options_.frames;
+    if (last)
+        finishKernels(); // the screenshot shows the settings' kernels, not the ones still being made
+    if (!drawFrame(last))
+        return true;
+    ++frameNumber_;
+    if (last)
+    {
+        checkVulkan(vkQueueWaitIdle(wd_.queue()), "vkQueueWaitIdle");
+        writeScreenshot(options_.screenshotPath);
+        if (options_.save)
+        {
+            save();
+            if (!message_.empty())
+                throw ViewerError(message_);
+        }
+        return false;
+    }
+    return true;
 }
 
 void Viewer::resizeWindow(int width, int height)

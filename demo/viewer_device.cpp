@@ -10,9 +10,62 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace fftb::viewer
 {
+
+void Viewer::createDeviceObjects()
+{
+    createFrames();
+    createDisplayPipeline();
+    createRenderPass();
+    if (wd_.swapchain())
+        createSwapchainTargets();
+    else
+        swapchainStale_ = true; // made by the frame loop once the window has an area
+    initImGuiVulkan();
+}
+
+void Viewer::destroyDeviceObjects()
+{
+    VkDevice d = wd_.device();
+    if (imguiVulkan_)
+        ImGui_ImplVulkan_Shutdown();
+    imguiVulkan_ = false;
+    for (BloomNode& node : nodes_)
+    {
+        node.psf.reset();
+        node.context.reset();
+        node.contextWidth = node.contextHeight = 0;
+        node.recorded.reset();
+        destroy(node.output);
+    }
+    destroySwapchainTargets();
+    destroy(input_);
+    destroy(kernelView_);
+    destroy(saveTarget_);
+    destroy(readback_);
+    vkDestroyRenderPass(d, std::exchange(renderPass_, VK_NULL_HANDLE), nullptr);
+    vkDestroyDescriptorPool(d, std::exchange(imguiPool_, VK_NULL_HANDLE), nullptr);
+    vkDestroyPipeline(d, std::exchange(displayPipeline_, VK_NULL_HANDLE), nullptr);
+    vkDestroyPipelineLayout(d, std::exchange(displayLayout_, VK_NULL_HANDLE), nullptr);
+    vkDestroyDescriptorPool(d, std::exchange(displayPool_, VK_NULL_HANDLE), nullptr);
+    displaySets_ = {};
+    vkDestroyDescriptorSetLayout(d, std::exchange(displaySetLayout_, VK_NULL_HANDLE), nullptr);
+    vkDestroySampler(d, std::exchange(sampler_, VK_NULL_HANDLE), nullptr);
+    for (Frame& f : frames_)
+    {
+        vkDestroyQueryPool(d, f.queries, nullptr);
+        vkDestroySemaphore(d, f.imageAvailable, nullptr);
+        vkDestroyFence(d, f.fence, nullptr);
+        vkDestroyCommandPool(d, f.pool, nullptr);
+        f = Frame{};
+    }
+    frameIndex_ = 0;
+    vkDestroyCommandPool(d, std::exchange(oneShotPool_, VK_NULL_HANDLE), nullptr);
+    kernelViewStale_ = true;
+}
 
 void Viewer::createFrames()
 {
@@ -256,7 +309,11 @@ void Viewer::initImGui()
     io.IniFilename = nullptr; // the same layout every start, and no file left in the working folder
     ImGui::StyleColorsDark();
     ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.85f;
+    imguiGlfw_ = ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
+}
 
+void Viewer::initImGuiVulkan()
+{
     VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8};
     VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dpi.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
@@ -265,7 +322,6 @@ void Viewer::initImGui()
     dpi.pPoolSizes = &size;
     checkVulkan(vkCreateDescriptorPool(wd_.device(), &dpi, nullptr, &imguiPool_), "vkCreateDescriptorPool");
 
-    imguiGlfw_ = ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
     ImGui_ImplVulkan_InitInfo ii{};
     ii.Instance = wd_.instance();
     ii.PhysicalDevice = wd_.physicalDevice();

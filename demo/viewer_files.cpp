@@ -49,7 +49,7 @@ bool Viewer::loadImage(const std::string& path)
         return false;
     }
     const ScrubCounts scrubbed = scrubRgb(rgba, kDefaultScrubMax);
-    if (!loadScene(rgba, path))
+    if (!loadScene(std::move(rgba), path))
         return false;
     if (scrubbed.total() > 0)
         notice_ = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +

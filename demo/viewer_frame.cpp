@@ -18,7 +18,7 @@ bool Viewer::drawFrame(bool screenshot)
 {
     VkDevice d = wd_.device();
     Frame& f = frames_[frameIndex_];
-    checkVulkan(vkWaitForFences(d, 1, &f.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    checkVulkan(wd_.waitForFence(f.fence), "vkWaitForFences");
     readTimestamps(f);
 
     uint32_t imageIndex = 0;
@@ -180,7 +180,10 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     bi.prefilterKnee = std::min(settings.knee * settings.threshold, settings.threshold);
     bi.prefilterClamp = settings.clamp;
     if (const FftbResult r = node.context.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
+    {
+        throwIfDeviceLost(node, r, "fftbCmdBloom");
         throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")");
+    }
     VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
                              VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);

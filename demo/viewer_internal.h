@@ -1,6 +1,7 @@
 // The viewer's frame graph and UI: one class, its parts in viewer.cpp (set-up, the frame loop), viewer_device.cpp
-// (the device-level objects), viewer_nodes.cpp (the scene, the bloom nodes and their kernels), viewer_frame.cpp
-// (recording a frame), viewer_files.cpp (opening and saving files) and viewer_ui.cpp (the panel and the input).
+// (the device-level objects), viewer_recovery.cpp (device loss), viewer_nodes.cpp (the scene, the bloom nodes and
+// their kernels), viewer_frame.cpp (recording a frame), viewer_files.cpp (opening and saving files) and
+// viewer_ui.cpp (the panel and the input).
 // The bloom node uses the plugin exactly as an engine would: fftbloom::Context, fftbloom::Kernel made when the kernel
 // changes, fftbCmdBloom into the frame's command buffer with timestamps chained.
 #pragma once
@@ -65,6 +66,11 @@ class Viewer
 
   private:
     // ---- The frame loop (viewer.cpp) --------------------------------------------------------------------------------
+    /// One pass of the frame loop: events, the screenshot mode's halfway changes, then a frame unless the window is
+    /// minimized. False once the screenshot is written.
+    bool step();
+    /// Throws ViewerError when --screenshot is given and the swapchain images cannot be copied from.
+    void checkScreenshotSupport() const;
     /// Resizes the window and waits (up to 5 s) until the window system has applied it, so that a screenshot taken
     /// a few frames later has the new size.
     void resizeWindow(int width, int height);
@@ -107,6 +113,12 @@ class Viewer
     }
 
     // ---- Set-up (viewer_device.cpp) ---------------------------------------------------------------------------------
+    /// Every device-level object that does not depend on the scene: frames in flight, the display pipeline, the
+    /// UI's render pass, the swapchain's framebuffers (once the window has an area) and Dear ImGui's Vulkan backend.
+    void createDeviceObjects();
+    /// Destroys every object made on the device, the plugin's contexts and kernels and the images included, and
+    /// empties their handles; the host copies (scene, kernels, settings) stay. Nothing may be pending.
+    void destroyDeviceObjects();
     void createFrames();
     void createDisplayPipeline();
     void createRenderPass();
@@ -115,7 +127,18 @@ class Viewer
     bool recreateSwapchain();
     /// Points every display set at the current images (see DisplaySet); images not made yet are stood in for.
     void updateDisplaySets();
+    /// Dear ImGui's context and GLFW backend (the device-independent part, made once).
     void initImGui();
+    /// Dear ImGui's Vulkan backend, its descriptor pool and font texture.
+    void initImGuiVulkan();
+
+    // ---- Device loss (viewer_recovery.cpp) --------------------------------------------------------------------------
+    /// After `loss` (a VulkanError with VK_ERROR_DEVICE_LOST): every device-level object destroyed, a new device made
+    /// (WindowDevice::recreateDevice), the scene and the kernels uploaded again from their host copies, and a message
+    /// in the panel. Throws ViewerError, one line naming the loss and the reason, when no device can be made.
+    void recoverFromDeviceLoss(const VulkanError& loss);
+    /// The bloom nodes' contexts and kernels and the scene, made again from the host copies on a new device.
+    void uploadHostCopies(bool withB);
 
     // ---- Scene input and bloom nodes (viewer_nodes.cpp) -------------------------------------------------------------
     /// fftbCreateKernel of `kernel` on `node`'s context into `psf`; false with the message set when refused.
@@ -123,9 +146,11 @@ class Viewer
     /// Grows `node`'s context to a w x h frame (fftbResizeContext, or a new context) and remakes its kernel (an
     /// exact-mode spectrum is sized for the frames); false with the message set when the plugin refuses.
     bool growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name);
-    /// Uploads `rgba` as the scene and grows the bloom contexts to its extent; false (message set, the previous
-    /// scene kept) when the plugin cannot bloom a frame that large.
-    bool loadScene(const Texels& rgba, const std::string& name);
+    /// Uploads `rgba` as the scene (kept on the host too, for a device loss) and grows the bloom contexts to its
+    /// extent; false (message set, the previous scene kept) when the plugin cannot bloom a frame that large.
+    bool loadScene(Texels rgba, const std::string& name);
+    /// Uploads `rgba` as the input image and makes the started nodes' output images at its extent.
+    void uploadScene(const Texels& rgba);
     /// The node's output image at the scene's extent, RGBA32F (read back as is when saving), left GENERAL.
     void createOutput(BloomNode& node);
     /// Starts node B (the comparison views) on first use: its context, kernel and output image.
@@ -197,6 +222,7 @@ class Viewer
     std::string notice_;      // shown in the UI: what was done to the scene on loading
     std::string pendingLoad_; // a dropped file, opened at the start of the next frame
     std::string sceneName_;
+    Texels scene_; // the scene as uploaded, kept to upload it again after a device loss
 
     Settings settingsB_;
     std::array<BloomNode, 2> nodes_; // A, B
@@ -231,6 +257,8 @@ class Viewer
     std::array<Frame, kFramesInFlight> frames_{};
     uint32_t frameIndex_ = 0;
 
+    int frameNumber_ = 0;      // frames presented
+    bool halfwayDone_ = false; // the screenshot mode's halfway changes (--resize, --drop, --later) were made
     bool fit_ = true;
     uint64_t sceneGeneration_ = 0; // counts loaded scenes
     bool bloomRecorded_ = false;   // the last recorded frame recorded A's bloom

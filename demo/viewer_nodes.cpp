@@ -23,6 +23,7 @@ bool Viewer::createKernel(BloomNode& node, const Texels& kernel, int spectrum, f
     ki.spectrumMode = FftbSpectrumMode(spectrum);
     if (const FftbResult r = node.context.createKernel(ki, psf, std::nothrow); r != FFTB_SUCCESS)
     {
+        throwIfDeviceLost(node, r, "fftbCreateKernel");
         message_ = std::string("fftbCreateKernel: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")";
         return false;
     }
@@ -42,6 +43,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
         ri.maxKernelWidth = ri.maxKernelHeight = kMaxKernelSize;
         if (const FftbResult r = node.context.resize(ri, std::nothrow); r != FFTB_SUCCESS)
         {
+            throwIfDeviceLost(node, r, "fftbResizeContext");
             message_ = name + ": fftbResizeContext: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
             return false;
         }
@@ -61,11 +63,15 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
     ci.maxHeight = std::max(h, node.contextHeight);
     ci.maxKernelWidth = ci.maxKernelHeight = kMaxKernelSize;
     ci.maxFramesInFlight = kFramesInFlight;
-    ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
-    { static_cast<BloomNode*>(user)->pluginMessage = text; };
+    ci.messageCallback = [](FftbResult, VkResult vkResult, const char* text, void* user)
+    {
+        static_cast<BloomNode*>(user)->pluginMessage = text;
+        static_cast<BloomNode*>(user)->pluginVkResult = vkResult;
+    };
     ci.messageUserData = &node;
     if (const FftbResult r = fftbloom::Context::create(ci, created); r != FFTB_SUCCESS)
     {
+        throwIfDeviceLost(node, r, "fftbCreateContext");
         message_ = name + ": fftbCreateContext: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
         return false;
     }
@@ -75,19 +81,15 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
     return true;
 }
 
-bool Viewer::loadScene(const Texels& rgba, const std::string& name)
+bool Viewer::loadScene(Texels rgba, const std::string& name)
 {
     const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
     checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
     if (!growContext(nodes_[0], w, h, name) || (nodes_[1].context && !growContext(nodes_[1], w, h, name)))
         return false;
 
-    destroy(input_);
-    input_ = uploadTexels(rgba);
-    for (BloomNode& node : nodes_)
-        if (node.context)
-            createOutput(node);
-    updateDisplaySets();
+    uploadScene(rgba);
+    scene_ = std::move(rgba);
     sceneName_ = name;
     ++sceneGeneration_;
     glfwSetWindowTitle(wd_.window(), ("fftbloom-viewer: " + std::filesystem::path(name).filename().string()).c_str());
@@ -95,6 +97,16 @@ bool Viewer::loadScene(const Texels& rgba, const std::string& name)
     notice_.clear();
     fit_ = true;
     return true;
+}
+
+void Viewer::uploadScene(const Texels& rgba)
+{
+    destroy(input_);
+    input_ = uploadTexels(rgba);
+    for (BloomNode& node : nodes_)
+        if (node.context)
+            createOutput(node);
+    updateDisplaySets();
 }
 
 void Viewer::createOutput(BloomNode& node)

@@ -46,10 +46,30 @@ struct Screenshot
     int width = 0;
     int height = 0;
     std::vector<unsigned char> rgb;
+    const unsigned char* at(int x, int y) const { return &rgb[(size_t(y) * size_t(width) + size_t(x)) * 3]; }
     float luminance(int x, int y) const
     {
-        const unsigned char* p = &rgb[(size_t(y) * size_t(width) + size_t(x)) * 3];
+        const unsigned char* p = at(x, y);
         return 0.2126f * p[0] + 0.7152f * p[1] + 0.0722f * p[2];
+    }
+    /// How many of the 256 luminance levels occur: a blank or flat window has few.
+    int levels() const
+    {
+        std::vector<int> histogram(256, 0);
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x)
+                ++histogram[size_t(std::lround(luminance(x, y)))];
+        return int(std::count_if(histogram.begin(), histogram.end(), [](int count) { return count > 0; }));
+    }
+    /// The largest difference of one channel from `other`'s (of the same size) over columns x0 .. width - 1.
+    int largestDifferenceRightOf(const Screenshot& other, int x0) const
+    {
+        int largest = 0;
+        for (int y = 0; y < height; ++y)
+            for (int x = x0; x < width; ++x)
+                for (int c = 0; c < 3; ++c)
+                    largest = std::max(largest, std::abs(int(at(x, y)[c]) - int(other.at(x, y)[c])));
+        return largest;
     }
 };
 
@@ -90,12 +110,13 @@ class ViewerTest : public ::testing::Test
         return path;
     }
 
-    /// Runs the viewer under xvfb-run with the validation layer on; stderr captured.
-    RunResult viewer(const std::string& arguments)
+    /// Runs the viewer under xvfb-run with the validation layer on, with `environment` (NAME=VALUE ...) set;
+    /// stderr captured.
+    RunResult viewer(const std::string& arguments, const std::string& environment = "")
     {
         const fs::path err = file("stderr.txt");
         // In the test's folder: --save writes there.
-        const std::string command = "cd " + shellQuoted(dir_) + " && " + XVFB_RUN_PATH +
+        const std::string command = "cd " + shellQuoted(dir_) + " && " + environment + " " + XVFB_RUN_PATH +
                                     " -a -s '-screen 0 1280x1024x24' " + FFTBLOOM_VIEWER_PATH + " --validate --size " +
                                     std::to_string(kWidth) + "x" + std::to_string(kHeight) + " " + arguments + " 2> " +
                                     shellQuoted(err);
@@ -113,13 +134,22 @@ class ViewerTest : public ::testing::Test
         return r;
     }
 
-    Screenshot screenshot(const std::string& image, const std::string& name, const std::string& settings)
+    /// The viewer's screenshot of `image` after `frames` frames (3 unless given), with `settings` and
+    /// `environment` (as viewer()); the run must succeed without a message.
+    Screenshot screenshot(const std::string& image, const std::string& name, const std::string& settings,
+                          int frames = 3, const std::string& environment = "")
     {
         const fs::path png = file(name);
-        const RunResult r = viewer(shellQuoted(image) + " --screenshot " + shellQuoted(png) +
-                                   " --frames 3 --settings " + "kernel-size=64 " + settings);
+        const RunResult r = viewer(shellQuoted(image) + " --screenshot " + shellQuoted(png) + " --frames " +
+                                       std::to_string(frames) + " --settings kernel-size=64 " + settings,
+                                   environment);
         EXPECT_EQ(r.code, 0) << r.err;
         EXPECT_EQ(r.err, "");
+        return load(png);
+    }
+
+    static Screenshot load(const fs::path& png)
+    {
         Screenshot s;
         int channels = 0;
         unsigned char* pixels = stbi_load(png.c_str(), &s.width, &s.height, &channels, 3);
@@ -142,14 +172,7 @@ TEST_F(ViewerTest, ScreenshotIsTheWindowWithTheUi)
     ASSERT_EQ(s.width, kWidth);
     ASSERT_EQ(s.height, kHeight);
     // Not blank: many distinct grey levels (the image, the panel and its text).
-    std::vector<int> histogram(256, 0);
-    for (int y = 0; y < s.height; ++y)
-        for (int x = 0; x < s.width; ++x)
-            ++histogram[size_t(std::lround(s.luminance(x, y)))];
-    int levels = 0;
-    for (int count : histogram)
-        levels += count > 0;
-    EXPECT_GT(levels, 32);
+    EXPECT_GT(s.levels(), 32);
 }
 
 TEST_F(ViewerTest, BloomDiffersFromInputAroundHighlights)
@@ -345,6 +368,53 @@ TEST_F(ViewerTest, DeltaKernelFromAFileLeavesTheImageAsItIs)
     for (size_t i = 0; i < input.rgb.size(); ++i)
         largest = std::max(largest, std::abs(int(bloom.rgb[i]) - int(input.rgb[i])));
     EXPECT_LE(largest, 2) << "8-bit levels";
+}
+
+/// Pixels of the panel (left of kPanelRight) in the message's colour, ImVec4(1.0, 0.55, 0.4) over the panel's dark
+/// background: red well above green and blue. The test scene is grey and its lights white, so the panel shows none
+/// without a message.
+constexpr int kPanelRight = 372; // the panel spans x 8 .. 368 at its default size
+int messagePixels(const Screenshot& s)
+{
+    int count = 0;
+    for (int y = 0; y < s.height; ++y)
+        for (int x = 0; x < kPanelRight; ++x)
+        {
+            const unsigned char* p = s.at(x, y);
+            count += p[0] > 120 && p[0] > p[1] + 40 && p[0] > p[2] + 60;
+        }
+    return count;
+}
+
+TEST_F(ViewerTest, LostDeviceIsRecreatedWithTheImageKeptAndAMessage)
+{
+    const std::string scene = writeScene().string();
+    const Screenshot normal = screenshot(scene, "normal.png", "exposure=2", 8);
+    // The test hook: the frame fence waits after the first 3 report VK_ERROR_DEVICE_LOST, so the loss is found at
+    // the 4th frame and the last 5 frames run on the re-created device.
+    const Screenshot lost = screenshot(scene, "lost.png", "exposure=2", 8, "FFTBLOOM_TEST_LOSE_DEVICE_AFTER=3");
+    ASSERT_EQ(lost.width, kWidth);
+    ASSERT_EQ(lost.height, kHeight);
+    ASSERT_EQ(normal.width, kWidth);
+    EXPECT_GT(lost.levels(), 32);
+    // The panel says what happened, in the message colour, which the run without the loss does not show.
+    EXPECT_EQ(messagePixels(normal), 0);
+    EXPECT_GT(messagePixels(lost), 200);
+    // Right of the panel the image is the scene bloomed again from the host copies on the new device: lavapipe
+    // computes the same values, so a tolerance of 2 levels (of 255) is only for a driver that rounds differently.
+    EXPECT_LE(lost.largestDifferenceRightOf(normal, kPanelRight), 2);
+}
+
+TEST_F(ViewerTest, LostDeviceThatCannotBeRecreatedFailsWithOneLine)
+{
+    const RunResult r = viewer(shellQuoted(writeScene()) + " --screenshot " + shellQuoted(file("out.png")) +
+                                   " --frames 8 --settings kernel-size=64",
+                               "FFTBLOOM_TEST_LOSE_DEVICE_AFTER=3 FFTBLOOM_TEST_DEVICE_STAYS_LOST=1");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("device was lost"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("could not be re-created"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_FALSE(fs::exists(file("out.png")));
 }
 
 TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
