@@ -29,6 +29,10 @@ int main(int argc, char** argv)
     app.add_option("--later", options.laterSettings,
                    "with --screenshot: settings (as --settings) changed after half the frames, as in the panel")
         ->expected(1, -1);
+    app.add_option("--minimize", options.minimizeSeconds,
+                   "with --screenshot: minimize the window for SECONDS after half the frames, then restore it; "
+                   "prints how often the frame loop woke meanwhile")
+        ->check(CLI::Range(0.0, 60.0));
     std::string resize;
     app.add_option("--resize", resize, "with --screenshot: resize the window to WIDTHxHEIGHT after half the frames");
     app.add_flag("--validate", options.window.validation,

@@ -12,10 +12,12 @@
 #include "vulkan_resources.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <future>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace fftb::viewer
@@ -71,6 +73,12 @@ class Viewer
     bool step();
     /// Throws ViewerError when --screenshot is given and the swapchain images cannot be copied from.
     void checkScreenshotSupport() const;
+    /// Whether the window is minimized: no area, iconified, or within --minimize's time.
+    bool minimized() const;
+    /// --minimize: iconifies the window and counts it as minimized for ViewerOptions::minimizeSeconds.
+    void startMinimizing();
+    /// --minimize, once the time is over: restores the window and reports the frame loop's passes meanwhile.
+    void finishMinimizing();
     /// Resizes the window and waits (up to 5 s) until the window system has applied it, so that a screenshot taken
     /// a few frames later has the new size.
     void resizeWindow(int width, int height);
@@ -257,8 +265,12 @@ class Viewer
     std::array<Frame, kFramesInFlight> frames_{};
     uint32_t frameIndex_ = 0;
 
-    int frameNumber_ = 0;      // frames presented
-    bool halfwayDone_ = false; // the screenshot mode's halfway changes (--resize, --drop, --later) were made
+    int frameNumber_ = 0;            // frames presented
+    bool halfwayDone_ = false;       // the screenshot mode's halfway changes (--resize, --drop, --later) were made
+    bool simulatedMinimize_ = false; // within --minimize
+    std::atomic<bool> minimizeOver_{false}; // set by minimizeTimer_ when --minimize's time is over
+    std::jthread minimizeTimer_;
+    int minimizedPasses_ = 0; // passes of the frame loop while minimized
     bool fit_ = true;
     uint64_t sceneGeneration_ = 0; // counts loaded scenes
     bool bloomRecorded_ = false;   // the last recorded frame recorded A's bloom
