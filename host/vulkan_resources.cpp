@@ -28,6 +28,23 @@ uint32_t findMemoryType(VkPhysicalDevice gpu, uint32_t bits, VkMemoryPropertyFla
     throw HostError("Vulkan: no suitable memory type");
 }
 
+namespace
+{
+
+/// Memory for `req` of the first type with `wanted`.
+VkDeviceMemory allocateMemory(VkPhysicalDevice gpu, VkDevice device, const VkMemoryRequirements& req,
+                              VkMemoryPropertyFlags wanted)
+{
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = findMemoryType(gpu, req.memoryTypeBits, wanted);
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    checkVulkan(vkAllocateMemory(device, &mai, nullptr, &memory), "vkAllocateMemory");
+    return memory;
+}
+
+} // namespace
+
 VulkanBuffer createVulkanBuffer(VkPhysicalDevice gpu, VkDevice device, VkDeviceSize sizeBytes, VkBufferUsageFlags usage,
                                 bool hostVisible)
 {
@@ -40,13 +57,10 @@ VulkanBuffer createVulkanBuffer(VkPhysicalDevice gpu, VkDevice device, VkDeviceS
         checkVulkan(vkCreateBuffer(device, &bci, nullptr, &b.buffer), "vkCreateBuffer");
         VkMemoryRequirements req;
         vkGetBufferMemoryRequirements(device, b.buffer, &req);
-        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        mai.allocationSize = req.size;
-        mai.memoryTypeIndex =
-            findMemoryType(gpu, req.memoryTypeBits,
+        b.memory =
+            allocateMemory(gpu, device, req,
                            hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
                                        : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        checkVulkan(vkAllocateMemory(device, &mai, nullptr, &b.memory), "vkAllocateMemory");
         checkVulkan(vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
         if (hostVisible)
             checkVulkan(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
@@ -80,10 +94,7 @@ VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t wi
         checkVulkan(vkCreateImage(device, &ici, nullptr, &img.image), "vkCreateImage");
         VkMemoryRequirements req;
         vkGetImageMemoryRequirements(device, img.image, &req);
-        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        mai.allocationSize = req.size;
-        mai.memoryTypeIndex = findMemoryType(gpu, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        checkVulkan(vkAllocateMemory(device, &mai, nullptr, &img.memory), "vkAllocateMemory");
+        img.memory = allocateMemory(gpu, device, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
         checkVulkan(vkBindImageMemory(device, img.image, img.memory, 0), "vkBindImageMemory");
         VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
         vci.image = img.image;
