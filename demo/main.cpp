@@ -1,4 +1,5 @@
 // fftbloom-viewer: command line, then the window; one line and a non-zero exit on any failure.
+#include "device_loss.h"
 #include "viewer.h"
 
 #include <CLI/CLI.hpp>
@@ -28,6 +29,10 @@ int main(int argc, char** argv)
     app.add_option("--later", options.laterSettings,
                    "with --screenshot: settings (as --settings) changed after half the frames, as in the panel")
         ->expected(1, -1);
+    app.add_option("--minimize", options.minimizeSeconds,
+                   "with --screenshot: minimize the window for SECONDS after half the frames, then restore it; "
+                   "prints how often the frame loop woke meanwhile")
+        ->check(CLI::Range(0.0, 60.0));
     std::string resize;
     app.add_option("--resize", resize, "with --screenshot: resize the window to WIDTHxHEIGHT after half the frames");
     app.add_flag("--validate", options.window.validation,
@@ -98,6 +103,9 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    // Test hooks (docs/reliability.md): a simulated device loss after this many frames, and whether it is for good.
+    options.window.loseDeviceAfterWaits = fftb::loseDeviceAfterFromEnvironment();
+    options.window.deviceStaysLost = fftb::deviceStaysLostFromEnvironment();
     try
     {
         return runViewer(options);

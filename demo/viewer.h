@@ -22,7 +22,10 @@ struct ViewerOptions
     std::vector<std::string> laterSettings; ///< with a screenshot: key=value applied after half the frames, as the
                                             ///< panel would
     std::string dropPath; ///< with a screenshot: opened after half the frames as if dropped on the window
-    bool save = false;    ///< with a screenshot: also save the output (EXR and PNG) as the S key does, then exit
+    /// With a screenshot and > 0: after half the frames the window is minimized for this many seconds, then restored
+    /// (see Viewer::startMinimizing); the frame loop's passes in that time are reported on stdout.
+    double minimizeSeconds = 0.0;
+    bool save = false; ///< with a screenshot: also save the output (EXR and PNG) as the S key does, then exit
     WindowOptions window;
 };
 

@@ -9,13 +9,9 @@
 namespace fftb::viewer
 {
 
-void check(VkResult result, const char* call)
-{
-    if (result != VK_SUCCESS)
-        throw ViewerError(std::string("Vulkan: ") + call + " failed with VkResult " + std::to_string(int(result)));
-}
-
 WindowDevice::WindowDevice(const WindowOptions& options)
+    : deviceIndex_(options.deviceIndex), simulatedLoss_(options.loseDeviceAfterWaits),
+      lossIsForGood_(options.deviceStaysLost)
 {
     if (!glfwInit())
         throw ViewerError("GLFW: no display (set DISPLAY, or run under xvfb-run)");
@@ -38,8 +34,31 @@ WindowDevice::WindowDevice(const WindowOptions& options)
     {
         throw ViewerError(e.what());
     }
-    check(glfwCreateWindowSurface(instance_->get(), window_, nullptr, &surface_), "glfwCreateWindowSurface");
-    selectDevice(options.deviceIndex);
+    checkVulkan(glfwCreateWindowSurface(instance_->get(), window_, nullptr, &surface_), "glfwCreateWindowSurface");
+    createDevice();
+    if (!recreateSwapchain())
+        throw ViewerError("GLFW: the window has no area");
+}
+
+WindowDevice::~WindowDevice()
+{
+    if (device_)
+    {
+        vkDeviceWaitIdle(device_);
+        destroySwapchain(swapchain_);
+        vkDestroyDevice(device_, nullptr);
+    }
+    if (surface_)
+        vkDestroySurfaceKHR(instance_->get(), surface_, nullptr);
+    instance_.reset();
+    if (window_)
+        glfwDestroyWindow(window_);
+    glfwTerminate();
+}
+
+void WindowDevice::createDevice()
+{
+    selectDevice(deviceIndex_);
 
     VkPhysicalDeviceFeatures supported;
     vkGetPhysicalDeviceFeatures(gpu_, &supported);
@@ -60,7 +79,7 @@ WindowDevice::WindowDevice(const WindowOptions& options)
     dci.enabledExtensionCount = 1;
     dci.ppEnabledExtensionNames = &swapchainExtension;
     dci.pEnabledFeatures = &features;
-    check(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
+    checkVulkan(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
 
     uint32_t formatCount = 0;
@@ -78,24 +97,29 @@ WindowDevice::WindowDevice(const WindowOptions& options)
     format_ = surfaceFormat.format;
     colorSpace_ = surfaceFormat.colorSpace;
     srgb_ = format_ == VK_FORMAT_B8G8R8A8_SRGB || format_ == VK_FORMAT_R8G8B8A8_SRGB;
-    if (!recreateSwapchain())
-        throw ViewerError("GLFW: the window has no area");
 }
 
-WindowDevice::~WindowDevice()
+void WindowDevice::recreateDevice()
 {
     if (device_)
     {
-        vkDeviceWaitIdle(device_);
+        vkDeviceWaitIdle(device_); // VK_ERROR_DEVICE_LOST at once on a lost device
         destroySwapchain(swapchain_);
+        swapchain_ = VK_NULL_HANDLE;
         vkDestroyDevice(device_, nullptr);
+        device_ = VK_NULL_HANDLE;
+        queue_ = VK_NULL_HANDLE;
     }
-    if (surface_)
-        vkDestroySurfaceKHR(instance_->get(), surface_, nullptr);
-    instance_.reset();
-    if (window_)
-        glfwDestroyWindow(window_);
-    glfwTerminate();
+    if (simulatedLoss_.lost() && lossIsForGood_)
+        throw VulkanError("vkCreateDevice", VK_ERROR_DEVICE_LOST);
+    simulatedLoss_ = SimulatedDeviceLoss(); // the test hook loses one device
+    createDevice();
+    recreateSwapchain(); // false while the window has no area: the frame loop makes the swapchain once it has
+}
+
+VkResult WindowDevice::waitForFence(VkFence fence)
+{
+    return simulatedLoss_.afterWait(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX));
 }
 
 void WindowDevice::selectDevice(int index)
@@ -169,8 +193,8 @@ bool WindowDevice::recreateSwapchain()
     if (width <= 0 || height <= 0)
         return false;
     VkSurfaceCapabilitiesKHR caps;
-    check(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu_, surface_, &caps),
-          "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
+    checkVulkan(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu_, surface_, &caps),
+                "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
     if (caps.currentExtent.width != UINT32_MAX)
         extent_ = caps.currentExtent;
     else
@@ -204,7 +228,7 @@ bool WindowDevice::recreateSwapchain()
     sci.clipped = VK_TRUE;
     sci.oldSwapchain = swapchain_;
     VkSwapchainKHR created = VK_NULL_HANDLE;
-    check(vkCreateSwapchainKHR(device_, &sci, nullptr, &created), "vkCreateSwapchainKHR");
+    checkVulkan(vkCreateSwapchainKHR(device_, &sci, nullptr, &created), "vkCreateSwapchainKHR");
     destroySwapchain(swapchain_);
     swapchain_ = created;
 
@@ -220,20 +244,10 @@ bool WindowDevice::recreateSwapchain()
         vci.format = format_;
         vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
         VkImageView view = VK_NULL_HANDLE;
-        check(vkCreateImageView(device_, &vci, nullptr, &view), "vkCreateImageView");
+        checkVulkan(vkCreateImageView(device_, &vci, nullptr, &view), "vkCreateImageView");
         views_.push_back(view);
     }
     return true;
-}
-
-uint32_t WindowDevice::memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const
-{
-    VkPhysicalDeviceMemoryProperties memory;
-    vkGetPhysicalDeviceMemoryProperties(gpu_, &memory);
-    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
-        if ((bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted)
-            return i;
-    throw ViewerError("Vulkan: no memory type with the properties needed");
 }
 
 } // namespace fftb::viewer

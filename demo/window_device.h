@@ -1,7 +1,9 @@
 // The viewer's window and Vulkan objects an engine would own: instance, surface, device, graphics queue, swapchain.
 #pragma once
 
+#include "device_loss.h"
 #include "vulkan_instance.h"
+#include "vulkan_resources.h"
 
 #include <vulkan/vulkan.h>
 // After Vulkan's header: GLFW declares glfwCreateWindowSurface only when it has seen it.
@@ -17,15 +19,13 @@
 namespace fftb::viewer
 {
 
-/// Thrown for every failure: one line naming the call and its VkResult, or the missing feature.
+/// Thrown for failures other than a failed Vulkan call (VulkanError): one line naming the missing feature, the file
+/// or the setting.
 class ViewerError : public std::runtime_error
 {
   public:
     using std::runtime_error::runtime_error;
 };
-
-/// Throws ViewerError "<call> failed with VkResult <r>" unless `result` is VK_SUCCESS.
-void check(VkResult result, const char* call);
 
 struct WindowOptions
 {
@@ -33,6 +33,12 @@ struct WindowOptions
     int height = 800;
     bool validation = false; ///< VK_LAYER_KHRONOS_validation on; every warning or error is counted
     int deviceIndex = -1;    ///< -1: the first discrete GPU with a presenting queue, else the first such device
+    /// Test hook (SimulatedDeviceLoss, FFTBLOOM_TEST_LOSE_DEVICE_AFTER): the frame fence waits (waitForFence) after
+    /// the first N report VK_ERROR_DEVICE_LOST; the device made by recreateDevice is not lost. -1: off.
+    int loseDeviceAfterWaits = -1;
+    /// Test hook (FFTBLOOM_TEST_DEVICE_STAYS_LOST): after the simulated loss, recreateDevice fails as vkCreateDevice
+    /// does when the GPU itself is gone (VK_ERROR_DEVICE_LOST).
+    bool deviceStaysLost = false;
 };
 
 /// A GLFW window with a Vulkan swapchain. The swapchain images allow colour attachment and transfer destination
@@ -69,15 +75,25 @@ class WindowDevice
     /// The caller waits for the device to be idle first.
     bool recreateSwapchain();
 
+    /// After a device loss: destroys the swapchain and the device, then makes a new device (the physical device
+    /// chosen again) and swapchain (none while the window has no area). Every object made on the old device must be
+    /// destroyed first. Throws VulkanError or ViewerError when no device can be made.
+    void recreateDevice();
+
+    /// vkWaitForFences on `fence` without a timeout, through the test hook (WindowOptions::loseDeviceAfterWaits).
+    VkResult waitForFence(VkFence fence);
+
     uint64_t validationMessageCount() const { return instance_->validationMessageCount(); }
     const std::string& firstValidationMessage() const { return instance_->firstValidationMessage(); }
 
-    uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
-
   private:
+    void createDevice();
     void selectDevice(int index);
     void destroySwapchain(VkSwapchainKHR swapchain);
 
+    int deviceIndex_ = -1;
+    SimulatedDeviceLoss simulatedLoss_;
+    bool lossIsForGood_ = false;
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<VulkanInstance> instance_; ///< made after GLFW, which names the surface extensions
     VkSurfaceKHR surface_ = VK_NULL_HANDLE;

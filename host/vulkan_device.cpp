@@ -9,21 +9,10 @@
 namespace fftb
 {
 
-namespace
-{
-
-void check(VkResult result, const char* call)
-{
-    if (result != VK_SUCCESS)
-        throw HostError(std::string("Vulkan: ") + call + " failed with VkResult " + std::to_string(int(result)));
-}
-
-} // namespace
-
 VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
     : instance_(
           {"fftbloom", options.synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_1, options.validation, {}}),
-      loseDeviceAfterWaits_(options.loseDeviceAfterWaits)
+      simulatedLoss_(options.loseDeviceAfterWaits)
 {
     selectDevice(options.deviceIndex);
 
@@ -68,15 +57,15 @@ VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
     dci.pEnabledFeatures = &features;
-    check(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
+    checkVulkan(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
 
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pci.queueFamilyIndex = queueFamily_;
-    check(vkCreateCommandPool(device_, &pci, nullptr, &pool_), "vkCreateCommandPool");
+    checkVulkan(vkCreateCommandPool(device_, &pci, nullptr, &pool_), "vkCreateCommandPool");
     VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    check(vkCreateFence(device_, &fci, nullptr, &fence_), "vkCreateFence");
+    checkVulkan(vkCreateFence(device_, &fci, nullptr, &fence_), "vkCreateFence");
 }
 
 VulkanDevice::~VulkanDevice()
@@ -125,93 +114,24 @@ void VulkanDevice::selectDevice(int index)
         throw HostError(std::string("Vulkan: ") + properties_.deviceName + " supports only Vulkan 1.0");
 }
 
-uint32_t VulkanDevice::memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const
-{
-    VkPhysicalDeviceMemoryProperties props;
-    vkGetPhysicalDeviceMemoryProperties(gpu_, &props);
-    for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
-        if ((bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & wanted) == wanted)
-            return i;
-    throw HostError("Vulkan: no suitable memory type");
-}
-
 VulkanDevice::Buffer VulkanDevice::createBuffer(VkDeviceSize sizeBytes, VkBufferUsageFlags usage, bool hostVisible)
 {
-    Buffer b;
-    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bci.size = sizeBytes;
-    bci.usage = usage;
-    check(vkCreateBuffer(device_, &bci, nullptr, &b.buffer), "vkCreateBuffer");
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(device_, b.buffer, &req);
-    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    mai.allocationSize = req.size;
-    mai.memoryTypeIndex = memoryType(req.memoryTypeBits, hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                                                     : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    if (VkResult r = vkAllocateMemory(device_, &mai, nullptr, &b.memory); r != VK_SUCCESS)
-    {
-        destroy(b);
-        check(r, "vkAllocateMemory");
-    }
-    check(vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
-    if (hostVisible)
-        check(vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
-    return b;
+    return createVulkanBuffer(gpu_, device_, sizeBytes, usage, hostVisible);
 }
 
 VulkanDevice::Image VulkanDevice::createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)
 {
-    Image img;
-    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ici.imageType = VK_IMAGE_TYPE_2D;
-    ici.format = format;
-    ici.extent = {width, height, 1};
-    ici.mipLevels = 1;
-    ici.arrayLayers = 1;
-    ici.samples = VK_SAMPLE_COUNT_1_BIT;
-    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ici.usage = usage;
-    ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    check(vkCreateImage(device_, &ici, nullptr, &img.image), "vkCreateImage");
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(device_, img.image, &req);
-    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    mai.allocationSize = req.size;
-    mai.memoryTypeIndex = memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    if (VkResult r = vkAllocateMemory(device_, &mai, nullptr, &img.memory); r != VK_SUCCESS)
-    {
-        destroy(img);
-        check(r, "vkAllocateMemory");
-    }
-    check(vkBindImageMemory(device_, img.image, img.memory, 0), "vkBindImageMemory");
-    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vci.image = img.image;
-    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vci.format = format;
-    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    check(vkCreateImageView(device_, &vci, nullptr, &img.view), "vkCreateImageView");
-    return img;
+    return createVulkanImage(gpu_, device_, width, height, format, usage);
 }
 
 void VulkanDevice::destroy(Buffer& b)
 {
-    if (b.buffer)
-        vkDestroyBuffer(device_, b.buffer, nullptr);
-    if (b.memory)
-        vkFreeMemory(device_, b.memory, nullptr);
-    b = Buffer{};
+    destroyVulkanBuffer(device_, b);
 }
 
 void VulkanDevice::destroy(Image& img)
 {
-    if (img.view)
-        vkDestroyImageView(device_, img.view, nullptr);
-    if (img.image)
-        vkDestroyImage(device_, img.image, nullptr);
-    if (img.memory)
-        vkFreeMemory(device_, img.memory, nullptr);
-    img = Image{};
+    destroyVulkanImage(device_, img);
 }
 
 VkQueryPool VulkanDevice::createTimestampPool(uint32_t count)
@@ -220,7 +140,7 @@ VkQueryPool VulkanDevice::createTimestampPool(uint32_t count)
     qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
     qpci.queryCount = count;
     VkQueryPool pool = VK_NULL_HANDLE;
-    check(vkCreateQueryPool(device_, &qpci, nullptr, &pool), "vkCreateQueryPool");
+    checkVulkan(vkCreateQueryPool(device_, &qpci, nullptr, &pool), "vkCreateQueryPool");
     return pool;
 }
 
@@ -231,13 +151,13 @@ VkCommandBuffer VulkanDevice::beginCommands()
     cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     cbai.commandBufferCount = 1;
     VkCommandBuffer cb = VK_NULL_HANDLE;
-    check(vkAllocateCommandBuffers(device_, &cbai, &cb), "vkAllocateCommandBuffers");
+    checkVulkan(vkAllocateCommandBuffers(device_, &cbai, &cb), "vkAllocateCommandBuffers");
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     if (VkResult r = vkBeginCommandBuffer(cb, &begin); r != VK_SUCCESS)
     {
         vkFreeCommandBuffers(device_, pool_, 1, &cb);
-        check(r, "vkBeginCommandBuffer");
+        checkVulkan(r, "vkBeginCommandBuffer");
     }
     return cb;
 }
@@ -261,7 +181,7 @@ VulkanDevice::Submission VulkanDevice::submit(VkCommandBuffer cb)
         vkDeviceWaitIdle(device_); // a failed submission must not leave the buffer pending when freed
         vkDestroyFence(device_, submission.fence, nullptr);
         vkFreeCommandBuffers(device_, pool_, 1, &cb);
-        check(r, "vkQueueSubmit");
+        checkVulkan(r, "vkQueueSubmit");
     }
     return submission;
 }
@@ -270,15 +190,13 @@ void VulkanDevice::wait(Submission& submission)
 {
     if (!submission.commandBuffer)
         return;
-    VkResult r = vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, UINT64_MAX);
-    if (r == VK_SUCCESS && loseDeviceAfterWaits_ >= 0 && waits_++ >= loseDeviceAfterWaits_)
-        r = VK_ERROR_DEVICE_LOST;
+    const VkResult r = simulatedLoss_.afterWait(vkWaitForFences(device_, 1, &submission.fence, VK_TRUE, UINT64_MAX));
     if (r != VK_SUCCESS)
         vkDeviceWaitIdle(device_); // a lost device must not leave the buffer pending when freed
     vkDestroyFence(device_, submission.fence, nullptr);
     vkFreeCommandBuffers(device_, pool_, 1, &submission.commandBuffer);
     submission = {};
-    check(r, "vkWaitForFences");
+    checkVulkan(r, "vkWaitForFences");
 }
 
 void VulkanDevice::submitAndWait(VkCommandBuffer cb)

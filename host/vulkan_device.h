@@ -2,7 +2,9 @@
 // and the benchmark need (buffers, images, one-shot command buffers). Engines bring their own device instead.
 #pragma once
 
+#include "device_loss.h"
 #include "vulkan_instance.h"
+#include "vulkan_resources.h"
 
 #include <vulkan/vulkan.h>
 
@@ -18,27 +20,18 @@ struct VulkanDeviceOptions
     bool validation = false; ///< enable VK_LAYER_KHRONOS_validation and count its warnings and errors
     /// Vulkan 1.3 with the synchronization2 feature enabled (an error when the device lacks it); else Vulkan 1.1.
     bool synchronization2 = false;
-    /// Test hook for device faults: the waits for the first N submissions succeed, every later one fails with
-    /// VK_ERROR_DEVICE_LOST as after a device loss (the work itself still ran). -1: off.
+    /// Test hook for device faults (SimulatedDeviceLoss): the waits for the first N submissions succeed, every later
+    /// one fails with VK_ERROR_DEVICE_LOST as after a device loss (the work itself still ran). -1: off.
     int loseDeviceAfterWaits = -1;
 };
 
-/// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3").
+/// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3"), a
+/// VulkanError where a Vulkan call failed.
 class VulkanDevice
 {
   public:
-    struct Buffer
-    {
-        VkBuffer buffer = VK_NULL_HANDLE;
-        VkDeviceMemory memory = VK_NULL_HANDLE;
-        void* mapped = nullptr; ///< host-visible buffers stay mapped
-    };
-    struct Image
-    {
-        VkImage image = VK_NULL_HANDLE;
-        VkDeviceMemory memory = VK_NULL_HANDLE;
-        VkImageView view = VK_NULL_HANDLE;
-    };
+    using Buffer = VulkanBuffer;
+    using Image = VulkanImage;
 
     explicit VulkanDevice(const VulkanDeviceOptions& options);
     ~VulkanDevice();
@@ -99,7 +92,6 @@ class VulkanDevice
 
   private:
     void selectDevice(int index);
-    uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
 
     VulkanInstance instance_;
     VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
@@ -110,8 +102,7 @@ class VulkanDevice
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
     bool timestamps_ = false;
-    int loseDeviceAfterWaits_ = -1; ///< VulkanDeviceOptions::loseDeviceAfterWaits
-    int waits_ = 0;
+    SimulatedDeviceLoss simulatedLoss_; ///< VulkanDeviceOptions::loseDeviceAfterWaits
 };
 
 } // namespace fftb

@@ -1,5 +1,6 @@
 // fftbloom: blooms OpenEXR and Radiance HDR frames on the GPU and writes OpenEXRs, one frame or a whole shot.
 #include "batch.h"
+#include "device_loss.h"
 #include "host_error.h"
 #include "image_io.h"
 #include "options.h"
@@ -9,7 +10,6 @@
 #include "report.h"
 
 #include <cstdio>
-#include <cstdlib>
 
 namespace
 {
@@ -51,8 +51,7 @@ int run(CliOptions& o)
     constexpr uint32_t kFramesInFlight = 3;
     o.runner.framesInFlight = kFramesInFlight;
     // Test hook (docs/reliability.md): simulate a device loss after this many completed submissions.
-    if (const char* after = std::getenv("FFTBLOOM_TEST_LOSE_DEVICE_AFTER"))
-        o.runner.loseDeviceAfterWaits = std::atoi(after);
+    o.runner.loseDeviceAfterWaits = loseDeviceAfterFromEnvironment();
     GpuRunner runner(o.runner);
     BloomStage stage(runner, o.batch, kFramesInFlight);
     Progress progress(o.quiet, o.verbose);

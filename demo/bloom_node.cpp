@@ -1,0 +1,162 @@
+// Kernels for the bloom nodes, their views, and the plugin's device memory count.
+#include "bloom_node.h"
+
+#include "plan.h"
+#include "psf.h"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+namespace fftb::viewer
+{
+
+namespace
+{
+
+/// Device memory the plugin holds (see trackingGetDeviceProcAddr).
+struct PluginMemory
+{
+    std::mutex mutex;
+    std::unordered_map<VkDeviceMemory, VkDeviceSize> sizes;
+    VkDeviceSize totalBytes = 0;
+};
+
+PluginMemory& pluginMemory()
+{
+    static PluginMemory memory;
+    return memory;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL trackedAllocateMemory(VkDevice device, const VkMemoryAllocateInfo* info,
+                                                     const VkAllocationCallbacks* allocator, VkDeviceMemory* memory)
+{
+    const VkResult r = vkAllocateMemory(device, info, allocator, memory);
+    if (r == VK_SUCCESS)
+    {
+        PluginMemory& m = pluginMemory();
+        std::lock_guard lock(m.mutex);
+        m.sizes[*memory] = info->allocationSize;
+        m.totalBytes += info->allocationSize;
+    }
+    return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL trackedFreeMemory(VkDevice device, VkDeviceMemory memory,
+                                             const VkAllocationCallbacks* allocator)
+{
+    {
+        PluginMemory& m = pluginMemory();
+        std::lock_guard lock(m.mutex);
+        if (auto it = m.sizes.find(memory); it != m.sizes.end())
+        {
+            m.totalBytes -= it->second;
+            m.sizes.erase(it);
+        }
+    }
+    vkFreeMemory(device, memory, allocator);
+}
+
+} // namespace
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL trackingGetDeviceProcAddr(VkDevice device, const char* name)
+{
+    if (std::strcmp(name, "vkAllocateMemory") == 0)
+        return reinterpret_cast<PFN_vkVoidFunction>(&trackedAllocateMemory);
+    if (std::strcmp(name, "vkFreeMemory") == 0)
+        return reinterpret_cast<PFN_vkVoidFunction>(&trackedFreeMemory);
+    return vkGetDeviceProcAddr(device, name);
+}
+
+VkDeviceSize pluginDeviceMemoryBytes()
+{
+    PluginMemory& m = pluginMemory();
+    std::lock_guard lock(m.mutex);
+    return m.totalBytes;
+}
+
+void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call)
+{
+    if (result == FFTB_ERROR_VULKAN && node.pluginVkResult == VK_ERROR_DEVICE_LOST)
+        throw VulkanError(call, VK_ERROR_DEVICE_LOST);
+}
+
+KernelKey kernelKeyOf(const Settings& s)
+{
+    return {s.kernelFile, s.kernelSize, s.spectrum, s.aperture, s.airyRadiusTexels};
+}
+
+Texels makeKernel(const KernelKey& key)
+{
+    Texels kernel;
+    if (!key.file.empty())
+        kernel = loadPsf(key.file);
+    else
+    {
+        PsfParams params;
+        params.aperture = key.aperture;
+        params.sizeTexels = std::clamp(int(pow2Ceil(uint32_t(key.size))), 64, 2048);
+        params.airyRadiusTexels = std::min(key.airyRadiusTexels, params.sizeTexels / 8.0);
+        kernel = generatePsf(params);
+    }
+    if (kernel.width != key.size || kernel.height != key.size)
+        kernel = resamplePsf(kernel, key.size);
+    if (key.file.empty())
+        fadeToBorder(kernel); // as the CLI's default PSF (defaultPsf)
+    normalizePsf(kernel);
+    return kernel;
+}
+
+Texels kernelViewTexels(const Texels& k, bool spectrum)
+{
+    constexpr double kDecades = 6.0;
+    auto shade = [&](double ratio)
+    { return float(std::clamp(1.0 + std::log10(std::max(ratio, 1e-30)) / kDecades, 0.0, 1.0)); };
+    Texels view;
+    if (!spectrum)
+    {
+        view = Texels(k.width, k.height, 4);
+        const float peak = *std::max_element(k.values.begin(), k.values.end());
+        for (int y = 0; y < k.height; ++y)
+            for (int x = 0; x < k.width; ++x)
+            {
+                for (int c = 0; c < 3; ++c)
+                    view.at(x, y, c) = shade(double(k.at(x, y, c)) / double(peak));
+                view.at(x, y, 3) = 1.0f;
+            }
+    }
+    else
+    {
+        const int n = int(pow2Ceil(uint32_t(std::max(k.width, k.height))));
+        view = Texels(n, n, 4);
+        fftw_complex* line = fftw_alloc_complex(size_t(n) * size_t(n));
+        fftw_plan plan = fftw_plan_dft_2d(n, n, line, line, FFTW_FORWARD, FFTW_ESTIMATE);
+        for (int c = 0; c < 3; ++c)
+        {
+            std::fill(&line[0][0], &line[0][0] + 2 * size_t(n) * size_t(n), 0.0);
+            for (int y = 0; y < k.height; ++y)
+                for (int x = 0; x < k.width; ++x)
+                    line[size_t(y) * size_t(n) + size_t(x)][0] = k.at(x, y, c);
+            fftw_execute(plan);
+            const double dc = std::hypot(line[0][0], line[0][1]);
+            for (int v = 0; v < n; ++v)
+                for (int u = 0; u < n; ++u)
+                {
+                    const fftw_complex& z = line[size_t(v) * size_t(n) + size_t(u)];
+                    view.at((u + n / 2) % n, (v + n / 2) % n, c) = shade(std::hypot(z[0], z[1]) / dc);
+                }
+        }
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x)
+                view.at(x, y, 3) = 1.0f;
+        fftw_destroy_plan(plan);
+        fftw_free(line);
+    }
+    return view;
+}
+
+} // namespace fftb::viewer

@@ -1,0 +1,95 @@
+// The viewer's bloom node as an engine would hold it (the plugin's context, the kernel it was given, the output
+// image), the kernels it is given, their views, and the count of the device memory the plugin holds.
+#pragma once
+
+#include "fftbloom/fftbloom.hpp"
+#include "image.h"
+#include "settings.h"
+#include "vulkan_resources.h"
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace fftb::viewer
+{
+
+/// The kernel-lifetime part of the settings: a change means a new fftbloom::Kernel.
+struct KernelKey
+{
+    std::string file;
+    int size = 0;
+    int spectrum = 0;
+    ApertureParams aperture;
+    double airyRadiusTexels = 0.0;
+    bool operator==(const KernelKey& o) const
+    {
+        const ApertureParams& a = aperture;
+        const ApertureParams& b = o.aperture;
+        return file == o.file && size == o.size && spectrum == o.spectrum && airyRadiusTexels == o.airyRadiusTexels &&
+               a.blades == b.blades && a.bladeCurvature == b.bladeCurvature && a.obstruction == b.obstruction &&
+               a.vanes == b.vanes && a.bladeRotationDeg == b.bladeRotationDeg;
+    }
+};
+
+KernelKey kernelKeyOf(const Settings& s);
+
+/// One bloom node as an engine would hold it: the plugin's context, the kernel it was given, its output image.
+/// The viewer has two, A and B; B runs only in the comparison views.
+struct BloomNode
+{
+    fftbloom::Context context;
+    uint32_t contextWidth = 0;
+    uint32_t contextHeight = 0;
+    Texels kernel;
+    fftbloom::Kernel psf; ///< `kernel` made on `context` (fftbCreateKernel)
+    KernelKey applied;
+    VulkanImage output;
+    std::string pluginMessage;            ///< the message callback's last text
+    VkResult pluginVkResult = VK_SUCCESS; ///< and the VkResult it named
+
+    /// What the output was last recorded from: the bloom is skipped while it stays the same (Rerun::OnChange).
+    struct Recorded
+    {
+        uint64_t scene = 0;
+        KernelKey kernel;
+        int padding = 0;
+        int axisOrder = 0;
+        float intensity = 0.0f;
+        float sharpen = 0.0f;
+        bool bloomOnly = false;
+        CompositeMode composite = CompositeMode::Conserving;
+        float threshold = 0.0f, knee = 0.0f, clamp = 0.0f;
+        bool operator==(const Recorded& o) const
+        {
+            return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
+                   intensity == o.intensity && sharpen == o.sharpen && bloomOnly == o.bloomOnly &&
+                   composite == o.composite && threshold == o.threshold && knee == o.knee && clamp == o.clamp;
+        }
+    };
+    std::optional<Recorded> recorded;
+};
+
+/// Throws VulkanError with VK_ERROR_DEVICE_LOST when `result`, the plugin's answer to `call` on `node`, comes from
+/// a lost device (FFTB_ERROR_VULKAN with that VkResult in the message callback), so that the viewer re-creates
+/// its device as after any other loss.
+void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call);
+
+/// The kernel's RGB texels for the settings: the file resampled, or the generated PSF at the next power of two in
+/// the generator's range, resampled to the size asked for and faded toward its border like the CLI's default.
+Texels makeKernel(const KernelKey& key);
+
+/// The kernel (log scale, 6 decades below its peak) or, with `spectrum`, its spectrum's magnitude (log scale, 6
+/// decades below DC, DC at the centre, at the resampled mode's extent S = pow2ceil(K)) as RGBA display values.
+Texels kernelViewTexels(const Texels& kernel, bool spectrum);
+
+/// Device memory the plugin holds, counted as an engine's memory tracker would: the plugin loads its device entry
+/// points through the getDeviceProcAddr it is given, and this one returns vkAllocateMemory and vkFreeMemory
+/// wrappers that record each allocation's size.
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL trackingGetDeviceProcAddr(VkDevice device, const char* name);
+/// The bytes the plugin holds now, allocated through trackingGetDeviceProcAddr's functions.
+VkDeviceSize pluginDeviceMemoryBytes();
+
+} // namespace fftb::viewer

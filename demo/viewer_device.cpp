@@ -1,0 +1,343 @@
+// The viewer's device-level objects: frames in flight, the display pass's pipeline and descriptor sets, the UI's
+// render pass, the swapchain's framebuffers, and Dear ImGui's Vulkan backend.
+#include "viewer_internal.h"
+
+#include "fftbloom_spirv.h"
+
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_vulkan.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace fftb::viewer
+{
+
+void Viewer::createDeviceObjects()
+{
+    createFrames();
+    createDisplayPipeline();
+    createRenderPass();
+    if (wd_.swapchain())
+        createSwapchainTargets();
+    else
+        swapchainStale_ = true; // made by the frame loop once the window has an area
+    initImGuiVulkan();
+}
+
+void Viewer::destroyDeviceObjects()
+{
+    VkDevice d = wd_.device();
+    if (imguiVulkan_)
+        ImGui_ImplVulkan_Shutdown();
+    imguiVulkan_ = false;
+    for (BloomNode& node : nodes_)
+    {
+        node.psf.reset();
+        node.context.reset();
+        node.contextWidth = node.contextHeight = 0;
+        node.recorded.reset();
+        destroy(node.output);
+    }
+    destroySwapchainTargets();
+    destroy(input_);
+    destroy(kernelView_);
+    destroy(saveTarget_);
+    destroy(readback_);
+    vkDestroyRenderPass(d, std::exchange(renderPass_, VK_NULL_HANDLE), nullptr);
+    vkDestroyDescriptorPool(d, std::exchange(imguiPool_, VK_NULL_HANDLE), nullptr);
+    vkDestroyPipeline(d, std::exchange(displayPipeline_, VK_NULL_HANDLE), nullptr);
+    vkDestroyPipelineLayout(d, std::exchange(displayLayout_, VK_NULL_HANDLE), nullptr);
+    vkDestroyDescriptorPool(d, std::exchange(displayPool_, VK_NULL_HANDLE), nullptr);
+    displaySets_ = {};
+    vkDestroyDescriptorSetLayout(d, std::exchange(displaySetLayout_, VK_NULL_HANDLE), nullptr);
+    vkDestroySampler(d, std::exchange(sampler_, VK_NULL_HANDLE), nullptr);
+    for (Frame& f : frames_)
+    {
+        vkDestroyQueryPool(d, f.queries, nullptr);
+        vkDestroySemaphore(d, f.imageAvailable, nullptr);
+        vkDestroyFence(d, f.fence, nullptr);
+        vkDestroyCommandPool(d, f.pool, nullptr);
+        f = Frame{};
+    }
+    frameIndex_ = 0;
+    vkDestroyCommandPool(d, std::exchange(oneShotPool_, VK_NULL_HANDLE), nullptr);
+    kernelViewStale_ = true;
+}
+
+void Viewer::createFrames()
+{
+    VkDevice d = wd_.device();
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.queueFamilyIndex = wd_.queueFamily();
+    pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    checkVulkan(vkCreateCommandPool(d, &pci, nullptr, &oneShotPool_), "vkCreateCommandPool");
+    for (Frame& f : frames_)
+    {
+        checkVulkan(vkCreateCommandPool(d, &pci, nullptr, &f.pool), "vkCreateCommandPool");
+        VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        cai.commandPool = f.pool;
+        cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        cai.commandBufferCount = 1;
+        checkVulkan(vkAllocateCommandBuffers(d, &cai, &f.commandBuffer), "vkAllocateCommandBuffers");
+        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        fci.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+        checkVulkan(vkCreateFence(d, &fci, nullptr, &f.fence), "vkCreateFence");
+        VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        checkVulkan(vkCreateSemaphore(d, &sci, nullptr, &f.imageAvailable), "vkCreateSemaphore");
+        if (wd_.timestamps())
+        {
+            VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+            qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+            qci.queryCount = kQueriesPerFrame;
+            checkVulkan(vkCreateQueryPool(d, &qci, nullptr, &f.queries), "vkCreateQueryPool");
+        }
+    }
+}
+
+void Viewer::createDisplayPipeline()
+{
+    VkDevice d = wd_.device();
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
+    sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    checkVulkan(vkCreateSampler(d, &sci, nullptr, &sampler_), "vkCreateSampler");
+
+    VkDescriptorSetLayoutBinding bindings[3] = {};
+    bindings[0].binding = DISPLAY_BINDING_SHOWN;
+    bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    bindings[0].descriptorCount = 1;
+    bindings[0].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    bindings[1].binding = DISPLAY_BINDING_TARGET;
+    bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    bindings[1].descriptorCount = 1;
+    bindings[1].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    bindings[2] = bindings[0];
+    bindings[2].binding = DISPLAY_BINDING_COMPARED;
+    VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    lci.bindingCount = 3;
+    lci.pBindings = bindings;
+    checkVulkan(vkCreateDescriptorSetLayout(d, &lci, nullptr, &displaySetLayout_), "vkCreateDescriptorSetLayout");
+
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * kSetCount},
+                                     {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetCount}};
+    VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpi.maxSets = kSetCount;
+    dpi.poolSizeCount = 2;
+    dpi.pPoolSizes = sizes;
+    checkVulkan(vkCreateDescriptorPool(d, &dpi, nullptr, &displayPool_), "vkCreateDescriptorPool");
+    std::array<VkDescriptorSetLayout, kSetCount> layouts;
+    layouts.fill(displaySetLayout_);
+    VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    dai.descriptorPool = displayPool_;
+    dai.descriptorSetCount = kSetCount;
+    dai.pSetLayouts = layouts.data();
+    checkVulkan(vkAllocateDescriptorSets(d, &dai, displaySets_.data()), "vkAllocateDescriptorSets");
+
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(DisplayConstants)};
+    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &displaySetLayout_;
+    plci.pushConstantRangeCount = 1;
+    plci.pPushConstantRanges = &range;
+    checkVulkan(vkCreatePipelineLayout(d, &plci, nullptr, &displayLayout_), "vkCreatePipelineLayout");
+
+    const SpirvModule& spirv = kSpirvModules[0];
+    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    smci.codeSize = spirv.sizeBytes;
+    smci.pCode = spirv.code;
+    VkShaderModule module = VK_NULL_HANDLE;
+    checkVulkan(vkCreateShaderModule(d, &smci, nullptr, &module), "vkCreateShaderModule");
+    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cpci.stage.module = module;
+    cpci.stage.pName = "main";
+    cpci.layout = displayLayout_;
+    const VkResult r = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &displayPipeline_);
+    vkDestroyShaderModule(d, module, nullptr);
+    checkVulkan(r, "vkCreateComputePipelines");
+}
+
+void Viewer::createRenderPass()
+{
+    // The UI is drawn over the display pass's blit: loaded, then left for presentation.
+    VkAttachmentDescription colour{};
+    colour.format = wd_.swapchainFormat();
+    colour.samples = VK_SAMPLE_COUNT_1_BIT;
+    colour.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    colour.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    colour.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    colour.initialLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    colour.finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass{};
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &ref;
+    VkSubpassDependency deps[2] = {};
+    deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+    deps[0].dstSubpass = 0;
+    deps[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    deps[0].srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    deps[1].srcSubpass = 0;
+    deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
+    deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    deps[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    deps[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    VkRenderPassCreateInfo rci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    rci.attachmentCount = 1;
+    rci.pAttachments = &colour;
+    rci.subpassCount = 1;
+    rci.pSubpasses = &subpass;
+    rci.dependencyCount = 2;
+    rci.pDependencies = deps;
+    checkVulkan(vkCreateRenderPass(wd_.device(), &rci, nullptr, &renderPass_), "vkCreateRenderPass");
+}
+
+void Viewer::createSwapchainTargets()
+{
+    VkDevice d = wd_.device();
+    const VkExtent2D e = wd_.swapchainExtent();
+    for (VkImageView view : wd_.swapchainViews())
+    {
+        VkFramebufferCreateInfo fci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+        fci.renderPass = renderPass_;
+        fci.attachmentCount = 1;
+        fci.pAttachments = &view;
+        fci.width = e.width;
+        fci.height = e.height;
+        fci.layers = 1;
+        VkFramebuffer fb = VK_NULL_HANDLE;
+        checkVulkan(vkCreateFramebuffer(d, &fci, nullptr, &fb), "vkCreateFramebuffer");
+        framebuffers_.push_back(fb);
+        VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        VkSemaphore s = VK_NULL_HANDLE;
+        checkVulkan(vkCreateSemaphore(d, &sci, nullptr, &s), "vkCreateSemaphore");
+        renderFinished_.push_back(s);
+    }
+    display_ = createImage(e.width, e.height, VK_FORMAT_R8G8B8A8_UNORM,
+                           VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    destroy(readback_);
+    readback_ = createHostBuffer(VkDeviceSize(e.width) * e.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    updateDisplaySets();
+}
+
+void Viewer::destroySwapchainTargets()
+{
+    for (VkFramebuffer fb : framebuffers_)
+        vkDestroyFramebuffer(wd_.device(), fb, nullptr);
+    for (VkSemaphore s : renderFinished_)
+        vkDestroySemaphore(wd_.device(), s, nullptr);
+    framebuffers_.clear();
+    renderFinished_.clear();
+    destroy(display_);
+}
+
+bool Viewer::recreateSwapchain()
+{
+    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    destroySwapchainTargets();
+    if (!wd_.recreateSwapchain())
+        return false;
+    createSwapchainTargets();
+    ImGui_ImplVulkan_SetMinImageCount(wd_.minImageCount());
+    swapchainStale_ = false;
+    return true;
+}
+
+void Viewer::updateDisplaySets()
+{
+    const VulkanImage& a = nodes_[0].output;
+    const VulkanImage& b = nodes_[1].output.view ? nodes_[1].output : a;
+    if (!display_.view || !input_.view || !a.view)
+        return;
+    const VulkanImage& kernel = kernelView_.view ? kernelView_ : input_;
+    const VkImageLayout kernelLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL; // as uploaded
+    const VulkanImage& saveTarget = saveTarget_.view ? saveTarget_ : display_;
+    struct Images
+    {
+        VkDescriptorImageInfo shown, target, compared;
+    };
+    const std::array<Images, kSetCount> images = {{
+        {{sampler_, a.view, VK_IMAGE_LAYOUT_GENERAL},
+         {VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL},
+         {sampler_, b.view, VK_IMAGE_LAYOUT_GENERAL}},
+        {{sampler_, input_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+         {VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL},
+         {sampler_, input_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
+        {{sampler_, kernel.view, kernelLayout},
+         {VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL},
+         {sampler_, kernel.view, kernelLayout}},
+        {{sampler_, a.view, VK_IMAGE_LAYOUT_GENERAL},
+         {VK_NULL_HANDLE, saveTarget.view, VK_IMAGE_LAYOUT_GENERAL},
+         {sampler_, a.view, VK_IMAGE_LAYOUT_GENERAL}},
+    }};
+    std::vector<VkWriteDescriptorSet> writes;
+    for (size_t set = 0; set < kSetCount; ++set)
+    {
+        const VkDescriptorImageInfo* infos[3] = {};
+        infos[DISPLAY_BINDING_SHOWN] = &images[set].shown;
+        infos[DISPLAY_BINDING_TARGET] = &images[set].target;
+        infos[DISPLAY_BINDING_COMPARED] = &images[set].compared;
+        for (uint32_t binding = 0; binding < 3; ++binding)
+        {
+            VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = displaySets_[set];
+            w.dstBinding = binding;
+            w.descriptorCount = 1;
+            w.descriptorType = binding == DISPLAY_BINDING_TARGET ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                                                 : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+            w.pImageInfo = infos[binding];
+            writes.push_back(w);
+        }
+    }
+    vkUpdateDescriptorSets(wd_.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
+}
+
+void Viewer::initImGui()
+{
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr; // the same layout every start, and no file left in the working folder
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.85f;
+    imguiGlfw_ = ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
+}
+
+void Viewer::initImGuiVulkan()
+{
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8};
+    VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpi.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+    dpi.maxSets = 8;
+    dpi.poolSizeCount = 1;
+    dpi.pPoolSizes = &size;
+    checkVulkan(vkCreateDescriptorPool(wd_.device(), &dpi, nullptr, &imguiPool_), "vkCreateDescriptorPool");
+
+    ImGui_ImplVulkan_InitInfo ii{};
+    ii.Instance = wd_.instance();
+    ii.PhysicalDevice = wd_.physicalDevice();
+    ii.Device = wd_.device();
+    ii.QueueFamily = wd_.queueFamily();
+    ii.Queue = wd_.queue();
+    ii.DescriptorPool = imguiPool_;
+    ii.Subpass = 0;
+    ii.MinImageCount = wd_.minImageCount();
+    ii.ImageCount = std::max(uint32_t(wd_.swapchainImages().size()), kFramesInFlight);
+    ii.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+    imguiVulkan_ = ImGui_ImplVulkan_Init(&ii, renderPass_);
+    if (!imguiVulkan_)
+        throw ViewerError("Dear ImGui: ImGui_ImplVulkan_Init failed");
+    submitNow([](VkCommandBuffer cb) { ImGui_ImplVulkan_CreateFontsTexture(cb); });
+    ImGui_ImplVulkan_DestroyFontUploadObjects();
+}
+
+} // namespace fftb::viewer

@@ -1,0 +1,261 @@
+// One frame: bloom nodes A and B (fftbCmdBloom), the display pass into the display image, its blit to the
+// swapchain image, Dear ImGui over it, the screenshot's copy; submission, presentation and the GPU timings.
+#include "viewer_internal.h"
+
+#include "vulkan_device.h"
+
+#include <backends/imgui_impl_vulkan.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace fftb::viewer
+{
+
+bool Viewer::drawFrame(bool screenshot)
+{
+    VkDevice d = wd_.device();
+    Frame& f = frames_[frameIndex_];
+    checkVulkan(wd_.waitForFence(f.fence), "vkWaitForFences");
+    readTimestamps(f);
+
+    uint32_t imageIndex = 0;
+    VkResult r = vkAcquireNextImageKHR(d, wd_.swapchain(), UINT64_MAX, f.imageAvailable, VK_NULL_HANDLE, &imageIndex);
+    if (r == VK_ERROR_OUT_OF_DATE_KHR)
+    {
+        swapchainStale_ = true;
+        return false;
+    }
+    if (r != VK_SUBOPTIMAL_KHR)
+        checkVulkan(r, "vkAcquireNextImageKHR");
+    checkVulkan(vkResetFences(d, 1, &f.fence), "vkResetFences");
+
+    VkCommandBuffer cb = f.commandBuffer;
+    checkVulkan(vkResetCommandPool(d, f.pool, 0), "vkResetCommandPool");
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    checkVulkan(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
+    recordFrame(cb, f, imageIndex, screenshot);
+    checkVulkan(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+
+    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT; // the blit is the image's first use
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.waitSemaphoreCount = 1;
+    si.pWaitSemaphores = &f.imageAvailable;
+    si.pWaitDstStageMask = &waitStage;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb;
+    si.signalSemaphoreCount = 1;
+    si.pSignalSemaphores = &renderFinished_[imageIndex];
+    checkVulkan(vkQueueSubmit(wd_.queue(), 1, &si, f.fence), "vkQueueSubmit");
+    f.queriesWritten = f.queries != VK_NULL_HANDLE && bloomRecorded_;
+
+    VkSwapchainKHR swapchain = wd_.swapchain();
+    VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+    pi.waitSemaphoreCount = 1;
+    pi.pWaitSemaphores = &renderFinished_[imageIndex];
+    pi.swapchainCount = 1;
+    pi.pSwapchains = &swapchain;
+    pi.pImageIndices = &imageIndex;
+    r = vkQueuePresentKHR(wd_.queue(), &pi);
+    if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR)
+        swapchainStale_ = true;
+    else
+        checkVulkan(r, "vkQueuePresentKHR");
+    frameIndex_ = (frameIndex_ + 1) % kFramesInFlight;
+    return true;
+}
+
+void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot)
+{
+    const VkExtent2D extent = wd_.swapchainExtent();
+    const VkImage swapchainImage = wd_.swapchainImages()[imageIndex];
+    if (f.queries)
+        vkCmdResetQueryPool(cb, f.queries, 0, kQueriesPerFrame);
+
+    // Bloom nodes: A, and B for the comparison views.
+    bloomRecorded_ = recordBloom(cb, nodes_[0], settings_, f.queries);
+    const bool compare = comparing();
+    if (compare)
+        recordBloom(cb, nodes_[1], settingsB_, VK_NULL_HANDLE);
+
+    // Display pass into the display image, which the previous frame's blit read.
+    VulkanDevice::transition(cb, display_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
+                             VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    const bool kernelView = settings_.view == View::Kernel || settings_.view == View::Spectrum;
+    DisplayConstants pc = displayConstants(extent, kernelView ? VkExtent2D{kernelView_.width, kernelView_.height}
+                                                              : VkExtent2D{input_.width, input_.height});
+    placeImage(extent, pc);
+    pc.mode = kernelView                                      ? DISPLAY_MODE_VALUES
+              : settings_.view == View::Split && compare      ? DISPLAY_MODE_SPLIT
+              : settings_.view == View::Difference && compare ? DISPLAY_MODE_DIFFERENCE
+                                                              : DISPLAY_MODE_SHOWN;
+    pc.splitX = dividerX(extent);
+    pc.differenceScale = std::exp2(settings_.differenceGain);
+    const DisplaySet set = kernelView ? kSetKernel : settings_.view == View::Input ? kSetInput : kSetBloom;
+    recordDisplay(cb, set, pc);
+    if (f.queries)
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, f.queries, FFTB_TIMESTAMP_COUNT);
+
+    VulkanDevice::transition(cb, display_.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    VulkanDevice::transition(cb, swapchainImage, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                             VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT);
+    VkImageBlit blit{};
+    blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    blit.srcOffsets[1] = {int32_t(extent.width), int32_t(extent.height), 1};
+    blit.dstSubresource = blit.srcSubresource;
+    blit.dstOffsets[1] = blit.srcOffsets[1];
+    vkCmdBlitImage(cb, display_.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, swapchainImage,
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_NEAREST);
+
+    // UI.
+    VkRenderPassBeginInfo rbi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    rbi.renderPass = renderPass_;
+    rbi.framebuffer = framebuffers_[imageIndex];
+    rbi.renderArea.extent = extent;
+    vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+    ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cb);
+    vkCmdEndRenderPass(cb);
+
+    if (screenshot)
+    {
+        // The presented image exactly: copied after the UI, before presentation.
+        VulkanDevice::transition(cb, swapchainImage, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 0, VK_ACCESS_TRANSFER_READ_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+        VkBufferImageCopy copy{};
+        copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        copy.imageExtent = {extent.width, extent.height, 1};
+        vkCmdCopyImageToBuffer(cb, swapchainImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.buffer, 1, &copy);
+        VulkanDevice::transition(cb, swapchainImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                 VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_ACCESS_TRANSFER_READ_BIT, 0,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+        VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0,
+                             nullptr);
+    }
+}
+
+bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
+{
+    const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
+    const BloomNode::Recorded state{sceneGeneration_,   node.applied,     settings.padding, settings.axisOrder,
+                                    settings.intensity, settings.sharpen, bloomOnly,        settings.composite,
+                                    settings.threshold, settings.knee,    settings.clamp};
+    if (!bloomEveryFrame() && node.recorded == state)
+        return false;
+    node.recorded = state;
+    // The output image was read by the previous frame's display pass.
+    VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                             VK_ACCESS_SHADER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
+    ti.queryPool = queries;
+    ti.firstQuery = 0;
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    bi.pNext = queries ? &ti : nullptr;
+    bi.kernel = node.psf.get();
+    bi.inputView = input_.view;
+    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    bi.outputView = node.output.view;
+    bi.width = input_.width;
+    bi.height = input_.height;
+    bi.padding = FftbPadding(settings.padding);
+    bi.axisOrder = FftbAxisOrder(settings.axisOrder);
+    bi.outputMode = bloomOnly                                       ? FFTB_OUTPUT_MODE_BLOOM
+                    : settings.composite == CompositeMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
+                                                                    : FFTB_OUTPUT_MODE_COMPOSITE;
+    bi.intensity = settings.intensity;
+    bi.sharpen = settings.sharpen;
+    bi.prefilterThreshold = settings.threshold;
+    // The knee is kept as a fraction of the threshold, so no slider order can make it exceed the threshold.
+    bi.prefilterKnee = std::min(settings.knee * settings.threshold, settings.threshold);
+    bi.prefilterClamp = settings.clamp;
+    if (const FftbResult r = node.context.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
+    {
+        throwIfDeviceLost(node, r, "fftbCmdBloom");
+        throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")");
+    }
+    VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                             VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    return true;
+}
+
+bool Viewer::bloomEveryFrame() const
+{
+    // On a CPU device one bloom of a photograph takes about a second: recording it only on changes keeps the
+    // panel usable.
+    return settings_.rerun == Rerun::EveryFrame ||
+           (settings_.rerun == Rerun::Auto && wd_.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU);
+}
+
+DisplayConstants Viewer::displayConstants(VkExtent2D target, VkExtent2D image) const
+{
+    DisplayConstants pc{};
+    pc.texelsPerPixel = 1.0f;
+    pc.exposureScale = std::exp2(settings_.exposure);
+    pc.imageExtent.x = int32_t(image.width);
+    pc.imageExtent.y = int32_t(image.height);
+    pc.targetExtent.x = int32_t(target.width);
+    pc.targetExtent.y = int32_t(target.height);
+    static_assert(int(Tonemapper::AcesFitted) == DISPLAY_TONEMAP_ACES_FITTED &&
+                  int(Tonemapper::AcesHill) == DISPLAY_TONEMAP_ACES_HILL &&
+                  int(Tonemapper::Reinhard) == DISPLAY_TONEMAP_REINHARD &&
+                  int(Tonemapper::Clamp) == DISPLAY_TONEMAP_CLAMP);
+    pc.tonemapper = int32_t(settings_.tonemapper);
+    pc.encodeSrgb = wd_.swapchainSrgb() ? 0 : 1;
+    return pc;
+}
+
+void Viewer::recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc)
+{
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayPipeline_);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayLayout_, 0, 1, &displaySets_[set], 0, nullptr);
+    vkCmdPushConstants(cb, displayLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    const uint32_t size = DISPLAY_WORKGROUP_SIZE;
+    vkCmdDispatch(cb, (uint32_t(pc.targetExtent.x) + size - 1) / size, (uint32_t(pc.targetExtent.y) + size - 1) / size,
+                  1);
+}
+
+void Viewer::placeImage(VkExtent2D extent, DisplayConstants& pc)
+{
+    const float w = float(pc.imageExtent.x), h = float(pc.imageExtent.y);
+    if (fit_)
+    {
+        texelsPerPixel_ = std::max(w / (float(extent.width) - viewLeft_), h / float(extent.height));
+        centre_[0] = w * 0.5f;
+        centre_[1] = h * 0.5f;
+    }
+    pc.texelsPerPixel = texelsPerPixel_;
+    pc.imageOrigin.x = viewCentreX(extent) - centre_[0] / texelsPerPixel_;
+    pc.imageOrigin.y = float(extent.height) * 0.5f - centre_[1] / texelsPerPixel_;
+}
+
+void Viewer::readTimestamps(Frame& f)
+{
+    if (!f.queriesWritten)
+        return;
+    f.queriesWritten = false;
+    std::array<uint64_t, kQueriesPerFrame> t{};
+    if (vkGetQueryPoolResults(wd_.device(), f.queries, 0, kQueriesPerFrame, sizeof(t), t.data(), sizeof(uint64_t),
+                              VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
+        return;
+    const double msPerTick = double(wd_.properties().limits.timestampPeriod) * 1e-6;
+    auto ms = [&](int a, int b) { return double(t[size_t(b)] - t[size_t(a)]) * msPerTick; };
+    if (t[1] != t[0])
+        spectrumTimeMs_ = ms(0, 1);
+    timings_.push_back({ms(1, 2), ms(2, 3), ms(3, 4), ms(1, 4), ms(4, 5)});
+    if (timings_.size() > kTimingWindow)
+        timings_.pop_front();
+}
+
+} // namespace fftb::viewer

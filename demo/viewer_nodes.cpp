@@ -1,0 +1,272 @@
+// The scene input and the bloom nodes: the plugin's contexts grown to the scene, kernels made on a worker thread and
+// handed to the plugin, the kernel views.
+#include "viewer_internal.h"
+
+#include "vulkan_device.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <utility>
+
+namespace fftb::viewer
+{
+
+bool Viewer::createKernel(BloomNode& node, const Texels& kernel, int spectrum, fftbloom::Kernel& psf)
+{
+    FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+    ki.width = uint32_t(kernel.width);
+    ki.height = uint32_t(kernel.height);
+    ki.texels = kernel.values.data();
+    ki.spectrumMode = FftbSpectrumMode(spectrum);
+    if (const FftbResult r = node.context.createKernel(ki, psf, std::nothrow); r != FFTB_SUCCESS)
+    {
+        throwIfDeviceLost(node, r, "fftbCreateKernel");
+        message_ = std::string("fftbCreateKernel: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")";
+        return false;
+    }
+    return true;
+}
+
+bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name)
+{
+    if (node.context && w <= node.contextWidth && h <= node.contextHeight)
+        return true;
+    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbResizeContext: nothing pending
+    if (node.context)
+    {
+        FftbResizeInfo ri{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+        ri.maxWidth = std::max(w, node.contextWidth);
+        ri.maxHeight = std::max(h, node.contextHeight);
+        ri.maxKernelWidth = ri.maxKernelHeight = kMaxKernelSize;
+        if (const FftbResult r = node.context.resize(ri, std::nothrow); r != FFTB_SUCCESS)
+        {
+            throwIfDeviceLost(node, r, "fftbResizeContext");
+            message_ = name + ": fftbResizeContext: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
+            return false;
+        }
+        node.contextWidth = ri.maxWidth;
+        node.contextHeight = ri.maxHeight;
+        node.psf.reset();
+        return node.kernel.values.empty() || createKernel(node, node.kernel, node.applied.spectrum, node.psf);
+    }
+    fftbloom::Context created;
+    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+    ci.instance = wd_.instance();
+    ci.physicalDevice = wd_.physicalDevice();
+    ci.device = wd_.device();
+    ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+    ci.getDeviceProcAddr = trackingGetDeviceProcAddr;
+    ci.maxWidth = std::max(w, node.contextWidth);
+    ci.maxHeight = std::max(h, node.contextHeight);
+    ci.maxKernelWidth = ci.maxKernelHeight = kMaxKernelSize;
+    ci.maxFramesInFlight = kFramesInFlight;
+    ci.messageCallback = [](FftbResult, VkResult vkResult, const char* text, void* user)
+    {
+        static_cast<BloomNode*>(user)->pluginMessage = text;
+        static_cast<BloomNode*>(user)->pluginVkResult = vkResult;
+    };
+    ci.messageUserData = &node;
+    if (const FftbResult r = fftbloom::Context::create(ci, created); r != FFTB_SUCCESS)
+    {
+        throwIfDeviceLost(node, r, "fftbCreateContext");
+        message_ = name + ": fftbCreateContext: " + fftbResultToString(r) + " (" + node.pluginMessage + ")";
+        return false;
+    }
+    node.context = std::move(created);
+    node.contextWidth = ci.maxWidth;
+    node.contextHeight = ci.maxHeight;
+    return true;
+}
+
+bool Viewer::loadScene(Texels rgba, const std::string& name)
+{
+    const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
+    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    if (!growContext(nodes_[0], w, h, name) || (nodes_[1].context && !growContext(nodes_[1], w, h, name)))
+        return false;
+
+    uploadScene(rgba);
+    scene_ = std::move(rgba);
+    sceneName_ = name;
+    ++sceneGeneration_;
+    glfwSetWindowTitle(wd_.window(), ("fftbloom-viewer: " + std::filesystem::path(name).filename().string()).c_str());
+    message_.clear();
+    notice_.clear();
+    fit_ = true;
+    return true;
+}
+
+void Viewer::uploadScene(const Texels& rgba)
+{
+    destroy(input_);
+    input_ = uploadTexels(rgba);
+    for (BloomNode& node : nodes_)
+        if (node.context)
+            createOutput(node);
+    updateDisplaySets();
+}
+
+void Viewer::createOutput(BloomNode& node)
+{
+    destroy(node.output);
+    node.output =
+        createImage(input_.width, input_.height, VK_FORMAT_R32G32B32A32_SFLOAT,
+                    VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    submitNow([&](VkCommandBuffer cb) { VulkanDevice::prepareComputeOutput(cb, node.output.image); });
+}
+
+bool Viewer::startB()
+{
+    if (nodes_[1].context)
+        return true;
+    if (!growContext(nodes_[1], input_.width, input_.height, "B") || !applyKernel(nodes_[1], settingsB_))
+    {
+        nodes_[1] = BloomNode{};
+        return false;
+    }
+    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    createOutput(nodes_[1]);
+    updateDisplaySets();
+    return true;
+}
+
+bool Viewer::applyKernel(BloomNode& node, Settings& settings)
+{
+    const KernelKey key = kernelKeyOf(settings);
+    Texels kernel;
+    try
+    {
+        kernel = sharedKernel(node, key) ? otherNode(node).kernel : makeKernel(key);
+    }
+    catch (const std::exception& e)
+    {
+        message_ = std::string("kernel: ") + e.what();
+        revertKernelSettings(node, settings);
+        return false;
+    }
+    return installKernel(node, settings, key, std::move(kernel));
+}
+
+void Viewer::updateKernels()
+{
+    if (kernelJob_.valid())
+    {
+        if (kernelJob_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+            return;
+        BloomNode& node = nodes_[kernelJobNode_];
+        Settings& settings = kernelJobNode_ == 0 ? settings_ : settingsB_;
+        try
+        {
+            installKernel(node, settings, kernelJobKey_, kernelJob_.get());
+        }
+        catch (const ViewerError&)
+        {
+            throw;
+        }
+        catch (const VulkanError&)
+        {
+            throw;
+        }
+        catch (const std::exception& e)
+        {
+            message_ = std::string("kernel: ") + e.what();
+            revertKernelSettings(node, settings);
+        }
+    }
+    for (size_t i = 0; i < nodes_.size(); ++i)
+    {
+        BloomNode& node = nodes_[i];
+        Settings& settings = i == 0 ? settings_ : settingsB_;
+        const KernelKey key = kernelKeyOf(settings);
+        if (!node.context || key == node.applied)
+            continue;
+        if (sharedKernel(node, key))
+        {
+            installKernel(node, settings, key, Texels(otherNode(node).kernel));
+            continue;
+        }
+        kernelJobNode_ = i;
+        kernelJobKey_ = key;
+        kernelJob_ = std::async(std::launch::async, [key] { return makeKernel(key); });
+        return;
+    }
+}
+
+void Viewer::finishKernels()
+{
+    for (;;)
+    {
+        updateKernels();
+        if (!kernelJob_.valid())
+            return;
+        kernelJob_.wait();
+    }
+}
+
+bool Viewer::sharedKernel(const BloomNode& node, const KernelKey& key)
+{
+    const BloomNode& other = otherNode(node);
+    KernelKey otherKey = other.applied;
+    otherKey.spectrum = key.spectrum;
+    return !other.kernel.values.empty() && otherKey == key;
+}
+
+bool Viewer::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel)
+{
+    fftbloom::Kernel psf;
+    if (!createKernel(node, kernel, key.spectrum, psf))
+    {
+        revertKernelSettings(node, settings);
+        return false;
+    }
+    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // the old kernel: nothing pending
+    node.psf = std::move(psf);
+    node.kernel = std::move(kernel);
+    node.applied = key;
+    kernelViewStale_ = true;
+    if (&node == &nodes_[0])
+        spectrumTimeMs_ = 0.0;
+    return true;
+}
+
+void Viewer::revertKernelSettings(const BloomNode& node, Settings& settings)
+{
+    if (node.applied.size == 0)
+        return;
+    settings.kernelFile = node.applied.file;
+    settings.kernelSize = node.applied.size;
+    settings.spectrum = node.applied.spectrum;
+    settings.aperture = node.applied.aperture;
+    settings.airyRadiusTexels = node.applied.airyRadiusTexels;
+}
+
+VulkanImage Viewer::uploadTexels(const Texels& rgba)
+{
+    VulkanImage image = createImage(uint32_t(rgba.width), uint32_t(rgba.height), VK_FORMAT_R32G32B32A32_SFLOAT,
+                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    VulkanBuffer staging =
+        createHostBuffer(VkDeviceSize(rgba.values.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    std::memcpy(staging.mapped, rgba.values.data(), rgba.values.size() * sizeof(float));
+    submitNow([&](VkCommandBuffer cb)
+              { VulkanDevice::uploadForCompute(cb, staging.buffer, image.image, image.width, image.height); });
+    destroy(staging);
+    return image;
+}
+
+void Viewer::makeKernelView()
+{
+    const Texels view =
+        kernelViewTexels(nodes_[editB_ && nodes_[1].context ? 1 : 0].kernel, settings_.view == View::Spectrum);
+    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    destroy(kernelView_);
+    kernelView_ = uploadTexels(view);
+    updateDisplaySets();
+    kernelViewStale_ = false;
+    kernelViewShows_ = settings_.view;
+    fit_ = true;
+}
+
+} // namespace fftb::viewer

@@ -1,0 +1,364 @@
+// The panel (view, A / B, bloom, kernel, timings and memory, keys) and the keyboard and mouse.
+#include "viewer_internal.h"
+
+#include "plan.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+
+namespace fftb::viewer
+{
+
+namespace
+{
+
+const char* const kTonemapperNames[] = {"ACES fitted (Narkowicz)", "ACES (Hill)", "Reinhard", "Clamp"};
+const char* const kPaddingNames[] = {"zero", "mirror"};
+const char* const kAxisNames[] = {"auto", "x first", "y first"};
+const char* const kSpectrumNames[] = {"resampled", "exact"};
+
+} // namespace
+
+void Viewer::handleInput()
+{
+    ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantCaptureKeyboard)
+    {
+        const View views[] = {View::Composite,  View::Bloom,  View::Input,   View::Split,
+                              View::Difference, View::Kernel, View::Spectrum};
+        for (int i = 0; i < 7; ++i)
+            if (ImGui::IsKeyPressed(GLFW_KEY_1 + i))
+                settings_.view = views[i];
+        if (ImGui::IsKeyPressed(GLFW_KEY_T))
+            settings_.tonemapper = Tonemapper((int(settings_.tonemapper) + 1) % 4);
+        if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
+            settings_.exposure = std::min(settings_.exposure + 0.5f, 16.0f);
+        if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
+            settings_.exposure = std::max(settings_.exposure - 0.5f, -16.0f);
+        if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
+            edited().intensity = std::min(edited().intensity + 0.05f, 1.0f);
+        if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
+            edited().intensity = std::max(edited().intensity - 0.05f, 0.0f);
+        if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
+            toggleEditB();
+        if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
+            save();
+        if (ImGui::IsKeyPressed(GLFW_KEY_H, false))
+            settings_.ui = !settings_.ui;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F, false))
+            fit_ = true;
+        if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) || ImGui::IsKeyPressed(GLFW_KEY_Q))
+            glfwSetWindowShouldClose(wd_.window(), GLFW_TRUE);
+    }
+    const VkExtent2D e = wd_.swapchainExtent();
+    const float divider = dividerX(e);
+    const bool splitShown = settings_.view == View::Split && nodes_[1].context;
+    if (!io.WantCaptureMouse)
+    {
+        if (splitShown && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && std::abs(io.MousePos.x - divider) < 8.0f)
+            draggingDivider_ = true;
+        if (io.MouseWheel != 0.0f)
+        {
+            // Zoom about the cursor: the texel under it stays under it.
+            const float mx = io.MousePos.x - viewCentreX(e), my = io.MousePos.y - float(e.height) * 0.5f;
+            const float before[2] = {centre_[0] + mx * texelsPerPixel_, centre_[1] + my * texelsPerPixel_};
+            texelsPerPixel_ = std::clamp(texelsPerPixel_ * std::pow(0.85f, io.MouseWheel), 1.0f / 32.0f, 64.0f);
+            centre_[0] = before[0] - mx * texelsPerPixel_;
+            centre_[1] = before[1] - my * texelsPerPixel_;
+            fit_ = false;
+        }
+        if (!draggingDivider_ &&
+            (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right)))
+        {
+            centre_[0] -= io.MouseDelta.x * texelsPerPixel_;
+            centre_[1] -= io.MouseDelta.y * texelsPerPixel_;
+            fit_ = false;
+        }
+    }
+    if (draggingDivider_)
+    {
+        settings_.split = std::clamp((io.MousePos.x - viewLeft_) / (float(e.width) - viewLeft_), 0.0f, 1.0f);
+        if (!ImGui::IsMouseDown(ImGuiMouseButton_Left))
+            draggingDivider_ = false;
+    }
+    if (splitShown)
+    {
+        ImDrawList* draw = ImGui::GetBackgroundDrawList();
+        const float x = divider;
+        const ImU32 colour = draggingDivider_ ? IM_COL32(255, 210, 120, 255) : IM_COL32(255, 255, 255, 200);
+        draw->AddLine(ImVec2(x, 0.0f), ImVec2(x, float(e.height)), colour, 2.0f);
+        draw->AddCircleFilled(ImVec2(x, float(e.height) * 0.5f), 7.0f, colour);
+        draw->AddText(ImVec2(x - 22.0f, float(e.height) - 24.0f), colour, "A");
+        draw->AddText(ImVec2(x + 14.0f, float(e.height) - 24.0f), colour, "B");
+    }
+}
+
+void Viewer::toggleEditB()
+{
+    if (!editB_ && !startB())
+        return;
+    editB_ = !editB_;
+    kernelViewStale_ = true;
+    kernelPath_ = edited().kernelFile;
+    kernelFromFile_ = !kernelPath_.empty();
+}
+
+void Viewer::drawUi()
+{
+    ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(360, float(wd_.swapchainExtent().height) - 16.0f), ImGuiCond_FirstUseEver);
+    ImGui::Begin("fftbloom");
+    // Images are fitted beside the panel while it stays at the window's left.
+    const float panelRight = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
+    viewLeft_ = ImGui::GetWindowPos().x < float(wd_.swapchainExtent().width) / 4.0f &&
+                        panelRight < float(wd_.swapchainExtent().width) / 2.0f
+                    ? panelRight + 8.0f
+                    : 0.0f;
+    ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(sceneName_).filename().c_str(), input_.width,
+                       input_.height);
+    if (!notice_.empty())
+        ImGui::TextWrapped("%s", notice_.c_str());
+    if (!message_.empty())
+    {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::PopStyleColor();
+    }
+
+    if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
+    {
+        int view = int(settings_.view);
+        const char* names[] = {"Composite", "Bloom only", "Input", "A/B split", "Difference", "Kernel", "Spectrum"};
+        for (int i = 0; i < 7; ++i)
+        {
+            if (i != 0 && i != 3 && i != 5)
+                ImGui::SameLine();
+            ImGui::RadioButton(names[i], &view, i);
+        }
+        settings_.view = View(view);
+        int tonemapper = int(settings_.tonemapper);
+        ImGui::Combo("Tonemapper", &tonemapper, kTonemapperNames, 4);
+        settings_.tonemapper = Tonemapper(tonemapper);
+        ImGui::SliderFloat("Exposure", &settings_.exposure, -10.0f, 10.0f, "%+.1f stops");
+        if (settings_.view == View::Kernel)
+            ImGui::TextDisabled("kernel texels, log10: 6 decades below the peak");
+        if (settings_.view == View::Spectrum)
+            ImGui::TextDisabled("|spectrum| at S = pow2ceil(K), log10: 6 decades below DC, DC at the centre");
+        if (settings_.view == View::Split || settings_.view == View::Difference)
+        {
+            ImGui::SliderFloat("Divider", &settings_.split, 0.0f, 1.0f, "%.2f");
+            ImGui::SliderFloat("Difference gain", &settings_.differenceGain, 0.0f, 16.0f, "%.1f stops");
+            int compare = settings_.compareBloomOnly ? 1 : 0;
+            ImGui::RadioButton("compare composites", &compare, 0);
+            ImGui::SameLine();
+            ImGui::RadioButton("blooms", &compare, 1);
+            settings_.compareBloomOnly = compare == 1;
+        }
+    }
+
+    if (ImGui::CollapsingHeader("A / B", ImGuiTreeNodeFlags_DefaultOpen))
+    {
+        int which = editB_ ? 1 : 0;
+        ImGui::RadioButton("Controls edit A", &which, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("B", &which, 1);
+        if ((which == 1) != editB_)
+            toggleEditB();
+        ImGui::SameLine();
+        if (ImGui::Button(editB_ ? "B = A" : "A = B") && nodes_[1].context)
+            copySettings(editB_ ? settingsB_ : settings_, editB_ ? settings_ : settingsB_);
+    }
+
+    Settings& e = edited();
+    if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
+    {
+        ImGui::SliderFloat("Intensity", &e.intensity, 0.0f, 1.0f, "%.3f");
+        ImGui::SliderFloat("Sharpening", &e.sharpen, 0.0f, 1.0f, "%.3f");
+        int composite = int(e.composite);
+        ImGui::RadioButton("Energy-conserving", &composite, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("Additive composite", &composite, 1);
+        e.composite = CompositeMode(composite);
+        ImGui::SliderFloat("Threshold", &e.threshold, 0.0f, 100.0f, e.threshold == 0.0f ? "off" : "%.3f",
+                           ImGuiSliderFlags_Logarithmic);
+        ImGui::SliderFloat("Knee", &e.knee, 0.0f, 1.0f, "%.2f of the threshold");
+        ImGui::SliderFloat("Clamp", &e.clamp, 0.0f, 1000.0f, e.clamp == 0.0f ? "none" : "%.1f",
+                           ImGuiSliderFlags_Logarithmic);
+        ImGui::Combo("Padding", &e.padding, kPaddingNames, 2);
+        ImGui::Combo("Axis order", &e.axisOrder, kAxisNames, 3);
+        ImGui::Combo("Spectrum", &e.spectrum, kSpectrumNames, 2);
+        ImGui::TextDisabled("Precision: fp32 intermediate spectra");
+        drawPlan();
+    }
+
+    if (ImGui::CollapsingHeader(editB_ ? "Kernel (B)" : "Kernel (A)", ImGuiTreeNodeFlags_DefaultOpen))
+    {
+        int sizeLog2 = int(std::log2(e.kernelSize));
+        ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
+        e.kernelSize = 1 << sizeLog2;
+        if (kernelJob_.valid())
+            ImGui::TextDisabled("making the kernel (%s) ...", kernelJobNode_ == 0 ? "A" : "B");
+        if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
+        {
+            kernelFromFile_ = false;
+            e.kernelFile.clear();
+        }
+        ImGui::SameLine();
+        if (ImGui::RadioButton("File", kernelFromFile_))
+            kernelFromFile_ = true;
+        if (!kernelFromFile_)
+        {
+            ImGui::SliderInt("Blades", &e.aperture.blades, 0, 16, e.aperture.blades == 0 ? "circle" : "%d");
+            if (e.aperture.blades == 1 || e.aperture.blades == 2)
+                e.aperture.blades = 3;
+            float curvature = float(e.aperture.bladeCurvature);
+            ImGui::SliderFloat("Curvature", &curvature, 0.0f, 1.0f);
+            e.aperture.bladeCurvature = curvature;
+            float obstruction = float(e.aperture.obstruction);
+            ImGui::SliderFloat("Obstruction", &obstruction, 0.0f, 0.9f);
+            e.aperture.obstruction = obstruction;
+            ImGui::SliderInt("Vanes", &e.aperture.vanes, 0, 8);
+            float airy = float(e.airyRadiusTexels);
+            ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
+            e.airyRadiusTexels = airy;
+        }
+        else
+        {
+            // Opened on Enter or with the button; Shift + drop fills it in too.
+            const bool entered = ImGui::InputText("##kernel path", &kernelPath_, ImGuiInputTextFlags_EnterReturnsTrue);
+            ImGui::SameLine();
+            if ((ImGui::Button("Open") || entered) && !kernelPath_.empty())
+                e.kernelFile = kernelPath_;
+            ImGui::TextDisabled("%s",
+                                e.kernelFile.empty() ? "EXR or .hdr, centre at (w/2, h/2)" : e.kernelFile.c_str());
+        }
+    }
+
+    if (ImGui::CollapsingHeader("GPU time (A), memory", ImGuiTreeNodeFlags_DefaultOpen))
+    {
+        int rerun = int(settings_.rerun);
+        const char* reruns[] = {"auto (every frame on a GPU)", "every frame", "on changes"};
+        ImGui::Combo("Bloom runs", &rerun, reruns, 3);
+        settings_.rerun = Rerun(rerun);
+        drawTimings();
+        if (!bloomEveryFrame())
+        {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+            ImGui::TextWrapped("the bloom runs when the frame, the kernel or a bloom setting changes");
+            ImGui::PopStyleColor();
+        }
+        const VkDeviceSize pluginBytes = pluginDeviceMemoryBytes();
+        ImGui::Text("Plugin device memory: %.1f MiB (%s)", double(pluginBytes) / (1024.0 * 1024.0),
+                    nodes_[1].context ? "A and B" : "A");
+    }
+
+    if (ImGui::Button("Save EXR + PNG (S)"))
+        save();
+
+    if (ImGui::CollapsingHeader("Keyboard and mouse"))
+    {
+        ImGui::TextUnformatted("Drop an EXR or .hdr file on the window to open it;\n"
+                               "with Shift held, it becomes the kernel.\n"
+                               "1 2 3       composite, bloom only, input\n"
+                               "4 5         A/B split, difference\n"
+                               "6 7         kernel, kernel spectrum\n"
+                               "B           controls edit A or B\n"
+                               "T           next tonemapper\n"
+                               "+ / -       exposure +- 0.5 stop\n"
+                               "] / [       intensity +- 0.05\n"
+                               "S           save the output (EXR, PNG)\n"
+                               "H           hide or show this panel\n"
+                               "F           fit the image to the window\n"
+                               "wheel       zoom about the cursor\n"
+                               "drag        pan; the divider in the split\n"
+                               "Esc, Q      quit");
+    }
+    ImGui::End();
+}
+
+void Viewer::copySettings(const Settings& from, Settings& to)
+{
+    to.intensity = from.intensity;
+    to.sharpen = from.sharpen;
+    to.composite = from.composite;
+    to.threshold = from.threshold;
+    to.knee = from.knee;
+    to.clamp = from.clamp;
+    to.padding = from.padding;
+    to.axisOrder = from.axisOrder;
+    to.spectrum = from.spectrum;
+    to.kernelSize = from.kernelSize;
+    to.kernelFile = from.kernelFile;
+    to.aperture = from.aperture;
+    to.airyRadiusTexels = from.airyRadiusTexels;
+}
+
+void Viewer::drawPlan()
+{
+    PlanRequest request;
+    request.imageWidth = input_.width;
+    request.imageHeight = input_.height;
+    const Settings& e = edited();
+    const KernelKey& applied = nodes_[editB_ ? 1 : 0].applied;
+    request.kernelWidth = request.kernelHeight = uint32_t(applied.size);
+    request.padding = Padding(e.padding);
+    request.spectrum = SpectrumMode(applied.spectrum);
+    Plan plan, xFirst, yFirst;
+    std::string error;
+    request.axisOrder = AxisOrder(e.axisOrder);
+    if (!makePlan(request, &plan, &error))
+    {
+        ImGui::TextWrapped("plan: %s", error.c_str());
+        return;
+    }
+    auto axisText = [](const Plan& p)
+    {
+        return std::string(p.firstAxisIsX ? "x" : "y") + " first: N " + std::to_string(p.first.paddedLength) + " x " +
+               std::to_string(p.second.paddedLength);
+    };
+    ImGui::Text("Plan: %s", axisText(plan).c_str());
+    request.axisOrder = AxisOrder::XFirst;
+    const bool haveX = makePlan(request, &xFirst, &error);
+    request.axisOrder = AxisOrder::YFirst;
+    const bool haveY = makePlan(request, &yFirst, &error);
+    if (haveX && haveY)
+    {
+        const double cx = costOf(xFirst.first, xFirst.second), cy = costOf(yFirst.first, yFirst.second);
+        if (e.axisOrder == 0)
+            ImGui::TextWrapped("auto picked %s first: modelled cost %.3g against %.3g for %s first "
+                               "(FFT lines x length cost, plus texels moved)",
+                               plan.firstAxisIsX ? "x" : "y", plan.firstAxisIsX ? cx : cy, plan.firstAxisIsX ? cy : cx,
+                               plan.firstAxisIsX ? "y" : "x");
+        else
+            ImGui::TextDisabled("cost: x first %.3g, y first %.3g", cx, cy);
+    }
+}
+
+void Viewer::drawTimings()
+{
+    if (!wd_.timestamps())
+    {
+        ImGui::TextDisabled("this queue has no timestamps");
+        return;
+    }
+    if (timings_.empty())
+        return;
+    std::array<double, 5> mean{};
+    for (const auto& t : timings_)
+        for (size_t i = 0; i < mean.size(); ++i)
+            mean[i] += t[i] / double(timings_.size());
+    const char* names[] = {"1 first-axis FFT", "2 second axis: FFT, product, inverse",
+                           "3 first-axis inverse, composite", "bloom total", "display pass"};
+    // The default font is fixed-width: columns by padding.
+    for (size_t i = 0; i < mean.size(); ++i)
+        ImGui::Text("%-36s %9.3f ms", names[i], mean[i]);
+    ImGui::TextDisabled("%-36s %9.3f ms", "kernel spectrum (last computed)", spectrumTimeMs_);
+    ImGui::TextDisabled("mean of the last %zu blooms; %s", timings_.size(), wd_.properties().deviceName);
+}
+
+} // namespace fftb::viewer
