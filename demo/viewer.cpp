@@ -56,6 +56,7 @@ const char* const kTonemapperNames[] = {"ACES fitted (Narkowicz)", "ACES (Hill)"
 const char* const kPaddingNames[] = {"zero", "mirror"};
 const char* const kAxisNames[] = {"auto", "x first", "y first"};
 const char* const kSpectrumNames[] = {"resampled", "exact"};
+const char* const kKernelExtentNames[] = {"native (a texel a pixel)", "pixels", "fraction of the diagonal"};
 
 /// A GPU image with its memory and view.
 struct GpuImage
@@ -187,11 +188,13 @@ struct BloomNode
         bool bloomOnly = false;
         CompositeMode composite = CompositeMode::Conserving;
         float threshold = 0.0f, knee = 0.0f, clamp = 0.0f;
+        KernelScale extent;
         bool operator==(const Recorded& o) const
         {
             return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
                    intensity == o.intensity && sharpen == o.sharpen && bloomOnly == o.bloomOnly &&
-                   composite == o.composite && threshold == o.threshold && knee == o.knee && clamp == o.clamp;
+                   composite == o.composite && threshold == o.threshold && knee == o.knee && clamp == o.clamp &&
+                   extent.unit == o.extent.unit && extent.value == o.extent.value;
         }
     };
     std::optional<Recorded> recorded;
@@ -1210,9 +1213,10 @@ class Viewer
     bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
     {
         const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
+        const KernelScale extent = appliedExtent(settings, node.applied);
         const BloomNode::Recorded state{sceneGeneration_,   node.applied,     settings.padding, settings.axisOrder,
                                         settings.intensity, settings.sharpen, bloomOnly,        settings.composite,
-                                        settings.threshold, settings.knee,    settings.clamp};
+                                        settings.threshold, settings.knee,    settings.clamp,   extent};
         if (!bloomEveryFrame() && node.recorded == state)
             return false;
         node.recorded = state;
@@ -1242,12 +1246,25 @@ class Viewer
         // The knee is kept as a fraction of the threshold, so no slider order can make it exceed the threshold.
         bi.prefilterKnee = std::min(settings.knee * settings.threshold, settings.threshold);
         bi.prefilterClamp = settings.clamp;
+        bi.kernelScaleUnit = FftbKernelScaleUnit(extent.unit);
+        bi.kernelScale = extent.value;
         if (const FftbResult r = node.context.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
             throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")");
         VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
                                  VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
         return true;
+    }
+
+    /// The kernel extent the plugin is given: the settings', native for an exact-mode kernel (which cannot be
+    /// scaled) and at most kMaxKernelSize pixels across (the contexts' maximum kernel extent).
+    KernelScale appliedExtent(const Settings& settings, const KernelKey& applied) const
+    {
+        if (settings.kernelExtent.native() || applied.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
+            return {};
+        if (kernelSpan(settings.kernelExtent, input_.width, input_.height) > kMaxKernelSize)
+            return {KernelScaleUnit::Pixels, float(kMaxKernelSize)};
+        return settings.kernelExtent;
     }
 
     bool bloomEveryFrame() const
@@ -1682,6 +1699,7 @@ class Viewer
             int sizeLog2 = int(std::log2(e.kernelSize));
             ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
             e.kernelSize = 1 << sizeLog2;
+            drawKernelExtent(e);
             if (kernelJob_.valid())
                 ImGui::TextDisabled("making the kernel (%s) ...", kernelJobNode_ == 0 ? "A" : "B");
             if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
@@ -1780,9 +1798,37 @@ class Viewer
         to.axisOrder = from.axisOrder;
         to.spectrum = from.spectrum;
         to.kernelSize = from.kernelSize;
+        to.kernelExtent = from.kernelExtent;
         to.kernelFile = from.kernelFile;
         to.aperture = from.aperture;
         to.airyRadiusTexels = from.airyRadiusTexels;
+    }
+
+    /// How large the kernel appears: native, pixels across, or a fraction of the frame's diagonal.
+    void drawKernelExtent(Settings& e)
+    {
+        static_assert(int(KernelScaleUnit::Pixels) == FFTB_KERNEL_SCALE_PIXELS &&
+                      int(KernelScaleUnit::FrameDiagonal) == FFTB_KERNEL_SCALE_FRAME_DIAGONAL);
+        const double diagonal = std::max(std::hypot(double(input_.width), double(input_.height)), 1.0);
+        int unit = int(e.kernelExtent.unit);
+        if (ImGui::Combo("Extent", &unit, kKernelExtentNames, 3) && unit != int(e.kernelExtent.unit))
+        {
+            // The new unit starts at the kernel's native span, so switching alone changes nothing on screen.
+            e.kernelExtent.unit = KernelScaleUnit(unit);
+            e.kernelExtent.value =
+                float(e.kernelExtent.unit == KernelScaleUnit::FrameDiagonal ? e.kernelSize / diagonal : e.kernelSize);
+        }
+        const ImGuiSliderFlags flags = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
+        if (e.kernelExtent.unit == KernelScaleUnit::Pixels)
+            ImGui::SliderFloat("Pixels", &e.kernelExtent.value, 1.0f, float(kMaxKernelSize), "%.0f across", flags);
+        else if (e.kernelExtent.unit == KernelScaleUnit::FrameDiagonal)
+            ImGui::SliderFloat("Of diagonal", &e.kernelExtent.value, 0.001f, float(kMaxKernelSize / diagonal), "%.3f",
+                               flags);
+        const KernelScale applied = appliedExtent(e, nodes_[editB_ ? 1 : 0].applied);
+        if (!e.kernelExtent.native() && applied.native())
+            ImGui::TextDisabled("the exact spectrum is not scaled: native");
+        else if (applied.unit != e.kernelExtent.unit)
+            ImGui::TextDisabled("clamped to %d pixels, the largest kernel extent", kMaxKernelSize);
     }
 
     void drawPlan()
@@ -1795,6 +1841,7 @@ class Viewer
         request.kernelWidth = request.kernelHeight = uint32_t(applied.size);
         request.padding = Padding(e.padding);
         request.spectrum = SpectrumMode(applied.spectrum);
+        request.kernelScale = appliedExtent(e, applied);
         Plan plan, xFirst, yFirst;
         std::string error;
         request.axisOrder = AxisOrder(e.axisOrder);
@@ -1809,6 +1856,11 @@ class Viewer
                    " x " + std::to_string(p.second.paddedLength);
         };
         ImGui::Text("Plan: %s", axisText(plan).c_str());
+        if (!request.kernelScale.native())
+            ImGui::TextDisabled("kernel %u x %u pixels on the frame (x%.3g)",
+                                plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength,
+                                plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength,
+                                plan.kernelScale);
         request.axisOrder = AxisOrder::XFirst;
         const bool haveX = makePlan(request, &xFirst, &error);
         request.axisOrder = AxisOrder::YFirst;
