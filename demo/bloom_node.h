@@ -62,11 +62,13 @@ struct BloomNode
         bool bloomOnly = false;
         CompositeMode composite = CompositeMode::Conserving;
         float threshold = 0.0f, knee = 0.0f, clamp = 0.0f;
+        KernelScale extent;
         bool operator==(const Recorded& o) const
         {
             return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
                    intensity == o.intensity && sharpen == o.sharpen && bloomOnly == o.bloomOnly &&
-                   composite == o.composite && threshold == o.threshold && knee == o.knee && clamp == o.clamp;
+                   composite == o.composite && threshold == o.threshold && knee == o.knee && clamp == o.clamp &&
+                   extent.unit == o.extent.unit && extent.value == o.extent.value;
         }
     };
     std::optional<Recorded> recorded;

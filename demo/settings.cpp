@@ -1,6 +1,8 @@
 // Parsing key=value settings: one line naming the key and the accepted values on every error.
 #include "settings.h"
 
+#include "kernel_extent.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -61,6 +63,8 @@ const std::vector<std::string>& settingKeys()
         "axis=auto|x|y",
         "spectrum=resampled|exact",
         "kernel-size=N (power of two, 16..1024)",
+        "kernel-extent=native|<n>px|<f>diag (how large the kernel appears: its larger side spans n pixels or a "
+        "fraction f of the frame's diagonal; at most 1024 pixels)",
         "kernel=generated|PATH",
         "blades=N (0 or 3..16)",
         "curvature=F (0..1)",
@@ -146,6 +150,8 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
                          s.kernelSize = i;
                          return true;
                      });
+    else if (key == "kernel-extent")
+        ok = parseKernelExtent(value, &s.kernelExtent, nullptr);
     else if (key == "kernel")
     {
         ok = !value.empty();

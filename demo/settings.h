@@ -1,6 +1,7 @@
 // What the viewer shows and how the bloom is set up, and their key=value spelling (--settings, the tests).
 #pragma once
 
+#include "plan.h"
 #include "psf_generator.h"
 
 #include <string>
@@ -46,7 +47,7 @@ enum class Rerun
 };
 
 /// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis, the
-/// composite and the prefilter) go to
+/// composite, the prefilter and the kernel extent) go to
 /// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its size, the spectrum mode) to fftbCreateKernel.
 struct Settings
 {
@@ -56,15 +57,16 @@ struct Settings
     float intensity = 0.25f;
     float sharpen = 0.0f;
     CompositeMode composite = CompositeMode::Conserving;
-    float threshold = 0.0f; ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
-    float knee = 0.0f;      ///< prefilter soft knee, as a fraction of T in [0, 1] (so it never exceeds T)
-    float clamp = 0.0f;     ///< prefilter clamp C on max(r, g, b); 0: none
-    int padding = 0;        ///< FftbPadding
-    int axisOrder = 0;      ///< FftbAxisOrder
-    int spectrum = 0;       ///< FftbSpectrumMode
-    int kernelSize = 256;
-    std::string kernelFile;  ///< empty: the generated PSF of `aperture`
-    ApertureParams aperture; ///< the generated PSF's aperture
+    float threshold = 0.0f;   ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
+    float knee = 0.0f;        ///< prefilter soft knee, as a fraction of T in [0, 1] (so it never exceeds T)
+    float clamp = 0.0f;       ///< prefilter clamp C on max(r, g, b); 0: none
+    int padding = 0;          ///< FftbPadding
+    int axisOrder = 0;        ///< FftbAxisOrder
+    int spectrum = 0;         ///< FftbSpectrumMode
+    int kernelSize = 256;     ///< the PSF's texels per side
+    KernelScale kernelExtent; ///< how large the kernel appears on the frame (FftbBloomInfo::kernelScale); native
+    std::string kernelFile;   ///< empty: the generated PSF of `aperture`
+    ApertureParams aperture;  ///< the generated PSF's aperture
     double airyRadiusTexels = 2.0;
     bool ui = true; ///< draw the controls
     // Comparison views (split, difference): display settings, shared by A and B.
@@ -77,8 +79,9 @@ struct Settings
 /// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
 /// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, sharpen,
 /// composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero|mirror), axis (auto|x|y), spectrum
-/// (resampled|exact), kernel-size, kernel (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, ui
-/// (on|off), split, difference-gain, compare (composite|bloom), rerun (auto|always|changes).
+/// (resampled|exact), kernel-size, kernel-extent (native|<n>px|<f>diag), kernel (generated|PATH), blades, curvature,
+/// obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare (composite|bloom), rerun
+/// (auto|always|changes).
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The keys applySetting knows, for --help.

@@ -147,9 +147,10 @@ void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool
 bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
 {
     const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
+    const KernelScale extent = appliedExtent(settings, node.applied);
     const BloomNode::Recorded state{sceneGeneration_,   node.applied,     settings.padding, settings.axisOrder,
                                     settings.intensity, settings.sharpen, bloomOnly,        settings.composite,
-                                    settings.threshold, settings.knee,    settings.clamp};
+                                    settings.threshold, settings.knee,    settings.clamp,   extent};
     if (!bloomEveryFrame() && node.recorded == state)
         return false;
     node.recorded = state;
@@ -179,6 +180,8 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     // The knee is kept as a fraction of the threshold, so no slider order can make it exceed the threshold.
     bi.prefilterKnee = std::min(settings.knee * settings.threshold, settings.threshold);
     bi.prefilterClamp = settings.clamp;
+    bi.kernelScaleUnit = FftbKernelScaleUnit(extent.unit);
+    bi.kernelScale = extent.value;
     if (const FftbResult r = node.context.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCmdBloom");
@@ -188,6 +191,15 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
                              VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     return true;
+}
+
+KernelScale Viewer::appliedExtent(const Settings& settings, const KernelKey& applied) const
+{
+    if (settings.kernelExtent.native() || applied.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
+        return {};
+    if (kernelSpan(settings.kernelExtent, input_.width, input_.height) > kMaxKernelSize)
+        return {KernelScaleUnit::Pixels, float(kMaxKernelSize)};
+    return settings.kernelExtent;
 }
 
 bool Viewer::bloomEveryFrame() const

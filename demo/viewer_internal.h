@@ -188,6 +188,9 @@ class Viewer
     /// Records fftbCmdBloom of `node` with `settings` (timestamps into `queries` when given).
     /// Returns false when skipped: nothing it depends on changed and the settings ask for no rerun.
     bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries);
+    /// The kernel extent the plugin is given: the settings', native for an exact-mode kernel (which cannot be
+    /// scaled) and at most kMaxKernelSize pixels across (the contexts' maximum kernel extent).
+    KernelScale appliedExtent(const Settings& settings, const KernelKey& applied) const;
     bool bloomEveryFrame() const;
     DisplayConstants displayConstants(VkExtent2D target, VkExtent2D image) const;
     void recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc);
@@ -219,6 +222,8 @@ class Viewer
     void drawUi();
     /// Copies the bloom and kernel settings (not the display ones) from `from` to `to`.
     static void copySettings(const Settings& from, Settings& to);
+    /// How large the kernel appears: native, pixels across, or a fraction of the frame's diagonal.
+    void drawKernelExtent(Settings& e);
     void drawPlan();
     void drawTimings();
     Settings& edited() { return editB_ ? settingsB_ : settings_; }

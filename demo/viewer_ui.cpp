@@ -21,6 +21,7 @@ const char* const kTonemapperNames[] = {"ACES fitted (Narkowicz)", "ACES (Hill)"
 const char* const kPaddingNames[] = {"zero", "mirror"};
 const char* const kAxisNames[] = {"auto", "x first", "y first"};
 const char* const kSpectrumNames[] = {"resampled", "exact"};
+const char* const kKernelExtentNames[] = {"native (a texel a pixel)", "pixels", "fraction of the diagonal"};
 
 } // namespace
 
@@ -201,6 +202,7 @@ void Viewer::drawUi()
         int sizeLog2 = int(std::log2(e.kernelSize));
         ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
         e.kernelSize = 1 << sizeLog2;
+        drawKernelExtent(e);
         if (kernelJob_.valid())
             ImGui::TextDisabled("making the kernel (%s) ...", kernelJobNode_ == 0 ? "A" : "B");
         if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
@@ -293,9 +295,36 @@ void Viewer::copySettings(const Settings& from, Settings& to)
     to.axisOrder = from.axisOrder;
     to.spectrum = from.spectrum;
     to.kernelSize = from.kernelSize;
+    to.kernelExtent = from.kernelExtent;
     to.kernelFile = from.kernelFile;
     to.aperture = from.aperture;
     to.airyRadiusTexels = from.airyRadiusTexels;
+}
+
+void Viewer::drawKernelExtent(Settings& e)
+{
+    static_assert(int(KernelScaleUnit::Pixels) == FFTB_KERNEL_SCALE_PIXELS &&
+                  int(KernelScaleUnit::FrameDiagonal) == FFTB_KERNEL_SCALE_FRAME_DIAGONAL);
+    const double diagonal = std::max(std::hypot(double(input_.width), double(input_.height)), 1.0);
+    int unit = int(e.kernelExtent.unit);
+    if (ImGui::Combo("Extent", &unit, kKernelExtentNames, 3) && unit != int(e.kernelExtent.unit))
+    {
+        // The new unit starts at the kernel's native span, so switching alone changes nothing on screen.
+        e.kernelExtent.unit = KernelScaleUnit(unit);
+        e.kernelExtent.value =
+            float(e.kernelExtent.unit == KernelScaleUnit::FrameDiagonal ? e.kernelSize / diagonal : e.kernelSize);
+    }
+    const ImGuiSliderFlags flags = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
+    if (e.kernelExtent.unit == KernelScaleUnit::Pixels)
+        ImGui::SliderFloat("Pixels", &e.kernelExtent.value, 1.0f, float(kMaxKernelSize), "%.0f across", flags);
+    else if (e.kernelExtent.unit == KernelScaleUnit::FrameDiagonal)
+        ImGui::SliderFloat("Of diagonal", &e.kernelExtent.value, 0.001f, float(kMaxKernelSize / diagonal), "%.3f",
+                           flags);
+    const KernelScale applied = appliedExtent(e, nodes_[editB_ ? 1 : 0].applied);
+    if (!e.kernelExtent.native() && applied.native())
+        ImGui::TextDisabled("the exact spectrum is not scaled: native");
+    else if (applied.unit != e.kernelExtent.unit)
+        ImGui::TextDisabled("clamped to %d pixels, the largest kernel extent", kMaxKernelSize);
 }
 
 void Viewer::drawPlan()
@@ -308,6 +337,7 @@ void Viewer::drawPlan()
     request.kernelWidth = request.kernelHeight = uint32_t(applied.size);
     request.padding = Padding(e.padding);
     request.spectrum = SpectrumMode(applied.spectrum);
+    request.kernelScale = appliedExtent(e, applied);
     Plan plan, xFirst, yFirst;
     std::string error;
     request.axisOrder = AxisOrder(e.axisOrder);
@@ -322,6 +352,11 @@ void Viewer::drawPlan()
                std::to_string(p.second.paddedLength);
     };
     ImGui::Text("Plan: %s", axisText(plan).c_str());
+    if (!request.kernelScale.native())
+        ImGui::TextDisabled("kernel %u x %u pixels on the frame (x%.3g)",
+                            plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength,
+                            plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength,
+                            plan.kernelScale);
     request.axisOrder = AxisOrder::XFirst;
     const bool haveX = makePlan(request, &xFirst, &error);
     request.axisOrder = AxisOrder::YFirst;

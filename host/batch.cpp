@@ -204,10 +204,11 @@ class Pipeline
             record.height = frame->rgba.height;
             record.scrubbed = scrubRgb(frame->rgba, options_.scrubMax);
             frame->scrubbed = record.scrubbed.total() > 0;
-            const PlanRequest request{uint32_t(record.width),          uint32_t(record.height),
-                                      uint32_t(options_.kernel.width), uint32_t(options_.kernel.height),
-                                      options_.settings.padding,       options_.settings.axisOrder,
-                                      options_.settings.spectrum};
+            PlanRequest request{uint32_t(record.width),          uint32_t(record.height),
+                                uint32_t(options_.kernel.width), uint32_t(options_.kernel.height),
+                                options_.settings.padding,       options_.settings.axisOrder,
+                                options_.settings.spectrum};
+            request.kernelScale = options_.settings.kernelScale;
             Plan plan;
             std::string reason;
             if (!makePlan(request, &plan, &reason))
@@ -216,6 +217,9 @@ class Pipeline
             record.firstAxisIsX = plan.firstAxisIsX;
             record.paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
             record.paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
+            record.kernelScale = plan.kernelScale;
+            record.kernelWidth = plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength;
+            record.kernelHeight = plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength;
             record.decodeSeconds = secondsSince(start);
             return frame;
         }

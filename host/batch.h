@@ -65,6 +65,9 @@ struct FrameRecord
     uint32_t paddedWidth = 0; ///< the plan's FFT extents
     uint32_t paddedHeight = 0;
     bool firstAxisIsX = true;
+    double kernelScale = 1.0; ///< the plan's sigma: frame pixels per kernel texel (FftbBloomInfo::kernelScale)
+    uint32_t kernelWidth = 0; ///< the kernel's extent on the frame in pixels, ceil(sigma K), that the plan pads for
+    uint32_t kernelHeight = 0;
     ScrubCounts scrubbed;
     double decodeSeconds = 0.0;   ///< read, convert and scrub, on a worker thread
     double gpuSeconds = 0.0;      ///< wall time from submission to readback, frames in flight overlapping

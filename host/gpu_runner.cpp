@@ -152,8 +152,9 @@ struct GpuRunner::State
         return result;
     }
 
-    /// A context that holds this frame and kernel extent, and the kernel made on it, reusing what is already there.
-    /// The context only grows, so frames of alternating sizes do not resize it each time.
+    /// A context whose maximum extents hold `extent` (the frame's, then the kernel's or its scaled extent if larger),
+    /// and the kernel `psf` made on it, reusing what is already there. The context only grows, so frames of
+    /// alternating sizes do not resize it each time.
     void prepare(const uint32_t extent[4], const Texels& psf, SpectrumMode mode, SpectrumInterpolation interpolation)
     {
         bool fits = context != nullptr;
@@ -186,8 +187,8 @@ struct GpuRunner::State
         if (newKernel)
         {
             FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
-            ki.width = extent[2];
-            ki.height = extent[3];
+            ki.width = uint32_t(psf.width);
+            ki.height = uint32_t(psf.height);
             ki.texels = psf.values.data();
             ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
             ki.interpolation = interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
@@ -267,7 +268,13 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     if (s.pendingSlots.size() >= s.slots.size())
         throw HostError("bloom: " + std::to_string(s.slots.size()) + " frames already in flight");
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
-    const uint32_t extent[4] = {w, h, uint32_t(kernel.width), uint32_t(kernel.height)};
+    // The context's maximum kernel extent also bounds the scaled kernel (FftbBloomInfo::kernelScale); past what the
+    // plugin allows, fftbCmdBloom names the scale.
+    const uint32_t kw = uint32_t(kernel.width), kh = uint32_t(kernel.height);
+    const double span = kernelSpan(settings.kernelScale, w, h);
+    const auto scaled = [&](uint32_t k)
+    { return std::clamp(scaledKernelLength(k, std::max(kw, kh), span), k, std::max(k, FFTB_MAX_KERNEL_LENGTH)); };
+    const uint32_t extent[4] = {w, h, scaled(kw), scaled(kh)};
     s.pluginMessage.clear();
     s.prepare(extent, kernel, settings.spectrum, settings.interpolation);
 
@@ -307,6 +314,11 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     bi.prefilterThreshold = settings.prefilter.threshold;
     bi.prefilterKnee = settings.prefilter.knee;
     bi.prefilterClamp = settings.prefilter.clamp;
+    bi.kernelScaleUnit = settings.kernelScale.unit == KernelScaleUnit::Pixels ? FFTB_KERNEL_SCALE_PIXELS
+                         : settings.kernelScale.unit == KernelScaleUnit::FrameDiagonal
+                             ? FFTB_KERNEL_SCALE_FRAME_DIAGONAL
+                             : FFTB_KERNEL_SCALE_NATIVE;
+    bi.kernelScale = settings.kernelScale.value;
     if (FftbResult recorded = fftbCmdBloom(s.context, cb, &bi); recorded != FFTB_SUCCESS)
     {
         d.submitAndWait(cb); // the uploads alone: simpler than a second way to free a recording buffer

@@ -22,7 +22,8 @@ struct BloomSettings
     float sharpen = 0.0f;                      ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
     OutputMode output = OutputMode::Composite; ///< bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
     float intensity = 0.25f;
-    Prefilter prefilter; ///< p = prefilter(in); off by default
+    Prefilter prefilter;     ///< p = prefilter(in); off by default
+    KernelScale kernelScale; ///< how large the kernel appears on the frame; native by default
 };
 
 /// Device choice and checks for a GpuRunner.
@@ -32,7 +33,7 @@ struct RunnerOptions
     bool validation = false;     ///< enable VK_LAYER_KHRONOS_validation and count its messages
     uint32_t framesInFlight = 2; ///< frames submitted and not yet collected, at most, 1 .. 8
     LengthPolicy lengths = LengthPolicy::MixedRadix; ///< the FFT lengths its contexts pad to (FftbPlannerInfo)
-    int loseDeviceAfterWaits = -1; ///< test hook, VulkanDeviceOptions::loseDeviceAfterWaits
+    int loseDeviceAfterWaits = -1;                   ///< test hook, VulkanDeviceOptions::loseDeviceAfterWaits
 };
 
 /// Owns a Vulkan instance, device and queue, one plugin context (re-created larger when a frame or kernel

@@ -179,6 +179,31 @@ uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, Padding paddi
     return best;
 }
 
+double kernelSpan(const KernelScale& scale, uint32_t imageWidth, uint32_t imageHeight)
+{
+    switch (scale.unit)
+    {
+    case KernelScaleUnit::Native:
+        break;
+    case KernelScaleUnit::Pixels:
+        return double(scale.value);
+    case KernelScaleUnit::FrameDiagonal:
+        return double(scale.value) * std::hypot(double(imageWidth), double(imageHeight));
+    }
+    return 0.0;
+}
+
+uint32_t scaledKernelLength(uint32_t kernelLength, uint32_t largerKernelLength, double span)
+{
+    if (!(span > 0.0))
+        return kernelLength;
+    // Along the larger axis the span itself, so that e.g. a span of exactly 256 pixels is 256, not 257 after a
+    // rounding of span / K * K.
+    const double extent =
+        std::ceil(kernelLength == largerKernelLength ? span : span * kernelLength / largerKernelLength);
+    return extent >= double(UINT32_MAX) ? UINT32_MAX : std::max(uint32_t(extent), 1u);
+}
+
 uint32_t mirroredRepeat(int64_t position, uint32_t length)
 {
     const int64_t period = 2 * int64_t(length);
@@ -202,14 +227,16 @@ int64_t paddedSource(uint32_t p, const AxisPlan& axis, Padding padding)
 namespace
 {
 
-AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, const PlanRequest& request, bool first)
+AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, uint32_t scaledLength, const PlanRequest& request,
+                  bool first)
 {
     AxisPlan a;
     a.imageLength = imageLength;
     a.kernelLength = kernelLength;
     a.kernelCentre = kernelLength / 2;
+    a.scaledKernelLength = scaledLength;
     const Padding padding = request.padding;
-    a.paddedLength = paddedLength(imageLength, kernelLength, padding, first, request.lengths);
+    a.paddedLength = paddedLength(imageLength, scaledLength, padding, first, request.lengths);
     if (a.paddedLength == 0)
         return a;
     if (padding == Padding::Zero)
@@ -218,10 +245,10 @@ AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, const PlanRequest
     }
     else
     {
-        // out(p) = sum_j k(j) in(p - j + c) reads up to c texels past the image and K - 1 - c before it.
-        // Slack is split evenly between the two.
-        const uint32_t after = a.kernelCentre;
-        const uint32_t slack = a.paddedLength - imageLength - (kernelLength - 1);
+        // out(p) = sum_j k(j) in(p - j + c) reads up to c texels past the image and K - 1 - c before it; a scaled
+        // kernel about K' / 2 and K' - 1 - K' / 2. Slack is split evenly between the two.
+        const uint32_t after = scaledLength / 2;
+        const uint32_t slack = a.paddedLength - imageLength - (scaledLength - 1);
         a.mirrorSplit = imageLength + after + slack / 2;
     }
     a.spectrumLength = request.spectrum == SpectrumMode::Exact ? a.paddedLength : pow2Ceil(kernelLength);
@@ -264,13 +291,32 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     if (request.kernelWidth > kMaxKernelLength || request.kernelHeight > kMaxKernelLength)
         return fail("kernel extent: " + std::to_string(request.kernelWidth) + "x" +
                     std::to_string(request.kernelHeight) + " exceeds " + std::to_string(kMaxKernelLength));
+    const KernelScale& scale = request.kernelScale;
+    const uint32_t larger = std::max(request.kernelWidth, request.kernelHeight);
+    double span = 0.0;
+    if (!scale.native())
+    {
+        if (scale.unit != KernelScaleUnit::Pixels && scale.unit != KernelScaleUnit::FrameDiagonal)
+            return fail("kernel scale: unknown unit");
+        if (!(scale.value > 0.0f) || !std::isfinite(scale.value))
+            return fail("kernel scale: " + std::to_string(scale.value) + " is not finite and > 0");
+        if (request.spectrum == SpectrumMode::Exact)
+            return fail("kernel scale: needs the resampled spectrum mode");
+        span = kernelSpan(scale, request.imageWidth, request.imageHeight);
+    }
+    const uint32_t scaledWidth = scaledKernelLength(request.kernelWidth, larger, span);
+    const uint32_t scaledHeight = scaledKernelLength(request.kernelHeight, larger, span);
+    if (scaledWidth > kMaxKernelLength || scaledHeight > kMaxKernelLength)
+        return fail("kernel scale: the scaled kernel extent " + std::to_string(scaledWidth) + "x" +
+                    std::to_string(scaledHeight) + " exceeds " + std::to_string(kMaxKernelLength));
 
     const auto axis = [&](bool isX, bool first)
     {
-        return isX ? planAxis(request.imageWidth, request.kernelWidth, request, first)
-                   : planAxis(request.imageHeight, request.kernelHeight, request, first);
+        return isX ? planAxis(request.imageWidth, request.kernelWidth, scaledWidth, request, first)
+                   : planAxis(request.imageHeight, request.kernelHeight, scaledHeight, request, first);
     };
-    const char* marginText = request.padding == Padding::Zero ? " + kernel/2" : " + kernel - 1";
+    const std::string marginText = std::string(scale.native() ? " + kernel" : " + scaled kernel") +
+                                   (request.padding == Padding::Zero ? "/2" : " - 1");
     if (axis(true, true).paddedLength == 0)
         return fail("image width: " + std::to_string(request.imageWidth) + marginText + " needs an FFT longer than " +
                     std::to_string(kMaxFftLength));
@@ -281,6 +327,7 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     Plan p;
     p.padding = request.padding;
     p.spectrum = request.spectrum;
+    p.kernelScale = scale.native() ? 1.0 : span / larger;
     // The first axis must be even, so its length can differ from the one it would get as the second axis.
     const AxisPlan xFirst[2] = {axis(true, true), axis(false, false)};
     const AxisPlan yFirst[2] = {axis(false, true), axis(true, false)};

@@ -122,6 +122,32 @@ struct Prefilter
     bool active() const { return threshold > 0.0f || clamp > 0.0f; }
 };
 
+/// The unit of a kernel scale (FftbKernelScaleUnit).
+enum class KernelScaleUnit
+{
+    Native,        ///< one kernel texel per frame pixel
+    Pixels,        ///< the kernel's larger extent spans `value` frame pixels
+    FrameDiagonal, ///< it spans `value` * sqrt(W^2 + H^2) frame pixels, W x H the frame
+};
+
+/// How large the kernel appears on the frame (FftbBloomInfo::kernelScaleUnit, kernelScale): the kernel k of Kw x Kh
+/// texels becomes k_sigma(x) = k(x / sigma) / sigma^2, sigma = span / max(Kw, Kh), whose spectrum is K(sigma f).
+struct KernelScale
+{
+    KernelScaleUnit unit = KernelScaleUnit::Native;
+    float value = 0.0f; ///< Pixels: the span in frame pixels; FrameDiagonal: a fraction of the diagonal; Native: unused
+    bool native() const { return unit == KernelScaleUnit::Native; }
+};
+
+/// Frame pixels the kernel's larger extent spans on a `imageWidth` x `imageHeight` frame: `value` (Pixels),
+/// `value` * sqrt(W^2 + H^2) (FrameDiagonal), in double precision; 0 for Native.
+double kernelSpan(const KernelScale& scale, uint32_t imageWidth, uint32_t imageHeight);
+
+/// The kernel's extent in frame pixels along an axis of `kernelLength` texels when its larger extent
+/// `largerKernelLength` = max(Kw, Kh) spans `span` pixels: ceil(span * K / max(Kw, Kh)), at least 1, and exactly
+/// ceil(span) along the larger axis; K itself for span 0 (native) or any span not > 0. Saturates at UINT32_MAX.
+uint32_t scaledKernelLength(uint32_t kernelLength, uint32_t largerKernelLength, double span);
+
 /// Which FFT lengths the planner may pad to.
 enum class LengthPolicy
 {
@@ -140,18 +166,22 @@ struct PlanRequest
     AxisOrder axisOrder = AxisOrder::Auto;
     SpectrumMode spectrum = SpectrumMode::Resampled;
     LengthPolicy lengths = LengthPolicy::MixedRadix;
+    KernelScale kernelScale; ///< native by default; any other needs SpectrumMode::Resampled
 };
 
 /// The plan along one axis.
 struct AxisPlan
 {
     uint32_t imageLength = 0;    ///< L: image texels along the axis
-    uint32_t paddedLength = 0;   ///< N: FFT length (isFftLength), >= L + K/2 (zero) or >= L + K - 1 (mirror)
+    uint32_t paddedLength = 0;   ///< N: FFT length (isFftLength), >= L + K'/2 (zero) or >= L + K' - 1 (mirror)
     uint32_t mirrorSplit = 0;    ///< mirror padding: padded positions [L, split) reflect past the far edge,
                                  ///< [split, N) before the near edge; equals N for zero padding
     uint32_t kernelLength = 0;   ///< K: kernel texels along the axis
     uint32_t kernelCentre = 0;   ///< c = K / 2 (integer division): the kernel texel at the origin
     uint32_t spectrumLength = 0; ///< S: length of the stored kernel spectrum (N in exact mode, pow2ceil(K) resampled)
+    /// K': the kernel's extent in frame pixels, scaledKernelLength(K, max(Kw, Kh), span); K at native scale. The
+    /// padding is planned for it.
+    uint32_t scaledKernelLength = 0;
 };
 
 /// A complete plan. "First" is the axis the real-packed forward FFT (pass 1) and the last inverse (pass 3)
@@ -163,6 +193,8 @@ struct Plan
     AxisPlan second;
     Padding padding = Padding::Zero;
     SpectrumMode spectrum = SpectrumMode::Resampled;
+    /// sigma = span / max(Kw, Kh), 1 at native scale: the stored spectrum is read at sigma * k * S / N.
+    double kernelScale = 1.0;
 
     /// Lines of the half spectrum along the first axis: N1 / 2 + 1 (DC to Nyquist).
     uint32_t halfSpectrumLines() const { return first.paddedLength / 2 + 1; }
@@ -185,7 +217,8 @@ uint32_t pow2Ceil(uint32_t n);
 double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is
-/// invalid (zero extents, a kernel past kMaxKernelLength) or needs an FFT longer than kMaxFftLength.
+/// invalid (zero extents, a kernel past kMaxKernelLength; a kernel scale that is not finite and > 0, whose scaled
+/// extent is past kMaxKernelLength, or with SpectrumMode::Exact) or needs an FFT longer than kMaxFftLength.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
 /// Complex fp32 elements of the intermediate buffer `plan` uses, over its three colour channels: the frame's half

@@ -261,6 +261,9 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
     const int nx = int(ax.paddedLength), ny = int(ay.paddedLength);
     const int sx = int(ax.spectrumLength), sy = int(ay.spectrumLength);
     const auto cx = int64_t(ax.kernelCentre), cy = int64_t(ay.kernelCentre);
+    const double sigma = plan.kernelScale;
+    if (!(sigma > 0.0) || !std::isfinite(sigma) || (sigma != 1.0 && plan.spectrum == SpectrumMode::Exact))
+        throw HostError("reference: the kernel scale must be finite, > 0, and 1 in exact mode");
 
     RealTransform2d image(nx, ny);
     RealTransform2d psf(sx, sy);
@@ -290,12 +293,25 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
         psf.forward.execute();
         for (int iy = 0; iy < ny; ++iy)
         {
-            const double v = double(signedFrequency(iy, ny)) * sy / ny;
+            const double v = sigma * double(signedFrequency(iy, ny)) * sy / ny;
             for (int ix = 0; ix < image.halfWidth; ++ix)
             {
-                const double u = double(signedFrequency(ix, nx)) * sx / nx;
-                const std::complex<double> response =
-                    (1.0 - sharpen) * kernelSpectrum.interpolate(u, v, interpolation) + sharpen;
+                const double u = sigma * double(signedFrequency(ix, nx)) * sx / nx;
+                // The scaled kernel k(x / sigma) / sigma^2 has the spectrum K(sigma f): one period of the
+                // interpolated spectrum, zero past its Nyquist (a band-limited kernel, not a periodic one). An even
+                // length's Nyquist bin is the frequency +N/2 and -N/2 at once: the mean of the two readings (they
+                // differ once sigma != 1) keeps the response Hermitian.
+                const int sidesX = 2 * ix == nx ? 2 : 1, sidesY = 2 * iy == ny ? 2 : 1;
+                std::complex<double> sampled = 0.0;
+                for (int i = 0; i < sidesX; ++i)
+                    for (int j = 0; j < sidesY; ++j)
+                    {
+                        const double uu = i == 0 ? u : -u, vv = j == 0 ? v : -v;
+                        if (2.0 * std::abs(uu) <= sx && 2.0 * std::abs(vv) <= sy)
+                            sampled += kernelSpectrum.interpolate(uu, vv, interpolation);
+                    }
+                sampled /= double(sidesX * sidesY);
+                const std::complex<double> response = (1.0 - sharpen) * sampled + sharpen;
                 fftw_complex& f = image.spectrum[std::size_t(iy) * image.halfWidth + ix];
                 const std::complex<double> product = std::complex<double>(f[0], f[1]) * response;
                 f[0] = product.real();

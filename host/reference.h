@@ -20,7 +20,11 @@ Texels referenceConvolution(const Texels& frame, const Texels& kernel, Padding p
 /// S1 x S2 interpolated (bilinear or Keys cubic) at k * S / N (k signed, periodic in S) and blended to the Dirac
 /// delta, (1 - sharpen) * K + sharpen, then inverse DFT and crop. With plan.spectrum == Exact, S = N and this is a
 /// circular convolution that equals referenceConvolution when the plan's padding is sufficient. S may be any
-/// length >= 1, e.g. twice the plan's to measure an oversampled spectrum.
+/// length >= 1, e.g. twice the plan's to measure an oversampled spectrum. A kernel scale sigma = plan.kernelScale
+/// (resampled mode only) reads the interpolated spectrum at sigma * k * S / N instead, and 0 where
+/// |sigma * k * S / N| > S / 2 along either axis: the spectrum K(sigma f) of the kernel k(x / sigma) / sigma^2,
+/// band-limited to one period of the stored spectrum. At the Nyquist bin of an even N, which is both +N/2 and -N/2, the
+/// response is the mean of the readings at the two (they differ once sigma != 1), which keeps it Hermitian.
 Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
                                     SpectrumInterpolation interpolation);
 

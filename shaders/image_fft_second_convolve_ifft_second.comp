@@ -34,18 +34,15 @@ vec4 cubicWeights(float f)
                 0.5 * f3 - 0.5 * f2);
 }
 
-// The kernel's centred spectrum at frame frequency (k1, k2). Resampled: interpolated at k * S / N (bilinear or
-// Keys cubic, FftbSpectrumInterpolation); k1 <= N1/2 maps to <= S1/2, the linear taps stay in the stored half and
-// the cubic ones at its two ends mirror through Hermitian symmetry.
-vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
+// The kernel's centred spectrum, interpolated (bilinear or Keys cubic, FftbSpectrumInterpolation) at (x, y) in units
+// of its bins, x >= 0: the linear taps stay in the stored half (x <= S1/2) and the cubic ones at its two ends mirror
+// through Hermitian symmetry. Past the stored Nyquist (x > S1/2 or |y| > S2/2, only for a kernel scale sigma > 1) the
+// scaled kernel is band-limited: zero, not the spectrum's periodic repetition.
+vec2 resampledSpectrum(uint base, float x, float y)
 {
+    if (2.0 * x > float(pc.spectrumLength1) || 2.0 * abs(y) > float(pc.spectrumLength2))
+        return vec2(0.0);
     const uint halfLines = pc.spectrumLength1 / 2u + 1u;
-    const uint base = channel * halfLines;
-    if (pc.resampled == 0u)
-        return kernelSpectrum[(base + k1) * pc.spectrumLength2 + k2];
-    const int signedK2 = 2u * k2 < FFT_LENGTH ? int(k2) : int(k2) - int(FFT_LENGTH);
-    const float x = float(k1) * float(pc.spectrumLength1) / float(pc.paddedLength1);
-    const float y = float(signedK2) * float(pc.spectrumLength2) / float(FFT_LENGTH);
     const float x0 = floor(x);
     const float y0 = floor(y);
     const vec2 f = vec2(x - x0, y - y0);
@@ -75,6 +72,34 @@ vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
     const vec2 b = mix(kernelSpectrum[(base + xa) * pc.spectrumLength2 + yb],
                        kernelSpectrum[(base + xb) * pc.spectrumLength2 + yb], f.x);
     return mix(a, b, f.y);
+}
+
+// The kernel's centred spectrum at frame frequency (k1, k2). Resampled: at sigma * k * S / N (sigma the kernel scale,
+// FftbBloomInfo::kernelScale; k2 signed).
+vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
+{
+    const uint base = channel * (pc.spectrumLength1 / 2u + 1u);
+    if (pc.resampled == 0u)
+        return kernelSpectrum[(base + k1) * pc.spectrumLength2 + k2];
+    const int signedK2 = 2u * k2 < FFT_LENGTH ? int(k2) : int(k2) - int(FFT_LENGTH);
+    // sigma multiplies last, so sigma = 1 reads exactly the frequencies of an unscaled kernel.
+    const float x = pc.kernelScale * (float(k1) * float(pc.spectrumLength1) / float(pc.paddedLength1));
+    const float y = pc.kernelScale * (float(signedK2) * float(pc.spectrumLength2) / float(FFT_LENGTH));
+    vec2 value = resampledSpectrum(base, x, y);
+    // At an even length's Nyquist bin, k and -k are one frequency, read at +sigma S/2 and -sigma S/2: their mean keeps
+    // the product Hermitian, so the first axis's DC and Nyquist lines stay real for pass 3 (K(-x, y) = conj K(x, -y)).
+    // With sigma = 1 both sides are the same stored bins (the spectrum is periodic in S): nothing to average.
+    const bool nyquist1 = 2u * k1 == pc.paddedLength1;
+    const bool nyquist2 = 2u * k2 == FFT_LENGTH;
+    if (pc.kernelScale != 1.0 && (nyquist1 || nyquist2))
+    {
+        const vec2 mirrored = resampledSpectrum(base, x, -y);
+        if (nyquist2)
+            value = 0.5 * (value + mirrored);
+        if (nyquist1)
+            value = nyquist2 ? vec2(value.x, 0.0) : 0.5 * (value + conjugate(mirrored));
+    }
+    return value;
 }
 
 void main()

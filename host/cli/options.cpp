@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include "fftbloom/fftbloom.h"
+#include "kernel_extent.h"
 
 #include <CLI/CLI.hpp>
 
@@ -57,7 +58,9 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_option("--kernel", o.kernelPath,
                    "PSF image (EXR/HDR), centre texel (W/2, H/2); default: a generated six-blade diffraction PSF "
                    "(docs/kernels.md; fftbloom-psf makes others)");
-    app.add_option("--kernel-size", o.kernelSize, "resample the PSF to N x N texels, N a power of two in 2..4096")
+    app.add_option("--kernel-size", o.kernelSize,
+                   "resample the PSF to N x N texels, N a power of two in 2..4096 (its sampling, not how large it "
+                   "appears: --kernel-extent)")
         ->capture_default_str()
         ->check(
             [](const std::string& s) -> std::string
@@ -66,6 +69,18 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                 if (n < 2 || n > long(FFTB_MAX_KERNEL_LENGTH) || (n & (n - 1)) != 0)
                     return s + " is not a power of two in 2..4096"; // CLI11 prefixes the option name
                 return "";
+            });
+    app.add_option("--kernel-extent", o.kernelExtent,
+                   "how large the kernel appears on the frame: native (one PSF texel per pixel), <n>px (its larger "
+                   "side spans n pixels, n <= 4096) or <f>diag (a fraction f of the frame's diagonal: the same look "
+                   "at every resolution); not the texel count of --kernel-size")
+        ->capture_default_str()
+        ->check(
+            [](const std::string& s) -> std::string
+            {
+                KernelScale scale;
+                std::string reason;
+                return parseKernelExtent(s, &scale, &reason) ? "" : reason; // CLI11 prefixes the option name
             });
     std::string padding = "zero", axis = "auto", spectrum = "resampled", interpolation = "cubic", output = "composite",
                 pixelType;
@@ -180,6 +195,11 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                 "--list " + o.listPath + ": " +
                 (list.bad() ? std::string("read error") : "a line longer than 4096 bytes: not a list of paths"));
     }
+    parseKernelExtent(o.kernelExtent, &o.batch.settings.kernelScale, nullptr);
+    if (!o.batch.settings.kernelScale.native() && o.batch.settings.spectrum == SpectrumMode::Exact)
+        return usage("--kernel-extent " + o.kernelExtent +
+                     ": a kernel extent other than native needs --spectrum "
+                     "resampled");
     if (prefilter.knee > prefilter.threshold)
         return usage("--knee: the soft knee must not be wider than --threshold");
     if (o.inputs.empty())

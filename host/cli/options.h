@@ -23,16 +23,17 @@ enum ExitCode : int
 /// Everything one fftbloom run needs, defaults as documented in `fftbloom --help`.
 struct CliOptions
 {
-    std::vector<std::string> inputs; ///< from the command line, then from --list
-    std::string listPath;            ///< --list: a file of input paths, one a line
-    std::string output;              ///< -o: the output of a single input
-    std::string outDir;              ///< --out-dir: outputs named after their inputs
-    std::string suffix;              ///< appended to the input's name in --out-dir
-    std::string preview;             ///< optional PNG preview path (with -o)
-    std::string reportPath;          ///< --report: JSON report
-    std::string kernelPath;          ///< empty: the generated default PSF (docs/kernels.md)
-    int kernelSize = 256;            ///< the PSF is resampled (or generated) at kernelSize x kernelSize
-    uint32_t shardIndex = 0;         ///< --shard I/N
+    std::vector<std::string> inputs;     ///< from the command line, then from --list
+    std::string listPath;                ///< --list: a file of input paths, one a line
+    std::string output;                  ///< -o: the output of a single input
+    std::string outDir;                  ///< --out-dir: outputs named after their inputs
+    std::string suffix;                  ///< appended to the input's name in --out-dir
+    std::string preview;                 ///< optional PNG preview path (with -o)
+    std::string reportPath;              ///< --report: JSON report
+    std::string kernelPath;              ///< empty: the generated default PSF (docs/kernels.md)
+    int kernelSize = 256;                ///< the PSF is resampled (or generated) at kernelSize x kernelSize texels
+    std::string kernelExtent = "native"; ///< --kernel-extent, parsed into batch.settings.kernelScale
+    uint32_t shardIndex = 0;             ///< --shard I/N
     uint32_t shardCount = 1;
     BatchOptions batch;
     RunnerOptions runner;

@@ -13,10 +13,11 @@ namespace
 
 std::string planOf(const FrameRecord& f)
 {
-    char text[160];
-    std::snprintf(text, sizeof text, "%dx%d, FFT %ux%u %s first, %.0f ms decode, %.1f ms GPU, %.0f ms encode", f.width,
-                  f.height, f.paddedWidth, f.paddedHeight, f.firstAxisIsX ? "x" : "y", f.decodeSeconds * 1e3,
-                  f.gpuMilliseconds, f.encodeSeconds * 1e3);
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "%dx%d, kernel %ux%u px (x%.4g), FFT %ux%u %s first, %.0f ms decode, %.1f ms GPU, %.0f ms encode",
+                  f.width, f.height, f.kernelWidth, f.kernelHeight, f.kernelScale, f.paddedWidth, f.paddedHeight,
+                  f.firstAxisIsX ? "x" : "y", f.decodeSeconds * 1e3, f.gpuMilliseconds, f.encodeSeconds * 1e3);
     return text;
 }
 

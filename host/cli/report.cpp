@@ -27,6 +27,8 @@ void writeReport(const std::string& path, const BatchSummary& summary, const std
             frame["width"] = f.width;
             frame["height"] = f.height;
             frame["fft"] = {f.paddedWidth, f.paddedHeight};
+            frame["kernelScale"] = f.kernelScale;
+            frame["kernelExtent"] = {f.kernelWidth, f.kernelHeight};
             frame["firstAxis"] = f.firstAxisIsX ? "x" : "y";
             frame["scrubbed"] = {
                 {"nan", f.scrubbed.nan}, {"negative", f.scrubbed.negative}, {"clamped", f.scrubbed.clamped}};

@@ -1,6 +1,7 @@
 // Setting the kernel and recording the passes of one bloom.
 #include "context.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -71,6 +72,30 @@ Plan Context::plan(const FftbBloomInfo& info) const
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterKnee: must lie in [0, prefilterThreshold]"};
     if (!(info.prefilterClamp >= 0.0f) || !std::isfinite(info.prefilterClamp))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterClamp: must be finite and >= 0"};
+    if (info.kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelScaleUnit: unknown value"};
+    KernelScale scale;
+    if (info.kernelScaleUnit != FFTB_KERNEL_SCALE_NATIVE)
+    {
+        if (!(info.kernelScale > 0.0f) || !std::isfinite(info.kernelScale))
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelScale: must be finite and > 0"};
+        if (kernel.mode() != SpectrumMode::Resampled)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "kernelScaleUnit: a kernel scale needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this one "
+                          "is exact"};
+        scale.unit =
+            info.kernelScaleUnit == FFTB_KERNEL_SCALE_PIXELS ? KernelScaleUnit::Pixels : KernelScaleUnit::FrameDiagonal;
+        scale.value = info.kernelScale;
+        const double span = kernelSpan(scale, info.width, info.height);
+        const uint32_t larger = std::max(kernel.width(), kernel.height());
+        const uint32_t width = scaledKernelLength(kernel.width(), larger, span);
+        const uint32_t height = scaledKernelLength(kernel.height(), larger, span);
+        if (width > max_.kernelWidth || height > max_.kernelHeight)
+            throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                          "kernelScale: the kernel's scaled extent " + std::to_string(width) + "x" +
+                              std::to_string(height) + " is larger than the context's maximum kernel extent " +
+                              std::to_string(max_.kernelWidth) + "x" + std::to_string(max_.kernelHeight)};
+    }
     checkChain(info.pNext, {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO},
                "bloomInfo.pNext");
 
@@ -81,6 +106,7 @@ Plan Context::plan(const FftbBloomInfo& info) const
                                                                     : AxisOrder::Auto;
     request.spectrum = kernel.mode();
     request.lengths = lengths_;
+    request.kernelScale = scale;
     Plan plan;
     std::string reason;
     if (!makePlan(request, &plan, &reason))
@@ -148,6 +174,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.threshold = info.prefilterThreshold;
     push.knee = info.prefilterKnee;
     push.clampValue = info.prefilterClamp;
+    push.kernelScale = float(plan.kernelScale);
 
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]

@@ -3,12 +3,12 @@
 #define FFTB_SHARED_H
 
 // One descriptor set for every pass.
-#define FFTB_BINDING_INPUT_IMAGE 0   // combined image sampler: the HDR frame, read with texelFetch
-#define FFTB_BINDING_OUTPUT_IMAGE 1  // storage image: the bloomed or composited frame
-#define FFTB_BINDING_INTERMEDIATE 2  // storage buffer: the frame's half spectrum along the first axis
-#define FFTB_BINDING_KERNEL_TEXELS 3 // storage buffer: the kernel, planar RGB floats, x fastest
+#define FFTB_BINDING_INPUT_IMAGE 0     // combined image sampler: the HDR frame, read with texelFetch
+#define FFTB_BINDING_OUTPUT_IMAGE 1    // storage image: the bloomed or composited frame
+#define FFTB_BINDING_INTERMEDIATE 2    // storage buffer: the frame's half spectrum along the first axis
+#define FFTB_BINDING_KERNEL_TEXELS 3   // storage buffer: the kernel, planar RGB floats, x fastest
 #define FFTB_BINDING_KERNEL_SPECTRUM 4 // storage buffer: the kernel's centred half spectrum
-#define FFTB_BINDING_TWIDDLES 5      // storage buffer: per FFT length, its twiddle table (below)
+#define FFTB_BINDING_TWIDDLES 5        // storage buffer: per FFT length, its twiddle table (below)
 #define FFTB_BINDING_COUNT 6
 
 // Twiddles come from tables computed in double precision on the host (host/plan.h, twiddleTables): GPU sin/cos
@@ -51,30 +51,31 @@
 // Lines of the kernel spectrum are indexed [channel][k1][k2]: k1 in [0, S1/2], k2 in [0, S2).
 struct FftbPushConstants
 {
-    FFTB_UINT imageLength1;     // L1: frame texels along the first axis
-    FFTB_UINT imageLength2;     // L2: frame texels along the second axis
-    FFTB_UINT paddedLength1;    // N1
-    FFTB_UINT paddedLength2;    // N2
-    FFTB_UINT mirrorSplit1;     // see AxisPlan::mirrorSplit
+    FFTB_UINT imageLength1;  // L1: frame texels along the first axis
+    FFTB_UINT imageLength2;  // L2: frame texels along the second axis
+    FFTB_UINT paddedLength1; // N1
+    FFTB_UINT paddedLength2; // N2
+    FFTB_UINT mirrorSplit1;  // see AxisPlan::mirrorSplit
     FFTB_UINT mirrorSplit2;
-    FFTB_UINT kernelLength1;    // K1: kernel texels along the first axis
-    FFTB_UINT kernelLength2;    // K2
-    FFTB_UINT kernelCentre1;    // c1 = K1 / 2
-    FFTB_UINT kernelCentre2;    // c2 = K2 / 2
-    FFTB_UINT spectrumLength1;  // S1: kernel spectrum extent along the first axis
-    FFTB_UINT spectrumLength2;  // S2
-    FFTB_UINT firstAxisIsX;     // 1: the first axis is x
-    FFTB_UINT padding;          // FFTB_GPU_PADDING_*
-    FFTB_UINT resampled;        // 1: interpolate the kernel spectrum at k * S / N; 0: S == N
-    FFTB_UINT outputMode;       // FFTB_GPU_OUTPUT_*
-    float sharpen;              // t in [0, 1]: spectrum (1 - t) * K + t
-    float intensity;            // composite weight of the bloom
-    float scale;                // 1 / (N1 * N2): the inverse transforms' normalization
+    FFTB_UINT kernelLength1;          // K1: kernel texels along the first axis
+    FFTB_UINT kernelLength2;          // K2
+    FFTB_UINT kernelCentre1;          // c1 = K1 / 2
+    FFTB_UINT kernelCentre2;          // c2 = K2 / 2
+    FFTB_UINT spectrumLength1;        // S1: kernel spectrum extent along the first axis
+    FFTB_UINT spectrumLength2;        // S2
+    FFTB_UINT firstAxisIsX;           // 1: the first axis is x
+    FFTB_UINT padding;                // FFTB_GPU_PADDING_*
+    FFTB_UINT resampled;              // 1: interpolate the kernel spectrum at k * S / N; 0: S == N
+    FFTB_UINT outputMode;             // FFTB_GPU_OUTPUT_*
+    float sharpen;                    // t in [0, 1]: spectrum (1 - t) * K + t
+    float intensity;                  // composite weight of the bloom
+    float scale;                      // 1 / (N1 * N2): the inverse transforms' normalization
     FFTB_UINT spectrumTwiddleOffset1; // twiddle table of spectrumLength1 (the kernel spectrum's phase ramp)
-    FFTB_UINT interpolation;    // FFTB_GPU_INTERPOLATION_*, when resampled
-    float threshold;            // prefilter threshold T >= 0; 0: the prefilter passes the frame through (common.glsl)
-    float knee;                 // prefilter soft-knee width k in [0, T]
-    float clampValue;           // prefilter clamp C on max(r, g, b); 0: none
+    FFTB_UINT interpolation;          // FFTB_GPU_INTERPOLATION_*, when resampled
+    float threshold;   // prefilter threshold T >= 0; 0: the prefilter passes the frame through (common.glsl)
+    float knee;        // prefilter soft-knee width k in [0, T]
+    float clampValue;  // prefilter clamp C on max(r, g, b); 0: none
+    float kernelScale; // sigma (host/plan.h, Plan::kernelScale): resampled spectra are read at sigma k S / N
 };
 
 #endif

@@ -730,6 +730,91 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     EXPECT_TRUE(messages_.empty());
 }
 
+TEST_F(ApiTest, CmdBloomChecksTheKernelScaleNamingTheField)
+{
+    createContext(); // maximum kernel extent 16 x 8
+    ASSERT_EQ(createKernel(kernel(8, 4)), FFTB_SUCCESS);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    // Accepted settings are checked with fftbDescribeNode (the same checks): recording more blooms into one command
+    // buffer than maxFramesInFlight would break the frames-in-flight rule.
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    FftbBloomInfo info = validBloomInfo(); // 16 x 16: diagonal 22.6
+    info.kernelScale = nan;
+    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS) << "native: kernelScale is not read";
+    for (const FftbKernelScaleUnit unit : {FFTB_KERNEL_SCALE_PIXELS, FFTB_KERNEL_SCALE_FRAME_DIAGONAL})
+        for (const float scale : {0.0f, -2.0f, nan, inf, -inf})
+        {
+            info.kernelScaleUnit = unit;
+            info.kernelScale = scale;
+            EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << unit << " " << scale;
+            expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelScale: must be finite and > 0");
+        }
+    info.kernelScaleUnit = FftbKernelScaleUnit(3);
+    info.kernelScale = 4.0f;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelScaleUnit");
+    // The scaled extent, 17 x 9 or 23 x 12, is past the context's maximum kernel extent of 16 x 8.
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    info.kernelScale = 16.5f;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale: the kernel's scaled extent 17x9");
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_FRAME_DIAGONAL;
+    info.kernelScale = 1.0f;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale");
+    info.kernelScale = 3.0e38f; // the span overflows to infinity
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale");
+    info.kernelScale = 0.5f; // 11.3 pixels: 12 x 6
+    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    info.kernelScale = 16.0f; // exactly the maximum
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    info.kernelScale = 0.25f; // smaller than a texel
+    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty());
+    endCommandBuffer(cb); // before its kernel is destroyed
+
+    FftbKernelInfo exact = kernel(8, 4);
+    exact.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
+    ASSERT_EQ(createKernel(exact), FFTB_SUCCESS);
+    info = validBloomInfo();
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    info.kernelScale = 8.0f;
+    const VkCommandBuffer exactCb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(context_, exactCb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FFTB_SPECTRUM_MODE_RESAMPLED");
+    endCommandBuffer(exactCb);
+}
+
+TEST_F(ApiTest, DescribeNodeReportsThePaddingOfTheScaledKernel)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(8, 4)), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    info.width = 40;
+    info.height = 30;
+    info.padding = FFTB_PADDING_MIRROR;
+    FftbNodeDescription native{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &native), FFTB_SUCCESS);
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    info.kernelScale = 16.0f; // 16 x 8 pixels: mirror padding needs L + 15 and L + 7
+    FftbNodeDescription scaled{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &scaled), FFTB_SUCCESS);
+    EXPECT_GE(scaled.paddedWidth, 40u + 15);
+    EXPECT_GE(scaled.paddedHeight, 30u + 7);
+    EXPECT_GE(native.paddedWidth, 40u + 7);
+    EXPECT_GE(native.paddedHeight, 30u + 3);
+    // The scratch and the resampled spectrum stay within what the context was sized for.
+    FftbMemoryRequirements requirements{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    const FftbContextCreateInfo createInfo = validCreateInfo();
+    ASSERT_EQ(fftbGetMemoryRequirements(&createInfo, &requirements), FFTB_SUCCESS);
+    EXPECT_LE(scaled.scratchBytes, requirements.scratchBytes);
+    EXPECT_EQ(scaled.spectrumBytes, native.spectrumBytes) << "the spectrum is the texels', whatever the scale";
+    EXPECT_TRUE(messages_.empty());
+}
+
 TEST_F(ApiTest, ScratchInfoIsChecked)
 {
     FftbContextCreateInfo info = validCreateInfo();

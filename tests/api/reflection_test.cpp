@@ -41,7 +41,8 @@ namespace
     X(interpolation)                                                                                                   \
     X(threshold)                                                                                                       \
     X(knee)                                                                                                            \
-    X(clampValue)
+    X(clampValue)                                                                                                      \
+    X(kernelScale)
 
 struct ExpectedMember
 {

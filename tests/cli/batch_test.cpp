@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -90,6 +91,32 @@ TEST_F(BatchTest, MixedSizesAreAllWrittenAndReported)
     }
     EXPECT_EQ(report["totals"]["ok"], 3);
     EXPECT_EQ(report["totals"]["failed"], 0);
+}
+
+TEST_F(BatchTest, KernelExtentIsInTheReportAndTheVerboseLine)
+{
+    const std::vector<fs::path> inputs = writeInputs(2, 30); // 30 x 30 and 33 x 28
+    fs::create_directory(file("out"));
+    const CliResult r =
+        batch(inputs, file("out"), "-v --kernel-extent 0.25diag --padding mirror --report " + quote(file("r.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json report = readReport(file("r.json"));
+    ASSERT_EQ(report["frames"].size(), 2u);
+    for (int i = 0; i < 2; ++i)
+    {
+        const nlohmann::json& frame = report["frames"][std::size_t(i)];
+        const int w = frame["width"], h = frame["height"];
+        // The 8 x 8 kernel's side spans a quarter of the diagonal: sigma = span / 8.
+        const double span = double(0.25f) * std::sqrt(double(w * w + h * h));
+        EXPECT_NEAR(frame["kernelScale"].get<double>(), span / 8.0, 1e-12);
+        const int extent = int(std::ceil(span));
+        EXPECT_EQ(frame["kernelExtent"], nlohmann::json::array({extent, extent}));
+        // Mirror padding: at least L + K' - 1 per axis for the scaled extent K'.
+        EXPECT_GE(frame["fft"][0].get<int>(), w + extent - 1);
+        EXPECT_GE(frame["fft"][1].get<int>(), h + extent - 1);
+        const std::string line = numbered("kernel ", extent, "x");
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << " missing from:\n" << r.out;
+    }
 }
 
 TEST_F(BatchTest, CorruptFrameInTheMiddleFailsAloneWithExitCode1)

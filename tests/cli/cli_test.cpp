@@ -216,16 +216,73 @@ TEST_F(CliTest, PreviewIsPng)
     EXPECT_EQ(readBytes(file("preview.png")).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
 
+TEST_F(CliTest, KernelExtentOtherThanPixelsFractionOrNativeIsUsageError)
+{
+    writeInput();
+    const auto before = listing();
+    for (const char* bad : {"abc", "100", "px", "0px", "-5px", "+5px", "5000px", "1e2px", "nanpx", "infdiag", "0diag",
+                            "0.5 diag", "0.5diagonal", "Native"})
+    {
+        const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-extent '" + std::string(bad) + "'");
+        expectRefused(r, before, "--kernel-extent", bad);
+        EXPECT_EQ(r.code, 2) << bad;
+    }
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-extent 4097px");
+    expectRefused(r, before, "--kernel-extent", "more than 4096 pixels");
+}
+
+TEST_F(CliTest, KernelExtentNeedsTheResampledSpectrum)
+{
+    writeInput();
+    const auto before = listing();
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-extent 12px");
+    expectRefused(r, before, "--kernel-extent", "--spectrum resampled");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-extent native").code, 0);
+}
+
+TEST_F(CliTest, KernelExtentTooLargeForAFrameFailsItNamingTheScale)
+{
+    writeInput(); // 24 x 16: 200 diagonals are 5769 pixels, past the largest kernel extent
+    const auto before = listing();
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-extent 200diag");
+    expectRefused(r, before, "in.exr", "kernel scale");
+    EXPECT_EQ(r.code, 1);
+}
+
+TEST_F(CliTest, KernelExtentChangesTheBloomAndNativeIsTheDefault)
+{
+    writeInput("in.exr", PixelType::Float);
+    ASSERT_EQ(bloom(file("in.exr"), file("default.exr")).code, 0);
+    ASSERT_EQ(bloom(file("in.exr"), file("native.exr"), "--kernel-extent native").code, 0);
+    ASSERT_EQ(bloom(file("in.exr"), file("same.exr"), "--kernel-extent 8px").code, 0); // 8 texels over 8 pixels
+    const CliResult r = bloom(file("in.exr"), file("wide.exr"), "--kernel-extent 0.5diag");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image reference = readImage(file("default.exr").string());
+    for (const char* name : {"native.exr", "same.exr", "wide.exr"})
+    {
+        const Image out = readImage(file(name).string());
+        if (std::string(name) == "wide.exr")
+        {
+            EXPECT_NE(channel(out, "R").values, channel(reference, "R").values) << name;
+        }
+        else
+        {
+            EXPECT_EQ(channel(out, "R").values, channel(reference, "R").values) << name;
+        }
+    }
+}
+
 TEST_F(CliTest, HelpListsEveryOption)
 {
     const CliResult r = run("--help");
     EXPECT_EQ(r.code, 0) << r.err;
     for (const char* option :
-         {"--kernel ",   "--kernel-size", "--padding",    "--axis",      "--spectrum",  "--spectrum-interpolation",
-          "--sharpen",   "--output",      "--intensity",  "--precision", "--device",    "--pixel-type",
-          "-o ",         "--out-dir",     "--list",       "--suffix",    "--overwrite", "--report",
-          "--shard",     "--threads",     "--clamp",      "--verbose",   "--quiet",     "Exit codes",
-          "--threshold", "--knee",        "--bloom-clamp"})
+         {"--kernel ",   "--kernel-size", "--padding",     "--axis",         "--spectrum",  "--spectrum-interpolation",
+          "--sharpen",   "--output",      "--intensity",   "--precision",    "--device",    "--pixel-type",
+          "-o ",         "--out-dir",     "--list",        "--suffix",       "--overwrite", "--report",
+          "--shard",     "--threads",     "--clamp",       "--verbose",      "--quiet",     "Exit codes",
+          "--threshold", "--knee",        "--bloom-clamp", "--kernel-extent"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " missing from --help:\n" << r.out;
 }
 

@@ -86,6 +86,14 @@ struct Screenshot
                     largest = std::max(largest, std::abs(int(at(x, y)[c]) - int(other.at(x, y)[c])));
         return largest;
     }
+    float brightest() const
+    {
+        float most = 0.0f;
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x)
+                most = std::max(most, luminance(x, y));
+        return most;
+    }
 };
 
 class ViewerTest : public ::testing::Test
@@ -223,11 +231,7 @@ TEST_F(ViewerTest, DifferenceOfEqualSettingsIsBlackAndOfUnequalOnesIsNot)
     // B = A exactly (the same spectrum mode): two contexts computing the same bloom.
     const Screenshot same = screenshot(scene, "same.png", "view=difference ui=off b.spectrum=resampled");
     ASSERT_EQ(same.width, kWidth);
-    float brightest = 0.0f;
-    for (int y = 0; y < same.height; ++y)
-        for (int x = 0; x < same.width; ++x)
-            brightest = std::max(brightest, same.luminance(x, y));
-    EXPECT_EQ(brightest, 0.0f);
+    EXPECT_EQ(same.brightest(), 0.0f);
     // B without bloom: the difference is A's bloom share, bright around the lights.
     const Screenshot unequal = screenshot(scene, "unequal.png", "view=difference ui=off b.intensity=0");
     ASSERT_EQ(unequal.width, kWidth);
@@ -472,6 +476,23 @@ TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
     EXPECT_FALSE(fs::exists(file("out.png")));
 }
 
+TEST_F(ViewerTest, KernelExtentOfTheKernelsOwnSizeIsNativeAndALargerOneIsNot)
+{
+    const std::string scene = writeScene().string();
+    // A: the 64-texel kernel at native scale; B (in A's resampled mode): its 64 texels over 64 pixels (sigma 1), then
+    // over a fifth of the 320 x 200 scene's diagonal (75 pixels, sigma 1.18).
+    const Screenshot same =
+        screenshot(scene, "same.png", "view=difference ui=off b.spectrum=resampled b.kernel-extent=64px");
+    ASSERT_EQ(same.width, kWidth);
+    EXPECT_EQ(same.brightest(), 0.0f);
+    const Screenshot wider = screenshot(
+        scene, "wider.png",
+        "view=difference ui=off compare=bloom difference-gain=8 b.spectrum=resampled b.kernel-extent=0.2diag");
+    ASSERT_EQ(wider.width, kWidth);
+    const auto [lx, ly] = lights_[1];
+    EXPECT_GT(wider.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
+}
+
 TEST_F(ViewerTest, UnknownSettingIsUsageError)
 {
     const RunResult r = viewer("--screenshot " + shellQuoted(file("out.png")) + " --settings glow=3");
@@ -519,6 +540,27 @@ TEST(ViewerSettings, PrefilterAndCompositeKeys)
     EXPECT_NE(error.find("threshold"), std::string::npos) << error;
     EXPECT_FALSE(applySetting(s, "knee=2", &error));
     EXPECT_FALSE(applySetting(s, "composite=screen", &error));
+}
+
+TEST(ViewerSettings, KernelExtentKey)
+{
+    Settings s;
+    std::string error;
+    EXPECT_TRUE(s.kernelExtent.native());
+    EXPECT_TRUE(applySetting(s, "kernel-extent=300px", &error)) << error;
+    EXPECT_EQ(s.kernelExtent.unit, KernelScaleUnit::Pixels);
+    EXPECT_EQ(s.kernelExtent.value, 300.0f);
+    EXPECT_TRUE(applySetting(s, "kernel-extent=0.25diag", &error)) << error;
+    EXPECT_EQ(s.kernelExtent.unit, KernelScaleUnit::FrameDiagonal);
+    EXPECT_EQ(s.kernelExtent.value, 0.25f);
+    EXPECT_TRUE(applySetting(s, "kernel-extent=native", &error)) << error;
+    EXPECT_TRUE(s.kernelExtent.native());
+    for (const char* bad : {"kernel-extent=0px", "kernel-extent=-1diag", "kernel-extent=300", "kernel-extent=5000px"})
+    {
+        EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
+        EXPECT_NE(error.find("kernel-extent=native|<n>px|<f>diag"), std::string::npos) << error;
+    }
+    EXPECT_TRUE(s.kernelExtent.native());
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Shared pieces of the GPU tests.
 #include "gpu_test_support.h"
 
+#include "kernel_extent.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>
@@ -87,7 +88,8 @@ std::string describe(int width, int height, const BloomSettings& s)
            (s.padding == Padding::Mirror ? " mirror " : " zero ") + axis +
            (s.spectrum == SpectrumMode::Exact                  ? " exact"
             : s.interpolation == SpectrumInterpolation::Linear ? " resampled linear"
-                                                               : " resampled cubic");
+                                                               : " resampled cubic") +
+           (s.kernelScale.native() ? std::string() : " kernel extent " + kernelExtentText(s.kernelScale));
 }
 
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
@@ -96,13 +98,14 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
         return referenceConvolution(frame, kernel, s.padding);
     Plan plan;
     std::string error;
-    const PlanRequest request{uint32_t(frame.width),
-                              uint32_t(frame.height),
-                              uint32_t(kernel.width),
-                              uint32_t(kernel.height),
-                              s.padding,
-                              s.axisOrder,
-                              s.spectrum};
+    PlanRequest request{uint32_t(frame.width),
+                        uint32_t(frame.height),
+                        uint32_t(kernel.width),
+                        uint32_t(kernel.height),
+                        s.padding,
+                        s.axisOrder,
+                        s.spectrum};
+    request.kernelScale = s.kernelScale;
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
     return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, s.interpolation);
 }

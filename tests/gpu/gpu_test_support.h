@@ -38,7 +38,8 @@ double relativeError(const Texels& gpu, const Texels& reference);
 /// Sum of one channel over the frame, in double precision.
 double channelSum(const Texels& t, int channel);
 
-/// "37x19 zero x-first exact" and the like, for failure messages.
+/// "37x19 zero x-first exact", "64x48 mirror auto resampled cubic kernel extent 0.1diag" and the like, for failure
+/// messages.
 std::string describe(int width, int height, const BloomSettings& s);
 
 } // namespace fftb::test

@@ -303,5 +303,142 @@ TEST(Plan, ASpectrumSlotHoldsTheKernelsSpectrumAtEveryFrameUpToTheMaximum)
         }
 }
 
+TEST(Plan, KernelSpanIsPixelsOrAFractionOfTheFrameDiagonal)
+{
+    EXPECT_EQ(kernelSpan({}, 200, 150), 0.0);
+    EXPECT_EQ(kernelSpan({KernelScaleUnit::Pixels, 96.5f}, 200, 150), 96.5);
+    EXPECT_DOUBLE_EQ(kernelSpan({KernelScaleUnit::FrameDiagonal, 0.25f}, 200, 150), 62.5);     // diagonal 250
+    EXPECT_DOUBLE_EQ(kernelSpan({KernelScaleUnit::FrameDiagonal, 0.25f}, 400, 300), 125.0);    // twice the frame
+    EXPECT_NEAR(kernelSpan({KernelScaleUnit::FrameDiagonal, 0.1f}, 3840, 2160), 440.58, 0.01); // sqrt(3840^2 + 2160^2)
+}
+
+TEST(Plan, ScaledKernelLengthIsTheCeilingOfTheSpanAlongTheLargerAxisAndProportionalAlongTheOther)
+{
+    EXPECT_EQ(scaledKernelLength(64, 64, 0.0), 64u); // native
+    EXPECT_EQ(scaledKernelLength(64, 64, 256.0), 256u);
+    EXPECT_EQ(scaledKernelLength(32, 64, 256.0), 128u);
+    EXPECT_EQ(scaledKernelLength(33, 64, 100.0), 52u); // 51.5625 up
+    EXPECT_EQ(scaledKernelLength(64, 64, 100.2), 101u);
+    EXPECT_EQ(scaledKernelLength(1, 64, 10.0), 1u); // never 0
+    EXPECT_EQ(scaledKernelLength(64, 64, 0.01), 1u);
+    // span / K * K rounds above the span for these; along the larger axis the span is used as it is.
+    for (const uint32_t k : {3u, 7u, 100u, 255u, 1000u, 4095u})
+        for (const double span : {100.0, 256.0, 4096.0})
+            EXPECT_EQ(scaledKernelLength(k, k, span), uint32_t(span)) << k << " " << span;
+    EXPECT_EQ(scaledKernelLength(64, 64, 1e300), UINT32_MAX);
+}
+
+TEST(Plan, AScaledKernelIsPaddedAsAKernelOfItsScaledExtent)
+{
+    for (const Padding padding : {Padding::Zero, Padding::Mirror})
+        for (const AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+            for (const auto& [unit, value] :
+                 {std::pair{KernelScaleUnit::Pixels, 150.0f}, std::pair{KernelScaleUnit::Pixels, 17.3f},
+                  std::pair{KernelScaleUnit::FrameDiagonal, 0.4f}})
+            {
+                PlanRequest request{640, 360, 64, 40, padding, order};
+                request.kernelScale = {unit, value};
+                Plan scaled;
+                std::string error;
+                ASSERT_TRUE(makePlan(request, &scaled, &error)) << error;
+                const double span = unit == KernelScaleUnit::Pixels ? value : value * std::hypot(640.0, 360.0);
+                const uint32_t width = uint32_t(std::ceil(span)), height = uint32_t(std::ceil(span * 40.0 / 64.0));
+                EXPECT_DOUBLE_EQ(scaled.kernelScale, span / 64.0);
+                Plan unscaled;
+                ASSERT_TRUE(makePlan({640, 360, width, height, padding, order}, &unscaled, &error)) << error;
+                const AxisPlan* axes[2][2] = {{&scaled.first, &unscaled.first}, {&scaled.second, &unscaled.second}};
+                for (const auto& [a, b] : axes)
+                {
+                    EXPECT_EQ(a->scaledKernelLength, b->kernelLength);
+                    EXPECT_EQ(a->paddedLength, b->paddedLength);
+                    EXPECT_EQ(a->mirrorSplit, b->mirrorSplit);
+                    // The kernel spectrum is the texels' own: the scale only changes where it is read.
+                    EXPECT_EQ(a->spectrumLength, pow2Ceil(a->kernelLength));
+                    EXPECT_EQ(a->kernelCentre, a->kernelLength / 2);
+                }
+                EXPECT_EQ(scaled.first.kernelLength, order == AxisOrder::XFirst ? 64u : 40u);
+            }
+    Plan native;
+    ASSERT_TRUE(makePlan({640, 360, 64, 40}, &native, nullptr));
+    EXPECT_EQ(native.kernelScale, 1.0);
+    EXPECT_EQ(native.first.scaledKernelLength, native.first.kernelLength);
+}
+
+TEST(Plan, MirrorPaddingCoversTheScaledKernelsReach)
+{
+    // A kernel of K texels scaled to K' pixels reads about K' / 2 pixels past the image and K' - 1 - K' / 2 before.
+    for (const uint32_t length : {5u, 13u, 100u})
+        for (const float span : {3.5f, 20.0f, 61.0f})
+        {
+            PlanRequest r{length, 1, 8, 1, Padding::Mirror, AxisOrder::XFirst};
+            r.kernelScale = {KernelScaleUnit::Pixels, span};
+            Plan plan;
+            ASSERT_TRUE(makePlan(r, &plan, nullptr));
+            const AxisPlan& a = plan.first;
+            const int64_t k = a.scaledKernelLength, c = k / 2;
+            ASSERT_EQ(k, int64_t(std::ceil(span)));
+            for (int64_t p = 0; p < length; ++p)
+                for (int64_t q = p - (k - 1 - c); q <= p + c; ++q)
+                {
+                    const uint32_t wrapped = uint32_t((q % a.paddedLength + a.paddedLength) % a.paddedLength);
+                    EXPECT_EQ(paddedSource(wrapped, a, Padding::Mirror), int64_t(mirroredRepeat(q, length)))
+                        << "L " << length << " K' " << k << " position " << q;
+                }
+        }
+}
+
+TEST(Plan, RefusesAKernelScaleThatIsNotFiniteAndPositiveTooLargeOrExactNamingIt)
+{
+    const auto refused = [](KernelScale scale, SpectrumMode mode = SpectrumMode::Resampled)
+    {
+        PlanRequest r{1280, 720, 256, 256, Padding::Zero, AxisOrder::Auto, mode};
+        r.kernelScale = scale;
+        Plan plan;
+        std::string error;
+        const bool planned = makePlan(r, &plan, &error);
+        EXPECT_NE(error.find("kernel scale"), std::string::npos) << error;
+        return !planned;
+    };
+    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, 0.0f}));
+    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, -3.0f}));
+    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, std::nanf("")}));
+    EXPECT_TRUE(refused({KernelScaleUnit::FrameDiagonal, INFINITY}));
+    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, 4097.0f}));        // past kMaxKernelLength
+    EXPECT_TRUE(refused({KernelScaleUnit::FrameDiagonal, 3.0f}));    // 4406 pixels
+    EXPECT_TRUE(refused({KernelScaleUnit::FrameDiagonal, 3.0e38f})); // overflows to infinity
+    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, 512.0f}, SpectrumMode::Exact));
+    EXPECT_TRUE(refused({KernelScaleUnit(7), 512.0f}));
+    Plan plan;
+    std::string error;
+    PlanRequest r{1280, 720, 256, 256};
+    r.kernelScale = {KernelScaleUnit::Pixels, 4096.0f};
+    EXPECT_TRUE(makePlan(r, &plan, &error)) << error;
+    r = {16000, 8, 64, 64};
+    r.kernelScale = {KernelScaleUnit::Pixels, 1024.0f}; // 16000 + 512 > 16384
+    EXPECT_FALSE(makePlan(r, &plan, &error));
+    EXPECT_NE(error.find("image width: 16000 + scaled kernel/2"), std::string::npos) << error;
+}
+
+TEST(Plan, ScaledKernelsWithinTheMaximumKernelExtentNeedNoMoreScratch)
+{
+    // The plugin's rule: a scaled extent ceil(sigma K) up to the context's maximum kernel extent is planned like a
+    // kernel of that extent, so scratchSizes of the maximum extents still bounds it.
+    ScratchSizes sizes;
+    std::string error;
+    ASSERT_TRUE(scratchSizes(200, 150, 48, 40, LengthPolicy::MixedRadix, &sizes, &error)) << error;
+    for (uint32_t w = 1; w <= 200; w += 9)
+        for (uint32_t h = 1; h <= 150; h += 13)
+            for (const float span : {0.5f, 7.0f, 39.9f, 48.0f})
+                for (Padding padding : {Padding::Zero, Padding::Mirror})
+                    for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+                    {
+                        PlanRequest r{w, h, 16, 13, padding, order};
+                        r.kernelScale = {KernelScaleUnit::Pixels, span};
+                        Plan plan;
+                        ASSERT_TRUE(makePlan(r, &plan, &error)) << error;
+                        EXPECT_LE(intermediateElements(plan), sizes.intermediateElements) << w << "x" << h;
+                    }
+}
+
 } // namespace
 } // namespace fftb

@@ -1,4 +1,5 @@
 // Checks the CPU reference against a direct convolution sum and the identities the bloom must satisfy.
+#include "host_error.h"
 #include "plan.h"
 #include "reference.h"
 
@@ -446,6 +447,62 @@ std::array<double, 3> prefiltered(std::array<double, 3> rgb, double threshold, d
     std::array<double, 3> p{};
     referencePrefilter(rgb.data(), Prefilter{float(threshold), float(knee), float(clamp)}, p.data());
     return p;
+}
+
+// A kernel scale sigma reads the interpolated spectrum at sigma * k * S / N: with a centred one-hot kernel (spectrum 1
+// everywhere) and sigma = 2 that is an ideal low-pass, 1 up to |sigma k S / N| = S / 2 and 0 past it, not the periodic
+// spectrum's 1 everywhere. N equals the image here, so the frame's cosines are exact DFT bins.
+TEST(ReferenceSpectral, ScaledSpectrumIsZeroPastTheStoredNyquist)
+{
+    constexpr double kPi = std::numbers::pi;
+    const int w = 32, h = 16;
+    Texels frame(w, h, 3);
+    std::vector<double> expected(std::size_t(w) * h * 3);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+        {
+            const double kept = std::cos(2 * kPi * 6 * x / w) + // x bin 6: sigma u = 2 * 6 * 8 / 32 = 3 <= 4
+                                std::cos(2 * kPi * 8 * x / w) * std::cos(2 * kPi * 4 * y / h);  // exactly S / 2 on both
+            const double cut = std::cos(2 * kPi * 12 * x / w) * std::cos(2 * kPi * 3 * y / h) + // x: 6 > 4
+                               std::cos(2 * kPi * 16 * x / w) +                                 // x Nyquist: 8 > 4
+                               std::cos(2 * kPi * 2 * x / w) * std::cos(2 * kPi * 5 * y / h);   // y: 5 > 4
+            for (int c = 0; c < 3; ++c)
+            {
+                frame.at(x, y, c) = float(kept + cut);
+                expected[(std::size_t(y) * w + x) * 3 + c] = double(frame.at(x, y, c)) - cut;
+            }
+        }
+    Plan plan = handPlan(frame, oneHot(8, 8, 4, 4), Padding::Zero, w, h, true, 8, 8);
+    plan.kernelScale = 2.0;
+    for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+        EXPECT_LT(
+            relativeError(referenceSpectralConvolution(frame, oneHot(8, 8, 4, 4), plan, 0.0, interpolation), expected),
+            kFloatTolerance * 8);
+}
+
+// As sigma goes to 0 the kernel shrinks to a point: K(sigma f) -> K(0) = 1, the identity. A scale of exactly 1 is the
+// unscaled kernel.
+TEST(ReferenceSpectral, ScaleOfOneIsTheKernelAndATinyScaleIsTheIdentity)
+{
+    const Texels frame = randomTexels(21, 13, 3, 5);
+    const Texels kernel = randomTexels(8, 6, 3, 6, 0.01f, 1.0f);
+    double sums[3] = {};
+    for (std::size_t i = 0; i < kernel.values.size(); ++i)
+        sums[i % 3] += kernel.values[i];
+    Texels unit = kernel;
+    for (std::size_t i = 0; i < unit.values.size(); ++i)
+        unit.values[i] = float(kernel.values[i] / sums[i % 3]);
+    Plan plan = handPlan(frame, unit, Padding::Mirror, 40, 24, false, 8, 8);
+    const Texels unscaled = referenceSpectralConvolution(frame, unit, plan, 0.0, SpectrumInterpolation::Cubic);
+    plan.kernelScale = 1.0;
+    EXPECT_EQ(referenceSpectralConvolution(frame, unit, plan, 0.0, SpectrumInterpolation::Cubic).values,
+              unscaled.values);
+    plan.kernelScale = 1e-9;
+    EXPECT_LT(relativeError(referenceSpectralConvolution(frame, unit, plan, 0.0, SpectrumInterpolation::Cubic),
+                            asDouble(frame)),
+              1e-6);
+    plan.spectrum = SpectrumMode::Exact;
+    EXPECT_THROW(referenceSpectralConvolution(frame, unit, plan, 0.0, kUnused), HostError);
 }
 
 TEST(ReferencePrefilter, ThresholdZeroIsTheIdentity)

@@ -119,6 +119,24 @@ typedef enum FftbOutputMode
     FFTB_OUTPUT_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbOutputMode;
 
+/** The unit of FftbBloomInfo::kernelScale: how large the kernel appears on the frame, independent of its texel count.
+ *  Whatever the unit, the kernel k of Kw x Kh texels is scaled isotropically about its centre texel by
+ *  sigma = span / max(Kw, Kh), span being the frame pixels its larger extent covers:
+ *  k_sigma(x) = k(x / sigma) / sigma^2, which keeps its energy (unit sum) and has the spectrum K(sigma f) (the
+ *  Fourier transform's similarity theorem). docs/kernels.md, "Kernel scale", has the details. */
+typedef enum FftbKernelScaleUnit
+{
+    /** One kernel texel per frame pixel (sigma = 1); FftbBloomInfo::kernelScale is not read. The default. */
+    FFTB_KERNEL_SCALE_NATIVE = 0,
+    /** The kernel's larger extent max(Kw, Kh) spans kernelScale frame pixels: span = kernelScale. */
+    FFTB_KERNEL_SCALE_PIXELS = 1,
+    /** The kernel's larger extent spans a fraction kernelScale of the frame's diagonal:
+     *  span = kernelScale * sqrt(width^2 + height^2), width and height those of FftbBloomInfo. The bloom then looks
+     *  the same, relative to the frame, at every resolution (720p and 4K). */
+    FFTB_KERNEL_SCALE_FRAME_DIAGONAL = 2,
+    FFTB_KERNEL_SCALE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
+} FftbKernelScaleUnit;
+
 /** Receives a readable reason for every failure: the field at fault, or the vk* call and its VkResult
  *  (VK_SUCCESS when no Vulkan call failed). `message` lives only for the call. */
 typedef void (*PFN_fftbMessageCallback)(FftbResult result, VkResult vkResult, const char* message, void* userData);
@@ -143,10 +161,12 @@ typedef struct FftbContextCreateInfo
     PFN_vkGetDeviceProcAddr getDeviceProcAddr;
     /** Optional; copied, and used for every Vulkan object the context and its kernels create and destroy. */
     const VkAllocationCallbacks* allocator;
-    uint32_t maxWidth;        /**< largest frame width in texels passed to fftbCmdBloom, >= 1 */
-    uint32_t maxHeight;       /**< largest frame height in texels, >= 1 */
-    uint32_t maxKernelWidth;  /**< largest kernel width in texels passed to fftbCreateKernel, 1 .. 4096 */
-    uint32_t maxKernelHeight; /**< largest kernel height in texels, 1 .. 4096 */
+    uint32_t maxWidth;  /**< largest frame width in texels passed to fftbCmdBloom, >= 1 */
+    uint32_t maxHeight; /**< largest frame height in texels, >= 1 */
+    /** Largest kernel width in texels passed to fftbCreateKernel, 1 .. 4096, and largest width in frame pixels of a
+     *  scaled kernel (FftbBloomInfo::kernelScale): the frame's padding, so the scratch, is sized for it. */
+    uint32_t maxKernelWidth;
+    uint32_t maxKernelHeight; /**< largest kernel height, likewise, 1 .. 4096 */
     /** Command buffers recorded with fftbCmdBloom that may be pending at once, 1 .. 16; 0 means 3. Each call
      *  writes its descriptors into the next of this many descriptor sets in turn, so the command buffer of the
      *  call this many calls earlier must have completed (the frames-in-flight rule of FidelityFX's backends). */
@@ -225,7 +245,8 @@ typedef struct FftbMemoryRequirements
     void* pNext;             /**< NULL */
     /** Device-local storage buffer per context, the frame's half spectrum: 3 (N1/2 + 1) L2 x 8 bytes at worst over
      *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis). Allocated by the context,
-     *  or supplied in an FftbScratchInfo. */
+     *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomInfo::kernelScale): their scaled
+     *  extent may not exceed the maximum kernel extent. */
     VkDeviceSize scratchBytes;
     /** Device-local, per kernel of the maximum kernel extent and per axis order it is used with, exact mode: the
      *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes. */
@@ -300,6 +321,23 @@ typedef struct FftbBloomInfo
      *  whose max(r, g, b) exceeds C is scaled by C / max(r, g, b), so its hue is kept: one very bright texel cannot
      *  dominate the bloom. FFTB_ERROR_INVALID_ARGUMENT if negative or not finite. */
     float prefilterClamp;
+    /** The unit of kernelScale; default FFTB_KERNEL_SCALE_NATIVE: one kernel texel per frame pixel. An unknown value
+     *  returns FFTB_ERROR_INVALID_ARGUMENT. Any other unit needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED
+     *  (FFTB_ERROR_INVALID_ARGUMENT with an exact-mode kernel): the stored spectrum is read at sigma * k * S / N
+     *  instead of k * S / N (k the frame frequency, N the padded length, S the spectrum's extent), and frequencies
+     *  past its Nyquist, |sigma * k * S / N| > S / 2 (only when sigma > 1), are zero: the scaled kernel is
+     *  band-limited, not the periodic repetition of the spectrum. This costs nothing in the passes; the padding
+     *  grows with the scaled extent (see kernelScale). */
+    FftbKernelScaleUnit kernelScaleUnit;
+    /** How large the kernel appears, in kernelScaleUnit: frame pixels (FFTB_KERNEL_SCALE_PIXELS) or a fraction of the
+     *  frame's diagonal (FFTB_KERNEL_SCALE_FRAME_DIAGONAL) spanned by the kernel's larger extent; the scale factor is
+     *  sigma = span / max(Kw, Kh) (FftbKernelScaleUnit). Not read with FFTB_KERNEL_SCALE_NATIVE (default 0).
+     *  Otherwise finite and > 0, else FFTB_ERROR_INVALID_ARGUMENT. The frame is padded for the scaled kernel extent
+     *  ceil(sigma * Kw) x ceil(sigma * Kh) (ceil(span) along the larger axis) as for a kernel of that many texels;
+     *  it must not exceed the context's maximum kernel extent (FftbContextCreateInfo::maxKernelWidth, Height), which
+     *  is what bounds the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor may the padding need an FFT
+     *  longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports the padded extents. */
+    float kernelScale;
 } FftbBloomInfo;
 
 /** The images' state around fftbCmdBloom, chained to FftbBloomInfo::pNext (resources passed with their state, as
@@ -352,7 +390,7 @@ typedef struct FftbNodeDescription
     VkDeviceSize spectrumBytes;
     uint32_t spectrumPassCount; /**< 0, or 2 when this call computes the kernel spectrum first */
     uint32_t passCount;         /**< compute passes recorded: 3 + spectrumPassCount */
-    uint32_t paddedWidth;       /**< the FFT lengths along x and y */
+    uint32_t paddedWidth;       /**< the FFT lengths along x and y, padded for the scaled kernel extent */
     uint32_t paddedHeight;
     FftbAxisOrder axisOrder; /**< the order used: FFTB_AXIS_ORDER_X_FIRST or FFTB_AXIS_ORDER_Y_FIRST */
 } FftbNodeDescription;
@@ -424,9 +462,9 @@ FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* bloomInfo,
  *  semaphore that orders it). Clobbers the bound compute pipeline, compute descriptor set 0 and push constants.
  *  Places the barriers between its own passes and one before its first pass (orders it after earlier compute use of
  *  the scratch and the kernel). Returns FFTB_ERROR_INVALID_ARGUMENT, FFTB_ERROR_DEVICE_LIMIT (extent larger than
- *  the context's maximum, a kernel larger than its maximum kernel extent, an exact-mode kernel created for smaller
- *  frames, or an FFT longer than FFTB_MAX_FFT_LENGTH), FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first
- *  allocation) or FFTB_ERROR_VULKAN. */
+ *  the context's maximum, a kernel or its scaled extent (FftbBloomInfo::kernelScale) larger than its maximum kernel
+ *  extent, an exact-mode kernel created for smaller frames, or an FFT longer than FFTB_MAX_FFT_LENGTH),
+ *  FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first allocation) or FFTB_ERROR_VULKAN. */
 FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
 
 #ifdef __cplusplus
