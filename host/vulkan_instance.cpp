@@ -2,6 +2,7 @@
 #include "vulkan_instance.h"
 
 #include "host_error.h"
+#include "loaded_libraries.h"
 
 #include <iterator>
 
@@ -56,6 +57,7 @@ VulkanInstance::VulkanInstance(const VulkanInstanceOptions& options)
         throw HostError(options.validation && r == VK_ERROR_LAYER_NOT_PRESENT
                             ? "Vulkan: VK_LAYER_KHRONOS_validation not installed (vulkan-validationlayers)"
                             : "Vulkan: vkCreateInstance failed with VkResult " + std::to_string(int(r)));
+    keepLoadedLibrariesUntilExit(); // the layer and the drivers, for leak reports that name them
     if (options.validation)
     {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(

@@ -1,4 +1,6 @@
 // The C API's argument checks and result codes, on a lavapipe device with the Khronos validation layer on.
+#include "loaded_libraries.h"
+
 #include <fftbloom/fftbloom.h>
 
 #include <gtest/gtest.h>
@@ -87,6 +89,7 @@ class ApiTest : public ::testing::Test
         ici.enabledExtensionCount = 2;
         ici.ppEnabledExtensionNames = extensions;
         ASSERT_EQ(vkCreateInstance(&ici, nullptr, &instance_), VK_SUCCESS);
+        fftb::keepLoadedLibrariesUntilExit(); // the layer and the drivers, for leak reports that name them
         const auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
         ASSERT_NE(createMessenger, nullptr);
