@@ -1,6 +1,8 @@
 # Builds and runs the consumer project (cmake -P). MODE=subdirectory: against SOURCE_DIR through add_subdirectory.
 # MODE=package: installs MAIN_BUILD into WORK_DIR/prefix, builds against it through find_package, and compiles
-# consumer.c again with the flags of `pkg-config --static fftbloom` (which link the shared library). Any failing step fails the script.
+# consumer.c again with the flags of `pkg-config --static fftbloom` (which link the shared library). C_COMPILER,
+# CXX_COMPILER, BUILD_TYPE, C_FLAGS, CXX_FLAGS and LINKER_FLAGS are the main build's, used for every compile and link
+# here. Any failing step fails the script.
 function(step)
     execute_process(COMMAND ${ARGN} RESULT_VARIABLE result)
     if(NOT result EQUAL 0)
@@ -12,14 +14,17 @@ endfunction()
 file(REMOVE_RECURSE ${WORK_DIR})
 set(here ${CMAKE_CURRENT_LIST_DIR})
 set(build ${WORK_DIR}/build)
+set(toolchain -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
+              "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
+              "-DCMAKE_SHARED_LINKER_FLAGS=${LINKER_FLAGS}")
 if(MODE STREQUAL "subdirectory")
-    step(${CMAKE_COMMAND} -S ${here} -B ${build} -G ${GENERATOR} -DFFTBLOOM_MODE=subdirectory
-         -DFFTBLOOM_SOURCE_DIR=${SOURCE_DIR})
+    step(${CMAKE_COMMAND} -S ${here} -B ${build} -G ${GENERATOR} ${toolchain}
+         -DFFTBLOOM_MODE=subdirectory -DFFTBLOOM_SOURCE_DIR=${SOURCE_DIR})
 else()
     set(prefix ${WORK_DIR}/prefix)
     step(${CMAKE_COMMAND} --install ${MAIN_BUILD} --prefix ${prefix})
-    step(${CMAKE_COMMAND} -S ${here} -B ${build} -G ${GENERATOR} -DFFTBLOOM_MODE=package
-         -DCMAKE_PREFIX_PATH=${prefix})
+    step(${CMAKE_COMMAND} -S ${here} -B ${build} -G ${GENERATOR} ${toolchain}
+         -DFFTBLOOM_MODE=package -DCMAKE_PREFIX_PATH=${prefix})
 endif()
 step(${CMAKE_COMMAND} --build ${build} -j 2)
 step(${build}/consumer_c)
@@ -38,7 +43,8 @@ if(MODE STREQUAL "package")
         message(FATAL_ERROR "pkg-config does not find the installed fftbloom.pc")
     endif()
     separate_arguments(flags UNIX_COMMAND "${flags}")
-    step(cc -std=c99 ${here}/consumer.c -o ${WORK_DIR}/consumer_pkgconfig ${flags})
+    separate_arguments(c_flags UNIX_COMMAND "${C_FLAGS} ${LINKER_FLAGS}")
+    step(${C_COMPILER} ${c_flags} -std=c99 ${here}/consumer.c -o ${WORK_DIR}/consumer_pkgconfig ${flags})
     # -lfftbloom finds the shared library first, which the loader must find too.
     get_filename_component(lib_dir "${pc_dir}" DIRECTORY)
     step(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${lib_dir} ${WORK_DIR}/consumer_pkgconfig)
