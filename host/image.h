@@ -30,6 +30,10 @@ enum class Compression
     Dwab = 9,
 };
 
+/// Scanlines in each block of a scanline OpenEXR file (OpenEXR's "OpenEXR File Layout", scan line blocks): 16 for
+/// ZIP, 32 for PIZ, 1 for NONE, RLE and ZIPS, the compressions fftbloom reads and writes.
+int linesPerBlock(Compression compression);
+
 /// An integer rectangle with inclusive bounds, OpenEXR's box2i; empty when max < min.
 struct Box2i
 {

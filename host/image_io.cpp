@@ -2,7 +2,9 @@
 #include "image_io.h"
 
 #include "atomic_file.h"
+#include "exr_blocks.h"
 #include "host_error.h"
+#include "little_endian.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -52,23 +54,6 @@ bool isStructural(std::string_view name)
         "screenWindowCenter", "screenWindowWidth", "tiles",      "type",          "chunkCount", "version",
         "maxSamplesPerPixel"};
     return std::find(std::begin(names), std::end(names), name) != std::end(names);
-}
-
-// Little-endian loads and stores: OpenEXR stores every number that way, whatever the host's byte order.
-std::uint32_t load32(const unsigned char* p)
-{
-    return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
-}
-
-std::uint64_t load64(const unsigned char* p)
-{
-    return std::uint64_t(load32(p)) | std::uint64_t(load32(p + 4)) << 32;
-}
-
-void store32(unsigned char* p, std::uint32_t value)
-{
-    for (int i = 0; i < 4; ++i)
-        p[i] = static_cast<unsigned char>(value >> (8 * i));
 }
 
 std::string boxText(const Box2i& box)
@@ -266,8 +251,19 @@ Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
     // bottom. The line order only says how the blocks follow each other in the file: each block carries its own
     // coordinates, and tinyexr finds the blocks through the offset table whatever their order.
     h.line_order = 0;
+    checkExrBlocks(path, bytes, h);
+    // tinyexr's Huffman table reader (hufUnpackEncTable, for PIZ) can read one byte past the Huffman data (a `>`
+    // where `>=` was meant), past the file for its last block: PIZ files are decoded from a copy with zero bytes
+    // after their end, as FFmpeg requires of its decoders' input (AV_INPUT_BUFFER_PADDING_SIZE).
+    std::vector<unsigned char> padded;
+    if (h.compression_type == TINYEXR_COMPRESSIONTYPE_PIZ)
+    {
+        padded.resize(bytes.size() + 16);
+        std::copy(bytes.begin(), bytes.end(), padded.begin());
+    }
     const char* loadMessage = nullptr;
-    const int loaded = LoadEXRImageFromMemory(&e, &h, bytes.data(), bytes.size(), &loadMessage);
+    const int loaded =
+        LoadEXRImageFromMemory(&e, &h, padded.empty() ? bytes.data() : padded.data(), bytes.size(), &loadMessage);
     checkExr(path, loaded != TINYEXR_SUCCESS, loadMessage, "corrupt or truncated OpenEXR");
     const OnExit freeImage{[&e] { FreeEXRImage(&e); }};
     image.width = e.width;
@@ -369,12 +365,6 @@ int writableCompression(const std::string& path, Compression compression)
                        ? "cannot write " + std::string(compressionNames[code]) + " compression"
                        : "cannot write compression code " + std::to_string(code));
     return int(code);
-}
-
-// Scanlines per block for the compressions written, as OpenEXR defines them.
-int linesPerBlock(Compression compression)
-{
-    return compression == Compression::Zip ? 16 : compression == Compression::Piz ? 32 : 1;
 }
 
 // The data window an image of its extent is written with: the layout's, or at the origin when that is empty.

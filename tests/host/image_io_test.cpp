@@ -155,6 +155,7 @@ struct RawExr
 {
     std::map<std::string, std::pair<std::string, std::vector<char>>> attributes;
     std::vector<int> blockLines;
+    std::size_t table = 0; // where the offset table starts
 
     explicit RawExr(const std::vector<char>& bytes)
     {
@@ -168,11 +169,12 @@ struct RawExr
             attributes[name] = {type, std::vector<char>(&bytes.at(valueAt), &bytes.at(valueAt) + size)};
             at = valueAt + size;
         }
+        table = at + 1;
         const Box2i data = box("dataWindow");
         const int code = attributes.at("compression").second.at(0);
         const int lines = code == 3 ? 16 : code == 4 ? 32 : 1; // ZIP, PIZ; NONE, RLE and ZIPS hold one line
         for (int i = 0; i < (data.maxY - data.minY + lines) / lines; ++i)
-            blockLines.push_back(int(u32At(bytes, u32At(bytes, at + 1 + std::size_t(i) * 8))));
+            blockLines.push_back(int(u32At(bytes, u32At(bytes, table + std::size_t(i) * 8))));
     }
     Box2i box(const std::string& name) const
     {
@@ -184,6 +186,20 @@ struct RawExr
         return std::bit_cast<float>(u32At(attributes.at(name).second, index * 4));
     }
 };
+
+void putU32(std::vector<char>& bytes, std::size_t at, std::uint32_t value)
+{
+    for (std::size_t i = 0; i < 4; ++i)
+        bytes.at(at + i) = static_cast<char>(value >> (8 * i));
+}
+
+// Where block `index` of a file whose offsets fit 32 bits starts.
+std::size_t blockAt(const std::vector<char>& bytes, std::size_t index)
+{
+    const std::size_t entry = RawExr(bytes).table + 8 * index;
+    EXPECT_EQ(u32At(bytes, entry + 4), 0u) << "offset past 4 GiB";
+    return u32At(bytes, entry);
+}
 
 // A scanline OpenEXR without compression, built byte by byte from float channels sorted by name: a file made
 // without tinyexr or writeExr. Blocks lie in the file bottom first for DECREASING_Y (lineOrder 1), as OpenEXR
@@ -402,6 +418,37 @@ TEST_F(ImageIoTest, ReadsTiledExr)
         EXPECT_EQ(channel(read, c.name).values, c.values) << "channel " << c.name;
 }
 
+TEST_F(ImageIoTest, TileHeadersAreCheckedBeforeTinyexrReadsThem)
+{
+    writeTiled(file("t.exr"), makeImage(37, 23, {"B", "G", "R"}, PixelType::Float)); // 3 x 2 tiles of 16 x 16
+    const std::vector<char> good = readBytes(file("t.exr"));
+    const std::size_t tile = blockAt(good, 0);
+    const std::pair<std::size_t, std::string> damages[] = {
+        {tile, "block 0 is tile (3, 0) of level (0, 0), which the file does not have"},
+        {tile + 4, "block 0 is tile (0, 3) of level (0, 0), which the file does not have"},
+        {tile + 8, "block 0 is tile (0, 0) of level (3, 0), which the file does not have"},
+    };
+    for (const auto& [at, reason] : damages)
+    {
+        SCOPED_TRACE(reason);
+        std::vector<char> bad = good;
+        putU32(bad, at, 3);
+        writeBytes(file("bad.exr"), bad);
+        expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (" + reason);
+    }
+    // 16384 x 16384 texels in 1 x 1 tiles: tinyexr would size a 2 GiB offset table before reading the file.
+    std::vector<char> bad = good;
+    const std::size_t window = attributeValue(bad, "dataWindow", "box2i"),
+                      tiles = attributeValue(bad, "tiles", "tiledesc");
+    putU32(bad, window + 8, 16383);
+    putU32(bad, window + 12, 16383);
+    putU32(bad, tiles, 1);
+    putU32(bad, tiles + 4, 1);
+    writeBytes(file("bad.exr"), bad);
+    expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"),
+                "corrupt or truncated OpenEXR (an offset table of 268435456 blocks does not fit the file)");
+}
+
 TEST_F(ImageIoTest, ReadsRadianceHdrWithinRgbePrecision)
 {
     const Image original = makeImage(7, 5, {"R", "G", "B"}, PixelType::Float);
@@ -498,6 +545,113 @@ TEST_F(ImageIoTest, DamagedHeaderIsAnErrorNotACrash)
     bytes.insert(bytes.begin() + long(end), type.begin(), type.end());
     writeBytes(file("bad.exr"), bytes);
     expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (part type");
+}
+
+// A 40 x 40 PIZ file in two blocks (32 lines and 8) of Huffman coded half ramps, not stored raw.
+std::vector<char> writePiz(const std::string& path)
+{
+    Image image = makeImage(40, 40, {"B", "G", "R"}, PixelType::Half);
+    for (Channel& c : image.channels)
+        for (std::size_t i = 0; i < c.values.size(); ++i)
+            c.values[i] = float(i % 40 + i / 40) / 8.0f;
+    image.layout.compression = Compression::Piz;
+    writeExr(path, image);
+    return readBytes(path);
+}
+
+TEST_F(ImageIoTest, DamagedPizBlocksAreRefusedBeforeTinyexrReadsThem)
+{
+    // tinyexr reads a PIZ block's bitmap (up to 8 KiB) and Huffman length before comparing them with the block's
+    // length, and hands its Huffman decoder a negative bit count: past the file, or undefined behaviour.
+    const std::vector<char> good = writePiz(file("good.exr"));
+    EXPECT_EQ(readImage(file("good.exr")).width, 40);
+    const std::size_t data = blockAt(good, 0) + 8;
+    const std::uint32_t length = u32At(good, data - 4), minNonZero = u32At(good, data) & 0xffff;
+    ASSERT_LT(length, 40u * 32 * 3 * 2) << "block 0 stored raw";
+    const std::uint32_t maxNonZero = u32At(good, data) >> 16;
+    const std::size_t bitmap = minNonZero <= maxNonZero ? maxNonZero - minNonZero + 1 : 0;
+    const std::size_t huffman = data + 4 + bitmap;
+    const std::tuple<std::size_t, std::uint32_t, std::string> damages[] = {
+        {data, minNonZero | 8192u << 16, "bitmap range ends at byte 8192 of 8192"},
+        {data, 0u | 8191u << 16, "a bitmap of 8192 bytes"},
+        {huffman, std::uint32_t(length - 8 - bitmap + 1),
+         "Huffman data of " + std::to_string(length - 8 - bitmap + 1) + " bytes"},
+        {huffman, std::uint32_t(-16), "Huffman data of -16 bytes"},
+        {huffman, 19u, "Huffman data of 19 bytes"},
+        {huffman + 4 + 12, std::uint32_t(-2), "Huffman bit count -2"},
+    };
+    for (const auto& [at, value, reason] : damages)
+    {
+        SCOPED_TRACE(reason);
+        std::vector<char> bad = good;
+        putU32(bad, at, value);
+        writeBytes(file("bad.exr"), bad);
+        expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"),
+                    "corrupt or truncated OpenEXR (PIZ block 0 of " + std::to_string(length) + " bytes: " + reason);
+    }
+}
+
+TEST_F(ImageIoTest, PizHuffmanTableEndingTheFileIsDecodedWithinTheBuffer)
+{
+    // tinyexr's Huffman table reader reads one byte past a table that ends in a long zero run's code (6 one bits)
+    // without its run length. Here that byte would lie past the end of the file: under the sanitize preset,
+    // AddressSanitizer fails this test if the decoder is handed the file's bytes without padding.
+    std::vector<char> bytes = writePiz(file("good.exr"));
+    const std::size_t last = blockAt(bytes, 1);
+    ASSERT_LT(blockAt(bytes, 0), last);
+    bytes.resize(last + 8);
+    Bytes block;
+    block.u8(1).u8(0).u8(0).u8(0).u32(21);              // no bitmap (minNonZero > maxNonZero), 21 Huffman bytes
+    block.u32(0).u32(10).u32(1).u32(0).u32(0).u8(0xff); // codes 0 to 10, a 1-byte table, 0 bits; the table
+    putU32(bytes, last + 4, std::uint32_t(block.data.size()));
+    bytes.insert(bytes.end(), block.data.begin(), block.data.end());
+    const std::vector<unsigned char> exact(bytes.begin(), bytes.end());
+    ASSERT_EQ(exact.capacity(), exact.size());
+    // What tinyexr makes of the broken table is its own affair (it ignores the table reader's failure); it must
+    // either decode the declared extent or refuse the file by name.
+    try
+    {
+        const Image image = decodeImage("table.exr", exact);
+        EXPECT_EQ(std::pair(image.width, image.height), std::pair(40, 40));
+    }
+    catch (const HostError& error)
+    {
+        EXPECT_EQ(std::string(error.what()).rfind("table.exr: ", 0), 0u) << error.what();
+    }
+}
+
+TEST_F(ImageIoTest, OffsetTablesAndBlockHeadersAreCheckedBeforeTinyexrReadsThem)
+{
+    writeExr(file("zip.exr"), makeImage(8, 40, {"B", "G", "R"}, PixelType::Half)); // ZIP: 3 blocks of 16 lines
+    const std::vector<char> good = readBytes(file("zip.exr"));
+    const std::size_t table = RawExr(good).table, block = blockAt(good, 1);
+    const auto size = std::uint32_t(good.size());
+    const std::tuple<std::size_t, std::uint32_t, std::string> damages[] = {
+        // tinyexr would rebuild a table with a zero entry by scanning the blocks.
+        {table + 8, 0u, "offset table entry 1 points at byte 0, outside the blocks"},
+        {table + 8, size, "offset table entry 1 points at byte " + std::to_string(size) + ", outside the blocks"},
+        {block, 40u, "block 1 starts at line 40, outside the data window"},
+        {block, std::uint32_t(-1), "block 1 starts at line -1, outside the data window"},
+        {block + 4, size, "block 1 of " + std::to_string(size) + " bytes does not fit the file"},
+        {block + 4, 0u, "block 1 of 0 bytes does not fit the file"},
+    };
+    for (const auto& [at, value, reason] : damages)
+    {
+        SCOPED_TRACE(reason);
+        std::vector<char> bad = good;
+        putU32(bad, at, value);
+        writeBytes(file("bad.exr"), bad);
+        expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (" + reason);
+    }
+    // A chunkCount tinyexr would size its offset table by (8 GiB here), inserted with the offsets moved past it.
+    const std::string chunkCount("chunkCount\0int\0\x04\0\0\0\0\0\0\x40", 23);
+    std::vector<char> bad = good;
+    bad.insert(bad.begin() + long(table - 1), chunkCount.begin(), chunkCount.end());
+    for (std::size_t i = 0; i < 3; ++i)
+        putU32(bad, table + chunkCount.size() + 8 * i, u32At(good, table + 8 * i) + std::uint32_t(chunkCount.size()));
+    writeBytes(file("bad.exr"), bad);
+    expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"),
+                "corrupt or truncated OpenEXR (chunkCount 1073741824 where the header describes 3 blocks)");
 }
 
 TEST_F(ImageIoTest, ExrWithoutRgbIsRefused)
