@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
@@ -114,6 +115,16 @@ void checkExrBlocks(const std::string& path, const std::vector<unsigned char>& b
     const std::size_t table = 8 + std::size_t(h.header_len); // after the magic number, version field and header
     if (table > size || std::uint64_t(blocks.count) > (size - table) / 8)
         failCorrupt(path, "an offset table of " + std::to_string(blocks.count) + " blocks does not fit the file");
+    // tinyexr allocates the whole data window as float before decoding (a whole tile for each tile, however
+    // clipped). No codec packs more than about 1032 bytes of texels into one (deflate; PIZ's run-length Huffman code
+    // about 410, RLE 64): a header asking for more than 4096 times the file's size, past 64 MiB, describes texels the
+    // file cannot hold.
+    const double texels =
+        h.tiled ? double(blocks.count) * h.tile_size_x * h.tile_size_y : double(blocks.width) * double(blocks.height);
+    const double decoded = texels * h.num_channels * sizeof(float);
+    if (decoded > 4096.0 * double(size) + double(64 << 20))
+        failCorrupt(path, std::to_string(std::llround(decoded / (1 << 20))) + " MiB of texels in a file of " +
+                              std::to_string(size) + " bytes");
     const std::size_t tableEnd = table + 8 * std::size_t(blocks.count);
     const std::size_t blockHeader = h.tiled ? 20 : 8; // tile x, y, level x, y, or first line; then the data's length
     std::size_t pixelBytes = 0;
@@ -126,7 +137,7 @@ void checkExrBlocks(const std::string& path, const std::vector<unsigned char>& b
             failCorrupt(path, "offset table entry " + std::to_string(i) + " points at byte " + std::to_string(offset) +
                                   ", outside the blocks");
         const unsigned char* block = &bytes[offset];
-        std::int64_t texels = 0; // in the block, as tinyexr sizes it
+        std::int64_t blockTexels = 0; // as tinyexr sizes the block
         if (!h.tiled)
         {
             const auto y = std::int32_t(load32(block));
@@ -134,7 +145,8 @@ void checkExrBlocks(const std::string& path, const std::vector<unsigned char>& b
                 failCorrupt(path, "block " + std::to_string(i) + " starts at line " + std::to_string(y) +
                                       ", outside the data window");
             const int lines = linesPerBlock(Compression(h.compression_type));
-            texels = blocks.width * (std::min<std::int64_t>(std::int64_t(y) + lines, h.data_window.max_y + 1LL) - y);
+            blockTexels =
+                blocks.width * (std::min<std::int64_t>(std::int64_t(y) + lines, h.data_window.max_y + 1LL) - y);
         }
         else
         {
@@ -148,10 +160,10 @@ void checkExrBlocks(const std::string& path, const std::vector<unsigned char>& b
                                       std::to_string(y) + ") of level (" + std::to_string(levelX) + ", " +
                                       std::to_string(levelY) + "), which the file does not have");
             const bool roundUp = h.tile_rounding_mode == TINYEXR_TILE_ROUND_UP;
-            texels = std::min<std::int64_t>(h.tile_size_x, levelExtent(blocks.width, levelX, roundUp) -
-                                                               std::int64_t(x) * h.tile_size_x) *
-                     std::min<std::int64_t>(h.tile_size_y, levelExtent(blocks.height, levelY, roundUp) -
-                                                               std::int64_t(y) * h.tile_size_y);
+            blockTexels = std::min<std::int64_t>(h.tile_size_x, levelExtent(blocks.width, levelX, roundUp) -
+                                                                    std::int64_t(x) * h.tile_size_x) *
+                          std::min<std::int64_t>(h.tile_size_y, levelExtent(blocks.height, levelY, roundUp) -
+                                                                    std::int64_t(y) * h.tile_size_y);
         }
         const auto length = std::int64_t(std::int32_t(load32(block + blockHeader - 4)));
         if (length < 1 || std::uint64_t(length) > size - offset - blockHeader)
@@ -160,7 +172,7 @@ void checkExrBlocks(const std::string& path, const std::vector<unsigned char>& b
         // tinyexr takes a PIZ block exactly as long as its texels for one stored raw, as OpenEXR writes
         // blocks that PIZ would make longer.
         if (h.compression_type == TINYEXR_COMPRESSIONTYPE_PIZ &&
-            std::uint64_t(length) != std::uint64_t(texels) * pixelBytes)
+            std::uint64_t(length) != std::uint64_t(blockTexels) * pixelBytes)
             checkPizBlock(path, i, block + blockHeader, std::size_t(length));
     }
 }

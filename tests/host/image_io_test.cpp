@@ -591,6 +591,18 @@ TEST_F(ImageIoTest, DamagedPizBlocksAreRefusedBeforeTinyexrReadsThem)
     }
 }
 
+TEST_F(ImageIoTest, HeadersAskingMoreTexelsThanTheFileCanHoldAreRefused)
+{
+    // The PIZ file's 40 lines, still two blocks, now 1,000,000 texels wide: tinyexr would allocate 458 MiB of float
+    // and decode two blocks of a few hundred bytes into 183 MiB each, far past what any codec packs into them.
+    std::vector<char> bytes = writePiz(file("good.exr"));
+    putU32(bytes, attributeValue(bytes, "dataWindow", "box2i") + 8, 999999);
+    writeBytes(file("wide.exr"), bytes);
+    expectError([&] { readImage(file("wide.exr")); }, file("wide.exr"),
+                "corrupt or truncated OpenEXR (458 MiB of texels in a file of " + std::to_string(bytes.size()) +
+                    " bytes)");
+}
+
 TEST_F(ImageIoTest, OffsetTablesAndBlockHeadersAreCheckedBeforeTinyexrReadsThem)
 {
     writeExr(file("zip.exr"), makeImage(8, 40, {"B", "G", "R"}, PixelType::Half)); // ZIP: 3 blocks of 16 lines
