@@ -11,8 +11,10 @@ namespace fftb
 
 /// Checks what tinyexr 1.0.1 would otherwise read unchecked in `bytes`, a whole single-part OpenEXR file whose
 /// header tinyexr parsed into `header` (extents and tile description already bounded by the caller):
-/// - the number of blocks (chunkCount, or what the data window and tiles imply) fits the file, so tinyexr's offset
-///   table is never larger than the file;
+/// - chunkCount, if present, equals the block count the data window and tiles imply, whose offset table fits the
+///   file;
+/// - the float texels tinyexr allocates (a whole tile for each tile) take at most 4096 times the file's bytes plus
+///   64 MiB, more than any codec packs into a file (deflate: about 1032 to 1);
 /// - every offset points at a whole block header inside the file (a damaged table, which tinyexr would rebuild by
 ///   scanning the file, is refused instead);
 /// - every block names lines inside the data window, or a tile and level the file has, and a length within the file;
