@@ -47,6 +47,7 @@ struct Blocks
     std::int64_t height = 0;
     std::vector<std::int64_t> xTiles; // tiles across each x level; tiled files only
     std::vector<std::int64_t> yTiles;
+    int lines = 0; // scanlines a block; scanline files only
     std::int64_t count = 0;
 
     explicit Blocks(const EXRHeader& h)
@@ -55,7 +56,7 @@ struct Blocks
     {
         if (!h.tiled)
         {
-            const int lines = linesPerBlock(Compression(h.compression_type));
+            lines = linesPerBlock(Compression(h.compression_type));
             count = (height + lines - 1) / lines;
             return;
         }
@@ -144,9 +145,8 @@ void checkExrBlocks(const std::string& path, const std::vector<unsigned char>& b
             if (y < h.data_window.min_y || y > h.data_window.max_y)
                 failCorrupt(path, "block " + std::to_string(i) + " starts at line " + std::to_string(y) +
                                       ", outside the data window");
-            const int lines = linesPerBlock(Compression(h.compression_type));
             blockTexels =
-                blocks.width * (std::min<std::int64_t>(std::int64_t(y) + lines, h.data_window.max_y + 1LL) - y);
+                blocks.width * (std::min<std::int64_t>(std::int64_t(y) + blocks.lines, h.data_window.max_y + 1LL) - y);
         }
         else
         {
