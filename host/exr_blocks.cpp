@@ -47,7 +47,8 @@ struct Blocks
     std::int64_t height = 0;
     std::vector<std::int64_t> xTiles; // tiles across each x level; tiled files only
     std::vector<std::int64_t> yTiles;
-    int lines = 0; // scanlines a block; scanline files only
+    int lines = 0;        // scanlines a block; scanline files only
+    bool roundUp = false; // level extents rounded up rather than down; tiled files only
     std::int64_t count = 0;
 
     explicit Blocks(const EXRHeader& h)
@@ -60,7 +61,7 @@ struct Blocks
             count = (height + lines - 1) / lines;
             return;
         }
-        const bool roundUp = h.tile_rounding_mode == TINYEXR_TILE_ROUND_UP;
+        roundUp = h.tile_rounding_mode == TINYEXR_TILE_ROUND_UP;
         const bool ripmap = h.tile_level_mode == TINYEXR_TILE_RIPMAP_LEVELS;
         const int mipmapLevels = levelCount(std::max(width, height), roundUp);
         const int xLevels = h.tile_level_mode == TINYEXR_TILE_ONE_LEVEL ? 1
@@ -159,10 +160,9 @@ void checkExrBlocks(const std::string& path, const std::vector<unsigned char>& b
                 failCorrupt(path, "block " + std::to_string(i) + " is tile (" + std::to_string(x) + ", " +
                                       std::to_string(y) + ") of level (" + std::to_string(levelX) + ", " +
                                       std::to_string(levelY) + "), which the file does not have");
-            const bool roundUp = h.tile_rounding_mode == TINYEXR_TILE_ROUND_UP;
-            blockTexels = std::min<std::int64_t>(h.tile_size_x, levelExtent(blocks.width, levelX, roundUp) -
+            blockTexels = std::min<std::int64_t>(h.tile_size_x, levelExtent(blocks.width, levelX, blocks.roundUp) -
                                                                     std::int64_t(x) * h.tile_size_x) *
-                          std::min<std::int64_t>(h.tile_size_y, levelExtent(blocks.height, levelY, roundUp) -
+                          std::min<std::int64_t>(h.tile_size_y, levelExtent(blocks.height, levelY, blocks.roundUp) -
                                                                     std::int64_t(y) * h.tile_size_y);
         }
         const auto length = std::int64_t(std::int32_t(load32(block + blockHeader - 4)));
