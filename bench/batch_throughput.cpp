@@ -1,10 +1,10 @@
 // fftbloom-batch-bench: frames per second of the CLI's batch pipeline on EXR frames made from the sample
 // photographs, against the same pipeline with the GPU step left out (EXR decode + encode alone).
-#include "batch.h"
+#include "runner/batch.h"
 #include "host_error.h"
-#include "image_io.h"
-#include "psf.h"
-#include "psf_generator.h"
+#include "image/image_io.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -3,8 +3,8 @@
 
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
-#include "psf.h"
-#include "psf_generator.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
 
 #include <algorithm>
 #include <bit>

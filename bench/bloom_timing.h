@@ -2,7 +2,7 @@
 #pragma once
 
 #include "plan.h"
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // The copy bandwidth of the device, measured with a compute shader: the yardstick of the bandwidth floor.
 #pragma once
 
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <cstdint>
 

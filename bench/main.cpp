@@ -3,7 +3,7 @@
 #include "copy_bandwidth.h"
 #include "host_error.h"
 #include "vkfft_anchor.h"
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

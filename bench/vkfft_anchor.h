@@ -1,7 +1,7 @@
 // The VkFFT anchor: its fused R2C convolution of the same padded problem, timed on the same device.
 #pragma once
 
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <cstdint>
 #include <string>

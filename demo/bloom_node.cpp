@@ -2,7 +2,7 @@
 #include "bloom_node.h"
 
 #include "plan.h"
-#include "psf.h"
+#include "psf/psf.h"
 
 #include <fftw3.h>
 

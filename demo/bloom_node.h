@@ -3,9 +3,9 @@
 #pragma once
 
 #include "fftbloom/fftbloom.hpp"
-#include "image.h"
+#include "image/image.h"
 #include "settings.h"
-#include "vulkan_resources.h"
+#include "vulkan/vulkan_resources.h"
 
 #include <vulkan/vulkan.h>
 

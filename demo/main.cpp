@@ -1,5 +1,5 @@
 // fftbloom-viewer: command line, then the window; one line and a non-zero exit on any failure.
-#include "device_loss.h"
+#include "vulkan/device_loss.h"
 #include "viewer.h"
 
 #include <CLI/CLI.hpp>

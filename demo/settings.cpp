@@ -1,7 +1,7 @@
 // Parsing key=value settings: one line naming the key and the accepted values on every error.
 #include "settings.h"
 
-#include "kernel_extent.h"
+#include "psf/kernel_extent.h"
 
 #include <charconv>
 #include <cmath>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "plan.h"
-#include "psf_generator.h"
+#include "psf/psf_generator.h"
 
 #include <string>
 #include <vector>

@@ -2,9 +2,9 @@
 // window's screenshot written (PNG).
 #include "viewer_internal.h"
 
-#include "image_io.h"
-#include "scrub.h"
-#include "vulkan_device.h"
+#include "image/image_io.h"
+#include "image/scrub.h"
+#include "vulkan/vulkan_device.h"
 
 #include <stb_image_write.h>
 

@@ -2,7 +2,7 @@
 // swapchain image, Dear ImGui over it, the screenshot's copy; submission, presentation and the GPU timings.
 #include "viewer_internal.h"
 
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <backends/imgui_impl_vulkan.h>
 #include <imgui.h>

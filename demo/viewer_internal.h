@@ -9,7 +9,7 @@
 #include "bloom_node.h"
 #include "display_shared.h"
 #include "viewer.h"
-#include "vulkan_resources.h"
+#include "vulkan/vulkan_resources.h"
 
 #include <array>
 #include <atomic>

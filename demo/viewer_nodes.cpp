@@ -2,7 +2,7 @@
 // handed to the plugin, the kernel views.
 #include "viewer_internal.h"
 
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,9 +1,9 @@
 // The viewer's window and Vulkan objects an engine would own: instance, surface, device, graphics queue, swapchain.
 #pragma once
 
-#include "device_loss.h"
-#include "vulkan_instance.h"
-#include "vulkan_resources.h"
+#include "vulkan/device_loss.h"
+#include "vulkan/vulkan_instance.h"
+#include "vulkan/vulkan_resources.h"
 
 #include <vulkan/vulkan.h>
 // After Vulkan's header: GLFW declares glfwCreateWindowSurface only when it has seen it.

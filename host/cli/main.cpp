@@ -1,12 +1,12 @@
 // fftbloom: blooms OpenEXR and Radiance HDR frames on the GPU and writes OpenEXRs, one frame or a whole shot.
-#include "batch.h"
-#include "device_loss.h"
+#include "runner/batch.h"
+#include "vulkan/device_loss.h"
 #include "host_error.h"
-#include "image_io.h"
+#include "image/image_io.h"
 #include "options.h"
 #include "progress.h"
-#include "psf.h"
-#include "psf_generator.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
 #include "report.h"
 
 #include <cstdio>

@@ -2,7 +2,7 @@
 #include "options.h"
 
 #include "fftbloom/fftbloom.h"
-#include "kernel_extent.h"
+#include "psf/kernel_extent.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,8 +1,8 @@
 // The fftbloom command line: options, their defaults, and parsing with CLI11.
 #pragma once
 
-#include "batch.h"
-#include "gpu_runner.h"
+#include "runner/batch.h"
+#include "runner/gpu_runner.h"
 
 #include <optional>
 #include <string>

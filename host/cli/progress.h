@@ -1,7 +1,7 @@
 // What fftbloom prints while a batch runs: a progress bar on a terminal, a line per frame otherwise.
 #pragma once
 
-#include "batch.h"
+#include "runner/batch.h"
 
 #include <chrono>
 #include <cstddef>

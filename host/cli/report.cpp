@@ -1,7 +1,7 @@
 // Builds the --report JSON with nlohmann::json.
 #include "report.h"
 
-#include "atomic_file.h"
+#include "image/atomic_file.h"
 
 #include "fftbloom/fftbloom.h"
 

@@ -1,7 +1,7 @@
 // The JSON report of a batch (--report).
 #pragma once
 
-#include "batch.h"
+#include "runner/batch.h"
 
 #include <string>
 

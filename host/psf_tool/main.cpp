@@ -1,7 +1,7 @@
 // fftbloom-psf: writes a physically based point spread function (docs/kernels.md) as a float OpenEXR.
 #include "host_error.h"
-#include "image_io.h"
-#include "psf_generator.h"
+#include "image/image_io.h"
+#include "psf/psf_generator.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,5 +1,5 @@
 // The C API's argument checks and result codes, on a lavapipe device with the Khronos validation layer on.
-#include "loaded_libraries.h"
+#include "vulkan/loaded_libraries.h"
 
 #include <fftbloom/fftbloom.h>
 

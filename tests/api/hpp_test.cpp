@@ -2,7 +2,7 @@
 // recorded through it.
 #include <fftbloom/fftbloom.hpp>
 
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
 

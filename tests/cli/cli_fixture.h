@@ -1,7 +1,7 @@
 // The fixture of the CLI tests: runs the fftbloom binary the build made, in a fresh folder per test.
 #pragma once
 
-#include "image_io.h"
+#include "image/image_io.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // fftbloom-viewer's screenshot mode: the PNG is the window, the bloom shows around highlights, errors are one line.
-#include "image_io.h"
+#include "image/image_io.h"
 #include "settings.h"
 
 #include <gtest/gtest.h>

@@ -3,12 +3,12 @@
 // double-precision CPU reference and against the native plugin, which runs in the fftbloom CLI's own process (the two
 // plugins define the same symbols, so they never share one program).
 #include "gpu_test_support.h"
-#include "image_io.h"
+#include "image/image_io.h"
 #include "plan.h"
-#include "psf.h"
-#include "psf_generator.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
 #include "reference.h"
-#include "scrub.h"
+#include "image/scrub.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // libFuzzer target: the CLI's frame loading, OpenEXR or Radiance .hdr bytes to an RGBA frame, scrubbed.
 #include "host_error.h"
-#include "image_io.h"
-#include "scrub.h"
+#include "image/image_io.h"
+#include "image/scrub.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // libFuzzer target: a kernel file as the CLI takes it: decoded, resampled to 64 x 64 and normalized.
 #include "host_error.h"
-#include "image_io.h"
-#include "psf.h"
+#include "image/image_io.h"
+#include "psf/psf.h"
 
 #include <cstddef>
 #include <cstdint>

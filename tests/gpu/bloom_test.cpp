@@ -1,7 +1,7 @@
 // The plugin's bloom on the GPU against the double-precision CPU reference, and the identities it must keep.
 #include "gpu_test_support.h"
 #include "plan.h"
-#include "psf.h"
+#include "psf/psf.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

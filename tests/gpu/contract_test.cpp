@@ -6,9 +6,9 @@
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
 #include "host_error.h"
-#include "psf.h"
+#include "psf/psf.h"
 #include "reference.h"
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
 

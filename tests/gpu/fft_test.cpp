@@ -5,7 +5,7 @@
 #include "gpu_test_support.h"
 #include "plan.h"
 #include "shared/fftb_shared.h"
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <fftw3.h>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // scaled Gaussian against a wider one transformed exactly, and the frame-diagonal unit's footprint across resolutions.
 #include "gpu_test_support.h"
 #include "plan.h"
-#include "psf.h"
+#include "psf/psf.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

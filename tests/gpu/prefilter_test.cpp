@@ -2,7 +2,7 @@
 // reference, and the energy the composite keeps.
 #include "gpu_test_support.h"
 #include "plan.h"
-#include "psf.h"
+#include "psf/psf.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // Ringing of the resampled spectrum on the sample photographs: each interpolation against the exact spectrum at
 // kernel sizes 128 .. 1024, printed as the table of docs/kernels.md ("Spectrum resampling"); cubic must beat bilinear.
 #include "gpu_test_support.h"
-#include "image_io.h"
+#include "image/image_io.h"
 #include "plan.h"
-#include "psf.h"
-#include "psf_generator.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

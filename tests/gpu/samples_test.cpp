@@ -1,8 +1,8 @@
 // The real OpenEXR sample photographs, bloomed with the default PSF on the GPU, against the CPU reference.
 #include "gpu_test_support.h"
-#include "image_io.h"
-#include "psf.h"
-#include "psf_generator.h"
+#include "image/image_io.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Synchronization validation is on wherever validation is: a missing barrier is reported, and so fails the tests.
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Image file round trips, readers' and writers' error messages, and the all-or-nothing write rule.
 #include "host_error.h"
-#include "image_io.h"
+#include "image/image_io.h"
 
 #include <gtest/gtest.h>
 #include <stb_image.h>

@@ -1,5 +1,5 @@
 // keepLoadedLibrariesUntilExit: a library loaded before the call outlives its last dlclose; one loaded after does not.
-#include "loaded_libraries.h"
+#include "vulkan/loaded_libraries.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Checks the physical PSF generator against closed-form diffraction: the Airy pattern, an annular aperture's encircled
 // energy, polygon spikes; and its normalization, colour, determinism, parameter checks and EXR header.
 #include "host_error.h"
-#include "image_io.h"
-#include "psf_generator.h"
+#include "image/image_io.h"
+#include "psf/psf_generator.h"
 
 #include <gtest/gtest.h>
 

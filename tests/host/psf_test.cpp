@@ -1,8 +1,8 @@
 // Checks the default PSF's shape, PSF normalization and its errors, resampling, and loading from a file.
 #include "host_error.h"
-#include "image_io.h"
-#include "psf.h"
-#include "psf_generator.h"
+#include "image/image_io.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // What the CLI gives back of the values its input scrubbing took from the bloom, in each composite.
 #include "reference.h"
-#include "scrub.h"
+#include "image/scrub.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Point spread functions from image files: loading, resampling, normalization (generated ones: psf_generator.h).
 #pragma once
 
-#include "image.h"
+#include "image/image.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // In-memory image helpers: channel lookup, and conversion to and from interleaved RGBA texels.
-#include "image.h"
+#include "image/image.h"
 #include "host_error.h"
-#include "image_io.h"
+#include "image/image_io.h"
 
 #include <array>
 

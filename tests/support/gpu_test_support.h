@@ -1,8 +1,8 @@
 // Shared pieces of the GPU tests: the runner with validation on, random frames, error measures, tolerances.
 #pragma once
 
-#include "gpu_runner.h"
-#include "image.h"
+#include "runner/gpu_runner.h"
+#include "image/image.h"
 
 #include <cstdint>
 #include <string>

@@ -1,8 +1,8 @@
 // Instance creation with the validation layer, synchronization validation and a counting messenger.
-#include "vulkan_instance.h"
+#include "vulkan/vulkan_instance.h"
 
 #include "host_error.h"
-#include "loaded_libraries.h"
+#include "vulkan/loaded_libraries.h"
 
 #include <iterator>
 

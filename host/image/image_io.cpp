@@ -1,10 +1,10 @@
 // Reads OpenEXR and Radiance .hdr images; writes OpenEXR files and PNG previews whole or not at all.
-#include "image_io.h"
+#include "image/image_io.h"
 
-#include "atomic_file.h"
-#include "exr_blocks.h"
+#include "image/atomic_file.h"
+#include "image/exr_blocks.h"
 #include "host_error.h"
-#include "little_endian.h"
+#include "image/little_endian.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>

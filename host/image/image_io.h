@@ -1,7 +1,7 @@
 // Image files: OpenEXR (tinyexr) and Radiance .hdr (stb_image) in, OpenEXR and PNG previews out.
 #pragma once
 
-#include "image.h"
+#include "image/image.h"
 
 #include <optional>
 #include <string>

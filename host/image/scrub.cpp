@@ -1,5 +1,5 @@
 // Replaces NaN, negative and overly bright colour values of an RGBA frame.
-#include "scrub.h"
+#include "image/scrub.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
 // tinyexr 1.0.1 sizes its offset table and its texels from the header before reading the file, rebuilds a damaged
 // table by scanning the blocks, and its PIZ decoder reads a block's bitmap and Huffman length before comparing them
 // with the block's length. Everything here is read from the bytes as OpenEXR lays them out, before tinyexr decodes.
-#include "exr_blocks.h"
+#include "image/exr_blocks.h"
 
 #include "host_error.h"
-#include "image.h"
-#include "little_endian.h"
+#include "image/image.h"
+#include "image/little_endian.h"
 
 #include <algorithm>
 #include <bit>

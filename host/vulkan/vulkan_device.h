@@ -2,9 +2,9 @@
 // and the benchmark need (buffers, images, one-shot command buffers). Engines bring their own device instead.
 #pragma once
 
-#include "device_loss.h"
-#include "vulkan_instance.h"
-#include "vulkan_resources.h"
+#include "vulkan/device_loss.h"
+#include "vulkan/vulkan_instance.h"
+#include "vulkan/vulkan_resources.h"
 
 #include <vulkan/vulkan.h>
 

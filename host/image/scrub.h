@@ -1,7 +1,7 @@
 // Makes a frame's colour safe to transform: one NaN through an FFT turns every output texel NaN.
 #pragma once
 
-#include "image.h"
+#include "image/image.h"
 #include "plan.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Double-precision CPU reference of the bloom convolution (FFTW), independent of the GPU code path.
 #pragma once
 
-#include "image.h"
+#include "image/image.h"
 #include "plan.h"
 
 namespace fftb

@@ -1,9 +1,9 @@
 // Batches of frames: output naming, sharding, and the decode -> GPU -> encode pipeline of the fftbloom CLI.
 #pragma once
 
-#include "gpu_runner.h"
-#include "image.h"
-#include "scrub.h"
+#include "runner/gpu_runner.h"
+#include "image/image.h"
+#include "image/scrub.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The VkResult check, memory type choice, and buffer and image creation.
-#include "vulkan_resources.h"
+#include "vulkan/vulkan_resources.h"
 
 #include <string>
 

@@ -1,5 +1,5 @@
 // RTLD_NODELETE on every loaded library: dl_iterate_phdr(3) lists them, dlopen(3) with RTLD_NOLOAD marks them.
-#include "loaded_libraries.h"
+#include "vulkan/loaded_libraries.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -1,7 +1,7 @@
 // Physically based point spread functions: Fraunhofer diffraction by a lens or eye aperture, over the visible spectrum.
 #pragma once
 
-#include "image.h"
+#include "image/image.h"
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // Temporary file, fsync, rename.
-#include "atomic_file.h"
+#include "image/atomic_file.h"
 
 #include "host_error.h"
 

@@ -1,9 +1,9 @@
 // The batch pipeline: worker threads decode and encode while the calling thread keeps the GPU busy.
-#include "batch.h"
+#include "runner/batch.h"
 
-#include "atomic_file.h"
+#include "image/atomic_file.h"
 #include "host_error.h"
-#include "image_io.h"
+#include "image/image_io.h"
 #include "plan.h"
 
 #include <algorithm>

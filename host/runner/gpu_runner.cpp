@@ -1,9 +1,9 @@
 // Uploads a frame, records the plugin's bloom on the runner's own device, and reads the result back.
-#include "gpu_runner.h"
+#include "runner/gpu_runner.h"
 
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include <algorithm>
 #include <cstring>

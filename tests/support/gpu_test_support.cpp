@@ -1,7 +1,7 @@
 // Shared pieces of the GPU tests.
 #include "gpu_test_support.h"
 
-#include "kernel_extent.h"
+#include "psf/kernel_extent.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

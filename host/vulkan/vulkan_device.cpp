@@ -1,5 +1,5 @@
 // Instance, device and queue creation, device choice, and the buffer, image and submission helpers.
-#include "vulkan_device.h"
+#include "vulkan/vulkan_device.h"
 
 #include "host_error.h"
 

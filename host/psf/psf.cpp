@@ -1,8 +1,8 @@
 // Point spread functions: loading, resampling and per-channel normalization.
-#include "psf.h"
+#include "psf/psf.h"
 
 #include "host_error.h"
-#include "image_io.h"
+#include "image/image_io.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // Physically based PSFs: the aperture on a grid, |FFT|^2 with FFTW, per-wavelength resampling, CIE 1931 to Rec.709.
-#include "psf_generator.h"
+#include "psf/psf_generator.h"
 
-#include "psf.h"
+#include "psf/psf.h"
 
 #include "host_error.h"
 

@@ -1,7 +1,7 @@
 // Runs the plugin on a Vulkan device the runner creates itself: used by the CLI, the GPU tests and bench/.
 #pragma once
 
-#include "image.h"
+#include "image/image.h"
 #include "plan.h"
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // The device-loss test hook's environment variable.
-#include "device_loss.h"
+#include "vulkan/device_loss.h"
 
 #include <cstdlib>
 

@@ -1,17 +1,24 @@
+# SPDX-License-Identifier: MIT
 # The compute shaders, compiled to SPIR-V by glslangValidator at build time and embedded as C arrays.
+find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED)
+# The folder of the plugin's shaders (fft.glsl, common.glsl, shared/, the passes): shaders/ beside plugin/ by default.
+get_filename_component(fftbloom_default_shader_dir ${CMAKE_CURRENT_LIST_DIR}/../../shaders ABSOLUTE)
+set(FFTBLOOM_SHADER_DIR ${fftbloom_default_shader_dir} CACHE PATH "fftbloom's shaders/ folder")
 set(FFTBLOOM_SHADERS
     kernel_fft_first
     kernel_fft_second
     image_fft_first
     image_fft_second_convolve_ifft_second
-    image_ifft_first_composite)
+    image_ifft_first_composite
+    CACHE INTERNAL "the plugin's passes, shaders/<name>.comp")
 
-# Compiles shaders/<name>.comp (or SOURCE_DIR/<name>.comp) for every name in NAMES and adds the SPIR-V to `target` as
-# C arrays, with fftbloom_spirv.h declaring the table <NAMESPACE>::kSpirvModules (default fftb) in the order of NAMES.
+# Compiles FFTBLOOM_SHADER_DIR/<name>.comp (or SOURCE_DIR/<name>.comp) for every name in NAMES and adds the SPIR-V to
+# `target` as C arrays, with fftbloom_spirv.h declaring the table <NAMESPACE>::kSpirvModules (default fftb) in the
+# order of NAMES.
 function(fftbloom_embed_shaders target)
     cmake_parse_arguments(ARG "" "SOURCE_DIR;NAMESPACE" "NAMES" ${ARGN})
     if(NOT ARG_SOURCE_DIR)
-        set(ARG_SOURCE_DIR ${PROJECT_SOURCE_DIR}/shaders)
+        set(ARG_SOURCE_DIR ${FFTBLOOM_SHADER_DIR})
     endif()
     if(NOT ARG_NAMESPACE)
         set(ARG_NAMESPACE fftb)
@@ -32,7 +39,7 @@ function(fftbloom_embed_shaders target)
         set(header ${out_dir}/${name}.spv.h)
         add_custom_command(
             OUTPUT ${header}
-            COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.1 -I${PROJECT_SOURCE_DIR}/shaders
+            COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.1 -I${FFTBLOOM_SHADER_DIR}
                     --vn fftb_spirv_${name} --depfile ${header}.d -o ${header}
                     ${ARG_SOURCE_DIR}/${name}.comp
             DEPENDS ${ARG_SOURCE_DIR}/${name}.comp

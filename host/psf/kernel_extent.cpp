@@ -1,5 +1,5 @@
 // Parsing and printing "native", "<n>px" and "<f>diag".
-#include "kernel_extent.h"
+#include "psf/kernel_extent.h"
 
 #include <charconv>
 #include <cmath>
