@@ -1,6 +1,10 @@
-# Builds and runs the consumer project (cmake -P). MODE=subdirectory: against SOURCE_DIR through add_subdirectory.
-# MODE=package: installs MAIN_BUILD into WORK_DIR/prefix, builds against it through find_package, and compiles
-# consumer.c again with the flags of `pkg-config --static fftbloom` (which link the shared library). C_COMPILER,
+# SPDX-License-Identifier: MIT
+# Builds and runs a consumer project (cmake -P). MODE=subdirectory: the consumer against SOURCE_DIR through
+# add_subdirectory. MODE=plugin: copies only SOURCE_DIR/plugin and SOURCE_DIR/shaders into a scratch engine tree
+# (engine/), builds it through add_subdirectory(plugin) and runs a program that creates a context and a kernel on
+# lavapipe. MODE=package: installs MAIN_BUILD into WORK_DIR/prefix, builds the consumer against it through
+# find_package(fftbloom <the header's major.minor>), and compiles consumer.c again with the flags of
+# `pkg-config --static fftbloom` (which link the shared library). C_COMPILER,
 # CXX_COMPILER, BUILD_TYPE, C_FLAGS, CXX_FLAGS and LINKER_FLAGS are the main build's, used for every compile and link
 # here. Any failing step fails the script.
 function(step)
@@ -17,14 +21,26 @@ set(build ${WORK_DIR}/build)
 set(toolchain -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
               "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
               "-DCMAKE_SHARED_LINKER_FLAGS=${LINKER_FLAGS}")
+if(MODE STREQUAL "plugin")
+    set(engine ${WORK_DIR}/engine)
+    file(COPY ${here}/engine/CMakeLists.txt ${here}/engine/engine_context.cpp DESTINATION ${engine})
+    file(COPY ${SOURCE_DIR}/plugin ${SOURCE_DIR}/shaders DESTINATION ${engine}/fftbloom)
+    step(${CMAKE_COMMAND} -S ${engine} -B ${build} -G ${GENERATOR} ${toolchain})
+    step(${CMAKE_COMMAND} --build ${build} -j 2)
+    step(${build}/engine_context)
+    return()
+endif()
+
 if(MODE STREQUAL "subdirectory")
     step(${CMAKE_COMMAND} -S ${here} -B ${build} -G ${GENERATOR} ${toolchain}
          -DFFTBLOOM_MODE=subdirectory -DFFTBLOOM_SOURCE_DIR=${SOURCE_DIR})
 else()
+    include(${SOURCE_DIR}/plugin/cmake/Version.cmake) # FFTBLOOM_VERSION, from the public header
     set(prefix ${WORK_DIR}/prefix)
     step(${CMAKE_COMMAND} --install ${MAIN_BUILD} --prefix ${prefix})
     step(${CMAKE_COMMAND} -S ${here} -B ${build} -G ${GENERATOR} ${toolchain}
-         -DFFTBLOOM_MODE=package -DCMAKE_PREFIX_PATH=${prefix})
+         -DFFTBLOOM_MODE=package -DCMAKE_PREFIX_PATH=${prefix}
+         -DFFTBLOOM_VERSION=${fftbloom_version_MAJOR}.${fftbloom_version_MINOR})
 endif()
 step(${CMAKE_COMMAND} --build ${build} -j 2)
 step(${build}/consumer_c)
