@@ -349,6 +349,21 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     return true;
 }
 
+const Plan* PlanCache::get(const PlanRequest& request, std::string* error)
+{
+    for (auto entry = entries_.begin(); entry != entries_.end(); ++entry)
+        if (entry->first == request)
+            return &entry->second;
+    Plan plan;
+    if (!makePlan(request, &plan, error))
+        return nullptr;
+    ++plansMade_;
+    if (entries_.size() == kCapacity)
+        entries_.erase(entries_.begin());
+    entries_.emplace_back(request, plan);
+    return &entries_.back().second;
+}
+
 uint64_t intermediateElements(const Plan& plan)
 {
     const uint64_t frame = uint64_t(3) * plan.halfSpectrumLines() * plan.second.imageLength;

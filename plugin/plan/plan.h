@@ -137,6 +137,7 @@ struct KernelScale
     KernelScaleUnit unit = KernelScaleUnit::Native;
     float value = 0.0f; ///< Pixels: the span in frame pixels; FrameDiagonal: a fraction of the diagonal; Native: unused
     bool native() const { return unit == KernelScaleUnit::Native; }
+    bool operator==(const KernelScale&) const = default;
 };
 
 /// Frame pixels the kernel's larger extent spans on a `imageWidth` x `imageHeight` frame: `value` (Pixels),
@@ -167,6 +168,7 @@ struct PlanRequest
     SpectrumMode spectrum = SpectrumMode::Resampled;
     LengthPolicy lengths = LengthPolicy::MixedRadix;
     KernelScale kernelScale; ///< native by default; any other needs SpectrumMode::Resampled
+    bool operator==(const PlanRequest&) const = default;
 };
 
 /// The plan along one axis.
@@ -220,6 +222,23 @@ double costOf(const AxisPlan& first, const AxisPlan& second);
 /// invalid (zero extents, a kernel past kMaxKernelLength; a kernel scale that is not finite and > 0, whose scaled
 /// extent is past kMaxKernelLength, or with SpectrumMode::Exact) or needs an FFT longer than kMaxFftLength.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
+
+/// The plans of the requests seen last, so that recording a frame plans only when its extents or settings change
+/// (dynamic resolution alternates between a few extents). Holds at most kCapacity plans, dropping the oldest.
+class PlanCache
+{
+  public:
+    static constexpr size_t kCapacity = 16;
+    /// The plan of `request`, from makePlan on the first request equal to it; nullptr and makePlan's reason in
+    /// `error` when it cannot be planned (failures are not kept). The pointer is valid until the next call.
+    const Plan* get(const PlanRequest& request, std::string* error);
+    /// How many times makePlan ran: for the tests.
+    uint64_t plansMade() const { return plansMade_; }
+
+  private:
+    std::vector<std::pair<PlanRequest, Plan>> entries_; ///< oldest first
+    uint64_t plansMade_ = 0;
+};
 
 /// Complex fp32 elements of the intermediate buffer `plan` uses, over its three colour channels: the frame's half
 /// spectrum along the first axis, 3 (N1 / 2 + 1) L2 (only image lines along the second axis are stored), or, when

@@ -60,8 +60,8 @@ class Context
     /// The scratch for `extents`: the chained FftbScratchInfo's (checked), or a new buffer.
     Scratch makeScratch(const Extents& extents, const void* chain) const;
     void createLayouts();
-    /// Checks `info` and plans it.
-    Plan plan(const FftbBloomInfo& info) const;
+    /// Checks `info` and returns its plan, planned once per request (plans_).
+    const Plan& plan(const FftbBloomInfo& info);
     VkPipeline pipeline(Pass pass, uint32_t fftLength);
     VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
     void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, uint32_t groupsX, uint32_t groupsY,
@@ -77,6 +77,7 @@ class Context
     Extents max_;
     LengthPolicy lengths_ = LengthPolicy::MixedRadix; ///< FftbPlannerInfo
     Scratch scratch_;
+    PlanCache plans_;
 
     VkSampler sampler_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;

@@ -36,7 +36,7 @@ void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, uint32
     device_->cmdEndLabel(cb);
 }
 
-Plan Context::plan(const FftbBloomInfo& info) const
+const Plan& Context::plan(const FftbBloomInfo& info)
 {
     if (!info.kernel)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo.kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
@@ -86,15 +86,6 @@ Plan Context::plan(const FftbBloomInfo& info) const
         scale.unit =
             info.kernelScaleUnit == FFTB_KERNEL_SCALE_PIXELS ? KernelScaleUnit::Pixels : KernelScaleUnit::FrameDiagonal;
         scale.value = info.kernelScale;
-        const double span = kernelSpan(scale, info.width, info.height);
-        const uint32_t larger = std::max(kernel.width(), kernel.height());
-        const uint32_t width = scaledKernelLength(kernel.width(), larger, span);
-        const uint32_t height = scaledKernelLength(kernel.height(), larger, span);
-        if (width > max_.kernelWidth || height > max_.kernelHeight)
-            throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                          "kernelScale: the kernel's scaled extent " + std::to_string(width) + "x" +
-                              std::to_string(height) + " is larger than the context's maximum kernel extent " +
-                              std::to_string(max_.kernelWidth) + "x" + std::to_string(max_.kernelHeight)};
     }
     checkChain(info.pNext, {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO},
                "bloomInfo.pNext");
@@ -107,16 +98,25 @@ Plan Context::plan(const FftbBloomInfo& info) const
     request.spectrum = kernel.mode();
     request.lengths = lengths_;
     request.kernelScale = scale;
-    Plan plan;
     std::string reason;
-    if (!makePlan(request, &plan, &reason))
+    const Plan* planned = plans_.get(request, &reason);
+    if (!planned)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, reason};
+    const Plan& plan = *planned;
+    // The padding (so the scratch) is sized for the maximum kernel extent: a scaled kernel may not exceed it.
+    const uint32_t scaledWidth = plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength;
+    const uint32_t scaledHeight = plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength;
+    if (scaledWidth > max_.kernelWidth || scaledHeight > max_.kernelHeight)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "kernelScale: the kernel's scaled extent " + std::to_string(scaledWidth) + "x" +
+                          std::to_string(scaledHeight) + " is larger than the context's maximum kernel extent " +
+                          std::to_string(max_.kernelWidth) + "x" + std::to_string(max_.kernelHeight)};
     return plan;
 }
 
 void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
 {
-    const Plan plan = this->plan(info);
+    const Plan& plan = this->plan(info);
     const bool computeSpectrum = kernelOf(info.kernel)->needsSpectrum(plan);
     void* pNext = d->pNext;
     *d = FftbNodeDescription{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION, pNext};
@@ -137,7 +137,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
 {
     if (!info.inputView || !info.outputView)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "inputView, outputView: VK_NULL_HANDLE"};
-    const Plan plan = this->plan(info);
+    const Plan& plan = this->plan(info);
     const AxisPlan& a = plan.first;
     const AxisPlan& b = plan.second;
     const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);

@@ -440,5 +440,53 @@ TEST(Plan, ScaledKernelsWithinTheMaximumKernelExtentNeedNoMoreScratch)
                     }
 }
 
+TEST(PlanCache, PlansOncePerRequestAndAgainWhenTheRequestChanges)
+{
+    PlanCache cache;
+    PlanRequest request{1920, 1080, 256, 256};
+    std::string error;
+    const Plan* first = cache.get(request, &error);
+    ASSERT_NE(first, nullptr) << error;
+    Plan expected;
+    ASSERT_TRUE(makePlan(request, &expected, &error)) << error;
+    EXPECT_EQ(first->first.paddedLength, expected.first.paddedLength);
+    EXPECT_EQ(first->second.paddedLength, expected.second.paddedLength);
+    EXPECT_EQ(first->firstAxisIsX, expected.firstAxisIsX);
+    for (int frame = 0; frame < 10; ++frame)
+        ASSERT_EQ(cache.get(request, &error), first);
+    EXPECT_EQ(cache.plansMade(), 1u);
+
+    PlanRequest mirror = request;
+    mirror.padding = Padding::Mirror;
+    const Plan* mirrored = cache.get(mirror, &error);
+    ASSERT_NE(mirrored, nullptr) << error;
+    EXPECT_EQ(mirrored->padding, Padding::Mirror);
+    PlanRequest scaled = request;
+    scaled.kernelScale = {KernelScaleUnit::Pixels, 300.0f};
+    ASSERT_NE(cache.get(scaled, &error), nullptr) << error;
+    EXPECT_EQ(cache.plansMade(), 3u);
+    ASSERT_NE(cache.get(request, &error), nullptr);
+    EXPECT_EQ(cache.plansMade(), 3u);
+}
+
+TEST(PlanCache, KeepsTheNewestPlansAndNeverKeepsAFailure)
+{
+    PlanCache cache;
+    std::string error;
+    for (uint32_t width = 1; width <= PlanCache::kCapacity + 1; ++width)
+        ASSERT_NE(cache.get(PlanRequest{width * 16, 64, 8, 8}, &error), nullptr) << error;
+    EXPECT_EQ(cache.plansMade(), PlanCache::kCapacity + 1);
+    ASSERT_NE(cache.get(PlanRequest{(PlanCache::kCapacity + 1) * 16, 64, 8, 8}, &error), nullptr);
+    EXPECT_EQ(cache.plansMade(), PlanCache::kCapacity + 1); // the newest is kept
+    ASSERT_NE(cache.get(PlanRequest{16, 64, 8, 8}, &error), nullptr);
+    EXPECT_EQ(cache.plansMade(), PlanCache::kCapacity + 2); // the oldest was dropped
+
+    const PlanRequest tooLong{kMaxFftLength, 64, 8, 8};
+    EXPECT_EQ(cache.get(tooLong, &error), nullptr);
+    EXPECT_FALSE(error.empty());
+    EXPECT_EQ(cache.get(tooLong, &error), nullptr);
+    EXPECT_EQ(cache.plansMade(), PlanCache::kCapacity + 2);
+}
+
 } // namespace
 } // namespace fftb
