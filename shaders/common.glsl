@@ -7,7 +7,7 @@ layout(push_constant) uniform PushBlock
     FftbPushConstants pc;
 };
 
-// [channel][k1][v2] complex lines; see FftbPushConstants.
+// Complex half-spectrum lines, blocked: see intermediateIndex.
 layout(set = 0, binding = FFTB_BINDING_INTERMEDIATE, std430) buffer Intermediate
 {
     vec2 intermediate[];
@@ -64,16 +64,26 @@ int paddedSource(uint p, uint imageLength, uint paddedLength, uint mirrorSplit)
     return int(mirroredRepeat(position, imageLength));
 }
 
+// Element v of half-spectrum line k1 < halfLines of `channel` in the intermediate, for lines of `lineCount` elements:
+// B = FFTB_INTERMEDIATE_BLOCK_LINES adjacent lines interleaved, [channel][k1 / B][v][k1 % B]. Pass 1 (consecutive k1
+// across a subgroup, one v) then writes whole 32-byte sectors, and a block of B lines is one contiguous run.
+uint intermediateIndex(uint channel, uint k1, uint halfLines, uint v, uint lineCount)
+{
+    const uint blocks = (halfLines + FFTB_INTERMEDIATE_BLOCK_LINES - 1u) / FFTB_INTERMEDIATE_BLOCK_LINES;
+    const uint block = channel * blocks + k1 / FFTB_INTERMEDIATE_BLOCK_LINES;
+    return (block * lineCount + v) * FFTB_INTERMEDIATE_BLOCK_LINES + k1 % FFTB_INTERMEDIATE_BLOCK_LINES;
+}
+
 // After a forward FFT of z = a + i b (two real lines packed, seeds/000 "Exploiting the Hermitian Symmetry"),
 // stores the half spectra A[k] = (Z[k] + conj Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2,
-// of lines v0 and v0 + 1 at intermediate[(channel * (N/2 + 1) + k) * lineCount + v]; B only if v0 + 1 < lineCount.
+// of lines v0 and v0 + 1 at intermediateIndex(channel, k, N/2 + 1, v, lineCount); B only if v0 + 1 < lineCount.
 void storeHalfSpectrum(uint channel, uint v0, uint lineCount, uint k, vec2 z, vec2 zMirror)
 {
     const vec2 d = z - zMirror;
-    const uint line = (channel * (FFT_LENGTH / 2u + 1u) + k) * lineCount;
-    intermediate[line + v0] = 0.5 * (z + zMirror);
+    const uint a = intermediateIndex(channel, k, FFT_LENGTH / 2u + 1u, v0, lineCount);
+    intermediate[a] = 0.5 * (z + zMirror);
     if (v0 + 1u < lineCount)
-        intermediate[line + v0 + 1u] = 0.5 * vec2(d.y, -d.x);
+        intermediate[a + FFTB_INTERMEDIATE_BLOCK_LINES] = 0.5 * vec2(d.y, -d.x);
 }
 
 void storeHalfSpectra(uint channel, uint v0, uint lineCount)

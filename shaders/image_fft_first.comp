@@ -7,28 +7,33 @@
 
 layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
 
-float frameTexel(int u, uint v, uint channel)
+// The prefiltered colour at padded position i of line v (0 in the zero padding and past the frame's last line).
+vec3 frameColour(uint i, uint v)
 {
+    const int u = paddedSource(i, pc.imageLength1, FFT_LENGTH, pc.mirrorSplit1);
     if (u < 0 || v >= pc.imageLength2)
-        return 0.0;
-    return prefilter(texelFetch(inputImage, imageCoord(uint(u), v), 0).rgb)[channel];
+        return vec3(0.0);
+    return prefilter(texelFetch(inputImage, imageCoord(uint(u), v), 0).rgb);
 }
 
 void main()
 {
     const uint v0 = 2u * gl_WorkGroupID.x;
     const uint v1 = v0 + 1u;
+    // Every texel is fetched and prefiltered once, for all three channels, before the first FFT.
+    vec3 line0[FFTB_MAX_ELEMENTS_PER_INVOCATION], line1[FFTB_MAX_ELEMENTS_PER_INVOCATION];
+    for (uint e = 0u; e < ELEMENTS; ++e)
+    {
+        const uint i = fftTimeIndex(e);
+        line0[e] = i < FFT_LENGTH ? frameColour(i, v0) : vec3(0.0);
+        line1[e] = i < FFT_LENGTH ? frameColour(i, v1) : vec3(0.0);
+    }
     for (uint channel = 0u; channel < 3u; ++channel)
     {
         // Two real lines as one complex line z = a + i b.
         for (uint e = 0u; e < ELEMENTS; ++e)
-        {
-            const uint i = fftTimeIndex(e);
-            if (i >= FFT_LENGTH)
-                break;
-            const int u = paddedSource(i, pc.imageLength1, FFT_LENGTH, pc.mirrorSplit1);
-            fftPut(e, vec2(frameTexel(u, v0, channel), frameTexel(u, v1, channel)));
-        }
+            if (fftTimeIndex(e) < FFT_LENGTH)
+                fftPut(e, vec2(line0[e][channel], line1[e][channel]));
         fftRun(false);
         storeHalfSpectra(channel, v0, pc.imageLength2);
         fftSync();

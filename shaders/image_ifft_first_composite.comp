@@ -10,49 +10,77 @@
 layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
 layout(set = 0, binding = FFTB_BINDING_OUTPUT_IMAGE) uniform writeonly image2D outputImage;
 
-// The half-spectrum value of line v at frequency k of the full length, by Hermitian symmetry
-// X[N - k] = conj X[k]. DC and Nyquist of a real line are real.
-vec2 halfSpectrum(uint channel, uint i, uint v)
+// Half-spectrum bin k <= N/2 of line v (0 past the frame's last line); DC and Nyquist of a real line are real.
+vec2 halfSpectrum(uint channel, uint k, uint v)
 {
     if (v >= pc.imageLength2)
         return vec2(0.0);
-    const uint k = i <= FFT_LENGTH / 2u ? i : FFT_LENGTH - i;
-    const vec2 x = intermediate[(channel * (FFT_LENGTH / 2u + 1u) + k) * pc.imageLength2 + v];
-    if (k == 0u || k == FFT_LENGTH / 2u)
-        return vec2(x.x, 0.0);
-    return i == k ? x : conjugate(x);
+    const vec2 x = intermediate[intermediateIndex(channel, k, FFT_LENGTH / 2u + 1u, v, pc.imageLength2)];
+    return k == 0u || 2u * k == FFT_LENGTH ? vec2(x.x, 0.0) : x;
 }
 
-void writeTexel(uint u, uint v, vec3 bloom)
+// Z = A + i B packs lines v0 and v0 + 1 again, with Z[k] = A[k] + i B[k] and Z[N - k] = conj A[k] + i conj B[k]
+// (Hermitian symmetry): each stored bin is read once and gives both.
+void loadPackedSpectrum(uint channel, uint v0)
 {
-    const ivec2 p = imageCoord(u, v);
-    const vec4 source = texelFetch(inputImage, p, 0);
-    vec3 rgb = bloom;
+    if (SPLIT_RADIX == 1u)
+    {
+        for (uint k = gl_LocalInvocationID.x; 2u * k <= FFT_LENGTH; k += WORKGROUP_SIZE)
+        {
+            const vec2 a = halfSpectrum(channel, k, v0);
+            const vec2 b = halfSpectrum(channel, k, v0 + 1u);
+            fftSharedPut(k, vec2(a.x - b.y, a.y + b.x));
+            if (k != 0u && 2u * k != FFT_LENGTH)
+                fftSharedPut(FFT_LENGTH - k, vec2(a.x + b.y, b.x - a.y));
+        }
+        return;
+    }
+    // Long lines hold their frequencies in registers (fftFrequencyIndex): each reads its own, A and B through the
+    // mirror bin N - i past N/2.
+    for (uint e = 0u; e < ELEMENTS; ++e)
+    {
+        const uint i = fftFrequencyIndex(e);
+        const bool mirrored = 2u * i > FFT_LENGTH;
+        const uint k = mirrored ? FFT_LENGTH - i : i;
+        vec2 a = halfSpectrum(channel, k, v0);
+        vec2 b = halfSpectrum(channel, k, v0 + 1u);
+        if (mirrored)
+        {
+            a = conjugate(a);
+            b = conjugate(b);
+        }
+        fftPut(e, vec2(a.x - b.y, a.y + b.x));
+    }
+}
+
+vec3 compositeOf(vec4 source, vec3 bloom)
+{
     if (pc.outputMode == FFTB_GPU_OUTPUT_COMPOSITE)
-        rgb = source.rgb + pc.intensity * (bloom - prefilter(source.rgb));
-    else if (pc.outputMode == FFTB_GPU_OUTPUT_ADDITIVE)
-        rgb = source.rgb + pc.intensity * bloom;
-    imageStore(outputImage, p, vec4(rgb, source.a));
+        return source.rgb + pc.intensity * (bloom - prefilter(source.rgb));
+    if (pc.outputMode == FFTB_GPU_OUTPUT_ADDITIVE)
+        return source.rgb + pc.intensity * bloom;
+    return bloom;
 }
 
 void main()
 {
     const uint v0 = 2u * gl_WorkGroupID.x;
     const uint v1 = v0 + 1u;
+    // The frame's texels under this invocation's outputs, fetched before the FFTs so their latency hides behind them.
+    vec4 source0[FFTB_MAX_ELEMENTS_PER_INVOCATION], source1[FFTB_MAX_ELEMENTS_PER_INVOCATION];
+    for (uint e = 0u; e < ELEMENTS; ++e)
+    {
+        const uint u = fftTimeIndex(e);
+        const bool inside = u < pc.imageLength1;
+        source0[e] = inside ? texelFetch(inputImage, imageCoord(u, v0), 0) : vec4(0.0);
+        source1[e] = inside && v1 < pc.imageLength2 ? texelFetch(inputImage, imageCoord(u, v1), 0) : vec4(0.0);
+    }
     vec2 lines[3][FFTB_MAX_ELEMENTS_PER_INVOCATION]; // per channel: (line v0, line v1) at each held position
     for (uint channel = 0u; channel < 3u; ++channel)
     {
-        // Z = A + i B packs the two lines again; after the inverse FFT, Re z is line v0 and Im z line v1.
-        for (uint e = 0u; e < ELEMENTS; ++e)
-        {
-            const uint i = fftFrequencyIndex(e);
-            if (i >= FFT_LENGTH)
-                break;
-            const vec2 a = halfSpectrum(channel, i, v0);
-            const vec2 b = halfSpectrum(channel, i, v1);
-            fftPut(e, vec2(a.x - b.y, a.y + b.x));
-        }
+        loadPackedSpectrum(channel, v0);
         fftRun(true);
+        // After the inverse FFT, Re z is line v0 and Im z line v1.
         for (uint e = 0u; e < ELEMENTS; ++e)
             lines[channel][e] = fftTimeIndex(e) < FFT_LENGTH ? fftGet(e) : vec2(0.0);
         fftSync();
@@ -62,8 +90,14 @@ void main()
         const uint u = fftTimeIndex(e);
         if (u >= pc.imageLength1)
             break;
-        writeTexel(u, v0, vec3(lines[0][e].x, lines[1][e].x, lines[2][e].x));
+        const vec4 s0 = source0[e];
+        imageStore(outputImage, imageCoord(u, v0),
+                   vec4(compositeOf(s0, vec3(lines[0][e].x, lines[1][e].x, lines[2][e].x)), s0.a));
         if (v1 < pc.imageLength2)
-            writeTexel(u, v1, vec3(lines[0][e].y, lines[1][e].y, lines[2][e].y));
+        {
+            const vec4 s1 = source1[e];
+            imageStore(outputImage, imageCoord(u, v1),
+                       vec4(compositeOf(s1, vec3(lines[0][e].y, lines[1][e].y, lines[2][e].y)), s1.a));
+        }
     }
 }

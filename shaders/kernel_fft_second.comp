@@ -19,7 +19,7 @@ void main()
         const uint i = fftTimeIndex(e);
         if (i >= FFT_LENGTH)
             break;
-        fftPut(e, i < storedLines ? intermediate[line * storedLines + i] : vec2(0.0));
+        fftPut(e, i < storedLines ? intermediate[intermediateIndex(channel, k1, halfLines, i, storedLines)] : vec2(0.0));
     }
     fftRun(false);
     // Both phase terms index the twiddle tables exactly: exp(2 pi i m / S) = conj(table[m mod S]).

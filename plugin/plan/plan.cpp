@@ -364,11 +364,18 @@ const Plan* PlanCache::get(const PlanRequest& request, std::string* error)
     return &entries_.back().second;
 }
 
+uint32_t intermediateBlocks(uint32_t halfLines)
+{
+    return (halfLines + kIntermediateBlockLines - 1) / kIntermediateBlockLines;
+}
+
 uint64_t intermediateElements(const Plan& plan)
 {
-    const uint64_t frame = uint64_t(3) * plan.halfSpectrumLines() * plan.second.imageLength;
+    const uint64_t frame =
+        uint64_t(3) * intermediateBlocks(plan.halfSpectrumLines()) * kIntermediateBlockLines * plan.second.imageLength;
     const uint64_t kernelLines = std::min(plan.second.kernelLength, plan.second.spectrumLength);
-    const uint64_t kernel = uint64_t(3) * (plan.first.spectrumLength / 2 + 1) * kernelLines;
+    const uint64_t kernel =
+        uint64_t(3) * intermediateBlocks(plan.first.spectrumLength / 2 + 1) * kIntermediateBlockLines * kernelLines;
     return std::max(frame, kernel);
 }
 

@@ -240,9 +240,18 @@ class PlanCache
     uint64_t plansMade_ = 0;
 };
 
+/// Adjacent half-spectrum lines stored together in the intermediate buffer (FFTB_INTERMEDIATE_BLOCK_LINES): it holds
+/// [channel][k1 / B][v][k1 % B], so pass 1 writes whole 32-byte sectors, pass 2 reads a block of lines as one
+/// contiguous run, and pass 3 reads whole sectors again.
+constexpr uint32_t kIntermediateBlockLines = 4;
+
+/// Blocks of kIntermediateBlockLines lines that hold `halfLines` half-spectrum lines (the last one possibly partly).
+uint32_t intermediateBlocks(uint32_t halfLines);
+
 /// Complex fp32 elements of the intermediate buffer `plan` uses, over its three colour channels: the frame's half
-/// spectrum along the first axis, 3 (N1 / 2 + 1) L2 (only image lines along the second axis are stored), or, when
-/// the kernel spectrum is computed, the kernel's first-axis transform, 3 (S1 / 2 + 1) min(K2, S2), if larger.
+/// spectrum along the first axis, 3 B ceil((N1 / 2 + 1) / B) L2 (only image lines along the second axis are stored;
+/// B = kIntermediateBlockLines), or, when the kernel spectrum is computed, the kernel's first-axis transform,
+/// 3 B ceil((S1 / 2 + 1) / B) min(K2, S2), if larger.
 uint64_t intermediateElements(const Plan& plan);
 
 /// Complex fp32 elements of the kernel spectrum `plan` reads: 3 (S1 / 2 + 1) S2, the centred half spectrum.

@@ -30,6 +30,9 @@
 #define FFTB_MAX_ELEMENTS_PER_INVOCATION 16
 // Longest FFT held whole in shared memory: 4096 complex fp32, 32 KiB (lavapipe's limit; Vulkan requires 16 KiB).
 #define FFTB_MAX_SHARED_FFT_LENGTH 4096
+// Adjacent half-spectrum lines k1 stored together in the intermediate: [channel][k1 / B][v][k1 % B] (common.glsl,
+// intermediateIndex). 4 complex fp32 = one 32-byte sector.
+#define FFTB_INTERMEDIATE_BLOCK_LINES 4
 
 #define FFTB_GPU_PADDING_ZERO 0
 #define FFTB_GPU_PADDING_MIRROR 1
@@ -47,7 +50,8 @@
 #endif
 
 // Push constants of every pass. "first"/"second" are the axes of passes 1/3 and of pass 2.
-// Lines of the intermediate are indexed [channel][k1][v2]: k1 in [0, N1/2], v2 in [0, L2).
+// Lines of the intermediate are [channel][k1][v2], k1 in [0, N1/2], v2 in [0, L2), blocked by
+// FFTB_INTERMEDIATE_BLOCK_LINES adjacent k1.
 // Lines of the kernel spectrum are indexed [channel][k1][k2]: k1 in [0, S1/2], k2 in [0, S2).
 struct FftbPushConstants
 {
