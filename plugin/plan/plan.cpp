@@ -369,6 +369,12 @@ uint32_t intermediateBlocks(uint32_t halfLines)
     return (halfLines + kIntermediateBlockLines - 1) / kIntermediateBlockLines;
 }
 
+uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, uint32_t v, uint32_t lineCount)
+{
+    const uint64_t block = uint64_t(channel) * intermediateBlocks(halfLines) + k1 / kIntermediateBlockLines;
+    return (block * lineCount + v) * kIntermediateBlockLines + k1 % kIntermediateBlockLines;
+}
+
 uint64_t intermediateElements(const Plan& plan)
 {
     const uint64_t frame =

@@ -248,6 +248,10 @@ constexpr uint32_t kIntermediateBlockLines = 4;
 /// Blocks of kIntermediateBlockLines lines that hold `halfLines` half-spectrum lines (the last one possibly partly).
 uint32_t intermediateBlocks(uint32_t halfLines);
 
+/// Where element v of half-spectrum line k1 < halfLines of `channel` lies in the intermediate, for lines of
+/// `lineCount` elements: [channel][k1 / B][v][k1 % B], B = kIntermediateBlockLines (common.glsl, intermediateIndex).
+uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, uint32_t v, uint32_t lineCount);
+
 /// Complex fp32 elements of the intermediate buffer `plan` uses, over its three colour channels: the frame's half
 /// spectrum along the first axis, 3 B ceil((N1 / 2 + 1) / B) L2 (only image lines along the second axis are stored;
 /// B = kIntermediateBlockLines), or, when the kernel spectrum is computed, the kernel's first-axis transform,

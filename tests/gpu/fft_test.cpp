@@ -26,8 +26,9 @@ namespace
 
 using Complex = std::complex<double>;
 
-/// Runs one pass of the plugin's shaders on `lines` lines of one FFT length, with the intermediate, kernel
-/// spectrum and twiddle buffers bound as the plugin binds them and the plugin's specialization constants.
+/// Runs one pass of the plugin's shaders on `lines` <= kIntermediateBlockLines lines of one FFT length, with the
+/// intermediate (one block of lines, plan.h intermediateIndex), kernel spectrum (plain lines) and twiddle buffers bound
+/// as the plugin binds them and the plugin's specialization constants.
 class PassHarness
 {
   public:
@@ -36,7 +37,8 @@ class PassHarness
     {
         const VkDevice d = device_.device();
         const VkDeviceSize lineBytes = VkDeviceSize(length) * 8;
-        intermediate_ = device_.createBuffer(lineBytes * lines, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        intermediate_ =
+            device_.createBuffer(lineBytes * kIntermediateBlockLines, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
         spectrum_ = device_.createBuffer(lineBytes * lines, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
         const TwiddleTables& tables = twiddleTables();
         twiddles_ =
@@ -129,32 +131,42 @@ class PassHarness
     PassHarness(const PassHarness&) = delete;
     PassHarness& operator=(const PassHarness&) = delete;
 
-    /// Line `line` of a buffer (intermediate or kernel spectrum), `length` complex values.
-    static void put(VulkanDevice::Buffer& buffer, uint32_t length, uint32_t line, const std::vector<Complex>& values)
+    /// Where element i of line `line` lies: plain lines, or the intermediate's block of `lines` lines.
+    static uint64_t index(bool blocked, uint32_t length, uint32_t lines, uint32_t line, uint32_t i)
     {
-        auto* f = static_cast<float*>(buffer.mapped) + size_t(2) * length * line;
-        for (uint32_t i = 0; i < length; ++i)
+        return blocked ? intermediateIndex(0, line, lines, i, length) : uint64_t(length) * line + i;
+    }
+    /// Line `line` of a buffer (the intermediate when `blocked`, else the kernel spectrum), `length` complex values.
+    void put(bool blocked, VulkanDevice::Buffer& buffer, uint32_t line, const std::vector<Complex>& values) const
+    {
+        auto* f = static_cast<float*>(buffer.mapped);
+        for (uint32_t i = 0; i < length_; ++i)
         {
-            f[2 * i] = float(values[i].real());
-            f[2 * i + 1] = float(values[i].imag());
+            const uint64_t at = index(blocked, length_, lines_, line, i);
+            f[2 * at] = float(values[i].real());
+            f[2 * at + 1] = float(values[i].imag());
         }
     }
-    static std::vector<Complex> get(const VulkanDevice::Buffer& buffer, uint32_t length, uint32_t line)
+    std::vector<Complex> get(bool blocked, const VulkanDevice::Buffer& buffer, uint32_t line) const
     {
-        const auto* f = static_cast<const float*>(buffer.mapped) + size_t(2) * length * line;
-        std::vector<Complex> values(length);
-        for (uint32_t i = 0; i < length; ++i)
-            values[i] = Complex(f[2 * i], f[2 * i + 1]);
+        const auto* f = static_cast<const float*>(buffer.mapped);
+        std::vector<Complex> values(length_);
+        for (uint32_t i = 0; i < length_; ++i)
+        {
+            const uint64_t at = index(blocked, length_, lines_, line, i);
+            values[i] = Complex(f[2 * at], f[2 * at + 1]);
+        }
         return values;
     }
 
-    void run(const FftbPushConstants& push)
+    /// Dispatches `workgroups` workgroups.
+    void run(const FftbPushConstants& push, uint32_t workgroups)
     {
         VkCommandBuffer cb = device_.beginCommands();
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set_, 0, nullptr);
         vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-        vkCmdDispatch(cb, lines_, 1, 1);
+        vkCmdDispatch(cb, workgroups, 1, 1);
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
         mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -239,17 +251,17 @@ TEST_P(FftLength, ForwardMatchesTheDoublePrecisionDft)
     for (uint32_t line = 0; line < lines; ++line)
     {
         inputs.push_back(randomLine(n, n + line));
-        PassHarness::put(h.intermediate_, n, line, inputs.back());
+        h.put(true, h.intermediate_, line, inputs.back());
     }
     FftbPushConstants push{};
     push.kernelLength2 = n;
     push.spectrumLength2 = n;
     push.spectrumLength1 = 2; // two half-spectrum lines k1 = 0, 1: the two workgroups
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(2);
-    h.run(push);
+    h.run(push, lines); // one workgroup per line
     for (uint32_t line = 0; line < lines; ++line)
     {
-        const double error = lineError(PassHarness::get(h.spectrum_, n, line), dft(inputs[line], false));
+        const double error = lineError(h.get(false, h.spectrum_, line), dft(inputs[line], false));
         EXPECT_LE(error, Tolerance::kFp32) << "length " << n << " line " << line;
         std::printf("length %u forward error %.3g\n", n, error);
     }
@@ -268,12 +280,12 @@ TEST_P(FftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
     {
         inputs.push_back(randomLine(n, 3 * n + line));
         spectra.push_back(line == 0 ? std::vector<Complex>(n, Complex(1.0)) : randomLine(n, 5 * n + line));
-        PassHarness::put(h.intermediate_, n, line, inputs.back());
-        PassHarness::put(h.spectrum_, n, line, spectra.back());
+        h.put(true, h.intermediate_, line, inputs.back());
+        h.put(false, h.spectrum_, line, spectra.back());
     }
     FftbPushConstants push{};
     push.imageLength2 = n;
-    push.paddedLength1 = 2; // two half-spectrum lines k1 = 0, 1: the two workgroups
+    push.paddedLength1 = 2; // two half-spectrum lines k1 = 0, 1
     push.paddedLength2 = n;
     push.mirrorSplit2 = n;
     push.spectrumLength1 = 2;
@@ -282,14 +294,14 @@ TEST_P(FftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
     push.resampled = 0;
     push.sharpen = 0.0f;
     push.scale = float(1.0 / n);
-    h.run(push);
+    h.run(push, intermediateBlocks(lines)); // one workgroup per block of lines
     for (uint32_t line = 0; line < lines; ++line)
     {
         std::vector<Complex> expected = dft(inputs[line], false);
         for (uint32_t k = 0; k < n; ++k)
             expected[k] *= spectra[line][k] / double(n);
         expected = dft(expected, true);
-        const double error = lineError(PassHarness::get(h.intermediate_, n, line), expected);
+        const double error = lineError(h.get(true, h.intermediate_, line), expected);
         EXPECT_LE(error, Tolerance::kFp32) << "length " << n << (line == 0 ? " round trip" : " random spectrum");
         std::printf("length %u %s error %.3g\n", n, line == 0 ? "round trip" : "product", error);
     }
