@@ -95,6 +95,9 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     planner.lengthPolicy =
         c.lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
     ci.pNext = &planner;
+    FftbDeviceFeaturesInfo features{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
+    features.pipelineExecutableInfo = device.pipelineStatistics() ? VK_TRUE : VK_FALSE;
+    planner.pNext = &features;
     ci.messageCallback = onMessage;
     ci.messageUserData = &message;
     FftbContext context = nullptr;
@@ -218,6 +221,16 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     std::string error;
     makePlan(request, &timing.plan, &error);
     timing.traffic = trafficOf(timing.plan);
+    if (device.pipelineStatistics())
+    {
+        bi.pNext = nullptr;
+        uint32_t count = 0;
+        check(fftbGetPassStatistics(context, &bi, &count, nullptr), "fftbGetPassStatistics");
+        std::vector<FftbPassStatistic> statistics(count, {FFTB_STRUCTURE_TYPE_PASS_STATISTIC});
+        check(fftbGetPassStatistics(context, &bi, &count, statistics.data()), "fftbGetPassStatistics");
+        for (const FftbPassStatistic& s : statistics)
+            timing.statistics.push_back({s.pass, s.fftLength, s.workgroupSize, s.name, s.value});
+    }
     return timing;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fftb::bench
 {
@@ -35,9 +36,19 @@ struct Traffic
 };
 Traffic trafficOf(const Plan& plan);
 
+/// One statistic the driver reports for a pass's pipeline (fftbGetPassStatistics).
+struct PassStatistic
+{
+    uint32_t pass = 0, fftLength = 0, workgroupSize = 0;
+    std::string name;
+    double value = 0;
+};
+
 /// Medians over the timed frames, milliseconds.
 struct BloomTiming
 {
+    /// The passes' pipeline statistics, where the device has VK_KHR_pipeline_executable_properties.
+    std::vector<PassStatistic> statistics;
     Plan plan;
     Traffic traffic;
     double kernelSpectrumMs = 0; ///< the two kernel passes, measured once (first frame)

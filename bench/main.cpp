@@ -89,7 +89,9 @@ std::string fixed(double v, int digits)
 
 int run(const Options& o)
 {
-    VulkanDevice device({o.deviceIndex, o.validation});
+    VulkanDeviceOptions deviceOptions{o.deviceIndex, o.validation};
+    deviceOptions.pipelineStatistics = true;
+    VulkanDevice device(deviceOptions);
     if (!device.timestamps())
         throw HostError(std::string("Vulkan: ") + device.properties().deviceName + " has no compute timestamps");
     const double bandwidth = measureCopyBandwidth(device, o.copyMiB << 20, o.smoke ? 3 : 20);
@@ -103,6 +105,8 @@ int run(const Options& o)
     results["copyBandwidthBytesPerSecond"] = bandwidth;
     results["frames"] = o.frames;
     int failures = 0;
+    std::string passTable = "| case | pass | MB | TB/s | of copy | FFT length | workgroup | driver's pipeline statistics |\n"
+                            "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
     std::string table = "| case | axis first | padded | pass 1 | pass 2 | pass 3 | total ms | floor ms | × floor | "
                         "VkFFT core ms | VkFFT end-to-end ms | VkFFT e2e / ours |\n"
                         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
@@ -179,6 +183,31 @@ int run(const Options& o)
                 ++failures;
             }
         }
+        // Per pass: the bytes it must move, the bandwidth that achieves, and what the driver compiled.
+        const double passBytes[3] = {t.traffic.pass1, t.traffic.pass2, t.traffic.pass3};
+        const double passMs[3] = {t.pass1Ms, t.pass2Ms, t.pass3Ms};
+        for (uint32_t pass = 1; pass <= 3; ++pass)
+        {
+            const double achieved = passBytes[pass - 1] / (passMs[pass - 1] * 1e-3);
+            std::string compiled, fft = "|";
+            nlohmann::json statistics = nlohmann::json::object();
+            for (const PassStatistic& s : t.statistics)
+                if (s.pass == pass)
+                {
+                    statistics[s.name] = s.value;
+                    compiled += (compiled.empty() ? "" : ", ") + s.name + " " + fixed(s.value, 0);
+                    fft = std::to_string(s.fftLength) + " | " + std::to_string(s.workgroupSize);
+                }
+            j["passes"].push_back({{"pass", pass},
+                                   {"bytes", passBytes[pass - 1]},
+                                   {"ms", passMs[pass - 1]},
+                                   {"bandwidthBytesPerSecond", achieved},
+                                   {"ofCopyBandwidth", achieved / bandwidth},
+                                   {"pipelineStatistics", statistics}});
+            passTable += "| " + c.name() + " | " + std::to_string(pass) + " | " + fixed(passBytes[pass - 1] * 1e-6, 1) +
+                         " | " + fixed(achieved * 1e-12, 2) + " | " + fixed(100.0 * achieved / bandwidth, 0) + " % | " +
+                         fft + " | " + compiled + " |\n";
+        }
         results["cases"].push_back(j);
         const std::string row = "| " + c.name() + " | " + (t.plan.firstAxisIsX ? "x" : "y") + " | " +
                                 std::to_string(x.paddedLength) + "×" + std::to_string(y.paddedLength) + " | " +
@@ -196,7 +225,10 @@ int run(const Options& o)
                                       << " (driver " << driverVersion(device.properties()) << "), copy bandwidth "
                                       << fixed(bandwidth * 1e-12, 3) << " TB/s (read + write). Times are medians of "
                                       << o.frames << " frames, milliseconds.\n\n"
-                                      << table;
+                                      << table << "\nPer pass: the bytes it must move (the floor's model), the "
+                                      << "bandwidth that achieves, and the driver's statistics of its pipeline "
+                                      << "(VK_KHR_pipeline_executable_properties).\n\n"
+                                      << passTable;
     if (failures > 0)
         std::fprintf(stderr, "fftbloom-bench: the VkFFT anchor failed in %d case(s)\n", failures);
     if (device.validationMessageCount() > 0)

@@ -3,11 +3,24 @@
 
 #include "host_error.h"
 
+#include <cstring>
 #include <iterator>
 #include <vector>
 
 namespace fftb
 {
+
+bool VulkanDevice::hasDeviceExtension(const char* name) const
+{
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(gpu_, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> extensions(count);
+    vkEnumerateDeviceExtensionProperties(gpu_, nullptr, &count, extensions.data());
+    for (const VkExtensionProperties& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0)
+            return true;
+    return false;
+}
 
 VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
     : instance_(
@@ -53,6 +66,25 @@ VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
         features13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
         features13.synchronization2 = VK_TRUE;
         dci.pNext = &features13;
+    }
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableFeatures{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    const char* executableExtension = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    if (options.pipelineStatistics && hasDeviceExtension(executableExtension))
+    {
+        VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        query.pNext = &executableFeatures;
+        vkGetPhysicalDeviceFeatures2(gpu_, &query);
+        pipelineStatistics_ = executableFeatures.pipelineExecutableInfo == VK_TRUE;
+        executableFeatures = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+        executableFeatures.pipelineExecutableInfo = VK_TRUE;
+        if (pipelineStatistics_)
+        {
+            executableFeatures.pNext = const_cast<void*>(dci.pNext);
+            dci.pNext = &executableFeatures;
+            dci.enabledExtensionCount = 1;
+            dci.ppEnabledExtensionNames = &executableExtension;
+        }
     }
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;

@@ -23,6 +23,9 @@ struct VulkanDeviceOptions
     /// Test hook for device faults (SimulatedDeviceLoss): the waits for the first N submissions succeed, every later
     /// one fails with VK_ERROR_DEVICE_LOST as after a device loss (the work itself still ran). -1: off.
     int loseDeviceAfterWaits = -1;
+    /// Enable VK_KHR_pipeline_executable_properties (pipelineExecutableInfo) where the device has it, for the plugin's
+    /// pass statistics (FftbDeviceFeaturesInfo::pipelineExecutableInfo); pipelineStatistics() says whether it was.
+    bool pipelineStatistics = false;
 };
 
 /// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3"), a
@@ -48,6 +51,8 @@ class VulkanDevice
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     /// Whether the compute queue supports timestamps (timestampValidBits > 0).
     bool timestamps() const { return timestamps_; }
+    /// VK_KHR_pipeline_executable_properties is enabled (VulkanDeviceOptions::pipelineStatistics).
+    bool pipelineStatistics() const { return pipelineStatistics_; }
     /// Nanoseconds per timestamp tick.
     double timestampPeriod() const { return properties_.limits.timestampPeriod; }
     uint64_t validationMessageCount() const { return instance_.validationMessageCount(); }
@@ -91,6 +96,8 @@ class VulkanDevice
                            VkPipelineStageFlags dstStage);
 
   private:
+    /// The physical device offers the device extension `name`.
+    bool hasDeviceExtension(const char* name) const;
     void selectDevice(int index);
 
     VulkanInstance instance_;
@@ -102,6 +109,7 @@ class VulkanDevice
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
     bool timestamps_ = false;
+    bool pipelineStatistics_ = false;
     SimulatedDeviceLoss simulatedLoss_; ///< VulkanDeviceOptions::loseDeviceAfterWaits
 };
 

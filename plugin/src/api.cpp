@@ -109,6 +109,8 @@ const char* fftbResultToString(FftbResult result)
         return "FFTB_ERROR_OUT_OF_DEVICE_MEMORY";
     case FFTB_ERROR_VULKAN:
         return "FFTB_ERROR_VULKAN";
+    case FFTB_INCOMPLETE:
+        return "FFTB_INCOMPLETE";
     case FFTB_RESULT_MAX_ENUM:
         break;
     }
@@ -235,6 +237,26 @@ FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* info, Fftb
                                                "description.sType: not FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION"};
                        context->context.describe(*info, description);
                    });
+}
+
+FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* info, uint32_t* count,
+                                 FftbPassStatistic* statistics)
+{
+    if (!context)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    FftbResult result = FFTB_SUCCESS;
+    const FftbResult failure = guarded(context,
+                                       [&]
+                                       {
+                                           if (!info || !count)
+                                               throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                                                   "bloomInfo, count: NULL"};
+                                           if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
+                                               throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                                                   "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
+                                           result = context->context.passStatistics(*info, count, statistics);
+                                       });
+    return failure != FFTB_SUCCESS ? failure : result;
 }
 
 FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* info)

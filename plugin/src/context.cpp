@@ -235,6 +235,8 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
     cpci.stage.pName = "main";
     cpci.stage.pSpecializationInfo = &spec;
     cpci.layout = pipelineLayout_;
+    if (device_->getPipelineExecutableStatistics)
+        cpci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline p = VK_NULL_HANDLE;
     device_->check(vk_.vkCreateComputePipelines(device_->device, VK_NULL_HANDLE, 1, &cpci, device_->allocator, &p),
                    "vkCreateComputePipelines");

@@ -51,6 +51,8 @@ class Context
     void resize(const FftbResizeInfo& info);
     Kernel* createKernel(const FftbKernelInfo& info);
     void describe(const FftbBloomInfo& info, FftbNodeDescription* description);
+    /// fftbGetPassStatistics: FFTB_SUCCESS or FFTB_INCOMPLETE; throws Failure on an error.
+    FftbResult passStatistics(const FftbBloomInfo& info, uint32_t* count, FftbPassStatistic* statistics);
     void cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info);
     const Device& device() const { return *device_; }
 

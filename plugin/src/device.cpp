@@ -58,6 +58,17 @@ Device::Device(const FftbContextCreateInfo& info)
                               "FftbDeviceFeaturesInfo.debugUtils: getInstanceProcAddr has no "
                               "vkCmdBeginDebugUtilsLabelEXT"};
         }
+        if (next->pipelineExecutableInfo)
+        {
+            getPipelineExecutableProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+                info.getDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+            getPipelineExecutableStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+                info.getDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+            if (!getPipelineExecutableProperties || !getPipelineExecutableStatistics)
+                throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                              "FftbDeviceFeaturesInfo.pipelineExecutableInfo: getDeviceProcAddr has no "
+                              "vkGetPipelineExecutableStatisticsKHR (VK_KHR_pipeline_executable_properties)"};
+        }
     }
 }
 

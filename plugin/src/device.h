@@ -93,6 +93,11 @@ class Device
     PFN_vkCmdPipelineBarrier2 cmdPipelineBarrier2_ = nullptr;            ///< set with synchronization2
     PFN_vkCmdBeginDebugUtilsLabelEXT cmdBeginDebugUtilsLabel_ = nullptr; ///< set with debugUtils
     PFN_vkCmdEndDebugUtilsLabelEXT cmdEndDebugUtilsLabel_ = nullptr;
+
+  public:
+    /// Set with FftbDeviceFeaturesInfo::pipelineExecutableInfo: pipelines capture their statistics.
+    PFN_vkGetPipelineExecutablePropertiesKHR getPipelineExecutableProperties = nullptr;
+    PFN_vkGetPipelineExecutableStatisticsKHR getPipelineExecutableStatistics = nullptr;
 };
 
 /// Vulkan 1.0 equivalents of synchronization2 flags past bit 31 (FftbDeviceFeaturesInfo::synchronization2).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <vector>
 
 namespace fftb
 {
@@ -131,6 +132,76 @@ void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
     d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
     d->axisOrder = plan.firstAxisIsX ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
+}
+
+FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, FftbPassStatistic* statistics)
+{
+    if (!device_->getPipelineExecutableStatistics)
+        throw Failure{FFTB_ERROR_UNSUPPORTED, VK_SUCCESS,
+                      "fftbGetPassStatistics: the context was created without "
+                      "FftbDeviceFeaturesInfo::pipelineExecutableInfo"};
+    const Plan& plan = this->plan(info);
+    const VkPhysicalDeviceLimits& limits = device_->properties.limits;
+    const uint32_t maxInvocations = std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]);
+    const std::pair<Pass, uint32_t> passes[3] = {{Pass::ImageFftFirst, plan.first.paddedLength},
+                                                 {Pass::ImageFftSecondConvolveIfftSecond, plan.second.paddedLength},
+                                                 {Pass::ImageIfftFirstComposite, plan.first.paddedLength}};
+    uint32_t total = 0;
+    for (uint32_t number = 1; number <= 3; ++number)
+    {
+        const auto [pass, length] = passes[number - 1];
+        VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+        pipelineInfo.pipeline = pipeline(pass, length);
+        uint32_t executables = 0;
+        device_->check(device_->getPipelineExecutableProperties(device_->device, &pipelineInfo, &executables, nullptr),
+                       "vkGetPipelineExecutablePropertiesKHR");
+        for (uint32_t e = 0; e < executables; ++e)
+        {
+            VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+            executable.pipeline = pipelineInfo.pipeline;
+            executable.executableIndex = e;
+            uint32_t n = 0;
+            device_->check(device_->getPipelineExecutableStatistics(device_->device, &executable, &n, nullptr),
+                           "vkGetPipelineExecutableStatisticsKHR");
+            std::vector<VkPipelineExecutableStatisticKHR> values(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+            device_->check(device_->getPipelineExecutableStatistics(device_->device, &executable, &n, values.data()),
+                           "vkGetPipelineExecutableStatisticsKHR");
+            for (uint32_t i = 0; i < n; ++i, ++total)
+            {
+                if (!statistics || total >= *count)
+                    continue;
+                const VkPipelineExecutableStatisticKHR& v = values[i];
+                FftbPassStatistic& out = statistics[total];
+                out = FftbPassStatistic{FFTB_STRUCTURE_TYPE_PASS_STATISTIC, nullptr, number, length,
+                                        workgroupSizeOf(length, maxInvocations)};
+                std::memcpy(out.name, v.name, sizeof out.name);
+                std::memcpy(out.description, v.description, sizeof out.description);
+                switch (v.format)
+                {
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+                    out.value = v.value.b32 ? 1.0 : 0.0;
+                    break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+                    out.value = double(v.value.i64);
+                    break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+                    out.value = double(v.value.u64);
+                    break;
+                default:
+                    out.value = v.value.f64;
+                    break;
+                }
+            }
+        }
+    }
+    if (!statistics)
+    {
+        *count = total;
+        return FFTB_SUCCESS;
+    }
+    const bool complete = total <= *count;
+    *count = std::min(*count, total);
+    return complete ? FFTB_SUCCESS : FFTB_INCOMPLETE;
 }
 
 void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)

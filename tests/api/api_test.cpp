@@ -733,6 +733,23 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     EXPECT_TRUE(messages_.empty());
 }
 
+TEST_F(ApiTest, PassStatisticsNeedTheDeclaredFeatureAndCheckTheirArguments)
+{
+    createContext(); // without FftbDeviceFeaturesInfo::pipelineExecutableInfo
+    ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    uint32_t count = 7;
+    EXPECT_EQ(fftbGetPassStatistics(context_, &info, &count, nullptr), FFTB_ERROR_UNSUPPORTED);
+    EXPECT_EQ(count, 7u) << "nothing written on failure";
+    expectOneMessage(FFTB_ERROR_UNSUPPORTED, "pipelineExecutableInfo");
+    EXPECT_EQ(fftbGetPassStatistics(context_, &info, nullptr, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "count");
+    EXPECT_EQ(fftbGetPassStatistics(nullptr, &info, &count, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    info.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
+    EXPECT_EQ(fftbGetPassStatistics(context_, &info, &count, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfo.sType");
+}
+
 TEST_F(ApiTest, CmdBloomChecksTheKernelScaleNamingTheField)
 {
     createContext(); // maximum kernel extent 16 x 8
@@ -1077,7 +1094,8 @@ TEST(Api, ResultToStringNamesEveryCode)
     X(FFTB_ERROR_DEVICE_LIMIT)                                                                                         \
     X(FFTB_ERROR_OUT_OF_HOST_MEMORY)                                                                                   \
     X(FFTB_ERROR_OUT_OF_DEVICE_MEMORY)                                                                                 \
-    X(FFTB_ERROR_VULKAN)
+    X(FFTB_ERROR_VULKAN)                                                                                               \
+    X(FFTB_INCOMPLETE)
 #define FFTB_RESULT_ENTRY(code) std::make_pair(code, std::string(#code)),
     const std::pair<FftbResult, std::string> results[] = {FFTB_RESULTS(FFTB_RESULT_ENTRY)};
 #undef FFTB_RESULT_ENTRY
@@ -1091,8 +1109,8 @@ TEST(Api, ResultToStringNamesEveryCode)
         names.insert(name);
     }
     EXPECT_EQ(names.size(), std::size(results)) << "names are not distinct";
-    // 1 is no code but lies in the enum's range of values, so the conversion is defined in C++.
-    const char* unknown = fftbResultToString(static_cast<FftbResult>(1));
+    // 2 is no code but lies in the enum's range of values, so the conversion is defined in C++.
+    const char* unknown = fftbResultToString(static_cast<FftbResult>(2));
     ASSERT_NE(unknown, nullptr);
     EXPECT_EQ(names.count(unknown), 0u) << "an unknown code borrows a real code's name";
 }

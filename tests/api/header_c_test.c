@@ -35,7 +35,8 @@ static int useEveryType(void)
                                   FFTB_ERROR_DEVICE_LIMIT,
                                   FFTB_ERROR_OUT_OF_HOST_MEMORY,
                                   FFTB_ERROR_OUT_OF_DEVICE_MEMORY,
-                                  FFTB_ERROR_VULKAN};
+                                  FFTB_ERROR_VULKAN,
+                                  FFTB_INCOMPLETE};
     unsigned i;
 
     planner.pNext = &features;

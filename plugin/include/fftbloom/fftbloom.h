@@ -29,6 +29,7 @@ extern "C" {
 typedef enum FftbResult
 {
     FFTB_SUCCESS = 0,
+    FFTB_INCOMPLETE = 1,              /**< success, but an array was too small for every entry (as VK_INCOMPLETE) */
     FFTB_ERROR_INVALID_ARGUMENT = -1, /**< a null pointer, wrong sType, or a field out of its documented range */
     FFTB_ERROR_UNSUPPORTED = -2,      /**< the device lacks a required feature or format support */
     FFTB_ERROR_DEVICE_LIMIT = -3,     /**< the request exceeds a limit: FFT length, extents given at creation */
@@ -51,6 +52,7 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO = 9,
     FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS = 10,
     FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION = 11,
+    FFTB_STRUCTURE_TYPE_PASS_STATISTIC = 12,
     FFTB_STRUCTURE_TYPE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStructureType;
 
@@ -207,6 +209,10 @@ typedef struct FftbDeviceFeaturesInfo
     /** The instance enabled VK_EXT_debug_utils: every pass is recorded inside a vkCmdBeginDebugUtilsLabelEXT /
      *  vkCmdEndDebugUtilsLabelEXT pair named "fftbloom: ..." (shown by RenderDoc, Nsight, the validation layer). */
     VkBool32 debugUtils;
+    /** The device enabled VK_KHR_pipeline_executable_properties with its pipelineExecutableInfo feature: the context
+     *  creates its pipelines with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, and fftbGetPassStatistics reports
+     *  what the driver compiled (for profiling; it may slow pipeline creation). */
+    VkBool32 pipelineExecutableInfo;
 } FftbDeviceFeaturesInfo;
 
 /** Scratch supplied by the engine, chained to FftbContextCreateInfo::pNext or FftbResizeInfo::pNext: the context
@@ -412,6 +418,21 @@ typedef struct FftbTimestampInfo
     uint32_t firstQuery;
 } FftbTimestampInfo;
 
+/** One statistic of the pipeline of one frame pass, from fftbGetPassStatistics: what the driver reports through
+ *  vkGetPipelineExecutableStatisticsKHR for the pass's compute shader, e.g. registers per invocation, shared memory
+ *  bytes, spilled bytes. Names, units and which statistics exist are the driver's. */
+typedef struct FftbPassStatistic
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_PASS_STATISTIC */
+    void* pNext;             /**< NULL */
+    uint32_t pass;           /**< 1, 2 or 3: the frame pass, numbered as in FFTB_TIMESTAMP_COUNT's description */
+    uint32_t fftLength;      /**< the length of the pass's FFTs */
+    uint32_t workgroupSize;  /**< invocations per workgroup */
+    char name[VK_MAX_DESCRIPTION_SIZE];        /**< the driver's name of the statistic, NUL-terminated */
+    char description[VK_MAX_DESCRIPTION_SIZE]; /**< the driver's description of it, NUL-terminated */
+    double value; /**< the value: integers and floats as they are, booleans as 0 or 1 */
+} FftbPassStatistic;
+
 /** Runtime version, FFTB_MAKE_VERSION packed. */
 uint32_t fftbGetVersion(void);
 
@@ -454,6 +475,15 @@ void fftbDestroyKernel(FftbKernel kernel);
 /** Describes what fftbCmdBloom(context, ..., bloomInfo) would record, without recording: for render graphs. The
  *  views of `bloomInfo` are not read (they may be VK_NULL_HANDLE). Returns the argument errors of fftbCmdBloom. */
 FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* bloomInfo, FftbNodeDescription* description);
+
+/** The driver's statistics of the pipelines of the three frame passes that fftbCmdBloom(context, ..., bloomInfo)
+ *  would record (creating them if needed), as Vulkan enumerates: with `statistics` NULL, `*count` is set to the number
+ *  there are; otherwise up to `*count` entries are written (each with its sType set by the caller or not: every
+ *  field is written), `*count` is set to the number written, and FFTB_INCOMPLETE is returned when there were more.
+ *  Needs a context created with FftbDeviceFeaturesInfo::pipelineExecutableInfo (else FFTB_ERROR_UNSUPPORTED). Also
+ *  returns the argument errors of fftbCmdBloom, FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* bloomInfo, uint32_t* count,
+                                 FftbPassStatistic* statistics);
 
 /** Records the bloom into `commandBuffer` (primary or secondary, recording, compute-capable queue); never
  *  submits or waits. Records three compute passes, preceded, the first time the kernel is used at a spectrum extent
