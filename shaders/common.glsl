@@ -66,7 +66,7 @@ int paddedSource(uint p, uint imageLength, uint paddedLength, uint mirrorSplit)
 
 // Element v of half-spectrum line k1 < halfLines of `channel` in the intermediate, for lines of `lineCount` elements:
 // B = FFTB_INTERMEDIATE_BLOCK_LINES adjacent lines interleaved, [channel][k1 / B][v][k1 % B]. Pass 1 (consecutive k1
-// across a subgroup, one v) then writes whole 32-byte sectors, and a block of B lines is one contiguous run.
+// across a subgroup, one v) then writes whole 32-byte sectors, and pass 3 reads whole sectors.
 uint intermediateIndex(uint channel, uint k1, uint halfLines, uint v, uint lineCount)
 {
     const uint blocks = (halfLines + FFTB_INTERMEDIATE_BLOCK_LINES - 1u) / FFTB_INTERMEDIATE_BLOCK_LINES;

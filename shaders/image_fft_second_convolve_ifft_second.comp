@@ -1,6 +1,5 @@
-// Pass 2: per block of adjacent half-spectrum lines, for each line: forward FFT along the second axis, Hadamard product
-// with the kernel spectrum (resampled or exact, blended toward the Dirac delta), inverse FFT; stores the lines pass 3
-// reads.
+// Pass 2: per half-spectrum line, forward FFT along the second axis, Hadamard product with the kernel spectrum
+// (resampled or exact, blended toward the Dirac delta), inverse FFT; stores the lines pass 3 reads.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared/fftb_shared.h"
@@ -117,87 +116,31 @@ void convolveLine(uint channel, uint k1)
     }
 }
 
-// Lines held in shared memory (SPLIT_RADIX 1): the workgroup takes a whole block of FFTB_INTERMEDIATE_BLOCK_LINES
-// adjacent lines k1, so every load and store moves one contiguous run of the block (32 bytes per element, whole
-// sectors). The block waits in registers while its lines go through the FFTs one after the other; after each line
-// the registers rotate, so they are only ever indexed by constants.
-void convolveBlock(uint channel, uint halfLines)
+void main()
 {
-    const uint k0 = gl_WorkGroupID.x * FFTB_INTERMEDIATE_BLOCK_LINES;
-    vec2 block[FFTB_INTERMEDIATE_BLOCK_LINES][FFTB_MAX_ELEMENTS_PER_INVOCATION];
-    // Padding along the second axis is applied here: lines in the padding are zero or mirrors of stored lines.
+    const uint k1 = gl_WorkGroupID.x;
+    const uint channel = gl_WorkGroupID.y;
+    const uint halfLines = pc.paddedLength1 / 2u + 1u;
+    // Padding along the second axis is applied here: lines in the padding are zero or mirrors of stored lines. The
+    // line's elements lie 32 bytes apart (intermediateIndex): the other lines of its block, read by the neighbouring
+    // workgroups at about the same time, share their sectors in L2.
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
-        const int v = paddedSource(fftTimeIndex(e), pc.imageLength2, FFT_LENGTH, pc.mirrorSplit2);
-        const uint first = v < 0 ? 0u : intermediateIndex(channel, k0, halfLines, uint(v), pc.imageLength2);
-        for (uint b = 0u; b < FFTB_INTERMEDIATE_BLOCK_LINES; ++b)
-            block[b][e] = v < 0 ? vec2(0.0) : intermediate[first + b];
+        const uint i = fftTimeIndex(e);
+        if (i >= FFT_LENGTH)
+            break;
+        const int v = paddedSource(i, pc.imageLength2, FFT_LENGTH, pc.mirrorSplit2);
+        const uint at = v < 0 ? 0u : intermediateIndex(channel, k1, halfLines, uint(v), pc.imageLength2);
+        fftPut(e, v < 0 ? vec2(0.0) : intermediate[at]);
     }
-    for (uint b = 0u; b < FFTB_INTERMEDIATE_BLOCK_LINES; ++b)
-    {
-        if (k0 + b < halfLines) // the last block may be partial
-        {
-            for (uint e = 0u; e < ELEMENTS; ++e)
-                if (fftTimeIndex(e) < FFT_LENGTH)
-                    fftPut(e, block[0][e]);
-            fftRun(false);
-            convolveLine(channel, k0 + b);
-            fftRun(true);
-            for (uint e = 0u; e < ELEMENTS; ++e)
-                block[0][e] = fftTimeIndex(e) < FFT_LENGTH ? fftGet(e) : vec2(0.0);
-            fftSync();
-        }
-        for (uint e = 0u; e < ELEMENTS; ++e)
-        {
-            const vec2 done = block[0][e];
-            for (uint r = 0u; r + 1u < FFTB_INTERMEDIATE_BLOCK_LINES; ++r)
-                block[r][e] = block[r + 1u][e];
-            block[FFTB_INTERMEDIATE_BLOCK_LINES - 1u][e] = done;
-        }
-    }
+    fftRun(false);
+    convolveLine(channel, k1);
+    fftRun(true);
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
         const uint v = fftTimeIndex(e);
         if (v >= pc.imageLength2)
             break;
-        const uint first = intermediateIndex(channel, k0, halfLines, v, pc.imageLength2);
-        for (uint b = 0u; b < FFTB_INTERMEDIATE_BLOCK_LINES; ++b)
-            if (k0 + b < halfLines)
-                intermediate[first + b] = block[b][e];
+        intermediate[intermediateIndex(channel, k1, halfLines, v, pc.imageLength2)] = fftGet(e);
     }
-}
-
-// Long lines (held in registers by the FFT itself): the lines of the block one at a time, straight from and to
-// the intermediate.
-void convolveBlockLineByLine(uint channel, uint halfLines)
-{
-    const uint k0 = gl_WorkGroupID.x * FFTB_INTERMEDIATE_BLOCK_LINES;
-    for (uint k1 = k0; k1 < min(k0 + FFTB_INTERMEDIATE_BLOCK_LINES, halfLines); ++k1)
-    {
-        for (uint e = 0u; e < ELEMENTS; ++e)
-        {
-            const int v = paddedSource(fftTimeIndex(e), pc.imageLength2, FFT_LENGTH, pc.mirrorSplit2);
-            fftPut(e, v < 0 ? vec2(0.0)
-                            : intermediate[intermediateIndex(channel, k1, halfLines, uint(v), pc.imageLength2)]);
-        }
-        fftRun(false);
-        convolveLine(channel, k1);
-        fftRun(true);
-        for (uint e = 0u; e < ELEMENTS; ++e)
-        {
-            const uint v = fftTimeIndex(e);
-            if (v < pc.imageLength2)
-                intermediate[intermediateIndex(channel, k1, halfLines, v, pc.imageLength2)] = fftGet(e);
-        }
-    }
-}
-
-void main()
-{
-    const uint channel = gl_WorkGroupID.y;
-    const uint halfLines = pc.paddedLength1 / 2u + 1u;
-    if (SPLIT_RADIX == 1u)
-        convolveBlock(channel, halfLines);
-    else
-        convolveBlockLineByLine(channel, halfLines);
 }

@@ -3,6 +3,7 @@
 // or additive in + intensity * bloom; alpha passes through.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "shared/fftb_shared.h"
 #include "fft.glsl"
 #include "common.glsl"
@@ -67,37 +68,48 @@ void main()
     const uint v0 = 2u * gl_WorkGroupID.x;
     const uint v1 = v0 + 1u;
     // The frame's texels under this invocation's outputs, fetched before the FFTs so their latency hides behind them.
+    // The loops over held values unroll to the arrays' constant size so the arrays stay in registers (image_fft_first).
     vec4 source0[FFTB_MAX_ELEMENTS_PER_INVOCATION], source1[FFTB_MAX_ELEMENTS_PER_INVOCATION];
-    for (uint e = 0u; e < ELEMENTS; ++e)
+    [[unroll]] for (uint e = 0u; e < FFTB_MAX_ELEMENTS_PER_INVOCATION; ++e)
     {
         const uint u = fftTimeIndex(e);
-        const bool inside = u < pc.imageLength1;
+        const bool inside = e < ELEMENTS && u < pc.imageLength1;
         source0[e] = inside ? texelFetch(inputImage, imageCoord(u, v0), 0) : vec4(0.0);
         source1[e] = inside && v1 < pc.imageLength2 ? texelFetch(inputImage, imageCoord(u, v1), 0) : vec4(0.0);
     }
-    vec2 lines[3][FFTB_MAX_ELEMENTS_PER_INVOCATION]; // per channel: (line v0, line v1) at each held position
+    // Per channel, (line v0, line v1) at each held position: three arrays, so no run-time index selects one.
+    vec2 red[FFTB_MAX_ELEMENTS_PER_INVOCATION], green[FFTB_MAX_ELEMENTS_PER_INVOCATION],
+        blue[FFTB_MAX_ELEMENTS_PER_INVOCATION];
     for (uint channel = 0u; channel < 3u; ++channel)
     {
         loadPackedSpectrum(channel, v0);
         fftRun(true);
         // After the inverse FFT, Re z is line v0 and Im z line v1.
-        for (uint e = 0u; e < ELEMENTS; ++e)
-            lines[channel][e] = fftTimeIndex(e) < FFT_LENGTH ? fftGet(e) : vec2(0.0);
+        [[unroll]] for (uint e = 0u; e < FFTB_MAX_ELEMENTS_PER_INVOCATION; ++e)
+        {
+            const vec2 z = e < ELEMENTS && fftTimeIndex(e) < FFT_LENGTH ? fftGet(e) : vec2(0.0);
+            if (channel == 0u)
+                red[e] = z;
+            else if (channel == 1u)
+                green[e] = z;
+            else
+                blue[e] = z;
+        }
         fftSync();
     }
-    for (uint e = 0u; e < ELEMENTS; ++e)
+    [[unroll]] for (uint e = 0u; e < FFTB_MAX_ELEMENTS_PER_INVOCATION; ++e)
     {
         const uint u = fftTimeIndex(e);
-        if (u >= pc.imageLength1)
+        if (e >= ELEMENTS || u >= pc.imageLength1)
             break;
         const vec4 s0 = source0[e];
         imageStore(outputImage, imageCoord(u, v0),
-                   vec4(compositeOf(s0, vec3(lines[0][e].x, lines[1][e].x, lines[2][e].x)), s0.a));
+                   vec4(compositeOf(s0, vec3(red[e].x, green[e].x, blue[e].x)), s0.a));
         if (v1 < pc.imageLength2)
         {
             const vec4 s1 = source1[e];
             imageStore(outputImage, imageCoord(u, v1),
-                       vec4(compositeOf(s1, vec3(lines[0][e].y, lines[1][e].y, lines[2][e].y)), s1.a));
+                       vec4(compositeOf(s1, vec3(red[e].y, green[e].y, blue[e].y)), s1.a));
         }
     }
 }

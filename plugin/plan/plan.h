@@ -241,8 +241,8 @@ class PlanCache
 };
 
 /// Adjacent half-spectrum lines stored together in the intermediate buffer (FFTB_INTERMEDIATE_BLOCK_LINES): it holds
-/// [channel][k1 / B][v][k1 % B], so pass 1 writes whole 32-byte sectors, pass 2 reads a block of lines as one
-/// contiguous run, and pass 3 reads whole sectors again.
+/// [channel][k1 / B][v][k1 % B], so pass 1 writes whole 32-byte sectors, pass 3 reads whole sectors again, and the
+/// neighbouring workgroups of pass 2 (one line each) share each sector in L2.
 constexpr uint32_t kIntermediateBlockLines = 4;
 
 /// Blocks of kIntermediateBlockLines lines that hold `halfLines` half-spectrum lines (the last one possibly partly).

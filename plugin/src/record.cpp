@@ -284,8 +284,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     dispatch(cb, Pass::ImageFftFirst, a.paddedLength, (b.imageLength + 1) / 2, 1, push);
     writeTimestamp();
     barrier(cb);
-    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, intermediateBlocks(plan.halfSpectrumLines()), 3,
-             push);
+    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, plan.halfSpectrumLines(), 3, push);
     writeTimestamp();
     barrier(cb);
     dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, (b.imageLength + 1) / 2, 1, push);
