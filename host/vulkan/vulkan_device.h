@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vulkan/device_loss.h"
+#include "vulkan/device_setup.h"
 #include "vulkan/vulkan_instance.h"
 #include "vulkan/vulkan_resources.h"
 
@@ -39,17 +40,19 @@ class VulkanDevice
     VulkanDevice& operator=(const VulkanDevice&) = delete;
 
     VkInstance instance() const { return instance_.get(); }
-    VkPhysicalDevice physicalDevice() const { return gpu_; }
-    VkDevice device() const { return device_; }
+    VkPhysicalDevice physicalDevice() const { return logical_.physicalDevice; }
+    VkDevice device() const { return logical_.device; }
+    /// The device, its queue and the physical device and queue family they were made on.
+    const LogicalDevice& logical() const { return logical_; }
     /// The compute queue, its command pool and an unsignaled fence, for libraries (VkFFT) that submit on their own.
-    VkQueue queue() const { return queue_; }
+    VkQueue queue() const { return logical_.queue; }
     VkCommandPool commandPool() const { return pool_; }
     VkFence fence() const { return fence_; }
-    const VkPhysicalDeviceProperties& properties() const { return properties_; }
+    const VkPhysicalDeviceProperties& properties() const { return logical_.properties; }
     /// Whether the compute queue supports timestamps (timestampValidBits > 0).
-    bool timestamps() const { return timestamps_; }
+    bool timestamps() const { return logical_.timestampValidBits > 0; }
     /// Nanoseconds per timestamp tick.
-    double timestampPeriod() const { return properties_.limits.timestampPeriod; }
+    double timestampPeriod() const { return logical_.properties.limits.timestampPeriod; }
     uint64_t validationMessageCount() const { return instance_.validationMessageCount(); }
     const std::string& firstValidationMessage() const { return instance_.firstValidationMessage(); }
 
@@ -91,17 +94,10 @@ class VulkanDevice
                            VkPipelineStageFlags dstStage);
 
   private:
-    void selectDevice(int index);
-
     VulkanInstance instance_;
-    VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
-    VkPhysicalDeviceProperties properties_{};
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkQueue queue_ = VK_NULL_HANDLE;
-    uint32_t queueFamily_ = 0;
+    LogicalDevice logical_;
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
-    bool timestamps_ = false;
     SimulatedDeviceLoss simulatedLoss_; ///< VulkanDeviceOptions::loseDeviceAfterWaits
 };
 
