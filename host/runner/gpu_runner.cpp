@@ -284,7 +284,6 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     std::memcpy(slot.upload.mapped, frame.values.data(), frame.values.size() * sizeof(float));
 
     const VkCommandBuffer cb = d.beginCommands();
-    const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {w, h, 1}};
     VulkanDevice::uploadForCompute(cb, slot.upload.buffer, slot.input.image, w, h);
     VulkanDevice::prepareComputeOutput(cb, slot.output.image);
 
@@ -325,16 +324,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         s.fail(recorded, "fftbCmdBloom");
     }
 
-    VulkanDevice::transition(cb, slot.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-    vkCmdCopyImageToBuffer(cb, slot.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, slot.download.buffer, 1,
-                           &region);
-    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0,
-                         nullptr);
+    recordImageReadback(cb, slot.output.image, w, h, slot.download.buffer);
     slot.submission = d.submit(cb);
     s.pendingSlots.push_back(slotIndex);
     s.nextSlot = (slotIndex + 1) % s.slots.size();

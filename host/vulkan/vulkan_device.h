@@ -88,10 +88,8 @@ class VulkanDevice
     /// Records the transition of `image` from UNDEFINED to GENERAL, ready for compute-shader writes.
     static void prepareComputeOutput(VkCommandBuffer cb, VkImage image);
 
-    /// Records an image layout transition with a full barrier between the given stages.
-    static void transition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
-                           VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
-                           VkPipelineStageFlags dstStage);
+    /// Records an image layout transition with a full barrier between the given stages (recordImageTransition).
+    static constexpr auto transition = &recordImageTransition;
 
   private:
     VulkanInstance instance_;

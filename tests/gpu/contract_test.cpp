@@ -155,11 +155,7 @@ class ContractTest : public ::testing::TestWithParam<bool>
     /// Submits `cb`, waits, and checks every recorded frame not yet checked against the reference.
     void submitAndCheck(VkCommandBuffer cb)
     {
-        VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
-                             0, nullptr);
+        recordHostReadBarrier(cb);
         device_->submitAndWait(cb);
         for (; checked_ < frames_.size(); ++checked_)
         {
