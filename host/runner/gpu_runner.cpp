@@ -3,6 +3,7 @@
 
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <algorithm>
@@ -68,11 +69,6 @@ struct GpuRunner::State
         fftbDestroyContext(context);
     }
 
-    static void onPluginMessage(FftbResult, VkResult, const char* message, void* user)
-    {
-        static_cast<State*>(user)->pluginMessage = message;
-    }
-
     [[noreturn]] void fail(FftbResult result, const char* call) const
     {
         throw HostError(std::string(call) + ": " +
@@ -129,19 +125,9 @@ struct GpuRunner::State
                 std::memcpy(contextExtent, extent, sizeof(contextExtent));
             return result;
         }
-        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-        ci.instance = device.instance();
-        ci.physicalDevice = device.physicalDevice();
-        ci.device = device.device();
-        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-        ci.maxWidth = extent[0];
-        ci.maxHeight = extent[1];
-        ci.maxKernelWidth = extent[2];
-        ci.maxKernelHeight = extent[3];
+        FftbContextCreateInfo ci = contextCreateInfo(device.instance(), device.logical(), extent[0], extent[1],
+                                                     extent[2], extent[3], &pluginMessage);
         ci.maxFramesInFlight = uint32_t(slots.size());
-        ci.messageCallback = &State::onPluginMessage;
-        ci.messageUserData = this;
         FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
         planner.lengthPolicy =
             lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;

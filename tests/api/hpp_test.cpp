@@ -2,6 +2,7 @@
 // recorded through it.
 #include <fftbloom/fftbloom.hpp>
 
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
@@ -20,16 +21,7 @@ class HppTest : public ::testing::Test
 
     FftbContextCreateInfo createInfo(uint32_t width, uint32_t height, uint32_t kernel) const
     {
-        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-        ci.instance = device_.instance();
-        ci.physicalDevice = device_.physicalDevice();
-        ci.device = device_.device();
-        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-        ci.maxWidth = width;
-        ci.maxHeight = height;
-        ci.maxKernelWidth = ci.maxKernelHeight = kernel;
-        return ci;
+        return fftb::contextCreateInfo(device_.instance(), device_.logical(), width, height, kernel, kernel);
     }
 
     fftb::VulkanDevice device_{{-1, true}};

@@ -8,6 +8,7 @@
 #include "host_error.h"
 #include "psf/psf.h"
 #include "reference.h"
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
@@ -68,19 +69,9 @@ class ContractTest : public ::testing::TestWithParam<bool>
 
     FftbContextCreateInfo createInfo(uint32_t maxWidth, uint32_t maxHeight)
     {
-        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+        FftbContextCreateInfo ci =
+            contextCreateInfo(device_->instance(), device_->logical(), maxWidth, maxHeight, 16, 16, &message_);
         ci.pNext = &features_;
-        ci.instance = device_->instance();
-        ci.physicalDevice = device_->physicalDevice();
-        ci.device = device_->device();
-        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-        ci.maxWidth = maxWidth;
-        ci.maxHeight = maxHeight;
-        ci.maxKernelWidth = ci.maxKernelHeight = 16;
-        ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
-        { static_cast<std::string*>(user)->assign(text); };
-        ci.messageUserData = &message_;
         features_.synchronization2 = GetParam() ? VK_TRUE : VK_FALSE;
         features_.debugUtils = VK_TRUE; // the validating device's instance enables VK_EXT_debug_utils
         return ci;

@@ -8,6 +8,7 @@
 #include "gpu_test_support.h"
 #include "psf/psf.h"
 #include "reference.h"
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
@@ -132,20 +133,11 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
     callbacks.pfnReallocation = Live::hostReallocate;
     callbacks.pfnFree = Live::hostFree;
     std::string message;
-    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-    ci.instance = device.instance();
-    ci.physicalDevice = device.physicalDevice();
-    ci.device = device.device();
-    ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+    FftbContextCreateInfo ci =
+        contextCreateInfo(device.instance(), device.logical(), kLarge[0], kLarge[1], 7, 7, &message);
     ci.getDeviceProcAddr = &Live::getDeviceProcAddr;
     ci.allocator = &callbacks;
-    ci.maxWidth = kLarge[0];
-    ci.maxHeight = kLarge[1];
-    ci.maxKernelWidth = ci.maxKernelHeight = 7;
     ci.maxFramesInFlight = kPerCommandBuffer;
-    ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
-    { static_cast<std::string*>(user)->assign(text); };
-    ci.messageUserData = &message;
     FftbContext context = nullptr;
     ASSERT_EQ(fftbCreateContext(&ci, &context), FFTB_SUCCESS) << message;
 
