@@ -2,7 +2,8 @@
 #include "vkfft_anchor.h"
 
 #include "embedded_shaders.h"
-#include "host_error.h"
+#include "reference.h"
+#include "vulkan/vulkan_resources.h"
 
 // The build tree's copy of Debian's vkFFT.h, patched for glslang 12 by bench/VkFFT.cmake (a system include there).
 #include <vkFFT.h>
@@ -206,28 +207,6 @@ std::vector<Texel> checkedTexels(uint32_t width, uint32_t height, std::mt19937& 
     return texels;
 }
 
-/// Convolution of the frame (planar channels, row pitch `width`) with the kernel at one texel, in double. Positions
-/// wrap around the padded extents as the FFT's do: with enough padding that is the zero-padded convolution
-/// out(p) = sum_j k(j) in(p - j + c), and with too little it still tells layout errors from the plan's own choice.
-double directConvolution(const std::vector<double>& frame, const std::vector<double>& kernel, const VkfftCase& c,
-                         uint32_t channel, Texel p)
-{
-    const auto k = int64_t(c.kernelSize), centre = k / 2;
-    const auto wp = int64_t(c.paddedWidth), hp = int64_t(c.paddedHeight);
-    double sum = 0.0;
-    for (int64_t jy = 0; jy < k; ++jy)
-        for (int64_t jx = 0; jx < k; ++jx)
-        {
-            const int64_t x = ((int64_t(p.x) - jx + centre) % wp + wp) % wp;
-            const int64_t y = ((int64_t(p.y) - jy + centre) % hp + hp) % hp;
-            if (x >= int64_t(c.width) || y >= int64_t(c.height))
-                continue; // zero padding
-            sum += kernel[size_t((channel * k + jy) * k + jx)] *
-                   frame[(size_t(channel) * c.height + size_t(y)) * c.width + size_t(x)];
-        }
-    return sum;
-}
-
 /// Everything one measurement creates. VkFFT keeps pointers to the handles and sizes below, so a Session lives on the
 /// heap and never moves; the destructor releases VkFFT's applications before the buffers they point to.
 class Session
@@ -244,9 +223,9 @@ class Session
     void buildSpectrum();
     /// Creates the convolution application that reads the planar frame and multiplies by the spectrum.
     void createConvolution();
-    /// The core on random fp32 planes against directConvolution; returns the error relative to the peak.
+    /// The core on random fp32 planes against referenceWrappedConvolutionAt; returns the error relative to the peak.
     double checkCore();
-    /// Pack, core and unpack on a random RGBA16F frame against directConvolution; relative to the peak.
+    /// Pack, core and unpack on a random RGBA16F frame against referenceWrappedConvolutionAt; relative to the peak.
     double checkEndToEnd();
     /// Median milliseconds of the core (endToEnd false) or of pack + core + unpack.
     double time(bool endToEnd);
@@ -506,7 +485,11 @@ double Session::maxError(const std::vector<double>& frame, const std::vector<flo
     for (Texel p : checkedTexels(c_.width, c_.height, rng_))
         for (uint32_t ch = 0; ch < kChannels; ++ch)
         {
-            const double expected = directConvolution(frame, kernel_, c_, ch, p);
+            const PlaneView framePlane{frame.data() + size_t(ch) * c_.width * c_.height, c_.width, c_.height};
+            const PlaneView kernelPlane{kernel_.data() + size_t(ch) * c_.kernelSize * c_.kernelSize, c_.kernelSize,
+                                        c_.kernelSize};
+            const double expected =
+                referenceWrappedConvolutionAt(framePlane, kernelPlane, c_.paddedWidth, c_.paddedHeight, p.x, p.y);
             const double got = result[ch * resultPlane + uint64_t(p.y) * resultPitch + p.x];
             peak = std::max(peak, std::abs(expected));
             worst = std::max(worst, std::abs(got - expected));

@@ -130,6 +130,28 @@ TEST(ReferenceConvolution, MatchesDirectSum)
     }
 }
 
+TEST(ReferenceWrappedConvolution, MatchesTheDirectSumWhenPaddedEnoughAndWrapsAroundOtherwise)
+{
+    const Texels frame = randomTexels(13, 7, 3, 21);
+    const Texels kernel = randomTexels(5, 4, 3, 22, -0.5f, 1.0f);
+    const std::vector<double> want = directConvolution(frame, kernel, Padding::Zero);
+    const std::vector<double> in = channelPlane(frame, 1), k = channelPlane(kernel, 1);
+    const PlaneView framePlane{in.data(), 13, 7}, kernelPlane{k.data(), 5, 4};
+    for (uint32_t y = 0; y < 7; ++y)
+        for (uint32_t x = 0; x < 13; ++x)
+            EXPECT_NEAR(referenceWrappedConvolutionAt(framePlane, kernelPlane, 13 + 4, 7 + 3, x, y),
+                        want[(size_t(y) * 13 + x) * 3 + 1], 1e-12)
+                << x << "," << y;
+    // Padded to the frame's own extent, a one-hot off the centre by (2, 1) shifts circularly.
+    const Texels shift = oneHotKernel(5, 4, 2 + 2, 2 + 1);
+    const std::vector<double> s = channelPlane(shift, 0);
+    for (uint32_t y = 0; y < 7; ++y)
+        for (uint32_t x = 0; x < 13; ++x)
+            EXPECT_EQ(referenceWrappedConvolutionAt(framePlane, {s.data(), 5, 4}, 13, 7, x, y),
+                      in[size_t((y + 7 - 1) % 7) * 13 + (x + 13 - 2) % 13])
+                << x << "," << y;
+}
+
 TEST(ReferenceConvolution, CentredOneHotIsIdentity)
 {
     const Texels frame = randomTexels(13, 7, 3, 2);
