@@ -64,4 +64,4 @@ target_include_directories(fftbloom_vkfft_anchor SYSTEM PRIVATE ${FFTBLOOM_VKFFT
 target_compile_definitions(fftbloom_vkfft_anchor PRIVATE VKFFT_BACKEND=0)
 target_link_libraries(fftbloom_vkfft_anchor
     PUBLIC fftbloom_runner
-    PRIVATE fftbloom_warnings glslang::glslang glslang::SPIRV Threads::Threads)
+    PRIVATE fftbloom_reference fftbloom_warnings glslang::glslang glslang::SPIRV Threads::Threads)

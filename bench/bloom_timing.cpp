@@ -5,6 +5,7 @@
 #include "host_error.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
+#include "runner/context_info.h"
 
 #include <algorithm>
 #include <bit>
@@ -73,23 +74,14 @@ constexpr uint32_t kBloomsPerCommandBuffer = 8;
 BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 {
     std::string message;
-    const auto onMessage = [](FftbResult, VkResult, const char* text, void* user)
-    { *static_cast<std::string*>(user) = text; };
     const auto check = [&](FftbResult r, const char* call)
     {
         if (r != FFTB_SUCCESS)
             throw HostError(std::string(call) + ": " + (message.empty() ? fftbResultToString(r) : message));
     };
 
-    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-    ci.instance = device.instance();
-    ci.physicalDevice = device.physicalDevice();
-    ci.device = device.device();
-    ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-    ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-    ci.maxWidth = c.width;
-    ci.maxHeight = c.height;
-    ci.maxKernelWidth = ci.maxKernelHeight = c.kernelSize;
+    FftbContextCreateInfo ci =
+        contextCreateInfo(device.instance(), device.logical(), c.width, c.height, c.kernelSize, c.kernelSize, &message);
     ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer; // two command buffers of blooms pending at once, below
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     planner.lengthPolicy =
@@ -98,8 +90,6 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     FftbDeviceFeaturesInfo features{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
     features.pipelineExecutableInfo = device.pipelineStatistics() ? VK_TRUE : VK_FALSE;
     planner.pNext = &features;
-    ci.messageCallback = onMessage;
-    ci.messageUserData = &message;
     FftbContext context = nullptr;
     check(fftbCreateContext(&ci, &context), "fftbCreateContext");
     FftbKernel kernel = nullptr;
@@ -195,10 +185,9 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     device.wait(running);
 
     std::vector<uint64_t> t(size_t(total) * FFTB_TIMESTAMP_COUNT);
-    if (VkResult r = vkGetQueryPoolResults(device.device(), queries, 0, uint32_t(t.size()), t.size() * 8, t.data(), 8,
-                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-        r != VK_SUCCESS)
-        throw HostError("Vulkan: vkGetQueryPoolResults failed with VkResult " + std::to_string(int(r)));
+    checkVulkan(vkGetQueryPoolResults(device.device(), queries, 0, uint32_t(t.size()), t.size() * 8, t.data(), 8,
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                "vkGetQueryPoolResults");
     const double ms = device.timestampPeriod() * 1e-6;
     BloomTiming timing;
     timing.kernelSpectrumMs = double(t[1] - t[0]) * ms;

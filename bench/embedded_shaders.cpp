@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 namespace fftb::bench
 {
@@ -18,27 +19,16 @@ const SpirvModule& embeddedShader(const char* name)
                     " is not embedded (list it in the bench's fftbloom_embed_shaders NAMES)");
 }
 
-VkPipeline createComputePipeline(VkDevice device, const char* name, VkPipelineLayout layout)
+ComputePipeline createEmbeddedPipeline(VkDevice device, const char* name, std::vector<ComputeBinding> bindings,
+                                       uint32_t pushConstantBytes)
 {
     const SpirvModule& spirv = embeddedShader(name);
-    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    smci.codeSize = spirv.sizeBytes;
-    smci.pCode = spirv.code;
-    VkShaderModule module = VK_NULL_HANDLE;
-    if (VkResult r = vkCreateShaderModule(device, &smci, nullptr, &module); r != VK_SUCCESS)
-        throw HostError("Vulkan: vkCreateShaderModule failed with VkResult " + std::to_string(int(r)));
-    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cpci.stage.module = module;
-    cpci.stage.pName = "main";
-    cpci.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    const VkResult r = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline);
-    vkDestroyShaderModule(device, module, nullptr);
-    if (r != VK_SUCCESS)
-        throw HostError("Vulkan: vkCreateComputePipelines failed with VkResult " + std::to_string(int(r)));
-    return pipeline;
+    ComputePipelineInfo info;
+    info.code = spirv.code;
+    info.codeBytes = spirv.sizeBytes;
+    info.bindings = std::move(bindings);
+    info.pushConstantBytes = pushConstantBytes;
+    return createComputePipeline(device, info);
 }
 
 } // namespace fftb::bench

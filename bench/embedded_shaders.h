@@ -2,8 +2,12 @@
 #pragma once
 
 #include "fftbloom_spirv.h"
+#include "vulkan/compute_pipeline.h"
 
 #include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <vector>
 
 namespace fftb::bench
 {
@@ -11,7 +15,9 @@ namespace fftb::bench
 /// The embedded SPIR-V module called `name` (a NAMES entry of bench/CMakeLists.txt); throws HostError if none.
 const SpirvModule& embeddedShader(const char* name);
 
-/// A compute pipeline of the embedded shader `name` with `layout`; throws HostError on a Vulkan failure.
-VkPipeline createComputePipeline(VkDevice device, const char* name, VkPipelineLayout layout);
+/// The compute pipeline of the embedded shader `name` with these descriptor bindings and push constant bytes; throws
+/// HostError (VulkanError on a Vulkan failure).
+ComputePipeline createEmbeddedPipeline(VkDevice device, const char* name, std::vector<ComputeBinding> bindings,
+                                       uint32_t pushConstantBytes);
 
 } // namespace fftb::bench

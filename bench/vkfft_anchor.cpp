@@ -2,7 +2,8 @@
 #include "vkfft_anchor.h"
 
 #include "embedded_shaders.h"
-#include "host_error.h"
+#include "reference.h"
+#include "vulkan/vulkan_resources.h"
 
 // The build tree's copy of Debian's vkFFT.h, patched for glslang 12 by bench/VkFFT.cmake (a system include there).
 #include <vkFFT.h>
@@ -47,12 +48,6 @@ class VkfftError : public std::runtime_error
   public:
     using std::runtime_error::runtime_error;
 };
-
-void check(VkResult result, const char* call)
-{
-    if (result != VK_SUCCESS)
-        throw HostError(std::string("Vulkan: ") + call + " failed with VkResult " + std::to_string(int(result)));
-}
 
 #define FFTB_VKFFT_RESULT(name)                                                                                        \
     case name:                                                                                                         \
@@ -212,28 +207,6 @@ std::vector<Texel> checkedTexels(uint32_t width, uint32_t height, std::mt19937& 
     return texels;
 }
 
-/// Convolution of the frame (planar channels, row pitch `width`) with the kernel at one texel, in double. Positions
-/// wrap around the padded extents as the FFT's do: with enough padding that is the zero-padded convolution
-/// out(p) = sum_j k(j) in(p - j + c), and with too little it still tells layout errors from the plan's own choice.
-double directConvolution(const std::vector<double>& frame, const std::vector<double>& kernel, const VkfftCase& c,
-                         uint32_t channel, Texel p)
-{
-    const auto k = int64_t(c.kernelSize), centre = k / 2;
-    const auto wp = int64_t(c.paddedWidth), hp = int64_t(c.paddedHeight);
-    double sum = 0.0;
-    for (int64_t jy = 0; jy < k; ++jy)
-        for (int64_t jx = 0; jx < k; ++jx)
-        {
-            const int64_t x = ((int64_t(p.x) - jx + centre) % wp + wp) % wp;
-            const int64_t y = ((int64_t(p.y) - jy + centre) % hp + hp) % hp;
-            if (x >= int64_t(c.width) || y >= int64_t(c.height))
-                continue; // zero padding
-            sum += kernel[size_t((channel * k + jy) * k + jx)] *
-                   frame[(size_t(channel) * c.height + size_t(y)) * c.width + size_t(x)];
-        }
-    return sum;
-}
-
 /// Everything one measurement creates. VkFFT keeps pointers to the handles and sizes below, so a Session lives on the
 /// heap and never moves; the destructor releases VkFFT's applications before the buffers they point to.
 class Session
@@ -250,9 +223,9 @@ class Session
     void buildSpectrum();
     /// Creates the convolution application that reads the planar frame and multiplies by the spectrum.
     void createConvolution();
-    /// The core on random fp32 planes against directConvolution; returns the error relative to the peak.
+    /// The core on random fp32 planes against referenceWrappedConvolutionAt; returns the error relative to the peak.
     double checkCore();
-    /// Pack, core and unpack on a random RGBA16F frame against directConvolution; relative to the peak.
+    /// Pack, core and unpack on a random RGBA16F frame against referenceWrappedConvolutionAt; relative to the peak.
     double checkEndToEnd();
     /// Median milliseconds of the core (endToEnd false) or of pack + core + unpack.
     double time(bool endToEnd);
@@ -265,8 +238,8 @@ class Session
     VkFFTConfiguration baseConfiguration();
     void recordConvolution(VkCommandBuffer cb);
     void recordEndToEnd(VkCommandBuffer cb);
-    void recordPass(VkCommandBuffer cb, VkPipeline pipeline, VkPipelineLayout layout, VkDescriptorSet set,
-                    uint32_t rowPitch, uint64_t planeStride);
+    void recordPass(VkCommandBuffer cb, const ComputePipeline& pipeline, VkDescriptorSet set, uint32_t rowPitch,
+                    uint64_t planeStride);
     double maxError(const std::vector<double>& frame, const std::vector<float>& result, uint32_t resultPitch,
                     uint64_t resultPlane);
 
@@ -287,9 +260,7 @@ class Session
     VulkanDevice::Buffer spectrum_, work_, input_, staging_;
     VulkanDevice::Image frame_, bloom_;
     VkSampler sampler_ = VK_NULL_HANDLE;
-    VkDescriptorSetLayout packSetLayout_ = VK_NULL_HANDLE, unpackSetLayout_ = VK_NULL_HANDLE;
-    VkPipelineLayout packLayout_ = VK_NULL_HANDLE, unpackLayout_ = VK_NULL_HANDLE;
-    VkPipeline pack_ = VK_NULL_HANDLE, unpack_ = VK_NULL_HANDLE;
+    ComputePipeline pack_, unpack_;
     VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
     VkDescriptorSet packSet_ = VK_NULL_HANDLE, unpackSet_ = VK_NULL_HANDLE;
     VkQueryPool timestamps_ = VK_NULL_HANDLE;
@@ -337,12 +308,8 @@ Session::~Session()
     // Vulkan ignores VK_NULL_HANDLE in every destroy call below: what create() did not reach is skipped.
     vkDestroyQueryPool(device_, timestamps_, nullptr);
     vkDestroyDescriptorPool(device_, descriptorPool_, nullptr);
-    vkDestroyPipeline(device_, pack_, nullptr);
-    vkDestroyPipeline(device_, unpack_, nullptr);
-    vkDestroyPipelineLayout(device_, packLayout_, nullptr);
-    vkDestroyPipelineLayout(device_, unpackLayout_, nullptr);
-    vkDestroyDescriptorSetLayout(device_, packSetLayout_, nullptr);
-    vkDestroyDescriptorSetLayout(device_, unpackSetLayout_, nullptr);
+    destroyComputePipeline(device_, pack_);
+    destroyComputePipeline(device_, unpack_);
     vkDestroySampler(device_, sampler_, nullptr);
     dev_.destroy(frame_);
     dev_.destroy(bloom_);
@@ -357,46 +324,20 @@ void Session::createPasses()
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO}; // texelFetch ignores filtering and addressing
     sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
     sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    check(vkCreateSampler(device_, &sci, nullptr, &sampler_), "vkCreateSampler");
+    checkVulkan(vkCreateSampler(device_, &sci, nullptr, &sampler_), "vkCreateSampler");
 
-    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(PassPushConstants)};
-    auto makeLayouts = [&](VkDescriptorType binding0, VkDescriptorType binding1, VkDescriptorSetLayout& setLayout,
-                           VkPipelineLayout& layout)
-    {
-        const VkDescriptorSetLayoutBinding bindings[] = {{0, binding0, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-                                                         {1, binding1, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-        VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        dslci.bindingCount = 2;
-        dslci.pBindings = bindings;
-        check(vkCreateDescriptorSetLayout(device_, &dslci, nullptr, &setLayout), "vkCreateDescriptorSetLayout");
-        VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        plci.setLayoutCount = 1;
-        plci.pSetLayouts = &setLayout;
-        plci.pushConstantRangeCount = 1;
-        plci.pPushConstantRanges = &range;
-        check(vkCreatePipelineLayout(device_, &plci, nullptr, &layout), "vkCreatePipelineLayout");
-    };
-    makeLayouts(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, packSetLayout_,
-                packLayout_);
-    makeLayouts(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, unpackSetLayout_, unpackLayout_);
-    pack_ = createComputePipeline(device_, "vkfft_pack", packLayout_);
-    unpack_ = createComputePipeline(device_, "vkfft_unpack", unpackLayout_);
-
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
-    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpci.maxSets = 2;
-    dpci.poolSizeCount = 3;
-    dpci.pPoolSizes = sizes;
-    check(vkCreateDescriptorPool(device_, &dpci, nullptr, &descriptorPool_), "vkCreateDescriptorPool");
-    const VkDescriptorSetLayout setLayouts[] = {packSetLayout_, unpackSetLayout_};
-    VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dsai.descriptorPool = descriptorPool_;
-    dsai.descriptorSetCount = 2;
-    dsai.pSetLayouts = setLayouts;
+    pack_ = createEmbeddedPipeline(
+        device_, "vkfft_pack", {{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}, {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}},
+        sizeof(PassPushConstants));
+    unpack_ = createEmbeddedPipeline(device_, "vkfft_unpack",
+                                     {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}},
+                                     sizeof(PassPushConstants));
     VkDescriptorSet sets[2];
-    check(vkAllocateDescriptorSets(device_, &dsai, sets), "vkAllocateDescriptorSets");
+    descriptorPool_ = createDescriptorSets(device_,
+                                           {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+                                            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
+                                            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}},
+                                           {pack_.setLayout, unpack_.setLayout}, sets);
     packSet_ = sets[0];
     unpackSet_ = sets[1];
 
@@ -518,13 +459,11 @@ void Session::recordConvolution(VkCommandBuffer cb)
     checkVkfft(VkFFTAppend(convolutionApp_.get(), kForward, &launch), "VkFFTAppend (convolution)");
 }
 
-void Session::recordPass(VkCommandBuffer cb, VkPipeline pipeline, VkPipelineLayout layout, VkDescriptorSet set,
-                         uint32_t rowPitch, uint64_t planeStride)
+void Session::recordPass(VkCommandBuffer cb, const ComputePipeline& pipeline, VkDescriptorSet set, uint32_t rowPitch,
+                         uint64_t planeStride)
 {
     const PassPushConstants pc{{c_.width, c_.height}, rowPitch, uint32_t(planeStride)};
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-    vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    bindComputePipeline(cb, pipeline, set, &pc, sizeof(pc));
     vkCmdDispatch(cb, (c_.width + kPassWorkgroupSize - 1) / kPassWorkgroupSize,
                   (c_.height + kPassWorkgroupSize - 1) / kPassWorkgroupSize, 1);
 }
@@ -532,10 +471,10 @@ void Session::recordPass(VkCommandBuffer cb, VkPipeline pipeline, VkPipelineLayo
 void Session::recordEndToEnd(VkCommandBuffer cb)
 {
     computeToCompute(cb); // the previous frame's unpack and VkFFT's reads of the planar buffer
-    recordPass(cb, pack_, packLayout_, packSet_, c_.paddedWidth, inputPlane());
+    recordPass(cb, pack_, packSet_, c_.paddedWidth, inputPlane());
     recordConvolution(cb);
     // No barrier: VkFFT's own barrier after its last dispatch makes the result visible to the unpack.
-    recordPass(cb, unpack_, unpackLayout_, unpackSet_, r2cPitch(), r2cPlane());
+    recordPass(cb, unpack_, unpackSet_, r2cPitch(), r2cPlane());
 }
 
 /// The largest error at the checked texels, all channels, relative to the largest expected magnitude there.
@@ -546,7 +485,11 @@ double Session::maxError(const std::vector<double>& frame, const std::vector<flo
     for (Texel p : checkedTexels(c_.width, c_.height, rng_))
         for (uint32_t ch = 0; ch < kChannels; ++ch)
         {
-            const double expected = directConvolution(frame, kernel_, c_, ch, p);
+            const PlaneView framePlane{frame.data() + size_t(ch) * c_.width * c_.height, c_.width, c_.height};
+            const PlaneView kernelPlane{kernel_.data() + size_t(ch) * c_.kernelSize * c_.kernelSize, c_.kernelSize,
+                                        c_.kernelSize};
+            const double expected =
+                referenceWrappedConvolutionAt(framePlane, kernelPlane, c_.paddedWidth, c_.paddedHeight, p.x, p.y);
             const double got = result[ch * resultPlane + uint64_t(p.y) * resultPitch + p.x];
             peak = std::max(peak, std::abs(expected));
             worst = std::max(worst, std::abs(got - expected));
@@ -581,8 +524,7 @@ double Session::checkCore()
             VK_ACCESS_TRANSFER_READ_BIT);
     const VkBufferCopy readback{0, 0, workBytes_};
     vkCmdCopyBuffer(cb, work_.buffer, staging_.buffer, 1, &readback);
-    barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-            VK_ACCESS_HOST_READ_BIT);
+    recordHostReadBarrier(cb);
     dev_.submitAndWait(cb);
     checkVkfft(r, "VkFFTAppend (convolution)");
 
@@ -610,9 +552,6 @@ double Session::checkEndToEnd()
         }
 
     VkCommandBuffer cb = dev_.beginCommands();
-    VkBufferImageCopy region{};
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {c_.width, c_.height, 1};
     VulkanDevice::uploadForCompute(cb, staging_.buffer, frame_.image, c_.width, c_.height);
     VulkanDevice::prepareComputeOutput(cb, bloom_.image);
     try
@@ -624,15 +563,7 @@ double Session::checkEndToEnd()
         dev_.submitAndWait(cb);
         throw;
     }
-    VulkanDevice::transition(cb, bloom_.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-    vkCmdCopyImageToBuffer(cb, bloom_.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging_.buffer, 1, &region);
-    VulkanDevice::transition(cb, bloom_.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                             VK_ACCESS_TRANSFER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-    barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-            VK_ACCESS_HOST_READ_BIT);
+    recordImageReadback(cb, bloom_.image, c_.width, c_.height, staging_.buffer);
     dev_.submitAndWait(cb);
 
     // RGBA16F texels to channel-planar floats, so maxError reads them like the core's planes.
@@ -669,9 +600,10 @@ double Session::time(bool endToEnd)
     dev_.submitAndWait(cb);
 
     std::vector<uint64_t> ticks(timestampCount_);
-    check(vkGetQueryPoolResults(device_, timestamps_, 0, timestampCount_, ticks.size() * sizeof(uint64_t), ticks.data(),
-                                sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-          "vkGetQueryPoolResults");
+    checkVulkan(vkGetQueryPoolResults(device_, timestamps_, 0, timestampCount_, ticks.size() * sizeof(uint64_t),
+                                      ticks.data(), sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                "vkGetQueryPoolResults");
     std::vector<double> ms;
     for (int i = c_.warmupFrames; i < total; ++i)
         ms.push_back(double(ticks[size_t(2 * i + 1)] - ticks[size_t(2 * i)]) * dev_.timestampPeriod() * 1e-6);

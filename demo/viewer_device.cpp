@@ -48,11 +48,9 @@ void Viewer::destroyDeviceObjects()
     destroy(readback_);
     vkDestroyRenderPass(d, std::exchange(renderPass_, VK_NULL_HANDLE), nullptr);
     vkDestroyDescriptorPool(d, std::exchange(imguiPool_, VK_NULL_HANDLE), nullptr);
-    vkDestroyPipeline(d, std::exchange(displayPipeline_, VK_NULL_HANDLE), nullptr);
-    vkDestroyPipelineLayout(d, std::exchange(displayLayout_, VK_NULL_HANDLE), nullptr);
     vkDestroyDescriptorPool(d, std::exchange(displayPool_, VK_NULL_HANDLE), nullptr);
     displaySets_ = {};
-    vkDestroyDescriptorSetLayout(d, std::exchange(displaySetLayout_, VK_NULL_HANDLE), nullptr);
+    destroyComputePipeline(d, displayPass_);
     vkDestroySampler(d, std::exchange(sampler_, VK_NULL_HANDLE), nullptr);
     for (Frame& f : frames_)
     {
@@ -105,60 +103,19 @@ void Viewer::createDisplayPipeline()
     sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     checkVulkan(vkCreateSampler(d, &sci, nullptr, &sampler_), "vkCreateSampler");
 
-    VkDescriptorSetLayoutBinding bindings[3] = {};
-    bindings[0].binding = DISPLAY_BINDING_SHOWN;
-    bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    bindings[0].descriptorCount = 1;
-    bindings[0].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    bindings[1].binding = DISPLAY_BINDING_TARGET;
-    bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    bindings[1].descriptorCount = 1;
-    bindings[1].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    bindings[2] = bindings[0];
-    bindings[2].binding = DISPLAY_BINDING_COMPARED;
-    VkDescriptorSetLayoutCreateInfo lci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    lci.bindingCount = 3;
-    lci.pBindings = bindings;
-    checkVulkan(vkCreateDescriptorSetLayout(d, &lci, nullptr, &displaySetLayout_), "vkCreateDescriptorSetLayout");
-
-    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * kSetCount},
-                                     {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetCount}};
-    VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpi.maxSets = kSetCount;
-    dpi.poolSizeCount = 2;
-    dpi.pPoolSizes = sizes;
-    checkVulkan(vkCreateDescriptorPool(d, &dpi, nullptr, &displayPool_), "vkCreateDescriptorPool");
-    std::array<VkDescriptorSetLayout, kSetCount> layouts;
-    layouts.fill(displaySetLayout_);
-    VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dai.descriptorPool = displayPool_;
-    dai.descriptorSetCount = kSetCount;
-    dai.pSetLayouts = layouts.data();
-    checkVulkan(vkAllocateDescriptorSets(d, &dai, displaySets_.data()), "vkAllocateDescriptorSets");
-
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(DisplayConstants)};
-    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &displaySetLayout_;
-    plci.pushConstantRangeCount = 1;
-    plci.pPushConstantRanges = &range;
-    checkVulkan(vkCreatePipelineLayout(d, &plci, nullptr, &displayLayout_), "vkCreatePipelineLayout");
-
     const SpirvModule& spirv = kSpirvModules[0];
-    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    smci.codeSize = spirv.sizeBytes;
-    smci.pCode = spirv.code;
-    VkShaderModule module = VK_NULL_HANDLE;
-    checkVulkan(vkCreateShaderModule(d, &smci, nullptr, &module), "vkCreateShaderModule");
-    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cpci.stage.module = module;
-    cpci.stage.pName = "main";
-    cpci.layout = displayLayout_;
-    const VkResult r = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &displayPipeline_);
-    vkDestroyShaderModule(d, module, nullptr);
-    checkVulkan(r, "vkCreateComputePipelines");
+    ComputePipelineInfo info;
+    info.code = spirv.code;
+    info.codeBytes = spirv.sizeBytes;
+    info.bindings = {{DISPLAY_BINDING_SHOWN, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
+                     {DISPLAY_BINDING_TARGET, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE},
+                     {DISPLAY_BINDING_COMPARED, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}};
+    info.pushConstantBytes = sizeof(DisplayConstants);
+    displayPass_ = createComputePipeline(d, info);
+
+    displayPool_ = createDescriptorSets(
+        d, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * kSetCount}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetCount}},
+        std::vector<VkDescriptorSetLayout>(kSetCount, displayPass_.setLayout), displaySets_.data());
 }
 
 void Viewer::createRenderPass()

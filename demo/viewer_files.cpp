@@ -80,26 +80,8 @@ void Viewer::save()
             DisplayConstants pc = displayConstants({w, h}, {w, h});
             pc.encodeSrgb = 1; // a PNG holds sRGB-encoded values whatever the swapchain does
             recordDisplay(cb, kSetSave, pc);
-            VulkanDevice::transition(cb, saveTarget_.image, VK_IMAGE_LAYOUT_GENERAL,
-                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_SHADER_WRITE_BIT,
-                                     VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                     VK_PIPELINE_STAGE_TRANSFER_BIT);
-            VulkanDevice::transition(cb, out.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                     VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-            VkBufferImageCopy copy{};
-            copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-            copy.imageExtent = {w, h, 1};
-            vkCmdCopyImageToBuffer(cb, out.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, hdr.buffer, 1, &copy);
-            vkCmdCopyImageToBuffer(cb, saveTarget_.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, ldr.buffer, 1, &copy);
-            VulkanDevice::transition(cb, out.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                                     VK_ACCESS_TRANSFER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                                     VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-            VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-            host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-            host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0,
-                                 nullptr, 0, nullptr);
+            recordImageReadback(cb, saveTarget_.image, w, h, ldr.buffer);
+            recordImageReadback(cb, out.image, w, h, hdr.buffer);
         });
     Image image;
     image.width = int(w);

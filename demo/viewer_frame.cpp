@@ -126,21 +126,9 @@ void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool
     if (screenshot)
     {
         // The presented image exactly: copied after the UI, before presentation.
-        VulkanDevice::transition(cb, swapchainImage, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 0, VK_ACCESS_TRANSFER_READ_BIT,
-                                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-        VkBufferImageCopy copy{};
-        copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        copy.imageExtent = {extent.width, extent.height, 1};
-        vkCmdCopyImageToBuffer(cb, swapchainImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.buffer, 1, &copy);
-        VulkanDevice::transition(cb, swapchainImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                 VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_ACCESS_TRANSFER_READ_BIT, 0,
-                                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-        VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0,
-                             nullptr);
+        const ReadbackImageUse presented{VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                                         VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT};
+        recordImageReadback(cb, swapchainImage, extent.width, extent.height, readback_.buffer, presented);
     }
 }
 
@@ -230,9 +218,7 @@ DisplayConstants Viewer::displayConstants(VkExtent2D target, VkExtent2D image) c
 
 void Viewer::recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc)
 {
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayPipeline_);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, displayLayout_, 0, 1, &displaySets_[set], 0, nullptr);
-    vkCmdPushConstants(cb, displayLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    bindComputePipeline(cb, displayPass_, displaySets_[set], &pc, sizeof(pc));
     const uint32_t size = DISPLAY_WORKGROUP_SIZE;
     vkCmdDispatch(cb, (uint32_t(pc.targetExtent.x) + size - 1) / size, (uint32_t(pc.targetExtent.y) + size - 1) / size,
                   1);

@@ -9,6 +9,7 @@
 #include "bloom_node.h"
 #include "display_shared.h"
 #include "viewer.h"
+#include "vulkan/compute_pipeline.h"
 #include "vulkan/vulkan_resources.h"
 
 #include <array>
@@ -252,11 +253,9 @@ class Viewer
     VulkanImage display_;
     VulkanBuffer readback_;
     VkSampler sampler_ = VK_NULL_HANDLE;
-    VkDescriptorSetLayout displaySetLayout_ = VK_NULL_HANDLE;
+    ComputePipeline displayPass_;
     VkDescriptorPool displayPool_ = VK_NULL_HANDLE;
     std::array<VkDescriptorSet, kSetCount> displaySets_{};
-    VkPipelineLayout displayLayout_ = VK_NULL_HANDLE;
-    VkPipeline displayPipeline_ = VK_NULL_HANDLE;
 
     VkRenderPass renderPass_ = VK_NULL_HANDLE;
     VkDescriptorPool imguiPool_ = VK_NULL_HANDLE;

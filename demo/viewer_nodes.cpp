@@ -2,6 +2,7 @@
 // handed to the plugin, the kernel views.
 #include "viewer_internal.h"
 
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <algorithm>
@@ -53,15 +54,9 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
         return node.kernel.values.empty() || createKernel(node, node.kernel, node.applied.spectrum, node.psf);
     }
     fftbloom::Context created;
-    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-    ci.instance = wd_.instance();
-    ci.physicalDevice = wd_.physicalDevice();
-    ci.device = wd_.device();
-    ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+    FftbContextCreateInfo ci = contextCreateInfo(wd_.instance(), wd_.logical(), std::max(w, node.contextWidth),
+                                                 std::max(h, node.contextHeight), kMaxKernelSize, kMaxKernelSize);
     ci.getDeviceProcAddr = trackingGetDeviceProcAddr;
-    ci.maxWidth = std::max(w, node.contextWidth);
-    ci.maxHeight = std::max(h, node.contextHeight);
-    ci.maxKernelWidth = ci.maxKernelHeight = kMaxKernelSize;
     ci.maxFramesInFlight = kFramesInFlight;
     ci.messageCallback = [](FftbResult, VkResult vkResult, const char* text, void* user)
     {

@@ -1,10 +1,9 @@
-// Window, instance, device and swapchain creation for the viewer; device choice by presentation support.
+// Window, instance, device and swapchain creation for the viewer; the device is chosen for presentation support.
 #include "window_device.h"
 
 #include "host_error.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace fftb::viewer
 {
@@ -42,11 +41,11 @@ WindowDevice::WindowDevice(const WindowOptions& options)
 
 WindowDevice::~WindowDevice()
 {
-    if (device_)
+    if (logical_.device)
     {
-        vkDeviceWaitIdle(device_);
+        vkDeviceWaitIdle(logical_.device);
         destroySwapchain(swapchain_);
-        vkDestroyDevice(device_, nullptr);
+        destroyLogicalDevice(logical_);
     }
     if (surface_)
         vkDestroySurfaceKHR(instance_->get(), surface_, nullptr);
@@ -58,34 +57,29 @@ WindowDevice::~WindowDevice()
 
 void WindowDevice::createDevice()
 {
-    selectDevice(deviceIndex_);
-
-    VkPhysicalDeviceFeatures supported;
-    vkGetPhysicalDeviceFeatures(gpu_, &supported);
-    if (!supported.shaderStorageImageWriteWithoutFormat)
-        throw ViewerError(std::string("Vulkan: ") + properties_.deviceName +
-                          " lacks shaderStorageImageWriteWithoutFormat");
-    VkPhysicalDeviceFeatures features{};
-    features.shaderStorageImageWriteWithoutFormat = VK_TRUE; // fftbloom's requirement (fftbloom.h)
-    const float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = queueFamily_;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;
-    const char* swapchainExtension = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
-    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
-    dci.enabledExtensionCount = 1;
-    dci.ppEnabledExtensionNames = &swapchainExtension;
-    dci.pEnabledFeatures = &features;
-    checkVulkan(vkCreateDevice(gpu_, &dci, nullptr, &device_), "vkCreateDevice");
-    vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
-
+    // One queue family that draws, computes and presents to this window: the whole frame runs on one queue.
+    DeviceRequest request;
+    request.deviceIndex = deviceIndex_;
+    request.queueFlags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    request.presentTo = surface_;
+    request.queueDescription = "draws, computes and presents to the window";
+    request.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+    try
+    {
+        logical_ = createLogicalDevice(instance_->get(), request);
+    }
+    catch (const VulkanError&)
+    {
+        throw;
+    }
+    catch (const HostError& e)
+    {
+        throw ViewerError(e.what());
+    }
     uint32_t formatCount = 0;
-    vkGetPhysicalDeviceSurfaceFormatsKHR(gpu_, surface_, &formatCount, nullptr);
+    vkGetPhysicalDeviceSurfaceFormatsKHR(logical_.physicalDevice, surface_, &formatCount, nullptr);
     std::vector<VkSurfaceFormatKHR> formats(formatCount);
-    vkGetPhysicalDeviceSurfaceFormatsKHR(gpu_, surface_, &formatCount, formats.data());
+    vkGetPhysicalDeviceSurfaceFormatsKHR(logical_.physicalDevice, surface_, &formatCount, formats.data());
     if (formats.empty())
         throw ViewerError("Vulkan: the surface offers no format");
     // A UNORM format: the display pass encodes sRGB itself, and the UI's colours are authored for such targets.
@@ -101,14 +95,12 @@ void WindowDevice::createDevice()
 
 void WindowDevice::recreateDevice()
 {
-    if (device_)
+    if (logical_.device)
     {
-        vkDeviceWaitIdle(device_); // VK_ERROR_DEVICE_LOST at once on a lost device
+        vkDeviceWaitIdle(logical_.device); // VK_ERROR_DEVICE_LOST at once on a lost device
         destroySwapchain(swapchain_);
         swapchain_ = VK_NULL_HANDLE;
-        vkDestroyDevice(device_, nullptr);
-        device_ = VK_NULL_HANDLE;
-        queue_ = VK_NULL_HANDLE;
+        destroyLogicalDevice(logical_);
     }
     if (simulatedLoss_.lost() && lossIsForGood_)
         throw VulkanError("vkCreateDevice", VK_ERROR_DEVICE_LOST);
@@ -119,71 +111,17 @@ void WindowDevice::recreateDevice()
 
 VkResult WindowDevice::waitForFence(VkFence fence)
 {
-    return simulatedLoss_.afterWait(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX));
-}
-
-void WindowDevice::selectDevice(int index)
-{
-    uint32_t count = 0;
-    vkEnumeratePhysicalDevices(instance_->get(), &count, nullptr);
-    std::vector<VkPhysicalDevice> devices(count);
-    vkEnumeratePhysicalDevices(instance_->get(), &count, devices.data());
-    if (count == 0)
-        throw ViewerError("Vulkan: no physical device (install mesa-vulkan-drivers for lavapipe)");
-    if (index >= 0 && uint32_t(index) >= count)
-        throw ViewerError("--device: no device " + std::to_string(index) + " (" + std::to_string(count) +
-                          " present, numbered from 0)");
-    // A queue family that draws, computes and presents to this window: the whole frame runs on one queue.
-    auto family = [&](VkPhysicalDevice gpu) -> uint32_t
-    {
-        uint32_t n = 0;
-        vkGetPhysicalDeviceQueueFamilyProperties(gpu, &n, nullptr);
-        std::vector<VkQueueFamilyProperties> families(n);
-        vkGetPhysicalDeviceQueueFamilyProperties(gpu, &n, families.data());
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            VkBool32 present = VK_FALSE;
-            vkGetPhysicalDeviceSurfaceSupportKHR(gpu, i, surface_, &present);
-            const VkQueueFlags wanted = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-            if (present && (families[i].queueFlags & wanted) == wanted)
-                return i;
-        }
-        return UINT32_MAX;
-    };
-    VkPhysicalDevice best = VK_NULL_HANDLE;
-    for (uint32_t i = 0; i < count; ++i)
-    {
-        if (index >= 0 && uint32_t(index) != i)
-            continue;
-        if (family(devices[i]) == UINT32_MAX)
-            continue;
-        VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(devices[i], &p);
-        if (!best || p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
-            best = devices[i];
-        if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
-            break;
-    }
-    if (!best)
-        throw ViewerError("Vulkan: no device has a queue that draws, computes and presents to the window");
-    gpu_ = best;
-    queueFamily_ = family(gpu_);
-    vkGetPhysicalDeviceProperties(gpu_, &properties_);
-    uint32_t n = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(gpu_, &n, nullptr);
-    std::vector<VkQueueFamilyProperties> families(n);
-    vkGetPhysicalDeviceQueueFamilyProperties(gpu_, &n, families.data());
-    timestampBits_ = families[queueFamily_].timestampValidBits;
+    return simulatedLoss_.afterWait(vkWaitForFences(logical_.device, 1, &fence, VK_TRUE, UINT64_MAX));
 }
 
 void WindowDevice::destroySwapchain(VkSwapchainKHR swapchain)
 {
     for (VkImageView view : views_)
-        vkDestroyImageView(device_, view, nullptr);
+        vkDestroyImageView(logical_.device, view, nullptr);
     views_.clear();
     images_.clear();
     if (swapchain)
-        vkDestroySwapchainKHR(device_, swapchain, nullptr);
+        vkDestroySwapchainKHR(logical_.device, swapchain, nullptr);
 }
 
 bool WindowDevice::recreateSwapchain()
@@ -193,7 +131,7 @@ bool WindowDevice::recreateSwapchain()
     if (width <= 0 || height <= 0)
         return false;
     VkSurfaceCapabilitiesKHR caps;
-    checkVulkan(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu_, surface_, &caps),
+    checkVulkan(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(logical_.physicalDevice, surface_, &caps),
                 "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
     if (caps.currentExtent.width != UINT32_MAX)
         extent_ = caps.currentExtent;
@@ -228,14 +166,14 @@ bool WindowDevice::recreateSwapchain()
     sci.clipped = VK_TRUE;
     sci.oldSwapchain = swapchain_;
     VkSwapchainKHR created = VK_NULL_HANDLE;
-    checkVulkan(vkCreateSwapchainKHR(device_, &sci, nullptr, &created), "vkCreateSwapchainKHR");
+    checkVulkan(vkCreateSwapchainKHR(logical_.device, &sci, nullptr, &created), "vkCreateSwapchainKHR");
     destroySwapchain(swapchain_);
     swapchain_ = created;
 
     uint32_t count = 0;
-    vkGetSwapchainImagesKHR(device_, swapchain_, &count, nullptr);
+    vkGetSwapchainImagesKHR(logical_.device, swapchain_, &count, nullptr);
     images_.resize(count);
-    vkGetSwapchainImagesKHR(device_, swapchain_, &count, images_.data());
+    vkGetSwapchainImagesKHR(logical_.device, swapchain_, &count, images_.data());
     for (VkImage image : images_)
     {
         VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -244,7 +182,7 @@ bool WindowDevice::recreateSwapchain()
         vci.format = format_;
         vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
         VkImageView view = VK_NULL_HANDLE;
-        checkVulkan(vkCreateImageView(device_, &vci, nullptr, &view), "vkCreateImageView");
+        checkVulkan(vkCreateImageView(logical_.device, &vci, nullptr, &view), "vkCreateImageView");
         views_.push_back(view);
     }
     return true;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "vulkan/device_loss.h"
+#include "vulkan/device_setup.h"
 #include "vulkan/vulkan_instance.h"
 #include "vulkan/vulkan_resources.h"
 
@@ -53,12 +54,14 @@ class WindowDevice
 
     GLFWwindow* window() const { return window_; }
     VkInstance instance() const { return instance_->get(); }
-    VkPhysicalDevice physicalDevice() const { return gpu_; }
-    VkDevice device() const { return device_; }
-    VkQueue queue() const { return queue_; }
-    uint32_t queueFamily() const { return queueFamily_; }
-    const VkPhysicalDeviceProperties& properties() const { return properties_; }
-    bool timestamps() const { return timestampBits_ > 0; }
+    VkPhysicalDevice physicalDevice() const { return logical_.physicalDevice; }
+    VkDevice device() const { return logical_.device; }
+    /// The device, its queue and the physical device and queue family they were made on.
+    const LogicalDevice& logical() const { return logical_; }
+    VkQueue queue() const { return logical_.queue; }
+    uint32_t queueFamily() const { return logical_.queueFamily; }
+    const VkPhysicalDeviceProperties& properties() const { return logical_.properties; }
+    bool timestamps() const { return logical_.timestampValidBits > 0; }
 
     VkSwapchainKHR swapchain() const { return swapchain_; }
     VkFormat swapchainFormat() const { return format_; }
@@ -88,7 +91,6 @@ class WindowDevice
 
   private:
     void createDevice();
-    void selectDevice(int index);
     void destroySwapchain(VkSwapchainKHR swapchain);
 
     int deviceIndex_ = -1;
@@ -97,12 +99,7 @@ class WindowDevice
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<VulkanInstance> instance_; ///< made after GLFW, which names the surface extensions
     VkSurfaceKHR surface_ = VK_NULL_HANDLE;
-    VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
-    VkPhysicalDeviceProperties properties_{};
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkQueue queue_ = VK_NULL_HANDLE;
-    uint32_t queueFamily_ = 0;
-    uint32_t timestampBits_ = 0;
+    LogicalDevice logical_;
 
     VkSwapchainKHR swapchain_ = VK_NULL_HANDLE;
     VkFormat format_ = VK_FORMAT_UNDEFINED;

@@ -245,6 +245,25 @@ int64_t signedFrequency(int64_t i, int64_t n)
 
 } // namespace
 
+double referenceWrappedConvolutionAt(PlaneView frame, PlaneView kernel, uint32_t paddedWidth, uint32_t paddedHeight,
+                                     uint32_t x, uint32_t y)
+{
+    const auto cx = int64_t(kernel.width / 2), cy = int64_t(kernel.height / 2);
+    const auto wp = int64_t(paddedWidth), hp = int64_t(paddedHeight);
+    double sum = 0.0;
+    for (int64_t jy = 0; jy < int64_t(kernel.height); ++jy)
+        for (int64_t jx = 0; jx < int64_t(kernel.width); ++jx)
+        {
+            const int64_t qx = ((int64_t(x) - jx + cx) % wp + wp) % wp;
+            const int64_t qy = ((int64_t(y) - jy + cy) % hp + hp) % hp;
+            if (qx >= int64_t(frame.width) || qy >= int64_t(frame.height))
+                continue; // zero padding
+            sum += kernel.values[size_t(jy) * kernel.width + size_t(jx)] *
+                   frame.values[size_t(qy) * frame.width + size_t(qx)];
+        }
+    return sum;
+}
+
 Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
                                     SpectrumInterpolation interpolation)
 {

@@ -4,6 +4,8 @@
 #include "image/image.h"
 #include "plan.h"
 
+#include <cstdint>
+
 namespace fftb
 {
 
@@ -14,6 +16,22 @@ namespace fftb
 /// wrap-around, L + K - 1 per axis (any length FFTW accepts), chosen independently of the GPU's plan.
 /// `frame` has 3 or 4 components; the result has the frame's extent and 3 components (R, G, B).
 Texels referenceConvolution(const Texels& frame, const Texels& kernel, Padding padding);
+
+/// One channel of width x height values of double, row-major.
+struct PlaneView
+{
+    const double* values = nullptr;
+    uint32_t width = 0;
+    uint32_t height = 0;
+};
+
+/// One texel (x, y) of the convolution that an FFT of paddedWidth x paddedHeight computes, summed directly in double
+/// precision (no FFT):
+///   out(p) = sum_j kernel(j) * in((p - j + c) mod padded),  c = (K / 2) per axis,
+/// in(q) being 0 outside the frame (zero padding). With padded >= L + K - 1 per axis this is the linear convolution;
+/// with less it wraps around as the FFT does, which tells layout errors apart from the plan's own choice.
+double referenceWrappedConvolutionAt(PlaneView frame, PlaneView kernel, uint32_t paddedWidth, uint32_t paddedHeight,
+                                     uint32_t x, uint32_t y);
 
 /// The GPU's resampled-spectrum convolution, recomputed in double precision: the frame padded to the plan's
 /// N1 x N2 (the plan's mirror split points), its DFT multiplied by the kernel's centred spectrum of extent

@@ -3,6 +3,7 @@
 
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <algorithm>
@@ -68,11 +69,6 @@ struct GpuRunner::State
         fftbDestroyContext(context);
     }
 
-    static void onPluginMessage(FftbResult, VkResult, const char* message, void* user)
-    {
-        static_cast<State*>(user)->pluginMessage = message;
-    }
-
     [[noreturn]] void fail(FftbResult result, const char* call) const
     {
         throw HostError(std::string(call) + ": " +
@@ -129,19 +125,9 @@ struct GpuRunner::State
                 std::memcpy(contextExtent, extent, sizeof(contextExtent));
             return result;
         }
-        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-        ci.instance = device.instance();
-        ci.physicalDevice = device.physicalDevice();
-        ci.device = device.device();
-        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-        ci.maxWidth = extent[0];
-        ci.maxHeight = extent[1];
-        ci.maxKernelWidth = extent[2];
-        ci.maxKernelHeight = extent[3];
+        FftbContextCreateInfo ci = contextCreateInfo(device.instance(), device.logical(), extent[0], extent[1],
+                                                     extent[2], extent[3], &pluginMessage);
         ci.maxFramesInFlight = uint32_t(slots.size());
-        ci.messageCallback = &State::onPluginMessage;
-        ci.messageUserData = this;
         FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
         planner.lengthPolicy =
             lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
@@ -284,7 +270,6 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     std::memcpy(slot.upload.mapped, frame.values.data(), frame.values.size() * sizeof(float));
 
     const VkCommandBuffer cb = d.beginCommands();
-    const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {w, h, 1}};
     VulkanDevice::uploadForCompute(cb, slot.upload.buffer, slot.input.image, w, h);
     VulkanDevice::prepareComputeOutput(cb, slot.output.image);
 
@@ -325,16 +310,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         s.fail(recorded, "fftbCmdBloom");
     }
 
-    VulkanDevice::transition(cb, slot.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-    vkCmdCopyImageToBuffer(cb, slot.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, slot.download.buffer, 1,
-                           &region);
-    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0,
-                         nullptr);
+    recordImageReadback(cb, slot.output.image, w, h, slot.download.buffer);
     slot.submission = d.submit(cb);
     s.pendingSlots.push_back(slotIndex);
     s.nextSlot = (slotIndex + 1) % s.slots.size();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vulkan/device_loss.h"
+#include "vulkan/device_setup.h"
 #include "vulkan/vulkan_instance.h"
 #include "vulkan/vulkan_resources.h"
 
@@ -42,19 +43,21 @@ class VulkanDevice
     VulkanDevice& operator=(const VulkanDevice&) = delete;
 
     VkInstance instance() const { return instance_.get(); }
-    VkPhysicalDevice physicalDevice() const { return gpu_; }
-    VkDevice device() const { return device_; }
+    VkPhysicalDevice physicalDevice() const { return logical_.physicalDevice; }
+    VkDevice device() const { return logical_.device; }
+    /// The device, its queue and the physical device and queue family they were made on.
+    const LogicalDevice& logical() const { return logical_; }
     /// The compute queue, its command pool and an unsignaled fence, for libraries (VkFFT) that submit on their own.
-    VkQueue queue() const { return queue_; }
+    VkQueue queue() const { return logical_.queue; }
     VkCommandPool commandPool() const { return pool_; }
     VkFence fence() const { return fence_; }
-    const VkPhysicalDeviceProperties& properties() const { return properties_; }
+    const VkPhysicalDeviceProperties& properties() const { return logical_.properties; }
     /// Whether the compute queue supports timestamps (timestampValidBits > 0).
-    bool timestamps() const { return timestamps_; }
+    bool timestamps() const { return logical_.timestampValidBits > 0; }
     /// VK_KHR_pipeline_executable_properties is enabled (VulkanDeviceOptions::pipelineStatistics).
-    bool pipelineStatistics() const { return pipelineStatistics_; }
+    bool pipelineStatistics() const { return logical_.pipelineStatistics; }
     /// Nanoseconds per timestamp tick.
-    double timestampPeriod() const { return properties_.limits.timestampPeriod; }
+    double timestampPeriod() const { return logical_.properties.limits.timestampPeriod; }
     uint64_t validationMessageCount() const { return instance_.validationMessageCount(); }
     const std::string& firstValidationMessage() const { return instance_.firstValidationMessage(); }
 
@@ -90,26 +93,14 @@ class VulkanDevice
     /// Records the transition of `image` from UNDEFINED to GENERAL, ready for compute-shader writes.
     static void prepareComputeOutput(VkCommandBuffer cb, VkImage image);
 
-    /// Records an image layout transition with a full barrier between the given stages.
-    static void transition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
-                           VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
-                           VkPipelineStageFlags dstStage);
+    /// Records an image layout transition with a full barrier between the given stages (recordImageTransition).
+    static constexpr auto transition = &recordImageTransition;
 
   private:
-    /// The physical device offers the device extension `name`.
-    bool hasDeviceExtension(const char* name) const;
-    void selectDevice(int index);
-
     VulkanInstance instance_;
-    VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
-    VkPhysicalDeviceProperties properties_{};
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkQueue queue_ = VK_NULL_HANDLE;
-    uint32_t queueFamily_ = 0;
+    LogicalDevice logical_;
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
-    bool timestamps_ = false;
-    bool pipelineStatistics_ = false;
     SimulatedDeviceLoss simulatedLoss_; ///< VulkanDeviceOptions::loseDeviceAfterWaits
 };
 

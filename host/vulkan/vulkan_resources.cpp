@@ -1,4 +1,4 @@
-// The VkResult check, memory type choice, and buffer and image creation.
+// The VkResult check, memory type choice, buffer and image creation, and the barriers of transitions and readbacks.
 #include "vulkan/vulkan_resources.h"
 
 #include <string>
@@ -129,6 +129,41 @@ void destroyVulkanImage(VkDevice device, VulkanImage& img)
     if (img.memory)
         vkFreeMemory(device, img.memory, nullptr);
     img = VulkanImage{};
+}
+
+void recordImageTransition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                           VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
+                           VkPipelineStageFlags dstStage)
+{
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = srcAccess;
+    b.dstAccessMask = dstAccess;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cb, srcStage, dstStage, 0, 0, nullptr, 0, nullptr, 1, &b);
+}
+
+void recordHostReadBarrier(VkCommandBuffer cb, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess)
+{
+    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    toHost.srcAccessMask = srcAccess;
+    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cb, srcStage, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0, nullptr);
+}
+
+void recordImageReadback(VkCommandBuffer cb, VkImage image, uint32_t width, uint32_t height, VkBuffer buffer,
+                         const ReadbackImageUse& use)
+{
+    recordImageTransition(cb, image, use.layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, use.writeAccess,
+                          VK_ACCESS_TRANSFER_READ_BIT, use.writeStage, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {width, height, 1}};
+    vkCmdCopyImageToBuffer(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1, &region);
+    recordImageTransition(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, use.layout, VK_ACCESS_TRANSFER_READ_BIT,
+                          use.nextAccess, VK_PIPELINE_STAGE_TRANSFER_BIT, use.nextStage);
+    recordHostReadBarrier(cb);
 }
 
 } // namespace fftb

@@ -57,4 +57,31 @@ void destroyVulkanBuffer(VkDevice device, VulkanBuffer& buffer);
 /// Destroys what `image` holds (any part may be null) and empties it.
 void destroyVulkanImage(VkDevice device, VulkanImage& image);
 
+/// Records a layout transition of `image` (one colour mip level and layer) with a barrier between the given stages.
+void recordImageTransition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                           VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
+                           VkPipelineStageFlags dstStage);
+
+/// Records the barrier that makes `srcAccess` writes of `srcStage` (by default copies) visible to host reads once the
+/// submission has completed.
+void recordHostReadBarrier(VkCommandBuffer cb, VkPipelineStageFlags srcStage = VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VkAccessFlags srcAccess = VK_ACCESS_TRANSFER_WRITE_BIT);
+
+/// An image's layout around a readback, the writes that come before it and the use that follows; by default an image
+/// that compute shaders write in GENERAL layout.
+struct ReadbackImageUse
+{
+    VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL; ///< the image's layout before and after the copy
+    VkAccessFlags writeAccess = VK_ACCESS_SHADER_WRITE_BIT;
+    VkPipelineStageFlags writeStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    VkAccessFlags nextAccess = VK_ACCESS_SHADER_WRITE_BIT;
+    VkPipelineStageFlags nextStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+};
+
+/// Records the copy of all of `image` (width x height, one colour layer) into `buffer`, texels tightly packed: the
+/// image goes to TRANSFER_SRC_OPTIMAL and back to use.layout; then recordHostReadBarrier, so that the buffer can be
+/// read once the submission has completed.
+void recordImageReadback(VkCommandBuffer cb, VkImage image, uint32_t width, uint32_t height, VkBuffer buffer,
+                         const ReadbackImageUse& use = {});
+
 } // namespace fftb

@@ -2,6 +2,7 @@
 // recorded through it.
 #include <fftbloom/fftbloom.hpp>
 
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
@@ -20,16 +21,7 @@ class HppTest : public ::testing::Test
 
     FftbContextCreateInfo createInfo(uint32_t width, uint32_t height, uint32_t kernel) const
     {
-        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-        ci.instance = device_.instance();
-        ci.physicalDevice = device_.physicalDevice();
-        ci.device = device_.device();
-        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-        ci.maxWidth = width;
-        ci.maxHeight = height;
-        ci.maxKernelWidth = ci.maxKernelHeight = kernel;
-        return ci;
+        return fftb::contextCreateInfo(device_.instance(), device_.logical(), width, height, kernel, kernel);
     }
 
     fftb::VulkanDevice device_{{-1, true}};
@@ -133,16 +125,7 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     bi.inputView = input.view;
     bi.outputView = output.view;
     context.cmdBloom(cb, bi);
-    fftb::VulkanDevice::transition(cb, output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                   VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-    const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {kWidth, kHeight, 1}};
-    vkCmdCopyImageToBuffer(cb, output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, download.buffer, 1, &region);
-    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0,
-                         nullptr);
+    fftb::recordImageReadback(cb, output.image, kWidth, kHeight, download.buffer);
     device_.submitAndWait(cb);
 
     const auto* result = static_cast<const float*>(download.mapped);

@@ -8,6 +8,7 @@
 #include "host_error.h"
 #include "psf/psf.h"
 #include "reference.h"
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
@@ -68,19 +69,9 @@ class ContractTest : public ::testing::TestWithParam<bool>
 
     FftbContextCreateInfo createInfo(uint32_t maxWidth, uint32_t maxHeight)
     {
-        FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+        FftbContextCreateInfo ci =
+            contextCreateInfo(device_->instance(), device_->logical(), maxWidth, maxHeight, 16, 16, &message_);
         ci.pNext = &features_;
-        ci.instance = device_->instance();
-        ci.physicalDevice = device_->physicalDevice();
-        ci.device = device_->device();
-        ci.getInstanceProcAddr = vkGetInstanceProcAddr;
-        ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-        ci.maxWidth = maxWidth;
-        ci.maxHeight = maxHeight;
-        ci.maxKernelWidth = ci.maxKernelHeight = 16;
-        ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
-        { static_cast<std::string*>(user)->assign(text); };
-        ci.messageUserData = &message_;
         features_.synchronization2 = GetParam() ? VK_TRUE : VK_FALSE;
         features_.debugUtils = VK_TRUE; // the validating device's instance enables VK_EXT_debug_utils
         return ci;
@@ -155,11 +146,7 @@ class ContractTest : public ::testing::TestWithParam<bool>
     /// Submits `cb`, waits, and checks every recorded frame not yet checked against the reference.
     void submitAndCheck(VkCommandBuffer cb)
     {
-        VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
-                             0, nullptr);
+        recordHostReadBarrier(cb);
         device_->submitAndWait(cb);
         for (; checked_ < frames_.size(); ++checked_)
         {

@@ -5,6 +5,7 @@
 #include "gpu_test_support.h"
 #include "plan.h"
 #include "shared/fftb_shared.h"
+#include "vulkan/compute_pipeline.h"
 #include "vulkan/vulkan_device.h"
 
 #include <fftw3.h>
@@ -46,32 +47,30 @@ class PassHarness
         tables.write(static_cast<float*>(twiddles_.mapped));
 
         const uint32_t bindings[3] = {FFTB_BINDING_INTERMEDIATE, FFTB_BINDING_KERNEL_SPECTRUM, FFTB_BINDING_TWIDDLES};
-        VkDescriptorSetLayoutBinding layoutBindings[3] = {};
-        for (int i = 0; i < 3; ++i)
-            layoutBindings[i] = {bindings[i], VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
-                                 nullptr};
-        VkDescriptorSetLayoutCreateInfo dlci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        dlci.bindingCount = 3;
-        dlci.pBindings = layoutBindings;
-        vkCreateDescriptorSetLayout(d, &dlci, nullptr, &setLayout_);
-        const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(FftbPushConstants)};
-        VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        plci.setLayoutCount = 1;
-        plci.pSetLayouts = &setLayout_;
-        plci.pushConstantRangeCount = 1;
-        plci.pPushConstantRanges = &range;
-        vkCreatePipelineLayout(d, &plci, nullptr, &pipelineLayout_);
-        const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
-        VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        dpci.maxSets = 1;
-        dpci.poolSizeCount = 1;
-        dpci.pPoolSizes = &poolSize;
-        vkCreateDescriptorPool(d, &dpci, nullptr, &pool_);
-        VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        dsai.descriptorPool = pool_;
-        dsai.descriptorSetCount = 1;
-        dsai.pSetLayouts = &setLayout_;
-        vkAllocateDescriptorSets(d, &dsai, &set_);
+        const SpirvModule* module = nullptr;
+        for (size_t i = 0; i < kSpirvModuleCount; ++i)
+            if (std::strcmp(kSpirvModules[i].name, shader) == 0)
+                module = &kSpirvModules[i];
+        EXPECT_NE(module, nullptr) << shader;
+        // The plugin's specialization (plugin/src/context.cpp, Context::pipeline).
+        const uint32_t shared = sharedLengthOf(length);
+        const uint32_t values[5] = {length, workgroupSizeOf(length), tables.offsetOf(length), shared,
+                                    tables.offsetOf(shared)};
+        VkSpecializationMapEntry entries[5] = {};
+        const uint32_t ids[5] = {FFTB_SPEC_FFT_LENGTH, FFTB_SPEC_WORKGROUP_SIZE, FFTB_SPEC_TWIDDLE_OFFSET,
+                                 FFTB_SPEC_SHARED_LENGTH, FFTB_SPEC_SHARED_TWIDDLE_OFFSET};
+        for (uint32_t i = 0; i < 5; ++i)
+            entries[i] = {ids[i], uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
+        const VkSpecializationInfo spec{5, entries, sizeof(values), values};
+        ComputePipelineInfo info;
+        info.code = module->code;
+        info.codeBytes = module->sizeBytes;
+        for (uint32_t binding : bindings)
+            info.bindings.push_back({binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+        info.pushConstantBytes = sizeof(FftbPushConstants);
+        info.specialization = &spec;
+        pass_ = createComputePipeline(d, info);
+        pool_ = createDescriptorSets(d, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3}}, {pass_.setLayout}, &set_);
         const VkDescriptorBufferInfo infos[3] = {{intermediate_.buffer, 0, VK_WHOLE_SIZE},
                                                  {spectrum_.buffer, 0, VK_WHOLE_SIZE},
                                                  {twiddles_.buffer, 0, VK_WHOLE_SIZE}};
@@ -86,44 +85,13 @@ class PassHarness
             writes[i].pBufferInfo = &infos[i];
         }
         vkUpdateDescriptorSets(d, 3, writes, 0, nullptr);
-
-        const SpirvModule* module = nullptr;
-        for (size_t i = 0; i < kSpirvModuleCount; ++i)
-            if (std::strcmp(kSpirvModules[i].name, shader) == 0)
-                module = &kSpirvModules[i];
-        EXPECT_NE(module, nullptr) << shader;
-        VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        smci.codeSize = module->sizeBytes;
-        smci.pCode = module->code;
-        vkCreateShaderModule(d, &smci, nullptr, &module_);
-        // The plugin's specialization (plugin/src/context.cpp, Context::pipeline).
-        const uint32_t shared = sharedLengthOf(length);
-        const uint32_t values[5] = {length, workgroupSizeOf(length), tables.offsetOf(length), shared,
-                                    tables.offsetOf(shared)};
-        VkSpecializationMapEntry entries[5] = {};
-        const uint32_t ids[5] = {FFTB_SPEC_FFT_LENGTH, FFTB_SPEC_WORKGROUP_SIZE, FFTB_SPEC_TWIDDLE_OFFSET,
-                                 FFTB_SPEC_SHARED_LENGTH, FFTB_SPEC_SHARED_TWIDDLE_OFFSET};
-        for (uint32_t i = 0; i < 5; ++i)
-            entries[i] = {ids[i], uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
-        const VkSpecializationInfo spec{5, entries, sizeof(values), values};
-        VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-        cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-        cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        cpci.stage.module = module_;
-        cpci.stage.pName = "main";
-        cpci.stage.pSpecializationInfo = &spec;
-        cpci.layout = pipelineLayout_;
-        vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline_);
     }
 
     ~PassHarness()
     {
         const VkDevice d = device_.device();
-        vkDestroyPipeline(d, pipeline_, nullptr);
-        vkDestroyShaderModule(d, module_, nullptr);
         vkDestroyDescriptorPool(d, pool_, nullptr);
-        vkDestroyPipelineLayout(d, pipelineLayout_, nullptr);
-        vkDestroyDescriptorSetLayout(d, setLayout_, nullptr);
+        destroyComputePipeline(d, pass_);
         for (VulkanDevice::Buffer* b : {&intermediate_, &spectrum_, &twiddles_})
             device_.destroy(*b);
     }
@@ -163,15 +131,9 @@ class PassHarness
     void run(const FftbPushConstants& push, uint32_t workgroups)
     {
         VkCommandBuffer cb = device_.beginCommands();
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set_, 0, nullptr);
-        vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        bindComputePipeline(cb, pass_, set_, &push, sizeof(push));
         vkCmdDispatch(cb, workgroups, 1, 1);
-        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
-                             nullptr, 0, nullptr);
+        recordHostReadBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
         device_.submitAndWait(cb);
     }
 
@@ -180,12 +142,9 @@ class PassHarness
     VulkanDevice::Buffer intermediate_, spectrum_, twiddles_;
 
   private:
-    VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
-    VkPipelineLayout pipelineLayout_ = VK_NULL_HANDLE;
+    ComputePipeline pass_;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
     VkDescriptorSet set_ = VK_NULL_HANDLE;
-    VkShaderModule module_ = VK_NULL_HANDLE;
-    VkPipeline pipeline_ = VK_NULL_HANDLE;
 };
 
 std::vector<Complex> randomLine(uint32_t length, uint32_t seed)

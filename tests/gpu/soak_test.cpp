@@ -8,6 +8,7 @@
 #include "gpu_test_support.h"
 #include "psf/psf.h"
 #include "reference.h"
+#include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
@@ -132,20 +133,11 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
     callbacks.pfnReallocation = Live::hostReallocate;
     callbacks.pfnFree = Live::hostFree;
     std::string message;
-    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
-    ci.instance = device.instance();
-    ci.physicalDevice = device.physicalDevice();
-    ci.device = device.device();
-    ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+    FftbContextCreateInfo ci =
+        contextCreateInfo(device.instance(), device.logical(), kLarge[0], kLarge[1], 7, 7, &message);
     ci.getDeviceProcAddr = &Live::getDeviceProcAddr;
     ci.allocator = &callbacks;
-    ci.maxWidth = kLarge[0];
-    ci.maxHeight = kLarge[1];
-    ci.maxKernelWidth = ci.maxKernelHeight = 7;
     ci.maxFramesInFlight = kPerCommandBuffer;
-    ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
-    { static_cast<std::string*>(user)->assign(text); };
-    ci.messageUserData = &message;
     FftbContext context = nullptr;
     ASSERT_EQ(fftbCreateContext(&ci, &context), FFTB_SUCCESS) << message;
 
@@ -240,20 +232,7 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
         if (check)
         {
             // The last bloom of this command buffer, read back through a copy of the whole output image.
-            VulkanDevice::transition(cb, out.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                     VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-            const VkBufferImageCopy region{
-                0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {kLarge[0], kLarge[1], 1}};
-            vkCmdCopyImageToBuffer(cb, out.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, download.buffer, 1, &region);
-            VulkanDevice::transition(cb, out.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                                     VK_ACCESS_TRANSFER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                                     VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-            VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-            toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-            toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
-                                 nullptr, 0, nullptr);
+            recordImageReadback(cb, out.image, kLarge[0], kLarge[1], download.buffer);
         }
         device.submitAndWait(cb);
 

@@ -3,6 +3,7 @@
 #include "host_error.h"
 #include "image/image_io.h"
 #include "psf/psf_generator.h"
+#include "texel_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +21,9 @@ namespace fftb
 namespace
 {
 
+using test::channelPlane;
+using test::channelSum;
+
 constexpr double kJ1FirstZero = 3.8317059702075125;
 
 PsfParams monochromatic(int size, double airyRadius, int blades)
@@ -30,25 +34,6 @@ PsfParams monochromatic(int size, double airyRadius, int blades)
     p.aperture.blades = blades;
     p.monochromaticNm = 550.0;
     return p;
-}
-
-double channelSum(const Texels& t, int c)
-{
-    double s = 0.0;
-    for (int y = 0; y < t.height; ++y)
-        for (int x = 0; x < t.width; ++x)
-            s += t.at(x, y, c);
-    return s;
-}
-
-/// Texel values of channel c, one per texel, row-major.
-std::vector<double> plane(const Texels& t, int c)
-{
-    std::vector<double> out;
-    for (int y = 0; y < t.height; ++y)
-        for (int x = 0; x < t.width; ++x)
-            out.push_back(t.at(x, y, c));
-    return out;
 }
 
 /// The amplitude of the Fraunhofer pattern of an annulus (outer radius 1, inner radius eps) at x = pi D sin(theta) /
@@ -169,7 +154,7 @@ TEST(GeneratedPsf, CircularApertureGivesTheAiryPattern)
     // first bright ring (x = 5.1356, 1.75% of the peak) 10.7 texels out. Both patterns are averaged over the texels.
     const int size = 256;
     const double r0 = 8.0;
-    const std::vector<double> psf = plane(generatePsf(monochromatic(size, r0, 0)), 0);
+    const std::vector<double> psf = channelPlane(generatePsf(monochromatic(size, r0, 0)), 0);
     const std::vector<double> model = annulusModel(size, r0, 0.0);
     const std::vector<RadialSample> got = radialProfile(psf, size, 0.25, 3.0 * r0);
     const std::vector<RadialSample> want = radialProfile(model, size, 0.25, 3.0 * r0);
@@ -208,8 +193,8 @@ TEST(GeneratedPsf, CentralObstructionMovesEnergyFromTheCoreToTheRings)
     PsfParams clear = monochromatic(size, r0, 0);
     PsfParams obstructed = clear;
     obstructed.aperture.obstruction = 0.5;
-    const std::vector<double> clearPsf = plane(generatePsf(clear), 0);
-    const std::vector<double> obstructedPsf = plane(generatePsf(obstructed), 1);
+    const std::vector<double> clearPsf = channelPlane(generatePsf(clear), 0);
+    const std::vector<double> obstructedPsf = channelPlane(generatePsf(obstructed), 1);
     const std::vector<double> clearModel = annulusModel(size, r0, 0.0);
     const std::vector<double> obstructedModel = annulusModel(size, r0, 0.5);
     for (const double radius : {0.5 * r0, r0, 2.0 * r0, 4.0 * r0})
@@ -332,8 +317,8 @@ TEST(GeneratedPsf, LensFibresPutTheHaloAtItsRadiusRedOutside)
     for (int ch = 0; ch < 3; ++ch)
     {
         // Where the eye's light exceeds the clear pupil's most, between 0.5 and 1.5 times the halo radius.
-        std::vector<double> excess = plane(eye, ch);
-        const std::vector<double> base = plane(clear, ch);
+        std::vector<double> excess = channelPlane(eye, ch);
+        const std::vector<double> base = channelPlane(clear, ch);
         for (std::size_t i = 0; i < excess.size(); ++i)
             excess[i] -= base[i];
         const std::vector<RadialSample> profile = radialProfile(excess, p.sizeTexels, 1.0, 100.0);

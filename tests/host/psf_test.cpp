@@ -3,6 +3,7 @@
 #include "image/image_io.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
+#include "texel_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -20,14 +21,7 @@ namespace fftb
 namespace
 {
 
-double channelSum(const Texels& t, int c)
-{
-    double s = 0.0;
-    for (int y = 0; y < t.height; ++y)
-        for (int x = 0; x < t.width; ++x)
-            s += t.at(x, y, c);
-    return s;
-}
+using test::channelSum;
 
 /// Fraction of a channel's energy within `radius` texels of (cx, cy).
 double encircledEnergy(const Texels& t, int c, double cx, double cy, double radius)

@@ -2,6 +2,7 @@
 #include "host_error.h"
 #include "plan.h"
 #include "reference.h"
+#include "texel_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,6 @@
 #include <cstdint>
 #include <limits>
 #include <numbers>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -20,23 +20,10 @@ namespace fftb
 namespace
 {
 
-Texels randomTexels(int w, int h, int c, uint32_t seed, float lo = 0.0f, float hi = 1.0f)
-{
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> dist(lo, hi);
-    Texels t(w, h, c);
-    for (float& v : t.values)
-        v = dist(rng);
-    return t;
-}
-
-Texels oneHot(int w, int h, int x, int y)
-{
-    Texels k(w, h, 3);
-    for (int c = 0; c < 3; ++c)
-        k.at(x, y, c) = 1.0f;
-    return k;
-}
+using test::channelPlane;
+using test::channelSum;
+using test::oneHotKernel;
+using test::randomTexels;
 
 /// GL_MIRRORED_REPEAT written independently of the planner and the reference.
 int mirror(int q, int length)
@@ -143,13 +130,35 @@ TEST(ReferenceConvolution, MatchesDirectSum)
     }
 }
 
+TEST(ReferenceWrappedConvolution, MatchesTheDirectSumWhenPaddedEnoughAndWrapsAroundOtherwise)
+{
+    const Texels frame = randomTexels(13, 7, 3, 21);
+    const Texels kernel = randomTexels(5, 4, 3, 22, -0.5f, 1.0f);
+    const std::vector<double> want = directConvolution(frame, kernel, Padding::Zero);
+    const std::vector<double> in = channelPlane(frame, 1), k = channelPlane(kernel, 1);
+    const PlaneView framePlane{in.data(), 13, 7}, kernelPlane{k.data(), 5, 4};
+    for (uint32_t y = 0; y < 7; ++y)
+        for (uint32_t x = 0; x < 13; ++x)
+            EXPECT_NEAR(referenceWrappedConvolutionAt(framePlane, kernelPlane, 13 + 4, 7 + 3, x, y),
+                        want[(size_t(y) * 13 + x) * 3 + 1], 1e-12)
+                << x << "," << y;
+    // Padded to the frame's own extent, a one-hot off the centre by (2, 1) shifts circularly.
+    const Texels shift = oneHotKernel(5, 4, 2 + 2, 2 + 1);
+    const std::vector<double> s = channelPlane(shift, 0);
+    for (uint32_t y = 0; y < 7; ++y)
+        for (uint32_t x = 0; x < 13; ++x)
+            EXPECT_EQ(referenceWrappedConvolutionAt(framePlane, {s.data(), 5, 4}, 13, 7, x, y),
+                      in[size_t((y + 7 - 1) % 7) * 13 + (x + 13 - 2) % 13])
+                << x << "," << y;
+}
+
 TEST(ReferenceConvolution, CentredOneHotIsIdentity)
 {
     const Texels frame = randomTexels(13, 7, 3, 2);
     for (const auto& [kw, kh] : std::vector<std::pair<int, int>>{{5, 4}, {8, 8}, {1, 1}})
         for (Padding padding : {Padding::Zero, Padding::Mirror})
         {
-            const Texels out = referenceConvolution(frame, oneHot(kw, kh, kw / 2, kh / 2), padding);
+            const Texels out = referenceConvolution(frame, oneHotKernel(kw, kh, kw / 2, kh / 2), padding);
             EXPECT_LT(relativeError(out, asDouble(frame)), kFloatTolerance) << kw << "x" << kh << " " << name(padding);
         }
 }
@@ -164,7 +173,7 @@ TEST(ReferenceConvolution, OffCentreOneHotShifts)
                 frame.at(x, y, c) = float(1 + x + 100 * y + 10000 * c);
     // Kernel 8x6, centre (4, 3); the one-hot at (4 + 2, 3 - 1) shifts by s = (2, -1): out(p) = in(p - s).
     const int sx = 2, sy = -1;
-    const Texels kernel = oneHot(8, 6, 4 + sx, 3 + sy);
+    const Texels kernel = oneHotKernel(8, 6, 4 + sx, 3 + sy);
     for (Padding padding : {Padding::Zero, Padding::Mirror})
     {
         const Texels out = referenceConvolution(frame, kernel, padding);
@@ -284,15 +293,6 @@ TEST(ReferenceSpectral, ResampledWithFullLengthSpectrumIsExact)
             EXPECT_LT(relativeError(resampled, asDouble(exact)), kFloatTolerance) << name(padding);
         }
     }
-}
-
-double channelSum(const Texels& t, int c)
-{
-    double s = 0.0;
-    for (int y = 0; y < t.height; ++y)
-        for (int x = 0; x < t.width; ++x)
-            s += t.at(x, y, c);
-    return s;
 }
 
 /// The spatial factor that tent sampling of an S-point spectrum at k * S / N (N = m S) applies to the S-periodic
@@ -428,7 +428,7 @@ TEST(ReferenceSpectral, FullSharpenIsIdentity)
 TEST(ReferenceSpectral, CentredOneHotIsIdentityInBothModes)
 {
     const Texels frame = randomTexels(13, 7, 3, 13);
-    const Texels kernel = oneHot(8, 8, 4, 4);
+    const Texels kernel = oneHotKernel(8, 8, 4, 4);
     for (uint32_t s : {0u, 8u})
     {
         const Plan plan = handPlan(frame, kernel, Padding::Mirror, 32, 16, true, s, s);
@@ -472,12 +472,12 @@ TEST(ReferenceSpectral, ScaledSpectrumIsZeroPastTheStoredNyquist)
                 expected[(std::size_t(y) * w + x) * 3 + c] = double(frame.at(x, y, c)) - cut;
             }
         }
-    Plan plan = handPlan(frame, oneHot(8, 8, 4, 4), Padding::Zero, w, h, true, 8, 8);
+    Plan plan = handPlan(frame, oneHotKernel(8, 8, 4, 4), Padding::Zero, w, h, true, 8, 8);
     plan.kernelScale = 2.0;
     for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
-        EXPECT_LT(
-            relativeError(referenceSpectralConvolution(frame, oneHot(8, 8, 4, 4), plan, 0.0, interpolation), expected),
-            kFloatTolerance * 8);
+        EXPECT_LT(relativeError(referenceSpectralConvolution(frame, oneHotKernel(8, 8, 4, 4), plan, 0.0, interpolation),
+                                expected),
+                  kFloatTolerance * 8);
 }
 
 // As sigma goes to 0 the kernel shrinks to a point: K(sigma f) -> K(0) = 1, the identity. A scale of exactly 1 is the

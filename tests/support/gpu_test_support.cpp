@@ -35,24 +35,6 @@ Texels randomFrame(int width, int height, uint32_t seed, float peak)
     return t;
 }
 
-Texels randomKernel(int width, int height, uint32_t seed)
-{
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(0.01f, 1.0f);
-    Texels t(width, height, 3);
-    for (float& v : t.values)
-        v = u(rng);
-    return t;
-}
-
-Texels oneHotKernel(int width, int height, int x, int y)
-{
-    Texels t(width, height, 3);
-    for (int c = 0; c < 3; ++c)
-        t.at(x, y, c) = 1.0f;
-    return t;
-}
-
 double relativeError(const Texels& gpu, const Texels& reference)
 {
     double worst = 0.0;
@@ -68,15 +50,6 @@ double relativeError(const Texels& gpu, const Texels& reference)
         worst = std::max(worst, peak > 0.0 ? error / peak : error);
     }
     return worst;
-}
-
-double channelSum(const Texels& t, int channel)
-{
-    double sum = 0.0;
-    for (int y = 0; y < t.height; ++y)
-        for (int x = 0; x < t.width; ++x)
-            sum += t.at(x, y, channel);
-    return sum;
 }
 
 std::string describe(int width, int height, const BloomSettings& s)

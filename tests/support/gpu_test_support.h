@@ -1,8 +1,9 @@
 // Shared pieces of the GPU tests: the runner with validation on, random frames, error measures, tolerances.
 #pragma once
 
-#include "runner/gpu_runner.h"
 #include "image/image.h"
+#include "runner/gpu_runner.h"
+#include "texel_test_support.h"
 
 #include <cstdint>
 #include <string>
@@ -22,21 +23,12 @@ GpuRunner& runner();
 /// width x height RGBA with values in [0, 1), a few texels raised to `peak` (HDR highlights); fixed seed.
 Texels randomFrame(int width, int height, uint32_t seed, float peak = 50.0f);
 
-/// width x height RGB kernel, positive random values, fixed seed.
-Texels randomKernel(int width, int height, uint32_t seed);
-
-/// A kernel that is 1 at (x, y) and 0 elsewhere.
-Texels oneHotKernel(int width, int height, int x, int y);
-
 /// The reference of the GPU's math for a bloom-only frame: the linear convolution in exact mode (independent of the
 /// GPU's plan), the spectrally resampled convolution at the plan's padded extent in resampled mode.
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s);
 
 /// max over texels and R, G, B of |a - b| / max |reference| of that channel (a: GPU result, b: reference).
 double relativeError(const Texels& gpu, const Texels& reference);
-
-/// Sum of one channel over the frame, in double precision.
-double channelSum(const Texels& t, int channel);
 
 /// "37x19 zero x-first exact", "64x48 mirror auto resampled cubic kernel extent 0.1diag" and the like, for failure
 /// messages.

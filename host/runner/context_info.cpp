@@ -1,0 +1,30 @@
+// The context create info filled from the host's device.
+#include "runner/context_info.h"
+
+namespace fftb
+{
+
+FftbContextCreateInfo contextCreateInfo(VkInstance instance, const LogicalDevice& device, uint32_t maxWidth,
+                                        uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
+                                        std::string* message)
+{
+    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+    ci.instance = instance;
+    ci.physicalDevice = device.physicalDevice;
+    ci.device = device.device;
+    ci.getInstanceProcAddr = vkGetInstanceProcAddr;
+    ci.getDeviceProcAddr = vkGetDeviceProcAddr;
+    ci.maxWidth = maxWidth;
+    ci.maxHeight = maxHeight;
+    ci.maxKernelWidth = maxKernelWidth;
+    ci.maxKernelHeight = maxKernelHeight;
+    if (message)
+    {
+        ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
+        { static_cast<std::string*>(user)->assign(text); };
+        ci.messageUserData = message;
+    }
+    return ci;
+}
+
+} // namespace fftb
