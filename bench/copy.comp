@@ -1,4 +1,6 @@
-// Copy bandwidth probe: dst = src over vec4 elements, a grid-stride loop so any size fits the dispatch limits.
+// The copy of the bandwidth probe and of the passes' copy skeleton: reads `reads` vec4 elements of Source and writes
+// `writes` elements of Destination (element i of Source to element i, zeros past the reads), a grid-stride loop so
+// any size fits the dispatch limits. Reads past the writes feed a store that never happens, so they are not dropped.
 #version 450
 
 layout(local_size_x = 256) in;
@@ -15,12 +17,20 @@ layout(set = 0, binding = 1, std430) writeonly buffer Destination
 
 layout(push_constant) uniform Push
 {
-    uint count; // vec4 elements
+    uint reads;  // vec4 elements read
+    uint writes; // vec4 elements written
 };
 
 void main()
 {
     const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    const uint count = max(reads, writes);
     for (uint i = gl_GlobalInvocationID.x; i < count; i += stride)
-        destination[i] = source[i];
+    {
+        const vec4 value = i < reads ? source[i] : vec4(0.0);
+        if (i < writes)
+            destination[i] = value;
+        else if (value.x == -1.0 && value.y == 0.5 && value.z == 0.25 && value.w == 0.125)
+            destination[0] = value;
+    }
 }
