@@ -131,6 +131,10 @@ void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
     d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
     d->axisOrder = plan.firstAxisIsX ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
+    d->kernelExtentWidth = plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength;
+    d->kernelExtentHeight = plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength;
+    d->kernelScale = plan.kernelScale;
+    d->modelledCost = costOf(plan.first, plan.second);
 }
 
 void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
