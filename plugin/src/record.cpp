@@ -172,7 +172,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
                                                                      : FFTB_GPU_OUTPUT_BLOOM;
     push.sharpen = info.sharpen;
     push.intensity = info.intensity;
-    push.scale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
+    push.inverseScale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
     push.interpolation = kernelOf(info.kernel)->interpolation();
     push.threshold = info.prefilterThreshold;
