@@ -285,17 +285,26 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     bi.prefilterClamp = settings.prefilter.clamp;
     bi.kernelScaleUnit = settings.kernelExtent.unit;
     bi.kernelScale = settings.kernelExtent.value;
-    // The context's maximum kernel extent also bounds the kernel's extent on the frame; past what the plugin allows
-    // (or for a kernel scale it refuses), fftbDescribeNode names the reason.
+    // The context's maximum kernel width and height bound the kernel's extent on the frame too; a kernel scale the
+    // plugin refuses is named by fftbDescribeNode below.
     const uint32_t kw = uint32_t(kernel.width), kh = uint32_t(kernel.height);
     uint32_t extent[4] = {w, h, kw, kh};
-    if (fftbGetKernelExtent(&bi, kw, kh, &extent[2], &extent[3]) != FFTB_SUCCESS)
+    if (fftbGetKernelExtent(&bi, kw, kh, &extent[2], &extent[3]) == FFTB_SUCCESS)
+    {
+        if (extent[2] > FFTB_MAX_KERNEL_LENGTH || extent[3] > FFTB_MAX_KERNEL_LENGTH)
+            throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT,
+                               "kernel scale " + kernelExtentText(settings.kernelExtent) +
+                                   ": the kernel's extent on the frame " + std::to_string(extent[2]) + "x" +
+                                   std::to_string(extent[3]) + " is past " + std::to_string(FFTB_MAX_KERNEL_LENGTH) +
+                                   " pixels (FFTB_MAX_KERNEL_LENGTH)");
+        extent[2] = std::max(extent[2], kw);
+        extent[3] = std::max(extent[3], kh);
+    }
+    else
     {
         extent[2] = kw;
         extent[3] = kh;
     }
-    extent[2] = std::clamp(extent[2], kw, std::max(kw, FFTB_MAX_KERNEL_LENGTH));
-    extent[3] = std::clamp(extent[3], kh, std::max(kh, FFTB_MAX_KERNEL_LENGTH));
     s.pluginMessage.clear();
     s.prepare(extent, kernel, settings.spectrum, settings.interpolation);
     bi.kernel = s.kernel;
