@@ -3,7 +3,6 @@
 
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
-#include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "runner/context_info.h"
 
@@ -49,17 +48,21 @@ double median(std::vector<double> v)
 std::string BloomCase::name() const
 {
     return std::to_string(width) + "x" + std::to_string(height) + "/" + std::to_string(kernelSize) +
-           (padding == Padding::Zero ? " zero" : " mirror") +
-           (spectrum == SpectrumMode::Exact ? " exact" : " resampled") +
-           (spectrum == SpectrumMode::Resampled && interpolation == SpectrumInterpolation::Linear ? " linear" : "") +
-           (lengths == LengthPolicy::PowerOfTwo ? " pow2" : "");
+           (padding == FFTB_PADDING_ZERO ? " zero" : " mirror") +
+           (spectrum == FFTB_SPECTRUM_MODE_EXACT ? " exact" : " resampled") +
+           (spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " linear"
+                                                                                                            : "") +
+           (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "");
 }
 
-Traffic trafficOf(const Plan& plan)
+Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height)
 {
-    const double frameBytes = double(plan.first.imageLength) * plan.second.imageLength * 8.0; // RGBA16F
-    const double intermediate = 3.0 * plan.halfSpectrumLines() * plan.second.imageLength * 8.0;
-    const double spectrum = 3.0 * (plan.first.spectrumLength / 2 + 1) * double(plan.second.spectrumLength) * 8.0;
+    const double frameBytes = double(width) * height * 8.0; // RGBA16F
+    // The half spectrum along the first axis (N1 / 2 + 1 lines) of every image line along the second.
+    const bool xFirst = plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST;
+    const double halfSpectrumLines = double((xFirst ? plan.paddedWidth : plan.paddedHeight) / 2 + 1);
+    const double intermediate = 3.0 * halfSpectrumLines * (xFirst ? height : width) * 8.0;
+    const double spectrum = double(plan.spectrumBytes);
     Traffic t;
     t.pass1 = frameBytes + intermediate;
     t.pass2 = 2.0 * intermediate + spectrum;
@@ -70,6 +73,22 @@ Traffic trafficOf(const Plan& plan)
 
 /// fftbCmdBloom calls recorded into one command buffer.
 constexpr uint32_t kBloomsPerCommandBuffer = 8;
+
+bool supported(const BloomCase& c, std::string* reason)
+{
+    FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
+    ci.maxWidth = c.width;
+    ci.maxHeight = c.height;
+    ci.maxKernelWidth = ci.maxKernelHeight = c.kernelSize;
+    FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+    planner.lengthPolicy = c.lengths;
+    ci.pNext = &planner;
+    ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)
+    { *static_cast<std::string*>(user) = text; };
+    ci.messageUserData = reason;
+    FftbMemoryRequirements requirements{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    return fftbGetMemoryRequirements(&ci, &requirements) == FFTB_SUCCESS;
+}
 
 BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 {
@@ -84,8 +103,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         contextCreateInfo(device.instance(), device.logical(), c.width, c.height, c.kernelSize, c.kernelSize, &message);
     ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer; // two command buffers of blooms pending at once, below
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
-    planner.lengthPolicy =
-        c.lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
+    planner.lengthPolicy = c.lengths;
     ci.pNext = &planner;
     FftbDeviceFeaturesInfo features{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
     features.pipelineExecutableInfo = device.pipelineStatistics() ? VK_TRUE : VK_FALSE;
@@ -119,14 +137,12 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         }
     } release{device, context, kernel, upload, input, output, queries};
 
-    Texels psf = defaultPsf(int(c.kernelSize));
-    normalizePsf(psf);
+    const Texels psf = defaultPsf(int(c.kernelSize));
     FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
     ki.width = ki.height = c.kernelSize;
     ki.texels = psf.values.data();
-    ki.spectrumMode = c.spectrum == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
-    ki.interpolation = c.interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
-                                                                        : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
+    ki.spectrumMode = c.spectrum;
+    ki.interpolation = c.interpolation;
     check(fftbCreateKernel(context, &ki, &kernel), "fftbCreateKernel");
 
     const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
@@ -156,9 +172,11 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     bi.outputView = output.view;
     bi.width = c.width;
     bi.height = c.height;
-    bi.padding = c.padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
+    bi.padding = c.padding;
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = 0.25f;
+    FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    check(fftbDescribeNode(context, &bi, &plan), "fftbDescribeNode");
     // Each fftbCmdBloom rewrites the next of the context's maxFramesInFlight descriptor sets, so the call that many
     // calls earlier must have completed: blooms go in command buffers of kBloomsPerCommandBuffer, and one is
     // recorded while the previous one runs (the GPU never idles), after the one before that has completed.
@@ -205,11 +223,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     timing.pass3Ms = median(p3);
     timing.totalMs = median(sum);
 
-    PlanRequest request{c.width,   c.height,        c.kernelSize, c.kernelSize,
-                        c.padding, AxisOrder::Auto, c.spectrum,   c.lengths};
-    std::string error;
-    makePlan(request, &timing.plan, &error);
-    timing.traffic = trafficOf(timing.plan);
+    timing.plan = plan;
+    timing.traffic = trafficOf(plan, c.width, c.height);
     if (device.pipelineStatistics())
     {
         bi.pNext = nullptr;

@@ -1,7 +1,7 @@
 // fftbloom's own timing: per-pass GPU time of repeated blooms of one case, from the plugin's timestamps.
 #pragma once
 
-#include "plan.h"
+#include "fftbloom/fftbloom.h"
 #include "vulkan/vulkan_device.h"
 
 #include <cstdint>
@@ -14,10 +14,10 @@ namespace fftb::bench
 struct BloomCase
 {
     uint32_t width = 0, height = 0, kernelSize = 0;
-    Padding padding = Padding::Zero;
-    SpectrumMode spectrum = SpectrumMode::Resampled;
-    SpectrumInterpolation interpolation = SpectrumInterpolation::Cubic; ///< resampled mode only
-    LengthPolicy lengths = LengthPolicy::MixedRadix;                    ///< FftbPlannerInfo of the context
+    FftbPadding padding = FFTB_PADDING_ZERO;
+    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
+    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC; ///< resampled mode only
+    FftbLengthPolicy lengths = FFTB_LENGTH_POLICY_MIXED_RADIX;                   ///< FftbPlannerInfo of the context
     int warmupFrames = 5;
     int frames = 50;
 
@@ -34,7 +34,12 @@ struct Traffic
     /// spectrum read once (DESIGN.md section 4).
     double floor = 0;
 };
-Traffic trafficOf(const Plan& plan);
+/// The traffic of a `width` x `height` frame bloomed as `plan` says (fftbDescribeNode).
+Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height);
+
+/// Whether the plugin can bloom case `c` at all: fftbGetMemoryRequirements for a context of its extents. False and
+/// the plugin's reason (e.g. an FFT longer than FFTB_MAX_FFT_LENGTH) otherwise.
+bool supported(const BloomCase& c, std::string* reason);
 
 /// One statistic the driver reports for a pass's pipeline (fftbGetPassStatistics).
 struct PassStatistic
@@ -49,7 +54,7 @@ struct BloomTiming
 {
     /// The passes' pipeline statistics, where the device has VK_KHR_pipeline_executable_properties.
     std::vector<PassStatistic> statistics;
-    Plan plan;
+    FftbNodeDescription plan{}; ///< fftbDescribeNode of the timed bloom
     Traffic traffic;
     double kernelSpectrumMs = 0; ///< the two kernel passes, measured once (first frame)
     double pass1Ms = 0, pass2Ms = 0, pass3Ms = 0;

@@ -55,15 +55,15 @@ std::vector<BloomCase> casesFor(const Options& o)
     }
     std::vector<BloomCase> cases;
     for (const Size& s : sizes)
-        for (Padding padding : {Padding::Zero, Padding::Mirror})
+        for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
             // Resampled with cubic (the default) and with bilinear interpolation: the cost of the 16 taps in pass 2.
             for (const auto& [spectrum, interpolation] :
-                 {std::pair{SpectrumMode::Resampled, SpectrumInterpolation::Cubic},
-                  std::pair{SpectrumMode::Resampled, SpectrumInterpolation::Linear},
-                  std::pair{SpectrumMode::Exact, SpectrumInterpolation::Cubic}})
-                for (LengthPolicy lengths : {LengthPolicy::MixedRadix, LengthPolicy::PowerOfTwo})
+                 {std::pair{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_CUBIC},
+                  std::pair{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_LINEAR},
+                  std::pair{FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_INTERPOLATION_CUBIC}})
+                for (FftbLengthPolicy lengths : {FFTB_LENGTH_POLICY_MIXED_RADIX, FFTB_LENGTH_POLICY_POWER_OF_TWO})
                 {
-                    if (lengths == LengthPolicy::PowerOfTwo && !o.powerOfTwo)
+                    if (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO && !o.powerOfTwo)
                         continue;
                     BloomCase c;
                     c.width = s.w;
@@ -112,11 +112,8 @@ int run(const Options& o)
                         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (const BloomCase& c : casesFor(o))
     {
-        Plan plan;
         std::string reason;
-        if (!makePlan(
-                {c.width, c.height, c.kernelSize, c.kernelSize, c.padding, AxisOrder::Auto, c.spectrum, c.lengths},
-                &plan, &reason))
+        if (!supported(c, &reason))
         {
             // A documented limit (FFT lengths up to 4096), not a failure of the benchmark.
             results["cases"].push_back({{"case", c.name()}, {"unsupported", reason}});
@@ -126,20 +123,19 @@ int run(const Options& o)
             continue;
         }
         const BloomTiming t = measureBloom(device, c);
-        const AxisPlan& x = t.plan.firstAxisIsX ? t.plan.first : t.plan.second;
-        const AxisPlan& y = t.plan.firstAxisIsX ? t.plan.second : t.plan.first;
+        const char* firstAxis = t.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x";
         const double floorMs = t.traffic.floor / bandwidth * 1e3;
         nlohmann::json j{
             {"case", c.name()},
             {"width", c.width},
             {"height", c.height},
             {"kernel", c.kernelSize},
-            {"padding", c.padding == Padding::Zero ? "zero" : "mirror"},
-            {"spectrum", c.spectrum == SpectrumMode::Exact ? "exact" : "resampled"},
-            {"interpolation", c.interpolation == SpectrumInterpolation::Linear ? "linear" : "cubic"},
-            {"firstAxis", t.plan.firstAxisIsX ? "x" : "y"},
-            {"paddedWidth", x.paddedLength},
-            {"paddedHeight", y.paddedLength},
+            {"padding", c.padding == FFTB_PADDING_ZERO ? "zero" : "mirror"},
+            {"spectrum", c.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled"},
+            {"interpolation", c.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? "linear" : "cubic"},
+            {"firstAxis", firstAxis},
+            {"paddedWidth", t.plan.paddedWidth},
+            {"paddedHeight", t.plan.paddedHeight},
             {"kernelSpectrumMs", t.kernelSpectrumMs},
             {"pass1Ms", t.pass1Ms},
             {"pass2Ms", t.pass2Ms},
@@ -152,15 +148,16 @@ int run(const Options& o)
         std::string vkfftCells = "n/a | n/a | n/a";
         // VkFFT's convolution zero-pads; it solves the same problem as our zero-padded cases only. Its time does not
         // depend on our interpolation: measured beside the default (cubic) only.
-        const bool bilinear = c.spectrum == SpectrumMode::Resampled && c.interpolation == SpectrumInterpolation::Linear;
-        if (o.vkfft && c.padding == Padding::Zero && !bilinear)
+        const bool bilinear =
+            c.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && c.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR;
+        if (o.vkfft && c.padding == FFTB_PADDING_ZERO && !bilinear)
         {
             VkfftCase v;
             v.width = c.width;
             v.height = c.height;
             v.kernelSize = c.kernelSize;
-            v.paddedWidth = x.paddedLength;
-            v.paddedHeight = y.paddedLength;
+            v.paddedWidth = t.plan.paddedWidth;
+            v.paddedHeight = t.plan.paddedHeight;
             v.frames = o.frames;
             v.warmupFrames = o.warmup;
             // The first measurement of a new size ran 2-3x slow on an H200 (bench/results/README.md): keep the second.
@@ -209,11 +206,11 @@ int run(const Options& o)
                          fft + " | " + compiled + " |\n";
         }
         results["cases"].push_back(j);
-        const std::string row = "| " + c.name() + " | " + (t.plan.firstAxisIsX ? "x" : "y") + " | " +
-                                std::to_string(x.paddedLength) + "×" + std::to_string(y.paddedLength) + " | " +
-                                fixed(t.pass1Ms, 3) + " | " + fixed(t.pass2Ms, 3) + " | " + fixed(t.pass3Ms, 3) +
-                                " | " + fixed(t.totalMs, 3) + " | " + fixed(floorMs, 4) + " | " +
-                                fixed(t.totalMs / floorMs, 1) + " | " + vkfftCells + " |\n";
+        const std::string row = "| " + c.name() + " | " + firstAxis + " | " + std::to_string(t.plan.paddedWidth) + "×" +
+                                std::to_string(t.plan.paddedHeight) + " | " + fixed(t.pass1Ms, 3) + " | " +
+                                fixed(t.pass2Ms, 3) + " | " + fixed(t.pass3Ms, 3) + " | " + fixed(t.totalMs, 3) +
+                                " | " + fixed(floorMs, 4) + " | " + fixed(t.totalMs / floorMs, 1) + " | " + vkfftCells +
+                                " |\n";
         table += row;
         std::printf("%s", row.c_str());
         std::fflush(stdout);

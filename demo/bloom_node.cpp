@@ -1,7 +1,6 @@
 // Kernels for the bloom nodes, their views, and the plugin's device memory count.
 #include "bloom_node.h"
 
-#include "plan.h"
 #include "psf/psf.h"
 
 #include <fftw3.h>
@@ -17,6 +16,15 @@ namespace fftb::viewer
 
 namespace
 {
+
+/// The smallest power of two >= n, n >= 1.
+int pow2Ceil(int n)
+{
+    int p = 1;
+    while (p < n)
+        p *= 2;
+    return p;
+}
 
 /// Device memory the plugin holds (see trackingGetDeviceProcAddr).
 struct PluginMemory
@@ -99,7 +107,7 @@ Texels makeKernel(const KernelKey& key)
     {
         PsfParams params;
         params.aperture = key.aperture;
-        params.sizeTexels = std::clamp(int(pow2Ceil(uint32_t(key.size))), 64, 2048);
+        params.sizeTexels = std::clamp(pow2Ceil(key.size), 64, 2048);
         params.airyRadiusTexels = std::min(key.airyRadiusTexels, params.sizeTexels / 8.0);
         kernel = generatePsf(params);
     }
@@ -131,7 +139,7 @@ Texels kernelViewTexels(const Texels& k, bool spectrum)
     }
     else
     {
-        const int n = int(pow2Ceil(uint32_t(std::max(k.width, k.height))));
+        const int n = pow2Ceil(std::max(k.width, k.height));
         view = Texels(n, n, 4);
         fftw_complex* line = fftw_alloc_complex(size_t(n) * size_t(n));
         fftw_plan plan = fftw_plan_dft_2d(n, n, line, line, FFTW_FORWARD, FFTW_ESTIMATE);

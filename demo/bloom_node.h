@@ -21,7 +21,7 @@ struct KernelKey
 {
     std::string file;
     int size = 0;
-    int spectrum = 0;
+    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     ApertureParams aperture;
     double airyRadiusTexels = 0.0;
     bool operator==(const KernelKey& o) const
@@ -55,20 +55,20 @@ struct BloomNode
     {
         uint64_t scene = 0;
         KernelKey kernel;
-        int padding = 0;
-        int axisOrder = 0;
+        FftbPadding padding = FFTB_PADDING_ZERO;
+        FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
         float intensity = 0.0f;
         float sharpen = 0.0f;
         bool bloomOnly = false;
         CompositeMode composite = CompositeMode::Conserving;
         float threshold = 0.0f, knee = 0.0f, clamp = 0.0f;
-        KernelScale extent;
+        KernelExtent extent;
         bool operator==(const Recorded& o) const
         {
             return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
                    intensity == o.intensity && sharpen == o.sharpen && bloomOnly == o.bloomOnly &&
                    composite == o.composite && threshold == o.threshold && knee == o.knee && clamp == o.clamp &&
-                   extent.unit == o.extent.unit && extent.value == o.extent.value;
+                   extent == o.extent;
         }
     };
     std::optional<Recorded> recorded;

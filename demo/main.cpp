@@ -1,6 +1,6 @@
 // fftbloom-viewer: command line, then the window; one line and a non-zero exit on any failure.
-#include "vulkan/device_loss.h"
 #include "viewer.h"
+#include "vulkan/device_loss.h"
 
 #include <CLI/CLI.hpp>
 
@@ -91,7 +91,8 @@ int main(int argc, char** argv)
         }
     }
     options.settingsB = options.settings;
-    options.settingsB.spectrum = 1 - options.settings.spectrum;
+    options.settingsB.spectrum =
+        options.settings.spectrum == FFTB_SPECTRUM_MODE_EXACT ? FFTB_SPECTRUM_MODE_RESAMPLED : FFTB_SPECTRUM_MODE_EXACT;
     for (const std::string& s : keysOfB)
     {
         std::string error;

@@ -1,7 +1,7 @@
 // Parsing key=value settings: one line naming the key and the accepted values on every error.
 #include "settings.h"
 
-#include "psf/kernel_extent.h"
+#include "runner/setting_names.h"
 
 #include <charconv>
 #include <cmath>
@@ -62,7 +62,7 @@ const std::vector<std::string>& settingKeys()
         "padding=zero|mirror",
         "axis=auto|x|y",
         "spectrum=resampled|exact",
-        "kernel-size=N (power of two, 16..1024)",
+        "kernel-size=N (the kernel's resolution in texels: a power of two, 16..1024)",
         "kernel-extent=native|<n>px|<f>diag (how large the kernel appears: its larger side spans n pixels or a "
         "fraction f of the frame's diagonal; at most 1024 pixels)",
         "kernel=generated|PATH",
@@ -136,11 +136,11 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
     else if (key == "bloom-clamp")
         ok = real(0.0, 65504.0, [&](double f) { s.clamp = float(f); });
     else if (key == "padding")
-        ok = parseChoice<int>(value, {{"zero", 0}, {"mirror", 1}}, &s.padding);
+        ok = parseSettingName(value, kPaddingNames, &s.padding);
     else if (key == "axis")
-        ok = parseChoice<int>(value, {{"auto", 0}, {"x", 1}, {"y", 2}}, &s.axisOrder);
+        ok = parseSettingName(value, kAxisOrderNames, &s.axisOrder);
     else if (key == "spectrum")
-        ok = parseChoice<int>(value, {{"resampled", 0}, {"exact", 1}}, &s.spectrum);
+        ok = parseSettingName(value, kSpectrumModeNames, &s.spectrum);
     else if (key == "kernel-size")
         ok = integer(16, 1024,
                      [&](int i)

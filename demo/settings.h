@@ -1,8 +1,9 @@
 // What the viewer shows and how the bloom is set up, and their key=value spelling (--settings, the tests).
 #pragma once
 
-#include "plan.h"
+#include "fftbloom/fftbloom.h"
 #include "psf/psf_generator.h"
+#include "runner/kernel_extent.h"
 
 #include <string>
 #include <vector>
@@ -48,7 +49,7 @@ enum class Rerun
 
 /// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis, the
 /// composite, the prefilter and the kernel extent) go to
-/// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its size, the spectrum mode) to fftbCreateKernel.
+/// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its resolution, the spectrum mode) to fftbCreateKernel.
 struct Settings
 {
     View view = View::Composite;
@@ -57,16 +58,16 @@ struct Settings
     float intensity = 0.25f;
     float sharpen = 0.0f;
     CompositeMode composite = CompositeMode::Conserving;
-    float threshold = 0.0f;   ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
-    float knee = 0.0f;        ///< prefilter soft knee, as a fraction of T in [0, 1] (so it never exceeds T)
-    float clamp = 0.0f;       ///< prefilter clamp C on max(r, g, b); 0: none
-    int padding = 0;          ///< FftbPadding
-    int axisOrder = 0;        ///< FftbAxisOrder
-    int spectrum = 0;         ///< FftbSpectrumMode
-    int kernelSize = 256;     ///< the PSF's texels per side
-    KernelScale kernelExtent; ///< how large the kernel appears on the frame (FftbBloomInfo::kernelScale); native
-    std::string kernelFile;   ///< empty: the generated PSF of `aperture`
-    ApertureParams aperture;  ///< the generated PSF's aperture
+    float threshold = 0.0f; ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
+    float knee = 0.0f;      ///< prefilter soft knee, as a fraction of T in [0, 1] (so it never exceeds T)
+    float clamp = 0.0f;     ///< prefilter clamp C on max(r, g, b); 0: none
+    FftbPadding padding = FFTB_PADDING_ZERO;
+    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
+    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
+    int kernelSize = 256;      ///< the kernel's resolution: the PSF's texels per side
+    KernelExtent kernelExtent; ///< how large the kernel appears on the frame (FftbBloomInfo::kernelScale); native
+    std::string kernelFile;    ///< empty: the generated PSF of `aperture`
+    ApertureParams aperture;   ///< the generated PSF's aperture
     double airyRadiusTexels = 2.0;
     bool ui = true; ///< draw the controls
     // Comparison views (split, difference): display settings, shared by A and B.

@@ -135,7 +135,7 @@ void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool
 bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
 {
     const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
-    const KernelScale extent = appliedExtent(settings, node.applied);
+    const KernelExtent extent = appliedExtent(settings, node.applied);
     const BloomNode::Recorded state{sceneGeneration_,   node.applied,     settings.padding, settings.axisOrder,
                                     settings.intensity, settings.sharpen, bloomOnly,        settings.composite,
                                     settings.threshold, settings.knee,    settings.clamp,   extent};
@@ -157,8 +157,8 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     bi.outputView = node.output.view;
     bi.width = input_.width;
     bi.height = input_.height;
-    bi.padding = FftbPadding(settings.padding);
-    bi.axisOrder = FftbAxisOrder(settings.axisOrder);
+    bi.padding = settings.padding;
+    bi.axisOrder = settings.axisOrder;
     bi.outputMode = bloomOnly                                       ? FFTB_OUTPUT_MODE_BLOOM
                     : settings.composite == CompositeMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
                                                                     : FFTB_OUTPUT_MODE_COMPOSITE;
@@ -168,7 +168,7 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     // The knee is kept as a fraction of the threshold, so no slider order can make it exceed the threshold.
     bi.prefilterKnee = std::min(settings.knee * settings.threshold, settings.threshold);
     bi.prefilterClamp = settings.clamp;
-    bi.kernelScaleUnit = FftbKernelScaleUnit(extent.unit);
+    bi.kernelScaleUnit = extent.unit;
     bi.kernelScale = extent.value;
     if (const FftbResult r = node.context.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
     {
@@ -181,12 +181,20 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     return true;
 }
 
-KernelScale Viewer::appliedExtent(const Settings& settings, const KernelKey& applied) const
+KernelExtent Viewer::appliedExtent(const Settings& settings, const KernelKey& applied) const
 {
     if (settings.kernelExtent.native() || applied.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
         return {};
-    if (kernelSpan(settings.kernelExtent, input_.width, input_.height) > kMaxKernelSize)
-        return {KernelScaleUnit::Pixels, float(kMaxKernelSize)};
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    bi.width = input_.width;
+    bi.height = input_.height;
+    bi.kernelScaleUnit = settings.kernelExtent.unit;
+    bi.kernelScale = settings.kernelExtent.value;
+    // The larger side spans ceil(span) pixels: past kMaxKernelSize the span is clamped to it.
+    uint32_t width = 0, height = 0;
+    if (fftbGetKernelExtent(&bi, uint32_t(applied.size), uint32_t(applied.size), &width, &height) == FFTB_SUCCESS &&
+        std::max(width, height) > uint32_t(kMaxKernelSize))
+        return {FFTB_KERNEL_SCALE_PIXELS, float(kMaxKernelSize)};
     return settings.kernelExtent;
 }
 

@@ -151,7 +151,7 @@ class Viewer
 
     // ---- Scene input and bloom nodes (viewer_nodes.cpp) -------------------------------------------------------------
     /// fftbCreateKernel of `kernel` on `node`'s context into `psf`; false with the message set when refused.
-    bool createKernel(BloomNode& node, const Texels& kernel, int spectrum, fftbloom::Kernel& psf);
+    bool createKernel(BloomNode& node, const Texels& kernel, FftbSpectrumMode spectrum, fftbloom::Kernel& psf);
     /// Grows `node`'s context to a w x h frame (fftbResizeContext, or a new context) and remakes its kernel (an
     /// exact-mode spectrum is sized for the frames); false with the message set when the plugin refuses.
     bool growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name);
@@ -190,8 +190,8 @@ class Viewer
     /// Returns false when skipped: nothing it depends on changed and the settings ask for no rerun.
     bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries);
     /// The kernel extent the plugin is given: the settings', native for an exact-mode kernel (which cannot be
-    /// scaled) and at most kMaxKernelSize pixels across (the contexts' maximum kernel extent).
-    KernelScale appliedExtent(const Settings& settings, const KernelKey& applied) const;
+    /// scaled) and at most kMaxKernelSize pixels across (the contexts' maximum kernel width and height).
+    KernelExtent appliedExtent(const Settings& settings, const KernelKey& applied) const;
     bool bloomEveryFrame() const;
     DisplayConstants displayConstants(VkExtent2D target, VkExtent2D image) const;
     void recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc);

@@ -15,13 +15,13 @@
 namespace fftb::viewer
 {
 
-bool Viewer::createKernel(BloomNode& node, const Texels& kernel, int spectrum, fftbloom::Kernel& psf)
+bool Viewer::createKernel(BloomNode& node, const Texels& kernel, FftbSpectrumMode spectrum, fftbloom::Kernel& psf)
 {
     FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
     ki.width = uint32_t(kernel.width);
     ki.height = uint32_t(kernel.height);
     ki.texels = kernel.values.data();
-    ki.spectrumMode = FftbSpectrumMode(spectrum);
+    ki.spectrumMode = spectrum;
     if (const FftbResult r = node.context.createKernel(ki, psf, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCreateKernel");

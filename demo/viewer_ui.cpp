@@ -1,7 +1,7 @@
 // The panel (view, A / B, bloom, kernel, timings and memory, keys) and the keyboard and mouse.
 #include "viewer_internal.h"
 
-#include "plan.h"
+#include "runner/setting_names.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -18,9 +18,20 @@ namespace
 {
 
 const char* const kTonemapperNames[] = {"ACES fitted (Narkowicz)", "ACES (Hill)", "Reinhard", "Clamp"};
-const char* const kPaddingNames[] = {"zero", "mirror"};
 const char* const kAxisNames[] = {"auto", "x first", "y first"};
-const char* const kSpectrumNames[] = {"resampled", "exact"};
+
+/// A combo box over the names of a public enum whose values are 0 .. N - 1, in the table's order.
+template <typename Enum, std::size_t N>
+void enumCombo(const char* label, Enum* value, const SettingName<Enum> (&names)[N],
+               const char* const (*labels)[N] = nullptr)
+{
+    const char* items[N];
+    for (std::size_t i = 0; i < N; ++i)
+        items[i] = labels ? (*labels)[i] : names[i].name;
+    int index = int(*value);
+    if (ImGui::Combo(label, &index, items, int(N)))
+        *value = names[index].value;
+}
 const char* const kKernelExtentNames[] = {"native (a texel a pixel)", "pixels", "fraction of the diagonal"};
 
 } // namespace
@@ -190,9 +201,9 @@ void Viewer::drawUi()
         ImGui::SliderFloat("Knee", &e.knee, 0.0f, 1.0f, "%.2f of the threshold");
         ImGui::SliderFloat("Clamp", &e.clamp, 0.0f, 1000.0f, e.clamp == 0.0f ? "none" : "%.1f",
                            ImGuiSliderFlags_Logarithmic);
-        ImGui::Combo("Padding", &e.padding, kPaddingNames, 2);
-        ImGui::Combo("Axis order", &e.axisOrder, kAxisNames, 3);
-        ImGui::Combo("Spectrum", &e.spectrum, kSpectrumNames, 2);
+        enumCombo("Padding", &e.padding, kPaddingNames);
+        enumCombo("Axis order", &e.axisOrder, kAxisOrderNames, &kAxisNames);
+        enumCombo("Spectrum", &e.spectrum, kSpectrumModeNames);
         ImGui::TextDisabled("Precision: fp32 intermediate spectra");
         drawPlan();
     }
@@ -303,24 +314,22 @@ void Viewer::copySettings(const Settings& from, Settings& to)
 
 void Viewer::drawKernelExtent(Settings& e)
 {
-    static_assert(int(KernelScaleUnit::Pixels) == FFTB_KERNEL_SCALE_PIXELS &&
-                  int(KernelScaleUnit::FrameDiagonal) == FFTB_KERNEL_SCALE_FRAME_DIAGONAL);
     const double diagonal = std::max(std::hypot(double(input_.width), double(input_.height)), 1.0);
     int unit = int(e.kernelExtent.unit);
     if (ImGui::Combo("Extent", &unit, kKernelExtentNames, 3) && unit != int(e.kernelExtent.unit))
     {
         // The new unit starts at the kernel's native span, so switching alone changes nothing on screen.
-        e.kernelExtent.unit = KernelScaleUnit(unit);
+        e.kernelExtent.unit = FftbKernelScaleUnit(unit); // the combo's items are the unit's values 0 .. 2
         e.kernelExtent.value =
-            float(e.kernelExtent.unit == KernelScaleUnit::FrameDiagonal ? e.kernelSize / diagonal : e.kernelSize);
+            float(e.kernelExtent.unit == FFTB_KERNEL_SCALE_FRAME_DIAGONAL ? e.kernelSize / diagonal : e.kernelSize);
     }
     const ImGuiSliderFlags flags = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
-    if (e.kernelExtent.unit == KernelScaleUnit::Pixels)
+    if (e.kernelExtent.unit == FFTB_KERNEL_SCALE_PIXELS)
         ImGui::SliderFloat("Pixels", &e.kernelExtent.value, 1.0f, float(kMaxKernelSize), "%.0f across", flags);
-    else if (e.kernelExtent.unit == KernelScaleUnit::FrameDiagonal)
+    else if (e.kernelExtent.unit == FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
         ImGui::SliderFloat("Of diagonal", &e.kernelExtent.value, 0.001f, float(kMaxKernelSize / diagonal), "%.3f",
                            flags);
-    const KernelScale applied = appliedExtent(e, nodes_[editB_ ? 1 : 0].applied);
+    const KernelExtent applied = appliedExtent(e, nodes_[editB_ ? 1 : 0].applied);
     if (!e.kernelExtent.native() && applied.native())
         ImGui::TextDisabled("the exact spectrum is not scaled: native");
     else if (applied.unit != e.kernelExtent.unit)
@@ -329,46 +338,45 @@ void Viewer::drawKernelExtent(Settings& e)
 
 void Viewer::drawPlan()
 {
-    PlanRequest request;
-    request.imageWidth = input_.width;
-    request.imageHeight = input_.height;
+    // The plan as the plugin made it (fftbDescribeNode), for the edited node's context and kernel.
+    BloomNode& node = nodes_[editB_ ? 1 : 0];
+    if (!node.context || !node.psf)
+        return;
     const Settings& e = edited();
-    const KernelKey& applied = nodes_[editB_ ? 1 : 0].applied;
-    request.kernelWidth = request.kernelHeight = uint32_t(applied.size);
-    request.padding = Padding(e.padding);
-    request.spectrum = SpectrumMode(applied.spectrum);
-    request.kernelScale = appliedExtent(e, applied);
-    Plan plan, xFirst, yFirst;
-    std::string error;
-    request.axisOrder = AxisOrder(e.axisOrder);
-    if (!makePlan(request, &plan, &error))
+    const KernelExtent extent = appliedExtent(e, node.applied);
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    bi.kernel = node.psf.get();
+    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    bi.width = input_.width;
+    bi.height = input_.height;
+    bi.padding = e.padding;
+    bi.kernelScaleUnit = extent.unit;
+    bi.kernelScale = extent.value;
+    FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, xFirst = plan, yFirst = plan;
+    bi.axisOrder = e.axisOrder;
+    if (const FftbResult r = node.context.describeNode(bi, plan, std::nothrow); r != FFTB_SUCCESS)
     {
-        ImGui::TextWrapped("plan: %s", error.c_str());
+        ImGui::TextWrapped("plan: %s (%s)", fftbResultToString(r), node.pluginMessage.c_str());
         return;
     }
-    auto axisText = [](const Plan& p)
-    {
-        return std::string(p.firstAxisIsX ? "x" : "y") + " first: N " + std::to_string(p.first.paddedLength) + " x " +
-               std::to_string(p.second.paddedLength);
-    };
-    ImGui::Text("Plan: %s", axisText(plan).c_str());
-    if (!request.kernelScale.native())
-        ImGui::TextDisabled("kernel %u x %u pixels on the frame (x%.3g)",
-                            plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength,
-                            plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength,
-                            plan.kernelScale);
-    request.axisOrder = AxisOrder::XFirst;
-    const bool haveX = makePlan(request, &xFirst, &error);
-    request.axisOrder = AxisOrder::YFirst;
-    const bool haveY = makePlan(request, &yFirst, &error);
+    const bool planXFirst = plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST;
+    ImGui::Text("Plan: %s first: N %u x %u", planXFirst ? "x" : "y", planXFirst ? plan.paddedWidth : plan.paddedHeight,
+                planXFirst ? plan.paddedHeight : plan.paddedWidth);
+    if (!extent.native())
+        ImGui::TextDisabled("kernel %u x %u pixels on the frame (x%.3g)", plan.kernelExtentWidth,
+                            plan.kernelExtentHeight, plan.kernelScale);
+    bi.axisOrder = FFTB_AXIS_ORDER_X_FIRST;
+    const bool haveX = node.context.describeNode(bi, xFirst, std::nothrow) == FFTB_SUCCESS;
+    bi.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
+    const bool haveY = node.context.describeNode(bi, yFirst, std::nothrow) == FFTB_SUCCESS;
     if (haveX && haveY)
     {
-        const double cx = costOf(xFirst.first, xFirst.second), cy = costOf(yFirst.first, yFirst.second);
-        if (e.axisOrder == 0)
+        const double cx = xFirst.modelledCost, cy = yFirst.modelledCost;
+        if (e.axisOrder == FFTB_AXIS_ORDER_AUTO)
             ImGui::TextWrapped("auto picked %s first: modelled cost %.3g against %.3g for %s first "
                                "(FFT lines x length cost, plus texels moved)",
-                               plan.firstAxisIsX ? "x" : "y", plan.firstAxisIsX ? cx : cy, plan.firstAxisIsX ? cy : cx,
-                               plan.firstAxisIsX ? "y" : "x");
+                               planXFirst ? "x" : "y", planXFirst ? cx : cy, planXFirst ? cy : cx,
+                               planXFirst ? "y" : "x");
         else
             ImGui::TextDisabled("cost: x first %.3g, y first %.3g", cx, cy);
     }

@@ -112,7 +112,7 @@ void convolveLine(uint channel, uint k1)
         if (k2 >= FFT_LENGTH)
             break;
         const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, k1, k2) + vec2(pc.sharpen, 0.0);
-        fftPut(e, pc.scale * cmul(fftGet(e), kernel));
+        fftPut(e, pc.inverseScale * cmul(fftGet(e), kernel));
     }
 }
 

@@ -2,7 +2,8 @@
 #include "options.h"
 
 #include "fftbloom/fftbloom.h"
-#include "psf/kernel_extent.h"
+#include "runner/kernel_extent.h"
+#include "runner/setting_names.h"
 
 #include <CLI/CLI.hpp>
 
@@ -59,8 +60,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "PSF image (EXR/HDR), centre texel (W/2, H/2); default: a generated six-blade diffraction PSF "
                    "(docs/kernels.md; fftbloom-psf makes others)");
     app.add_option("--kernel-size", o.kernelSize,
-                   "resample the PSF to N x N texels, N a power of two in 2..4096 (its sampling, not how large it "
-                   "appears: --kernel-extent)")
+                   "the kernel's resolution: the PSF resampled to N x N texels, N a power of two in 2..4096 (its "
+                   "sampling, not how large it appears: --kernel-extent)")
         ->capture_default_str()
         ->check(
             [](const std::string& s) -> std::string
@@ -73,33 +74,33 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_option("--kernel-extent", o.kernelExtent,
                    "how large the kernel appears on the frame: native (one PSF texel per pixel), <n>px (its larger "
                    "side spans n pixels, n <= 4096) or <f>diag (a fraction f of the frame's diagonal: the same look "
-                   "at every resolution); not the texel count of --kernel-size")
+                   "at every resolution); not its resolution, --kernel-size")
         ->capture_default_str()
         ->check(
             [](const std::string& s) -> std::string
             {
-                KernelScale scale;
+                KernelExtent extent;
                 std::string reason;
-                return parseKernelExtent(s, &scale, &reason) ? "" : reason; // CLI11 prefixes the option name
+                return parseKernelExtent(s, &extent, &reason) ? "" : reason; // CLI11 prefixes the option name
             });
     std::string padding = "zero", axis = "auto", spectrum = "resampled", interpolation = "cubic", output = "composite",
                 pixelType;
     app.add_option("--padding", padding, "zero (black outside) or mirror (GL_MIRRORED_REPEAT)")
         ->capture_default_str()
-        ->check(CLI::IsMember({"zero", "mirror"}));
+        ->check(CLI::IsMember(settingNames(kPaddingNames)));
     app.add_option("--axis", axis, "axis of the real-packed first pass: auto (cost model), x or y")
         ->capture_default_str()
-        ->check(CLI::IsMember({"auto", "x", "y"}));
+        ->check(CLI::IsMember(settingNames(kAxisOrderNames)));
     app.add_option("--spectrum", spectrum,
                    "resampled: one kernel spectrum interpolated at each frame's frequencies (faint ringing); exact: "
                    "linear convolution")
         ->capture_default_str()
-        ->check(CLI::IsMember({"resampled", "exact"}));
+        ->check(CLI::IsMember(settingNames(kSpectrumModeNames)));
     app.add_option("--spectrum-interpolation", interpolation,
                    "how resampled mode interpolates the kernel spectrum: cubic (Keys, 4x4 taps) or linear (2x2 taps, "
                    "stronger ringing)")
         ->capture_default_str()
-        ->check(CLI::IsMember({"cubic", "linear"}));
+        ->check(CLI::IsMember(settingNames(kInterpolationNames)));
     app.add_option("--sharpen", o.batch.settings.sharpen,
                    "delta sharpening t: spectrum (1 - t) K + t; 1 is the identity")
         ->capture_default_str()
@@ -108,11 +109,11 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "bloom: the convolution of the prefiltered frame p alone; composite (energy-conserving): in + "
                    "intensity * (bloom - p); additive: in + intensity * bloom")
         ->capture_default_str()
-        ->check(CLI::IsMember({"bloom", "composite", "additive"}));
+        ->check(CLI::IsMember(settingNames(kOutputModeNames)));
     app.add_option("--intensity", o.batch.settings.intensity, "composite weight of the bloom, >= 0")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
-    Prefilter& prefilter = o.batch.settings.prefilter;
+    PrefilterSettings& prefilter = o.batch.settings.prefilter;
     app.add_option("--threshold", prefilter.threshold,
                    "prefilter: only brightness max(r, g, b) above T blooms, p = in * (b - T) / b (docs/kernels.md); "
                    "0: off")
@@ -157,14 +158,12 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         std::fprintf(stderr, "fftbloom: --precision fp16: not supported; use fp32\n");
         return 2;
     }
-    o.batch.settings.padding = padding == "mirror" ? Padding::Mirror : Padding::Zero;
-    o.batch.settings.axisOrder = axis == "x" ? AxisOrder::XFirst : axis == "y" ? AxisOrder::YFirst : AxisOrder::Auto;
-    o.batch.settings.spectrum = spectrum == "exact" ? SpectrumMode::Exact : SpectrumMode::Resampled;
-    o.batch.settings.interpolation =
-        interpolation == "linear" ? SpectrumInterpolation::Linear : SpectrumInterpolation::Cubic;
-    o.batch.settings.output = output == "bloom"      ? OutputMode::Bloom
-                              : output == "additive" ? OutputMode::Additive
-                                                     : OutputMode::Composite;
+    BloomSettings& settings = o.batch.settings; // every name was checked by IsMember
+    parseSettingName(padding, kPaddingNames, &settings.padding);
+    parseSettingName(axis, kAxisOrderNames, &settings.axisOrder);
+    parseSettingName(spectrum, kSpectrumModeNames, &settings.spectrum);
+    parseSettingName(interpolation, kInterpolationNames, &settings.interpolation);
+    parseSettingName(output, kOutputModeNames, &settings.output);
     if (!pixelType.empty())
         o.batch.pixelType = pixelType == "half" ? PixelType::Half : PixelType::Float;
     if (!shard.empty())
@@ -195,8 +194,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                 "--list " + o.listPath + ": " +
                 (list.bad() ? std::string("read error") : "a line longer than 4096 bytes: not a list of paths"));
     }
-    parseKernelExtent(o.kernelExtent, &o.batch.settings.kernelScale, nullptr);
-    if (!o.batch.settings.kernelScale.native() && o.batch.settings.spectrum == SpectrumMode::Exact)
+    parseKernelExtent(o.kernelExtent, &settings.kernelExtent, nullptr);
+    if (!settings.kernelExtent.native() && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
         return usage("--kernel-extent " + o.kernelExtent +
                      ": a kernel extent other than native needs --spectrum "
                      "resampled");

@@ -32,7 +32,7 @@ struct CliOptions
     std::string reportPath;              ///< --report: JSON report
     std::string kernelPath;              ///< empty: the generated default PSF (docs/kernels.md)
     int kernelSize = 256;                ///< the PSF is resampled (or generated) at kernelSize x kernelSize texels
-    std::string kernelExtent = "native"; ///< --kernel-extent, parsed into batch.settings.kernelScale
+    std::string kernelExtent = "native"; ///< --kernel-extent, parsed into batch.settings.kernelExtent
     uint32_t shardIndex = 0;             ///< --shard I/N
     uint32_t shardCount = 1;
     BatchOptions batch;

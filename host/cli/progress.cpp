@@ -16,8 +16,9 @@ std::string planOf(const FrameRecord& f)
     char text[200];
     std::snprintf(text, sizeof text,
                   "%dx%d, kernel %ux%u px (x%.4g), FFT %ux%u %s first, %.0f ms decode, %.1f ms GPU, %.0f ms encode",
-                  f.width, f.height, f.kernelWidth, f.kernelHeight, f.kernelScale, f.paddedWidth, f.paddedHeight,
-                  f.firstAxisIsX ? "x" : "y", f.decodeSeconds * 1e3, f.gpuMilliseconds, f.encodeSeconds * 1e3);
+                  f.width, f.height, f.plan.kernelExtentWidth, f.plan.kernelExtentHeight, f.plan.kernelScale,
+                  f.plan.paddedWidth, f.plan.paddedHeight, f.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x",
+                  f.decodeSeconds * 1e3, f.gpuMilliseconds, f.encodeSeconds * 1e3);
     return text;
 }
 

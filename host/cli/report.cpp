@@ -26,10 +26,10 @@ void writeReport(const std::string& path, const BatchSummary& summary, const std
         {
             frame["width"] = f.width;
             frame["height"] = f.height;
-            frame["fft"] = {f.paddedWidth, f.paddedHeight};
-            frame["kernelScale"] = f.kernelScale;
-            frame["kernelExtent"] = {f.kernelWidth, f.kernelHeight};
-            frame["firstAxis"] = f.firstAxisIsX ? "x" : "y";
+            frame["fft"] = {f.plan.paddedWidth, f.plan.paddedHeight};
+            frame["kernelScale"] = f.plan.kernelScale;
+            frame["kernelExtent"] = {f.plan.kernelExtentWidth, f.plan.kernelExtentHeight};
+            frame["firstAxis"] = f.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x";
             frame["scrubbed"] = {
                 {"nan", f.scrubbed.nan}, {"negative", f.scrubbed.negative}, {"clamped", f.scrubbed.clamped}};
             frame["seconds"] = {{"decode", f.decodeSeconds}, {"gpu", f.gpuSeconds}, {"encode", f.encodeSeconds}};

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "image/image.h"
-#include "plan.h"
 
 #include <cstdint>
 
@@ -24,17 +23,5 @@ struct ScrubCounts
 /// Scrubs the R, G, B components of an RGBA frame in place: NaN -> 0, x < 0 (-Inf included) -> 0,
 /// x > maxValue (+Inf included) -> maxValue; alpha is left as it is. `maxValue` must be finite and > 0.
 ScrubCounts scrubRgb(Texels& rgba, float maxValue);
-
-/// The bloom's prefilter of one texel's R, G, B in single precision, as the plugin's passes compute it
-/// (FftbBloomInfo::prefilterThreshold; host/reference.h has the double-precision reference).
-void prefilterRgb(float rgb[3], const Prefilter& prefilter);
-
-/// Only the bloom sees the scrubbed frame. Given `composite`, the plugin's Composite or Additive output (RGBA) made
-/// from the scrubbed `original` x_s, makes it what the plugin writes for the unscrubbed x, with the bloom of the
-/// scrubbed frame: adds (x - x_s) - intensity (p(x) - p(x_s)) (Composite; (1 - intensity) (x - x_s) without a
-/// prefilter) or x - x_s (Additive) to every texel where some R, G or B value of `original` is finite and was changed
-/// (negative or above maxValue); NaN and infinite values stay replaced (x = x_s there).
-void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, float intensity,
-                      OutputMode mode = OutputMode::Composite, const Prefilter& prefilter = {});
 
 } // namespace fftb

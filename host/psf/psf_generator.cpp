@@ -817,16 +817,6 @@ Texels generatePsf(const PsfParams& params)
             else
                 visit(y, sum.row(k - y), true);
     };
-    std::array<double, 3> total = {0.0, 0.0, 0.0};
-    forEachRow(
-        [&](int y, const double* row, bool mirrored)
-        {
-            for (int i = 0; i < 3 * k; ++i)
-                total[std::size_t(i % 3)] += std::max(row[i], 0.0);
-            if (mirrored) // texel (0, y) is its own; row's texel 0 is not the mirror of any
-                for (int c = 0; c < 3; ++c)
-                    total[std::size_t(c)] += std::max(sum.left(y)[c], 0.0) - std::max(row[c], 0.0);
-        });
     Texels psf(k, k, 3);
     forEachRow(
         [&](int y, const double* row, bool mirrored)
@@ -835,9 +825,10 @@ Texels generatePsf(const PsfParams& params)
             {
                 const double* texel = !mirrored ? row + 3 * x : x == 0 ? sum.left(y) : row + 3 * (k - x);
                 for (int c = 0; c < 3; ++c)
-                    psf.at(x, y, c) = float(std::max(texel[c], 0.0) / total[std::size_t(c)]);
+                    psf.at(x, y, c) = float(std::max(texel[c], 0.0));
             }
         });
+    normalizePsf(psf);
     return psf;
 }
 

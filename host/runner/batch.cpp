@@ -1,10 +1,10 @@
 // The batch pipeline: worker threads decode and encode while the calling thread keeps the GPU busy.
 #include "runner/batch.h"
 
-#include "image/atomic_file.h"
 #include "host_error.h"
+#include "image/atomic_file.h"
 #include "image/image_io.h"
-#include "plan.h"
+#include "runner/restore.h"
 
 #include <algorithm>
 #include <chrono>
@@ -204,22 +204,6 @@ class Pipeline
             record.height = frame->rgba.height;
             record.scrubbed = scrubRgb(frame->rgba, options_.scrubMax);
             frame->scrubbed = record.scrubbed.total() > 0;
-            PlanRequest request{uint32_t(record.width),          uint32_t(record.height),
-                                uint32_t(options_.kernel.width), uint32_t(options_.kernel.height),
-                                options_.settings.padding,       options_.settings.axisOrder,
-                                options_.settings.spectrum};
-            request.kernelScale = options_.settings.kernelScale;
-            Plan plan;
-            std::string reason;
-            if (!makePlan(request, &plan, &reason))
-                throw HostError(record.job.input + ": " + std::to_string(record.width) + "x" +
-                                std::to_string(record.height) + " frame too large: " + reason);
-            record.firstAxisIsX = plan.firstAxisIsX;
-            record.paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
-            record.paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
-            record.kernelScale = plan.kernelScale;
-            record.kernelWidth = plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength;
-            record.kernelHeight = plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength;
             record.decodeSeconds = secondsSince(start);
             return frame;
         }
@@ -237,9 +221,8 @@ class Pipeline
         const Clock::time_point start = Clock::now();
         try
         {
-            if (options_.settings.output != OutputMode::Bloom && frame.scrubbed)
-                restoreUnbloomed(frame.rgba, toRgba(frame.image), options_.scrubMax, options_.settings.intensity,
-                                 options_.settings.output, options_.settings.prefilter);
+            if (frame.scrubbed)
+                restoreUnbloomed(frame.rgba, toRgba(frame.image), options_.scrubMax, options_.settings);
             const Image result = withRgb(frame.image, frame.rgba);
             writeExr(record.job.output, result, options_.pixelType);
             if (!record.job.preview.empty())
@@ -307,7 +290,23 @@ class Pipeline
                 {
                     frame->submitted = Clock::now();
                     inFlight.push_back(std::move(frame)); // failed with the rest if submit() throws
-                    stage_.submit(std::move(inFlight.back()->rgba));
+                    try
+                    {
+                        stage_.submit(std::move(inFlight.back()->rgba));
+                    }
+                    catch (const FrameRefused& e) // this frame alone: e.g. too large for the plugin
+                    {
+                        const std::size_t index = inFlight.back()->index;
+                        inFlight.pop_back();
+                        std::lock_guard lock(mutex_);
+                        const FrameRecord& record = records_[index];
+                        fail(index,
+                             std::to_string(record.width) + "x" + std::to_string(record.height) +
+                                 (e.result() == FFTB_ERROR_DEVICE_LIMIT ? " frame too large: " : " frame refused: ") +
+                                 e.what());
+                        release(index);
+                        changed_.notify_all();
+                    }
                     continue;
                 }
                 GpuRunner::Result result = stage_.collect();
@@ -317,6 +316,7 @@ class Pipeline
                 FrameRecord& record = records_[done->index];
                 record.gpuSeconds = secondsSince(done->submitted);
                 record.gpuMilliseconds = result.gpuMilliseconds;
+                record.plan = result.plan;
                 std::lock_guard lock(mutex_);
                 toEncode_.push_back(std::move(done));
                 changed_.notify_all();

@@ -1,9 +1,10 @@
 // Batches of frames: output naming, sharding, and the decode -> GPU -> encode pipeline of the fftbloom CLI.
 #pragma once
 
-#include "runner/gpu_runner.h"
 #include "image/image.h"
 #include "image/scrub.h"
+#include "runner/gpu_runner.h"
+#include "runner/restore.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -62,12 +63,9 @@ struct FrameRecord
     std::string error; ///< one line, "<path>: <reason>", when Failed
     int width = 0;
     int height = 0;
-    uint32_t paddedWidth = 0; ///< the plan's FFT extents
-    uint32_t paddedHeight = 0;
-    bool firstAxisIsX = true;
-    double kernelScale = 1.0; ///< the plan's sigma: frame pixels per kernel texel (FftbBloomInfo::kernelScale)
-    uint32_t kernelWidth = 0; ///< the kernel's extent on the frame in pixels, ceil(sigma K), that the plan pads for
-    uint32_t kernelHeight = 0;
+    /// What the plugin recorded (fftbDescribeNode): the FFT extents, the axis order, the kernel's extent on the frame
+    /// and its scale sigma. Zero until the frame was bloomed.
+    FftbNodeDescription plan{};
     ScrubCounts scrubbed;
     double decodeSeconds = 0.0;   ///< read, convert and scrub, on a worker thread
     double gpuSeconds = 0.0;      ///< wall time from submission to readback, frames in flight overlapping

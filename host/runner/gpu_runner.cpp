@@ -31,11 +31,12 @@ struct GpuRunner::State
         VulkanDevice::Image input, output;
         VkQueryPool queries = VK_NULL_HANDLE;
         VulkanDevice::Submission submission;
+        FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     };
 
     VulkanDevice device;
     std::vector<Slot> slots;
-    LengthPolicy lengths;
+    FftbLengthPolicy lengths;
     std::size_t nextSlot = 0;
     std::deque<std::size_t> pendingSlots; ///< submitted, oldest first
     std::deque<Result> ready;             ///< completed while making room, older than every pending slot
@@ -46,8 +47,8 @@ struct GpuRunner::State
     uint32_t contextExtent[4] = {};
     std::string pluginMessage;
     std::vector<float> kernelTexels;
-    SpectrumMode kernelMode = SpectrumMode::Resampled;
-    SpectrumInterpolation kernelInterpolation = SpectrumInterpolation::Cubic;
+    FftbSpectrumMode kernelMode = FFTB_SPECTRUM_MODE_RESAMPLED;
+    FftbSpectrumInterpolation kernelInterpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC;
 
     ~State()
     {
@@ -69,10 +70,14 @@ struct GpuRunner::State
         fftbDestroyContext(context);
     }
 
+    /// Throws the plugin's reason: FrameRefused when it refuses the frame's settings, HostError otherwise.
     [[noreturn]] void fail(FftbResult result, const char* call) const
     {
-        throw HostError(std::string(call) + ": " +
-                        (pluginMessage.empty() ? fftbResultToString(result) : pluginMessage));
+        const std::string reason =
+            std::string(call) + ": " + (pluginMessage.empty() ? fftbResultToString(result) : pluginMessage);
+        if (result == FFTB_ERROR_INVALID_ARGUMENT || result == FFTB_ERROR_DEVICE_LIMIT)
+            throw FrameRefused(result, reason);
+        throw HostError(reason);
     }
 
     void release(Slot& slot)
@@ -97,7 +102,7 @@ struct GpuRunner::State
         Slot& slot = slots[pendingSlots.front()];
         pendingSlots.pop_front();
         device.wait(slot.submission);
-        Result result{Texels(int(slot.width), int(slot.height), 4), 0.0};
+        Result result{Texels(int(slot.width), int(slot.height), 4), 0.0, slot.plan};
         std::memcpy(result.rgba.values.data(), slot.download.mapped, result.rgba.values.size() * sizeof(float));
         if (slot.queries)
         {
@@ -129,8 +134,7 @@ struct GpuRunner::State
                                                      extent[2], extent[3], &pluginMessage);
         ci.maxFramesInFlight = uint32_t(slots.size());
         FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
-        planner.lengthPolicy =
-            lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
+        planner.lengthPolicy = lengths;
         ci.pNext = &planner;
         const FftbResult result = fftbCreateContext(&ci, &context);
         if (result == FFTB_SUCCESS)
@@ -141,7 +145,8 @@ struct GpuRunner::State
     /// A context whose maximum extents hold `extent` (the frame's, then the kernel's or its scaled extent if larger),
     /// and the kernel `psf` made on it, reusing what is already there. The context only grows, so frames of
     /// alternating sizes do not resize it each time.
-    void prepare(const uint32_t extent[4], const Texels& psf, SpectrumMode mode, SpectrumInterpolation interpolation)
+    void prepare(const uint32_t extent[4], const Texels& psf, FftbSpectrumMode mode,
+                 FftbSpectrumInterpolation interpolation)
     {
         bool fits = context != nullptr;
         for (int i = 0; i < 4; ++i)
@@ -176,9 +181,8 @@ struct GpuRunner::State
             ki.width = uint32_t(psf.width);
             ki.height = uint32_t(psf.height);
             ki.texels = psf.values.data();
-            ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
-            ki.interpolation = interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
-                                                                              : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
+            ki.spectrumMode = mode;
+            ki.interpolation = interpolation;
             if (FftbResult r = fftbCreateKernel(context, &ki, &kernel); r != FFTB_SUCCESS)
                 fail(r, "fftbCreateKernel");
             kernelTexels = psf.values;
@@ -254,18 +258,48 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     if (s.pendingSlots.size() >= s.slots.size())
         throw HostError("bloom: " + std::to_string(s.slots.size()) + " frames already in flight");
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
-    // The context's maximum kernel extent also bounds the scaled kernel (FftbBloomInfo::kernelScale); past what the
-    // plugin allows, fftbCmdBloom names the scale.
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    bi.width = w;
+    bi.height = h;
+    bi.padding = settings.padding;
+    bi.axisOrder = settings.axisOrder;
+    bi.outputMode = settings.output;
+    bi.intensity = settings.intensity;
+    bi.sharpen = settings.sharpen;
+    bi.prefilterThreshold = settings.prefilter.threshold;
+    bi.prefilterKnee = settings.prefilter.knee;
+    bi.prefilterClamp = settings.prefilter.clamp;
+    bi.kernelScaleUnit = settings.kernelExtent.unit;
+    bi.kernelScale = settings.kernelExtent.value;
+    // The context's maximum kernel width and height bound the kernel's extent on the frame too; a kernel scale the
+    // plugin refuses is named by fftbDescribeNode below.
     const uint32_t kw = uint32_t(kernel.width), kh = uint32_t(kernel.height);
-    const double span = kernelSpan(settings.kernelScale, w, h);
-    const auto scaled = [&](uint32_t k)
-    { return std::clamp(scaledKernelLength(k, std::max(kw, kh), span), k, std::max(k, FFTB_MAX_KERNEL_LENGTH)); };
-    const uint32_t extent[4] = {w, h, scaled(kw), scaled(kh)};
+    uint32_t extent[4] = {w, h, kw, kh};
+    if (fftbGetKernelExtent(&bi, kw, kh, &extent[2], &extent[3]) == FFTB_SUCCESS)
+    {
+        if (extent[2] > FFTB_MAX_KERNEL_LENGTH || extent[3] > FFTB_MAX_KERNEL_LENGTH)
+            throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT,
+                               "kernel scale " + kernelExtentText(settings.kernelExtent) +
+                                   ": the kernel's extent on the frame " + std::to_string(extent[2]) + "x" +
+                                   std::to_string(extent[3]) + " is past " + std::to_string(FFTB_MAX_KERNEL_LENGTH) +
+                                   " pixels (FFTB_MAX_KERNEL_LENGTH)");
+        extent[2] = std::max(extent[2], kw);
+        extent[3] = std::max(extent[3], kh);
+    }
+    else
+    {
+        extent[2] = kw;
+        extent[3] = kh;
+    }
     s.pluginMessage.clear();
     s.prepare(extent, kernel, settings.spectrum, settings.interpolation);
+    bi.kernel = s.kernel;
+    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 
     const std::size_t slotIndex = s.nextSlot;
     State::Slot& slot = s.slots[slotIndex];
+    if (FftbResult described = fftbDescribeNode(s.context, &bi, &slot.plan); described != FFTB_SUCCESS)
+        s.fail(described, "fftbDescribeNode");
     s.size(slot, w, h);
     std::memcpy(slot.upload.mapped, frame.values.data(), frame.values.size() * sizeof(float));
 
@@ -275,35 +309,13 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
 
     FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
     ti.queryPool = slot.queries;
-    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     if (slot.queries)
     {
         vkCmdResetQueryPool(cb, slot.queries, 0, FFTB_TIMESTAMP_COUNT);
         bi.pNext = &ti;
     }
-    bi.kernel = s.kernel;
     bi.inputView = slot.input.view;
-    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bi.outputView = slot.output.view;
-    bi.width = w;
-    bi.height = h;
-    bi.padding = settings.padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
-    bi.axisOrder = settings.axisOrder == AxisOrder::XFirst   ? FFTB_AXIS_ORDER_X_FIRST
-                   : settings.axisOrder == AxisOrder::YFirst ? FFTB_AXIS_ORDER_Y_FIRST
-                                                             : FFTB_AXIS_ORDER_AUTO;
-    bi.outputMode = settings.output == OutputMode::Composite  ? FFTB_OUTPUT_MODE_COMPOSITE
-                    : settings.output == OutputMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
-                                                              : FFTB_OUTPUT_MODE_BLOOM;
-    bi.intensity = settings.intensity;
-    bi.sharpen = settings.sharpen;
-    bi.prefilterThreshold = settings.prefilter.threshold;
-    bi.prefilterKnee = settings.prefilter.knee;
-    bi.prefilterClamp = settings.prefilter.clamp;
-    bi.kernelScaleUnit = settings.kernelScale.unit == KernelScaleUnit::Pixels ? FFTB_KERNEL_SCALE_PIXELS
-                         : settings.kernelScale.unit == KernelScaleUnit::FrameDiagonal
-                             ? FFTB_KERNEL_SCALE_FRAME_DIAGONAL
-                             : FFTB_KERNEL_SCALE_NATIVE;
-    bi.kernelScale = settings.kernelScale.value;
     if (FftbResult recorded = fftbCmdBloom(s.context, cb, &bi); recorded != FFTB_SUCCESS)
     {
         d.submitAndWait(cb); // the uploads alone: simpler than a second way to free a recording buffer

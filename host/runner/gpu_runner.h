@@ -1,8 +1,10 @@
 // Runs the plugin on a Vulkan device the runner creates itself: used by the CLI, the GPU tests and bench/.
 #pragma once
 
+#include "fftbloom/fftbloom.h"
+#include "host_error.h"
 #include "image/image.h"
-#include "plan.h"
+#include "runner/kernel_extent.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,18 +14,30 @@
 namespace fftb
 {
 
-/// Per-frame and kernel settings of one bloom, with the CLI's defaults.
+/// The bloom's prefilter (FftbBloomInfo::prefilterThreshold, prefilterKnee, prefilterClamp), in the frame's linear
+/// values; all 0: off.
+struct PrefilterSettings
+{
+    float threshold = 0.0f; ///< T >= 0; 0: no threshold
+    float knee = 0.0f;      ///< soft-knee width k in [0, T]
+    float clamp = 0.0f;     ///< cap C on max(r, g, b), hue kept; 0: none
+    bool active() const { return threshold > 0.0f || clamp > 0.0f; }
+};
+
+/// Per-frame and kernel settings of one bloom, with the CLI's defaults: the fields of FftbBloomInfo and
+/// FftbKernelInfo, which the plugin checks.
 struct BloomSettings
 {
-    Padding padding = Padding::Zero;
-    AxisOrder axisOrder = AxisOrder::Auto;
-    SpectrumMode spectrum = SpectrumMode::Resampled;
-    SpectrumInterpolation interpolation = SpectrumInterpolation::Cubic; ///< used in resampled mode only
-    float sharpen = 0.0f;                      ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
-    OutputMode output = OutputMode::Composite; ///< bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
+    FftbPadding padding = FFTB_PADDING_ZERO;
+    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
+    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
+    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC; ///< used in resampled mode only
+    float sharpen = 0.0f; ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
+    /// bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
+    FftbOutputMode output = FFTB_OUTPUT_MODE_COMPOSITE;
     float intensity = 0.25f;
-    Prefilter prefilter;     ///< p = prefilter(in); off by default
-    KernelScale kernelScale; ///< how large the kernel appears on the frame; native by default
+    PrefilterSettings prefilter; ///< p = prefilter(in); off by default
+    KernelExtent kernelExtent;   ///< how large the kernel appears on the frame; native by default
 };
 
 /// Device choice and checks for a GpuRunner.
@@ -32,8 +46,23 @@ struct RunnerOptions
     int deviceIndex = -1;        ///< physical device index; -1: the first discrete GPU, else the first CPU device
     bool validation = false;     ///< enable VK_LAYER_KHRONOS_validation and count its messages
     uint32_t framesInFlight = 2; ///< frames submitted and not yet collected, at most, 1 .. 8
-    LengthPolicy lengths = LengthPolicy::MixedRadix; ///< the FFT lengths its contexts pad to (FftbPlannerInfo)
-    int loseDeviceAfterWaits = -1;                   ///< test hook, VulkanDeviceOptions::loseDeviceAfterWaits
+    /// the FFT lengths its contexts pad to (FftbPlannerInfo)
+    FftbLengthPolicy lengths = FFTB_LENGTH_POLICY_MIXED_RADIX;
+    int loseDeviceAfterWaits = -1; ///< test hook, VulkanDeviceOptions::loseDeviceAfterWaits
+};
+
+/// Thrown by GpuRunner::submit when the plugin refuses one frame with its settings (FFTB_ERROR_INVALID_ARGUMENT or
+/// FFTB_ERROR_DEVICE_LIMIT: e.g. a frame that needs an FFT longer than FFTB_MAX_FFT_LENGTH) before anything was
+/// submitted: the runner stays usable for other frames.
+class FrameRefused : public HostError
+{
+  public:
+    FrameRefused(FftbResult result, const std::string& reason) : HostError(reason), result_(result) {}
+    /// FFTB_ERROR_INVALID_ARGUMENT or FFTB_ERROR_DEVICE_LIMIT
+    FftbResult result() const { return result_; }
+
+  private:
+    FftbResult result_;
 };
 
 /// Owns a Vulkan instance, device and queue, one plugin context (re-created larger when a frame or kernel
@@ -60,12 +89,15 @@ class GpuRunner
     {
         Texels rgba;                  ///< the frame's extent: R, G, B bloomed or composited, A copied from the input
         double gpuMilliseconds = 0.0; ///< GPU time of the recorded passes, from timestamps; 0 without them
+        /// What the plugin recorded (fftbDescribeNode): padded extents, axis order, the kernel's extent on the frame
+        FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     };
 
     /// Starts blooming `frame` (RGBA, interleaved, any extent the plugin accepts) with `kernel` (RGB, normalized by
     /// the plugin to unit sum per channel): uploads it and submits the passes and the readback, and returns.
     /// Requires pending() < framesInFlight. A new kernel or spectrum mode, or a context too small, first waits for
-    /// the frames in flight (their results stay queued for collect()).
+    /// the frames in flight (their results stay queued for collect()). Throws FrameRefused, naming the plugin's reason,
+    /// when the plugin refuses this frame with these settings.
     void submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings);
 
     /// Frames submitted and not yet collected.

@@ -286,10 +286,10 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
         return fail("image extent: " + std::to_string(request.imageWidth) + "x" + std::to_string(request.imageHeight) +
                     " is empty");
     if (request.kernelWidth == 0 || request.kernelHeight == 0)
-        return fail("kernel extent: " + std::to_string(request.kernelWidth) + "x" +
+        return fail("kernel resolution: " + std::to_string(request.kernelWidth) + "x" +
                     std::to_string(request.kernelHeight) + " is empty");
     if (request.kernelWidth > kMaxKernelLength || request.kernelHeight > kMaxKernelLength)
-        return fail("kernel extent: " + std::to_string(request.kernelWidth) + "x" +
+        return fail("kernel resolution: " + std::to_string(request.kernelWidth) + "x" +
                     std::to_string(request.kernelHeight) + " exceeds " + std::to_string(kMaxKernelLength));
     const KernelScale& scale = request.kernelScale;
     const uint32_t larger = std::max(request.kernelWidth, request.kernelHeight);
@@ -307,7 +307,7 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     const uint32_t scaledWidth = scaledKernelLength(request.kernelWidth, larger, span);
     const uint32_t scaledHeight = scaledKernelLength(request.kernelHeight, larger, span);
     if (scaledWidth > kMaxKernelLength || scaledHeight > kMaxKernelLength)
-        return fail("kernel scale: the scaled kernel extent " + std::to_string(scaledWidth) + "x" +
+        return fail("kernel scale: the kernel's extent on the frame " + std::to_string(scaledWidth) + "x" +
                     std::to_string(scaledHeight) + " exceeds " + std::to_string(kMaxKernelLength));
 
     const auto axis = [&](bool isX, bool first)

@@ -10,10 +10,11 @@ namespace fftb
 
 /// Longest FFT held whole in one workgroup's shared memory: 4096 complex fp32, 32 KiB (FFTB_MAX_SHARED_FFT_LENGTH).
 constexpr uint32_t kMaxSharedFftLength = 4096;
-/// Longest FFT along one axis. Lines past kMaxSharedFftLength run one radix-R stage in registers, then R FFTs of
+/// Longest FFT along one axis (FFTB_MAX_FFT_LENGTH). Lines past kMaxSharedFftLength run one radix-R stage in registers, then R FFTs of
 /// length N / R in shared memory (fft.glsl).
 constexpr uint32_t kMaxFftLength = 16384;
-/// Longest kernel extent along one axis (the resampled spectrum's extent pow2Ceil(K) stays in shared memory).
+/// Longest kernel along one axis: its resolution in texels, and its extent on the frame in pixels when scaled (the
+/// resampled spectrum's extent pow2Ceil(K) stays in shared memory). FFTB_MAX_KERNEL_LENGTH (static_assert in plugin/src/context.cpp).
 constexpr uint32_t kMaxKernelLength = 4096;
 /// Most invocations per workgroup any FFT length asks for (the Vulkan limits of NVIDIA and lavapipe).
 constexpr uint32_t kMaxWorkgroupSize = 1024;
@@ -144,7 +145,7 @@ struct KernelScale
 /// `value` * sqrt(W^2 + H^2) (FrameDiagonal), in double precision; 0 for Native.
 double kernelSpan(const KernelScale& scale, uint32_t imageWidth, uint32_t imageHeight);
 
-/// The kernel's extent in frame pixels along an axis of `kernelLength` texels when its larger extent
+/// The kernel's extent on the frame in pixels along an axis of `kernelLength` texels when its larger side
 /// `largerKernelLength` = max(Kw, Kh) spans `span` pixels: ceil(span * K / max(Kw, Kh)), at least 1, and exactly
 /// ceil(span) along the larger axis; K itself for span 0 (native) or any span not > 0. Saturates at UINT32_MAX.
 uint32_t scaledKernelLength(uint32_t kernelLength, uint32_t largerKernelLength, double span);
@@ -178,11 +179,11 @@ struct AxisPlan
     uint32_t paddedLength = 0;   ///< N: FFT length (isFftLength), >= L + K'/2 (zero) or >= L + K' - 1 (mirror)
     uint32_t mirrorSplit = 0;    ///< mirror padding: padded positions [L, split) reflect past the far edge,
                                  ///< [split, N) before the near edge; equals N for zero padding
-    uint32_t kernelLength = 0;   ///< K: kernel texels along the axis
+    uint32_t kernelLength = 0;   ///< K: the kernel's resolution in texels along the axis
     uint32_t kernelCentre = 0;   ///< c = K / 2 (integer division): the kernel texel at the origin
     uint32_t spectrumLength = 0; ///< S: length of the stored kernel spectrum (N in exact mode, pow2ceil(K) resampled)
-    /// K': the kernel's extent in frame pixels, scaledKernelLength(K, max(Kw, Kh), span); K at native scale. The
-    /// padding is planned for it.
+    /// K': the kernel's extent on the frame in pixels, scaledKernelLength(K, max(Kw, Kh), span); K at native scale.
+    /// The padding is planned for it (FftbNodeDescription::kernelExtentWidth, Height).
     uint32_t scaledKernelLength = 0;
 };
 
@@ -219,8 +220,8 @@ uint32_t pow2Ceil(uint32_t n);
 double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is
-/// invalid (zero extents, a kernel past kMaxKernelLength; a kernel scale that is not finite and > 0, whose scaled
-/// extent is past kMaxKernelLength, or with SpectrumMode::Exact) or needs an FFT longer than kMaxFftLength.
+/// invalid (zero extents, a kernel resolution past kMaxKernelLength; a kernel scale that is not finite and > 0, whose
+/// kernel extent on the frame is past kMaxKernelLength, or with SpectrumMode::Exact) or needs an FFT longer than kMaxFftLength.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
 /// The plans of the requests seen last, so that recording a frame plans only when its extents or settings change

@@ -2,6 +2,7 @@
 #include "context.h"
 
 #include <algorithm>
+#include <cmath>
 #include <new>
 #include <utility>
 
@@ -257,6 +258,35 @@ FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* info,
                                            result = context->context.passStatistics(*info, count, statistics);
                                        });
     return failure != FFTB_SUCCESS ? failure : result;
+}
+
+FftbResult fftbGetKernelExtent(const FftbBloomInfo* info, uint32_t kernelWidth, uint32_t kernelHeight,
+                               uint32_t* extentWidth, uint32_t* extentHeight)
+{
+    if (!info || !extentWidth || !extentHeight || info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO || info->width == 0 ||
+        info->height == 0 || kernelWidth == 0 || kernelHeight == 0)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    fftb::KernelScale scale;
+    switch (info->kernelScaleUnit)
+    {
+    case FFTB_KERNEL_SCALE_NATIVE:
+        break;
+    case FFTB_KERNEL_SCALE_PIXELS:
+    case FFTB_KERNEL_SCALE_FRAME_DIAGONAL:
+        if (!(info->kernelScale > 0.0f) || !std::isfinite(info->kernelScale))
+            return FFTB_ERROR_INVALID_ARGUMENT;
+        scale.unit = info->kernelScaleUnit == FFTB_KERNEL_SCALE_PIXELS ? fftb::KernelScaleUnit::Pixels
+                                                                       : fftb::KernelScaleUnit::FrameDiagonal;
+        scale.value = info->kernelScale;
+        break;
+    default:
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    }
+    const double span = fftb::kernelSpan(scale, info->width, info->height);
+    const uint32_t larger = std::max(kernelWidth, kernelHeight);
+    *extentWidth = fftb::scaledKernelLength(kernelWidth, larger, span);
+    *extentHeight = fftb::scaledKernelLength(kernelHeight, larger, span);
+    return FFTB_SUCCESS;
 }
 
 FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* info)

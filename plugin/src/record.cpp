@@ -132,6 +132,10 @@ void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
     d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
     d->axisOrder = plan.firstAxisIsX ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
+    d->kernelExtentWidth = plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength;
+    d->kernelExtentHeight = plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength;
+    d->kernelScale = plan.kernelScale;
+    d->modelledCost = costOf(plan.first, plan.second);
 }
 
 FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, FftbPassStatistic* statistics)
@@ -239,7 +243,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
                                                                      : FFTB_GPU_OUTPUT_BLOOM;
     push.sharpen = info.sharpen;
     push.intensity = info.intensity;
-    push.scale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
+    push.inverseScale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
     push.interpolation = kernelOf(info.kernel)->interpolation();
     push.threshold = info.prefilterThreshold;

@@ -73,13 +73,13 @@ struct FftbPushConstants
     FFTB_UINT outputMode;             // FFTB_GPU_OUTPUT_*
     float sharpen;                    // t in [0, 1]: spectrum (1 - t) * K + t
     float intensity;                  // composite weight of the bloom
-    float scale;                      // 1 / (N1 * N2): the inverse transforms' normalization
+    float inverseScale;               // 1 / (N1 * N2): the inverse transforms' normalization
     FFTB_UINT spectrumTwiddleOffset1; // twiddle table of spectrumLength1 (the kernel spectrum's phase ramp)
     FFTB_UINT interpolation;          // FFTB_GPU_INTERPOLATION_*, when resampled
     float threshold;   // prefilter threshold T >= 0; 0: the prefilter passes the frame through (common.glsl)
     float knee;        // prefilter soft-knee width k in [0, T]
     float clampValue;  // prefilter clamp C on max(r, g, b); 0: none
-    float kernelScale; // sigma (host/plan.h, Plan::kernelScale): resampled spectra are read at sigma k S / N
+    float kernelScale; // sigma (plugin/plan/plan.h, Plan::kernelScale): resampled spectra are read at sigma k S / N
 };
 
 #endif

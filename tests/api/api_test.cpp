@@ -7,6 +7,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -721,6 +722,10 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     EXPECT_LE(node.scratchBytes, requirements.scratchBytes);
     EXPECT_EQ(node.spectrumPassCount, 2u) << "a new kernel's spectrum is computed by its first bloom";
     EXPECT_EQ(node.passCount, 5u);
+    EXPECT_EQ(node.kernelExtentWidth, 16u) << "native: the kernel's resolution";
+    EXPECT_EQ(node.kernelExtentHeight, 8u);
+    EXPECT_EQ(node.kernelScale, 1.0);
+    EXPECT_GT(node.modelledCost, 0.0);
 
     const VkCommandBuffer cb = beginCommandBuffer();
     ASSERT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
@@ -748,6 +753,60 @@ TEST_F(ApiTest, PassStatisticsNeedTheDeclaredFeatureAndCheckTheirArguments)
     info.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
     EXPECT_EQ(fftbGetPassStatistics(context_, &info, &count, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfo.sType");
+}
+
+TEST_F(ApiTest, DescribeNodeGivesEachAxisOrdersModelledCostAutoPickingTheSmaller)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    info.width = 64;
+    info.height = 7;
+    FftbNodeDescription chosen{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, x{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION},
+        y{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &chosen), FFTB_SUCCESS);
+    info.axisOrder = FFTB_AXIS_ORDER_X_FIRST;
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &x), FFTB_SUCCESS);
+    info.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &y), FFTB_SUCCESS);
+    EXPECT_NE(x.modelledCost, y.modelledCost);
+    EXPECT_EQ(chosen.modelledCost, std::min(x.modelledCost, y.modelledCost));
+    EXPECT_EQ(chosen.axisOrder, x.modelledCost <= y.modelledCost ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST);
+    EXPECT_TRUE(messages_.empty());
+}
+
+TEST(KernelExtent, IsTheResolutionAtNativeScaleAndCeilSigmaKOtherwise)
+{
+    FftbBloomInfo info{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    info.width = 300;
+    info.height = 400; // diagonal 500
+    uint32_t w = 0, h = 0;
+    ASSERT_EQ(fftbGetKernelExtent(&info, 64, 32, &w, &h), FFTB_SUCCESS);
+    EXPECT_EQ(w, 64u);
+    EXPECT_EQ(h, 32u);
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    info.kernelScale = 100.0f; // sigma 100 / 64: 32 texels span 50 pixels
+    ASSERT_EQ(fftbGetKernelExtent(&info, 64, 32, &w, &h), FFTB_SUCCESS);
+    EXPECT_EQ(w, 100u);
+    EXPECT_EQ(h, 50u);
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_FRAME_DIAGONAL;
+    info.kernelScale = 0.201f; // 100.5 pixels
+    ASSERT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_SUCCESS);
+    EXPECT_EQ(w, 51u);
+    EXPECT_EQ(h, 101u);
+    info.kernelScale = -1.0f;
+    EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    info.kernelScale = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    info.kernelScale = 1.0f;
+    info.kernelScaleUnit = FftbKernelScaleUnit(3);
+    EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_NATIVE;
+    EXPECT_EQ(fftbGetKernelExtent(&info, 0, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, nullptr, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbGetKernelExtent(nullptr, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    info.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
+    EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
 }
 
 TEST_F(ApiTest, CmdBloomChecksTheKernelScaleNamingTheField)
@@ -788,6 +847,9 @@ TEST_F(ApiTest, CmdBloomChecksTheKernelScaleNamingTheField)
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale");
     info.kernelScale = 0.5f; // 11.3 pixels: 12 x 6
     EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.kernelExtentWidth, 12u);
+    EXPECT_EQ(node.kernelExtentHeight, 6u);
+    EXPECT_DOUBLE_EQ(node.kernelScale, double(0.5f) * std::hypot(16.0, 16.0) / 8.0);
     info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
     info.kernelScale = 16.0f; // exactly the maximum
     EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);

@@ -36,7 +36,7 @@ namespace
     X(outputMode)                                                                                                      \
     X(sharpen)                                                                                                         \
     X(intensity)                                                                                                       \
-    X(scale)                                                                                                           \
+    X(inverseScale)                                                                                                    \
     X(spectrumTwiddleOffset1)                                                                                          \
     X(interpolation)                                                                                                   \
     X(threshold)                                                                                                       \

@@ -545,16 +545,36 @@ TEST(ViewerSettings, PrefilterAndCompositeKeys)
     EXPECT_FALSE(applySetting(s, "composite=screen", &error));
 }
 
+TEST(ViewerSettings, PaddingAxisAndSpectrumKeysCarryThePublicEnumsAndRefuseOtherNames)
+{
+    Settings s;
+    std::string error;
+    EXPECT_TRUE(applySetting(s, "padding=mirror", &error)) << error;
+    EXPECT_EQ(s.padding, FFTB_PADDING_MIRROR);
+    EXPECT_TRUE(applySetting(s, "axis=y", &error)) << error;
+    EXPECT_EQ(s.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
+    EXPECT_TRUE(applySetting(s, "spectrum=exact", &error)) << error;
+    EXPECT_EQ(s.spectrum, FFTB_SPECTRUM_MODE_EXACT);
+    for (const char* bad : {"padding=wrap", "padding=1", "axis=z", "spectrum=2", "spectrum="})
+    {
+        EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
+        EXPECT_NE(error.find("outside"), std::string::npos) << error;
+    }
+    EXPECT_EQ(s.padding, FFTB_PADDING_MIRROR);
+    EXPECT_EQ(s.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
+    EXPECT_EQ(s.spectrum, FFTB_SPECTRUM_MODE_EXACT);
+}
+
 TEST(ViewerSettings, KernelExtentKey)
 {
     Settings s;
     std::string error;
     EXPECT_TRUE(s.kernelExtent.native());
     EXPECT_TRUE(applySetting(s, "kernel-extent=300px", &error)) << error;
-    EXPECT_EQ(s.kernelExtent.unit, KernelScaleUnit::Pixels);
+    EXPECT_EQ(s.kernelExtent.unit, FFTB_KERNEL_SCALE_PIXELS);
     EXPECT_EQ(s.kernelExtent.value, 300.0f);
     EXPECT_TRUE(applySetting(s, "kernel-extent=0.25diag", &error)) << error;
-    EXPECT_EQ(s.kernelExtent.unit, KernelScaleUnit::FrameDiagonal);
+    EXPECT_EQ(s.kernelExtent.unit, FFTB_KERNEL_SCALE_FRAME_DIAGONAL);
     EXPECT_EQ(s.kernelExtent.value, 0.25f);
     EXPECT_TRUE(applySetting(s, "kernel-extent=native", &error)) << error;
     EXPECT_TRUE(s.kernelExtent.native());

@@ -4,11 +4,11 @@
 // plugins define the same symbols, so they never share one program).
 #include "gpu_test_support.h"
 #include "image/image_io.h"
+#include "image/scrub.h"
 #include "plan.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "reference.h"
-#include "image/scrub.h"
 
 #include <gtest/gtest.h>
 
@@ -133,8 +133,8 @@ class ExportedGlsl : public ::testing::TestWithParam<Param>
         writeExr(input.string(), toImage(frame));
         const std::string command = quote(FFTBLOOM_CLI_PATH) + " --validate -q " + quote(input.string()) + " -o " +
                                     quote(output.string()) + " --kernel-size " + std::to_string(kKernelSize) +
-                                    " --padding " + (s.padding == Padding::Zero ? "zero" : "mirror") +
-                                    " --spectrum " + (s.spectrum == SpectrumMode::Exact ? "exact" : "resampled") +
+                                    " --padding " + (s.padding == FFTB_PADDING_ZERO ? "zero" : "mirror") +
+                                    " --spectrum " + (s.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
                                     " --axis auto --sharpen 0 --output bloom --pixel-type float 2>" +
                                     quote(err.string());
         const int status = std::system(command.c_str());
@@ -159,9 +159,9 @@ TEST_P(ExportedGlsl, MatchesReferenceAndNativePlugin)
         GTEST_SKIP() << "CandleGlass.exr missing: run assets/fetch_samples.sh";
     }
     BloomSettings s;
-    s.padding = padding;
-    s.spectrum = spectrum;
-    s.output = OutputMode::Bloom;
+    s.padding = toPublic(padding);
+    s.spectrum = toPublic(spectrum);
+    s.output = FFTB_OUTPUT_MODE_BLOOM;
     Texels kernel = defaultPsf(kKernelSize);
     normalizePsf(kernel);
 

@@ -44,10 +44,10 @@ class ConvolutionSweep : public ::testing::TestWithParam<SweepParam>
 BloomSettings bloomOnly(Padding padding, AxisOrder axis, SpectrumMode spectrum)
 {
     BloomSettings s;
-    s.padding = padding;
-    s.axisOrder = axis;
-    s.spectrum = spectrum;
-    s.output = OutputMode::Bloom;
+    s.padding = toPublic(padding);
+    s.axisOrder = toPublic(axis);
+    s.spectrum = toPublic(spectrum);
+    s.output = FFTB_OUTPUT_MODE_BLOOM;
     return s;
 }
 
@@ -55,7 +55,8 @@ BloomSettings bloomOnly(Padding padding, AxisOrder axis, Spectrum spectrum)
 {
     BloomSettings s =
         bloomOnly(padding, axis, spectrum == Spectrum::Exact ? SpectrumMode::Exact : SpectrumMode::Resampled);
-    s.interpolation = spectrum == Spectrum::Linear ? SpectrumInterpolation::Linear : SpectrumInterpolation::Cubic;
+    s.interpolation =
+        toPublic(spectrum == Spectrum::Linear ? SpectrumInterpolation::Linear : SpectrumInterpolation::Cubic);
     return s;
 }
 
@@ -204,7 +205,7 @@ TEST(Composite, MixesInputAndBloomAndKeepsAlpha)
     Texels kernel = randomKernel(16, 16, 13);
     normalizePsf(kernel);
     BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact);
-    s.output = OutputMode::Composite;
+    s.output = FFTB_OUTPUT_MODE_COMPOSITE;
     s.intensity = 0.3f;
     const Texels gpu = runner().bloom(frame, kernel, s);
     const Texels bloom = referenceConvolution(frame, kernel, Padding::Zero);
@@ -233,13 +234,16 @@ TEST(MixedRadix, EveryRadixAndMixedLengthsMatchTheReference)
     {
         BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
         Plan plan;
-        ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.padding, s.axisOrder, s.spectrum}, &plan, nullptr));
+        ASSERT_TRUE(
+            makePlan({uint32_t(w), uint32_t(h), 3, 3, toPlan(s.padding), toPlan(s.axisOrder), toPlan(s.spectrum)},
+                     &plan, nullptr));
         for (const uint32_t n : {plan.first.paddedLength, plan.second.paddedLength})
             for (const uint32_t r : radicesOf(n))
                 radices.insert(r);
         const Texels frame = randomFrame(w, h, uint32_t(w * h));
-        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
-                  Tolerance::kFp32)
+        EXPECT_LE(
+            relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, toPlan(s.padding))),
+            Tolerance::kFp32)
             << w << "x" << h << ", padded " << plan.first.paddedLength << "x" << plan.second.paddedLength;
         EXPECT_LE(relativeError(runner().bloom(frame, oneHotKernel(3, 3, 1, 1), s), frame), Tolerance::kFp32)
             << "round trip " << w << "x" << h;
@@ -266,8 +270,9 @@ TEST(LargeFrames, MatchTheReference)
         const Texels frame = randomFrame(size.width, size.height, 41);
         Texels kernel = randomKernel(size.kernel, size.kernel, 43);
         normalizePsf(kernel);
-        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
-                  Tolerance::kFp32)
+        EXPECT_LE(
+            relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, toPlan(s.padding))),
+            Tolerance::kFp32)
             << size.width << "x" << size.height << " kernel " << size.kernel;
     }
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
@@ -277,14 +282,15 @@ TEST(LargeFrames, MatchTheReference)
 // pick, through a runner whose contexts carry the FftbPlannerInfo.
 TEST(PowerOfTwoLengths, MatchTheReference)
 {
-    GpuRunner powerOfTwo(RunnerOptions{-1, true, 1, LengthPolicy::PowerOfTwo});
+    GpuRunner powerOfTwo(RunnerOptions{-1, true, 1, toPublic(LengthPolicy::PowerOfTwo)});
     Texels kernel = randomKernel(33, 33, 5);
     normalizePsf(kernel);
     const Texels frame = randomFrame(300, 170, 23);
     for (Padding padding : {Padding::Zero, Padding::Mirror})
     {
         const BloomSettings s = bloomOnly(padding, AxisOrder::Auto, SpectrumMode::Exact);
-        PlanRequest request{300, 170, 33, 33, padding, s.axisOrder, s.spectrum, LengthPolicy::PowerOfTwo};
+        PlanRequest request{
+            300, 170, 33, 33, padding, toPlan(s.axisOrder), toPlan(s.spectrum), LengthPolicy::PowerOfTwo};
         Plan pow2, mixed;
         ASSERT_TRUE(makePlan(request, &pow2, nullptr));
         request.lengths = LengthPolicy::MixedRadix;
@@ -315,7 +321,7 @@ TEST_P(LongLines, WideFrameMatchesTheReference)
     Texels kernel = randomKernel(64, 64, 19);
     normalizePsf(kernel);
     Plan plan;
-    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, s.spectrum}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, toPlan(s.spectrum)}, &plan, nullptr));
     const uint32_t paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     EXPECT_GT(paddedWidth, kMaxSharedFftLength);
     const Texels gpu = runner().bloom(frame, kernel, s);
@@ -342,10 +348,11 @@ TEST_P(LongestLines, OnEitherAxisMatchTheReferenceAndRoundTrip)
     normalizePsf(kernel);
     const BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
     Plan plan;
-    ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.padding, s.axisOrder, s.spectrum}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, toPlan(s.padding), toPlan(s.axisOrder), toPlan(s.spectrum)},
+                         &plan, nullptr));
     EXPECT_EQ(std::max(plan.first.paddedLength, plan.second.paddedLength), pow2Ceil(uint32_t(std::max(w, h))));
     const Texels frame = randomFrame(w, h, uint32_t(w * h));
-    EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
+    EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, toPlan(s.padding))),
               Tolerance::kFp32)
         << w << "x" << h << ", padded " << plan.first.paddedLength << "x" << plan.second.paddedLength;
     EXPECT_LE(relativeError(runner().bloom(frame, oneHotKernel(3, 3, 1, 1), s), frame), Tolerance::kFp32)
@@ -368,8 +375,9 @@ TEST(SpectrumCache, ExactSpectrumFollowsTheFrameExtent)
     for (const auto& [w, h] : {std::pair{40, 30}, std::pair{100, 30}, std::pair{40, 30}})
     {
         const Texels frame = randomFrame(w, h, uint32_t(w));
-        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, s.padding)),
-                  Tolerance::kFp32)
+        EXPECT_LE(
+            relativeError(runner().bloom(frame, kernel, s), referenceConvolution(frame, kernel, toPlan(s.padding))),
+            Tolerance::kFp32)
             << w << "x" << h;
         EXPECT_GT(runner().lastGpuMilliseconds(), 0.0) << "per-pass timestamps (FftbTimestampInfo) were not written";
     }

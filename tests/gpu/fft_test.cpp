@@ -252,7 +252,7 @@ TEST_P(FftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
     push.padding = FFTB_GPU_PADDING_ZERO;
     push.resampled = 0;
     push.sharpen = 0.0f;
-    push.scale = float(1.0 / n);
+    push.inverseScale = float(1.0 / n);
     h.run(push, lines); // one workgroup per line
     for (uint32_t line = 0; line < lines; ++line)
     {

@@ -38,10 +38,10 @@ Texels gaussianKernel(int width, int height, double sx, double sy)
 BloomSettings scaledBloom(Padding padding, KernelScale scale, SpectrumInterpolation interpolation)
 {
     BloomSettings s;
-    s.padding = padding;
-    s.output = OutputMode::Bloom;
-    s.interpolation = interpolation;
-    s.kernelScale = scale;
+    s.padding = toPublic(padding);
+    s.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.interpolation = toPublic(interpolation);
+    s.kernelExtent = toPublic(scale);
     return s;
 }
 
@@ -145,7 +145,7 @@ TEST(KernelScale, ScaledGaussianIsTheWiderGaussian)
         // +-6 deviations of the wider Gaussian hold all but 1e-8 of it.
         const int wide = 2 * int(std::ceil(6.0 * sigma * kDeviation)) + 1;
         BloomSettings exact = scaledBloom(Padding::Mirror, {}, SpectrumInterpolation::Cubic);
-        exact.spectrum = SpectrumMode::Exact;
+        exact.spectrum = FFTB_SPECTRUM_MODE_EXACT;
         const Texels wider =
             runner().bloom(frame, gaussianKernel(wide, wide, sigma * kDeviation, sigma * kDeviation), exact);
         const double measured = relativeError(scaled, wider);

@@ -62,11 +62,11 @@ TEST_P(PrefilterModes, MatchReferenceOfThePrefilteredFrame)
                                        Prefilter{0.8f, 0.8f, 20.0f}, Prefilter{0.0f, 0.0f, 0.7f}})
     {
         BloomSettings s;
-        s.padding = padding;
-        s.spectrum = SpectrumMode::Exact;
-        s.output = mode;
+        s.padding = toPublic(padding);
+        s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+        s.output = toPublic(mode);
         s.intensity = 0.4f;
-        s.prefilter = prefilter;
+        s.prefilter = toPublic(prefilter);
         const Texels gpu = runner().bloom(frame, kernel, s);
         const Texels bloom = referenceConvolution(referencePrefilter(frame, prefilter), kernel, padding);
         const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.intensity);
@@ -122,13 +122,13 @@ TEST(Composite, EnergyConservingCompositeKeepsEachChannelsTotal)
         for (float intensity : {0.25f, 1.0f})
         {
             BloomSettings s;
-            s.padding = Padding::Mirror;
-            s.spectrum = SpectrumMode::Exact;
-            s.output = OutputMode::Composite;
+            s.padding = FFTB_PADDING_MIRROR;
+            s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+            s.output = FFTB_OUTPUT_MODE_COMPOSITE;
             s.intensity = intensity;
-            s.prefilter = prefilter;
+            s.prefilter = toPublic(prefilter);
             const Texels composite = runner().bloom(frame, kernel, s);
-            s.output = OutputMode::Additive;
+            s.output = FFTB_OUTPUT_MODE_ADDITIVE;
             const Texels additive = runner().bloom(frame, kernel, s);
             const Texels p = referencePrefilter(frame, prefilter);
             for (int ch = 0; ch < 3; ++ch)
@@ -151,7 +151,7 @@ TEST(Prefilter, ZeroAndInactiveSettingsLeaveTheBloomUnchanged)
     Texels kernel = randomKernel(9, 9, 42);
     normalizePsf(kernel);
     BloomSettings s;
-    s.spectrum = SpectrumMode::Exact;
+    s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
     s.intensity = 0.5f;
     const Texels plain = runner().bloom(frame, kernel, s);
     s.prefilter.clamp = 1000.0f;

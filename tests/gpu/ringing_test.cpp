@@ -113,9 +113,9 @@ void PrintTo(const RingingCase& c, std::ostream* os)
 Plan oversampledPlan(const Texels& frame, const Texels& kernel, const BloomSettings& s, uint32_t factor)
 {
     Plan plan;
-    const PlanRequest request{
-        uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height), s.padding,
-        s.axisOrder,           SpectrumMode::Resampled};
+    const PlanRequest request{uint32_t(frame.width),   uint32_t(frame.height), uint32_t(kernel.width),
+                              uint32_t(kernel.height), toPlan(s.padding),      toPlan(s.axisOrder),
+                              SpectrumMode::Resampled};
     EXPECT_TRUE(makePlan(request, &plan, nullptr));
     plan.first.spectrumLength *= factor;
     plan.second.spectrumLength *= factor;
@@ -141,19 +141,19 @@ TEST_P(ResampledSpectrum, CubicRingsLessThanLinear)
         normalizePsf(kernel);
     }
     BloomSettings s;
-    s.output = OutputMode::Bloom;
+    s.output = FFTB_OUTPUT_MODE_BLOOM;
     Ringing worst[4]; // linear, cubic on the GPU; linear, cubic at 2 S in the reference
     for (std::size_t i = 0; i < frames.size(); ++i)
     {
         const Texels& frame = frames[i];
-        s.spectrum = SpectrumMode::Exact;
+        s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
         const Texels exact = runner().bloom(frame, kernel, s);
-        s.spectrum = SpectrumMode::Resampled;
+        s.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
         Ringing r[4];
         int column = 0;
         for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
         {
-            s.interpolation = interpolation;
+            s.interpolation = toPublic(interpolation);
             r[column++] = ringingOf(runner().bloom(frame, kernel, s), exact);
         }
         const Plan doubled = oversampledPlan(frame, kernel, s, 2);

@@ -243,7 +243,7 @@ TEST(Plan, RefusesEmptyExtentsAndFramesTooLargeNamingTheField)
     EXPECT_FALSE(makePlan({0, 10, 8, 8}, &plan, &error));
     EXPECT_NE(error.find("image extent"), std::string::npos) << error;
     EXPECT_FALSE(makePlan({10, 10, 0, 8}, &plan, &error));
-    EXPECT_NE(error.find("kernel extent"), std::string::npos) << error;
+    EXPECT_NE(error.find("kernel resolution"), std::string::npos) << error;
     EXPECT_FALSE(makePlan({20000, 10, 8, 8}, &plan, &error));
     EXPECT_NE(error.find("image width: 20000"), std::string::npos) << error;
     EXPECT_NE(error.find("16384"), std::string::npos) << error;
@@ -251,7 +251,7 @@ TEST(Plan, RefusesEmptyExtentsAndFramesTooLargeNamingTheField)
     EXPECT_NE(error.find("image height: 16000"), std::string::npos) << error;
     EXPECT_TRUE(makePlan({7680, 4320, 1024, 1024, Padding::Mirror}, &plan, &error)) << error;
     EXPECT_FALSE(makePlan({10, 10, 8, 8192}, &plan, &error));
-    EXPECT_NE(error.find("kernel extent"), std::string::npos) << error;
+    EXPECT_NE(error.find("kernel resolution"), std::string::npos) << error;
 }
 
 TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)

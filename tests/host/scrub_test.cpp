@@ -1,6 +1,7 @@
 // What the CLI gives back of the values its input scrubbing took from the bloom, in each composite.
-#include "reference.h"
 #include "image/scrub.h"
+#include "reference.h"
+#include "runner/restore.h"
 
 #include <gtest/gtest.h>
 
@@ -22,15 +23,15 @@ Texels original()
 }
 
 /// What the plugin writes from the scrubbed texel, with `bloom` as the convolution's value there.
-Texels gpuOutput(OutputMode mode, const Prefilter& prefilter, float intensity, const float bloom[3])
+Texels gpuOutput(FftbOutputMode mode, const Prefilter& prefilter, float intensity, const float bloom[3])
 {
     Texels scrubbed = original();
     scrubRgb(scrubbed, kMax);
     float p[3] = {scrubbed.values[0], scrubbed.values[1], scrubbed.values[2]};
-    prefilterRgb(p, prefilter);
+    prefilterRgb(p, PrefilterSettings{prefilter.threshold, prefilter.knee, prefilter.clamp});
     Texels out = scrubbed;
     for (int c = 0; c < 3; ++c)
-        out.values[size_t(c)] = mode == OutputMode::Additive
+        out.values[size_t(c)] = mode == FFTB_OUTPUT_MODE_ADDITIVE
                                     ? scrubbed.values[size_t(c)] + intensity * bloom[c]
                                     : scrubbed.values[size_t(c)] + intensity * (bloom[c] - p[c]);
     return out;
@@ -45,10 +46,15 @@ TEST(RestoreUnbloomed, CompositesSeeTheUnscrubbedValueWhereTheBloomSawTheScrubbe
     {
         double p[3];
         referencePrefilter(x, prefilter, p);
-        Texels composite = gpuOutput(OutputMode::Composite, prefilter, intensity, bloom);
-        restoreUnbloomed(composite, original(), kMax, intensity, OutputMode::Composite, prefilter);
-        Texels additive = gpuOutput(OutputMode::Additive, prefilter, intensity, bloom);
-        restoreUnbloomed(additive, original(), kMax, intensity, OutputMode::Additive, prefilter);
+        BloomSettings settings;
+        settings.intensity = intensity;
+        settings.prefilter = {prefilter.threshold, prefilter.knee, prefilter.clamp};
+        settings.output = FFTB_OUTPUT_MODE_COMPOSITE;
+        Texels composite = gpuOutput(settings.output, prefilter, intensity, bloom);
+        restoreUnbloomed(composite, original(), kMax, settings);
+        settings.output = FFTB_OUTPUT_MODE_ADDITIVE;
+        Texels additive = gpuOutput(settings.output, prefilter, intensity, bloom);
+        restoreUnbloomed(additive, original(), kMax, settings);
         for (int c = 0; c < 3; ++c)
         {
             EXPECT_NEAR(composite.values[size_t(c)], x[c] + intensity * (bloom[c] - p[c]), 1e-3)

@@ -1,7 +1,6 @@
 // Shared pieces of the GPU tests.
 #include "gpu_test_support.h"
 
-#include "psf/kernel_extent.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +11,97 @@
 
 namespace fftb::test
 {
+
+Padding toPlan(FftbPadding padding)
+{
+    return padding == FFTB_PADDING_MIRROR ? Padding::Mirror : Padding::Zero;
+}
+
+AxisOrder toPlan(FftbAxisOrder order)
+{
+    return order == FFTB_AXIS_ORDER_X_FIRST   ? AxisOrder::XFirst
+           : order == FFTB_AXIS_ORDER_Y_FIRST ? AxisOrder::YFirst
+                                              : AxisOrder::Auto;
+}
+
+SpectrumMode toPlan(FftbSpectrumMode mode)
+{
+    return mode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled;
+}
+
+SpectrumInterpolation toPlan(FftbSpectrumInterpolation interpolation)
+{
+    return interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? SpectrumInterpolation::Linear
+                                                               : SpectrumInterpolation::Cubic;
+}
+
+OutputMode toPlan(FftbOutputMode mode)
+{
+    return mode == FFTB_OUTPUT_MODE_BLOOM      ? OutputMode::Bloom
+           : mode == FFTB_OUTPUT_MODE_ADDITIVE ? OutputMode::Additive
+                                               : OutputMode::Composite;
+}
+
+Prefilter toPlan(const PrefilterSettings& prefilter)
+{
+    return {prefilter.threshold, prefilter.knee, prefilter.clamp};
+}
+
+KernelScale toPlan(const KernelExtent& extent)
+{
+    const KernelScaleUnit unit = extent.unit == FFTB_KERNEL_SCALE_PIXELS           ? KernelScaleUnit::Pixels
+                                 : extent.unit == FFTB_KERNEL_SCALE_FRAME_DIAGONAL ? KernelScaleUnit::FrameDiagonal
+                                                                                   : KernelScaleUnit::Native;
+    return {unit, extent.value};
+}
+
+FftbPadding toPublic(Padding padding)
+{
+    return padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
+}
+
+FftbAxisOrder toPublic(AxisOrder order)
+{
+    return order == AxisOrder::XFirst   ? FFTB_AXIS_ORDER_X_FIRST
+           : order == AxisOrder::YFirst ? FFTB_AXIS_ORDER_Y_FIRST
+                                        : FFTB_AXIS_ORDER_AUTO;
+}
+
+FftbSpectrumMode toPublic(SpectrumMode mode)
+{
+    return mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
+}
+
+FftbSpectrumInterpolation toPublic(SpectrumInterpolation interpolation)
+{
+    return interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+                                                          : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
+}
+
+FftbOutputMode toPublic(OutputMode mode)
+{
+    return mode == OutputMode::Bloom      ? FFTB_OUTPUT_MODE_BLOOM
+           : mode == OutputMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
+                                          : FFTB_OUTPUT_MODE_COMPOSITE;
+}
+
+FftbLengthPolicy toPublic(LengthPolicy lengths)
+{
+    return lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
+}
+
+PrefilterSettings toPublic(const Prefilter& prefilter)
+{
+    return {prefilter.threshold, prefilter.knee, prefilter.clamp};
+}
+
+KernelExtent toPublic(const KernelScale& scale)
+{
+    const FftbKernelScaleUnit unit = scale.unit == KernelScaleUnit::Pixels          ? FFTB_KERNEL_SCALE_PIXELS
+                                     : scale.unit == KernelScaleUnit::FrameDiagonal ? FFTB_KERNEL_SCALE_FRAME_DIAGONAL
+                                                                                    : FFTB_KERNEL_SCALE_NATIVE;
+    return {unit, scale.value};
+}
 
 GpuRunner& runner()
 {
@@ -54,33 +144,28 @@ double relativeError(const Texels& gpu, const Texels& reference)
 
 std::string describe(int width, int height, const BloomSettings& s)
 {
-    const char* axis = s.axisOrder == AxisOrder::XFirst   ? "x-first"
-                       : s.axisOrder == AxisOrder::YFirst ? "y-first"
-                                                          : "auto";
+    const char* axis = s.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? "x-first"
+                       : s.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y-first"
+                                                                : "auto";
     return std::to_string(width) + "x" + std::to_string(height) +
-           (s.padding == Padding::Mirror ? " mirror " : " zero ") + axis +
-           (s.spectrum == SpectrumMode::Exact                  ? " exact"
-            : s.interpolation == SpectrumInterpolation::Linear ? " resampled linear"
-                                                               : " resampled cubic") +
-           (s.kernelScale.native() ? std::string() : " kernel extent " + kernelExtentText(s.kernelScale));
+           (s.padding == FFTB_PADDING_MIRROR ? " mirror " : " zero ") + axis +
+           (s.spectrum == FFTB_SPECTRUM_MODE_EXACT                  ? " exact"
+            : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " resampled linear"
+                                                                    : " resampled cubic") +
+           (s.kernelExtent.native() ? std::string() : " kernel extent " + kernelExtentText(s.kernelExtent));
 }
 
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
 {
-    if (s.spectrum == SpectrumMode::Exact)
-        return referenceConvolution(frame, kernel, s.padding);
+    if (s.spectrum == FFTB_SPECTRUM_MODE_EXACT)
+        return referenceConvolution(frame, kernel, toPlan(s.padding));
     Plan plan;
     std::string error;
-    PlanRequest request{uint32_t(frame.width),
-                        uint32_t(frame.height),
-                        uint32_t(kernel.width),
-                        uint32_t(kernel.height),
-                        s.padding,
-                        s.axisOrder,
-                        s.spectrum};
-    request.kernelScale = s.kernelScale;
+    PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height),
+                        toPlan(s.padding),     toPlan(s.axisOrder),    toPlan(s.spectrum)};
+    request.kernelScale = toPlan(s.kernelExtent);
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
-    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, s.interpolation);
+    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, toPlan(s.interpolation));
 }
 
 } // namespace fftb::test

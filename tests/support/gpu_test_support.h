@@ -2,6 +2,7 @@
 #pragma once
 
 #include "image/image.h"
+#include "plan.h"
 #include "runner/gpu_runner.h"
 #include "texel_test_support.h"
 
@@ -16,6 +17,23 @@ struct Tolerance
 {
     static constexpr double kFp32 = 1e-5; ///< fp32 spectra against a double-precision reference
 };
+
+/// The planner's form of the runner's public settings, for the reference (which plans with the planner), and back.
+Padding toPlan(FftbPadding padding);
+AxisOrder toPlan(FftbAxisOrder order);
+SpectrumMode toPlan(FftbSpectrumMode mode);
+SpectrumInterpolation toPlan(FftbSpectrumInterpolation interpolation);
+OutputMode toPlan(FftbOutputMode mode);
+Prefilter toPlan(const PrefilterSettings& prefilter);
+KernelScale toPlan(const KernelExtent& extent);
+FftbPadding toPublic(Padding padding);
+FftbAxisOrder toPublic(AxisOrder order);
+FftbSpectrumMode toPublic(SpectrumMode mode);
+FftbSpectrumInterpolation toPublic(SpectrumInterpolation interpolation);
+FftbOutputMode toPublic(OutputMode mode);
+FftbLengthPolicy toPublic(LengthPolicy lengths);
+PrefilterSettings toPublic(const Prefilter& prefilter);
+KernelExtent toPublic(const KernelScale& scale);
 
 /// The process-wide runner on the default device (lavapipe in CI), Khronos validation on.
 GpuRunner& runner();

@@ -20,7 +20,9 @@ extern "C" {
 /** Largest FFT length along one axis. A frame needs, per axis, a padded length of at least extent + kernel/2 (zero
  *  padding) or extent + kernel - 1 (mirror padding), of the form 2^a 3^b 5^c 7^d, no longer than this. */
 #define FFTB_MAX_FFT_LENGTH 16384u
-/** Largest kernel extent along one axis. */
+/** Largest kernel length along one axis: the largest kernel resolution, in texels (FftbKernelInfo::width, height),
+ *  and the largest kernel extent on the frame, in pixels, of a scaled kernel (FftbBloomInfo::kernelScale). The
+ *  resampled spectrum of such a kernel, pow2ceil(length) along the axis, stays in one workgroup's shared memory. */
 #define FFTB_MAX_KERNEL_LENGTH 4096u
 
 /** Result codes: 0 on success, one negative value per cause. Like Vulkan's, every enum ends with a _MAX_ENUM entry
@@ -121,7 +123,8 @@ typedef enum FftbOutputMode
     FFTB_OUTPUT_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbOutputMode;
 
-/** The unit of FftbBloomInfo::kernelScale: how large the kernel appears on the frame, independent of its texel count.
+/** The unit of FftbBloomInfo::kernelScale: how large the kernel appears on the frame (its extent), independent of its
+ *  resolution (its texel count).
  *  Whatever the unit, the kernel k of Kw x Kh texels is scaled isotropically about its centre texel by
  *  sigma = span / max(Kw, Kh), span being the frame pixels its larger extent covers:
  *  k_sigma(x) = k(x / sigma) / sigma^2, which keeps its energy (unit sum) and has the spectrum K(sigma f) (the
@@ -165,10 +168,11 @@ typedef struct FftbContextCreateInfo
     const VkAllocationCallbacks* allocator;
     uint32_t maxWidth;  /**< largest frame width in texels passed to fftbCmdBloom, >= 1 */
     uint32_t maxHeight; /**< largest frame height in texels, >= 1 */
-    /** Largest kernel width in texels passed to fftbCreateKernel, 1 .. 4096, and largest width in frame pixels of a
-     *  scaled kernel (FftbBloomInfo::kernelScale): the frame's padding, so the scratch, is sized for it. */
+    /** Largest kernel width: the resolution in texels of a kernel passed to fftbCreateKernel, and the extent in
+     *  frame pixels of a scaled kernel (FftbBloomInfo::kernelScale, fftbGetKernelExtent), 1 .. FFTB_MAX_KERNEL_LENGTH.
+     *  The frame's padding, so the scratch, is sized for it. */
     uint32_t maxKernelWidth;
-    uint32_t maxKernelHeight; /**< largest kernel height, likewise, 1 .. 4096 */
+    uint32_t maxKernelHeight; /**< largest kernel height, likewise, 1 .. FFTB_MAX_KERNEL_LENGTH */
     /** Command buffers recorded with fftbCmdBloom that may be pending at once, 1 .. 16; 0 means 3. Each call
      *  writes its descriptors into the next of this many descriptor sets in turn, so the command buffer of the
      *  call this many calls earlier must have completed (the frames-in-flight rule of FidelityFX's backends). */
@@ -251,15 +255,15 @@ typedef struct FftbMemoryRequirements
     void* pNext;             /**< NULL */
     /** Device-local storage buffer per context, the frame's half spectrum: 3 (N1/2 + 1) L2 x 8 bytes at worst over
      *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis). Allocated by the context,
-     *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomInfo::kernelScale): their scaled
-     *  extent may not exceed the maximum kernel extent. */
+     *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomInfo::kernelScale): their extent
+     *  on the frame may not exceed maxKernelWidth x maxKernelHeight. */
     VkDeviceSize scratchBytes;
-    /** Device-local, per kernel of the maximum kernel extent and per axis order it is used with, exact mode: the
+    /** Device-local, per kernel of the maximum kernel resolution and per axis order it is used with, exact mode: the
      *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes. */
     VkDeviceSize exactSpectrumBytes;
     /** The same in resampled mode: the spectrum at the kernel's own extent rounded up to powers of two. */
     VkDeviceSize resampledSpectrumBytes;
-    /** Host-visible, per kernel of the maximum kernel extent: its texels, planar RGB fp32. */
+    /** Host-visible, per kernel of the maximum kernel resolution: its texels, planar RGB fp32. */
     VkDeviceSize kernelTexelBytes;
     /** Host-visible, per context: every FFT length's twiddle table. */
     VkDeviceSize twiddleBytes;
@@ -270,7 +274,7 @@ typedef struct FftbKernelInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_KERNEL_INFO */
     const void* pNext;
-    uint32_t width;  /**< texels, 1 .. maxKernelWidth */
+    uint32_t width;  /**< the kernel's resolution in texels, 1 .. maxKernelWidth */
     uint32_t height; /**< texels, 1 .. maxKernelHeight */
     /** width * height RGB texels, interleaved floats, row-major, (0, 0) at the top left, x right, y down.
      *  Texel (width / 2, height / 2) (integer division) is the kernel's centre. Each channel is normalized
@@ -290,8 +294,8 @@ typedef struct FftbBloomInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BLOOM_INFO */
     const void* pNext;       /**< NULL, or a chain of FftbTimestampInfo, FftbImageBarrierInfo */
-    /** The kernel to convolve with, from fftbCreateKernel on a context of this device; no larger than this context's
-     *  maximum kernel extent. */
+    /** The kernel to convolve with, from fftbCreateKernel on a context of this device; its resolution no larger than
+     *  this context's maxKernelWidth x maxKernelHeight. */
     FftbKernel kernel;
     /** The HDR frame, any format with VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT, read with texelFetch (no filtering).
      *  The passes read it in `inputLayout` (VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL).
@@ -333,16 +337,17 @@ typedef struct FftbBloomInfo
      *  instead of k * S / N (k the frame frequency, N the padded length, S the spectrum's extent), and frequencies
      *  past its Nyquist, |sigma * k * S / N| > S / 2 (only when sigma > 1), are zero: the scaled kernel is
      *  band-limited, not the periodic repetition of the spectrum. This costs nothing in the passes; the padding
-     *  grows with the scaled extent (see kernelScale). */
+     *  grows with the kernel's extent on the frame (see kernelScale). */
     FftbKernelScaleUnit kernelScaleUnit;
     /** How large the kernel appears, in kernelScaleUnit: frame pixels (FFTB_KERNEL_SCALE_PIXELS) or a fraction of the
      *  frame's diagonal (FFTB_KERNEL_SCALE_FRAME_DIAGONAL) spanned by the kernel's larger extent; the scale factor is
      *  sigma = span / max(Kw, Kh) (FftbKernelScaleUnit). Not read with FFTB_KERNEL_SCALE_NATIVE (default 0).
-     *  Otherwise finite and > 0, else FFTB_ERROR_INVALID_ARGUMENT. The frame is padded for the scaled kernel extent
-     *  ceil(sigma * Kw) x ceil(sigma * Kh) (ceil(span) along the larger axis) as for a kernel of that many texels;
-     *  it must not exceed the context's maximum kernel extent (FftbContextCreateInfo::maxKernelWidth, Height), which
-     *  is what bounds the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor may the padding need an FFT
-     *  longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports the padded extents. */
+     *  Otherwise finite and > 0, else FFTB_ERROR_INVALID_ARGUMENT. The frame is padded for the kernel's extent on the
+     *  frame, ceil(sigma * Kw) x ceil(sigma * Kh) pixels (ceil(span) along the larger axis; fftbGetKernelExtent), as
+     *  for a kernel of that resolution; it must not exceed the context's FftbContextCreateInfo::maxKernelWidth x
+     *  maxKernelHeight, which is what bounds the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor may
+     *  the padding need an FFT longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports
+     *  the kernel's extent and the padded extents. */
     float kernelScale;
 } FftbBloomInfo;
 
@@ -396,9 +401,22 @@ typedef struct FftbNodeDescription
     VkDeviceSize spectrumBytes;
     uint32_t spectrumPassCount; /**< 0, or 2 when this call computes the kernel spectrum first */
     uint32_t passCount;         /**< compute passes recorded: 3 + spectrumPassCount */
-    uint32_t paddedWidth;       /**< the FFT lengths along x and y, padded for the scaled kernel extent */
+    uint32_t paddedWidth;       /**< the FFT lengths along x and y, padded for the kernel's extent on the frame */
     uint32_t paddedHeight;
     FftbAxisOrder axisOrder; /**< the order used: FFTB_AXIS_ORDER_X_FIRST or FFTB_AXIS_ORDER_Y_FIRST */
+    /** The kernel's extent on the frame in pixels, which the padding is planned for: ceil(sigma * Kw) x
+     *  ceil(sigma * Kh), 1 .. maxKernelWidth x maxKernelHeight (as fftbGetKernelExtent); the kernel's resolution
+     *  Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. */
+    uint32_t kernelExtentWidth;
+    uint32_t kernelExtentHeight;
+    /** The kernel scale sigma = span / max(Kw, Kh), frame pixels per kernel texel, > 0 (FftbKernelScaleUnit); exactly
+     *  1 at FFTB_KERNEL_SCALE_NATIVE. */
+    double kernelScale;
+    /** The planner's modelled cost of this plan, unitless and > 0: over passes 1 to 3, the FFTs' lines times a cost
+     *  per FFT length (its length times the sum over its radix stages of 1 + radix / 10), plus the texels moved
+     *  through the scratch. Not a time: comparable only between descriptions of one frame, e.g. with
+     *  FFTB_AXIS_ORDER_X_FIRST and FFTB_AXIS_ORDER_Y_FIRST (FFTB_AXIS_ORDER_AUTO picks the smaller). */
+    double modelledCost;
 } FftbNodeDescription;
 
 /** Timestamps fftbCmdBloom writes when an FftbTimestampInfo is chained to FftbBloomInfo::pNext:
@@ -464,16 +482,17 @@ FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeIn
 /** Creates a kernel on the device of `context`: the texels are copied and normalized per channel, and uploaded to a
  *  host-visible buffer; each spectrum (one per axis order it is used with) is allocated and computed by the first
  *  fftbCmdBloom that needs it, on the GPU. The kernel may be used with any context of the same device whose maximum
- *  kernel extent it fits, and outlives `context`. Returns FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN
+ *  kernel resolution it fits, and outlives `context`. Returns FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN
  *  or infinite texel, a channel summing to 0, unknown mode), FFTB_ERROR_DEVICE_LIMIT (larger than the context's
- *  maximum kernel extent), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+ *  maximum kernel resolution), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
 FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* kernelInfo, FftbKernel* kernel);
 
 /** Destroys the kernel. No command buffer recorded with it may be pending. NULL is ignored. */
 void fftbDestroyKernel(FftbKernel kernel);
 
-/** Describes what fftbCmdBloom(context, ..., bloomInfo) would record, without recording: for render graphs. The
- *  views of `bloomInfo` are not read (they may be VK_NULL_HANDLE). Returns the argument errors of fftbCmdBloom. */
+/** Describes what fftbCmdBloom(context, ..., bloomInfo) would record, without recording: for render graphs, and for
+ *  tools that show the plan (padded extents, axis order, the kernel's extent). The views of `bloomInfo` are not read
+ *  (they may be VK_NULL_HANDLE). Returns the argument errors of fftbCmdBloom. */
 FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* bloomInfo, FftbNodeDescription* description);
 
 /** The driver's statistics of the pipelines of the three frame passes that fftbCmdBloom(context, ..., bloomInfo)
@@ -485,6 +504,17 @@ FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* bloomInfo,
 FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* bloomInfo, uint32_t* count,
                                  FftbPassStatistic* statistics);
 
+/** The kernel's extent on the frame, without a context: the frame pixels `*extentWidth` x `*extentHeight` that a
+ *  kernel of resolution `kernelWidth` x `kernelHeight` texels (>= 1) covers with the kernel scale of `bloomInfo`, whose
+ *  width, height, kernelScaleUnit and kernelScale only are read: ceil(sigma * Kw) x ceil(sigma * Kh), at least 1,
+ *  exactly ceil(span) along the larger axis, saturating at UINT32_MAX (sigma = span / max(Kw, Kh),
+ * FftbKernelScaleUnit); Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. A context that blooms this kernel at this scale needs
+ * maxKernelWidth and maxKernelHeight at least this large (fftbCmdBloom returns FFTB_ERROR_DEVICE_LIMIT otherwise).
+ * Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL pointer, a wrong sType, a zero width, height or kernel length, an
+ * unknown unit, or a kernelScale not finite and > 0 with a unit other than native. */
+FftbResult fftbGetKernelExtent(const FftbBloomInfo* bloomInfo, uint32_t kernelWidth, uint32_t kernelHeight,
+                               uint32_t* extentWidth, uint32_t* extentHeight);
+
 /** Records the bloom into `commandBuffer` (primary or secondary, recording, compute-capable queue); never
  *  submits or waits. Records three compute passes, preceded, the first time the kernel is used at a spectrum extent
  *  and axis order (in exact mode: after an extent change), by the two passes that compute the kernel spectrum: that
@@ -492,9 +522,9 @@ FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* bloom
  *  semaphore that orders it). Clobbers the bound compute pipeline, compute descriptor set 0 and push constants.
  *  Places the barriers between its own passes and one before its first pass (orders it after earlier compute use of
  *  the scratch and the kernel). Returns FFTB_ERROR_INVALID_ARGUMENT, FFTB_ERROR_DEVICE_LIMIT (extent larger than
- *  the context's maximum, a kernel or its scaled extent (FftbBloomInfo::kernelScale) larger than its maximum kernel
- *  extent, an exact-mode kernel created for smaller frames, or an FFT longer than FFTB_MAX_FFT_LENGTH),
- *  FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first allocation) or FFTB_ERROR_VULKAN. */
+ *  the context's maximum, a kernel resolution or its extent on the frame (FftbBloomInfo::kernelScale) larger than
+ *  its maxKernelWidth x maxKernelHeight, an exact-mode kernel created for smaller frames, or an FFT longer than
+ * FFTB_MAX_FFT_LENGTH), FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first allocation) or FFTB_ERROR_VULKAN. */
 FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
 
 #ifdef __cplusplus

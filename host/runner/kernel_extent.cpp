@@ -1,5 +1,5 @@
 // Parsing and printing "native", "<n>px" and "<f>diag".
-#include "psf/kernel_extent.h"
+#include "runner/kernel_extent.h"
 
 #include <charconv>
 #include <cmath>
@@ -8,7 +8,7 @@
 namespace fftb
 {
 
-bool parseKernelExtent(const std::string& text, KernelScale* scale, std::string* error)
+bool parseKernelExtent(const std::string& text, KernelExtent* extent, std::string* error)
 {
     const auto fail = [&](const std::string& reason)
     {
@@ -18,7 +18,7 @@ bool parseKernelExtent(const std::string& text, KernelScale* scale, std::string*
     };
     if (text == "native")
     {
-        *scale = KernelScale{};
+        *extent = KernelExtent{};
         return true;
     }
     float value = 0.0f;
@@ -31,19 +31,19 @@ bool parseKernelExtent(const std::string& text, KernelScale* scale, std::string*
                     "frame's diagonal)");
     if (!(value > 0.0f) || !std::isfinite(value))
         return fail("must be larger than 0");
-    if (unit == "px" && value > float(kMaxKernelLength))
-        return fail("is more than " + std::to_string(kMaxKernelLength) + " pixels, the largest kernel extent");
-    *scale = KernelScale{unit == "px" ? KernelScaleUnit::Pixels : KernelScaleUnit::FrameDiagonal, value};
+    if (unit == "px" && value > float(FFTB_MAX_KERNEL_LENGTH))
+        return fail("is more than " + std::to_string(FFTB_MAX_KERNEL_LENGTH) + " pixels, the largest kernel extent");
+    *extent = KernelExtent{unit == "px" ? FFTB_KERNEL_SCALE_PIXELS : FFTB_KERNEL_SCALE_FRAME_DIAGONAL, value};
     return true;
 }
 
-std::string kernelExtentText(const KernelScale& scale)
+std::string kernelExtentText(const KernelExtent& extent)
 {
-    if (scale.native())
+    if (extent.native())
         return "native";
     char text[48];
-    std::snprintf(text, sizeof text, "%.9g%s", double(scale.value),
-                  scale.unit == KernelScaleUnit::Pixels ? "px" : "diag");
+    std::snprintf(text, sizeof text, "%.9g%s", double(extent.value),
+                  extent.unit == FFTB_KERNEL_SCALE_PIXELS ? "px" : "diag");
     return text;
 }
 

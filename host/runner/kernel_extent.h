@@ -1,0 +1,33 @@
+// The kernel's extent on the frame and its text form, shared by the fftbloom CLI (--kernel-extent) and the viewer
+// (kernel-extent=).
+#pragma once
+
+#include "fftbloom/fftbloom.h"
+
+#include <string>
+
+namespace fftb
+{
+
+/// How large the kernel appears on the frame, whatever its resolution: FftbBloomInfo::kernelScaleUnit and kernelScale.
+struct KernelExtent
+{
+    FftbKernelScaleUnit unit = FFTB_KERNEL_SCALE_NATIVE;
+    /// FFTB_KERNEL_SCALE_PIXELS: frame pixels the kernel's larger side spans; FFTB_KERNEL_SCALE_FRAME_DIAGONAL: a
+    /// fraction of the frame's diagonal; not read when native
+    float value = 0.0f;
+    bool native() const { return unit == FFTB_KERNEL_SCALE_NATIVE; }
+    bool operator==(const KernelExtent& o) const { return unit == o.unit && value == o.value; }
+    bool operator!=(const KernelExtent& o) const { return !(*this == o); }
+};
+
+/// Parses how large the kernel appears on the frame: "native" (one kernel texel per frame pixel), "<n>px" (the
+/// kernel's larger side spans n frame pixels, 0 < n <= FFTB_MAX_KERNEL_LENGTH) or "<f>diag" (it spans a fraction
+/// f > 0 of the frame's diagonal sqrt(W^2 + H^2)); n and f are finite decimal numbers, e.g. "300px", "0.25diag".
+/// Returns false and a one-line reason without the option's name otherwise, leaving `extent` as it was.
+bool parseKernelExtent(const std::string& text, KernelExtent* extent, std::string* error);
+
+/// The text parseKernelExtent reads back as `extent`: "native", "300px", "0.25diag".
+std::string kernelExtentText(const KernelExtent& extent);
+
+} // namespace fftb

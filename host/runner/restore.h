@@ -1,0 +1,23 @@
+// Gives the CLI's composites back the colour values that input scrubbing kept from the bloom.
+#pragma once
+
+#include "image/image.h"
+#include "runner/gpu_runner.h"
+
+namespace fftb
+{
+
+/// The bloom's prefilter of one texel's R, G, B in single precision, as the plugin's passes compute it
+/// (FftbBloomInfo::prefilterThreshold; shaders/common.glsl; reference/reference.h has the double-precision
+/// reference).
+void prefilterRgb(float rgb[3], const PrefilterSettings& prefilter);
+
+/// Only the bloom sees the scrubbed frame (scrubRgb). Given `composite`, the plugin's composite or additive output
+/// (RGBA) made with `settings` from the scrubbed `original` x_s, makes it what the plugin writes for the unscrubbed x,
+/// with the bloom of the scrubbed frame: adds (x - x_s) - intensity (p(x) - p(x_s)) (FFTB_OUTPUT_MODE_COMPOSITE;
+/// (1 - intensity) (x - x_s) without a prefilter) or x - x_s (FFTB_OUTPUT_MODE_ADDITIVE) to every texel where some R,
+/// G or B value of `original` is finite and was changed (negative or above maxValue); NaN and infinite values stay
+/// replaced (x = x_s there). Does nothing for FFTB_OUTPUT_MODE_BLOOM.
+void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, const BloomSettings& settings);
+
+} // namespace fftb
