@@ -87,6 +87,16 @@ const Plan& Context::plan(const FftbBloomInfo& info)
         scale.unit =
             info.kernelScaleUnit == FFTB_KERNEL_SCALE_PIXELS ? KernelScaleUnit::Pixels : KernelScaleUnit::FrameDiagonal;
         scale.value = info.kernelScale;
+        // The padding (so the scratch) is sized for the maximum kernel extent: a scaled kernel may not exceed it.
+        const double span = kernelSpan(scale, info.width, info.height);
+        const uint32_t larger = std::max(kernel.width(), kernel.height());
+        const uint32_t width = scaledKernelLength(kernel.width(), larger, span);
+        const uint32_t height = scaledKernelLength(kernel.height(), larger, span);
+        if (width > max_.kernelWidth || height > max_.kernelHeight)
+            throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                          "kernelScale: the kernel's scaled extent " + std::to_string(width) + "x" +
+                              std::to_string(height) + " is larger than the context's maximum kernel extent " +
+                              std::to_string(max_.kernelWidth) + "x" + std::to_string(max_.kernelHeight)};
     }
     checkChain(info.pNext, {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO},
                "bloomInfo.pNext");
@@ -103,16 +113,7 @@ const Plan& Context::plan(const FftbBloomInfo& info)
     const Plan* planned = plans_.get(request, &reason);
     if (!planned)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, reason};
-    const Plan& plan = *planned;
-    // The padding (so the scratch) is sized for the maximum kernel extent: a scaled kernel may not exceed it.
-    const uint32_t scaledWidth = plan.firstAxisIsX ? plan.first.scaledKernelLength : plan.second.scaledKernelLength;
-    const uint32_t scaledHeight = plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength;
-    if (scaledWidth > max_.kernelWidth || scaledHeight > max_.kernelHeight)
-        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                      "kernelScale: the kernel's scaled extent " + std::to_string(scaledWidth) + "x" +
-                          std::to_string(scaledHeight) + " is larger than the context's maximum kernel extent " +
-                          std::to_string(max_.kernelWidth) + "x" + std::to_string(max_.kernelHeight)};
-    return plan;
+    return *planned;
 }
 
 void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
