@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fetches OpenEXR's sample images from Debian's psychtoolbox-3-common package into assets/samples/.
 set -euo pipefail
 

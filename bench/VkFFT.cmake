@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Builds the VkFFT anchor (bench/vkfft_anchor.cpp) against a build-tree copy of Debian's vkFFT.h patched for glslang 12.
 #
 # Included from bench/CMakeLists.txt, it defines the object library fftbloom_vkfft_anchor. Include it from the

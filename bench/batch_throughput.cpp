@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-batch-bench: frames per second of the CLI's batch pipeline on EXR frames made from the sample
 // photographs, against the same pipeline with the GPU step left out (EXR decode + encode alone).
 #include "runner/batch.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-pass timing of fftbloom: one context per case, every frame's timestamps in one query pool.
 #include "bloom_timing.h"
 

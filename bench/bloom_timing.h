@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom's own timing: per-pass GPU time of repeated blooms of one case, from the plugin's timestamps.
 #pragma once
 

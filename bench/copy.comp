@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The copy of the bandwidth probe and of the passes' copy skeleton: reads `reads` vec4 elements of Source and writes
 // `writes` elements of Destination (element i of Source to element i, zeros past the reads), a grid-stride loop so
 // any size fits the dispatch limits. Reads past the writes feed a store that never happens, so they are not dropped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A buffer-to-buffer compute copy, timed with timestamps, for the device's practical DRAM bandwidth.
 #include "copy_bandwidth.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The copy bandwidth of the device, measured with a compute shader: the yardstick of the bandwidth floor; and the
 // copy skeleton of the passes, the same bytes moved by plain copies with the same dispatches and barriers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lookup of the benchmark's embedded shaders and their compute pipelines.
 #include "embedded_shaders.h"
 

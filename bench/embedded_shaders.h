@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The benchmark's own shaders (copy, VkFFT pack/unpack), embedded at build time: lookup and pipeline creation.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-bench: per-pass GPU time of the bloom, against VkFFT's convolution and the copy-bandwidth floor.
 #include "bloom_timing.h"
 #include "copy_bandwidth.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The VkFFT anchor: VkFFT 1.2.26's fused R2C convolution of the padded frame, with the pack and unpack an engine adds.
 #include "vkfft_anchor.h"
 

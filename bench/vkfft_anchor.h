@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The VkFFT anchor: its fused R2C convolution of the same padded problem, timed on the same device.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // VkFFT anchor, before VkFFT: an RGBA16F frame to the planar fp32 RGB buffer VkFFT's convolution reads (row pitch Wp).
 #version 450
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // VkFFT anchor, after VkFFT: the convolved planes, in VkFFT's in-place R2C layout, to an RGBA16F storage image.
 #version 450
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian bookworm packages fftbloom builds and tests with; does nothing when all are present.
 set -euo pipefail
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernels for the bloom nodes, their views, and the plugin's device memory count.
 #include "bloom_node.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's bloom node as an engine would hold it (the plugin's context, the kernel it was given, the output
 // image), the kernels it is given, their views, and the count of the device memory the plugin holds.
 #pragma once

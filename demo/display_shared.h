@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The display pass's bindings, modes and push constants, shared by the viewer (C++) and tonemap.comp (GLSL).
 #ifndef FFTBLOOM_VIEWER_DISPLAY_SHARED_H
 #define FFTBLOOM_VIEWER_DISPLAY_SHARED_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-viewer: command line, then the window; one line and a non-zero exit on any failure.
 #include "viewer.h"
 #include "vulkan/device_loss.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Regenerates the viewer screenshots in README.md: demo/screenshots.sh [BUILD_DIR] (default build), from any folder.
 # Needs a built fftbloom-viewer, xvfb-run (Debian xvfb) and the sample images (assets/fetch_samples.sh).
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parsing key=value settings: one line naming the key and the accepted values on every error.
 #include "settings.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the viewer shows and how the bloom is set up, and their key=value spelling (--settings, the tests).
 #pragma once
 

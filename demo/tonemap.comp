@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-viewer's display pass: the HDR frame to the window, exposed, tonemapped and sRGB-encoded.
 #version 450
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's set-up and frame loop (the frame graph, the UI and the files are in the other viewer_*.cpp files,
 // the class in viewer_internal.h).
 #include "viewer_internal.h"

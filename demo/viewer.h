@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-viewer: a frame graph of scene input -> bloom (the plugin) -> display pass -> Dear ImGui -> present.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's device-level objects: frames in flight, the display pass's pipeline and descriptor sets, the UI's
 // render pass, the swapchain's framebuffers, and Dear ImGui's Vulkan backend.
 #include "viewer_internal.h"

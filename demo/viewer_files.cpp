@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Files: the image opened (EXR, .hdr; a placeholder scene when there is none), the output saved (EXR and PNG) and the
 // window's screenshot written (PNG).
 #include "viewer_internal.h"

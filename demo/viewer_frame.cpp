@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One frame: bloom nodes A and B (fftbCmdBloom), the display pass into the display image, its blit to the
 // swapchain image, Dear ImGui over it, the screenshot's copy; submission, presentation and the GPU timings.
 #include "viewer_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's frame graph and UI: one class, its parts in viewer.cpp (set-up, the frame loop), viewer_device.cpp
 // (the device-level objects), viewer_recovery.cpp (device loss), viewer_nodes.cpp (the scene, the bloom nodes and
 // their kernels), viewer_frame.cpp (recording a frame), viewer_files.cpp (opening and saving files) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scene input and the bloom nodes: the plugin's contexts grown to the scene, kernels made on a worker thread and
 // handed to the plugin, the kernel views.
 #include "viewer_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device loss: every object made on the device destroyed, a new device made, and what the viewer keeps on the host
 // (the scene, the kernels, the settings) uploaded again, so that the image stays and the panel says what happened.
 #include "viewer_internal.h"

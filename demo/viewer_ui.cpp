@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The panel (view, A / B, bloom, kernel, timings and memory, keys) and the keyboard and mouse.
 #include "viewer_internal.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Window, instance, device and swapchain creation for the viewer; the device is chosen for presentation support.
 #include "window_device.h"
 

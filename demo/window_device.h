@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's window and Vulkan objects an engine would own: instance, surface, device, graphics queue, swapchain.
 #pragma once
 

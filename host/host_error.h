@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The exception type of the Vulkan-free host code: a message fit to print as one line.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Double-precision CPU reference of the bloom convolution: linear (FFTW, no wrap-around) and the GPU's spectral math.
 #include "reference.h"
 

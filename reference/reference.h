@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Double-precision CPU reference of the bloom convolution (FFTW), independent of the GPU code path.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Push constants, buffer layouts and padding helpers shared by the pass shaders.
 #ifndef FFTB_COMMON_GLSL
 #define FFTB_COMMON_GLSL

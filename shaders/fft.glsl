@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one FFT of every pass: mixed-radix (8/4/2/3/5/7) Stockham autosort in shared memory, natural order in and out.
 // Lines longer than shared memory holds (N > 4096) run one radix-R stage in registers first (the "virtual threads"
 // of seeds/000), then R sub-FFTs of length M = N / R in shared memory, one after the other (four-step FFT).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 1: real-packed forward FFT of two prefiltered frame lines along the first axis; stores their half spectra.
 #version 450
 #extension GL_GOOGLE_include_directive : require

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 2: per half-spectrum line, forward FFT along the second axis, Hadamard product with the kernel spectrum
 // (resampled or exact, blended toward the Dirac delta), inverse FFT; stores the lines pass 3 reads.
 #version 450

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pass 3: rebuilds two lines' full spectra from their halves, inverse FFT along the first axis, crops to the
 // frame and writes the bloom of the prefiltered frame p, or a composite: energy-conserving in + intensity * (bloom - p)
 // or additive in + intensity * bloom; alpha passes through.

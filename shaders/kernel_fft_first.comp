@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernel spectrum, step 1: real-packed forward FFT of two kernel lines along the first axis, the kernel wrapped
 // into the spectrum extent S1 x S2; stores their half spectra in the intermediate buffer.
 #version 450

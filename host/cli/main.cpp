@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom: blooms OpenEXR and Radiance HDR frames on the GPU and writes OpenEXRs, one frame or a whole shot.
 #include "runner/batch.h"
 #include "vulkan/device_loss.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parsing the fftbloom command line with CLI11.
 #include "options.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fftbloom command line: options, their defaults, and parsing with CLI11.
 #pragma once
 

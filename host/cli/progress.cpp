@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The progress bar, the per-frame lines and the totals line of fftbloom.
 #include "progress.h"
 

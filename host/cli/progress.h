@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What fftbloom prints while a batch runs: a progress bar on a terminal, a line per frame otherwise.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds the --report JSON with nlohmann::json.
 #include "report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JSON report of a batch (--report).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Temporary file, fsync, rename.
 #include "image/atomic_file.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tinyexr 1.0.1 sizes its offset table and its texels from the header before reading the file, rebuilds a damaged
 // table by scanning the blocks, and its PIZ decoder reads a block's bitmap and Huffman length before comparing them
 // with the block's length. Everything here is read from the bytes as OpenEXR lays them out, before tinyexr decodes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The offset table and blocks of a single-part OpenEXR file, checked before tinyexr decodes them.
 #pragma once
 

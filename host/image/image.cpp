@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // In-memory image helpers: channel lookup, and conversion to and from interleaved RGBA texels.
 #include "image/image.h"
 #include "host_error.h"

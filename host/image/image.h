@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // In-memory images and kernels shared by the CLI, the CPU reference and the tests.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads OpenEXR and Radiance .hdr images; writes OpenEXR files and PNG previews whole or not at all.
 #include "image/image_io.h"
 

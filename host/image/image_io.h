@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Image files: OpenEXR (tinyexr) and Radiance .hdr (stb_image) in, OpenEXR and PNG previews out.
 #pragma once
 

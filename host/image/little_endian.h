@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Little-endian loads and stores: OpenEXR stores every number that way, whatever the host's byte order.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replaces NaN, negative and overly bright colour values of an RGBA frame.
 #include "image/scrub.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Makes a frame's colour safe to transform: one NaN through an FFT turns every output texel NaN.
 #pragma once
 

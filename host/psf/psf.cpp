@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Point spread functions: loading, resampling and per-channel normalization.
 #include "psf/psf.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Point spread functions from image files: loading, resampling, normalization (generated ones: psf_generator.h).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Physically based PSFs: the aperture on a grid, |FFT|^2 with FFTW, per-wavelength resampling, CIE 1931 to Rec.709.
 #include "psf/psf_generator.h"
 

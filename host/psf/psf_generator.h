@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Physically based point spread functions: Fraunhofer diffraction by a lens or eye aperture, over the visible spectrum.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-psf: writes a physically based point spread function (docs/kernels.md) as a float OpenEXR.
 #include "host_error.h"
 #include "image/image_io.h"

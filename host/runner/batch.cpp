@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The batch pipeline: worker threads decode and encode while the calling thread keeps the GPU busy.
 #include "runner/batch.h"
 

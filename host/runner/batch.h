@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Batches of frames: output naming, sharding, and the decode -> GPU -> encode pipeline of the fftbloom CLI.
 #pragma once
 

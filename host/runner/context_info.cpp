@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The context create info filled from the host's device.
 #include "runner/context_info.h"
 

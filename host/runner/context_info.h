@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The FftbContextCreateInfo of a context on the host's own device (VulkanDevice or the viewer's WindowDevice).
 #pragma once
 

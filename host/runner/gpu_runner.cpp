@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Uploads a frame, records the plugin's bloom on the runner's own device, and reads the result back.
 #include "runner/gpu_runner.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs the plugin on a Vulkan device the runner creates itself: used by the CLI, the GPU tests and bench/.
 #pragma once
 

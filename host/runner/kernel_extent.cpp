@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parsing and printing "native", "<n>px" and "<f>diag".
 #include "runner/kernel_extent.h"
 

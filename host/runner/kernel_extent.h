@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernel's extent on the frame and its text form, shared by the fftbloom CLI (--kernel-extent) and the viewer
 // (kernel-extent=).
 #pragma once

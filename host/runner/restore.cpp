@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Restores the unscrubbed colour values in a composite, with the prefilter on the CPU.
 #include "runner/restore.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Gives the CLI's composites back the colour values that input scrubbing kept from the bloom.
 #pragma once
 

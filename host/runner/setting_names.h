@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one spelling of each public bloom enum value on the command line, in the viewer's settings and in messages.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-shaders: the plugin's passes for engines on other APIs. SPIRV-Cross turns the embedded SPIR-V into HLSL
 // (D3D12), MSL (Metal), GLSL 4.5 (OpenGL) or GLSL with Vulkan semantics, and a JSON table says how to bind each.
 #include "fftbloom/fftbloom.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Compute pipeline creation from SPIR-V: shader module, descriptor set layout, pipeline layout, pipeline.
 #include "vulkan/compute_pipeline.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A compute pipeline with its one descriptor set layout and its pipeline layout, made from embedded SPIR-V: shared by
 // the viewer's display pass, the benchmark's own passes and the FFT pass tests (the plugin keeps its own).
 #pragma once

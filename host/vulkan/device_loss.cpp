@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device-loss test hook's environment variable.
 #include "vulkan/device_loss.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A test hook for device loss, shared by VulkanDevice (the CLI, tests) and the viewer's WindowDevice: waits report
 // VK_ERROR_DEVICE_LOST as they do after a loss, though the device and the work it ran are fine, so that what a
 // program does on a lost device can be tested on any driver.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Physical device and queue family choice, the feature checks and logical device creation.
 #include "vulkan/device_setup.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The choice of a physical device and queue family and the creation of a logical device with one queue and the
 // features fftbloom requires: shared by VulkanDevice (the CLI, tests and bench) and the viewer's WindowDevice.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RTLD_NODELETE on every loaded library: dl_iterate_phdr(3) lists them, dlopen(3) with RTLD_NOLOAD marks them.
 #include "vulkan/loaded_libraries.h"
 

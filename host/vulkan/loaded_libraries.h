@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Keeps the shared libraries a Vulkan instance loaded (layers, drivers) mapped until the process exits.
 #pragma once
 

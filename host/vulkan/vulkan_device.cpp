@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device of the application's own (made by createLogicalDevice), and the buffer, image and submission helpers.
 #include "vulkan/vulkan_device.h"
 

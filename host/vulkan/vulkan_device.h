@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A Vulkan instance, device and compute queue of the application's own, with the few helpers the CLI, the tests
 // and the benchmark need (buffers, images, one-shot command buffers). Engines bring their own device instead.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Instance creation with the validation layer, synchronization validation and a counting messenger.
 #include "vulkan/vulkan_instance.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A Vulkan instance of the application's own, with, when asked, the Khronos validation layer (synchronization
 // validation included) and a messenger that counts its warnings and errors. Shared by VulkanDevice and the viewer.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The VkResult check, memory type choice, buffer and image creation, and the barriers of transitions and readbacks.
 #include "vulkan/vulkan_resources.h"
 

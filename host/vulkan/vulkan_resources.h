@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Buffers and images with their memory, and the check of a VkResult, shared by VulkanDevice (the CLI, tests and
 // bench) and the viewer, whose device WindowDevice makes.
 #pragma once

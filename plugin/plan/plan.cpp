@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Planning math for one bloom: padded lengths, mirror split points, axis order by cost, spectrum extents.
 #include "plan.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Vulkan-free planning of one bloom: padded FFT lengths, mirror split points, axis order, spectrum extents.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C entry points: argument checks, and every failure turned into a result code and a message.
 #include "context.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Context creation, resources, pipelines and descriptor sets.
 #include "context.h"
 

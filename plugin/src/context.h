@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The object behind FftbContext: pipelines, descriptor sets, the twiddle table and the scratch of one view.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shared device: loading entry points, buffers, barriers in both synchronization models, debug labels.
 #include "device.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device a context and its kernels share: entry points, properties, features, buffers, failures.
 #pragma once
 

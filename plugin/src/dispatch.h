@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Vulkan entry points the plugin calls, loaded through the caller's vkGet*ProcAddr (never the loader).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernel texels: validation, per-channel normalization, upload; spectrum slots allocated on first use.
 #include "kernel.h"
 

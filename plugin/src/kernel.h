@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The object behind FftbKernel: the kernel's texels and its spectra, one slot per axis order.
 #pragma once
 

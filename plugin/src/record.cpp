@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Setting the kernel and recording the passes of one bloom.
 #include "context.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Binding numbers, specialization-constant ids and the push-constant block, shared by C++ and GLSL.
 #ifndef FFTB_SHARED_H
 #define FFTB_SHARED_H

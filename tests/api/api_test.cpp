@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C API's argument checks and result codes, on a lavapipe device with the Khronos validation layer on.
 #include "vulkan/loaded_libraries.h"
 

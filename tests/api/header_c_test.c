@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Proves fftbloom.h compiles alone as C99 (and, through header_cpp_test.cpp, as C++): fills every struct, names every
  * enum, calls the query functions. */
 #include <fftbloom/fftbloom.h>

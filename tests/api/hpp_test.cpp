@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C++ RAII wrapper (fftbloom.hpp) on lavapipe with the validation layer: ownership, errors, and a bloom
 // recorded through it.
 #include <fftbloom/fftbloom.hpp>

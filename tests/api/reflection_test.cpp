@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks every embedded SPIR-V module against shaders/shared/fftb_shared.h through SPIRV-Cross reflection.
 #include "fftbloom_spirv.h"
 #include "shared/fftb_shared.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-shaders: every pass exported for every target, its binding table agreeing with the exported source, and
 // the exported GLSL and HLSL compiling back to SPIR-V with glslang.
 #include "fftbloom_spirv.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fftbloom binary on many frames: naming, skipping, shards, resuming after a kill, bad frames, scrubbing, the
 // report, and what an output keeps of its input.
 #include "cli_fixture.h"

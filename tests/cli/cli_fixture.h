@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fixture of the CLI tests: runs the fftbloom binary the build made, in a fresh folder per test.
 #pragma once
 

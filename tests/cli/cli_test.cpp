@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fftbloom binary on one frame: exit codes, one-line errors that name the file at fault, all-or-nothing output.
 #include "cli_fixture.h"
 

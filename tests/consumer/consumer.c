@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Links the static library from C: the version agrees with the header and an invalid create info is refused
  * before any Vulkan call. Exits non-zero on any disagreement. */
 #include <fftbloom/fftbloom.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Links the shared library from C++ through fftbloom.hpp: an invalid create info throws fftbloom::Error.
 #include <fftbloom/fftbloom.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fftbloom-viewer's screenshot mode: the PNG is the window, the bloom shows around highlights, errors are one line.
 #include "image/image_io.h"
 #include "settings.h"

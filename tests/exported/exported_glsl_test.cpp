@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bloom with the passes that fftbloom-shaders exports as Vulkan GLSL (SPIRV-Cross), compiled back to SPIR-V by
 // glslang and embedded in a build of the plugin's own code: on lavapipe with validation on, against the
 // double-precision CPU reference and against the native plugin, which runs in the fftbloom CLI's own process (the two

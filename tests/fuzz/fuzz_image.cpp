@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the CLI's frame loading, OpenEXR or Radiance .hdr bytes to an RGBA frame, scrubbed.
 #include "host_error.h"
 #include "image/image_io.h"

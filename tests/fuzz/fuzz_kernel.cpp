@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: a kernel file as the CLI takes it: decoded, resampled to 64 x 64 and normalized.
 #include "host_error.h"
 #include "image/image_io.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the fftbloom command line. The input is the argument list, arguments separated by NUL bytes.
 #include "options.h"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs one libFuzzer target for a bounded time (cmake -P): FUZZER the binary, SEEDS the committed corpus (read
 # only; crashes once found are kept there as regression inputs), WORK_DIR a fresh folder for the corpus it grows and
 # for any crashing input, SECONDS the time limit. Fails when the fuzzer finds a crash, a leak or a timeout.

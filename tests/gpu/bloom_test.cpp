@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plugin's bloom on the GPU against the double-precision CPU reference, and the identities it must keep.
 #include "gpu_test_support.h"
 #include "plan.h"

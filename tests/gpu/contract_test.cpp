@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The integration contract on one device, as an engine uses it: two contexts of different maximum extents, frames of
 // several extents on each (dynamic resolution) and after a resize, two kernels shared by both contexts, scratch
 // supplied by the engine between guard bands, the images' barriers and layout transitions left to the plugin

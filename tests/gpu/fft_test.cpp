@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The FFT of fft.glsl alone at mixed-radix lengths and past shared memory, through the plugin's own passes dispatched
 // directly:
 // forward against a double-precision DFT (FFTW), and forward, a spectral product and inverse against the same.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernel scale (FftbBloomInfo::kernelScale): the scaled resampled bloom against the double-precision reference, a
 // scaled Gaussian against a wider one transformed exactly, and the frame-diagonal unit's footprint across resolutions.
 #include "gpu_test_support.h"

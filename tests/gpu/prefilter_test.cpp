@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The prefilter (threshold, soft knee, clamp) and the three output modes on the GPU against the double-precision
 // reference, and the energy the composite keeps.
 #include "gpu_test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ringing of the resampled spectrum on the sample photographs: each interpolation against the exact spectrum at
 // kernel sizes 128 .. 1024, printed as the table of docs/kernels.md ("Spectrum resampling"); cubic must beat bilinear.
 #include "gpu_test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The real OpenEXR sample photographs, bloomed with the default PSF on the GPU, against the CPU reference.
 #include "gpu_test_support.h"
 #include "image/image_io.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Soak: 10,000 blooms on one context with the extent, padding, axis order, sharpening and output mode changing every
 // frame, the kernel (its extent, spectrum mode and interpolation) replaced every 500 frames and the context resized
 // every 2,000, validation (synchronization included) on. The schedule repeats every 4,000 frames; the plugin's live

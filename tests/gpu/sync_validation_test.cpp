@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Synchronization validation is on wherever validation is: a missing barrier is reported, and so fails the tests.
 #include "vulkan/vulkan_device.h"
 

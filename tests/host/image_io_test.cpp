@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Image file round trips, readers' and writers' error messages, and the all-or-nothing write rule.
 #include "host_error.h"
 #include "image/image_io.h"

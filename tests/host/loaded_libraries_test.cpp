@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // keepLoadedLibrariesUntilExit: a library loaded before the call outlives its last dlclose; one loaded after does not.
 #include "vulkan/loaded_libraries.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Planning math: padded lengths, mirror split points, the FFT length limit and the axis-order choice.
 #include "plan.h"
 

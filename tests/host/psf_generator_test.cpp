@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks the physical PSF generator against closed-form diffraction: the Airy pattern, an annular aperture's encircled
 // energy, polygon spikes; and its normalization, colour, determinism, parameter checks and EXR header.
 #include "host_error.h"

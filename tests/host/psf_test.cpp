@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks the default PSF's shape, PSF normalization and its errors, resampling, and loading from a file.
 #include "host_error.h"
 #include "image/image_io.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks the CPU reference against a direct convolution sum and the identities the bloom must satisfy.
 #include "host_error.h"
 #include "plan.h"

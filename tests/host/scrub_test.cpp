@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the CLI gives back of the values its input scrubbing took from the bloom, in each composite.
 #include "image/scrub.h"
 #include "reference.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared pieces of the GPU tests.
 #include "gpu_test_support.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared pieces of the GPU tests: the runner with validation on, random frames, error measures, tolerances.
 #pragma once
 

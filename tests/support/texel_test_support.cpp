@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Texel helpers shared by the host and GPU tests.
 #include "texel_test_support.h"
 

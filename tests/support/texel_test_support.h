@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Texel helpers shared by the host tests and the GPU tests: random and one-hot frames and kernels, channel sums. No
 // Vulkan, so the host tests use them without the loader.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fftbloom: FFT-convolution bloom recorded into the caller's Vulkan command buffer. The whole C API. */
 #ifndef FFTBLOOM_H
 #define FFTBLOOM_H

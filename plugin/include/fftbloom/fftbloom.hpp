@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fftbloom.hpp: a header-only C++17 RAII wrapper over the C API of fftbloom.h. It adds ownership and error
  * handling only; the structs are the C ones. */
 #ifndef FFTBLOOM_HPP
