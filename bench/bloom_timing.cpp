@@ -2,6 +2,8 @@
 // Per-pass timing of fftbloom: one context per case, every frame's timestamps in one query pool.
 #include "bloom_timing.h"
 
+#include "copy_bandwidth.h"
+
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
 #include "psf/psf_generator.h"
@@ -65,11 +67,30 @@ Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t heig
     const double intermediate = 3.0 * halfSpectrumLines * (xFirst ? height : width) * 8.0;
     const double spectrum = double(plan.spectrumBytes);
     Traffic t;
+    t.frame = frameBytes;
+    t.intermediate = intermediate;
+    t.spectrum = spectrum;
     t.pass1 = frameBytes + intermediate;
     t.pass2 = 2.0 * intermediate + spectrum;
     t.pass3 = intermediate + 2.0 * frameBytes; // the composite reads the input again
     t.floor = 2.0 * frameBytes + 4.0 * intermediate + spectrum;
     return t;
+}
+
+Skeleton measureSkeleton(VulkanDevice& device, const Traffic& traffic, int repeats)
+{
+    const auto rounded = [](double bytes) { return (uint64_t(bytes) + 255) / 256 * 256; };
+    // One buffer: [spectrum][intermediate][frame][output frame], so a pass's reads are one contiguous range.
+    const uint64_t spectrum = rounded(traffic.spectrum), intermediate = rounded(traffic.intermediate),
+                   frame = rounded(traffic.frame);
+    const uint64_t atIntermediate = spectrum, atFrame = spectrum + intermediate, atOutput = atFrame + frame;
+    const std::vector<CopyStep> steps = {
+        {atFrame, frame, atIntermediate, intermediate},
+        {0, spectrum + intermediate, atIntermediate, intermediate},
+        {atIntermediate, intermediate + frame, atOutput, frame},
+    };
+    const std::vector<double> seconds = timeCopySteps(device, steps, atOutput + frame, repeats);
+    return {seconds[0] * 1e3, seconds[1] * 1e3, seconds[2] * 1e3};
 }
 
 /// fftbCmdBloom calls recorded into one command buffer.

@@ -30,6 +30,7 @@ struct BloomCase
 /// for an RGBA16F frame in and out and fp32 complex intermediates.
 struct Traffic
 {
+    double frame = 0, intermediate = 0, spectrum = 0; ///< bytes of the RGBA16F frame, the intermediate, the spectrum
     double pass1 = 0, pass2 = 0, pass3 = 0;
     /// The floor's bytes: frame in and out once, the intermediate written, read, written and read once, the kernel
     /// spectrum read once (DESIGN.md section 4).
@@ -37,6 +38,17 @@ struct Traffic
 };
 /// The traffic of a `width` x `height` frame bloomed as `plan` says (fftbDescribeNode).
 Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height);
+
+/// The copy skeleton of `traffic`: median milliseconds of plain copies that move each pass's bytes (pass 1 the frame
+/// into the intermediate, pass 2 the spectrum and intermediate into the intermediate, pass 3 the intermediate and
+/// frame into an output frame), dispatched one after another with the passes' barriers between them: the practical
+/// floor of this pass structure.
+struct Skeleton
+{
+    double pass1Ms = 0, pass2Ms = 0, pass3Ms = 0;
+    double totalMs() const { return pass1Ms + pass2Ms + pass3Ms; }
+};
+Skeleton measureSkeleton(VulkanDevice& device, const Traffic& traffic, int repeats);
 
 /// Whether the plugin can bloom case `c` at all: fftbGetMemoryRequirements for a context of its extents. False and
 /// the plugin's reason (e.g. an FFT longer than FFTB_MAX_FFT_LENGTH) otherwise.

@@ -106,11 +106,12 @@ int run(const Options& o)
     results["copyBandwidthBytesPerSecond"] = bandwidth;
     results["frames"] = o.frames;
     int failures = 0;
-    std::string passTable = "| case | pass | MB | TB/s | of copy | FFT length | workgroup | driver's pipeline statistics |\n"
-                            "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    std::string passTable = "| case | pass | MB | TB/s | of copy | ms | skeleton ms | × skeleton | FFT length | "
+                            "workgroup | driver's pipeline statistics |\n"
+                            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     std::string table = "| case | axis first | padded | pass 1 | pass 2 | pass 3 | total ms | floor ms | × floor | "
-                        "VkFFT core ms | VkFFT end-to-end ms | VkFFT e2e / ours |\n"
-                        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+                        "skeleton ms | × skeleton | VkFFT core ms | VkFFT end-to-end ms | VkFFT e2e / ours |\n"
+                        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (const BloomCase& c : casesFor(o))
     {
         std::string reason;
@@ -118,12 +119,13 @@ int run(const Options& o)
         {
             // A documented limit (FFT lengths up to 4096), not a failure of the benchmark.
             results["cases"].push_back({{"case", c.name()}, {"unsupported", reason}});
-            const std::string row = "| " + c.name() + " | unsupported: " + reason + " |||||||||||\n";
+            const std::string row = "| " + c.name() + " | unsupported: " + reason + " |||||||||||||\n";
             table += row;
             std::printf("%s", row.c_str());
             continue;
         }
         const BloomTiming t = measureBloom(device, c);
+        const Skeleton skeleton = measureSkeleton(device, t.traffic, o.smoke ? 3 : 20);
         const char* firstAxis = t.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x";
         const double floorMs = t.traffic.floor / bandwidth * 1e3;
         nlohmann::json j{
@@ -145,6 +147,9 @@ int run(const Options& o)
             {"bytes", {{"pass1", t.traffic.pass1}, {"pass2", t.traffic.pass2}, {"pass3", t.traffic.pass3}}},
             {"floorBytes", t.traffic.floor},
             {"floorMs", floorMs},
+            {"skeletonMs", {{"pass1", skeleton.pass1Ms}, {"pass2", skeleton.pass2Ms}, {"pass3", skeleton.pass3Ms},
+                            {"total", skeleton.totalMs()}}},
+            {"timesSkeleton", t.totalMs / skeleton.totalMs()},
             {"timesFloor", t.totalMs / floorMs}};
         std::string vkfftCells = "n/a | n/a | n/a";
         // VkFFT's convolution zero-pads; it solves the same problem as our zero-padded cases only. Its time does not
@@ -184,6 +189,7 @@ int run(const Options& o)
         // Per pass: the bytes it must move, the bandwidth that achieves, and what the driver compiled.
         const double passBytes[3] = {t.traffic.pass1, t.traffic.pass2, t.traffic.pass3};
         const double passMs[3] = {t.pass1Ms, t.pass2Ms, t.pass3Ms};
+        const double skeletonMs[3] = {skeleton.pass1Ms, skeleton.pass2Ms, skeleton.pass3Ms};
         for (uint32_t pass = 1; pass <= 3; ++pass)
         {
             const double achieved = passBytes[pass - 1] / (passMs[pass - 1] * 1e-3);
@@ -199,19 +205,22 @@ int run(const Options& o)
             j["passes"].push_back({{"pass", pass},
                                    {"bytes", passBytes[pass - 1]},
                                    {"ms", passMs[pass - 1]},
+                                   {"skeletonMs", skeletonMs[pass - 1]},
                                    {"bandwidthBytesPerSecond", achieved},
                                    {"ofCopyBandwidth", achieved / bandwidth},
                                    {"pipelineStatistics", statistics}});
             passTable += "| " + c.name() + " | " + std::to_string(pass) + " | " + fixed(passBytes[pass - 1] * 1e-6, 1) +
                          " | " + fixed(achieved * 1e-12, 2) + " | " + fixed(100.0 * achieved / bandwidth, 0) + " % | " +
-                         fft + " | " + compiled + " |\n";
+                         fixed(passMs[pass - 1], 3) + " | " + fixed(skeletonMs[pass - 1], 3) + " | " +
+                         fixed(passMs[pass - 1] / skeletonMs[pass - 1], 1) + " | " + fft + " | " + compiled + " |\n";
         }
         results["cases"].push_back(j);
         const std::string row = "| " + c.name() + " | " + firstAxis + " | " + std::to_string(t.plan.paddedWidth) + "×" +
                                 std::to_string(t.plan.paddedHeight) + " | " + fixed(t.pass1Ms, 3) + " | " +
                                 fixed(t.pass2Ms, 3) + " | " + fixed(t.pass3Ms, 3) + " | " + fixed(t.totalMs, 3) +
-                                " | " + fixed(floorMs, 4) + " | " + fixed(t.totalMs / floorMs, 1) + " | " + vkfftCells +
-                                " |\n";
+                                " | " + fixed(floorMs, 4) + " | " + fixed(t.totalMs / floorMs, 1) + " | " +
+                                fixed(skeleton.totalMs(), 4) + " | " + fixed(t.totalMs / skeleton.totalMs(), 1) + " | " +
+                                vkfftCells + " |\n";
         table += row;
         std::printf("%s", row.c_str());
         std::fflush(stdout);
