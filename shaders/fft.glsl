@@ -236,7 +236,7 @@ void dftRadix(inout vec2 v[8], uint radix, bool inverse)
         dftOdd(v, 7u, inverse);
 }
 
-// The stage radix for the remaining factor (host/plan.h, radicesOf, follows the same rule).
+// The stage radix for the remaining factor (plugin/plan/plan.h, radicesOf, follows the same rule).
 uint stageRadix(uint rest)
 {
     if (rest % 8u == 0u)
@@ -315,7 +315,7 @@ void sharedStage(uint span, const uint radix, bool inverse)
 }
 
 // Transforms the N = SHARED_LENGTH elements in shared memory in place (a whole line, or one sub-line of a long line),
-// one sharedStage per radix of radicesOf (host/plan.h).
+// one sharedStage per radix of radicesOf (plugin/plan/plan.h).
 void sharedFft(bool inverse)
 {
     barrier();

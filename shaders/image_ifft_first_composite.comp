@@ -68,16 +68,6 @@ void main()
 {
     const uint v0 = 2u * gl_WorkGroupID.x;
     const uint v1 = v0 + 1u;
-    // The frame's texels under this invocation's outputs, fetched before the FFTs so their latency hides behind them.
-    // The loops over held values unroll to the arrays' constant size so the arrays stay in registers (image_fft_first).
-    vec4 source0[FFTB_MAX_ELEMENTS_PER_INVOCATION], source1[FFTB_MAX_ELEMENTS_PER_INVOCATION];
-    [[unroll]] for (uint e = 0u; e < FFTB_MAX_ELEMENTS_PER_INVOCATION; ++e)
-    {
-        const uint u = fftTimeIndex(e);
-        const bool inside = e < ELEMENTS && u < pc.imageLength1;
-        source0[e] = inside ? texelFetch(inputImage, imageCoord(u, v0), 0) : vec4(0.0);
-        source1[e] = inside && v1 < pc.imageLength2 ? texelFetch(inputImage, imageCoord(u, v1), 0) : vec4(0.0);
-    }
     // Per channel, (line v0, line v1) at each held position: three arrays, so no run-time index selects one.
     vec2 red[FFTB_MAX_ELEMENTS_PER_INVOCATION], green[FFTB_MAX_ELEMENTS_PER_INVOCATION],
         blue[FFTB_MAX_ELEMENTS_PER_INVOCATION];
@@ -103,12 +93,12 @@ void main()
         const uint u = fftTimeIndex(e);
         if (e >= ELEMENTS || u >= pc.imageLength1)
             break;
-        const vec4 s0 = source0[e];
+        const vec4 s0 = texelFetch(inputImage, imageCoord(u, v0), 0);
         imageStore(outputImage, imageCoord(u, v0),
                    vec4(compositeOf(s0, vec3(red[e].x, green[e].x, blue[e].x)), s0.a));
         if (v1 < pc.imageLength2)
         {
-            const vec4 s1 = source1[e];
+            const vec4 s1 = texelFetch(inputImage, imageCoord(u, v1), 0);
             imageStore(outputImage, imageCoord(u, v1),
                        vec4(compositeOf(s1, vec3(red[e].y, green[e].y, blue[e].y)), s1.a));
         }

@@ -15,7 +15,7 @@
 namespace fftb
 {
 
-/// The passes, in the order of FFTBLOOM_SHADERS (cmake/Shaders.cmake).
+/// The passes, in the order of FFTBLOOM_SHADERS (plugin/cmake/Shaders.cmake).
 enum class Pass : uint32_t
 {
     KernelFftFirst,

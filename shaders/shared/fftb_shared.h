@@ -12,7 +12,7 @@
 #define FFTB_BINDING_TWIDDLES 5        // storage buffer: per FFT length, its twiddle table (below)
 #define FFTB_BINDING_COUNT 6
 
-// Twiddles come from tables computed in double precision on the host (host/plan.h, twiddleTables): GPU sin/cos
+// Twiddles come from tables computed in double precision on the host (plugin/plan/plan.h, twiddleTables): GPU sin/cos
 // are allowed 2^-11 absolute error by the Vulkan spec, far above fp32 FFT accuracy. A length N <= 4096 has the
 // full table exp(-2 pi i m / N), m < N. A longer N has two short ones, so the buffer stays small: FINE entries
 // exp(-2 pi i a0 / N), a0 < FINE, then exp(-2 pi i a1 FINE / N), a1 < ceil(N / FINE); exp(-2 pi i a / N) is the
@@ -20,10 +20,10 @@
 #define FFTB_TWIDDLE_FINE_ELEMENTS 128
 
 #define FFTB_SPEC_FFT_LENGTH 0     // FFT length N of the pass's transforms: 2^a 3^b 5^c 7^d in [2, 16384]
-#define FFTB_SPEC_WORKGROUP_SIZE 1 // invocations per workgroup T (host/plan.h, workgroupSizeOf)
+#define FFTB_SPEC_WORKGROUP_SIZE 1 // invocations per workgroup T (plugin/plan/plan.h, workgroupSizeOf)
 #define FFTB_SPEC_TWIDDLE_OFFSET 2 // where the twiddle table of N starts in the twiddle buffer
 // Length M of the FFTs run in shared memory: N up to 4096; for longer lines N / R, after one radix-R stage in
-// registers (host/plan.h, sharedLengthOf).
+// registers (plugin/plan/plan.h, sharedLengthOf).
 #define FFTB_SPEC_SHARED_LENGTH 3
 #define FFTB_SPEC_SHARED_TWIDDLE_OFFSET 4 // where the twiddle table of M starts
 

@@ -157,7 +157,7 @@ class ReflectionTest : public ::testing::TestWithParam<size_t>
 
 TEST(SpirvModules, TableHoldsEveryPassInPassOrder)
 {
-    // The plugin indexes the table by its Pass enum, which follows FFTBLOOM_SHADERS (cmake/Shaders.cmake).
+    // The plugin indexes the table by its Pass enum, which follows FFTBLOOM_SHADERS (plugin/cmake/Shaders.cmake).
     const std::vector<std::string> expected = {"kernel_fft_first", "kernel_fft_second", "image_fft_first",
                                                "image_fft_second_convolve_ifft_second", "image_ifft_first_composite"};
     std::vector<std::string> names;
