@@ -197,14 +197,20 @@ void Context::createLayouts()
     }
 }
 
+uint32_t Context::workgroupSizeFor(uint32_t fftLength) const
+{
+    const VkPhysicalDeviceLimits& limits = device_->properties.limits;
+    return workgroupSizeOf(fftLength,
+                           std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]));
+}
+
 VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
 {
     const auto key = std::make_pair(pass, fftLength);
     if (auto it = pipelines_.find(key); it != pipelines_.end())
         return it->second;
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
-    const uint32_t maxInvocations = std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]);
-    const uint32_t workgroupSize = workgroupSizeOf(fftLength, maxInvocations);
+    const uint32_t workgroupSize = workgroupSizeFor(fftLength);
     const uint32_t sharedLength = sharedLengthOf(fftLength);
     if (workgroupSize == 0)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,

@@ -66,6 +66,8 @@ class Context
     /// Checks `info` and returns its plan, planned once per request (plans_).
     const Plan& plan(const FftbBloomInfo& info);
     VkPipeline pipeline(Pass pass, uint32_t fftLength);
+    /// Invocations per workgroup of an FFT of `fftLength` on this device (workgroupSizeOf at its limits).
+    uint32_t workgroupSizeFor(uint32_t fftLength) const;
     VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
     void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, uint32_t groupsX, uint32_t groupsY,
                   const FftbPushConstants& push);

@@ -147,8 +147,6 @@ FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, F
                       "fftbGetPassStatistics: the context was created without "
                       "FftbDeviceFeaturesInfo::pipelineExecutableInfo"};
     const Plan& plan = this->plan(info);
-    const VkPhysicalDeviceLimits& limits = device_->properties.limits;
-    const uint32_t maxInvocations = std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]);
     const std::pair<Pass, uint32_t> passes[3] = {{Pass::ImageFftFirst, plan.first.paddedLength},
                                                  {Pass::ImageFftSecondConvolveIfftSecond, plan.second.paddedLength},
                                                  {Pass::ImageIfftFirstComposite, plan.first.paddedLength}};
@@ -179,7 +177,7 @@ FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, F
                 const VkPipelineExecutableStatisticKHR& v = values[i];
                 FftbPassStatistic& out = statistics[total];
                 out = FftbPassStatistic{FFTB_STRUCTURE_TYPE_PASS_STATISTIC, nullptr, number, length,
-                                        workgroupSizeOf(length, maxInvocations)};
+                                        workgroupSizeFor(length)};
                 std::memcpy(out.name, v.name, sizeof out.name);
                 std::memcpy(out.description, v.description, sizeof out.description);
                 switch (v.format)
