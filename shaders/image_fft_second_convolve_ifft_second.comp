@@ -3,6 +3,7 @@
 // (resampled or exact, blended toward the Dirac delta), inverse FFT; stores the lines pass 3 reads.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "shared/fftb_shared.h"
 #include "fft.glsl"
 #include "common.glsl"
@@ -35,58 +36,90 @@ vec4 cubicWeights(float f)
                 0.5 * f3 - 0.5 * f2);
 }
 
-// The kernel's centred spectrum, interpolated (bilinear or Keys cubic, FftbSpectrumInterpolation) at (x, y) in units
-// of its bins, x >= 0: the linear taps stay in the stored half (x <= S1/2) and the cubic ones at its two ends mirror
-// through Hermitian symmetry. Past the stored Nyquist (x > S1/2 or |y| > S2/2, only for a kernel scale sigma > 1) the
-// scaled kernel is band-limited: zero, not the spectrum's periodic repetition.
-vec2 resampledSpectrum(uint base, float x, float y)
+// The interpolation taps at x in units of stored bins (FftbSpectrumInterpolation): bins first .. first + 3 with
+// weights w, Keys cubic, or first and first + 1 bilinear.
+struct Taps
+{
+    int first;
+    vec4 w;
+};
+
+Taps tapsAt(float x)
+{
+    const float x0 = floor(x);
+    if (pc.interpolation == FFTB_GPU_INTERPOLATION_CUBIC)
+        return Taps(int(x0) - 1, cubicWeights(x - x0));
+    return Taps(int(x0), vec4(1.0 - (x - x0), x - x0, 0.0, 0.0));
+}
+
+// Taps in use: 4 (cubic) or 2 (bilinear). Loops over them have the constant bound 4 and skip the others: a run-time
+// index into Taps::w would put it in local memory.
+int tapCount()
+{
+    return pc.interpolation == FFTB_GPU_INTERPOLATION_CUBIC ? 4 : 2;
+}
+
+// Bin j of the second axis of the stored spectrum interpolated along the first axis at this line's taps `row`: a row
+// of the resampled spectrum. The taps past the stored half mirror through Hermitian symmetry.
+vec2 rowBin(uint base, Taps row, int j)
+{
+    vec2 sum = vec2(0.0);
+    [[unroll]] for (int d = 0; d < 4; ++d)
+        if (d < tapCount())
+            sum += row.w[d] * kernelSpectrumBin(base, row.first + d, j);
+    return sum;
+}
+
+// Every bin of a frequency line has the same first-axis position (it depends on k1 only), so the S2 bins of its row
+// are interpolated along the first axis once, into shared memory, and each bin then costs 4 shared reads along the
+// second axis instead of 16 global ones. The line's slots wait in registers meanwhile: at most 4 per invocation (a
+// loop over more, with the product's code in it, was not unrolled, and the held slots went to local memory). A row
+// longer than the line's shared memory (S2 > SHARED_LENGTH: a kernel longer than the padded frame), or more slots per
+// invocation (long lines), interpolate per tap instead.
+bool rowInShared()
+{
+    return pc.resampled != 0u && pc.spectrumLength2 <= SHARED_LENGTH && ELEMENTS <= 4u;
+}
+
+vec2 rowAt(uint base, Taps row, int j)
+{
+    return rowInShared() ? fftSharedGet(uint(j) & (pc.spectrumLength2 - 1u)) : rowBin(base, row, j);
+}
+
+// The kernel's centred spectrum interpolated at (x, y) in units of its bins, x >= 0, with `row` = tapsAt(x). Past
+// the stored Nyquist (x > S1/2 or |y| > S2/2, only for a kernel scale sigma > 1) the scaled kernel is band-limited:
+// zero, not the spectrum's periodic repetition.
+vec2 resampledSpectrum(uint base, float x, Taps row, float y)
 {
     if (2.0 * x > float(pc.spectrumLength1) || 2.0 * abs(y) > float(pc.spectrumLength2))
         return vec2(0.0);
-    const uint halfLines = pc.spectrumLength1 / 2u + 1u;
-    const float x0 = floor(x);
-    const float y0 = floor(y);
-    const vec2 f = vec2(x - x0, y - y0);
-    if (pc.interpolation == FFTB_GPU_INTERPOLATION_CUBIC)
-    {
-        const vec4 wx = cubicWeights(f.x);
-        const vec4 wy = cubicWeights(f.y);
-        const int i0 = int(x0) - 1;
-        const int j0 = int(y0) - 1;
-        vec2 sum = vec2(0.0);
-        for (int dj = 0; dj < 4; ++dj)
-        {
-            vec2 row = vec2(0.0);
-            for (int di = 0; di < 4; ++di)
-                row += wx[di] * kernelSpectrumBin(base, i0 + di, j0 + dj);
-            sum += wy[dj] * row;
-        }
-        return sum;
-    }
-    const uint xa = uint(x0);
-    const uint xb = min(xa + 1u, halfLines - 1u);
-    const uint mask = pc.spectrumLength2 - 1u; // resampled spectra have power-of-two extents
-    const uint ya = uint(int(y0)) & mask;
-    const uint yb = (ya + 1u) & mask;
-    const vec2 a = mix(kernelSpectrum[(base + xa) * pc.spectrumLength2 + ya],
-                       kernelSpectrum[(base + xb) * pc.spectrumLength2 + ya], f.x);
-    const vec2 b = mix(kernelSpectrum[(base + xa) * pc.spectrumLength2 + yb],
-                       kernelSpectrum[(base + xb) * pc.spectrumLength2 + yb], f.x);
-    return mix(a, b, f.y);
+    const Taps column = tapsAt(y);
+    vec2 sum = vec2(0.0);
+    [[unroll]] for (int d = 0; d < 4; ++d)
+        if (d < tapCount())
+            sum += column.w[d] * rowAt(base, row, column.first + d);
+    return sum;
 }
 
-// The kernel's centred spectrum at frame frequency (k1, k2). Resampled: at sigma * k * S / N (sigma the kernel scale,
-// FftbBloomInfo::kernelScale; k2 signed).
-vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
+// The first-axis position of frequency line k1 in the stored spectrum: sigma * k1 * S1 / N1 (sigma the kernel
+// scale, FftbBloomInfo::kernelScale; it multiplies last, so sigma = 1 reads exactly the frequencies of an unscaled
+// kernel).
+float rowPosition(uint k1)
+{
+    return pc.kernelScale * (float(k1) * float(pc.spectrumLength1) / float(pc.paddedLength1));
+}
+
+// The kernel's centred spectrum at frame frequency (k1, k2). Resampled: at (rowPosition(k1), sigma * k2 * S2 / N2),
+// k2 signed, with `row` = tapsAt(rowPosition(k1)).
+vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2)
 {
     const uint base = channel * (pc.spectrumLength1 / 2u + 1u);
     if (pc.resampled == 0u)
         return kernelSpectrum[(base + k1) * pc.spectrumLength2 + k2];
     const int signedK2 = 2u * k2 < FFT_LENGTH ? int(k2) : int(k2) - int(FFT_LENGTH);
-    // sigma multiplies last, so sigma = 1 reads exactly the frequencies of an unscaled kernel.
-    const float x = pc.kernelScale * (float(k1) * float(pc.spectrumLength1) / float(pc.paddedLength1));
+    const float x = rowPosition(k1);
     const float y = pc.kernelScale * (float(signedK2) * float(pc.spectrumLength2) / float(FFT_LENGTH));
-    vec2 value = resampledSpectrum(base, x, y);
+    vec2 value = resampledSpectrum(base, x, row, y);
     // At an even length's Nyquist bin, k and -k are one frequency, read at +sigma S/2 and -sigma S/2: their mean keeps
     // the product Hermitian, so the first axis's DC and Nyquist lines stay real for pass 3 (K(-x, y) = conj K(x, -y)).
     // With sigma = 1 both sides are the same stored bins (the spectrum is periodic in S): nothing to average.
@@ -94,7 +127,7 @@ vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
     const bool nyquist2 = 2u * k2 == FFT_LENGTH;
     if (pc.kernelScale != 1.0 && (nyquist1 || nyquist2))
     {
-        const vec2 mirrored = resampledSpectrum(base, x, -y);
+        const vec2 mirrored = resampledSpectrum(base, x, row, -y);
         if (nyquist2)
             value = 0.5 * (value + mirrored);
         if (nyquist1)
@@ -103,18 +136,44 @@ vec2 kernelSpectrumAt(uint channel, uint k1, uint k2)
     return value;
 }
 
-// The line's Hadamard product with the kernel spectrum at frequency line k1, blended toward the Dirac delta
-// (sharpening t: (1 - t) K + t) and scaled by the inverse transforms' normalization, on the slots after the forward FFT.
+// Slot value z at frequency (k1, k2) times the kernel spectrum there, blended toward the Dirac delta (sharpening t:
+// (1 - t) K + t) and scaled by the inverse transforms' normalization.
+vec2 product(uint channel, uint k1, Taps row, uint k2, vec2 z)
+{
+    const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, k1, row, k2) + vec2(pc.sharpen, 0.0);
+    return pc.inverseScale * cmul(z, kernel);
+}
+
+// The line's Hadamard product with the kernel spectrum at frequency line k1, on the slots after the forward FFT.
 void convolveLine(uint channel, uint k1)
 {
-    for (uint e = 0u; e < ELEMENTS; ++e)
+    const Taps row = tapsAt(rowPosition(k1));
+    if (!rowInShared())
     {
-        const uint k2 = fftFrequencyIndex(e);
-        if (k2 >= FFT_LENGTH)
-            break;
-        const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, k1, k2) + vec2(pc.sharpen, 0.0);
-        fftPut(e, pc.inverseScale * cmul(fftGet(e), kernel));
+        for (uint e = 0u; e < ELEMENTS; ++e)
+        {
+            const uint k2 = fftFrequencyIndex(e);
+            if (k2 >= FFT_LENGTH)
+                break;
+            fftPut(e, product(channel, k1, row, k2, fftGet(e)));
+        }
+        return;
     }
+    vec2 held[4];
+    [[unroll]] for (uint e = 0u; e < 4u; ++e)
+        if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)
+            held[e] = fftGet(e);
+    barrier(); // every slot is read
+    for (uint j = gl_LocalInvocationID.x; j < pc.spectrumLength2; j += WORKGROUP_SIZE)
+        fftSharedPut(j, rowBin(channel * (pc.spectrumLength1 / 2u + 1u), row, int(j)));
+    barrier();
+    [[unroll]] for (uint e = 0u; e < 4u; ++e)
+        if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)
+            held[e] = product(channel, k1, row, fftFrequencyIndex(e), held[e]);
+    barrier(); // every row bin is read
+    [[unroll]] for (uint e = 0u; e < 4u; ++e)
+        if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)
+            fftPut(e, held[e]);
 }
 
 void main()
