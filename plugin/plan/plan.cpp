@@ -36,21 +36,34 @@ struct LongSplit
     uint32_t radix = 0, sharedLength = 0, workgroupSize = 0;
 };
 
-LongSplit longSplitOf(uint32_t length)
+/// The smallest workgroup size T <= maxInvocations that divides M = `sharedLength` (the register stage combines
+/// positions n + m M, which must then share an invocation) with `length` / T <= `elements`; 0 when none does.
+uint32_t longWorkgroupSize(uint32_t length, uint32_t sharedLength, uint32_t elements, uint32_t maxInvocations)
+{
+    const uint32_t least = (length + elements - 1) / elements;
+    for (uint32_t t = least; t <= std::min({sharedLength, kMaxWorkgroupSize, maxInvocations}); ++t)
+        if (sharedLength % t == 0)
+            return t;
+    return 0;
+}
+
+LongSplit longSplitOf(uint32_t length, uint32_t maxInvocations = kMaxWorkgroupSize)
 {
     if (length <= kMaxSharedFftLength || length > kMaxFftLength)
         return {};
     // The smallest R leaves the longest sub-lines: fewest idle invocations in their Stockham stages.
     for (const uint32_t radix : {2u, 3u, 4u, 5u, 7u, 8u})
     {
-        if (length % radix != 0 || !isSharedFftLength(length / radix))
+        if (length % radix != 0 || !isSharedFftLength(length / radix) ||
+            longWorkgroupSize(length, length / radix, kMaxElementsPerInvocation, kMaxWorkgroupSize) == 0)
             continue;
         const uint32_t m = length / radix;
-        // T must divide M: the register stage combines positions n + m M, which then share an invocation.
-        const uint32_t least = (length + kMaxElementsPerInvocation - 1) / kMaxElementsPerInvocation;
-        for (uint32_t t = least; t <= std::min(m, kMaxWorkgroupSize); ++t)
-            if (m % t == 0)
-                return {radix, m, t};
+        // kPreferredLongElementsPerInvocation where the device allows the invocations, else up to
+        // kMaxElementsPerInvocation.
+        uint32_t t = longWorkgroupSize(length, m, kPreferredLongElementsPerInvocation, maxInvocations);
+        if (t == 0)
+            t = longWorkgroupSize(length, m, kMaxElementsPerInvocation, maxInvocations);
+        return {radix, m, t};
     }
     return {};
 }
@@ -71,8 +84,7 @@ uint32_t workgroupSizeOf(uint32_t length, uint32_t maxInvocations)
 {
     if (!isSharedFftLength(length))
     {
-        const uint32_t size = longSplitOf(length).workgroupSize;
-        return size <= maxInvocations ? size : 0;
+        return longSplitOf(length, maxInvocations).workgroupSize;
     }
     for (uint32_t elements = kPreferredElementsPerInvocation; elements <= kMaxElementsPerInvocation; elements *= 2)
     {

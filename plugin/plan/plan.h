@@ -37,12 +37,17 @@ uint32_t sharedLengthOf(uint32_t length);
 /// more invocations to hide shared-memory latency. 4 measured fastest of 4, 8 and 16 on the H200 (bench/results).
 constexpr uint32_t kPreferredElementsPerInvocation = 4;
 
+/// Elements of a line longer than kMaxSharedFftLength one invocation holds when the device allows the invocations:
+/// 16 took a 4480-point line to 168 registers in pass 3 (one 280-invocation workgroup per SM on the H200).
+constexpr uint32_t kPreferredLongElementsPerInvocation = 8;
+
 /// Invocations per workgroup T for an FFT of `length` on a device allowing `maxInvocations` per workgroup
 /// (maxComputeWorkGroupInvocations and maxComputeWorkGroupSize[0], whichever is smaller). Up to
 /// kMaxSharedFftLength each holds kPreferredElementsPerInvocation elements, or 8 or 16 when that needs more
 /// invocations than the device allows; past one subgroup's worth T is a multiple of 32 so no subgroup runs part-empty.
-/// Longer lines: the smallest divisor of sharedLengthOf(length) with length / T <= kMaxElementsPerInvocation, so each
-/// invocation holds the same positions of every sub-line. 0 for no FFT length, or when the device allows too few.
+/// Longer lines: the smallest divisor T of sharedLengthOf(length) with length / T <=
+/// kPreferredLongElementsPerInvocation, or failing that <= kMaxElementsPerInvocation, so each invocation holds the
+/// same positions of every sub-line. 0 for no FFT length, or when the device allows too few.
 uint32_t workgroupSizeOf(uint32_t length, uint32_t maxInvocations = kMaxWorkgroupSize);
 
 /// The radices of the FFT stages for `length` (an FFT length), in the order the shader runs them: for lines past

@@ -83,10 +83,14 @@ TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
     EXPECT_EQ(workgroupSizeOf(4096, 512), 512u);
     EXPECT_EQ(workgroupSizeOf(4096, 256), 256u);
     EXPECT_EQ(workgroupSizeOf(4096, 255), 0u);
+    // Long lines: 8 elements per invocation where a divisor of the sub-line length allows it and the device has the
+    // invocations, else up to 16.
+    EXPECT_EQ(workgroupSizeOf(4480), 560u);        // 2 * 2240
+    EXPECT_EQ(workgroupSizeOf(8192), 1024u);       // 2 * 4096
+    EXPECT_EQ(workgroupSizeOf(8192, 1023), 512u);  // 16 elements
     EXPECT_EQ(workgroupSizeOf(8192, 511), 0u);
-    EXPECT_EQ(workgroupSizeOf(8192), 512u);
-    EXPECT_EQ(workgroupSizeOf(16384), 1024u);
-    EXPECT_EQ(workgroupSizeOf(6561), 729u);
+    EXPECT_EQ(workgroupSizeOf(16384), 1024u);      // 16 elements: 8 would need 2048 invocations
+    EXPECT_EQ(workgroupSizeOf(6561), 729u);        // 3 * 2187: no divisor of 2187 in [821, 1024]
 }
 
 // A long length's twiddle exp(-2 pi i a / N) is the product of two fp32 table entries (fftb_shared.h), as the shader
