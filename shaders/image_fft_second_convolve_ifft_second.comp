@@ -109,11 +109,17 @@ float rowPosition(uint k1)
     return pc.kernelScale * (float(k1) * float(pc.spectrumLength1) / float(pc.paddedLength1));
 }
 
+// The first stored line of `channel` in the kernel spectrum ([channel][k1][k2], S1/2 + 1 lines per channel).
+uint spectrumBase(uint channel)
+{
+    return channel * (pc.spectrumLength1 / 2u + 1u);
+}
+
 // The kernel's centred spectrum at frame frequency (k1, k2). Resampled: at (rowPosition(k1), sigma * k2 * S2 / N2),
 // k2 signed, with `row` = tapsAt(rowPosition(k1)).
 vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2)
 {
-    const uint base = channel * (pc.spectrumLength1 / 2u + 1u);
+    const uint base = spectrumBase(channel);
     if (pc.resampled == 0u)
         return kernelSpectrum[(base + k1) * pc.spectrumLength2 + k2];
     const int signedK2 = 2u * k2 < FFT_LENGTH ? int(k2) : int(k2) - int(FFT_LENGTH);
@@ -165,7 +171,7 @@ void convolveLine(uint channel, uint k1)
             held[e] = fftGet(e);
     barrier(); // every slot is read
     for (uint j = gl_LocalInvocationID.x; j < pc.spectrumLength2; j += WORKGROUP_SIZE)
-        fftSharedPut(j, rowBin(channel * (pc.spectrumLength1 / 2u + 1u), row, int(j)));
+        fftSharedPut(j, rowBin(spectrumBase(channel), row, int(j)));
     barrier();
     [[unroll]] for (uint e = 0u; e < 4u; ++e)
         if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)
