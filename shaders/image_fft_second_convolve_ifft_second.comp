@@ -72,13 +72,14 @@ vec2 rowBin(uint base, Taps row, int j)
 
 // Every bin of a frequency line has the same first-axis position (it depends on k1 only), so the S2 bins of its row
 // are interpolated along the first axis once, into shared memory, and each bin then costs 4 shared reads along the
-// second axis instead of 16 global ones. The line's slots wait in registers meanwhile: at most 4 per invocation (a
-// loop over more, with the product's code in it, was not unrolled, and the held slots went to local memory). A row
-// longer than the line's shared memory (S2 > SHARED_LENGTH: a kernel longer than the padded frame), or more slots per
-// invocation (long lines), interpolate per tap instead.
+// second axis instead of 16 global ones. The line's slots wait in registers meanwhile, at most
+// FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION (8) per invocation in loops of that constant bound (a loop over 16, with the
+// product's code in it, was not unrolled, and the held slots went to local memory). A row longer than the line's
+// shared memory (S2 > SHARED_LENGTH: a kernel longer than the padded frame), or more slots per invocation (long
+// lines), interpolate per tap instead.
 bool rowInShared()
 {
-    return pc.resampled != 0u && pc.spectrumLength2 <= SHARED_LENGTH && ELEMENTS <= 4u;
+    return pc.resampled != 0u && pc.spectrumLength2 <= SHARED_LENGTH && ELEMENTS <= FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION;
 }
 
 vec2 rowAt(uint base, Taps row, int j)
@@ -165,19 +166,19 @@ void convolveLine(uint channel, uint k1)
         }
         return;
     }
-    vec2 held[4];
-    [[unroll]] for (uint e = 0u; e < 4u; ++e)
+    vec2 held[FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION];
+    [[unroll]] for (uint e = 0u; e < FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION; ++e)
         if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)
             held[e] = fftGet(e);
     barrier(); // every slot is read
     for (uint j = gl_LocalInvocationID.x; j < pc.spectrumLength2; j += WORKGROUP_SIZE)
         fftSharedPut(j, rowBin(spectrumBase(channel), row, int(j)));
     barrier();
-    [[unroll]] for (uint e = 0u; e < 4u; ++e)
+    [[unroll]] for (uint e = 0u; e < FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION; ++e)
         if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)
             held[e] = product(channel, k1, row, fftFrequencyIndex(e), held[e]);
     barrier(); // every row bin is read
-    [[unroll]] for (uint e = 0u; e < 4u; ++e)
+    [[unroll]] for (uint e = 0u; e < FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION; ++e)
         if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)
             fftPut(e, held[e]);
 }

@@ -80,19 +80,49 @@ uint32_t sharedLengthOf(uint32_t length)
     return isSharedFftLength(length) ? length : longSplitOf(length).sharedLength;
 }
 
+uint32_t residentWarpsOf(uint32_t workgroupSize)
+{
+    const uint32_t warps = (workgroupSize + 31) / 32;
+    const uint32_t byRegisters = kModelRegistersPerSm / (kModelRegistersPerInvocation * warps * 32);
+    const uint32_t byInvocations = kModelInvocationsPerSm / (warps * 32);
+    return std::min({byRegisters, byInvocations, kModelWorkgroupsPerSm}) * warps;
+}
+
 uint32_t workgroupSizeOf(uint32_t length, uint32_t maxInvocations)
 {
     if (!isSharedFftLength(length))
     {
         return longSplitOf(length, maxInvocations).workgroupSize;
     }
-    for (uint32_t elements = kPreferredElementsPerInvocation; elements <= kMaxElementsPerInvocation; elements *= 2)
+    const auto sizeFor = [length](uint32_t elements)
     {
         const uint32_t size = (length + elements - 1) / elements;
-        const uint32_t rounded = size <= 32 ? size : (size + 31) / 32 * 32;
-        if (rounded <= maxInvocations)
-            return rounded;
+        return size <= 32 ? size : (size + 31) / 32 * 32;
+    };
+    // Up to the smallest radix, every stage's butterflies fit one round of the workgroup.
+    uint32_t smallestRadix = kMaxHeldElementsPerInvocation;
+    for (const uint32_t radix : radicesOf(length))
+        smallestRadix = std::min(smallestRadix, radix);
+    uint32_t best = 0, bestWarps = 0;
+    for (uint32_t elements = kPreferredElementsPerInvocation;
+         elements <= std::max(kPreferredElementsPerInvocation, smallestRadix); ++elements)
+    {
+        const uint32_t size = sizeFor(elements);
+        if (size > maxInvocations)
+            continue;
+        const uint32_t warps = residentWarpsOf(size);
+        if (warps > bestWarps)
+        {
+            best = size;
+            bestWarps = warps;
+        }
     }
+    if (best != 0)
+        return best;
+    for (uint32_t elements = std::max(kPreferredElementsPerInvocation, smallestRadix) + 1;
+         elements <= kMaxElementsPerInvocation; ++elements)
+        if (sizeFor(elements) <= maxInvocations)
+            return sizeFor(elements);
     return 0;
 }
 

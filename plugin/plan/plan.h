@@ -33,9 +33,24 @@ bool isFftLength(uint32_t length);
 /// 0 when `length` is no FFT length.
 uint32_t sharedLengthOf(uint32_t length);
 
-/// Elements of a line one invocation holds when the device allows it (lines in shared memory): fewer elements mean
-/// more invocations to hide shared-memory latency. 4 measured fastest of 4, 8 and 16 on the H200 (bench/results).
+/// Fewest elements of a line one invocation holds (lines in shared memory): fewer elements mean more invocations to
+/// hide shared-memory latency. 4 measured fastest of 4, 8 and 16 on the H200 (bench/results).
 constexpr uint32_t kPreferredElementsPerInvocation = 4;
+
+/// Most elements per invocation the occupancy model of workgroupSizeOf weighs (pass 2 holds up to this many slots in
+/// registers while it interpolates the resampled spectrum's row).
+constexpr uint32_t kMaxHeldElementsPerInvocation = 8;
+/// The occupancy model of workgroupSizeOf: a multiprocessor of an NVIDIA GPU since Volta (65536 32-bit registers,
+/// 2048 resident invocations, 32 resident workgroups) and the registers the passes take per invocation on the H200
+/// (48 to 64: VK_KHR_pipeline_executable_properties, bench/results).
+constexpr uint32_t kModelRegistersPerSm = 65536;
+constexpr uint32_t kModelInvocationsPerSm = 2048;
+constexpr uint32_t kModelWorkgroupsPerSm = 32;
+constexpr uint32_t kModelRegistersPerInvocation = 64;
+
+/// Warps (32 invocations) of workgroups of `workgroupSize` invocations resident on one multiprocessor of the model
+/// above: whole workgroups only, limited by registers, invocations and workgroups.
+uint32_t residentWarpsOf(uint32_t workgroupSize);
 
 /// Elements of a line longer than kMaxSharedFftLength one invocation holds when the device allows the invocations:
 /// 16 took a 4480-point line to 168 registers in pass 3 (one 280-invocation workgroup per SM on the H200).
@@ -43,8 +58,11 @@ constexpr uint32_t kPreferredLongElementsPerInvocation = 8;
 
 /// Invocations per workgroup T for an FFT of `length` on a device allowing `maxInvocations` per workgroup
 /// (maxComputeWorkGroupInvocations and maxComputeWorkGroupSize[0], whichever is smaller). Up to
-/// kMaxSharedFftLength each holds kPreferredElementsPerInvocation elements, or 8 or 16 when that needs more
-/// invocations than the device allows; past one subgroup's worth T is a multiple of 32 so no subgroup runs part-empty.
+/// kMaxSharedFftLength each holds E elements, E from kPreferredElementsPerInvocation up to the smallest of the
+/// line's radices (so every stage's butterflies take one round) and kMaxHeldElementsPerInvocation: the E whose
+/// workgroups keep the most warps resident (residentWarpsOf), the smallest such E on a tie; when none fits the device,
+/// the next E that does, up to kMaxElementsPerInvocation. Past one subgroup's worth T is a multiple of 32 so no
+/// subgroup runs part-empty. 2240 (radices 8 8 5 7) gets 448 invocations instead of 560 (bench/results).
 /// Longer lines: the smallest divisor T of sharedLengthOf(length) with length / T <=
 /// kPreferredLongElementsPerInvocation, or failing that <= kMaxElementsPerInvocation, so each invocation holds the
 /// same positions of every sub-line. 0 for no FFT length, or when the device allows too few.

@@ -15,6 +15,8 @@ namespace fftb
 static_assert(sizeof(FftbPushConstants) == 25 * 4, "push constants: 25 scalars of 4 bytes, no padding");
 static_assert(kMaxElementsPerInvocation == FFTB_MAX_ELEMENTS_PER_INVOCATION, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxSharedFftLength == FFTB_MAX_SHARED_FFT_LENGTH, "plan.h and fftb_shared.h disagree");
+static_assert(kMaxHeldElementsPerInvocation == FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION,
+              "plan.h and fftb_shared.h disagree");
 static_assert(kTwiddleFineElements == FFTB_TWIDDLE_FINE_ELEMENTS, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_MAX_KERNEL_LENGTH,
               "plan.h and fftbloom.h disagree");

@@ -29,6 +29,8 @@
 
 // Each invocation holds at most this many complex elements of a line in registers.
 #define FFTB_MAX_ELEMENTS_PER_INVOCATION 16
+// Slots pass 2 holds in registers while it interpolates the resampled spectrum's row (kMaxHeldElementsPerInvocation).
+#define FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION 8
 // Longest FFT held whole in shared memory: 4096 complex fp32, 32 KiB (lavapipe's limit; Vulkan requires 16 KiB).
 #define FFTB_MAX_SHARED_FFT_LENGTH 4096
 // Adjacent half-spectrum lines k1 stored together in the intermediate: [channel][k1 / B][v][k1 % B] (common.glsl,

@@ -73,13 +73,19 @@ TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
         EXPECT_TRUE(radix == 2 || radix == 3 || radix == 4 || radix == 5 || radix == 7 || radix == 8) << n;
     }
     EXPECT_GT(longLengths, 100u);
-    // Lines in shared memory: kPreferredElementsPerInvocation each, rounded up to whole subgroups of 32.
-    EXPECT_EQ(workgroupSizeOf(4096), 1024u);
+    // Lines in shared memory: 4 elements per invocation up to the smallest radix (every stage one round), rounded up
+    // to whole subgroups of 32, whichever keeps the most warps resident; ties keep fewer elements.
+    EXPECT_EQ(workgroupSizeOf(4096), 1024u);  // 32 warps, as 512 (8 elements)
+    EXPECT_EQ(workgroupSizeOf(2240), 448u);   // 8 8 5 7: 5 elements, 2 x 14 warps against 1 x 18 at 560
+    EXPECT_EQ(workgroupSizeOf(2744), 480u);   // 8 7 7 7: 6 elements, 2 x 15 warps against 1 x 22 at 704
+    EXPECT_EQ(workgroupSizeOf(1225), 256u);   // 5 5 7 7: 5 elements, 4 x 8 warps against 3 x 10 at 320
+    EXPECT_EQ(workgroupSizeOf(875), 192u);    // 5 5 5 7: 5 elements, 5 x 6 warps against 4 x 7 at 224
+    EXPECT_EQ(workgroupSizeOf(1344), 352u);   // 8 8 3 7: radix 3 leaves 4 elements only
     EXPECT_EQ(workgroupSizeOf(1215), 320u);
     EXPECT_EQ(workgroupSizeOf(100), 25u);
     EXPECT_EQ(workgroupSizeOf(140), 64u);
     EXPECT_EQ(workgroupSizeOf(12), 3u);
-    // A device with fewer invocations gets 8, then 16 elements per invocation, and 0 past that.
+    // A device with fewer invocations gets up to 8, then 16 elements per invocation, and 0 past that.
     EXPECT_EQ(workgroupSizeOf(4096, 512), 512u);
     EXPECT_EQ(workgroupSizeOf(4096, 256), 256u);
     EXPECT_EQ(workgroupSizeOf(4096, 255), 0u);
@@ -91,6 +97,19 @@ TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
     EXPECT_EQ(workgroupSizeOf(8192, 511), 0u);
     EXPECT_EQ(workgroupSizeOf(16384), 1024u);      // 16 elements: 8 would need 2048 invocations
     EXPECT_EQ(workgroupSizeOf(6561), 729u);        // 3 * 2187: no divisor of 2187 in [821, 1024]
+}
+
+// Whole workgroups per multiprocessor of the model, limited by registers (64 each of 65536), invocations (2048) or
+// workgroups (32), times their warps.
+TEST(Plan, ResidentWarpsCountWholeWorkgroups)
+{
+    EXPECT_EQ(residentWarpsOf(1024), 32u); // registers: 1 workgroup
+    EXPECT_EQ(residentWarpsOf(512), 32u);  // 2
+    EXPECT_EQ(residentWarpsOf(576), 18u);  // 1: a second needs 73728 registers
+    EXPECT_EQ(residentWarpsOf(448), 28u);  // 2
+    EXPECT_EQ(residentWarpsOf(256), 32u);  // 4
+    EXPECT_EQ(residentWarpsOf(25), 32u);   // 32 workgroups of one warp
+    EXPECT_EQ(residentWarpsOf(3), 32u);
 }
 
 // A long length's twiddle exp(-2 pi i a / N) is the product of two fp32 table entries (fftb_shared.h), as the shader
