@@ -72,10 +72,11 @@ vec2 lineTwiddle(uint a, bool inverse)
     return anyTableTwiddle(TWIDDLE_OFFSET, FFT_LENGTH, a, inverse);
 }
 
-// exp(-2 pi i m / length) for a length dividing SHARED_LENGTH, m < length; conjugated when inverse.
-vec2 twiddle(uint m, uint length, bool inverse)
+// exp(-2 pi i m / L) for a length L dividing SHARED_LENGTH, m < L, given stride = SHARED_LENGTH / L (the table's
+// entries per step of m); conjugated when inverse.
+vec2 twiddle(uint m, uint stride, bool inverse)
 {
-    return tableTwiddle(SHARED_TWIDDLE_OFFSET, m * (SHARED_LENGTH / length), inverse);
+    return tableTwiddle(SHARED_TWIDDLE_OFFSET, m * stride, inverse);
 }
 
 void fftSharedPut(uint i, vec2 z)
@@ -250,24 +251,34 @@ uint stageRadix(uint rest)
     return rest % 5u == 0u ? 5u : 7u;
 }
 
-// The twiddles w[r] = exp(-+2 pi i r k / L) of one butterfly, r = 1 .. R - 1 (L = s R divides SHARED_LENGTH, k < s):
-// w[1], w[2] and w[4] from the table, the others their products (w[7] = w[1] w[2] w[4]), so a radix-8 butterfly
-// reads 3 entries instead of 7 at the cost of at most two more fp32 roundings (fft_test checks the accuracy).
-void stageTwiddles(uint k, uint length, const uint radix, bool inverse, out vec2 w[8])
+// The twiddles w[r] = exp(-+2 pi i r k / L) of one butterfly, r = 1 .. R - 1 (L = s R divides SHARED_LENGTH, k < s,
+// stride = SHARED_LENGTH / L): w[1], w[2] and w[4] from the table, the others their products (w[7] = w[1] w[2] w[4]),
+// so a radix-8 butterfly reads 3 entries instead of 7 at the cost of at most two more fp32 roundings (fft_test checks
+// the accuracy).
+void stageTwiddles(uint k, uint stride, const uint radix, bool inverse, out vec2 w[8])
 {
     w[0] = vec2(1.0, 0.0);
-    w[1] = twiddle(k, length, inverse);
+    w[1] = twiddle(k, stride, inverse);
     if (radix > 2u)
-        w[2] = twiddle(2u * k, length, inverse);
+        w[2] = twiddle(2u * k, stride, inverse);
     if (radix > 3u)
         w[3] = cmul(w[1], w[2]);
     if (radix > 4u)
     {
-        w[4] = twiddle(4u * k, length, inverse);
+        w[4] = twiddle(4u * k, stride, inverse);
         w[5] = cmul(w[1], w[4]);
         w[6] = cmul(w[2], w[4]);
         w[7] = cmul(w[3], w[4]);
     }
+}
+
+// j mod span for j < 2^24, without the integer division a run-time divisor costs: the quotient from a float
+// reciprocal is off by at most one, which the two corrections absorb.
+uint remainderOf(uint j, uint span)
+{
+    int r = int(j) - int(uint(float(j) * (1.0 / float(span))) * span);
+    r += r < 0 ? int(span) : 0;
+    return uint(r >= int(span) ? r - int(span) : r);
 }
 
 // One Stockham stage with span s and radix R (after E. Bainville, "OpenCL Fast Fourier Transform") of the
@@ -275,8 +286,9 @@ void stageTwiddles(uint k, uint length, const uint radix, bool inverse, out vec2
 // exp(-+2 pi i r (j mod s) / (s R)), and writes to (j / s) s R + (j mod s) + r s. Every invocation holds its
 // butterflies in registers between the barrier after the reads and the writes, so one shared array suffices. Called
 // with a literal radix: every loop then has a constant trip count and unrolls, so the butterflies stay in registers
-// (a runtime radix would index the arrays dynamically and put them in local memory).
-void sharedStage(uint span, const uint radix, bool inverse)
+// (a runtime radix would index the arrays dynamically and put them in local memory). rest = N / s, the factor still
+// to transform, is carried by the caller so the twiddle stride rest / R divides by a constant.
+void sharedStage(uint span, uint rest, const uint radix, bool inverse)
 {
     const uint butterflies = SHARED_LENGTH / radix;
     const uint perInvocation = (butterflies + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
@@ -294,14 +306,14 @@ void sharedStage(uint span, const uint radix, bool inverse)
         const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
         if (j < butterflies)
         {
-            const uint k = j % span;
+            const uint k = remainderOf(j, span);
             vec2 x[8];
             for (uint r = 0u; r < radix; ++r)
                 x[r] = v[b * radix + r];
             if (span > 1u) // the first stage's twiddles are all 1
             {
                 vec2 w[8];
-                stageTwiddles(k, span * radix, radix, inverse, w);
+                stageTwiddles(k, rest / radix, radix, inverse, w);
                 for (uint r = 1u; r < radix; ++r)
                     x[r] = cmul(x[r], w[r]);
             }
@@ -319,22 +331,24 @@ void sharedStage(uint span, const uint radix, bool inverse)
 void sharedFft(bool inverse)
 {
     barrier();
+    uint rest = SHARED_LENGTH;
     for (uint span = 1u; span < SHARED_LENGTH;)
     {
-        const uint radix = stageRadix(SHARED_LENGTH / span);
+        const uint radix = stageRadix(rest);
         if (radix == 8u)
-            sharedStage(span, 8u, inverse);
+            sharedStage(span, rest, 8u, inverse);
         else if (radix == 4u)
-            sharedStage(span, 4u, inverse);
+            sharedStage(span, rest, 4u, inverse);
         else if (radix == 2u)
-            sharedStage(span, 2u, inverse);
+            sharedStage(span, rest, 2u, inverse);
         else if (radix == 3u)
-            sharedStage(span, 3u, inverse);
+            sharedStage(span, rest, 3u, inverse);
         else if (radix == 5u)
-            sharedStage(span, 5u, inverse);
+            sharedStage(span, rest, 5u, inverse);
         else
-            sharedStage(span, 7u, inverse);
+            sharedStage(span, rest, 7u, inverse);
         span *= radix;
+        rest /= radix;
     }
 }
 
