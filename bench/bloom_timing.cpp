@@ -55,16 +55,18 @@ std::string BloomCase::name() const
            (spectrum == FFTB_SPECTRUM_MODE_EXACT ? " exact" : " resampled") +
            (spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " linear"
                                                                                                             : "") +
-           (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "");
+           (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "") +
+           (storage == FFTB_STORAGE_PRECISION_FLOAT16 ? " fp16" : "");
 }
 
-Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height)
+Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage)
 {
+    const double elementBytes = storage == FFTB_STORAGE_PRECISION_FLOAT16 ? 4.0 : 8.0;
     const double frameBytes = double(width) * height * 8.0; // RGBA16F
     // The half spectrum along the first axis (N1 / 2 + 1 lines) of every image line along the second.
     const bool xFirst = plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST;
     const double halfSpectrumLines = double((xFirst ? plan.paddedWidth : plan.paddedHeight) / 2 + 1);
-    const double intermediate = 3.0 * halfSpectrumLines * (xFirst ? height : width) * 8.0;
+    const double intermediate = 3.0 * halfSpectrumLines * (xFirst ? height : width) * elementBytes;
     const double spectrum = double(plan.spectrumBytes);
     Traffic t;
     t.frame = frameBytes;
@@ -195,6 +197,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     bi.width = c.width;
     bi.height = c.height;
     bi.padding = c.padding;
+    bi.storagePrecision = c.storage;
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = 0.25f;
     FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
@@ -246,7 +249,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     timing.totalMs = median(sum);
 
     timing.plan = plan;
-    timing.traffic = trafficOf(plan, c.width, c.height);
+    timing.traffic = trafficOf(plan, c.width, c.height, c.storage);
     if (device.pipelineStatistics())
     {
         bi.pNext = nullptr;

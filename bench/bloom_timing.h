@@ -19,15 +19,17 @@ struct BloomCase
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC; ///< resampled mode only
     FftbLengthPolicy lengths = FFTB_LENGTH_POLICY_MIXED_RADIX;                   ///< FftbPlannerInfo of the context
+    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     int warmupFrames = 5;
     int frames = 50;
 
-    /// "1920x1080/256 zero resampled", " linear" appended for bilinear interpolation, " pow2" for power-of-two lengths
+    /// "1920x1080/256 zero resampled", " linear" appended for bilinear interpolation, " pow2" for power-of-two
+    /// lengths, " fp16" for fp16 storage
     std::string name() const;
 };
 
 /// Bytes each pass must move through memory by the plan (the model behind the bandwidth floor, DESIGN.md section 4),
-/// for an RGBA16F frame in and out and fp32 complex intermediates.
+/// for an RGBA16F frame in and out and complex intermediates of the case's storage precision (8 or 4 bytes).
 struct Traffic
 {
     double frame = 0, intermediate = 0, spectrum = 0; ///< bytes of the RGBA16F frame, the intermediate, the spectrum
@@ -37,7 +39,7 @@ struct Traffic
     double floor = 0;
 };
 /// The traffic of a `width` x `height` frame bloomed as `plan` says (fftbDescribeNode).
-Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height);
+Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage);
 
 /// The copy skeleton of `traffic`: median milliseconds of plain copies that move each pass's bytes (pass 1 the frame
 /// into the intermediate, pass 2 the spectrum and intermediate into the intermediate, pass 3 the intermediate and

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 namespace
@@ -58,10 +59,16 @@ std::vector<BloomCase> casesFor(const Options& o)
     for (const Size& s : sizes)
         for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
             // Resampled with cubic (the default) and with bilinear interpolation: the cost of the 16 taps in pass 2.
-            for (const auto& [spectrum, interpolation] :
-                 {std::pair{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_CUBIC},
-                  std::pair{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_LINEAR},
-                  std::pair{FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_INTERPOLATION_CUBIC}})
+            // fp16 storage beside the default's fp32, with cubic interpolation.
+            for (const auto& [spectrum, interpolation, storage] :
+                 {std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+                             FFTB_STORAGE_PRECISION_FLOAT32},
+                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_LINEAR,
+                             FFTB_STORAGE_PRECISION_FLOAT32},
+                  std::tuple{FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+                             FFTB_STORAGE_PRECISION_FLOAT32},
+                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+                             FFTB_STORAGE_PRECISION_FLOAT16}})
                 for (FftbLengthPolicy lengths : {FFTB_LENGTH_POLICY_MIXED_RADIX, FFTB_LENGTH_POLICY_POWER_OF_TWO})
                 {
                     if (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO && !o.powerOfTwo)
@@ -73,6 +80,7 @@ std::vector<BloomCase> casesFor(const Options& o)
                     c.padding = padding;
                     c.spectrum = spectrum;
                     c.interpolation = interpolation;
+                    c.storage = storage;
                     c.lengths = lengths;
                     c.frames = o.frames;
                     c.warmupFrames = o.warmup;
@@ -136,6 +144,7 @@ int run(const Options& o)
             {"padding", c.padding == FFTB_PADDING_ZERO ? "zero" : "mirror"},
             {"spectrum", c.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled"},
             {"interpolation", c.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? "linear" : "cubic"},
+            {"storage", c.storage == FFTB_STORAGE_PRECISION_FLOAT16 ? "fp16" : "fp32"},
             {"firstAxis", firstAxis},
             {"paddedWidth", t.plan.paddedWidth},
             {"paddedHeight", t.plan.paddedHeight},

@@ -198,7 +198,7 @@ void main()
             break;
         const int v = paddedSource(i, pc.imageLength2, FFT_LENGTH, pc.mirrorSplit2);
         const uint at = v < 0 ? 0u : intermediateIndex(channel, k1, halfLines, uint(v), pc.imageLength2);
-        fftPut(e, v < 0 ? vec2(0.0) : intermediate[at]);
+        fftPut(e, v < 0 ? vec2(0.0) : loadIntermediate(at));
     }
     fftRun(false);
     convolveLine(channel, k1);
@@ -208,6 +208,6 @@ void main()
         const uint v = fftTimeIndex(e);
         if (v >= pc.imageLength2)
             break;
-        intermediate[intermediateIndex(channel, k1, halfLines, v, pc.imageLength2)] = fftGet(e);
+        storeIntermediate(intermediateIndex(channel, k1, halfLines, v, pc.imageLength2), fftGet(e));
     }
 }

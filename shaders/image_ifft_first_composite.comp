@@ -17,7 +17,7 @@ vec2 halfSpectrum(uint channel, uint k, uint v)
 {
     if (v >= pc.imageLength2)
         return vec2(0.0);
-    const vec2 x = intermediate[intermediateIndex(channel, k, FFT_LENGTH / 2u + 1u, v, pc.imageLength2)];
+    const vec2 x = loadIntermediate(intermediateIndex(channel, k, FFT_LENGTH / 2u + 1u, v, pc.imageLength2));
     return k == 0u || 2u * k == FFT_LENGTH ? vec2(x.x, 0.0) : x;
 }
 

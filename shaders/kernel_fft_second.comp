@@ -20,7 +20,7 @@ void main()
         const uint i = fftTimeIndex(e);
         if (i >= FFT_LENGTH)
             break;
-        fftPut(e, i < storedLines ? intermediate[intermediateIndex(channel, k1, halfLines, i, storedLines)] : vec2(0.0));
+        fftPut(e, i < storedLines ? loadIntermediate(intermediateIndex(channel, k1, halfLines, i, storedLines)) : vec2(0.0));
     }
     fftRun(false);
     // Both phase terms index the twiddle tables exactly: exp(2 pi i m / S) = conj(table[m mod S]).

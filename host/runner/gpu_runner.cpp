@@ -272,6 +272,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     bi.prefilterClamp = settings.prefilter.clamp;
     bi.kernelScaleUnit = settings.kernelExtent.unit;
     bi.kernelScale = settings.kernelExtent.value;
+    bi.storagePrecision = settings.storage;
     // The context's maximum kernel width and height bound the kernel's extent on the frame too; a kernel scale the
     // plugin refuses is named by fftbDescribeNode below.
     const uint32_t kw = uint32_t(kernel.width), kh = uint32_t(kernel.height);

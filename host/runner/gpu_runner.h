@@ -39,6 +39,8 @@ struct BloomSettings
     float intensity = 0.25f;
     PrefilterSettings prefilter; ///< p = prefilter(in); off by default
     KernelExtent kernelExtent;   ///< how large the kernel appears on the frame; native by default
+    /// how the passes store the frame's spectrum; fp16 is for frames without extreme highlights (FftbStoragePrecision)
+    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
 };
 
 /// Device choice and checks for a GpuRunner.

@@ -26,6 +26,8 @@ inline constexpr SettingName<FftbSpectrumMode> kSpectrumModeNames[] = {{"resampl
                                                                        {"exact", FFTB_SPECTRUM_MODE_EXACT}};
 inline constexpr SettingName<FftbSpectrumInterpolation> kInterpolationNames[] = {
     {"cubic", FFTB_SPECTRUM_INTERPOLATION_CUBIC}, {"linear", FFTB_SPECTRUM_INTERPOLATION_LINEAR}};
+inline constexpr SettingName<FftbStoragePrecision> kStoragePrecisionNames[] = {
+    {"fp32", FFTB_STORAGE_PRECISION_FLOAT32}, {"fp16", FFTB_STORAGE_PRECISION_FLOAT16}};
 inline constexpr SettingName<FftbOutputMode> kOutputModeNames[] = {{"bloom", FFTB_OUTPUT_MODE_BLOOM},
                                                                    {"composite", FFTB_OUTPUT_MODE_COMPOSITE},
                                                                    {"additive", FFTB_OUTPUT_MODE_ADDITIVE}};

@@ -206,9 +206,9 @@ uint32_t Context::workgroupSizeFor(uint32_t fftLength) const
                            std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]));
 }
 
-VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
+VkPipeline Context::pipeline(Pass pass, uint32_t fftLength, bool halfStorage)
 {
-    const auto key = std::make_pair(pass, fftLength);
+    const auto key = std::make_tuple(pass, fftLength, halfStorage);
     if (auto it = pipelines_.find(key); it != pipelines_.end())
         return it->second;
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
@@ -227,16 +227,18 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength)
                           std::to_string(sharedLength * 2 * sizeof(float)) +
                           " bytes of shared memory (maxComputeSharedMemorySize " +
                           std::to_string(limits.maxComputeSharedMemorySize) + ")"};
-    const uint32_t values[5] = {fftLength, workgroupSize, twiddleTables().offsetOf(fftLength), sharedLength,
-                                twiddleTables().offsetOf(sharedLength)};
-    const VkSpecializationMapEntry entries[5] = {
+    // A boolean specialization constant is a 32-bit VkBool32.
+    const uint32_t values[6] = {fftLength,    workgroupSize, twiddleTables().offsetOf(fftLength),
+                                sharedLength, twiddleTables().offsetOf(sharedLength), halfStorage ? VK_TRUE : VK_FALSE};
+    const VkSpecializationMapEntry entries[6] = {
         {FFTB_SPEC_FFT_LENGTH, 0, sizeof(uint32_t)},
         {FFTB_SPEC_WORKGROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
         {FFTB_SPEC_TWIDDLE_OFFSET, 2 * sizeof(uint32_t), sizeof(uint32_t)},
         {FFTB_SPEC_SHARED_LENGTH, 3 * sizeof(uint32_t), sizeof(uint32_t)},
         {FFTB_SPEC_SHARED_TWIDDLE_OFFSET, 4 * sizeof(uint32_t), sizeof(uint32_t)},
+        {FFTB_SPEC_HALF_STORAGE, 5 * sizeof(uint32_t), sizeof(VkBool32)},
     };
-    VkSpecializationInfo spec{5, entries, sizeof(values), values};
+    VkSpecializationInfo spec{6, entries, sizeof(values), values};
     VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace fftb
@@ -65,12 +66,14 @@ class Context
     void createLayouts();
     /// Checks `info` and returns its plan, planned once per request (plans_).
     const Plan& plan(const FftbBloomInfo& info);
-    VkPipeline pipeline(Pass pass, uint32_t fftLength);
+    /// The pipeline of `pass` for FFTs of `fftLength`; `halfStorage`: the image passes' fp16 intermediate
+    /// (FFTB_STORAGE_PRECISION_FLOAT16; the kernel passes always store fp32).
+    VkPipeline pipeline(Pass pass, uint32_t fftLength, bool halfStorage);
     /// Invocations per workgroup of an FFT of `fftLength` on this device (workgroupSizeOf at its limits).
     uint32_t workgroupSizeFor(uint32_t fftLength) const;
     VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
-    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, uint32_t groupsX, uint32_t groupsY,
-                  const FftbPushConstants& push);
+    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t groupsX,
+                  uint32_t groupsY, const FftbPushConstants& push);
     void barrier(VkCommandBuffer cb) const;
     void checkImageBarriers(const FftbImageBarrierInfo& images) const;
     /// The FftbImageBarrierInfo barriers before the first pass (`before`) or after the last.
@@ -89,7 +92,7 @@ class Context
     VkPipelineLayout pipelineLayout_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
     VkShaderModule modules_[uint32_t(Pass::Count)] = {};
-    std::map<std::pair<Pass, uint32_t>, VkPipeline> pipelines_;
+    std::map<std::tuple<Pass, uint32_t, bool>, VkPipeline> pipelines_;
     std::vector<VkDescriptorSet> descriptorSets_; ///< one per frame in flight, written in turn
     uint32_t nextDescriptorSet_ = 0;
     Buffer twiddles_;

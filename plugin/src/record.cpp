@@ -11,6 +11,17 @@
 namespace fftb
 {
 
+namespace
+{
+
+/// Whether the image passes store the intermediate as fp16 (FftbBloomInfo::storagePrecision, checked by plan()).
+bool halfStorage(const FftbBloomInfo& info)
+{
+    return info.storagePrecision == FFTB_STORAGE_PRECISION_FLOAT16;
+}
+
+} // namespace
+
 void Context::barrier(VkCommandBuffer cb) const
 {
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -20,8 +31,8 @@ void Context::barrier(VkCommandBuffer cb) const
                              0, nullptr, 0, nullptr);
 }
 
-void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, uint32_t groupsX, uint32_t groupsY,
-                       const FftbPushConstants& push)
+void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t groupsX,
+                       uint32_t groupsY, const FftbPushConstants& push)
 {
     static constexpr const char* labels[] = {
         "fftbloom: kernel spectrum, first-axis FFT",
@@ -32,7 +43,7 @@ void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, uint32
     };
     static_assert(std::size(labels) == size_t(Pass::Count));
     device_->cmdBeginLabel(cb, labels[uint32_t(pass)]);
-    vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass, fftLength));
+    vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass, fftLength, half));
     vk_.vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vk_.vkCmdDispatch(cb, groupsX, groupsY, 1);
     device_->cmdEndLabel(cb);
@@ -74,6 +85,8 @@ const Plan& Context::plan(const FftbBloomInfo& info)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterKnee: must lie in [0, prefilterThreshold]"};
     if (!(info.prefilterClamp >= 0.0f) || !std::isfinite(info.prefilterClamp))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterClamp: must be finite and >= 0"};
+    if (info.storagePrecision > FFTB_STORAGE_PRECISION_FLOAT16)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "storagePrecision: unknown value"};
     if (info.kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelScaleUnit: unknown value"};
     KernelScale scale;
@@ -127,7 +140,7 @@ void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
     d->output = {VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
     d->scratch = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                   VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    d->scratchBytes = intermediateElements(plan) * 8;
+    d->scratchBytes = intermediateElements(plan) * (halfStorage(info) ? 4 : 8);
     d->spectrumBytes = spectrumElements(plan) * 8;
     d->spectrumPassCount = computeSpectrum ? 2 : 0;
     d->passCount = 3 + d->spectrumPassCount;
@@ -155,7 +168,7 @@ FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, F
     {
         const auto [pass, length] = passes[number - 1];
         VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
-        pipelineInfo.pipeline = pipeline(pass, length);
+        pipelineInfo.pipeline = pipeline(pass, length, halfStorage(info));
         uint32_t executables = 0;
         device_->check(device_->getPipelineExecutableProperties(device_->device, &pipelineInfo, &executables, nullptr),
                        "vkGetPipelineExecutablePropertiesKHR");
@@ -243,7 +256,9 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
                                                                      : FFTB_GPU_OUTPUT_BLOOM;
     push.sharpen = info.sharpen;
     push.intensity = info.intensity;
-    push.inverseScale = float(1.0 / (double(a.paddedLength) * double(b.paddedLength)));
+    const bool half = halfStorage(info);
+    // Half storage: pass 1 has divided by N1 already (common.glsl, storeHalfSpectrum).
+    push.inverseScale = float(1.0 / (half ? double(b.paddedLength) : double(a.paddedLength) * double(b.paddedLength)));
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
     push.interpolation = kernelOf(info.kernel)->interpolation();
     push.threshold = info.prefilterThreshold;
@@ -261,11 +276,11 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
 
     // Everything that can fail comes before the kernel is bound (which marks its spectrum as computed) and before
     // anything is recorded: pipelines report a device limit (workgroup size, shared memory) here.
-    pipeline(Pass::KernelFftFirst, a.spectrumLength);
-    pipeline(Pass::KernelFftSecond, b.spectrumLength);
-    pipeline(Pass::ImageFftFirst, a.paddedLength);
-    pipeline(Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength);
-    pipeline(Pass::ImageIfftFirstComposite, a.paddedLength);
+    pipeline(Pass::KernelFftFirst, a.spectrumLength, false);
+    pipeline(Pass::KernelFftSecond, b.spectrumLength, false);
+    pipeline(Pass::ImageFftFirst, a.paddedLength, half);
+    pipeline(Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half);
+    pipeline(Pass::ImageIfftFirstComposite, a.paddedLength, half);
     const Kernel::Binding kernel = kernelOf(info.kernel)->bind(plan);
 
     const VkDescriptorSet set = nextDescriptorSet(info, kernel);
@@ -279,19 +294,19 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     if (kernel.computeSpectrum)
     {
         const uint32_t kernelLines = std::min(b.kernelLength, b.spectrumLength);
-        dispatch(cb, Pass::KernelFftFirst, a.spectrumLength, (kernelLines + 1) / 2, 1, push);
+        dispatch(cb, Pass::KernelFftFirst, a.spectrumLength, false, (kernelLines + 1) / 2, 1, push);
         barrier(cb);
-        dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, a.spectrumLength / 2 + 1, 3, push);
+        dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, false, a.spectrumLength / 2 + 1, 3, push);
         barrier(cb);
     }
     writeTimestamp();
-    dispatch(cb, Pass::ImageFftFirst, a.paddedLength, (b.imageLength + 1) / 2, 1, push);
+    dispatch(cb, Pass::ImageFftFirst, a.paddedLength, half, (b.imageLength + 1) / 2, 1, push);
     writeTimestamp();
     barrier(cb);
-    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, plan.halfSpectrumLines(), 3, push);
+    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, plan.halfSpectrumLines(), 3, push);
     writeTimestamp();
     barrier(cb);
-    dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, (b.imageLength + 1) / 2, 1, push);
+    dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, half, (b.imageLength + 1) / 2, 1, push);
     writeTimestamp();
     if (images)
         cmdImageBarriers(cb, *images, info.inputLayout, false);

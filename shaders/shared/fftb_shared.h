@@ -26,6 +26,9 @@
 // registers (plugin/plan/plan.h, sharedLengthOf).
 #define FFTB_SPEC_SHARED_LENGTH 3
 #define FFTB_SPEC_SHARED_TWIDDLE_OFFSET 4 // where the twiddle table of M starts
+// 1: the image passes store the intermediate as two fp16 values per complex element, scaled by 1 / N1 (common.glsl,
+// FftbStoragePrecision); 0: complex fp32. The kernel passes always store fp32.
+#define FFTB_SPEC_HALF_STORAGE 5
 
 // Each invocation holds at most this many complex elements of a line in registers.
 #define FFTB_MAX_ELEMENTS_PER_INVOCATION 16
@@ -76,7 +79,7 @@ struct FftbPushConstants
     FFTB_UINT outputMode;             // FFTB_GPU_OUTPUT_*
     float sharpen;                    // t in [0, 1]: spectrum (1 - t) * K + t
     float intensity;                  // composite weight of the bloom
-    float inverseScale;               // 1 / (N1 * N2): the inverse transforms' normalization
+    float inverseScale;               // 1 / (N1 * N2), or 1 / N2 with FFTB_SPEC_HALF_STORAGE: the inverse normalization
     FFTB_UINT spectrumTwiddleOffset1; // twiddle table of spectrumLength1 (the kernel spectrum's phase ramp)
     FFTB_UINT interpolation;          // FFTB_GPU_INTERPOLATION_*, when resampled
     float threshold;   // prefilter threshold T >= 0; 0: the prefilter passes the frame through (common.glsl)

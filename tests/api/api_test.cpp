@@ -605,6 +605,12 @@ TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
     info.outputMode = FftbOutputMode(3);
     EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "outputMode");
+    info.outputMode = FFTB_OUTPUT_MODE_ADDITIVE;
+    info.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    info.storagePrecision = FftbStoragePrecision(2);
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "storagePrecision");
     endCommandBuffer(cb);
 }
 
@@ -727,6 +733,11 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     EXPECT_EQ(node.kernelExtentHeight, 8u);
     EXPECT_EQ(node.kernelScale, 1.0);
     EXPECT_GT(node.modelledCost, 0.0);
+    FftbBloomInfo half = info;
+    half.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
+    FftbNodeDescription halfNode{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &half, &halfNode), FFTB_SUCCESS);
+    EXPECT_EQ(2 * halfNode.scratchBytes, node.scratchBytes) << "fp16 storage: 4 bytes per complex element, not 8";
 
     const VkCommandBuffer cb = beginCommandBuffer();
     ASSERT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);

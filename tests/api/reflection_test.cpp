@@ -275,7 +275,8 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
                     constants[i].constant_id == FFTB_SPEC_WORKGROUP_SIZE ||
                     constants[i].constant_id == FFTB_SPEC_TWIDDLE_OFFSET ||
                     constants[i].constant_id == FFTB_SPEC_SHARED_LENGTH ||
-                    constants[i].constant_id == FFTB_SPEC_SHARED_TWIDDLE_OFFSET)
+                    constants[i].constant_id == FFTB_SPEC_SHARED_TWIDDLE_OFFSET ||
+                    constants[i].constant_id == FFTB_SPEC_HALF_STORAGE)
             << module().name << ": constant_id " << constants[i].constant_id << " is no FFTB_SPEC_* id";
         ids.insert(constants[i].constant_id);
     }

@@ -67,11 +67,38 @@ TEST_F(CliTest, MissingKernelFileIsNamed)
                   "no such file");
 }
 
-TEST_F(CliTest, Fp16PrecisionIsRefused)
+TEST_F(CliTest, PrecisionPicksTheStorage)
 {
-    writeInput();
+    writeInput("in.exr", PixelType::Float);
+    const auto bloomWith = [this](const std::string& name, const std::string& options)
+    {
+        const CliResult r = bloom(file("in.exr"), file(name), "--output bloom --pixel-type float " + options);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return name;
+    };
+    const Image byDefault = readImage(file(bloomWith("default.exr", "")).string());
+    const Image fp32 = readImage(file(bloomWith("fp32.exr", "--precision fp32")).string());
+    const Image fp16 = readImage(file(bloomWith("fp16.exr", "--precision fp16")).string());
+    for (const char* name : {"R", "G", "B"})
+    {
+        const std::vector<float>& a = channel(fp32, name).values;
+        const std::vector<float>& b = channel(fp16, name).values;
+        EXPECT_EQ(channel(byDefault, name).values, a) << "fp32 is the default";
+        ASSERT_EQ(a.size(), b.size());
+        double peak = 0.0, worst = 0.0;
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            peak = std::max(peak, double(std::abs(a[i])));
+            worst = std::max(worst, double(std::abs(b[i] - a[i])));
+        }
+        // fp16 rounds each stored bin to 11 significant bits: well above fp32's error, well below the bloom.
+        EXPECT_GT(worst, 1e-6 * peak) << "channel " << name << ": fp16 storage gave the fp32 result";
+        EXPECT_LE(worst, 1e-2 * peak) << "channel " << name << ": max difference " << worst / peak << " of the peak";
+    }
     const auto before = listing();
-    expectRefused(bloom(file("in.exr"), file("out.exr"), "--precision fp16"), before, "--precision", "not supported");
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--precision bf16");
+    expectRefused(r, before, "--precision", "bf16");
+    EXPECT_EQ(r.code, 2);
 }
 
 TEST_F(CliTest, OutputEqualToInputLeavesInputUntouched)

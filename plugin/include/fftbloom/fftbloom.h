@@ -143,6 +143,24 @@ typedef enum FftbKernelScaleUnit
     FFTB_KERNEL_SCALE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbKernelScaleUnit;
 
+/** How the passes store the frame's spectrum between them (the scratch, FftbNodeDescription::scratchBytes). The
+ *  arithmetic is fp32 in every mode; only the stored values are rounded. docs/kernels.md, "Storage precision", has
+ *  the measured error and speed of each. */
+typedef enum FftbStoragePrecision
+{
+    /** Complex fp32, 8 bytes per stored bin: within 1e-5 of a double-precision reference, relative to the bloom's
+     *  peak. The default. */
+    FFTB_STORAGE_PRECISION_FLOAT32 = 0,
+    /** Complex fp16, 4 bytes per stored bin: half the scratch traffic. Pass 1 stores its half spectra divided by the
+     *  padded length N1, so a prefiltered frame within fp16's range (|value| <= 65504) stays within it; stored values
+     *  past it saturate at +-65504. Each stored bin is rounded to 11 significant bits, and that rounding spreads
+     *  over the whole line as noise of about 2^-12 of the line's brightest light: beside a bright source
+     *  (a sun at 65504) the noise swamps dim regions far from it, so use it only with a prefilter clamp
+     *  (FftbBloomInfo::prefilterClamp) or on frames without extreme highlights. */
+    FFTB_STORAGE_PRECISION_FLOAT16 = 1,
+    FFTB_STORAGE_PRECISION_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
+} FftbStoragePrecision;
+
 /** Receives a readable reason for every failure: the field at fault, or the vk* call and its VkResult
  *  (VK_SUCCESS when no Vulkan call failed). `message` lives only for the call. */
 typedef void (*PFN_fftbMessageCallback)(FftbResult result, VkResult vkResult, const char* message, void* userData);
@@ -350,6 +368,9 @@ typedef struct FftbBloomInfo
      *  the padding need an FFT longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports
      *  the kernel's extent and the padded extents. */
     float kernelScale;
+    /** How the frame's spectrum is stored between the passes; default FFTB_STORAGE_PRECISION_FLOAT32. An unknown
+     *  value returns FFTB_ERROR_INVALID_ARGUMENT. */
+    FftbStoragePrecision storagePrecision;
 } FftbBloomInfo;
 
 /** The images' state around fftbCmdBloom, chained to FftbBloomInfo::pNext (resources passed with their state, as
