@@ -156,8 +156,11 @@ int run(const Options& o)
             {"bytes", {{"pass1", t.traffic.pass1}, {"pass2", t.traffic.pass2}, {"pass3", t.traffic.pass3}}},
             {"floorBytes", t.traffic.floor},
             {"floorMs", floorMs},
-            {"skeletonMs", {{"pass1", skeleton.pass1Ms}, {"pass2", skeleton.pass2Ms}, {"pass3", skeleton.pass3Ms},
-                            {"total", skeleton.totalMs()}}},
+            {"skeletonMs",
+             {{"pass1", skeleton.pass1Ms},
+              {"pass2", skeleton.pass2Ms},
+              {"pass3", skeleton.pass3Ms},
+              {"total", skeleton.totalMs()}}},
             {"timesSkeleton", t.totalMs / skeleton.totalMs()},
             {"timesFloor", t.totalMs / floorMs}};
         std::string vkfftCells = "n/a | n/a | n/a";
@@ -228,8 +231,8 @@ int run(const Options& o)
                                 std::to_string(t.plan.paddedHeight) + " | " + fixed(t.pass1Ms, 3) + " | " +
                                 fixed(t.pass2Ms, 3) + " | " + fixed(t.pass3Ms, 3) + " | " + fixed(t.totalMs, 3) +
                                 " | " + fixed(floorMs, 4) + " | " + fixed(t.totalMs / floorMs, 1) + " | " +
-                                fixed(skeleton.totalMs(), 4) + " | " + fixed(t.totalMs / skeleton.totalMs(), 1) + " | " +
-                                vkfftCells + " |\n";
+                                fixed(skeleton.totalMs(), 4) + " | " + fixed(t.totalMs / skeleton.totalMs(), 1) +
+                                " | " + vkfftCells + " |\n";
         table += row;
         std::printf("%s", row.c_str());
         std::fflush(stdout);

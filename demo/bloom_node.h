@@ -58,6 +58,7 @@ struct BloomNode
         KernelKey kernel;
         FftbPadding padding = FFTB_PADDING_ZERO;
         FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
+        FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
         float intensity = 0.0f;
         float sharpen = 0.0f;
         bool bloomOnly = false;
@@ -67,9 +68,9 @@ struct BloomNode
         bool operator==(const Recorded& o) const
         {
             return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
-                   intensity == o.intensity && sharpen == o.sharpen && bloomOnly == o.bloomOnly &&
-                   composite == o.composite && threshold == o.threshold && knee == o.knee && clamp == o.clamp &&
-                   extent == o.extent;
+                   storage == o.storage && intensity == o.intensity && sharpen == o.sharpen &&
+                   bloomOnly == o.bloomOnly && composite == o.composite && threshold == o.threshold && knee == o.knee &&
+                   clamp == o.clamp && extent == o.extent;
         }
     };
     std::optional<Recorded> recorded;

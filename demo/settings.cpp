@@ -63,6 +63,8 @@ const std::vector<std::string>& settingKeys()
         "padding=zero|mirror",
         "axis=auto|x|y",
         "spectrum=resampled|exact",
+        "precision=fp32|fp16 (the spectra's storage between the passes; fp16 needs a bloom-clamp beside extreme "
+        "highlights)",
         "kernel-size=N (the kernel's resolution in texels: a power of two, 16..1024)",
         "kernel-extent=native|<n>px|<f>diag (how large the kernel appears: its larger side spans n pixels or a "
         "fraction f of the frame's diagonal; at most 1024 pixels)",
@@ -142,6 +144,8 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
         ok = parseSettingName(value, kAxisOrderNames, &s.axisOrder);
     else if (key == "spectrum")
         ok = parseSettingName(value, kSpectrumModeNames, &s.spectrum);
+    else if (key == "precision")
+        ok = parseSettingName(value, kStoragePrecisionNames, &s.storage);
     else if (key == "kernel-size")
         ok = integer(16, 1024,
                      [&](int i)

@@ -65,6 +65,8 @@ struct Settings
     FftbPadding padding = FFTB_PADDING_ZERO;
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
+    /// how the spectra are stored between the passes (FftbBloomInfo::storagePrecision)
+    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     int kernelSize = 256;      ///< the kernel's resolution: the PSF's texels per side
     KernelExtent kernelExtent; ///< how large the kernel appears on the frame (FftbBloomInfo::kernelScale); native
     std::string kernelFile;    ///< empty: the generated PSF of `aperture`
@@ -81,9 +83,9 @@ struct Settings
 /// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
 /// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, sharpen,
 /// composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero|mirror), axis (auto|x|y), spectrum
-/// (resampled|exact), kernel-size, kernel-extent (native|<n>px|<f>diag), kernel (generated|PATH), blades, curvature,
-/// obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare (composite|bloom), rerun
-/// (auto|always|changes).
+/// (resampled|exact), precision (fp32|fp16), kernel-size, kernel-extent (native|<n>px|<f>diag), kernel
+/// (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare
+/// (composite|bloom), rerun (auto|always|changes).
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The keys applySetting knows, for --help.

@@ -205,7 +205,9 @@ void Viewer::drawUi()
         enumCombo("Padding", &e.padding, kPaddingNames);
         enumCombo("Axis order", &e.axisOrder, kAxisOrderNames, &kAxisNames);
         enumCombo("Spectrum", &e.spectrum, kSpectrumModeNames);
-        ImGui::TextDisabled("Precision: fp32 intermediate spectra");
+        enumCombo("Storage", &e.storage, kStoragePrecisionNames);
+        if (e.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.clamp == 0.0f)
+            ImGui::TextDisabled("fp16: set a clamp beside extreme highlights");
         drawPlan();
     }
 
@@ -306,6 +308,7 @@ void Viewer::copySettings(const Settings& from, Settings& to)
     to.padding = from.padding;
     to.axisOrder = from.axisOrder;
     to.spectrum = from.spectrum;
+    to.storage = from.storage;
     to.kernelSize = from.kernelSize;
     to.kernelExtent = from.kernelExtent;
     to.kernelFile = from.kernelFile;
@@ -351,6 +354,7 @@ void Viewer::drawPlan()
     bi.width = input_.width;
     bi.height = input_.height;
     bi.padding = e.padding;
+    bi.storagePrecision = e.storage;
     bi.kernelScaleUnit = extent.unit;
     bi.kernelScale = extent.value;
     FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, xFirst = plan, yFirst = plan;

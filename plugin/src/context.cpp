@@ -228,8 +228,12 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength, bool halfStorage)
                           " bytes of shared memory (maxComputeSharedMemorySize " +
                           std::to_string(limits.maxComputeSharedMemorySize) + ")"};
     // A boolean specialization constant is a 32-bit VkBool32.
-    const uint32_t values[6] = {fftLength,    workgroupSize, twiddleTables().offsetOf(fftLength),
-                                sharedLength, twiddleTables().offsetOf(sharedLength), halfStorage ? VK_TRUE : VK_FALSE};
+    const uint32_t values[6] = {fftLength,
+                                workgroupSize,
+                                twiddleTables().offsetOf(fftLength),
+                                sharedLength,
+                                twiddleTables().offsetOf(sharedLength),
+                                halfStorage ? VK_TRUE : VK_FALSE};
     const VkSpecializationMapEntry entries[6] = {
         {FFTB_SPEC_FFT_LENGTH, 0, sizeof(uint32_t)},
         {FFTB_SPEC_WORKGROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},

@@ -72,8 +72,8 @@ class Context
     /// Invocations per workgroup of an FFT of `fftLength` on this device (workgroupSizeOf at its limits).
     uint32_t workgroupSizeFor(uint32_t fftLength) const;
     VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
-    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t groupsX,
-                  uint32_t groupsY, const FftbPushConstants& push);
+    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t groupsX, uint32_t groupsY,
+                  const FftbPushConstants& push);
     void barrier(VkCommandBuffer cb) const;
     void checkImageBarriers(const FftbImageBarrierInfo& images) const;
     /// The FftbImageBarrierInfo barriers before the first pass (`before`) or after the last.

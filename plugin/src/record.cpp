@@ -31,8 +31,8 @@ void Context::barrier(VkCommandBuffer cb) const
                              0, nullptr, 0, nullptr);
 }
 
-void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t groupsX,
-                       uint32_t groupsY, const FftbPushConstants& push)
+void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t groupsX, uint32_t groupsY,
+                       const FftbPushConstants& push)
 {
     static constexpr const char* labels[] = {
         "fftbloom: kernel spectrum, first-axis FFT",
@@ -180,7 +180,8 @@ FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, F
             uint32_t n = 0;
             device_->check(device_->getPipelineExecutableStatistics(device_->device, &executable, &n, nullptr),
                            "vkGetPipelineExecutableStatisticsKHR");
-            std::vector<VkPipelineExecutableStatisticKHR> values(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+            std::vector<VkPipelineExecutableStatisticKHR> values(n,
+                                                                 {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
             device_->check(device_->getPipelineExecutableStatistics(device_->device, &executable, &n, values.data()),
                            "vkGetPipelineExecutableStatisticsKHR");
             for (uint32_t i = 0; i < n; ++i, ++total)

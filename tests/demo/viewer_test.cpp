@@ -546,17 +546,20 @@ TEST(ViewerSettings, PrefilterAndCompositeKeys)
     EXPECT_FALSE(applySetting(s, "composite=screen", &error));
 }
 
-TEST(ViewerSettings, PaddingAxisAndSpectrumKeysCarryThePublicEnumsAndRefuseOtherNames)
+TEST(ViewerSettings, PaddingAxisSpectrumAndPrecisionKeysCarryThePublicEnumsAndRefuseOtherNames)
 {
     Settings s;
     std::string error;
+    EXPECT_EQ(s.storage, FFTB_STORAGE_PRECISION_FLOAT32);
+    EXPECT_TRUE(applySetting(s, "precision=fp16", &error)) << error;
+    EXPECT_EQ(s.storage, FFTB_STORAGE_PRECISION_FLOAT16);
     EXPECT_TRUE(applySetting(s, "padding=mirror", &error)) << error;
     EXPECT_EQ(s.padding, FFTB_PADDING_MIRROR);
     EXPECT_TRUE(applySetting(s, "axis=y", &error)) << error;
     EXPECT_EQ(s.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
     EXPECT_TRUE(applySetting(s, "spectrum=exact", &error)) << error;
     EXPECT_EQ(s.spectrum, FFTB_SPECTRUM_MODE_EXACT);
-    for (const char* bad : {"padding=wrap", "padding=1", "axis=z", "spectrum=2", "spectrum="})
+    for (const char* bad : {"padding=wrap", "padding=1", "axis=z", "spectrum=2", "spectrum=", "precision=bf16"})
     {
         EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
         EXPECT_NE(error.find("outside"), std::string::npos) << error;
@@ -564,6 +567,7 @@ TEST(ViewerSettings, PaddingAxisAndSpectrumKeysCarryThePublicEnumsAndRefuseOther
     EXPECT_EQ(s.padding, FFTB_PADDING_MIRROR);
     EXPECT_EQ(s.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
     EXPECT_EQ(s.spectrum, FFTB_SPECTRUM_MODE_EXACT);
+    EXPECT_EQ(s.storage, FFTB_STORAGE_PRECISION_FLOAT16);
 }
 
 TEST(ViewerSettings, KernelExtentKey)
