@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Builds and runs a consumer project (cmake -P). MODE=subdirectory: the consumer against SOURCE_DIR through
 # add_subdirectory. MODE=plugin: copies only SOURCE_DIR/plugin and SOURCE_DIR/shaders into a scratch engine tree
-# (engine/), builds it through add_subdirectory(plugin) and runs a program that creates a context and a kernel on
-# lavapipe. MODE=package: installs MAIN_BUILD into WORK_DIR/prefix, builds the consumer against it through
+# (engine/), with the engine's own program and support code, builds it through add_subdirectory(plugin) and runs a
+# program that creates a context and a kernel on lavapipe. MODE=package: installs MAIN_BUILD into WORK_DIR/prefix, builds the consumer against it through
 # find_package(fftbloom <the header's major.minor>), and compiles consumer.c again with the flags of
 # `pkg-config --static fftbloom` (which link the shared library). C_COMPILER,
 # CXX_COMPILER, BUILD_TYPE, C_FLAGS, CXX_FLAGS and LINKER_FLAGS are the main build's, used for every compile and link
@@ -24,6 +24,9 @@ set(toolchain -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPIL
 if(MODE STREQUAL "plugin")
     set(engine ${WORK_DIR}/engine)
     file(COPY ${here}/engine/CMakeLists.txt ${here}/engine/engine_context.cpp DESTINATION ${engine})
+    # The engine's own code besides: the host's keepLoadedLibrariesUntilExit, for leak reports under the sanitizers.
+    file(COPY ${SOURCE_DIR}/host/vulkan/loaded_libraries.h ${SOURCE_DIR}/host/vulkan/loaded_libraries.cpp
+         DESTINATION ${engine}/support/vulkan)
     file(COPY ${SOURCE_DIR}/plugin ${SOURCE_DIR}/shaders DESTINATION ${engine}/fftbloom)
     step(${CMAKE_COMMAND} -S ${engine} -B ${build} -G ${GENERATOR} ${toolchain})
     step(${CMAKE_COMMAND} --build ${build} -j 2)
