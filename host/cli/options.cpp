@@ -130,8 +130,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     std::string precision = "fp32";
     app.add_option("--precision", precision,
                    "storage of the spectra between the passes: fp32, or fp16 (half the traffic; its rounding noise, "
-                   "about 2^-12 of a line's brightest light, swamps dim regions beside extreme highlights: use it "
-                   "with --bloom-clamp, docs/kernels.md)")
+                   "spread over each line in proportion to its brightest light, swamps dim regions beside extreme "
+                   "highlights: use it with --bloom-clamp, docs/kernels.md)")
         ->capture_default_str()
         ->check(CLI::IsMember(settingNames(kStoragePrecisionNames)));
     app.add_option("--pixel-type", pixelType, "output channel type, half or float; default: as the input's")

@@ -2,7 +2,10 @@
 // Storage precision (FftbStoragePrecision): fp16 storage against the double-precision reference, and the error each
 // storage leaves in dark regions far from a sun at fp16's largest value, relative to the local value there: the
 // rows of docs/kernels.md's table ("Storage precision"). The suite runs a 320x240 frame with a 64² kernel;
-// FFTBLOOM_PRECISION_FULL=1 in the environment adds the table's 1920x1080 frame with a 256² kernel.
+// FFTBLOOM_PRECISION_FULL=1 in the environment adds the table's 1920x1080 frame with a 256² kernel. The dark region
+// is measured with the exact spectrum: the resampled one's periodic copies of the sun reach it, with negative lobes
+// that bring the local value near zero at places (the image-quality issue of docs/kernels.md's "Spectrum
+// resampling"), so relative errors there would measure those, not the storage.
 #include "gpu_test_support.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
@@ -150,7 +153,7 @@ struct SunCase
     int width, height, sun, kernel;
 };
 
-/// Bounds of the error in the dark region, relative to the local value: about twice the measured error.
+/// Bounds of the error in the dark region, relative to the local value: two to three times the measured error.
 struct DarkBound
 {
     FftbStoragePrecision storage;
@@ -161,13 +164,13 @@ struct DarkBound
 };
 
 // The table's rows, and what the suite asserts of each (at 320x240, sun 10², kernel 64²). A sun of 65504 leaves
-// fp32's own rounding at about 1 % RMS of the local value far from it (up to its size along the sun's rows and
-// columns); fp16 storage swamps the dark region (errors many times the local value); a prefilter clamp of 64 brings
-// fp16 to about 0.1 % RMS there, within 3 % everywhere.
+// fp32's own rounding within about 2 % of the local value far from it (0.07 % RMS); fp16 storage swamps the dark
+// region (errors of the order of the local value and many times it); a prefilter clamp of 64 brings fp16 to fp32's
+// level there.
 const DarkBound kDarkBounds[] = {
-    {FFTB_STORAGE_PRECISION_FLOAT32, 0.0f, 3.0, 0.03, 0.0},
-    {FFTB_STORAGE_PRECISION_FLOAT16, 0.0f, 1e4, 20.0, 1.0},
-    {FFTB_STORAGE_PRECISION_FLOAT16, 64.0f, 0.05, 2e-3, 0.0},
+    {FFTB_STORAGE_PRECISION_FLOAT32, 0.0f, 0.05, 2e-3, 0.0},
+    {FFTB_STORAGE_PRECISION_FLOAT16, 0.0f, 100.0, 3.0, 0.3},
+    {FFTB_STORAGE_PRECISION_FLOAT16, 64.0f, 0.06, 2e-3, 0.0},
 };
 
 TEST(StoragePrecision, DarkRegionErrorBesideASun)
@@ -182,6 +185,7 @@ TEST(StoragePrecision, DarkRegionErrorBesideASun)
         for (const DarkBound& row : kDarkBounds)
         {
             BloomSettings s = bloomOnly(row.storage);
+            s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
             s.prefilter.clamp = row.clamp;
             const Texels reference = referenceFor(referencePrefilter(frame, toPlan(s.prefilter)), kernel, s);
             const DarkError e = darkError(runner().bloom(frame, kernel, s), reference, c.sun, c.kernel);

@@ -155,9 +155,9 @@ typedef enum FftbStoragePrecision
      *  half spectra divided by the padded length N1, so a prefiltered frame within fp16's range (|value| <= 65504)
      *  stays within it; stored values past it saturate at +-65504. Each stored bin is rounded to 11 significant bits:
      *  within 4e-4 of the peak on ordinary HDR frames, but the rounding spreads over whole lines in proportion to
-     *  their brightest light, so beside a sun at 65504 the error in dim regions far from it is hundreds of times
-     *  their value. Use it with a prefilter clamp (FftbBloomInfo::prefilterClamp; at 64 the dim regions' error is
-     *  about 0.1 % RMS) or on frames without extreme highlights. */
+     *  their brightest light, so beside a sun at 65504 the error in dim regions far from it is as large as their value
+     *  on average and up to 30 times it. Use it with a prefilter clamp (FftbBloomInfo::prefilterClamp; at 64 the dim
+     *  regions' error is about 0.08 % RMS, within 3 %) or on frames without extreme highlights. */
     FFTB_STORAGE_PRECISION_FLOAT16 = 1,
     FFTB_STORAGE_PRECISION_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStoragePrecision;
