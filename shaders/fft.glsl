@@ -13,6 +13,14 @@ layout(constant_id = FFTB_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = 1;
 layout(constant_id = FFTB_SPEC_TWIDDLE_OFFSET) const uint TWIDDLE_OFFSET = 0;
 layout(constant_id = FFTB_SPEC_SHARED_LENGTH) const uint SHARED_LENGTH = 2;
 layout(constant_id = FFTB_SPEC_SHARED_TWIDDLE_OFFSET) const uint SHARED_TWIDDLE_OFFSET = 0;
+layout(constant_id = FFTB_SPEC_RADIX_0) const uint RADIX_0 = 1;
+layout(constant_id = FFTB_SPEC_RADIX_1) const uint RADIX_1 = 1;
+layout(constant_id = FFTB_SPEC_RADIX_2) const uint RADIX_2 = 1;
+layout(constant_id = FFTB_SPEC_RADIX_3) const uint RADIX_3 = 1;
+layout(constant_id = FFTB_SPEC_RADIX_4) const uint RADIX_4 = 1;
+layout(constant_id = FFTB_SPEC_RADIX_5) const uint RADIX_5 = 1;
+layout(constant_id = FFTB_SPEC_RADIX_6) const uint RADIX_6 = 1;
+layout(constant_id = FFTB_SPEC_RADIX_7) const uint RADIX_7 = 1;
 layout(local_size_x_id = FFTB_SPEC_WORKGROUP_SIZE) in;
 
 // Slots per invocation: slot e holds line position fftTimeIndex(e) or frequency fftFrequencyIndex(e), which may be
@@ -237,20 +245,6 @@ void dftRadix(inout vec2 v[8], uint radix, bool inverse)
         dftOdd(v, 7u, inverse);
 }
 
-// The stage radix for the remaining factor (plugin/plan/plan.h, radicesOf, follows the same rule).
-uint stageRadix(uint rest)
-{
-    if (rest % 8u == 0u)
-        return 8u;
-    if (rest % 4u == 0u)
-        return 4u;
-    if (rest % 2u == 0u)
-        return 2u;
-    if (rest % 3u == 0u)
-        return 3u;
-    return rest % 5u == 0u ? 5u : 7u;
-}
-
 // The twiddles w[r] = exp(-+2 pi i r k / L) of one butterfly, r = 1 .. R - 1 (L = s R divides SHARED_LENGTH, k < s,
 // stride = SHARED_LENGTH / L): w[1], w[2] and w[4] from the table, the others their products (w[7] = w[1] w[2] w[4]),
 // so a radix-8 butterfly reads 3 entries instead of 7 at the cost of at most two more fp32 roundings (fft_test checks
@@ -272,24 +266,17 @@ void stageTwiddles(uint k, uint stride, const uint radix, bool inverse, out vec2
     }
 }
 
-// j mod span for j < 2^24, without the integer division a run-time divisor costs: the quotient from a float
-// reciprocal is off by at most one, which the two corrections absorb.
-uint remainderOf(uint j, uint span)
-{
-    int r = int(j) - int(uint(float(j) * (1.0 / float(span))) * span);
-    r += r < 0 ? int(span) : 0;
-    return uint(r >= int(span) ? r - int(span) : r);
-}
-
 // One Stockham stage with span s and radix R (after E. Bainville, "OpenCL Fast Fourier Transform") of the
 // N = SHARED_LENGTH elements in shared memory: butterfly j reads x[j + r N / R], twiddles by
-// exp(-+2 pi i r (j mod s) / (s R)), and writes to (j / s) s R + (j mod s) + r s. Every invocation holds its
-// butterflies in registers between the barrier after the reads and the writes, so one shared array suffices. Called
-// with a literal radix: every loop then has a constant trip count and unrolls, so the butterflies stay in registers
-// (a runtime radix would index the arrays dynamically and put them in local memory). rest = N / s, the factor still
-// to transform, is carried by the caller so the twiddle stride rest / R divides by a constant.
-void sharedStage(uint span, uint rest, const uint radix, bool inverse)
+// exp(-+2 pi i r (j mod s) / (s R)), and writes to (j / s) s R + (j mod s) + r s; R = 1 is no stage. Every invocation
+// holds its butterflies in registers between the barrier after the reads and the writes, so one shared array
+// suffices. R and s are specialization constants (sharedFft), so once the pipeline is specialized every loop has a
+// constant trip count and unrolls, the butterflies stay in registers, and j mod s and the twiddle stride N / (s R)
+// fold to constants (a radix known only at run time would index the arrays dynamically and put them in local memory).
+void sharedStage(const uint span, const uint radix, bool inverse)
 {
+    if (radix == 1u)
+        return;
     const uint butterflies = SHARED_LENGTH / radix;
     const uint perInvocation = (butterflies + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
     vec2 v[STAGE_REGISTERS];
@@ -306,14 +293,14 @@ void sharedStage(uint span, uint rest, const uint radix, bool inverse)
         const uint j = gl_LocalInvocationID.x + b * WORKGROUP_SIZE;
         if (j < butterflies)
         {
-            const uint k = remainderOf(j, span);
+            const uint k = j % span;
             vec2 x[8];
             for (uint r = 0u; r < radix; ++r)
                 x[r] = v[b * radix + r];
             if (span > 1u) // the first stage's twiddles are all 1
             {
                 vec2 w[8];
-                stageTwiddles(k, rest / radix, radix, inverse, w);
+                stageTwiddles(k, SHARED_LENGTH / (span * radix), radix, inverse, w);
                 for (uint r = 1u; r < radix; ++r)
                     x[r] = cmul(x[r], w[r]);
             }
@@ -326,30 +313,27 @@ void sharedStage(uint span, uint rest, const uint radix, bool inverse)
     barrier();
 }
 
-// Transforms the N = SHARED_LENGTH elements in shared memory in place (a whole line, or one sub-line of a long line),
-// one sharedStage per radix of radicesOf (plugin/plan/plan.h).
+// Transforms the N = SHARED_LENGTH elements in shared memory in place (a whole line, or one sub-line of a long line):
+// the stages RADIX_0 .. RADIX_7 (plugin/plan/plan.h, radicesOf), each with its radix and span known when the pipeline
+// is created. Written out rather than looped over, so the driver folds each stage's constants.
 void sharedFft(bool inverse)
 {
     barrier();
-    uint rest = SHARED_LENGTH;
-    for (uint span = 1u; span < SHARED_LENGTH;)
-    {
-        const uint radix = stageRadix(rest);
-        if (radix == 8u)
-            sharedStage(span, rest, 8u, inverse);
-        else if (radix == 4u)
-            sharedStage(span, rest, 4u, inverse);
-        else if (radix == 2u)
-            sharedStage(span, rest, 2u, inverse);
-        else if (radix == 3u)
-            sharedStage(span, rest, 3u, inverse);
-        else if (radix == 5u)
-            sharedStage(span, rest, 5u, inverse);
-        else
-            sharedStage(span, rest, 7u, inverse);
-        span *= radix;
-        rest /= radix;
-    }
+    const uint span1 = RADIX_0;
+    const uint span2 = span1 * RADIX_1;
+    const uint span3 = span2 * RADIX_2;
+    const uint span4 = span3 * RADIX_3;
+    const uint span5 = span4 * RADIX_4;
+    const uint span6 = span5 * RADIX_5;
+    const uint span7 = span6 * RADIX_6;
+    sharedStage(1u, RADIX_0, inverse);
+    sharedStage(span1, RADIX_1, inverse);
+    sharedStage(span2, RADIX_2, inverse);
+    sharedStage(span3, RADIX_3, inverse);
+    sharedStage(span4, RADIX_4, inverse);
+    sharedStage(span5, RADIX_5, inverse);
+    sharedStage(span6, RADIX_6, inverse);
+    sharedStage(span7, RADIX_7, inverse);
 }
 
 // The register stage of a long line, radix R across slots e = j + m S (positions n + m M, n = t + j T, all in this

@@ -147,6 +147,22 @@ std::vector<uint32_t> radicesOf(uint32_t length)
     return radices;
 }
 
+std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t length, uint32_t workgroupSize,
+                                                                    bool halfStorage)
+{
+    const uint32_t shared = sharedLengthOf(length);
+    std::array<uint32_t, kSpecializationConstantCount> values{length,
+                                                              workgroupSize,
+                                                              twiddleTables().offsetOf(length),
+                                                              shared,
+                                                              twiddleTables().offsetOf(shared),
+                                                              halfStorage ? 1u : 0u};
+    const std::vector<uint32_t> radices = radicesOf(shared);
+    for (uint32_t i = 0; i < kMaxSharedStages; ++i)
+        values[kSpecializationConstantCount - kMaxSharedStages + i] = i < radices.size() ? radices[i] : 1;
+    return values;
+}
+
 double fftLengthCost(uint32_t length)
 {
     double stages = 0.0;

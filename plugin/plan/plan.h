@@ -2,6 +2,7 @@
 // Vulkan-free planning of one bloom: padded FFT lengths, mirror split points, axis order, spectrum extents.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,11 +12,12 @@ namespace fftb
 
 /// Longest FFT held whole in one workgroup's shared memory: 4096 complex fp32, 32 KiB (FFTB_MAX_SHARED_FFT_LENGTH).
 constexpr uint32_t kMaxSharedFftLength = 4096;
-/// Longest FFT along one axis (FFTB_MAX_FFT_LENGTH). Lines past kMaxSharedFftLength run one radix-R stage in registers, then R FFTs of
-/// length N / R in shared memory (fft.glsl).
+/// Longest FFT along one axis (FFTB_MAX_FFT_LENGTH). Lines past kMaxSharedFftLength run one radix-R stage in registers,
+/// then R FFTs of length N / R in shared memory (fft.glsl).
 constexpr uint32_t kMaxFftLength = 16384;
 /// Longest kernel along one axis: its resolution in texels, and its extent on the frame in pixels when scaled (the
-/// resampled spectrum's extent pow2Ceil(K) stays in shared memory). FFTB_MAX_KERNEL_LENGTH (static_assert in plugin/src/context.cpp).
+/// resampled spectrum's extent pow2Ceil(K) stays in shared memory). FFTB_MAX_KERNEL_LENGTH (static_assert in
+/// plugin/src/context.cpp).
 constexpr uint32_t kMaxKernelLength = 4096;
 /// Most invocations per workgroup any FFT length asks for (the Vulkan limits of NVIDIA and lavapipe).
 constexpr uint32_t kMaxWorkgroupSize = 1024;
@@ -77,6 +79,18 @@ std::vector<uint32_t> radicesOf(uint32_t length);
 /// Relative cost of one FFT of `length`: length * the sum over its stages of (1 + radix / 10) — every stage is a
 /// shared-memory round trip, and the butterflies' arithmetic per element grows with the radix.
 double fftLengthCost(uint32_t length);
+
+/// Most Stockham stages of a line in shared memory (FFTB_MAX_SHARED_STAGES): 3^7 = 2187 takes 7.
+constexpr uint32_t kMaxSharedStages = 8;
+/// Specialization constants of every pass (FFTB_SPEC_FFT_LENGTH .. FFTB_SPEC_RADIX_7: ids 0 .. 13, in order).
+constexpr uint32_t kSpecializationConstantCount = 14;
+
+/// The specialization constants of a pass transforming lines of `length` (an FFT length) with `workgroupSize`
+/// invocations (workgroupSizeOf), indexed by id (shaders/shared/fftb_shared.h): the length, the workgroup size, the
+/// twiddle table offsets of the length and of its shared-memory length, `halfStorage` as a VkBool32 (1 or 0), the
+/// radices of the shared-memory stages (radicesOf of sharedLengthOf(length)), 1 past the last.
+std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t length, uint32_t workgroupSize,
+                                                                    bool halfStorage);
 
 /// Fine entries of the twiddle table of a length past kMaxSharedFftLength (FFTB_TWIDDLE_FINE_ELEMENTS).
 constexpr uint32_t kTwiddleFineElements = 128;
@@ -245,7 +259,8 @@ double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is
 /// invalid (zero extents, a kernel resolution past kMaxKernelLength; a kernel scale that is not finite and > 0, whose
-/// kernel extent on the frame is past kMaxKernelLength, or with SpectrumMode::Exact) or needs an FFT longer than kMaxFftLength.
+/// kernel extent on the frame is past kMaxKernelLength, or with SpectrumMode::Exact) or needs an FFT longer than
+/// kMaxFftLength.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
 /// The plans of the requests seen last, so that recording a frame plans only when its extents or settings change

@@ -18,6 +18,11 @@ static_assert(kMaxSharedFftLength == FFTB_MAX_SHARED_FFT_LENGTH, "plan.h and fft
 static_assert(kMaxHeldElementsPerInvocation == FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION,
               "plan.h and fftb_shared.h disagree");
 static_assert(kTwiddleFineElements == FFTB_TWIDDLE_FINE_ELEMENTS, "plan.h and fftb_shared.h disagree");
+static_assert(FFTB_SPEC_FFT_LENGTH == 0 && FFTB_SPEC_WORKGROUP_SIZE == 1 && FFTB_SPEC_TWIDDLE_OFFSET == 2 &&
+                  FFTB_SPEC_SHARED_LENGTH == 3 && FFTB_SPEC_SHARED_TWIDDLE_OFFSET == 4 && FFTB_SPEC_HALF_STORAGE == 5 &&
+                  FFTB_SPEC_RADIX_0 == 6 && FFTB_SPEC_RADIX_7 + 1 == kSpecializationConstantCount &&
+                  FFTB_MAX_SHARED_STAGES == kMaxSharedStages,
+              "plan.h (specializationOf) and fftb_shared.h disagree");
 static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_MAX_KERNEL_LENGTH,
               "plan.h and fftbloom.h disagree");
 
@@ -227,22 +232,13 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength, bool halfStorage)
                           std::to_string(sharedLength * 2 * sizeof(float)) +
                           " bytes of shared memory (maxComputeSharedMemorySize " +
                           std::to_string(limits.maxComputeSharedMemorySize) + ")"};
-    // A boolean specialization constant is a 32-bit VkBool32.
-    const uint32_t values[6] = {fftLength,
-                                workgroupSize,
-                                twiddleTables().offsetOf(fftLength),
-                                sharedLength,
-                                twiddleTables().offsetOf(sharedLength),
-                                halfStorage ? VK_TRUE : VK_FALSE};
-    const VkSpecializationMapEntry entries[6] = {
-        {FFTB_SPEC_FFT_LENGTH, 0, sizeof(uint32_t)},
-        {FFTB_SPEC_WORKGROUP_SIZE, sizeof(uint32_t), sizeof(uint32_t)},
-        {FFTB_SPEC_TWIDDLE_OFFSET, 2 * sizeof(uint32_t), sizeof(uint32_t)},
-        {FFTB_SPEC_SHARED_LENGTH, 3 * sizeof(uint32_t), sizeof(uint32_t)},
-        {FFTB_SPEC_SHARED_TWIDDLE_OFFSET, 4 * sizeof(uint32_t), sizeof(uint32_t)},
-        {FFTB_SPEC_HALF_STORAGE, 5 * sizeof(uint32_t), sizeof(VkBool32)},
-    };
-    VkSpecializationInfo spec{6, entries, sizeof(values), values};
+    // One 32-bit value per specialization constant (a boolean is a 32-bit VkBool32).
+    const std::array<uint32_t, kSpecializationConstantCount> values =
+        specializationOf(fftLength, workgroupSize, halfStorage);
+    VkSpecializationMapEntry entries[kSpecializationConstantCount];
+    for (uint32_t id = 0; id < kSpecializationConstantCount; ++id)
+        entries[id] = {id, id * uint32_t(sizeof(uint32_t)), sizeof(uint32_t)};
+    VkSpecializationInfo spec{kSpecializationConstantCount, entries, sizeof(values), values.data()};
     VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;

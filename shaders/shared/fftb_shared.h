@@ -29,6 +29,18 @@
 // 1: the image passes store the intermediate as two fp16 values per complex element, scaled by 1 / N1 (common.glsl,
 // FftbStoragePrecision); 0: complex fp32. The kernel passes always store fp32.
 #define FFTB_SPEC_HALF_STORAGE 5
+// The radices of the Stockham stages in shared memory, in the order they run (plugin/plan/plan.h, radicesOf of M),
+// then 1 for the unused ids: every stage's radix, span and twiddle stride are constants of the pipeline.
+#define FFTB_SPEC_RADIX_0 6
+#define FFTB_SPEC_RADIX_1 7
+#define FFTB_SPEC_RADIX_2 8
+#define FFTB_SPEC_RADIX_3 9
+#define FFTB_SPEC_RADIX_4 10
+#define FFTB_SPEC_RADIX_5 11
+#define FFTB_SPEC_RADIX_6 12
+#define FFTB_SPEC_RADIX_7 13
+// Most Stockham stages of a line in shared memory (3^7 = 2187 takes 7).
+#define FFTB_MAX_SHARED_STAGES 8
 
 // Each invocation holds at most this many complex elements of a line in registers.
 #define FFTB_MAX_ELEMENTS_PER_INVOCATION 16

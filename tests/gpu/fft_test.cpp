@@ -54,15 +54,12 @@ class PassHarness
                 module = &kSpirvModules[i];
         EXPECT_NE(module, nullptr) << shader;
         // The plugin's specialization (plugin/src/context.cpp, Context::pipeline).
-        const uint32_t shared = sharedLengthOf(length);
-        const uint32_t values[5] = {length, workgroupSizeOf(length), tables.offsetOf(length), shared,
-                                    tables.offsetOf(shared)};
-        VkSpecializationMapEntry entries[5] = {};
-        const uint32_t ids[5] = {FFTB_SPEC_FFT_LENGTH, FFTB_SPEC_WORKGROUP_SIZE, FFTB_SPEC_TWIDDLE_OFFSET,
-                                 FFTB_SPEC_SHARED_LENGTH, FFTB_SPEC_SHARED_TWIDDLE_OFFSET};
-        for (uint32_t i = 0; i < 5; ++i)
-            entries[i] = {ids[i], uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)};
-        const VkSpecializationInfo spec{5, entries, sizeof(values), values};
+        const std::array<uint32_t, kSpecializationConstantCount> values =
+            specializationOf(length, workgroupSizeOf(length), false);
+        VkSpecializationMapEntry entries[kSpecializationConstantCount] = {};
+        for (uint32_t id = 0; id < kSpecializationConstantCount; ++id)
+            entries[id] = {id, id * uint32_t(sizeof(uint32_t)), sizeof(uint32_t)};
+        const VkSpecializationInfo spec{kSpecializationConstantCount, entries, sizeof(values), values.data()};
         ComputePipelineInfo info;
         info.code = module->code;
         info.codeBytes = module->sizeBytes;

@@ -75,12 +75,12 @@ TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
     EXPECT_GT(longLengths, 100u);
     // Lines in shared memory: 4 elements per invocation up to the smallest radix (every stage one round), rounded up
     // to whole subgroups of 32, whichever keeps the most warps resident; ties keep fewer elements.
-    EXPECT_EQ(workgroupSizeOf(4096), 1024u);  // 32 warps, as 512 (8 elements)
-    EXPECT_EQ(workgroupSizeOf(2240), 448u);   // 8 8 5 7: 5 elements, 2 x 14 warps against 1 x 18 at 560
-    EXPECT_EQ(workgroupSizeOf(2744), 480u);   // 8 7 7 7: 6 elements, 2 x 15 warps against 1 x 22 at 704
-    EXPECT_EQ(workgroupSizeOf(1225), 256u);   // 5 5 7 7: 5 elements, 4 x 8 warps against 3 x 10 at 320
-    EXPECT_EQ(workgroupSizeOf(875), 192u);    // 5 5 5 7: 5 elements, 5 x 6 warps against 4 x 7 at 224
-    EXPECT_EQ(workgroupSizeOf(1344), 352u);   // 8 8 3 7: radix 3 leaves 4 elements only
+    EXPECT_EQ(workgroupSizeOf(4096), 1024u); // 32 warps, as 512 (8 elements)
+    EXPECT_EQ(workgroupSizeOf(2240), 448u);  // 8 8 5 7: 5 elements, 2 x 14 warps against 1 x 18 at 560
+    EXPECT_EQ(workgroupSizeOf(2744), 480u);  // 8 7 7 7: 6 elements, 2 x 15 warps against 1 x 22 at 704
+    EXPECT_EQ(workgroupSizeOf(1225), 256u);  // 5 5 7 7: 5 elements, 4 x 8 warps against 3 x 10 at 320
+    EXPECT_EQ(workgroupSizeOf(875), 192u);   // 5 5 5 7: 5 elements, 5 x 6 warps against 4 x 7 at 224
+    EXPECT_EQ(workgroupSizeOf(1344), 352u);  // 8 8 3 7: radix 3 leaves 4 elements only
     EXPECT_EQ(workgroupSizeOf(1215), 320u);
     EXPECT_EQ(workgroupSizeOf(100), 25u);
     EXPECT_EQ(workgroupSizeOf(140), 64u);
@@ -91,12 +91,33 @@ TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
     EXPECT_EQ(workgroupSizeOf(4096, 255), 0u);
     // Long lines: 8 elements per invocation where a divisor of the sub-line length allows it and the device has the
     // invocations, else up to 16.
-    EXPECT_EQ(workgroupSizeOf(4480), 560u);        // 2 * 2240
-    EXPECT_EQ(workgroupSizeOf(8192), 1024u);       // 2 * 4096
-    EXPECT_EQ(workgroupSizeOf(8192, 1023), 512u);  // 16 elements
+    EXPECT_EQ(workgroupSizeOf(4480), 560u);       // 2 * 2240
+    EXPECT_EQ(workgroupSizeOf(8192), 1024u);      // 2 * 4096
+    EXPECT_EQ(workgroupSizeOf(8192, 1023), 512u); // 16 elements
     EXPECT_EQ(workgroupSizeOf(8192, 511), 0u);
-    EXPECT_EQ(workgroupSizeOf(16384), 1024u);      // 16 elements: 8 would need 2048 invocations
-    EXPECT_EQ(workgroupSizeOf(6561), 729u);        // 3 * 2187: no divisor of 2187 in [821, 1024]
+    EXPECT_EQ(workgroupSizeOf(16384), 1024u); // 16 elements: 8 would need 2048 invocations
+    EXPECT_EQ(workgroupSizeOf(6561), 729u);   // 3 * 2187: no divisor of 2187 in [821, 1024]
+}
+
+// The shaders take every stage's radix as a specialization constant, FFTB_MAX_SHARED_STAGES of them.
+TEST(Plan, SpecializationNamesEveryStageOfTheSharedMemoryLength)
+{
+    for (uint32_t n = 2; n <= kMaxFftLength; ++n)
+    {
+        if (isFftLength(n))
+        {
+            EXPECT_LE(radicesOf(sharedLengthOf(n)).size(), kMaxSharedStages) << n;
+        }
+    }
+    EXPECT_EQ(radicesOf(2187).size(), 7u);
+    const TwiddleTables& t = twiddleTables();
+    const std::array<uint32_t, kSpecializationConstantCount> shared = specializationOf(1225, 256, false);
+    EXPECT_EQ(shared, (std::array<uint32_t, kSpecializationConstantCount>{
+                          1225, 256, t.offsetOf(1225), 1225, t.offsetOf(1225), 0, 5, 5, 7, 7, 1, 1, 1, 1}));
+    // 8192: a radix-2 register stage, then 4096 = 8^4 in shared memory.
+    const std::array<uint32_t, kSpecializationConstantCount> split = specializationOf(8192, 1024, true);
+    EXPECT_EQ(split, (std::array<uint32_t, kSpecializationConstantCount>{8192, 1024, t.offsetOf(8192), 4096,
+                                                                         t.offsetOf(4096), 1, 8, 8, 8, 8, 1, 1, 1, 1}));
 }
 
 // Whole workgroups per multiprocessor of the model, limited by registers (64 each of 65536), invocations (2048) or
