@@ -82,15 +82,18 @@ bool rowInShared()
     return pc.resampled != 0u && pc.spectrumLength2 <= SHARED_LENGTH && ELEMENTS <= FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION;
 }
 
-vec2 rowAt(uint base, Taps row, int j)
+// rowShared: whether the line's row is in shared memory (convolveLine). It is a literal at every call, so each path's
+// code holds only its own reads: the per-tap reads inlined into the row path's unrolled loop as well made pass 2's
+// binary 3.5 times larger and the pass slower (bench/results/README.md).
+vec2 rowAt(uint base, Taps row, int j, const bool rowShared)
 {
-    return rowInShared() ? fftSharedGet(uint(j) & (pc.spectrumLength2 - 1u)) : rowBin(base, row, j);
+    return rowShared ? fftSharedGet(uint(j) & (pc.spectrumLength2 - 1u)) : rowBin(base, row, j);
 }
 
 // The kernel's centred spectrum interpolated at (x, y) in units of its bins, x >= 0, with `row` = tapsAt(x). Past
 // the stored Nyquist (x > S1/2 or |y| > S2/2, only for a kernel scale sigma > 1) the scaled kernel is band-limited:
 // zero, not the spectrum's periodic repetition.
-vec2 resampledSpectrum(uint base, float x, Taps row, float y)
+vec2 resampledSpectrum(uint base, float x, Taps row, float y, const bool rowShared)
 {
     if (2.0 * x > float(pc.spectrumLength1) || 2.0 * abs(y) > float(pc.spectrumLength2))
         return vec2(0.0);
@@ -98,7 +101,7 @@ vec2 resampledSpectrum(uint base, float x, Taps row, float y)
     vec2 sum = vec2(0.0);
     [[unroll]] for (int d = 0; d < 4; ++d)
         if (d < tapCount())
-            sum += column.w[d] * rowAt(base, row, column.first + d);
+            sum += column.w[d] * rowAt(base, row, column.first + d, rowShared);
     return sum;
 }
 
@@ -118,7 +121,7 @@ uint spectrumBase(uint channel)
 
 // The kernel's centred spectrum at frame frequency (k1, k2). Resampled: at (rowPosition(k1), sigma * k2 * S2 / N2),
 // k2 signed, with `row` = tapsAt(rowPosition(k1)).
-vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2)
+vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2, const bool rowShared)
 {
     const uint base = spectrumBase(channel);
     if (pc.resampled == 0u)
@@ -126,7 +129,7 @@ vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2)
     const int signedK2 = 2u * k2 < FFT_LENGTH ? int(k2) : int(k2) - int(FFT_LENGTH);
     const float x = rowPosition(k1);
     const float y = pc.kernelScale * (float(signedK2) * float(pc.spectrumLength2) / float(FFT_LENGTH));
-    vec2 value = resampledSpectrum(base, x, row, y);
+    vec2 value = resampledSpectrum(base, x, row, y, rowShared);
     // At an even length's Nyquist bin, k and -k are one frequency, read at +sigma S/2 and -sigma S/2: their mean keeps
     // the product Hermitian, so the first axis's DC and Nyquist lines stay real for pass 3 (K(-x, y) = conj K(x, -y)).
     // With sigma = 1 both sides are the same stored bins (the spectrum is periodic in S): nothing to average.
@@ -134,7 +137,7 @@ vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2)
     const bool nyquist2 = 2u * k2 == FFT_LENGTH;
     if (pc.kernelScale != 1.0 && (nyquist1 || nyquist2))
     {
-        const vec2 mirrored = resampledSpectrum(base, x, row, -y);
+        const vec2 mirrored = resampledSpectrum(base, x, row, -y, rowShared);
         if (nyquist2)
             value = 0.5 * (value + mirrored);
         if (nyquist1)
@@ -144,10 +147,10 @@ vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2)
 }
 
 // Slot value z at frequency (k1, k2) times the kernel spectrum there, blended toward the Dirac delta (sharpening t:
-// (1 - t) K + t) and scaled by the inverse transforms' normalization.
-vec2 product(uint channel, uint k1, Taps row, uint k2, vec2 z)
+// (1 - t) K + t) and scaled by the inverse transforms' normalization; rowShared as for rowAt.
+vec2 product(uint channel, uint k1, Taps row, uint k2, vec2 z, const bool rowShared)
 {
-    const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, k1, row, k2) + vec2(pc.sharpen, 0.0);
+    const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, k1, row, k2, rowShared) + vec2(pc.sharpen, 0.0);
     return pc.inverseScale * cmul(z, kernel);
 }
 
@@ -162,7 +165,7 @@ void convolveLine(uint channel, uint k1)
             const uint k2 = fftFrequencyIndex(e);
             if (k2 >= FFT_LENGTH)
                 break;
-            fftPut(e, product(channel, k1, row, k2, fftGet(e)));
+            fftPut(e, product(channel, k1, row, k2, fftGet(e), false));
         }
         return;
     }
@@ -176,7 +179,7 @@ void convolveLine(uint channel, uint k1)
     barrier();
     [[unroll]] for (uint e = 0u; e < FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION; ++e)
         if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)
-            held[e] = product(channel, k1, row, fftFrequencyIndex(e), held[e]);
+            held[e] = product(channel, k1, row, fftFrequencyIndex(e), held[e], true);
     barrier(); // every row bin is read
     [[unroll]] for (uint e = 0u; e < FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION; ++e)
         if (e < ELEMENTS && fftFrequencyIndex(e) < FFT_LENGTH)

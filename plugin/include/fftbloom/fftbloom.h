@@ -151,7 +151,7 @@ typedef enum FftbStoragePrecision
     /** Complex fp32, 8 bytes per stored bin: within 1e-5 of a double-precision reference, relative to the bloom's
      *  peak. The default. */
     FFTB_STORAGE_PRECISION_FLOAT32 = 0,
-    /** Complex fp16, 4 bytes per stored bin: half the scratch traffic (3-7 % faster on an H200). Pass 1 stores its
+    /** Complex fp16, 4 bytes per stored bin: half the scratch traffic (3-9 % faster on an H200). Pass 1 stores its
      *  half spectra divided by the padded length N1, so a prefiltered frame within fp16's range (|value| <= 65504)
      *  stays within it; stored values past it saturate at +-65504. Each stored bin is rounded to 11 significant bits:
      *  within 4e-4 of the peak on ordinary HDR frames, but the rounding spreads over whole lines in proportion to
