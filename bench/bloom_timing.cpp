@@ -48,13 +48,22 @@ double median(std::vector<double> v)
 
 } // namespace
 
+std::string BloomCase::interpolationName() const
+{
+    const std::string oversampled = spectrumOversampling == 1 ? " 1x" : spectrumOversampling == 2 ? " 2x" : "";
+    if (interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC)
+        return " cubic" + oversampled;
+    if (interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR)
+        return " linear" + oversampled;
+    return (interpolationWidth != 0 ? " es" + std::to_string(interpolationWidth) : std::string()) + oversampled;
+}
+
 std::string BloomCase::name() const
 {
     return std::to_string(width) + "x" + std::to_string(height) + "/" + std::to_string(kernelSize) +
            (padding == FFTB_PADDING_ZERO ? " zero" : " mirror") +
            (spectrum == FFTB_SPECTRUM_MODE_EXACT ? " exact" : " resampled") +
-           (spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " linear"
-                                                                                                            : "") +
+           (spectrum == FFTB_SPECTRUM_MODE_RESAMPLED ? interpolationName() : "") +
            (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "") +
            (storage == FFTB_STORAGE_PRECISION_FLOAT16 ? " fp16" : "");
 }
@@ -167,6 +176,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ki.texels = psf.values.data();
     ki.spectrumMode = c.spectrum;
     ki.interpolation = c.interpolation;
+    ki.interpolationWidth = c.interpolationWidth;
+    ki.spectrumOversampling = c.spectrumOversampling;
     check(fftbCreateKernel(context, &ki, &kernel), "fftbCreateKernel");
 
     const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;

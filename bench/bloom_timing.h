@@ -17,15 +17,20 @@ struct BloomCase
     uint32_t width = 0, height = 0, kernelSize = 0;
     FftbPadding padding = FFTB_PADDING_ZERO;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
-    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC; ///< resampled mode only
-    FftbLengthPolicy lengths = FFTB_LENGTH_POLICY_MIXED_RADIX;                   ///< FftbPlannerInfo of the context
+    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< resampled mode only
+    uint32_t interpolationWidth = 0;   ///< FftbKernelInfo::interpolationWidth; 0: the interpolation's default
+    uint32_t spectrumOversampling = 0; ///< FftbKernelInfo::spectrumOversampling; 0: 2
+    FftbLengthPolicy lengths = FFTB_LENGTH_POLICY_MIXED_RADIX; ///< FftbPlannerInfo of the context
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     int warmupFrames = 5;
     int frames = 50;
 
-    /// "1920x1080/256 zero resampled", " linear" appended for bilinear interpolation, " pow2" for power-of-two
-    /// lengths, " fp16" for fp16 storage
+    /// "1920x1080/256 zero resampled" for the default ES interpolation, with " es6" for another width, " cubic 1x"
+    /// or " linear 1x" for those at oversampling 1; " pow2" appended for power-of-two lengths, " fp16" for fp16
+    /// storage
     std::string name() const;
+    /// The interpolation's part of name(): "" for the default.
+    std::string interpolationName() const;
 };
 
 /// Bytes each pass must move through memory by the plan (the model behind the bandwidth floor, DESIGN.md section 4),

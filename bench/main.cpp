@@ -58,16 +58,21 @@ std::vector<BloomCase> casesFor(const Options& o)
     std::vector<BloomCase> cases;
     for (const Size& s : sizes)
         for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
-            // Resampled with cubic (the default) and with bilinear interpolation: the cost of the 16 taps in pass 2.
-            // fp16 storage beside the default's fp32, with cubic interpolation.
-            for (const auto& [spectrum, interpolation, storage] :
-                 {std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+            // Resampled with the default (ES, 8 taps, oversampling 2), with ES at 6 taps, and with cubic and bilinear
+            // interpolation at oversampling 1: the cost of the taps in pass 2. Exact; fp16 storage beside the
+            // default's fp32.
+            for (const auto& [spectrum, interpolation, width, oversampling, storage] :
+                 {std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_ES, 0u, 0u,
                              FFTB_STORAGE_PRECISION_FLOAT32},
-                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_LINEAR,
+                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_ES, 6u, 0u,
                              FFTB_STORAGE_PRECISION_FLOAT32},
-                  std::tuple{FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_CUBIC, 0u, 1u,
                              FFTB_STORAGE_PRECISION_FLOAT32},
-                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_LINEAR, 0u, 1u,
+                             FFTB_STORAGE_PRECISION_FLOAT32},
+                  std::tuple{FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_INTERPOLATION_ES, 0u, 0u,
+                             FFTB_STORAGE_PRECISION_FLOAT32},
+                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_ES, 0u, 0u,
                              FFTB_STORAGE_PRECISION_FLOAT16}})
                 for (FftbLengthPolicy lengths : {FFTB_LENGTH_POLICY_MIXED_RADIX, FFTB_LENGTH_POLICY_POWER_OF_TWO})
                 {
@@ -80,6 +85,8 @@ std::vector<BloomCase> casesFor(const Options& o)
                     c.padding = padding;
                     c.spectrum = spectrum;
                     c.interpolation = interpolation;
+                    c.interpolationWidth = width;
+                    c.spectrumOversampling = oversampling;
                     c.storage = storage;
                     c.lengths = lengths;
                     c.frames = o.frames;
@@ -143,7 +150,9 @@ int run(const Options& o)
             {"kernel", c.kernelSize},
             {"padding", c.padding == FFTB_PADDING_ZERO ? "zero" : "mirror"},
             {"spectrum", c.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled"},
-            {"interpolation", c.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? "linear" : "cubic"},
+            {"interpolation", c.spectrum == FFTB_SPECTRUM_MODE_EXACT ? std::string("none")
+                              : c.interpolationName().empty()        ? std::string("es")
+                                                                     : c.interpolationName().substr(1)},
             {"storage", c.storage == FFTB_STORAGE_PRECISION_FLOAT16 ? "fp16" : "fp32"},
             {"firstAxis", firstAxis},
             {"paddedWidth", t.plan.paddedWidth},
@@ -165,10 +174,9 @@ int run(const Options& o)
             {"timesFloor", t.totalMs / floorMs}};
         std::string vkfftCells = "n/a | n/a | n/a";
         // VkFFT's convolution zero-pads; it solves the same problem as our zero-padded cases only. Its time does not
-        // depend on our interpolation: measured beside the default (cubic) only.
-        const bool bilinear =
-            c.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && c.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR;
-        if (o.vkfft && c.padding == FFTB_PADDING_ZERO && !bilinear)
+        // depend on our interpolation: measured beside the default only.
+        const bool otherInterpolation = c.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && !c.interpolationName().empty();
+        if (o.vkfft && c.padding == FFTB_PADDING_ZERO && !otherInterpolation)
         {
             VkfftCase v;
             v.width = c.width;

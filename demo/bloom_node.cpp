@@ -114,8 +114,6 @@ Texels makeKernel(const KernelKey& key)
     }
     if (kernel.width != key.size || kernel.height != key.size)
         kernel = resamplePsf(kernel, key.size);
-    if (key.file.empty())
-        fadeToBorder(kernel); // as the CLI's default PSF (defaultPsf)
     normalizePsf(kernel);
     return kernel;
 }

@@ -82,7 +82,7 @@ struct BloomNode
 void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call);
 
 /// The kernel's RGB texels for the settings: the file resampled, or the generated PSF at the next power of two in
-/// the generator's range, resampled to the size asked for and faded toward its border like the CLI's default.
+/// the generator's range, resampled to the size asked for, as the CLI's default (fftb::defaultPsf).
 Texels makeKernel(const KernelKey& key);
 
 /// The kernel (log scale, 6 decades below its peak) or, with `spectrum`, its spectrum's magnitude (log scale, 6

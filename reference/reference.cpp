@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -238,6 +240,51 @@ struct HalfSpectrum
     }
 };
 
+/// The kernel's own spectrum, its DTFT K(fx, fy) = sum over texels of k(x, y) exp(-2 pi i (fx (x - cx) + fy (y - cy))),
+/// at every pair of the frequencies fx[a], fy[b] (cycles per texel): what the ES interpolation with deapodization
+/// approximates. Separable: K1 K2 |fx| operations up front, K2 per value.
+class KernelDtft
+{
+  public:
+    KernelDtft(const Texels& kernel, int channel, int64_t cx, int64_t cy, const std::vector<double>& fx,
+               const std::vector<double>& fy)
+        : height_(std::size_t(kernel.height)), columns_(fx.size()), rows_(height_ * columns_),
+          phasesY_(fy.size() * height_)
+    {
+        const int component = kernelComponent(kernel, channel);
+        for (std::size_t a = 0; a < fx.size(); ++a)
+        {
+            std::vector<std::complex<double>> phase(std::size_t(kernel.width));
+            for (int x = 0; x < kernel.width; ++x)
+                phase[std::size_t(x)] = std::polar(1.0, -2.0 * std::numbers::pi * fx[a] * double(x - cx));
+            for (int y = 0; y < kernel.height; ++y)
+            {
+                std::complex<double> sum = 0.0;
+                for (int x = 0; x < kernel.width; ++x)
+                    sum += double(kernel.at(x, y, component)) * phase[std::size_t(x)];
+                rows_[std::size_t(y) * columns_ + a] = sum;
+            }
+        }
+        for (std::size_t b = 0; b < fy.size(); ++b)
+            for (int y = 0; y < kernel.height; ++y)
+                phasesY_[b * height_ + std::size_t(y)] =
+                    std::polar(1.0, -2.0 * std::numbers::pi * fy[b] * double(y - cy));
+    }
+
+    std::complex<double> at(std::size_t a, std::size_t b) const
+    {
+        std::complex<double> sum = 0.0;
+        for (std::size_t y = 0; y < height_; ++y)
+            sum += phasesY_[b * height_ + y] * rows_[y * columns_ + a];
+        return sum;
+    }
+
+  private:
+    std::size_t height_, columns_;
+    std::vector<std::complex<double>> rows_;    ///< [y][a]: each row's transform at fx[a]
+    std::vector<std::complex<double>> phasesY_; ///< [b][y]
+};
+
 /// Signed frequency of DFT bin i of length n, in [-n/2, n/2).
 int64_t signedFrequency(int64_t i, int64_t n)
 {
@@ -296,8 +343,20 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
     Texels out(w, h, 3);
     const double scale = 1.0 / double(image.texels());
     const HalfSpectrum kernelSpectrum{psf};
+    // ES: the frequencies the DTFT is read at, cycles per texel: each half-spectrum column and each row, then the
+    // other side of an even length's Nyquist bin.
+    std::vector<double> fx(std::size_t(image.halfWidth) + 1), fy(std::size_t(ny) + 1);
+    for (int ix = 0; ix < image.halfWidth; ++ix)
+        fx[std::size_t(ix)] = sigma * double(signedFrequency(ix, nx)) / nx;
+    for (int iy = 0; iy < ny; ++iy)
+        fy[std::size_t(iy)] = sigma * double(signedFrequency(iy, ny)) / ny;
+    fx.back() = -fx[std::size_t(nx / 2)];
+    fy.back() = -fy[std::size_t(ny / 2)];
     for (int c = 0; c < 3; ++c)
     {
+        std::optional<KernelDtft> dtft;
+        if (interpolation == SpectrumInterpolation::Es)
+            dtft.emplace(kernel, c, cx, cy, fx, fy);
         for (int y = 0; y < ny; ++y)
             for (int x = 0; x < nx; ++x)
                 image.real[std::size_t(y) * nx + x] =
@@ -327,8 +386,11 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
                     for (int j = 0; j < sidesY; ++j)
                     {
                         const double uu = i == 0 ? u : -u, vv = j == 0 ? v : -v;
-                        if (2.0 * std::abs(uu) <= sx && 2.0 * std::abs(vv) <= sy)
-                            sampled += kernelSpectrum.interpolate(uu, vv, interpolation);
+                        if (2.0 * std::abs(uu) > sx || 2.0 * std::abs(vv) > sy)
+                            continue;
+                        sampled += dtft ? dtft->at(i == 0 ? std::size_t(ix) : fx.size() - 1,
+                                                   j == 0 ? std::size_t(iy) : fy.size() - 1)
+                                        : kernelSpectrum.interpolate(uu, vv, interpolation);
                     }
                 sampled /= double(sidesX * sidesY);
                 const std::complex<double> response = (1.0 - sharpen) * sampled + sharpen;

@@ -44,6 +44,9 @@ double referenceWrappedConvolutionAt(PlaneView frame, PlaneView kernel, uint32_t
 /// |sigma * k * S / N| > S / 2 along either axis: the spectrum K(sigma f) of the kernel k(x / sigma) / sigma^2,
 /// band-limited to one period of the stored spectrum. At the Nyquist bin of an even N, which is both +N/2 and -N/2, the
 /// response is the mean of the readings at the two (they differ once sigma != 1), which keeps it Hermitian.
+/// SpectrumInterpolation::Es is not simulated: the kernel's own spectrum (its DTFT) is read at sigma * k / N cycles per
+/// texel instead, the limit that the ES window with deapodization approaches, so comparing against it measures that
+/// interpolation's whole error (S only sets the band limit, |sigma * k / N| <= 1 / 2).
 Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
                                     SpectrumInterpolation interpolation);
 

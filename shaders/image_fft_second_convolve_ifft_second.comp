@@ -27,36 +27,33 @@ vec2 kernelSpectrumBin(uint base, int i, int j)
     return kernelSpectrum[(base + a) * pc.spectrumLength2 + b];
 }
 
-// Keys' cubic convolution weights (a = -1/2) of the taps at offsets -1, 0, 1, 2 from floor(x), f = x - floor(x).
-vec4 cubicWeights(float f)
-{
-    const float f2 = f * f;
-    const float f3 = f2 * f;
-    return vec4(-0.5 * f3 + f2 - 0.5 * f, 1.5 * f3 - 2.5 * f2 + 1.0, -1.5 * f3 + 2.0 * f2 + 0.5 * f,
-                0.5 * f3 - 0.5 * f2);
-}
-
-// The interpolation taps at x in units of stored bins (FftbSpectrumInterpolation): bins first .. first + 3 with
-// weights w, Keys cubic, or first and first + 1 bilinear.
+// The interpolation's taps at one reading position, from the tap table pass 1 wrote (image_fft_first.comp,
+// writeTapTable): the W = pc.interpolationWidth bins first .. first + W - 1, their weights in low (taps 0-3) and high
+// (4-7), 0 past W and outside the kernel's band.
 struct Taps
 {
     int first;
-    vec4 w;
+    vec4 low;
+    vec4 high;
 };
 
-Taps tapsAt(float x)
+Taps tapsOf(uint entry)
 {
-    const float x0 = floor(x);
-    if (pc.interpolation == FFTB_GPU_INTERPOLATION_CUBIC)
-        return Taps(int(x0) - 1, cubicWeights(x - x0));
-    return Taps(int(x0), vec4(1.0 - (x - x0), x - x0, 0.0, 0.0));
+    const uint at = 2u * (pc.tapTableStart + FFTB_TAP_TABLE_ENTRY_UNITS * entry);
+    const vec4 low = vec4(uintBitsToFloat(intermediate[at]), uintBitsToFloat(intermediate[at + 1u]));
+    const vec4 high = vec4(uintBitsToFloat(intermediate[at + 2u]), uintBitsToFloat(intermediate[at + 3u]));
+    return Taps(int(intermediate[at + 4u].x), low, high);
 }
 
-// Taps in use: 4 (cubic) or 2 (bilinear). Loops over them have the constant bound 4 and skip the others: a run-time
-// index into Taps::w would put it in local memory.
-int tapCount()
+float weightOf(Taps taps, int d)
 {
-    return pc.interpolation == FFTB_GPU_INTERPOLATION_CUBIC ? 4 : 2;
+    return d < 4 ? taps.low[d] : taps.high[d - 4];
+}
+
+// Unrolled loops over the taps have the constant bound FFTB_MAX_INTERPOLATION_WIDTH and skip those past W.
+bool tapInUse(int d)
+{
+    return d < int(pc.interpolationWidth);
 }
 
 // Bin j of the second axis of the stored spectrum interpolated along the first axis at this line's taps `row`: a row
@@ -64,53 +61,43 @@ int tapCount()
 vec2 rowBin(uint base, Taps row, int j)
 {
     vec2 sum = vec2(0.0);
-    [[unroll]] for (int d = 0; d < 4; ++d)
-        if (d < tapCount())
-            sum += row.w[d] * kernelSpectrumBin(base, row.first + d, j);
+    [[unroll]] for (int d = 0; d < FFTB_MAX_INTERPOLATION_WIDTH; ++d)
+        if (tapInUse(d))
+            sum += weightOf(row, d) * kernelSpectrumBin(base, row.first + d, j);
     return sum;
 }
 
 // Every bin of a frequency line has the same first-axis position (it depends on k1 only), so the S2 bins of its row
-// are interpolated along the first axis once, into shared memory, and each bin then costs 4 shared reads along the
-// second axis instead of 16 global ones. The line's slots wait in registers meanwhile, at most
+// are interpolated along the first axis once, into shared memory, and each bin then costs W shared reads along the
+// second axis instead of W^2 global ones. The line's slots wait in registers meanwhile, at most
 // FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION (8) per invocation in loops of that constant bound (a loop over 16, with the
-// product's code in it, was not unrolled, and the held slots went to local memory). A row longer than the line's
-// shared memory (S2 > SHARED_LENGTH: a kernel longer than the padded frame), or more slots per invocation (long
-// lines), interpolate per tap instead.
+// product's code in it, was not unrolled, and the held slots went to local memory). A row longer than the line's FFT
+// (S2 > SHARED_LENGTH: a kernel longer than the padded frame) gets shared arrays that hold it (SHARED_CAPACITY, up to
+// FFTB_MAX_SHARED_FFT_LENGTH); longer rows, or more slots per invocation (long lines), interpolate per tap instead.
 bool rowInShared()
 {
-    return pc.resampled != 0u && pc.spectrumLength2 <= SHARED_LENGTH && ELEMENTS <= FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION;
+    return pc.resampled != 0u && pc.spectrumLength2 <= SHARED_CAPACITY &&
+           ELEMENTS <= FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION;
 }
 
+// The kernel's centred spectrum interpolated with the taps `row` along the first axis and `column` along the second.
 // rowShared: whether the line's row is in shared memory (convolveLine). It is a literal at every call, so each path's
 // code holds only its own reads: the per-tap reads inlined into the row path's unrolled loop as well made pass 2's
-// binary 3.5 times larger and the pass slower (bench/results/README.md).
-vec2 rowAt(uint base, Taps row, int j, const bool rowShared)
+// binary 3.5 times larger and the pass slower (bench/results/README.md). The per-tap path loops over the column's
+// taps without unrolling, W^2 reads in W^2 call sites otherwise.
+vec2 resampledSpectrum(uint base, Taps row, Taps column, const bool rowShared)
 {
-    return rowShared ? fftSharedGet(uint(j) & (pc.spectrumLength2 - 1u)) : rowBin(base, row, j);
-}
-
-// The kernel's centred spectrum interpolated at (x, y) in units of its bins, x >= 0, with `row` = tapsAt(x). Past
-// the stored Nyquist (x > S1/2 or |y| > S2/2, only for a kernel scale sigma > 1) the scaled kernel is band-limited:
-// zero, not the spectrum's periodic repetition.
-vec2 resampledSpectrum(uint base, float x, Taps row, float y, const bool rowShared)
-{
-    if (2.0 * x > float(pc.spectrumLength1) || 2.0 * abs(y) > float(pc.spectrumLength2))
-        return vec2(0.0);
-    const Taps column = tapsAt(y);
     vec2 sum = vec2(0.0);
-    [[unroll]] for (int d = 0; d < 4; ++d)
-        if (d < tapCount())
-            sum += column.w[d] * rowAt(base, row, column.first + d, rowShared);
+    if (rowShared)
+    {
+        [[unroll]] for (int d = 0; d < FFTB_MAX_INTERPOLATION_WIDTH; ++d)
+            if (tapInUse(d))
+                sum += weightOf(column, d) * fftSharedGet(uint(column.first + d) & (pc.spectrumLength2 - 1u));
+        return sum;
+    }
+    [[dont_unroll]] for (int d = 0; d < int(pc.interpolationWidth); ++d)
+        sum += weightOf(column, d) * rowBin(base, row, column.first + d);
     return sum;
-}
-
-// The first-axis position of frequency line k1 in the stored spectrum: sigma * k1 * S1 / N1 (sigma the kernel
-// scale, FftbBloomInfo::kernelScale; it multiplies last, so sigma = 1 reads exactly the frequencies of an unscaled
-// kernel).
-float rowPosition(uint k1)
-{
-    return pc.kernelScale * (float(k1) * float(pc.spectrumLength1) / float(pc.paddedLength1));
 }
 
 // The first stored line of `channel` in the kernel spectrum ([channel][k1][k2], S1/2 + 1 lines per channel).
@@ -119,25 +106,24 @@ uint spectrumBase(uint channel)
     return channel * (pc.spectrumLength1 / 2u + 1u);
 }
 
-// The kernel's centred spectrum at frame frequency (k1, k2). Resampled: at (rowPosition(k1), sigma * k2 * S2 / N2),
-// k2 signed, with `row` = tapsAt(rowPosition(k1)).
+// The kernel's centred spectrum at frame frequency (k1, k2). Resampled: interpolated with the taps `row` of line k1
+// and those of bin k2 (tap table entry k2).
 vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2, const bool rowShared)
 {
     const uint base = spectrumBase(channel);
     if (pc.resampled == 0u)
         return kernelSpectrum[(base + k1) * pc.spectrumLength2 + k2];
-    const int signedK2 = 2u * k2 < FFT_LENGTH ? int(k2) : int(k2) - int(FFT_LENGTH);
-    const float x = rowPosition(k1);
-    const float y = pc.kernelScale * (float(signedK2) * float(pc.spectrumLength2) / float(FFT_LENGTH));
-    vec2 value = resampledSpectrum(base, x, row, y, rowShared);
+    vec2 value = resampledSpectrum(base, row, tapsOf(k2), rowShared);
     // At an even length's Nyquist bin, k and -k are one frequency, read at +sigma S/2 and -sigma S/2: their mean keeps
     // the product Hermitian, so the first axis's DC and Nyquist lines stay real for pass 3 (K(-x, y) = conj K(x, -y)).
-    // With sigma = 1 both sides are the same stored bins (the spectrum is periodic in S): nothing to average.
+    // With sigma = 1 both sides are the same stored bins (the spectrum is periodic in S): nothing to average. The
+    // reading at -y is tap table entry -k2 mod N2, or N2 for the Nyquist bin itself.
     const bool nyquist1 = 2u * k1 == pc.paddedLength1;
     const bool nyquist2 = 2u * k2 == FFT_LENGTH;
     if (pc.kernelScale != 1.0 && (nyquist1 || nyquist2))
     {
-        const vec2 mirrored = resampledSpectrum(base, x, row, -y, rowShared);
+        const uint mirror = nyquist2 ? FFT_LENGTH : (FFT_LENGTH - k2) % FFT_LENGTH;
+        const vec2 mirrored = resampledSpectrum(base, row, tapsOf(mirror), rowShared);
         if (nyquist2)
             value = 0.5 * (value + mirrored);
         if (nyquist1)
@@ -147,7 +133,7 @@ vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2, const bool rowSh
 }
 
 // Slot value z at frequency (k1, k2) times the kernel spectrum there, blended toward the Dirac delta (sharpening t:
-// (1 - t) K + t) and scaled by the inverse transforms' normalization; rowShared as for rowAt.
+// (1 - t) K + t) and scaled by the inverse transforms' normalization; rowShared as for resampledSpectrum.
 vec2 product(uint channel, uint k1, Taps row, uint k2, vec2 z, const bool rowShared)
 {
     const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, k1, row, k2, rowShared) + vec2(pc.sharpen, 0.0);
@@ -157,7 +143,7 @@ vec2 product(uint channel, uint k1, Taps row, uint k2, vec2 z, const bool rowSha
 // The line's Hadamard product with the kernel spectrum at frequency line k1, on the slots after the forward FFT.
 void convolveLine(uint channel, uint k1)
 {
-    const Taps row = tapsAt(rowPosition(k1));
+    const Taps row = tapsOf(FFT_LENGTH + 1u + k1);
     if (!rowInShared())
     {
         for (uint e = 0u; e < ELEMENTS; ++e)

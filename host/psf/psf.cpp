@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <numbers>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -89,20 +88,6 @@ Texels psfFromImage(const Image& image)
             for (int c = 0; c < 3; ++c)
                 psf.at(x, y, c) = rgba.at(x, y, c);
     return psf;
-}
-
-void fadeToBorder(Texels& psf)
-{
-    const int size = psf.width;
-    const double radius = size / 2.0;
-    for (int y = 0; y < psf.height; ++y)
-        for (int x = 0; x < size; ++x)
-        {
-            const double r = std::hypot(x - size / 2, y - size / 2) / radius;
-            const double fade = r <= 0.5 ? 1.0 : r >= 1.0 ? 0.0 : std::pow(std::cos(std::numbers::pi * (r - 0.5)), 2.0);
-            for (int c = 0; c < psf.components; ++c)
-                psf.at(x, y, c) = float(psf.at(x, y, c) * fade);
-        }
 }
 
 Texels resamplePsf(const Texels& psf, int size)

@@ -19,12 +19,6 @@ Texels psfFromImage(const Image& image);
 /// bilinear interpolation when enlarging, keeping the centre texel (w / 2, h / 2) at (size / 2, size / 2).
 Texels resamplePsf(const Texels& psf, int size);
 
-/// Fades a square PSF to zero toward its border, in place: texels at a distance r from the centre texel (size / 2,
-/// size / 2) are multiplied by 1 for r <= size / 4, cos^2(pi (r / (size / 2) - 1 / 2)) up to size / 2 and 0 beyond.
-/// The resampled spectrum mode repeats the kernel every `size` texels, so light left near the border shows as faint
-/// ghost copies beside bright sources; the generated default PSF is faded this way. Normalize afterwards.
-void fadeToBorder(Texels& psf);
-
 /// Scales each channel to unit sum. Throws HostError "kernel: channel <c> sums to <s>" when a channel's sum
 /// is not finite and positive, or when any texel is negative, NaN or infinite.
 void normalizePsf(Texels& psf);

@@ -874,7 +874,6 @@ Texels defaultPsf(int size)
     Texels psf = generatePsf(params);
     if (size != params.sizeTexels)
         psf = resamplePsf(psf, size);
-    fadeToBorder(psf);
     normalizePsf(psf);
     return psf;
 }

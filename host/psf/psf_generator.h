@@ -105,9 +105,9 @@ Texels generatePsf(const PsfParams& params);
 
 /// The default kernel of the fftbloom CLI and the benchmark: generatePsf with the default PsfParams (a six-blade
 /// iris, Airy radius 2 texels, 32 wavelengths), size x size texels, size >= 2. Generated at the smallest power of two
-/// >= size within 64..2048, resampled (resamplePsf) when that differs from size, faded to zero toward the border
-/// (fadeToBorder, so that the resampled spectrum's periodic copies of the kernel stay faint) and normalized. Throws
-/// HostError for size < 2; otherwise as generatePsf.
+/// >= size within 64..2048, resampled (resamplePsf) when that differs from size, and normalized: its spikes run out
+/// to the border, which the default resampled spectrum (ES interpolation, oversampled twice) keeps free of ghost copies
+/// (docs/kernels.md, "Spectrum resampling"). Throws HostError for size < 2; otherwise as generatePsf.
 Texels defaultPsf(int size);
 
 /// `psf` as an Image with float channels R, G, B and every parameter of `params` as a string header attribute

@@ -15,6 +15,21 @@
 namespace fftb
 {
 
+namespace
+{
+
+/// What a kernel is made with besides its texels (FftbKernelInfo).
+struct KernelChoice
+{
+    FftbSpectrumMode mode = FFTB_SPECTRUM_MODE_RESAMPLED;
+    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
+    uint32_t width = 0;
+    uint32_t oversampling = 0;
+    bool operator==(const KernelChoice&) const = default;
+};
+
+} // namespace
+
 struct GpuRunner::State
 {
     explicit State(const RunnerOptions& options)
@@ -48,8 +63,7 @@ struct GpuRunner::State
     uint32_t contextExtent[4] = {};
     std::string pluginMessage;
     std::vector<float> kernelTexels;
-    FftbSpectrumMode kernelMode = FFTB_SPECTRUM_MODE_RESAMPLED;
-    FftbSpectrumInterpolation kernelInterpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC;
+    KernelChoice kernelChoice;
 
     ~State()
     {
@@ -146,15 +160,13 @@ struct GpuRunner::State
     /// A context whose maximum extents hold `extent` (the frame's, then the kernel's or its scaled extent if larger),
     /// and the kernel `psf` made on it, reusing what is already there. The context only grows, so frames of
     /// alternating sizes do not resize it each time.
-    void prepare(const uint32_t extent[4], const Texels& psf, FftbSpectrumMode mode,
-                 FftbSpectrumInterpolation interpolation)
+    void prepare(const uint32_t extent[4], const Texels& psf, const KernelChoice& choice)
     {
         bool fits = context != nullptr;
         for (int i = 0; i < 4; ++i)
             fits = fits && extent[i] <= contextExtent[i];
         // An exact-mode kernel's spectrum is sized for the context's frames: a grown context needs a new kernel.
-        const bool newKernel =
-            !fits || kernelTexels != psf.values || kernelMode != mode || kernelInterpolation != interpolation;
+        const bool newKernel = !fits || kernelTexels != psf.values || !(kernelChoice == choice);
         if (newKernel)
         {
             drain(); // the scratch and the kernel are shared by every frame in flight
@@ -182,13 +194,14 @@ struct GpuRunner::State
             ki.width = uint32_t(psf.width);
             ki.height = uint32_t(psf.height);
             ki.texels = psf.values.data();
-            ki.spectrumMode = mode;
-            ki.interpolation = interpolation;
+            ki.spectrumMode = choice.mode;
+            ki.interpolation = choice.interpolation;
+            ki.interpolationWidth = choice.width;
+            ki.spectrumOversampling = choice.oversampling;
             if (FftbResult r = fftbCreateKernel(context, &ki, &kernel); r != FFTB_SUCCESS)
                 fail(r, "fftbCreateKernel");
             kernelTexels = psf.values;
-            kernelMode = mode;
-            kernelInterpolation = interpolation;
+            kernelChoice = choice;
         }
     }
 
@@ -294,7 +307,8 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         extent[3] = kh;
     }
     s.pluginMessage.clear();
-    s.prepare(extent, kernel, settings.spectrum, settings.interpolation);
+    s.prepare(extent, kernel,
+              {settings.spectrum, settings.interpolation, settings.interpolationWidth, settings.spectrumOversampling});
     bi.kernel = s.kernel;
     bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 

@@ -25,7 +25,9 @@ inline constexpr SettingName<FftbAxisOrder> kAxisOrderNames[] = {
 inline constexpr SettingName<FftbSpectrumMode> kSpectrumModeNames[] = {{"resampled", FFTB_SPECTRUM_MODE_RESAMPLED},
                                                                        {"exact", FFTB_SPECTRUM_MODE_EXACT}};
 inline constexpr SettingName<FftbSpectrumInterpolation> kInterpolationNames[] = {
-    {"cubic", FFTB_SPECTRUM_INTERPOLATION_CUBIC}, {"linear", FFTB_SPECTRUM_INTERPOLATION_LINEAR}};
+    {"es", FFTB_SPECTRUM_INTERPOLATION_ES},
+    {"cubic", FFTB_SPECTRUM_INTERPOLATION_CUBIC},
+    {"linear", FFTB_SPECTRUM_INTERPOLATION_LINEAR}};
 inline constexpr SettingName<FftbStoragePrecision> kStoragePrecisionNames[] = {
     {"fp32", FFTB_STORAGE_PRECISION_FLOAT32}, {"fp16", FFTB_STORAGE_PRECISION_FLOAT16}};
 inline constexpr SettingName<FftbOutputMode> kOutputModeNames[] = {{"bloom", FFTB_OUTPUT_MODE_BLOOM},

@@ -148,7 +148,7 @@ std::vector<uint32_t> radicesOf(uint32_t length)
 }
 
 std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t length, uint32_t workgroupSize,
-                                                                    bool halfStorage)
+                                                                    bool halfStorage, uint32_t rowLength)
 {
     const uint32_t shared = sharedLengthOf(length);
     std::array<uint32_t, kSpecializationConstantCount> values{length,
@@ -159,7 +159,8 @@ std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t len
                                                               halfStorage ? 1u : 0u};
     const std::vector<uint32_t> radices = radicesOf(shared);
     for (uint32_t i = 0; i < kMaxSharedStages; ++i)
-        values[kSpecializationConstantCount - kMaxSharedStages + i] = i < radices.size() ? radices[i] : 1;
+        values[kSpecializationFirstRadix + i] = i < radices.size() ? radices[i] : 1;
+    values[kSpecializationFirstRadix + kMaxSharedStages] = rowLength;
     return values;
 }
 
@@ -310,7 +311,8 @@ AxisPlan planAxis(uint32_t imageLength, uint32_t kernelLength, uint32_t scaledLe
         const uint32_t slack = a.paddedLength - imageLength - (scaledLength - 1);
         a.mirrorSplit = imageLength + after + slack / 2;
     }
-    a.spectrumLength = request.spectrum == SpectrumMode::Exact ? a.paddedLength : pow2Ceil(kernelLength);
+    a.spectrumLength = request.spectrum == SpectrumMode::Exact ? a.paddedLength
+                                                               : request.spectrumOversampling * pow2Ceil(kernelLength);
     return a;
 }
 
@@ -350,6 +352,9 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     if (request.kernelWidth > kMaxKernelLength || request.kernelHeight > kMaxKernelLength)
         return fail("kernel resolution: " + std::to_string(request.kernelWidth) + "x" +
                     std::to_string(request.kernelHeight) + " exceeds " + std::to_string(kMaxKernelLength));
+    if (request.spectrumOversampling < 1 || request.spectrumOversampling > kMaxSpectrumOversampling)
+        return fail("spectrum oversampling: " + std::to_string(request.spectrumOversampling) + " is not 1 .. " +
+                    std::to_string(kMaxSpectrumOversampling));
     const KernelScale& scale = request.kernelScale;
     const uint32_t larger = std::max(request.kernelWidth, request.kernelHeight);
     double span = 0.0;
@@ -444,6 +449,32 @@ uint64_t intermediateElements(const Plan& plan)
     return std::max(frame, kernel);
 }
 
+uint32_t rowLengthOf(const Plan& plan)
+{
+    const uint32_t row = plan.second.spectrumLength;
+    const bool longer = plan.spectrum == SpectrumMode::Resampled && row > sharedLengthOf(plan.second.paddedLength);
+    return longer && row <= kMaxSharedFftLength ? row : 0;
+}
+
+uint64_t tapTableEntries(const Plan& plan)
+{
+    if (plan.spectrum != SpectrumMode::Resampled)
+        return 0;
+    return uint64_t(plan.second.paddedLength) + 1 + plan.halfSpectrumLines();
+}
+
+uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes)
+{
+    return (intermediateElements(plan) * elementBytes + 15) / 16;
+}
+
+uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes)
+{
+    return tapTableEntries(plan) == 0
+               ? intermediateElements(plan) * elementBytes
+               : tapTableStart(plan, elementBytes) * 16 + tapTableEntries(plan) * kTapTableEntryBytes;
+}
+
 uint64_t spectrumElements(const Plan& plan)
 {
     return uint64_t(3) * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength;
@@ -464,7 +495,7 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
                 if (!makePlan(request, &plan, nullptr))
                     continue;
                 anyPlan = true;
-                s.intermediateElements = std::max(s.intermediateElements, intermediateElements(plan));
+                s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8));
                 s.spectrumElements = std::max(s.spectrumElements, spectrumElements(plan));
             }
     if (!anyPlan)
@@ -481,14 +512,15 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
 }
 
 uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
-                              AxisOrder axisOrder, SpectrumMode mode, LengthPolicy lengths)
+                              AxisOrder axisOrder, SpectrumMode mode, uint32_t oversampling, LengthPolicy lengths)
 {
     uint64_t elements = 0;
     for (Padding padding : {Padding::Zero, Padding::Mirror})
     {
         Plan plan;
-        if (makePlan({maxWidth, maxHeight, kernelWidth, kernelHeight, padding, axisOrder, mode, lengths}, &plan,
-                     nullptr))
+        PlanRequest request{maxWidth, maxHeight, kernelWidth, kernelHeight, padding, axisOrder, mode, lengths};
+        request.spectrumOversampling = oversampling;
+        if (makePlan(request, &plan, nullptr))
             elements = std::max(elements, spectrumElements(plan));
     }
     return elements;

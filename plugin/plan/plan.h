@@ -2,6 +2,8 @@
 // Vulkan-free planning of one bloom: padded FFT lengths, mirror split points, axis order, spectrum extents.
 #pragma once
 
+#include "resampling.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -16,8 +18,8 @@ constexpr uint32_t kMaxSharedFftLength = 4096;
 /// then R FFTs of length N / R in shared memory (fft.glsl).
 constexpr uint32_t kMaxFftLength = 16384;
 /// Longest kernel along one axis: its resolution in texels, and its extent on the frame in pixels when scaled (the
-/// resampled spectrum's extent pow2Ceil(K) stays in shared memory). FFTB_MAX_KERNEL_LENGTH (static_assert in
-/// plugin/src/context.cpp).
+/// resampled spectrum's extent, at most kMaxSpectrumOversampling * 4096 = 8192, is an FFT length).
+/// FFTB_MAX_KERNEL_LENGTH (static_assert in plugin/src/context.cpp).
 constexpr uint32_t kMaxKernelLength = 4096;
 /// Most invocations per workgroup any FFT length asks for (the Vulkan limits of NVIDIA and lavapipe).
 constexpr uint32_t kMaxWorkgroupSize = 1024;
@@ -82,15 +84,18 @@ double fftLengthCost(uint32_t length);
 
 /// Most Stockham stages of a line in shared memory (FFTB_MAX_SHARED_STAGES): 3^7 = 2187 takes 7.
 constexpr uint32_t kMaxSharedStages = 8;
-/// Specialization constants of every pass (FFTB_SPEC_FFT_LENGTH .. FFTB_SPEC_RADIX_7: ids 0 .. 13, in order).
-constexpr uint32_t kSpecializationConstantCount = 14;
+/// Specialization constants of every pass (FFTB_SPEC_FFT_LENGTH .. FFTB_SPEC_ROW_LENGTH: ids 0 .. 14, in order).
+constexpr uint32_t kSpecializationConstantCount = 15;
+/// The id of FFTB_SPEC_RADIX_0; the kMaxSharedStages radices follow it.
+constexpr uint32_t kSpecializationFirstRadix = 6;
 
 /// The specialization constants of a pass transforming lines of `length` (an FFT length) with `workgroupSize`
 /// invocations (workgroupSizeOf), indexed by id (shaders/shared/fftb_shared.h): the length, the workgroup size, the
 /// twiddle table offsets of the length and of its shared-memory length, `halfStorage` as a VkBool32 (1 or 0), the
-/// radices of the shared-memory stages (radicesOf of sharedLengthOf(length)), 1 past the last.
+/// radices of the shared-memory stages (radicesOf of sharedLengthOf(length)), 1 past the last, then `rowLength`
+/// (pass 2's rowLengthOf; 0 for the other passes).
 std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t length, uint32_t workgroupSize,
-                                                                    bool halfStorage);
+                                                                    bool halfStorage, uint32_t rowLength = 0);
 
 /// Fine entries of the twiddle table of a length past kMaxSharedFftLength (FFTB_TWIDDLE_FINE_ELEMENTS).
 constexpr uint32_t kTwiddleFineElements = 128;
@@ -132,15 +137,8 @@ enum class AxisOrder
 
 enum class SpectrumMode
 {
-    Resampled, ///< one spectrum of the kernel's own extent, interpolated at frequency * S / N (seeds/000)
+    Resampled, ///< one spectrum of the kernel's extent, oversampled, interpolated at frequency * S / N (resampling.h)
     Exact,     ///< the kernel padded to the frame's padded extent and transformed at that extent
-};
-
-/// How the resampled spectrum is interpolated (FftbSpectrumInterpolation).
-enum class SpectrumInterpolation
-{
-    Cubic,  ///< Keys' cubic convolution, a = -1/2, 4 x 4 taps
-    Linear, ///< bilinear, 2 x 2 taps
 };
 
 /// What the bloom writes (FftbOutputMode); p is the prefiltered frame (Prefilter).
@@ -207,19 +205,22 @@ struct PlanRequest
     SpectrumMode spectrum = SpectrumMode::Resampled;
     LengthPolicy lengths = LengthPolicy::MixedRadix;
     KernelScale kernelScale; ///< native by default; any other needs SpectrumMode::Resampled
+    /// Resampled mode: the stored spectrum is oversampling * pow2Ceil(K) long per axis, 1 .. kMaxSpectrumOversampling.
+    uint32_t spectrumOversampling = kDefaultSpectrumOversampling;
     bool operator==(const PlanRequest&) const = default;
 };
 
 /// The plan along one axis.
 struct AxisPlan
 {
-    uint32_t imageLength = 0;    ///< L: image texels along the axis
-    uint32_t paddedLength = 0;   ///< N: FFT length (isFftLength), >= L + K'/2 (zero) or >= L + K' - 1 (mirror)
-    uint32_t mirrorSplit = 0;    ///< mirror padding: padded positions [L, split) reflect past the far edge,
-                                 ///< [split, N) before the near edge; equals N for zero padding
-    uint32_t kernelLength = 0;   ///< K: the kernel's resolution in texels along the axis
-    uint32_t kernelCentre = 0;   ///< c = K / 2 (integer division): the kernel texel at the origin
-    uint32_t spectrumLength = 0; ///< S: length of the stored kernel spectrum (N in exact mode, pow2ceil(K) resampled)
+    uint32_t imageLength = 0;  ///< L: image texels along the axis
+    uint32_t paddedLength = 0; ///< N: FFT length (isFftLength), >= L + K'/2 (zero) or >= L + K' - 1 (mirror)
+    uint32_t mirrorSplit = 0;  ///< mirror padding: padded positions [L, split) reflect past the far edge,
+                               ///< [split, N) before the near edge; equals N for zero padding
+    uint32_t kernelLength = 0; ///< K: the kernel's resolution in texels along the axis
+    uint32_t kernelCentre = 0; ///< c = K / 2 (integer division): the kernel texel at the origin
+    /// S: length of the stored kernel spectrum: N in exact mode, oversampling * pow2Ceil(K) resampled.
+    uint32_t spectrumLength = 0;
     /// K': the kernel's extent on the frame in pixels, scaledKernelLength(K, max(Kw, Kh), span); K at native scale.
     /// The padding is planned for it (FftbNodeDescription::kernelExtentWidth, Height).
     uint32_t scaledKernelLength = 0;
@@ -259,8 +260,8 @@ double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is
 /// invalid (zero extents, a kernel resolution past kMaxKernelLength; a kernel scale that is not finite and > 0, whose
-/// kernel extent on the frame is past kMaxKernelLength, or with SpectrumMode::Exact) or needs an FFT longer than
-/// kMaxFftLength.
+/// kernel extent on the frame is past kMaxKernelLength, or with SpectrumMode::Exact; a spectrum oversampling outside
+/// 1 .. kMaxSpectrumOversampling) or needs an FFT longer than kMaxFftLength.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
 /// The plans of the requests seen last, so that recording a frame plans only when its extents or settings change
@@ -298,27 +299,52 @@ uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, ui
 /// 3 B ceil((S1 / 2 + 1) / B) min(K2, S2), if larger.
 uint64_t intermediateElements(const Plan& plan);
 
+/// Pass 2's shared memory holds, besides its FFT, one row of the resampled spectrum per line (S2 complex values): its
+/// shared arrays are sized for max(sharedLengthOf(N2), rowLengthOf(plan)). The row length S2 when it is longer than
+/// the FFT's shared-memory length and at most kMaxSharedFftLength (a kernel longer than the padded frame's line); else
+/// 0 (exact mode, or the row fits, or it is too long and pass 2 reads the spectrum per tap).
+uint32_t rowLengthOf(const Plan& plan);
+
+/// Bytes of one entry of pass 2's tap table (FFTB_TAP_TABLE_ENTRY_WORDS 32-bit words): the interpolation's weights
+/// of kMaxInterpolationWidth taps (fp32, 0 past the width and outside the kernel's band), then the first tap's bin
+/// (int32), padded to 16-byte alignment.
+constexpr uint64_t kTapTableEntryBytes = 48;
+
+/// Entries of pass 2's tap table in resampled mode, 0 in exact mode: the second-axis frequencies k2 < N2, then the
+/// reading at -y of the second-axis Nyquist bin, then the first-axis lines k1 <= N1 / 2: N2 + 1 + N1 / 2 + 1. Pass 1
+/// writes it for pass 2, which reads its taps instead of evaluating the interpolation per frequency bin.
+uint64_t tapTableEntries(const Plan& plan);
+
+/// Where the tap table starts in the scratch, in 16-byte units: after the intermediate's intermediateElements(plan)
+/// elements of `elementBytes` bytes (8 fp32, 4 fp16), rounded up.
+uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes);
+
+/// Bytes of the scratch `plan` uses with intermediate elements of `elementBytes` bytes: the intermediate, then the tap
+/// table.
+uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes);
+
 /// Complex fp32 elements of the kernel spectrum `plan` reads: 3 (S1 / 2 + 1) S2, the centred half spectrum.
 uint64_t spectrumElements(const Plan& plan);
 
-/// Worst cases, over padding, axis order and spectrum mode, of every frame up to `maxWidth` x `maxHeight` with
-/// every kernel up to `maxKernelWidth` x `maxKernelHeight`. Padded lengths grow with the extents they pad (the
-/// cheapest length is chosen over candidates that only move up), so the maximum extents give the worst case.
+/// Worst cases, over padding, axis order and spectrum mode (resampled at kMaxSpectrumOversampling), of every frame up
+/// to `maxWidth` x `maxHeight` with every kernel up to `maxKernelWidth` x `maxKernelHeight`. Padded lengths grow with
+/// the extents they pad (the cheapest length is chosen over candidates that only move up), so the maximum extents give
+/// the worst case.
 struct ScratchSizes
 {
-    uint64_t intermediateElements = 0; ///< intermediateElements(plan), worst case
-    uint64_t spectrumElements = 0;     ///< spectrumElements(plan), worst case (exact mode at the maximum extents)
+    uint64_t scratchBytes = 0;     ///< scratchBytes(plan, 8), worst case
+    uint64_t spectrumElements = 0; ///< spectrumElements(plan), worst case (exact mode at the maximum extents)
 };
 
 /// Fills `sizes` for a context's maximum extents; false and a reason when no frame of those extents can be planned.
 bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
                   LengthPolicy lengths, ScratchSizes* sizes, std::string* error);
 
-/// The worst spectrumElements over padding, for one axis order and spectrum mode, of a kernel of `kernelWidth` x
-/// `kernelHeight` with frames up to `maxWidth` x `maxHeight`: what one kernel spectrum slot holds. 0 when no such
-/// frame can be planned.
+/// The worst spectrumElements over padding, for one axis order, spectrum mode and oversampling (resampled mode), of a
+/// kernel of `kernelWidth` x `kernelHeight` with frames up to `maxWidth` x `maxHeight`: what one kernel spectrum slot
+/// holds. 0 when no such frame can be planned.
 uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
-                              AxisOrder axisOrder, SpectrumMode mode, LengthPolicy lengths);
+                              AxisOrder axisOrder, SpectrumMode mode, uint32_t oversampling, LengthPolicy lengths);
 
 /// GL_MIRRORED_REPEAT: reflects any integer position into [0, length), the edge texel repeated.
 uint32_t mirroredRepeat(int64_t position, uint32_t length);

@@ -142,11 +142,11 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                 throw fftb::Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
             uint64_t resampled = 0;
             for (fftb::AxisOrder order : {fftb::AxisOrder::XFirst, fftb::AxisOrder::YFirst})
-                resampled =
-                    std::max(resampled, fftb::spectrumSlotElements(info->maxWidth, info->maxHeight,
-                                                                   info->maxKernelWidth, info->maxKernelHeight, order,
-                                                                   fftb::SpectrumMode::Resampled, lengths));
-            requirements->scratchBytes = sizes.intermediateElements * 8;
+                resampled = std::max(resampled, fftb::spectrumSlotElements(info->maxWidth, info->maxHeight,
+                                                                           info->maxKernelWidth, info->maxKernelHeight,
+                                                                           order, fftb::SpectrumMode::Resampled,
+                                                                           fftb::kMaxSpectrumOversampling, lengths));
+            requirements->scratchBytes = sizes.scratchBytes;
             requirements->exactSpectrumBytes = sizes.spectrumElements * 8;
             requirements->resampledSpectrumBytes = resampled * 8;
             requirements->kernelTexelBytes = VkDeviceSize(3) * info->maxKernelWidth * info->maxKernelHeight * 4;
@@ -247,17 +247,17 @@ FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* info,
     if (!context)
         return FFTB_ERROR_INVALID_ARGUMENT;
     FftbResult result = FFTB_SUCCESS;
-    const FftbResult failure = guarded(context,
-                                       [&]
-                                       {
-                                           if (!info || !count)
-                                               throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                                                   "bloomInfo, count: NULL"};
-                                           if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
-                                               throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                                                   "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
-                                           result = context->context.passStatistics(*info, count, statistics);
-                                       });
+    const FftbResult failure =
+        guarded(context,
+                [&]
+                {
+                    if (!info || !count)
+                        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo, count: NULL"};
+                    if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
+                        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                            "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
+                    result = context->context.passStatistics(*info, count, statistics);
+                });
     return failure != FFTB_SUCCESS ? failure : result;
 }
 

@@ -12,7 +12,9 @@
 namespace fftb
 {
 
-static_assert(sizeof(FftbPushConstants) == 25 * 4, "push constants: 25 scalars of 4 bytes, no padding");
+static_assert(sizeof(FftbPushConstants) == 28 * 4, "push constants: 28 scalars of 4 bytes, no padding");
+static_assert(kTapTableEntryBytes == FFTB_TAP_TABLE_ENTRY_UNITS * 16, "plan.h and fftb_shared.h disagree");
+static_assert(kMaxInterpolationWidth == FFTB_MAX_INTERPOLATION_WIDTH, "resampling.h and fftb_shared.h disagree");
 static_assert(kMaxElementsPerInvocation == FFTB_MAX_ELEMENTS_PER_INVOCATION, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxSharedFftLength == FFTB_MAX_SHARED_FFT_LENGTH, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxHeldElementsPerInvocation == FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION,
@@ -20,7 +22,8 @@ static_assert(kMaxHeldElementsPerInvocation == FFTB_MAX_HELD_ELEMENTS_PER_INVOCA
 static_assert(kTwiddleFineElements == FFTB_TWIDDLE_FINE_ELEMENTS, "plan.h and fftb_shared.h disagree");
 static_assert(FFTB_SPEC_FFT_LENGTH == 0 && FFTB_SPEC_WORKGROUP_SIZE == 1 && FFTB_SPEC_TWIDDLE_OFFSET == 2 &&
                   FFTB_SPEC_SHARED_LENGTH == 3 && FFTB_SPEC_SHARED_TWIDDLE_OFFSET == 4 && FFTB_SPEC_HALF_STORAGE == 5 &&
-                  FFTB_SPEC_RADIX_0 == 6 && FFTB_SPEC_RADIX_7 + 1 == kSpecializationConstantCount &&
+                  FFTB_SPEC_RADIX_0 == kSpecializationFirstRadix && FFTB_SPEC_RADIX_7 + 1 == FFTB_SPEC_ROW_LENGTH &&
+                  FFTB_SPEC_ROW_LENGTH + 1 == kSpecializationConstantCount &&
                   FFTB_MAX_SHARED_STAGES == kMaxSharedStages,
               "plan.h (specializationOf) and fftb_shared.h disagree");
 static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_MAX_KERNEL_LENGTH,
@@ -86,7 +89,7 @@ Scratch Context::makeScratch(const Extents& extents, const void* chain) const
                       &reason))
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
     // Shaders index the scratch with 32-bit element offsets and bind it whole.
-    const VkDeviceSize bytes = sizes.intermediateElements * 8;
+    const VkDeviceSize bytes = sizes.scratchBytes;
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
     if (bytes > limits.maxStorageBufferRange)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
@@ -211,14 +214,14 @@ uint32_t Context::workgroupSizeFor(uint32_t fftLength) const
                            std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]));
 }
 
-VkPipeline Context::pipeline(Pass pass, uint32_t fftLength, bool halfStorage)
+VkPipeline Context::pipeline(Pass pass, uint32_t fftLength, bool halfStorage, uint32_t rowLength)
 {
-    const auto key = std::make_tuple(pass, fftLength, halfStorage);
+    const auto key = std::make_tuple(pass, fftLength, halfStorage, rowLength);
     if (auto it = pipelines_.find(key); it != pipelines_.end())
         return it->second;
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
     const uint32_t workgroupSize = workgroupSizeFor(fftLength);
-    const uint32_t sharedLength = sharedLengthOf(fftLength);
+    const uint32_t sharedLength = std::max(sharedLengthOf(fftLength), rowLength);
     if (workgroupSize == 0)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "FFT length " + std::to_string(fftLength) +
@@ -234,7 +237,7 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength, bool halfStorage)
                           std::to_string(limits.maxComputeSharedMemorySize) + ")"};
     // One 32-bit value per specialization constant (a boolean is a 32-bit VkBool32).
     const std::array<uint32_t, kSpecializationConstantCount> values =
-        specializationOf(fftLength, workgroupSize, halfStorage);
+        specializationOf(fftLength, workgroupSize, halfStorage, rowLength);
     VkSpecializationMapEntry entries[kSpecializationConstantCount];
     for (uint32_t id = 0; id < kSpecializationConstantCount; ++id)
         entries[id] = {id, id * uint32_t(sizeof(uint32_t)), sizeof(uint32_t)};

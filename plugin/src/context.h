@@ -67,13 +67,13 @@ class Context
     /// Checks `info` and returns its plan, planned once per request (plans_).
     const Plan& plan(const FftbBloomInfo& info);
     /// The pipeline of `pass` for FFTs of `fftLength`; `halfStorage`: the image passes' fp16 intermediate
-    /// (FFTB_STORAGE_PRECISION_FLOAT16; the kernel passes always store fp32).
-    VkPipeline pipeline(Pass pass, uint32_t fftLength, bool halfStorage);
+    /// (FFTB_STORAGE_PRECISION_FLOAT16; the kernel passes always store fp32); `rowLength`: pass 2's rowLengthOf.
+    VkPipeline pipeline(Pass pass, uint32_t fftLength, bool halfStorage, uint32_t rowLength = 0);
     /// Invocations per workgroup of an FFT of `fftLength` on this device (workgroupSizeOf at its limits).
     uint32_t workgroupSizeFor(uint32_t fftLength) const;
     VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
-    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t groupsX, uint32_t groupsY,
-                  const FftbPushConstants& push);
+    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength, uint32_t groupsX,
+                  uint32_t groupsY, const FftbPushConstants& push);
     void barrier(VkCommandBuffer cb) const;
     void checkImageBarriers(const FftbImageBarrierInfo& images) const;
     /// The FftbImageBarrierInfo barriers before the first pass (`before`) or after the last.
@@ -92,7 +92,7 @@ class Context
     VkPipelineLayout pipelineLayout_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
     VkShaderModule modules_[uint32_t(Pass::Count)] = {};
-    std::map<std::tuple<Pass, uint32_t, bool>, VkPipeline> pipelines_;
+    std::map<std::tuple<Pass, uint32_t, bool, uint32_t>, VkPipeline> pipelines_;
     std::vector<VkDescriptorSet> descriptorSets_; ///< one per frame in flight, written in turn
     uint32_t nextDescriptorSet_ = 0;
     Buffer twiddles_;

@@ -10,15 +10,20 @@ namespace fftb
 Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth, uint32_t maxHeight,
                LengthPolicy lengths)
     : device_(std::move(device)), width_(info.width), height_(info.height),
-      mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled),
-      interpolation_(info.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? FFTB_GPU_INTERPOLATION_LINEAR
-                                                                              : FFTB_GPU_INTERPOLATION_CUBIC)
+      mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled)
 {
     if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.spectrumMode: unknown value"};
-    if (info.interpolation != FFTB_SPECTRUM_INTERPOLATION_CUBIC &&
-        info.interpolation != FFTB_SPECTRUM_INTERPOLATION_LINEAR)
+    if (info.interpolation > FFTB_SPECTRUM_INTERPOLATION_LINEAR)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.interpolation: unknown value"};
+    const SpectrumInterpolation interpolation =
+        info.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? SpectrumInterpolation::Cubic
+        : info.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? SpectrumInterpolation::Linear
+                                                                   : SpectrumInterpolation::Es;
+    std::string reason;
+    if (!makeSpectrumResampling(interpolation, info.interpolationWidth, info.spectrumOversampling, &resampling_,
+                                &reason))
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo." + reason};
     const size_t texels = size_t(info.width) * info.height;
     double sums[3] = {0.0, 0.0, 0.0};
     for (size_t i = 0; i < texels * 3; ++i)
@@ -40,19 +45,29 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     for (uint32_t s = 0; s < 2; ++s)
     {
         const AxisOrder order = s == 0 ? AxisOrder::XFirst : AxisOrder::YFirst;
-        slots_[s].capacityElements = spectrumSlotElements(maxWidth, maxHeight, width_, height_, order, mode_, lengths);
+        slots_[s].capacityElements =
+            spectrumSlotElements(maxWidth, maxHeight, width_, height_, order, mode_, resampling_.oversampling, lengths);
         if (slots_[s].capacityElements * 8 > range)
             throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                           "kernelInfo: the kernel spectrum needs " + std::to_string(slots_[s].capacityElements * 8) +
                               " bytes, past the device's maxStorageBufferRange of " + std::to_string(range)};
     }
 
-    // Planar on the device: each channel's lines are contiguous for the kernel's first pass.
+    // Planar on the device: each channel's lines are contiguous for the kernel's first pass. A resampled spectrum
+    // with the ES window is the transform of the deapodized kernel (resampling.h); the spectrum length S does not
+    // depend on the axis order, so both slots share these texels.
+    std::vector<double> deapodizeX(width_, 1.0), deapodizeY(height_, 1.0);
+    if (mode_ == SpectrumMode::Resampled)
+    {
+        deapodizeX = deapodization(resampling_, width_, resampling_.oversampling * pow2Ceil(width_));
+        deapodizeY = deapodization(resampling_, height_, resampling_.oversampling * pow2Ceil(height_));
+    }
     texels_ = device_->createBuffer(VkDeviceSize(3) * texels * sizeof(float), true);
     auto* planar = static_cast<float*>(texels_.mapped);
     for (size_t i = 0; i < texels; ++i)
         for (int c = 0; c < 3; ++c)
-            planar[c * texels + i] = float(info.texels[i * 3 + c] / sums[c]);
+            planar[c * texels + i] =
+                float(info.texels[i * 3 + c] / sums[c] * deapodizeX[i % width_] * deapodizeY[i / width_]);
 }
 
 Kernel::~Kernel()

@@ -41,8 +41,9 @@ class Kernel
     uint32_t width() const { return width_; }
     uint32_t height() const { return height_; }
     SpectrumMode mode() const { return mode_; }
-    /// FftbPushConstants::interpolation: FFTB_GPU_INTERPOLATION_CUBIC or _LINEAR.
-    uint32_t interpolation() const { return interpolation_; }
+    /// How its resampled spectrum is stored and read (FftbKernelInfo::interpolation, interpolationWidth,
+    /// spectrumOversampling).
+    const SpectrumResampling& resampling() const { return resampling_; }
 
   private:
     struct Slot
@@ -62,7 +63,7 @@ class Kernel
     std::shared_ptr<const Device> device_;
     uint32_t width_ = 0, height_ = 0;
     SpectrumMode mode_ = SpectrumMode::Resampled;
-    uint32_t interpolation_ = FFTB_GPU_INTERPOLATION_CUBIC;
+    SpectrumResampling resampling_;
     Buffer texels_;
     Slot slots_[2]; ///< x first, y first
     mutable std::mutex mutex_;

@@ -31,8 +31,8 @@ void Context::barrier(VkCommandBuffer cb) const
                              0, nullptr, 0, nullptr);
 }
 
-void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t groupsX, uint32_t groupsY,
-                       const FftbPushConstants& push)
+void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength,
+                       uint32_t groupsX, uint32_t groupsY, const FftbPushConstants& push)
 {
     static constexpr const char* labels[] = {
         "fftbloom: kernel spectrum, first-axis FFT",
@@ -43,7 +43,7 @@ void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool h
     };
     static_assert(std::size(labels) == size_t(Pass::Count));
     device_->cmdBeginLabel(cb, labels[uint32_t(pass)]);
-    vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass, fftLength, half));
+    vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass, fftLength, half, rowLength));
     vk_.vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vk_.vkCmdDispatch(cb, groupsX, groupsY, 1);
     device_->cmdEndLabel(cb);
@@ -123,6 +123,7 @@ const Plan& Context::plan(const FftbBloomInfo& info)
     request.spectrum = kernel.mode();
     request.lengths = lengths_;
     request.kernelScale = scale;
+    request.spectrumOversampling = kernel.resampling().oversampling;
     std::string reason;
     const Plan* planned = plans_.get(request, &reason);
     if (!planned)
@@ -140,7 +141,7 @@ void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
     d->output = {VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
     d->scratch = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                   VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    d->scratchBytes = intermediateElements(plan) * (halfStorage(info) ? 4 : 8);
+    d->scratchBytes = scratchBytes(plan, halfStorage(info) ? 4 : 8);
     d->spectrumBytes = spectrumElements(plan) * 8;
     d->spectrumPassCount = computeSpectrum ? 2 : 0;
     d->passCount = 3 + d->spectrumPassCount;
@@ -168,7 +169,8 @@ FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, F
     {
         const auto [pass, length] = passes[number - 1];
         VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
-        pipelineInfo.pipeline = pipeline(pass, length, halfStorage(info));
+        const uint32_t rowLength = pass == Pass::ImageFftSecondConvolveIfftSecond ? rowLengthOf(plan) : 0;
+        pipelineInfo.pipeline = pipeline(pass, length, halfStorage(info), rowLength);
         uint32_t executables = 0;
         device_->check(device_->getPipelineExecutableProperties(device_->device, &pipelineInfo, &executables, nullptr),
                        "vkGetPipelineExecutablePropertiesKHR");
@@ -261,7 +263,13 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     // Half storage: pass 1 has divided by N1 already (common.glsl, storeHalfSpectrum).
     push.inverseScale = float(1.0 / (half ? double(b.paddedLength) : double(a.paddedLength) * double(b.paddedLength)));
     push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
-    push.interpolation = kernelOf(info.kernel)->interpolation();
+    const SpectrumResampling& resampling = kernelOf(info.kernel)->resampling();
+    push.interpolation = resampling.interpolation == SpectrumInterpolation::Cubic    ? FFTB_GPU_INTERPOLATION_CUBIC
+                         : resampling.interpolation == SpectrumInterpolation::Linear ? FFTB_GPU_INTERPOLATION_LINEAR
+                                                                                     : FFTB_GPU_INTERPOLATION_ES;
+    push.interpolationWidth = resampling.width;
+    push.esBeta = esBeta(resampling.width, resampling.oversampling);
+    push.tapTableStart = uint32_t(tapTableStart(plan, half ? 4 : 8));
     push.threshold = info.prefilterThreshold;
     push.knee = info.prefilterKnee;
     push.clampValue = info.prefilterClamp;
@@ -280,7 +288,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     pipeline(Pass::KernelFftFirst, a.spectrumLength, false);
     pipeline(Pass::KernelFftSecond, b.spectrumLength, false);
     pipeline(Pass::ImageFftFirst, a.paddedLength, half);
-    pipeline(Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half);
+    pipeline(Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan));
     pipeline(Pass::ImageIfftFirstComposite, a.paddedLength, half);
     const Kernel::Binding kernel = kernelOf(info.kernel)->bind(plan);
 
@@ -295,19 +303,20 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     if (kernel.computeSpectrum)
     {
         const uint32_t kernelLines = std::min(b.kernelLength, b.spectrumLength);
-        dispatch(cb, Pass::KernelFftFirst, a.spectrumLength, false, (kernelLines + 1) / 2, 1, push);
+        dispatch(cb, Pass::KernelFftFirst, a.spectrumLength, false, 0, (kernelLines + 1) / 2, 1, push);
         barrier(cb);
-        dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, false, a.spectrumLength / 2 + 1, 3, push);
+        dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, false, 0, a.spectrumLength / 2 + 1, 3, push);
         barrier(cb);
     }
     writeTimestamp();
-    dispatch(cb, Pass::ImageFftFirst, a.paddedLength, half, (b.imageLength + 1) / 2, 1, push);
+    dispatch(cb, Pass::ImageFftFirst, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
     writeTimestamp();
     barrier(cb);
-    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, plan.halfSpectrumLines(), 3, push);
+    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan),
+             plan.halfSpectrumLines(), 3, push);
     writeTimestamp();
     barrier(cb);
-    dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, half, (b.imageLength + 1) / 2, 1, push);
+    dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
     writeTimestamp();
     if (images)
         cmdImageBarriers(cb, *images, info.inputLayout, false);

@@ -39,6 +39,9 @@
 #define FFTB_SPEC_RADIX_5 11
 #define FFTB_SPEC_RADIX_6 12
 #define FFTB_SPEC_RADIX_7 13
+// Pass 2: the length S2 of a row of the resampled spectrum longer than SHARED_LENGTH, which the shared arrays then
+// hold too (plugin/plan/plan.h, rowLengthOf); 0 otherwise.
+#define FFTB_SPEC_ROW_LENGTH 14
 // Most Stockham stages of a line in shared memory (3^7 = 2187 takes 7).
 #define FFTB_MAX_SHARED_STAGES 8
 
@@ -59,6 +62,13 @@
 #define FFTB_GPU_OUTPUT_ADDITIVE 2
 #define FFTB_GPU_INTERPOLATION_CUBIC 0
 #define FFTB_GPU_INTERPOLATION_LINEAR 1
+#define FFTB_GPU_INTERPOLATION_ES 2
+// Most taps per axis of the resampled spectrum's interpolation (plugin/plan/resampling.h, kMaxInterpolationWidth).
+#define FFTB_MAX_INTERPOLATION_WIDTH 8
+// 16-byte units of one entry of pass 2's tap table (plugin/plan/plan.h, kTapTableEntryBytes), which lies in the
+// scratch after the intermediate from 16-byte unit pc.tapTableStart: the weights of taps 0-3, of taps 4-7, then the
+// first tap's bin. Read and written as the intermediate's 8-byte elements (common.glsl), two per unit.
+#define FFTB_TAP_TABLE_ENTRY_UNITS 3
 
 #ifdef VULKAN
 #define FFTB_UINT uint
@@ -98,6 +108,9 @@ struct FftbPushConstants
     float knee;        // prefilter soft-knee width k in [0, T]
     float clampValue;  // prefilter clamp C on max(r, g, b); 0: none
     float kernelScale; // sigma (plugin/plan/plan.h, Plan::kernelScale): resampled spectra are read at sigma k S / N
+    FFTB_UINT interpolationWidth; // W: taps per axis of the interpolation, 2 .. FFTB_MAX_INTERPOLATION_WIDTH
+    float esBeta;                 // beta of the ES window (plugin/plan/resampling.h, esBeta)
+    FFTB_UINT tapTableStart;      // resampled: where pass 2's tap table starts in the scratch, in 16-byte units
 };
 
 #endif

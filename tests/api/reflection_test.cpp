@@ -43,7 +43,10 @@ namespace
     X(threshold)                                                                                                       \
     X(knee)                                                                                                            \
     X(clampValue)                                                                                                      \
-    X(kernelScale)
+    X(kernelScale)                                                                                                     \
+    X(interpolationWidth)                                                                                              \
+    X(esBeta)                                                                                                          \
+    X(tapTableStart)
 
 struct ExpectedMember
 {
@@ -271,7 +274,7 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     for (size_t i = 0; i < count; ++i)
     {
         // The plugin's VkSpecializationInfo sets exactly these: any other id would keep its default.
-        EXPECT_LE(constants[i].constant_id, unsigned(FFTB_SPEC_RADIX_7))
+        EXPECT_LE(constants[i].constant_id, unsigned(FFTB_SPEC_ROW_LENGTH))
             << module().name << ": constant_id " << constants[i].constant_id << " is no FFTB_SPEC_* id";
         ids.insert(constants[i].constant_id);
     }
@@ -282,6 +285,7 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     EXPECT_TRUE(ids.count(FFTB_SPEC_SHARED_TWIDDLE_OFFSET)) << module().name << ": no FFTB_SPEC_SHARED_TWIDDLE_OFFSET";
     for (unsigned id = FFTB_SPEC_RADIX_0; id <= FFTB_SPEC_RADIX_7; ++id)
         EXPECT_TRUE(ids.count(id)) << module().name << ": no FFTB_SPEC_RADIX_" << id - FFTB_SPEC_RADIX_0;
+    EXPECT_TRUE(ids.count(FFTB_SPEC_ROW_LENGTH)) << module().name << ": no FFTB_SPEC_ROW_LENGTH";
 
     EXPECT_EQ(spvc_compiler_get_execution_model(c), SpvExecutionModelGLCompute) << module().name;
     spvc_specialization_constant x{}, y{}, z{};

@@ -184,7 +184,7 @@ TEST_F(CliTest, FullSharpeningOfExactSpectrumIsIdentity)
     }
 }
 
-TEST_F(CliTest, SpectrumInterpolationPicksTheFilter)
+TEST_F(CliTest, SpectrumInterpolationPicksTheFilterItsWidthAndTheOversampling)
 {
     writeInput();
     const auto bloomWith = [this](const std::string& name, const std::string& options)
@@ -194,14 +194,32 @@ TEST_F(CliTest, SpectrumInterpolationPicksTheFilter)
         return readBytes(file(name));
     };
     const std::string byDefault = bloomWith("default.exr", "");
-    const std::string cubic = bloomWith("cubic.exr", "--spectrum-interpolation cubic");
+    const std::string es = bloomWith("es.exr", "--spectrum-interpolation es --interpolation-width 8 "
+                                               "--spectrum-oversampling 2");
+    const std::string es6 = bloomWith("es6.exr", "--interpolation-width 6");
+    const std::string es1x = bloomWith("es1x.exr", "--spectrum-oversampling 1");
+    const std::string cubic = bloomWith("cubic.exr", "--spectrum-interpolation cubic --interpolation-width 4");
     const std::string linear = bloomWith("linear.exr", "--spectrum-interpolation linear");
-    EXPECT_EQ(byDefault, cubic) << "cubic is the default";
+    EXPECT_EQ(byDefault, es) << "es, 8 taps, oversampling 2 is the default";
+    for (const std::string* other : {&es6, &es1x, &cubic, &linear})
+        EXPECT_NE(es, *other);
     EXPECT_NE(cubic, linear);
-    const auto before = listing();
-    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--spectrum-interpolation nearest");
-    expectRefused(r, before, "--spectrum-interpolation", "nearest");
-    EXPECT_EQ(r.code, 2);
+    const struct
+    {
+        const char* options;
+        const char* option;
+        const char* value;
+    } refused[] = {{"--spectrum-interpolation nearest", "--spectrum-interpolation", "nearest"},
+                   {"--interpolation-width 9", "--interpolation-width", "9"},
+                   {"--spectrum-interpolation cubic --interpolation-width 6", "--interpolation-width", "6"},
+                   {"--spectrum-oversampling 3", "--spectrum-oversampling", "3"}};
+    for (const auto& c : refused)
+    {
+        const auto before = listing();
+        const CliResult r = bloom(file("in.exr"), file("out.exr"), c.options);
+        expectRefused(r, before, c.option, c.value);
+        EXPECT_EQ(r.code, 2) << c.options;
+    }
 }
 
 TEST_F(CliTest, KneeWiderThanThresholdIsUsageError)
@@ -305,12 +323,36 @@ TEST_F(CliTest, HelpListsEveryOption)
 {
     const CliResult r = run("--help");
     EXPECT_EQ(r.code, 0) << r.err;
-    for (const char* option :
-         {"--kernel ",   "--kernel-size", "--padding",     "--axis",         "--spectrum",  "--spectrum-interpolation",
-          "--sharpen",   "--output",      "--intensity",   "--precision",    "--device",    "--pixel-type",
-          "-o ",         "--out-dir",     "--list",        "--suffix",       "--overwrite", "--report",
-          "--shard",     "--threads",     "--clamp",       "--verbose",      "--quiet",     "Exit codes",
-          "--threshold", "--knee",        "--bloom-clamp", "--kernel-extent"})
+    for (const char* option : {"--kernel ",
+                               "--kernel-size",
+                               "--padding",
+                               "--axis",
+                               "--spectrum",
+                               "--spectrum-interpolation",
+                               "--sharpen",
+                               "--output",
+                               "--intensity",
+                               "--precision",
+                               "--device",
+                               "--pixel-type",
+                               "-o ",
+                               "--out-dir",
+                               "--list",
+                               "--suffix",
+                               "--overwrite",
+                               "--report",
+                               "--shard",
+                               "--threads",
+                               "--clamp",
+                               "--verbose",
+                               "--quiet",
+                               "Exit codes",
+                               "--threshold",
+                               "--knee",
+                               "--bloom-clamp",
+                               "--kernel-extent",
+                               "--interpolation-width",
+                               "--spectrum-oversampling"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " missing from --help:\n" << r.out;
 }
 

@@ -113,11 +113,29 @@ TEST(Plan, SpecializationNamesEveryStageOfTheSharedMemoryLength)
     const TwiddleTables& t = twiddleTables();
     const std::array<uint32_t, kSpecializationConstantCount> shared = specializationOf(1225, 256, false);
     EXPECT_EQ(shared, (std::array<uint32_t, kSpecializationConstantCount>{
-                          1225, 256, t.offsetOf(1225), 1225, t.offsetOf(1225), 0, 5, 5, 7, 7, 1, 1, 1, 1}));
+                          1225, 256, t.offsetOf(1225), 1225, t.offsetOf(1225), 0, 5, 5, 7, 7, 1, 1, 1, 1, 0}));
     // 8192: a radix-2 register stage, then 4096 = 8^4 in shared memory.
     const std::array<uint32_t, kSpecializationConstantCount> split = specializationOf(8192, 1024, true);
-    EXPECT_EQ(split, (std::array<uint32_t, kSpecializationConstantCount>{8192, 1024, t.offsetOf(8192), 4096,
-                                                                         t.offsetOf(4096), 1, 8, 8, 8, 8, 1, 1, 1, 1}));
+    EXPECT_EQ(split, (std::array<uint32_t, kSpecializationConstantCount>{
+                         8192, 1024, t.offsetOf(8192), 4096, t.offsetOf(4096), 1, 8, 8, 8, 8, 1, 1, 1, 1, 0}));
+    // Pass 2 with a row of the resampled spectrum longer than its line: the last constant.
+    EXPECT_EQ(specializationOf(980, 245, false, 1024)[kSpecializationConstantCount - 1], 1024u);
+}
+
+// Pass 2's shared arrays hold a row of the resampled spectrum longer than its FFT when it is at most 4096 long.
+TEST(Plan, RowLengthIsTheSpectrumRowWhenLongerThanTheLinesSharedMemory)
+{
+    Plan plan;
+    ASSERT_TRUE(makePlan({1280, 720, 512, 512, Padding::Zero, AxisOrder::XFirst}, &plan, nullptr));
+    ASSERT_EQ(plan.second.spectrumLength, 1024u);
+    ASSERT_LT(sharedLengthOf(plan.second.paddedLength), 1024u);
+    EXPECT_EQ(rowLengthOf(plan), 1024u);
+    ASSERT_TRUE(makePlan({1920, 1080, 256, 256, Padding::Zero, AxisOrder::XFirst}, &plan, nullptr));
+    EXPECT_EQ(rowLengthOf(plan), 0u) << "the 512-bin row fits the line's shared memory";
+    ASSERT_TRUE(makePlan({1280, 720, 512, 512, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact}, &plan, nullptr));
+    EXPECT_EQ(rowLengthOf(plan), 0u) << "exact mode reads no row";
+    ASSERT_TRUE(makePlan({100, 100, 4096, 4096, Padding::Zero, AxisOrder::XFirst}, &plan, nullptr));
+    EXPECT_EQ(rowLengthOf(plan), 0u) << "an 8192-bin row is past shared memory: read per tap";
 }
 
 // Whole workgroups per multiprocessor of the model, limited by registers (64 each of 65536), invocations (2048) or
@@ -251,13 +269,13 @@ TEST(Plan, PaddedSourceCoversBothMarginsForEveryPosition)
         }
 }
 
-TEST(Plan, SpectrumLengthIsThePaddedLengthInExactModeAndTheKernelsOwnWhenResampled)
+TEST(Plan, SpectrumLengthIsThePaddedLengthInExactModeAndTheKernelsOversampledWhenResampled)
 {
     Plan plan;
     ASSERT_TRUE(
         makePlan({640, 360, 200, 64, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Resampled}, &plan, nullptr));
-    EXPECT_EQ(plan.first.spectrumLength, 256u);
-    EXPECT_EQ(plan.second.spectrumLength, 64u);
+    EXPECT_EQ(plan.first.spectrumLength, 512u); // kDefaultSpectrumOversampling * pow2Ceil(K)
+    EXPECT_EQ(plan.second.spectrumLength, 128u);
     EXPECT_EQ(plan.first.kernelCentre, 100u);
     ASSERT_TRUE(makePlan({640, 360, 200, 64, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact}, &plan, nullptr));
     EXPECT_EQ(plan.first.spectrumLength, plan.first.paddedLength);
@@ -306,7 +324,7 @@ TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
     ScratchSizes sizes;
     std::string error;
     ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &sizes, &error)) << error;
-    uint64_t largestIntermediate = 0, largestSpectrum = 0;
+    uint64_t largestScratch = 0, largestSpectrum = 0;
     for (uint32_t w = 1; w <= 200; w += 7)
         for (uint32_t h = 1; h <= 150; h += 11)
             for (uint32_t k : {1u, 8u, 20u})
@@ -321,12 +339,21 @@ TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
                             EXPECT_GE(intermediateElements(plan), frame);
                             EXPECT_EQ(spectrumElements(plan),
                                       3ull * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength);
-                            largestIntermediate = std::max(largestIntermediate, intermediateElements(plan));
+                            // The tap table follows the intermediate, 16-byte aligned, in resampled mode only.
+                            const uint64_t entries = mode == SpectrumMode::Resampled
+                                                         ? plan.second.paddedLength + 1 + plan.halfSpectrumLines()
+                                                         : 0;
+                            EXPECT_EQ(tapTableEntries(plan), entries);
+                            EXPECT_EQ(tapTableStart(plan, 4) * 16, (intermediateElements(plan) * 4 + 15) / 16 * 16);
+                            EXPECT_EQ(scratchBytes(plan, 8),
+                                      entries == 0 ? intermediateElements(plan) * 8
+                                                   : tapTableStart(plan, 8) * 16 + entries * kTapTableEntryBytes);
+                            largestScratch = std::max(largestScratch, scratchBytes(plan, 8));
                             largestSpectrum = std::max(largestSpectrum, spectrumElements(plan));
                         }
-    EXPECT_LE(largestIntermediate, sizes.intermediateElements);
+    EXPECT_LE(largestScratch, sizes.scratchBytes);
     EXPECT_LE(largestSpectrum, sizes.spectrumElements);
-    EXPECT_GT(sizes.intermediateElements, 3ull * (200 / 2 + 1) * 150) << "at least the largest frame's half spectrum";
+    EXPECT_GT(sizes.scratchBytes, 8ull * 3 * (200 / 2 + 1) * 150) << "at least the largest frame's half spectrum";
     EXPECT_FALSE(scratchSizes(16200, 10, 512, 512, LengthPolicy::MixedRadix, &sizes, &error));
     EXPECT_NE(error.find("16384"), std::string::npos) << error;
 }
@@ -334,18 +361,46 @@ TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
 TEST(Plan, ASpectrumSlotHoldsTheKernelsSpectrumAtEveryFrameUpToTheMaximum)
 {
     for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
-        for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
-        {
-            const uint64_t slot = spectrumSlotElements(300, 200, 31, 17, order, mode, LengthPolicy::MixedRadix);
-            for (uint32_t w = 1; w <= 300; w += 13)
-                for (uint32_t h = 1; h <= 200; h += 9)
-                    for (Padding padding : {Padding::Zero, Padding::Mirror})
-                    {
-                        Plan plan;
-                        ASSERT_TRUE(makePlan({w, h, 31, 17, padding, order, mode}, &plan, nullptr));
-                        EXPECT_LE(spectrumElements(plan), slot) << w << "x" << h;
-                    }
-        }
+        for (uint32_t oversampling : {1u, 2u})
+            for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+            {
+                const uint64_t slot =
+                    spectrumSlotElements(300, 200, 31, 17, order, mode, oversampling, LengthPolicy::MixedRadix);
+                for (uint32_t w = 1; w <= 300; w += 13)
+                    for (uint32_t h = 1; h <= 200; h += 9)
+                        for (Padding padding : {Padding::Zero, Padding::Mirror})
+                        {
+                            Plan plan;
+                            PlanRequest request{w, h, 31, 17, padding, order, mode};
+                            request.spectrumOversampling = oversampling;
+                            ASSERT_TRUE(makePlan(request, &plan, nullptr));
+                            EXPECT_LE(spectrumElements(plan), slot) << w << "x" << h;
+                        }
+            }
+}
+
+TEST(Plan, TheResampledSpectrumIsOversampledPowersOfTwo)
+{
+    for (uint32_t oversampling : {1u, 2u})
+    {
+        PlanRequest request{640, 480, 100, 33};
+        request.spectrumOversampling = oversampling;
+        Plan plan;
+        ASSERT_TRUE(makePlan(request, &plan, nullptr));
+        const AxisPlan& x = plan.firstAxisIsX ? plan.first : plan.second;
+        const AxisPlan& y = plan.firstAxisIsX ? plan.second : plan.first;
+        EXPECT_EQ(x.spectrumLength, 128 * oversampling);
+        EXPECT_EQ(y.spectrumLength, 64 * oversampling);
+    }
+    for (uint32_t oversampling : {0u, 3u})
+    {
+        PlanRequest request{640, 480, 100, 33};
+        request.spectrumOversampling = oversampling;
+        Plan plan;
+        std::string error;
+        EXPECT_FALSE(makePlan(request, &plan, &error));
+        EXPECT_NE(error.find("oversampling"), std::string::npos) << error;
+    }
 }
 
 TEST(Plan, KernelSpanIsPixelsOrAFractionOfTheFrameDiagonal)
@@ -398,7 +453,7 @@ TEST(Plan, AScaledKernelIsPaddedAsAKernelOfItsScaledExtent)
                     EXPECT_EQ(a->paddedLength, b->paddedLength);
                     EXPECT_EQ(a->mirrorSplit, b->mirrorSplit);
                     // The kernel spectrum is the texels' own: the scale only changes where it is read.
-                    EXPECT_EQ(a->spectrumLength, pow2Ceil(a->kernelLength));
+                    EXPECT_EQ(a->spectrumLength, kDefaultSpectrumOversampling * pow2Ceil(a->kernelLength));
                     EXPECT_EQ(a->kernelCentre, a->kernelLength / 2);
                 }
                 EXPECT_EQ(scaled.first.kernelLength, order == AxisOrder::XFirst ? 64u : 40u);
@@ -481,7 +536,7 @@ TEST(Plan, ScaledKernelsWithinTheMaximumKernelExtentNeedNoMoreScratch)
                         r.kernelScale = {KernelScaleUnit::Pixels, span};
                         Plan plan;
                         ASSERT_TRUE(makePlan(r, &plan, &error)) << error;
-                        EXPECT_LE(intermediateElements(plan), sizes.intermediateElements) << w << "x" << h;
+                        EXPECT_LE(scratchBytes(plan, 8), sizes.scratchBytes) << w << "x" << h;
                     }
 }
 

@@ -32,8 +32,9 @@ SpectrumMode toPlan(FftbSpectrumMode mode)
 
 SpectrumInterpolation toPlan(FftbSpectrumInterpolation interpolation)
 {
-    return interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? SpectrumInterpolation::Linear
-                                                               : SpectrumInterpolation::Cubic;
+    return interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR  ? SpectrumInterpolation::Linear
+           : interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC ? SpectrumInterpolation::Cubic
+                                                                : SpectrumInterpolation::Es;
 }
 
 OutputMode toPlan(FftbOutputMode mode)
@@ -75,8 +76,9 @@ FftbSpectrumMode toPublic(SpectrumMode mode)
 
 FftbSpectrumInterpolation toPublic(SpectrumInterpolation interpolation)
 {
-    return interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
-                                                          : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
+    return interpolation == SpectrumInterpolation::Linear  ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+           : interpolation == SpectrumInterpolation::Cubic ? FFTB_SPECTRUM_INTERPOLATION_CUBIC
+                                                           : FFTB_SPECTRUM_INTERPOLATION_ES;
 }
 
 FftbOutputMode toPublic(OutputMode mode)
@@ -152,7 +154,8 @@ std::string describe(int width, int height, const BloomSettings& s)
            (s.padding == FFTB_PADDING_MIRROR ? " mirror " : " zero ") + axis +
            (s.spectrum == FFTB_SPECTRUM_MODE_EXACT                  ? " exact"
             : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " resampled linear"
-                                                                    : " resampled cubic") +
+            : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC  ? " resampled cubic"
+                                                                    : " resampled es") +
            (s.kernelExtent.native() ? std::string() : " kernel extent " + kernelExtentText(s.kernelExtent));
 }
 
@@ -165,6 +168,8 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
     PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height),
                         toPlan(s.padding),     toPlan(s.axisOrder),    toPlan(s.spectrum)};
     request.kernelScale = toPlan(s.kernelExtent);
+    // The plugin's spectrum length: cubic and linear are simulated on it; for ES it only sets the band limit.
+    request.spectrumOversampling = kDefaultSpectrumOversampling;
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
     return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, toPlan(s.interpolation));
 }

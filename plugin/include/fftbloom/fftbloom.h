@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 #define FFTB_VERSION_MAJOR 0
-#define FFTB_VERSION_MINOR 2
+#define FFTB_VERSION_MINOR 3
 #define FFTB_VERSION_PATCH 0
 /** Packed as (major << 22) | (minor << 12) | patch, like VK_MAKE_API_VERSION without the variant. */
 #define FFTB_MAKE_VERSION(major, minor, patch)                                                                         \
@@ -23,7 +23,7 @@ extern "C" {
 #define FFTB_MAX_FFT_LENGTH 16384u
 /** Largest kernel length along one axis: the largest kernel resolution, in texels (FftbKernelInfo::width, height),
  *  and the largest kernel extent on the frame, in pixels, of a scaled kernel (FftbBloomInfo::kernelScale). The
- *  resampled spectrum of such a kernel, pow2ceil(length) along the axis, stays in one workgroup's shared memory. */
+ *  resampled spectrum of such a kernel is 2 pow2ceil(length) = 8192 bins long at most, an FFT length. */
 #define FFTB_MAX_KERNEL_LENGTH 4096u
 
 /** Result codes: 0 on success, one negative value per cause. Like Vulkan's, every enum ends with a _MAX_ENUM entry
@@ -79,11 +79,11 @@ typedef enum FftbAxisOrder
 /** How the kernel spectrum is matched to the frame's padded extent. */
 typedef enum FftbSpectrumMode
 {
-    /** One spectrum of the kernel's own extent S (next power of two), interpolated at frequency * S / N as
-     *  FftbKernelInfo::interpolation says (seeds/000, "Spectral resampling"). Reused by every frame extent.
-     *  Interpolating in frequency multiplies the S-periodic repetition of the kernel in space by the
-     *  interpolator's Fourier transform, so the kernel's outer part is dimmed and faint copies of it leak in
-     *  from +-S (docs/kernels.md, "Spectrum resampling", measures both). */
+    /** One spectrum of the kernel, S = FftbKernelInfo::spectrumOversampling * pow2ceil(K) bins per axis, read at
+     *  frequency * S / N as FftbKernelInfo::interpolation says (seeds/000, "Spectral resampling", with the gridding
+     *  of the non-uniform FFT). Reused by every frame extent and kernel scale. With the default ES interpolation and
+     *  oversampling 2 the bloom is within 1e-6 of its peak of the exact mode's; cubic and linear interpolation dim
+     *  the kernel's outer part and let faint copies of it in from +-S (docs/kernels.md, "Spectrum resampling"). */
     FFTB_SPECTRUM_MODE_RESAMPLED = 0,
     /** The kernel zero-padded to the frame's padded extent and transformed once per extent and axis order:
      *  the output is the linear convolution to fp32 accuracy. */
@@ -92,20 +92,30 @@ typedef enum FftbSpectrumMode
 } FftbSpectrumMode;
 
 /** How FFTB_SPECTRUM_MODE_RESAMPLED interpolates the stored kernel spectrum X[i, j] at a frame frequency (u, v)
- *  = (k1 * S1 / N1, k2 * S2 / N2): value = sum over i, j of X[i, j] w(u - i) w(v - j), X periodic in S and
- *  Hermitian. docs/kernels.md, "Spectrum resampling", has the measured error of each against the exact mode. */
+ *  = (k1 * S1 / N1, k2 * S2 / N2): value = sum over i, j of X[i, j] w(u - i) w(v - j) over W x W taps, X periodic
+ *  in S and Hermitian. docs/kernels.md, "Spectrum resampling", has the measured error of each against the exact
+ *  mode. */
 typedef enum FftbSpectrumInterpolation
 {
+    /** The "exponential of semicircle" window of the non-uniform FFT (Barnett, Magland & af Klinteberg 2019,
+     *  "A parallel non-uniform fast Fourier transform library based on an 'exponential of semicircle' kernel",
+     *  SIAM J. Sci. Comput. 41(5)): w(t) = exp(beta (sqrt(1 - (2t / W)^2) - 1)) for |t| < W / 2, 0 beyond, with
+     *  beta = 0.97 pi (1 - 1 / (2 sigma)) W for oversampling sigma (2.30 W at 2), W taps per axis
+     *  (FftbKernelInfo::interpolationWidth, default 8). The kernel is divided by w's Fourier transform before its
+     *  FFT (deapodization; Jackson et al. 1991, IEEE TMI 10(3)), so the interpolation evaluates the kernel's own
+     *  spectrum; with oversampling 2 the kernel's copies at +-S pass with at most 4.2e-7 of the weight of its edge
+     *  at W = 8 (3.0e-6 at 7, 2.0e-5 at 6). The default. */
+    FFTB_SPECTRUM_INTERPOLATION_ES = 0,
     /** Cubic convolution (Keys 1981, "Cubic convolution interpolation for digital image processing", IEEE
      *  Trans. ASSP 29(6), a = -1/2), 4 x 4 taps: w(t) = 3/2 |t|^3 - 5/2 |t|^2 + 1 for |t| <= 1,
      *  -1/2 |t|^3 + 5/2 |t|^2 - 4 |t| + 2 for 1 < |t| < 2, 0 beyond. Its transform is flatter over the kernel than
      *  the tent's sinc^2 (0.94 against 0.81 at S / 4 from the centre) and smaller over most of the periodic
-     *  copies: on the sample photographs the largest error against the exact mode is 3 to 8 times smaller.
-     *  The default. */
-    FFTB_SPECTRUM_INTERPOLATION_CUBIC = 0,
+     *  copies: on the sample photographs the largest error against the exact mode is 3 to 8 times smaller. No
+     *  deapodization. */
+    FFTB_SPECTRUM_INTERPOLATION_CUBIC = 1,
     /** Bilinear, 2 x 2 taps: w(t) = 1 - |t| for |t| <= 1, 0 beyond (the tent of seeds/000); its transform is
      *  sinc^2(x / S). Four times fewer spectrum reads than cubic. */
-    FFTB_SPECTRUM_INTERPOLATION_LINEAR = 1,
+    FFTB_SPECTRUM_INTERPOLATION_LINEAR = 2,
     FFTB_SPECTRUM_INTERPOLATION_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbSpectrumInterpolation;
 
@@ -274,14 +284,16 @@ typedef struct FftbMemoryRequirements
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS */
     void* pNext;             /**< NULL */
     /** Device-local storage buffer per context, the frame's half spectrum: 3 (N1/2 + 1) L2 x 8 bytes at worst over
-     *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis). Allocated by the context,
+     *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis), then, for resampled
+     *  spectra, the interpolation's taps of every frequency, (N2 + N1/2 + 2) x 48 bytes. Allocated by the context,
      *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomInfo::kernelScale): their extent
      *  on the frame may not exceed maxKernelWidth x maxKernelHeight. */
     VkDeviceSize scratchBytes;
     /** Device-local, per kernel of the maximum kernel resolution and per axis order it is used with, exact mode: the
      *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes. */
     VkDeviceSize exactSpectrumBytes;
-    /** The same in resampled mode: the spectrum at the kernel's own extent rounded up to powers of two. */
+    /** The same in resampled mode: the spectrum at 2 pow2ceil(K) per axis, the default and largest
+     *  FftbKernelInfo::spectrumOversampling. */
     VkDeviceSize resampledSpectrumBytes;
     /** Host-visible, per kernel of the maximum kernel resolution: its texels, planar RGB fp32. */
     VkDeviceSize kernelTexelBytes;
@@ -304,9 +316,18 @@ typedef struct FftbKernelInfo
     /** Default FFTB_SPECTRUM_MODE_RESAMPLED. Exact mode keeps a spectrum at the padded extent of frames up to the
      *  maximum extent of the context passed to fftbCreateKernel; larger frames cannot use this kernel. */
     FftbSpectrumMode spectrumMode;
-    /** Used in FFTB_SPECTRUM_MODE_RESAMPLED only; default FFTB_SPECTRUM_INTERPOLATION_CUBIC. An unknown value
+    /** Used in FFTB_SPECTRUM_MODE_RESAMPLED only; default FFTB_SPECTRUM_INTERPOLATION_ES. An unknown value
      *  returns FFTB_ERROR_INVALID_ARGUMENT. */
     FftbSpectrumInterpolation interpolation;
+    /** Taps per axis W of the interpolation, resampled mode only: 2 .. 8 for ES, 4 for cubic, 2 for linear; 0 picks
+     *  those (8 for ES). Others return FFTB_ERROR_INVALID_ARGUMENT. Pass 2 reads W x W spectrum values per frequency
+     *  bin, W of them from shared memory when the spectrum's row fits there (docs/kernels.md, "Cost"). */
+    uint32_t interpolationWidth;
+    /** Resampled mode only: the spectrum is stored at S = spectrumOversampling * pow2ceil(K) bins per axis, 1 or 2;
+     *  0 picks 2. Its memory is 3 (S1 / 2 + 1) S2 x 8 bytes: 3.0 MiB for a 256 x 256 kernel at 2, 0.76 MiB at 1,
+     *  48 MiB for 1024 x 1024 at 2.
+     *  Others return FFTB_ERROR_INVALID_ARGUMENT. */
+    uint32_t spectrumOversampling;
 } FftbKernelInfo;
 
 /** Frame-lifetime settings of one fftbCmdBloom. */
