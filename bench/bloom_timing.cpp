@@ -8,6 +8,7 @@
 #include "host_error.h"
 #include "psf/psf_generator.h"
 #include "runner/context_info.h"
+#include "runner/setting_names.h"
 
 #include <algorithm>
 #include <bit>
@@ -60,15 +61,15 @@ std::string BloomCase::interpolationName() const
 
 std::string BloomCase::name() const
 {
-    return std::to_string(width) + "x" + std::to_string(height) + "/" + std::to_string(kernelSize) +
-           (padding == FFTB_PADDING_ZERO ? " zero" : " mirror") +
-           (spectrum == FFTB_SPECTRUM_MODE_EXACT ? " exact" : " resampled") +
+    return std::to_string(width) + "x" + std::to_string(height) + "/" + std::to_string(kernelSize) + " " +
+           settingName(padding, kPaddingNames) + (spectrum == FFTB_SPECTRUM_MODE_EXACT ? " exact" : " resampled") +
            (spectrum == FFTB_SPECTRUM_MODE_RESAMPLED ? interpolationName() : "") +
            (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "") +
            (storage == FFTB_STORAGE_PRECISION_FLOAT16 ? " fp16" : "");
 }
 
-Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage)
+Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
+                  FftbPadding padding)
 {
     const double elementBytes = storage == FFTB_STORAGE_PRECISION_FLOAT16 ? 4.0 : 8.0;
     const double frameBytes = double(width) * height * 8.0; // RGBA16F
@@ -84,6 +85,8 @@ Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t heig
     t.pass1 = frameBytes + intermediate;
     t.pass2 = 2.0 * intermediate + spectrum;
     t.pass3 = intermediate + 2.0 * frameBytes; // the composite reads the input again
+    if (padding == FFTB_PADDING_ZERO_NORMALIZED)
+        t.pass3 += double(width) * height * 12.0; // the border weights
     t.floor = 2.0 * frameBytes + 4.0 * intermediate + spectrum;
     return t;
 }
@@ -260,7 +263,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     timing.totalMs = median(sum);
 
     timing.plan = plan;
-    timing.traffic = trafficOf(plan, c.width, c.height, c.storage);
+    timing.traffic = trafficOf(plan, c.width, c.height, c.storage, c.padding);
     if (device.pipelineStatistics())
     {
         bi.pNext = nullptr;

@@ -15,7 +15,7 @@ namespace fftb::bench
 struct BloomCase
 {
     uint32_t width = 0, height = 0, kernelSize = 0;
-    FftbPadding padding = FFTB_PADDING_ZERO;
+    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< resampled mode only
     uint32_t interpolationWidth = 0;   ///< FftbKernelInfo::interpolationWidth; 0: the interpolation's default
@@ -44,7 +44,9 @@ struct Traffic
     double floor = 0;
 };
 /// The traffic of a `width` x `height` frame bloomed as `plan` says (fftbDescribeNode).
-Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage);
+/// FFTB_PADDING_ZERO_NORMALIZED adds the border weights to pass 3's reads; the floor is the same for every padding.
+Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
+                  FftbPadding padding);
 
 /// The copy skeleton of `traffic`: median milliseconds of plain copies that move each pass's bytes (pass 1 the frame
 /// into the intermediate, pass 2 the spectrum and intermediate into the intermediate, pass 3 the intermediate and

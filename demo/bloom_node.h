@@ -56,7 +56,7 @@ struct BloomNode
     {
         uint64_t scene = 0;
         KernelKey kernel;
-        FftbPadding padding = FFTB_PADDING_ZERO;
+        FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
         FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
         FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
         float intensity = 0.0f;

@@ -60,7 +60,7 @@ const std::vector<std::string>& settingKeys()
         "threshold=T (0..65504, the prefilter's; 0: off)",
         "knee=F (0..1, a fraction of the threshold)",
         "bloom-clamp=C (0..65504, the prefilter's; 0: none)",
-        "padding=zero|mirror",
+        "padding=zero-normalized|zero|mirror",
         "axis=auto|x|y",
         "spectrum=resampled|exact",
         "precision=fp32|fp16 (the spectra's storage between the passes; fp16 needs a bloom-clamp beside extreme "

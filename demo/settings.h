@@ -62,7 +62,7 @@ struct Settings
     float threshold = 0.0f; ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
     float knee = 0.0f;      ///< prefilter soft knee, as a fraction of T in [0, 1] (so it never exceeds T)
     float clamp = 0.0f;     ///< prefilter clamp C on max(r, g, b); 0: none
-    FftbPadding padding = FFTB_PADDING_ZERO;
+    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     /// how the spectra are stored between the passes (FftbBloomInfo::storagePrecision)

@@ -447,6 +447,20 @@ Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter)
     return out;
 }
 
+Texels referenceNormalized(const Texels& bloom, const Texels& weights)
+{
+    if (bloom.width != weights.width || bloom.height != weights.height || bloom.components < 3 ||
+        weights.components < 3)
+        throw HostError("reference: bloom and weights must have the same extent and 3 or more components");
+    Texels out(bloom.width, bloom.height, 3);
+    for (int y = 0; y < bloom.height; ++y)
+        for (int x = 0; x < bloom.width; ++x)
+            for (int c = 0; c < 3; ++c)
+                out.at(x, y, c) =
+                    float(double(bloom.at(x, y, c)) / std::max(double(weights.at(x, y, c)), kMinBorderWeight));
+    return out;
+}
+
 Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, OutputMode mode,
                        double intensity)
 {

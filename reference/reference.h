@@ -50,6 +50,12 @@ double referenceWrappedConvolutionAt(PlaneView frame, PlaneView kernel, uint32_t
 Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
                                     SpectrumInterpolation interpolation);
 
+/// Normalized convolution (Knutsson & Westin 1993, "Normalized and Differential Convolution"), the bloom that
+/// FFTB_PADDING_ZERO_NORMALIZED writes: each channel of `bloom`, a zero-padded convolution, divided by
+/// max(w, kMinBorderWeight), w = `weights`, the same convolution (kernel, plan and sharpening) of the frame's
+/// indicator, a frame of ones. Both have the same extent and 3 or more components; the result has 3.
+Texels referenceNormalized(const Texels& bloom, const Texels& weights);
+
 /// The bloom's prefilter of one texel's R, G, B in double precision, written from its documented formula
 /// (FftbBloomInfo::prefilterThreshold): with b = max(r, g, b), T > 0 and knee k,
 ///   q = clamp(b - T + k, 0, 2k)^2 / (4k + 1e-5),  p = rgb * max(q, b - T) / max(b, 1e-5)

@@ -9,12 +9,15 @@
 
 layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
 
-// The prefiltered colour at padded position i of line v (0 in the zero padding and past the frame's last line).
+// The prefiltered colour at padded position i of line v (0 in the zero padding and past the frame's last line); 1
+// inside the frame when pass 3 writes the border weights (the frame's indicator).
 vec3 frameColour(uint i, uint v)
 {
     const int u = paddedSource(i, pc.imageLength1, FFT_LENGTH, pc.mirrorSplit1);
     if (u < 0 || v >= pc.imageLength2)
         return vec3(0.0);
+    if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_WRITE)
+        return vec3(1.0);
     return prefilter(texelFetch(inputImage, imageCoord(uint(u), v), 0).rgb);
 }
 

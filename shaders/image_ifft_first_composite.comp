@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Pass 3: rebuilds two lines' full spectra from their halves, inverse FFT along the first axis, crops to the
 // frame and writes the bloom of the prefiltered frame p, or a composite: energy-conserving in + intensity * (bloom - p)
-// or additive in + intensity * bloom; alpha passes through.
+// or additive in + intensity * bloom; alpha passes through. With zero padding and normalized convolution the bloom is
+// first divided by the border weights, or, the first time, written to them (fftb_shared.h).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -11,6 +12,10 @@
 
 layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
 layout(set = 0, binding = FFTB_BINDING_OUTPUT_IMAGE) uniform writeonly image2D outputImage;
+layout(set = 0, binding = FFTB_BINDING_BORDER_WEIGHTS, std430) buffer BorderWeights
+{
+    float borderWeights[];
+};
 
 // Half-spectrum bin k <= N/2 of line v (0 past the frame's last line); DC and Nyquist of a real line are real.
 vec2 halfSpectrum(uint channel, uint k, uint v)
@@ -55,6 +60,11 @@ void loadPackedSpectrum(uint channel, uint v0)
     }
 }
 
+uint borderWeightIndex(uint channel, uint u, uint v)
+{
+    return (channel * pc.imageLength2 + v) * pc.imageLength1 + u;
+}
+
 vec3 compositeOf(vec4 source, vec3 bloom)
 {
     if (pc.outputMode == FFTB_GPU_OUTPUT_COMPOSITE)
@@ -62,6 +72,28 @@ vec3 compositeOf(vec4 source, vec3 bloom)
     if (pc.outputMode == FFTB_GPU_OUTPUT_ADDITIVE)
         return source.rgb + pc.intensity * bloom;
     return bloom;
+}
+
+// Texel (u, v) of the result from its bloom: into the border weights (FFTB_GPU_BORDER_WEIGHTS_WRITE), or normalized
+// by them (the sharpened kernel's mass inside the frame, (1 - t) w + t, at least FFTB_MIN_BORDER_WEIGHT) and
+// composited into the output.
+void writeTexel(uint u, uint v, vec3 bloom)
+{
+    if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_WRITE)
+    {
+        borderWeights[borderWeightIndex(0u, u, v)] = bloom.r;
+        borderWeights[borderWeightIndex(1u, u, v)] = bloom.g;
+        borderWeights[borderWeightIndex(2u, u, v)] = bloom.b;
+        return;
+    }
+    if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_DIVIDE)
+    {
+        const vec3 w = vec3(borderWeights[borderWeightIndex(0u, u, v)], borderWeights[borderWeightIndex(1u, u, v)],
+                            borderWeights[borderWeightIndex(2u, u, v)]);
+        bloom /= max((1.0 - pc.sharpen) * w + pc.sharpen, vec3(FFTB_MIN_BORDER_WEIGHT));
+    }
+    const vec4 source = texelFetch(inputImage, imageCoord(u, v), 0);
+    imageStore(outputImage, imageCoord(u, v), vec4(compositeOf(source, bloom), source.a));
 }
 
 void main()
@@ -93,14 +125,8 @@ void main()
         const uint u = fftTimeIndex(e);
         if (e >= ELEMENTS || u >= pc.imageLength1)
             break;
-        const vec4 s0 = texelFetch(inputImage, imageCoord(u, v0), 0);
-        imageStore(outputImage, imageCoord(u, v0),
-                   vec4(compositeOf(s0, vec3(red[e].x, green[e].x, blue[e].x)), s0.a));
+        writeTexel(u, v0, vec3(red[e].x, green[e].x, blue[e].x));
         if (v1 < pc.imageLength2)
-        {
-            const vec4 s1 = texelFetch(inputImage, imageCoord(u, v1), 0);
-            imageStore(outputImage, imageCoord(u, v1),
-                       vec4(compositeOf(s1, vec3(red[e].y, green[e].y, blue[e].y)), s1.a));
-        }
+            writeTexel(u, v1, vec3(red[e].y, green[e].y, blue[e].y));
     }
 }

@@ -84,9 +84,12 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                 std::string reason;
                 return parseKernelExtent(s, &extent, &reason) ? "" : reason; // CLI11 prefixes the option name
             });
-    std::string padding = "zero", axis = "auto", spectrum = "resampled", interpolation = "es", output = "composite",
-                pixelType;
-    app.add_option("--padding", padding, "zero (black outside) or mirror (GL_MIRRORED_REPEAT)")
+    std::string padding = "zero-normalized", axis = "auto", spectrum = "resampled", interpolation = "es",
+                output = "composite", pixelType;
+    app.add_option("--padding", padding,
+                   "zero-normalized (black outside, the bloom divided by the kernel's mass inside the frame: edges "
+                   "keep their brightness), zero (black outside: the bloom darkens towards the edges) or mirror "
+                   "(GL_MIRRORED_REPEAT: longer FFTs)")
         ->capture_default_str()
         ->check(CLI::IsMember(settingNames(kPaddingNames)));
     app.add_option("--axis", axis, "axis of the real-packed first pass: auto (cost model), x or y")

@@ -29,7 +29,7 @@ struct PrefilterSettings
 /// FftbKernelInfo, which the plugin checks.
 struct BloomSettings
 {
-    FftbPadding padding = FFTB_PADDING_ZERO;
+    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< used in resampled mode only

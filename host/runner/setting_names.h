@@ -18,8 +18,8 @@ template <typename Enum> struct SettingName
     Enum value;
 };
 
-inline constexpr SettingName<FftbPadding> kPaddingNames[] = {{"zero", FFTB_PADDING_ZERO},
-                                                             {"mirror", FFTB_PADDING_MIRROR}};
+inline constexpr SettingName<FftbPadding> kPaddingNames[] = {
+    {"zero-normalized", FFTB_PADDING_ZERO_NORMALIZED}, {"zero", FFTB_PADDING_ZERO}, {"mirror", FFTB_PADDING_MIRROR}};
 inline constexpr SettingName<FftbAxisOrder> kAxisOrderNames[] = {
     {"auto", FFTB_AXIS_ORDER_AUTO}, {"x", FFTB_AXIS_ORDER_X_FIRST}, {"y", FFTB_AXIS_ORDER_Y_FIRST}};
 inline constexpr SettingName<FftbSpectrumMode> kSpectrumModeNames[] = {{"resampled", FFTB_SPECTRUM_MODE_RESAMPLED},

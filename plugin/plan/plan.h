@@ -224,6 +224,7 @@ struct AxisPlan
     /// K': the kernel's extent on the frame in pixels, scaledKernelLength(K, max(Kw, Kh), span); K at native scale.
     /// The padding is planned for it (FftbNodeDescription::kernelExtentWidth, Height).
     uint32_t scaledKernelLength = 0;
+    bool operator==(const AxisPlan&) const = default;
 };
 
 /// A complete plan. "First" is the axis the real-packed forward FFT (pass 1) and the last inverse (pass 3)
@@ -240,6 +241,7 @@ struct Plan
 
     /// Lines of the half spectrum along the first axis: N1 / 2 + 1 (DC to Nyquist).
     uint32_t halfSpectrumLines() const { return first.paddedLength / 2 + 1; }
+    bool operator==(const Plan&) const = default;
 };
 
 /// The cheapest padded length N (by fftLengthCost) that keeps circular wrap-around out of the image:
@@ -345,6 +347,16 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
 /// holds. 0 when no such frame can be planned.
 uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
                               AxisOrder axisOrder, SpectrumMode mode, uint32_t oversampling, LengthPolicy lengths);
+
+/// Normalized convolution's least divisor (FftbPadding, FFTB_PADDING_ZERO_NORMALIZED; FFTB_MIN_BORDER_WEIGHT): the
+/// bloom is amplified at most 1 / kMinBorderWeight times where little of the kernel lies inside the frame.
+constexpr double kMinBorderWeight = 1.0 / 16.0;
+
+/// Bytes of normalized convolution's border weights for frames up to `width` x `height`: 3 planes of fp32.
+constexpr uint64_t borderWeightBytes(uint32_t width, uint32_t height)
+{
+    return uint64_t(3) * width * height * sizeof(float);
+}
 
 /// GL_MIRRORED_REPEAT: reflects any integer position into [0, length), the edge texel repeated.
 uint32_t mirroredRepeat(int64_t position, uint32_t length);

@@ -151,6 +151,7 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
             requirements->resampledSpectrumBytes = resampled * 8;
             requirements->kernelTexelBytes = VkDeviceSize(3) * info->maxKernelWidth * info->maxKernelHeight * 4;
             requirements->twiddleBytes = VkDeviceSize(fftb::twiddleTables().totalElements) * 8;
+            requirements->borderWeightBytes = fftb::borderWeightBytes(info->maxWidth, info->maxHeight);
         });
 }
 

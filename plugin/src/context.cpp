@@ -12,7 +12,7 @@
 namespace fftb
 {
 
-static_assert(sizeof(FftbPushConstants) == 28 * 4, "push constants: 28 scalars of 4 bytes, no padding");
+static_assert(sizeof(FftbPushConstants) == 29 * 4, "push constants: 29 scalars of 4 bytes, no padding");
 static_assert(kTapTableEntryBytes == FFTB_TAP_TABLE_ENTRY_UNITS * 16, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxInterpolationWidth == FFTB_MAX_INTERPOLATION_WIDTH, "resampling.h and fftb_shared.h disagree");
 static_assert(kMaxElementsPerInvocation == FFTB_MAX_ELEMENTS_PER_INVOCATION, "plan.h and fftb_shared.h disagree");
@@ -26,6 +26,7 @@ static_assert(FFTB_SPEC_FFT_LENGTH == 0 && FFTB_SPEC_WORKGROUP_SIZE == 1 && FFTB
                   FFTB_SPEC_ROW_LENGTH + 1 == kSpecializationConstantCount &&
                   FFTB_MAX_SHARED_STAGES == kMaxSharedStages,
               "plan.h (specializationOf) and fftb_shared.h disagree");
+static_assert(kMinBorderWeight == FFTB_MIN_BORDER_WEIGHT, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_MAX_KERNEL_LENGTH,
               "plan.h and fftbloom.h disagree");
 
@@ -79,6 +80,7 @@ void Context::destroy()
         vk_.vkDestroySampler(device_->device, std::exchange(sampler_, VK_NULL_HANDLE), device_->allocator);
     device_->destroyBuffer(twiddles_);
     device_->destroyBuffer(scratch_.owned);
+    device_->destroyBuffer(borderWeights_.buffer);
 }
 
 Scratch Context::makeScratch(const Extents& extents, const void* chain) const
@@ -130,6 +132,9 @@ void Context::resize(const FftbResizeInfo& info)
     device_->destroyBuffer(scratch_.owned);
     scratch_ = scratch;
     max_ = extents;
+    // Allocated again at the new extent when next used.
+    device_->destroyBuffer(borderWeights_.buffer);
+    borderWeights_ = BorderWeights{};
 }
 
 Kernel* Context::createKernel(const FftbKernelInfo& info)
@@ -270,6 +275,9 @@ VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kern
     bufferInfos[FFTB_BINDING_KERNEL_TEXELS] = {kernel.texels, 0, VK_WHOLE_SIZE};
     bufferInfos[FFTB_BINDING_KERNEL_SPECTRUM] = {kernel.spectrum, 0, VK_WHOLE_SIZE};
     bufferInfos[FFTB_BINDING_TWIDDLES] = {twiddles_.buffer, 0, VK_WHOLE_SIZE};
+    // Until a bloom with FFTB_PADDING_ZERO_NORMALIZED allocates the weights, any buffer: pass 3 does not read them.
+    bufferInfos[FFTB_BINDING_BORDER_WEIGHTS] = {
+        borderWeights_.buffer.buffer ? borderWeights_.buffer.buffer : twiddles_.buffer, 0, VK_WHOLE_SIZE};
     VkWriteDescriptorSet writes[FFTB_BINDING_COUNT] = {};
     for (uint32_t i = 0; i < FFTB_BINDING_COUNT; ++i)
     {

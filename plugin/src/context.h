@@ -36,6 +36,20 @@ struct Scratch
     VkDeviceSize size = 0;
 };
 
+/// Normalized convolution's border weights (FFTB_PADDING_ZERO_NORMALIZED): sized for the context's maximum extent on
+/// first use, and what they were last computed for.
+struct BorderWeights
+{
+    Buffer buffer;
+    uint64_t kernelSerial = 0; ///< Kernel::serial(); 0 when none were computed
+    Plan plan;
+    bool halfStorage = false;
+    bool holds(uint64_t serial, const Plan& p, bool half) const
+    {
+        return kernelSerial == serial && plan == p && halfStorage == half;
+    }
+};
+
 /// Maximum extents of a context (FftbContextCreateInfo, FftbResizeInfo).
 struct Extents
 {
@@ -72,6 +86,11 @@ class Context
     /// Invocations per workgroup of an FFT of `fftLength` on this device (workgroupSizeOf at its limits).
     uint32_t workgroupSizeFor(uint32_t fftLength) const;
     VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
+    /// Whether a bloom with `info`, planned as `plan`, first computes the border weights.
+    bool needsBorderWeights(const FftbBloomInfo& info, const Plan& plan) const;
+    /// Passes 1-3 with `push`, a barrier between each; `stamp` writes a timestamp after each.
+    template <typename Stamp>
+    void imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, const FftbPushConstants& push, Stamp stamp);
     void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength, uint32_t groupsX,
                   uint32_t groupsY, const FftbPushConstants& push);
     void barrier(VkCommandBuffer cb) const;
@@ -85,6 +104,7 @@ class Context
     Extents max_;
     LengthPolicy lengths_ = LengthPolicy::MixedRadix; ///< FftbPlannerInfo
     Scratch scratch_;
+    BorderWeights borderWeights_;
     PlanCache plans_;
 
     VkSampler sampler_ = VK_NULL_HANDLE;

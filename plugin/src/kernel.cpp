@@ -2,14 +2,26 @@
 // Kernel texels: validation, per-channel normalization, upload; spectrum slots allocated on first use.
 #include "kernel.h"
 
+#include <atomic>
 #include <cmath>
 
 namespace fftb
 {
 
+namespace
+{
+
+uint64_t nextSerial()
+{
+    static std::atomic<uint64_t> last{0};
+    return ++last;
+}
+
+} // namespace
+
 Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth, uint32_t maxHeight,
                LengthPolicy lengths)
-    : device_(std::move(device)), width_(info.width), height_(info.height),
+    : device_(std::move(device)), serial_(nextSerial()), width_(info.width), height_(info.height),
       mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled)
 {
     if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)

@@ -38,6 +38,9 @@ class Kernel
     bool needsSpectrum(const Plan& plan) const;
 
     const Device& device() const { return *device_; }
+    /// Unique among the kernels this process creates, unlike the address, which may be reused: what results computed
+    /// with the kernel (a context's border weights) are keyed by.
+    uint64_t serial() const { return serial_; }
     uint32_t width() const { return width_; }
     uint32_t height() const { return height_; }
     SpectrumMode mode() const { return mode_; }
@@ -61,6 +64,7 @@ class Kernel
     static uint32_t slotOf(const Plan& plan) { return plan.firstAxisIsX ? 0 : 1; }
 
     std::shared_ptr<const Device> device_;
+    uint64_t serial_ = 0;
     uint32_t width_ = 0, height_ = 0;
     SpectrumMode mode_ = SpectrumMode::Resampled;
     SpectrumResampling resampling_;

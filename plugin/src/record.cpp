@@ -69,7 +69,7 @@ const Plan& Context::plan(const FftbBloomInfo& info)
                       "width, height: " + std::to_string(info.width) + "x" + std::to_string(info.height) +
                           " outside 1x1 .. " + std::to_string(max_.width) + "x" + std::to_string(max_.height) +
                           " (the context's maximum extent)"};
-    if (info.padding != FFTB_PADDING_ZERO && info.padding != FFTB_PADDING_MIRROR)
+    if (info.padding > FFTB_PADDING_MIRROR)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "padding: unknown value"};
     if (info.axisOrder > FFTB_AXIS_ORDER_Y_FIRST)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "axisOrder: unknown value"};
@@ -131,6 +131,12 @@ const Plan& Context::plan(const FftbBloomInfo& info)
     return *planned;
 }
 
+bool Context::needsBorderWeights(const FftbBloomInfo& info, const Plan& plan) const
+{
+    return info.padding == FFTB_PADDING_ZERO_NORMALIZED &&
+           !borderWeights_.holds(kernelOf(info.kernel)->serial(), plan, halfStorage(info));
+}
+
 void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
 {
     const Plan& plan = this->plan(info);
@@ -144,7 +150,8 @@ void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
     d->scratchBytes = scratchBytes(plan, halfStorage(info) ? 4 : 8);
     d->spectrumBytes = spectrumElements(plan) * 8;
     d->spectrumPassCount = computeSpectrum ? 2 : 0;
-    d->passCount = 3 + d->spectrumPassCount;
+    d->borderWeightPassCount = needsBorderWeights(info, plan) ? 3 : 0;
+    d->passCount = 3 + d->spectrumPassCount + d->borderWeightPassCount;
     d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
     d->axisOrder = plan.firstAxisIsX ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
@@ -224,6 +231,22 @@ FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, F
     return complete ? FFTB_SUCCESS : FFTB_INCOMPLETE;
 }
 
+template <typename Stamp>
+void Context::imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, const FftbPushConstants& push, Stamp stamp)
+{
+    const AxisPlan& a = plan.first;
+    const AxisPlan& b = plan.second;
+    dispatch(cb, Pass::ImageFftFirst, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
+    stamp();
+    barrier(cb);
+    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan),
+             plan.halfSpectrumLines(), 3, push);
+    stamp();
+    barrier(cb);
+    dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
+    stamp();
+}
+
 void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
 {
     if (!info.inputView || !info.outputView)
@@ -274,6 +297,8 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.knee = info.prefilterKnee;
     push.clampValue = info.prefilterClamp;
     push.kernelScale = float(plan.kernelScale);
+    push.borderWeights =
+        info.padding == FFTB_PADDING_ZERO_NORMALIZED ? FFTB_GPU_BORDER_WEIGHTS_DIVIDE : FFTB_GPU_BORDER_WEIGHTS_NONE;
 
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]
@@ -290,7 +315,18 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     pipeline(Pass::ImageFftFirst, a.paddedLength, half);
     pipeline(Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan));
     pipeline(Pass::ImageIfftFirstComposite, a.paddedLength, half);
+    const bool computeBorderWeights = needsBorderWeights(info, plan);
+    // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), which makeScratch checked
+    // against maxStorageBufferRange.
+    if (push.borderWeights == FFTB_GPU_BORDER_WEIGHTS_DIVIDE && !borderWeights_.buffer.buffer)
+        borderWeights_.buffer = device_->createBuffer(borderWeightBytes(max_.width, max_.height), false);
     const Kernel::Binding kernel = kernelOf(info.kernel)->bind(plan);
+    if (computeBorderWeights)
+    {
+        borderWeights_.kernelSerial = kernelOf(info.kernel)->serial();
+        borderWeights_.plan = plan;
+        borderWeights_.halfStorage = half;
+    }
 
     const VkDescriptorSet set = nextDescriptorSet(info, kernel);
     device_->cmdBeginLabel(cb, "fftbloom");
@@ -308,16 +344,17 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, false, 0, a.spectrumLength / 2 + 1, 3, push);
         barrier(cb);
     }
+    if (computeBorderWeights)
+    {
+        // The same passes over the frame's indicator with the unsharpened kernel: pass 3 applies the sharpening.
+        FftbPushConstants indicator = push;
+        indicator.borderWeights = FFTB_GPU_BORDER_WEIGHTS_WRITE;
+        indicator.sharpen = 0.0f;
+        imagePasses(cb, plan, half, indicator, [] {});
+        barrier(cb);
+    }
     writeTimestamp();
-    dispatch(cb, Pass::ImageFftFirst, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
-    writeTimestamp();
-    barrier(cb);
-    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan),
-             plan.halfSpectrumLines(), 3, push);
-    writeTimestamp();
-    barrier(cb);
-    dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
-    writeTimestamp();
+    imagePasses(cb, plan, half, push, writeTimestamp);
     if (images)
         cmdImageBarriers(cb, *images, info.inputLayout, false);
     device_->cmdEndLabel(cb);

@@ -10,7 +10,8 @@
 #define FFTB_BINDING_KERNEL_TEXELS 3   // storage buffer: the kernel, planar RGB floats, x fastest
 #define FFTB_BINDING_KERNEL_SPECTRUM 4 // storage buffer: the kernel's centred half spectrum
 #define FFTB_BINDING_TWIDDLES 5        // storage buffer: per FFT length, its twiddle table (below)
-#define FFTB_BINDING_COUNT 6
+#define FFTB_BINDING_BORDER_WEIGHTS 6  // storage buffer: normalized convolution's weights, planar RGB floats (below)
+#define FFTB_BINDING_COUNT 7
 
 // Twiddles come from tables computed in double precision on the host (plugin/plan/plan.h, twiddleTables): GPU sin/cos
 // are allowed 2^-11 absolute error by the Vulkan spec, far above fp32 FFT accuracy. A length N <= 4096 has the
@@ -57,6 +58,17 @@
 
 #define FFTB_GPU_PADDING_ZERO 0
 #define FFTB_GPU_PADDING_MIRROR 1
+// Normalized convolution (FFTB_PADDING_ZERO_NORMALIZED; Knutsson & Westin 1993): the border weights w are the bloom
+// of the frame's indicator (1 inside the frame, 0 in the padding) with the unsharpened kernel, fp32, planar
+// [channel][v][u] over L2 lines of L1 texels (u along the first axis). NONE: the bloom as convolved. WRITE: pass 1
+// transforms the indicator instead of the frame and pass 3 writes its bloom into the weights, not the output. DIVIDE:
+// pass 3 divides the bloom by max((1 - t) w + t, FFTB_MIN_BORDER_WEIGHT), t the delta sharpening.
+#define FFTB_GPU_BORDER_WEIGHTS_NONE 0
+#define FFTB_GPU_BORDER_WEIGHTS_WRITE 1
+#define FFTB_GPU_BORDER_WEIGHTS_DIVIDE 2
+// The least divisor of normalized convolution (plugin/plan/plan.h, kMinBorderWeight): the bloom is amplified 16x
+// at most where little of the kernel lies inside the frame.
+#define FFTB_MIN_BORDER_WEIGHT 0.0625
 #define FFTB_GPU_OUTPUT_BLOOM 0
 #define FFTB_GPU_OUTPUT_COMPOSITE 1
 #define FFTB_GPU_OUTPUT_ADDITIVE 2
@@ -111,6 +123,7 @@ struct FftbPushConstants
     FFTB_UINT interpolationWidth; // W: taps per axis of the interpolation, 2 .. FFTB_MAX_INTERPOLATION_WIDTH
     float esBeta;                 // beta of the ES window (plugin/plan/resampling.h, esBeta)
     FFTB_UINT tapTableStart;      // resampled: where pass 2's tap table starts in the scratch, in 16-byte units
+    FFTB_UINT borderWeights;      // FFTB_GPU_BORDER_WEIGHTS_*
 };
 
 #endif

@@ -739,6 +739,7 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     info.height = 30;
     info.inputLayout = VK_IMAGE_LAYOUT_GENERAL;
     info.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
+    info.padding = FFTB_PADDING_ZERO_NORMALIZED;
     FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.input.layout, VK_IMAGE_LAYOUT_GENERAL);
@@ -757,7 +758,9 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     ASSERT_EQ(fftbGetMemoryRequirements(&createInfo, &requirements), FFTB_SUCCESS);
     EXPECT_LE(node.scratchBytes, requirements.scratchBytes);
     EXPECT_EQ(node.spectrumPassCount, 2u) << "a new kernel's spectrum is computed by its first bloom";
-    EXPECT_EQ(node.passCount, 5u);
+    EXPECT_EQ(node.borderWeightPassCount, 3u) << "FFTB_PADDING_ZERO_NORMALIZED, the default: weights first";
+    EXPECT_EQ(node.passCount, 8u);
+    EXPECT_EQ(requirements.borderWeightBytes, VkDeviceSize(3) * createInfo.maxWidth * createInfo.maxHeight * 4);
     EXPECT_EQ(node.kernelExtentWidth, 16u) << "native: the kernel's resolution";
     EXPECT_EQ(node.kernelExtentHeight, 8u);
     EXPECT_EQ(node.kernelScale, 1.0);
@@ -775,10 +778,27 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     const VkCommandBuffer cb = beginCommandBuffer();
     ASSERT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
     ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
-    EXPECT_EQ(node.passCount, 3u) << "the spectrum is recorded once";
+    EXPECT_EQ(node.passCount, 3u) << "the spectrum and the border weights are recorded once";
+    FftbBloomInfo other = info;
+    for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
+    {
+        other.padding = padding;
+        ASSERT_EQ(fftbDescribeNode(context_, &other, &node), FFTB_SUCCESS);
+        EXPECT_EQ(node.borderWeightPassCount, 0u) << "no border weights without normalization";
+    }
+    other = info;
+    other.width = 41;
+    ASSERT_EQ(fftbDescribeNode(context_, &other, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.borderWeightPassCount, 3u) << "the weights follow the extent";
+    EXPECT_EQ(node.spectrumPassCount, 0u) << "the resampled spectrum does not";
+    other = info;
+    other.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    other.kernelScale = 12.0f;
+    ASSERT_EQ(fftbDescribeNode(context_, &other, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.borderWeightPassCount, 3u) << "and the kernel scale";
     info.axisOrder = FFTB_AXIS_ORDER_X_FIRST;
     ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
-    EXPECT_EQ(node.passCount, 5u) << "the other axis order has a spectrum of its own";
+    EXPECT_EQ(node.passCount, 8u) << "the other axis order has a spectrum and weights of its own";
     endCommandBuffer(cb);
     EXPECT_TRUE(messages_.empty());
 }

@@ -102,9 +102,10 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     bi.width = kWidth;
     bi.height = kHeight;
     bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
-    // The node's declaration, before anything is recorded: the spectrum passes come first.
+    // The node's declaration, before anything is recorded: the spectrum passes, then the border weights' (the
+    // default FFTB_PADDING_ZERO_NORMALIZED), come first.
     const FftbNodeDescription node = context.describeNode(bi);
-    EXPECT_EQ(node.passCount, 5u);
+    EXPECT_EQ(node.passCount, 8u);
     EXPECT_GE(node.scratchBytes, 1u);
 
     const VkDeviceSize bytes = kWidth * kHeight * 4 * sizeof(float);

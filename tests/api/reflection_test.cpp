@@ -46,7 +46,8 @@ namespace
     X(kernelScale)                                                                                                     \
     X(interpolationWidth)                                                                                              \
     X(esBeta)                                                                                                          \
-    X(tapTableStart)
+    X(tapTableStart)                                                                                                   \
+    X(borderWeights)
 
 struct ExpectedMember
 {

@@ -10,6 +10,7 @@
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "reference.h"
+#include "runner/setting_names.h"
 
 #include <gtest/gtest.h>
 
@@ -132,12 +133,11 @@ class ExportedGlsl : public ::testing::TestWithParam<Param>
     {
         const fs::path input = dir_ / "in.exr", output = dir_ / "out.exr", err = dir_ / "err.txt";
         writeExr(input.string(), toImage(frame));
-        const std::string command = quote(FFTBLOOM_CLI_PATH) + " --validate -q " + quote(input.string()) + " -o " +
-                                    quote(output.string()) + " --kernel-size " + std::to_string(kKernelSize) +
-                                    " --padding " + (s.padding == FFTB_PADDING_ZERO ? "zero" : "mirror") +
-                                    " --spectrum " + (s.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
-                                    " --axis auto --sharpen 0 --output bloom --pixel-type float 2>" +
-                                    quote(err.string());
+        const std::string command =
+            quote(FFTBLOOM_CLI_PATH) + " --validate -q " + quote(input.string()) + " -o " + quote(output.string()) +
+            " --kernel-size " + std::to_string(kKernelSize) + " --padding " + settingName(s.padding, kPaddingNames) +
+            " --spectrum " + (s.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
+            " --axis auto --sharpen 0 --output bloom --pixel-type float 2>" + quote(err.string());
         const int status = std::system(command.c_str());
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         {

@@ -158,7 +158,7 @@ TEST(Prefilter, ZeroAndInactiveSettingsLeaveTheBloomUnchanged)
     s.prefilter.clamp = 1000.0f;
     const Texels clamped = runner().bloom(frame, kernel, s);
     EXPECT_EQ(plain.values, clamped.values);
-    const Texels bloom = referenceConvolution(frame, kernel, Padding::Zero);
+    const Texels bloom = referenceConvolutionFor(frame, kernel, s.padding);
     Texels expected(frame.width, frame.height, 3);
     for (int y = 0; y < frame.height; ++y)
         for (int x = 0; x < frame.width; ++x)

@@ -584,5 +584,31 @@ TEST(ReferenceOutput, CompositesFollowTheirFormulas)
     EXPECT_NEAR(additive.at(1, 0, 2), 0.0 + 0.5 * 6.0, 1e-6);
 }
 
+// A flat frame's zero-padded bloom divided by the indicator's is the frame again, to its corners, for any kernel;
+// weights under 1/16 divide by 1/16.
+TEST(ReferenceNormalized, KeepsAFlatFrameFlatAndFloorsTheWeights)
+{
+    Texels flat(9, 7, 3);
+    std::fill(flat.values.begin(), flat.values.end(), 0.25f);
+    Texels ones(9, 7, 3);
+    std::fill(ones.values.begin(), ones.values.end(), 1.0f);
+    const Texels kernel = randomTexels(5, 4, 3, 9, 0.0f, 1.0f);
+    const Texels bloom = referenceConvolution(flat, kernel, Padding::Zero);
+    const Texels weights = referenceConvolution(ones, kernel, Padding::Zero);
+    EXPECT_LT(weights.at(0, 0, 0), 0.9f * weights.at(4, 3, 0)) << "the corner's weight is below the centre's";
+    const Texels normalized = referenceNormalized(bloom, weights);
+    for (float v : normalized.values)
+        ASSERT_NEAR(v, 0.25f, 1e-6f);
+    Texels small(1, 1, 3);
+    small.values = {0.01f, 0.5f, 2.0f};
+    Texels value(1, 1, 3);
+    value.values = {1.0f, 1.0f, 1.0f};
+    const Texels floored = referenceNormalized(value, small);
+    EXPECT_FLOAT_EQ(floored.at(0, 0, 0), 16.0f);
+    EXPECT_FLOAT_EQ(floored.at(0, 0, 1), 2.0f);
+    EXPECT_FLOAT_EQ(floored.at(0, 0, 2), 0.5f);
+    EXPECT_THROW(referenceNormalized(value, weights), HostError);
+}
+
 } // namespace
 } // namespace fftb

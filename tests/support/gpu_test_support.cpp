@@ -3,6 +3,7 @@
 #include "gpu_test_support.h"
 
 #include "reference.h"
+#include "runner/setting_names.h"
 
 #include <gtest/gtest.h>
 
@@ -150,8 +151,8 @@ std::string describe(int width, int height, const BloomSettings& s)
     const char* axis = s.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? "x-first"
                        : s.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y-first"
                                                                 : "auto";
-    return std::to_string(width) + "x" + std::to_string(height) +
-           (s.padding == FFTB_PADDING_MIRROR ? " mirror " : " zero ") + axis +
+    return std::to_string(width) + "x" + std::to_string(height) + " " + settingName(s.padding, kPaddingNames) + " " +
+           axis +
            (s.spectrum == FFTB_SPECTRUM_MODE_EXACT                  ? " exact"
             : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " resampled linear"
             : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC  ? " resampled cubic"
@@ -159,10 +160,26 @@ std::string describe(int width, int height, const BloomSettings& s)
            (s.kernelExtent.native() ? std::string() : " kernel extent " + kernelExtentText(s.kernelExtent));
 }
 
+Texels onesFrame(int width, int height)
+{
+    Texels ones(width, height, 3);
+    std::fill(ones.values.begin(), ones.values.end(), 1.0f);
+    return ones;
+}
+
+Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPadding padding)
+{
+    const Texels bloom = referenceConvolution(frame, kernel, toPlan(padding));
+    if (padding != FFTB_PADDING_ZERO_NORMALIZED)
+        return bloom;
+    return referenceNormalized(bloom,
+                               referenceConvolution(onesFrame(frame.width, frame.height), kernel, Padding::Zero));
+}
+
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
 {
     if (s.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-        return referenceConvolution(frame, kernel, toPlan(s.padding));
+        return referenceConvolutionFor(frame, kernel, s.padding);
     Plan plan;
     std::string error;
     PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height),
@@ -171,7 +188,11 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
     // The plugin's spectrum length: cubic and linear are simulated on it; for ES it only sets the band limit.
     request.spectrumOversampling = kDefaultSpectrumOversampling;
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
-    return referenceSpectralConvolution(frame, kernel, plan, s.sharpen, toPlan(s.interpolation));
+    const Texels bloom = referenceSpectralConvolution(frame, kernel, plan, s.sharpen, toPlan(s.interpolation));
+    if (s.padding != FFTB_PADDING_ZERO_NORMALIZED)
+        return bloom;
+    return referenceNormalized(bloom, referenceSpectralConvolution(onesFrame(frame.width, frame.height), kernel, plan,
+                                                                   s.sharpen, toPlan(s.interpolation)));
 }
 
 } // namespace fftb::test

@@ -44,7 +44,15 @@ Texels randomFrame(int width, int height, uint32_t seed, float peak = 50.0f);
 
 /// The reference of the GPU's math for a bloom-only frame: the linear convolution in exact mode (independent of the
 /// GPU's plan), the spectrally resampled convolution at the plan's padded extent in resampled mode.
+/// With FFTB_PADDING_ZERO_NORMALIZED, the zero-padded one normalized by the same reference of the frame's indicator.
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s);
+
+/// referenceConvolution with a public padding: FFTB_PADDING_ZERO_NORMALIZED is zero padding normalized by the
+/// frame's indicator (referenceNormalized).
+Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPadding padding);
+
+/// width x height RGB texels of 1: the frame's indicator.
+Texels onesFrame(int width, int height);
 
 /// max over texels and R, G, B of |a - b| / max |reference| of that channel (a: GPU result, b: reference).
 double relativeError(const Texels& gpu, const Texels& reference);

@@ -59,11 +59,25 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStructureType;
 
-/** How texels outside the frame are supplied to the convolution. */
+/** How texels outside the frame are supplied to the convolution, and what the bloom does at the frame's edges.
+ *  A flat frame's bloom is flat with FFTB_PADDING_ZERO_NORMALIZED and FFTB_PADDING_MIRROR; with FFTB_PADDING_ZERO
+ *  it falls towards the edges (to 1/2 of the centre at an edge and 1/4 at a corner for a point-symmetric kernel). */
 typedef enum FftbPadding
 {
-    FFTB_PADDING_ZERO = 0,   /**< black: light that spreads past the edges is lost (a mild vignette) */
-    FFTB_PADDING_MIRROR = 1, /**< reflected with the edge texel repeated (GL_MIRRORED_REPEAT): energy is kept */
+    /** Zero padding, the bloom divided by the kernel's mass inside the frame (normalized convolution; Knutsson &
+     *  Westin 1993, "Normalized and Differential Convolution"): bloom(p) / max(w(p), 1/16) per channel, w(p) the
+     *  bloom of a frame of ones, (1 - t) w0(p) + t with delta sharpening t, so w = 1 wherever the kernel lies inside
+     *  the frame. A light near an edge keeps the glow that would have spread past it, added to what stays inside
+     *  (at most 16x: the floor of 1/16). The weights w0 are computed once per extent, kernel and kernel scale,
+     *  3 extra passes (FftbNodeDescription::borderWeightPassCount), and kept by the context:
+     *  FftbMemoryRequirements::borderWeightBytes. Pass 3 reads 12 bytes more per texel. The default. */
+    FFTB_PADDING_ZERO_NORMALIZED = 0,
+    /** Black: the light that spreads past the edges is lost, and the bloom darkens towards them (a vignette). */
+    FFTB_PADDING_ZERO = 1,
+    /** The frame reflected with the edge texel repeated (GL_MIRRORED_REPEAT): a light near an edge gets a mirror
+     *  image beyond it, whose glow spreads back into the frame. The padding is K - 1 instead of K / 2 per axis:
+     *  longer FFTs (fftbDescribeNode). */
+    FFTB_PADDING_MIRROR = 2,
     FFTB_PADDING_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbPadding;
 
@@ -299,6 +313,9 @@ typedef struct FftbMemoryRequirements
     VkDeviceSize kernelTexelBytes;
     /** Host-visible, per context: every FFT length's twiddle table. */
     VkDeviceSize twiddleBytes;
+    /** Device-local, per context that blooms with FFTB_PADDING_ZERO_NORMALIZED, allocated by its first such
+     *  fftbCmdBloom: the border weights of the maximum frame, 3 maxWidth maxHeight x 4 bytes. */
+    VkDeviceSize borderWeightBytes;
 } FftbMemoryRequirements;
 
 /** A kernel: the point spread function, for fftbCreateKernel. */
@@ -351,7 +368,7 @@ typedef struct FftbBloomInfo
     VkImageView outputView;
     uint32_t width;            /**< frame extent in texels, 1 .. maxWidth; both views must be at least this large */
     uint32_t height;           /**< 1 .. maxHeight */
-    FftbPadding padding;       /**< default FFTB_PADDING_ZERO */
+    FftbPadding padding;       /**< default FFTB_PADDING_ZERO_NORMALIZED */
     FftbAxisOrder axisOrder;   /**< default FFTB_AXIS_ORDER_AUTO */
     FftbOutputMode outputMode; /**< default FFTB_OUTPUT_MODE_BLOOM */
     float intensity;           /**< composite weight, >= 0, finite; unused in FFTB_OUTPUT_MODE_BLOOM */
@@ -444,8 +461,12 @@ typedef struct FftbNodeDescription
      *  `spectrumPassCount` is 2, read by pass 2. */
     VkDeviceSize spectrumBytes;
     uint32_t spectrumPassCount; /**< 0, or 2 when this call computes the kernel spectrum first */
-    uint32_t passCount;         /**< compute passes recorded: 3 + spectrumPassCount */
-    uint32_t paddedWidth;       /**< the FFT lengths along x and y, padded for the kernel's extent on the frame */
+    /** 0, or 3 when this call computes the border weights of FFTB_PADDING_ZERO_NORMALIZED first (after the kernel
+     *  spectrum): on the first bloom of an extent, kernel or kernel scale. They are persistent in the context,
+     *  FftbMemoryRequirements::borderWeightBytes, written by these passes and read by pass 3. */
+    uint32_t borderWeightPassCount;
+    uint32_t passCount;   /**< compute passes recorded: 3 + spectrumPassCount + borderWeightPassCount */
+    uint32_t paddedWidth; /**< the FFT lengths along x and y, padded for the kernel's extent on the frame */
     uint32_t paddedHeight;
     FftbAxisOrder axisOrder; /**< the order used: FFTB_AXIS_ORDER_X_FIRST or FFTB_AXIS_ORDER_Y_FIRST */
     /** The kernel's extent on the frame in pixels, which the padding is planned for: ceil(sigma * Kw) x
@@ -464,7 +485,8 @@ typedef struct FftbNodeDescription
 } FftbNodeDescription;
 
 /** Timestamps fftbCmdBloom writes when an FftbTimestampInfo is chained to FftbBloomInfo::pNext:
- *  [0] before its first command, [1] after the kernel spectrum passes (equal to [0] when the spectrum was cached),
+ *  [0] before its first command, [1] after the kernel spectrum and border weight passes (equal to [0] when both
+ *  were cached),
  *  [2] after pass 1 (first-axis FFT), [3] after pass 2 (second-axis FFT, product, inverse), [4] after pass 3
  *  (first-axis inverse and composite). Written at VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT. */
 #define FFTB_TIMESTAMP_COUNT 5u
