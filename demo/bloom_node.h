@@ -60,6 +60,7 @@ struct BloomNode
         FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
         FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
         float intensity = 0.0f;
+        std::array<float, 3> tint{};
         float sharpen = 0.0f;
         bool bloomOnly = false;
         CompositeMode composite = CompositeMode::Conserving;
@@ -68,7 +69,7 @@ struct BloomNode
         bool operator==(const Recorded& o) const
         {
             return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
-                   storage == o.storage && intensity == o.intensity && sharpen == o.sharpen &&
+                   storage == o.storage && intensity == o.intensity && tint == o.tint && sharpen == o.sharpen &&
                    bloomOnly == o.bloomOnly && composite == o.composite && threshold == o.threshold && knee == o.knee &&
                    clamp == o.clamp && extent == o.extent;
         }

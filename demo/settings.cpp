@@ -54,11 +54,12 @@ const std::vector<std::string>& settingKeys()
         "view=composite|bloom|input|split|difference|kernel|spectrum",
         "tonemap=aces|aces-hill|reinhard|clamp",
         "exposure=STOPS (-16..16)",
-        "intensity=F (0..1)",
+        "intensity=F (>= 0)",
+        "tint=R,G,B (the bloom's colour multipliers, each >= 0; 1,1,1: none)",
         "sharpen=T (0..1)",
         "composite=conserving|additive",
         "threshold=T (0..65504, the prefilter's; 0: off)",
-        "knee=F (0..1, a fraction of the threshold)",
+        "knee=K (the prefilter's soft-knee width, 0..65504, at most the threshold when used)",
         "bloom-clamp=C (0..65504, the prefilter's; 0: none)",
         "padding=zero-normalized|zero|mirror",
         "axis=auto|x|y",
@@ -126,7 +127,24 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
     else if (key == "exposure")
         ok = real(-16.0, 16.0, [&](double f) { s.exposure = float(f); });
     else if (key == "intensity")
-        ok = real(0.0, 1.0, [&](double f) { s.intensity = float(f); });
+        ok = real(0.0, 65504.0, [&](double f) { s.intensity = float(f); });
+    else if (key == "tint")
+    {
+        std::array<float, 3> tint{};
+        std::string rest = value + ",";
+        size_t parsed = 0;
+        for (size_t comma; parsed < 3 && (comma = rest.find(',')) != std::string::npos; ++parsed)
+        {
+            double f = 0.0;
+            if (!parseFloat(rest.substr(0, comma), 0.0, 65504.0, &f))
+                break;
+            tint[parsed] = float(f);
+            rest.erase(0, comma + 1);
+        }
+        ok = parsed == 3 && rest.empty();
+        if (ok)
+            s.tint = tint;
+    }
     else if (key == "sharpen")
         ok = real(0.0, 1.0, [&](double f) { s.sharpen = float(f); });
     else if (key == "composite")
@@ -135,7 +153,7 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
     else if (key == "threshold")
         ok = real(0.0, 65504.0, [&](double f) { s.threshold = float(f); });
     else if (key == "knee")
-        ok = real(0.0, 1.0, [&](double f) { s.knee = float(f); });
+        ok = real(0.0, 65504.0, [&](double f) { s.knee = float(f); });
     else if (key == "bloom-clamp")
         ok = real(0.0, 65504.0, [&](double f) { s.clamp = float(f); });
     else if (key == "padding")

@@ -6,6 +6,7 @@
 #include "psf/psf_generator.h"
 #include "runner/kernel_extent.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -55,12 +56,13 @@ struct Settings
 {
     View view = View::Composite;
     Tonemapper tonemapper = Tonemapper::AcesFitted;
-    float exposure = 0.0f; ///< stops
-    float intensity = 0.25f;
+    float exposure = 0.0f;                       ///< stops
+    float intensity = 0.25f;                     ///< >= 0, above 1 allowed
+    std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
     float sharpen = 0.0f;
     CompositeMode composite = CompositeMode::Conserving;
     float threshold = 0.0f; ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
-    float knee = 0.0f;      ///< prefilter soft knee, as a fraction of T in [0, 1] (so it never exceeds T)
+    float knee = 0.0f;      ///< prefilter soft-knee width k (FftbBloomInfo::prefilterKnee), used as min(k, T)
     float clamp = 0.0f;     ///< prefilter clamp C on max(r, g, b); 0: none
     FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
@@ -81,8 +83,9 @@ struct Settings
 };
 
 /// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
-/// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, sharpen,
-/// composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero|mirror), axis (auto|x|y), spectrum
+/// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, tint (R,G,B),
+/// sharpen, composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero-normalized|zero|mirror), axis
+/// (auto|x|y), spectrum
 /// (resampled|exact), precision (fp32|fp16), kernel-size, kernel-extent (native|<n>px|<f>diag), kernel
 /// (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare
 /// (composite|bloom), rerun (auto|always|changes).

@@ -137,19 +137,13 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
 {
     const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
     const KernelExtent extent = appliedExtent(settings, node.applied);
-    const BloomNode::Recorded state{sceneGeneration_,
-                                    node.applied,
-                                    settings.padding,
-                                    settings.axisOrder,
-                                    settings.storage,
-                                    settings.intensity,
-                                    settings.sharpen,
-                                    bloomOnly,
-                                    settings.composite,
-                                    settings.threshold,
-                                    settings.knee,
-                                    settings.clamp,
-                                    extent};
+    const BloomNode::Recorded state{sceneGeneration_,   node.applied,
+                                    settings.padding,   settings.axisOrder,
+                                    settings.storage,   settings.intensity,
+                                    settings.tint,      settings.sharpen,
+                                    bloomOnly,          settings.composite,
+                                    settings.threshold, settings.knee,
+                                    settings.clamp,     extent};
     if (!bloomEveryFrame() && node.recorded == state)
         return false;
     node.recorded = state;
@@ -175,10 +169,11 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
                     : settings.composite == CompositeMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
                                                                     : FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = settings.intensity;
+    std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
     bi.sharpen = settings.sharpen;
     bi.prefilterThreshold = settings.threshold;
-    // The knee is kept as a fraction of the threshold, so no slider order can make it exceed the threshold.
-    bi.prefilterKnee = std::min(settings.knee * settings.threshold, settings.threshold);
+    // The knee in the threshold's units, as the CLI's --knee; no larger than the threshold, whichever was set last.
+    bi.prefilterKnee = std::min(settings.knee, settings.threshold);
     bi.prefilterClamp = settings.clamp;
     bi.kernelScaleUnit = extent.unit;
     bi.kernelScale = extent.value;

@@ -54,7 +54,7 @@ void Viewer::handleInput()
         if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
             settings_.exposure = std::max(settings_.exposure - 0.5f, -16.0f);
         if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
-            edited().intensity = std::min(edited().intensity + 0.05f, 1.0f);
+            edited().intensity += 0.05f;
         if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
             edited().intensity = std::max(edited().intensity - 0.05f, 0.0f);
         if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
@@ -190,7 +190,12 @@ void Viewer::drawUi()
     Settings& e = edited();
     if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
-        ImGui::SliderFloat("Intensity", &e.intensity, 0.0f, 1.0f, "%.3f");
+        // Ctrl+click types any value >= 0: past the slider's 4 too.
+        if (ImGui::SliderFloat("Intensity", &e.intensity, 0.0f, 4.0f, "%.3f"))
+            e.intensity = std::max(e.intensity, 0.0f);
+        if (ImGui::ColorEdit3("Tint", e.tint.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_HDR))
+            for (float& t : e.tint)
+                t = std::isfinite(t) ? std::max(t, 0.0f) : 1.0f;
         ImGui::SliderFloat("Sharpening", &e.sharpen, 0.0f, 1.0f, "%.3f");
         int composite = int(e.composite);
         ImGui::RadioButton("Energy-conserving", &composite, 0);
@@ -199,7 +204,8 @@ void Viewer::drawUi()
         e.composite = CompositeMode(composite);
         ImGui::SliderFloat("Threshold", &e.threshold, 0.0f, 100.0f, e.threshold == 0.0f ? "off" : "%.3f",
                            ImGuiSliderFlags_Logarithmic);
-        ImGui::SliderFloat("Knee", &e.knee, 0.0f, 1.0f, "%.2f of the threshold");
+        ImGui::SliderFloat("Knee", &e.knee, 0.0f, std::max(e.threshold, 1e-3f), e.threshold == 0.0f ? "off" : "%.3f",
+                           ImGuiSliderFlags_AlwaysClamp);
         ImGui::SliderFloat("Clamp", &e.clamp, 0.0f, 1000.0f, e.clamp == 0.0f ? "none" : "%.1f",
                            ImGuiSliderFlags_Logarithmic);
         enumCombo("Padding", &e.padding, kPaddingNames);
@@ -300,6 +306,7 @@ void Viewer::drawUi()
 void Viewer::copySettings(const Settings& from, Settings& to)
 {
     to.intensity = from.intensity;
+    to.tint = from.tint;
     to.sharpen = from.sharpen;
     to.composite = from.composite;
     to.threshold = from.threshold;

@@ -462,7 +462,7 @@ Texels referenceNormalized(const Texels& bloom, const Texels& weights)
 }
 
 Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, OutputMode mode,
-                       double intensity)
+                       double intensity, const std::array<double, 3>& tint)
 {
     if (frame.width != bloom.width || frame.height != bloom.height || frame.components < 3 || bloom.components < 3)
         throw HostError("reference: frame and bloom must have the same extent and 3 or 4 components");
@@ -475,7 +475,7 @@ Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter
             referencePrefilter(in, prefilter, p);
             for (int c = 0; c < 3; ++c)
             {
-                const double b = bloom.at(x, y, c);
+                const double b = tint[std::size_t(c)] * bloom.at(x, y, c);
                 const double v = mode == OutputMode::Bloom       ? b
                                  : mode == OutputMode::Composite ? in[c] + intensity * (b - p[c])
                                                                  : in[c] + intensity * b;

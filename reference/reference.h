@@ -5,6 +5,7 @@
 #include "image/image.h"
 #include "plan.h"
 
+#include <array>
 #include <cstdint>
 
 namespace fftb
@@ -67,9 +68,9 @@ void referencePrefilter(const double rgb[3], const Prefilter& prefilter, double 
 Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter);
 
 /// What the plugin writes from the input `frame` and `bloom` = the convolution of referencePrefilter(frame), in double
-/// precision: bloom (Bloom), frame + intensity * (bloom - p) (Composite), frame + intensity * bloom (Additive).
-/// The result has the frame's extent and 3 components.
+/// precision, with b = tint * bloom per channel: b (Bloom), frame + intensity * (b - p) (Composite),
+/// frame + intensity * b (Additive). The result has the frame's extent and 3 components.
 Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, OutputMode mode,
-                       double intensity);
+                       double intensity, const std::array<double, 3>& tint = {1.0, 1.0, 1.0});
 
 } // namespace fftb

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Pass 3: rebuilds two lines' full spectra from their halves, inverse FFT along the first axis, crops to the
-// frame and writes the bloom of the prefiltered frame p, or a composite: energy-conserving in + intensity * (bloom - p)
-// or additive in + intensity * bloom; alpha passes through. With zero padding and normalized convolution the bloom is
+// frame and writes the tinted bloom of the prefiltered frame p, or a composite: energy-conserving
+// in + intensity * (bloom - p) or additive in + intensity * bloom; alpha passes through. With zero padding and normalized convolution the bloom is
 // first divided by the border weights, or, the first time, written to them (fftb_shared.h).
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -76,7 +76,7 @@ vec3 compositeOf(vec4 source, vec3 bloom)
 
 // Texel (u, v) of the result from its bloom: into the border weights (FFTB_GPU_BORDER_WEIGHTS_WRITE), or normalized
 // by them (the sharpened kernel's mass inside the frame, (1 - t) w + t, at least FFTB_MIN_BORDER_WEIGHT) and
-// composited into the output.
+// composited, tinted, into the output.
 void writeTexel(uint u, uint v, vec3 bloom)
 {
     if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_WRITE)
@@ -92,6 +92,7 @@ void writeTexel(uint u, uint v, vec3 bloom)
                             borderWeights[borderWeightIndex(2u, u, v)]);
         bloom /= max((1.0 - pc.sharpen) * w + pc.sharpen, vec3(FFTB_MIN_BORDER_WEIGHT));
     }
+    bloom *= vec3(pc.tintRed, pc.tintGreen, pc.tintBlue);
     const vec4 source = texelFetch(inputImage, imageCoord(u, v), 0);
     imageStore(outputImage, imageCoord(u, v), vec4(compositeOf(source, bloom), source.a));
 }

@@ -8,7 +8,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 namespace fftb
@@ -126,6 +129,19 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_option("--intensity", o.batch.settings.intensity, "composite weight of the bloom, >= 0")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
+    std::vector<float> tint;
+    app.add_option("--tint", tint,
+                   "R,G,B: multipliers of the bloom's colour, each >= 0 (above 1 allowed); default 1,1,1")
+        ->delimiter(',')
+        ->expected(3)
+        ->check(
+            [](const std::string& s) -> std::string
+            {
+                char* end = nullptr;
+                const float v = std::strtof(s.c_str(), &end);
+                return !s.empty() && *end == '\0' && std::isfinite(v) && v >= 0.0f ? ""
+                                                                                   : s + " is not a finite number >= 0";
+            });
     PrefilterSettings& prefilter = o.batch.settings.prefilter;
     app.add_option("--threshold", prefilter.threshold,
                    "prefilter: only brightness max(r, g, b) above T blooms, p = in * (b - T) / b (docs/kernels.md); "
@@ -185,6 +201,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                      settings.interpolationWidth, interpolation.c_str(), fixedWidth);
         return 2;
     }
+    if (!tint.empty())
+        std::copy(tint.begin(), tint.end(), settings.tint.begin());
     if (!pixelType.empty())
         o.batch.pixelType = pixelType == "half" ? PixelType::Half : PixelType::Float;
     if (!shard.empty())

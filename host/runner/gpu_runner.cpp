@@ -279,6 +279,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     bi.axisOrder = settings.axisOrder;
     bi.outputMode = settings.output;
     bi.intensity = settings.intensity;
+    std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
     bi.sharpen = settings.sharpen;
     bi.prefilterThreshold = settings.prefilter.threshold;
     bi.prefilterKnee = settings.prefilter.knee;

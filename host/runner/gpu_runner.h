@@ -7,6 +7,7 @@
 #include "image/image.h"
 #include "runner/kernel_extent.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -39,8 +40,9 @@ struct BloomSettings
     /// bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
     FftbOutputMode output = FFTB_OUTPUT_MODE_COMPOSITE;
     float intensity = 0.25f;
-    PrefilterSettings prefilter; ///< p = prefilter(in); off by default
-    KernelExtent kernelExtent;   ///< how large the kernel appears on the frame; native by default
+    std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
+    PrefilterSettings prefilter;                 ///< p = prefilter(in); off by default
+    KernelExtent kernelExtent;                   ///< how large the kernel appears on the frame; native by default
     /// how the passes store the frame's spectrum; fp16 is for frames without extreme highlights (FftbStoragePrecision)
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
 };

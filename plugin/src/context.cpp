@@ -12,7 +12,8 @@
 namespace fftb
 {
 
-static_assert(sizeof(FftbPushConstants) == 29 * 4, "push constants: 29 scalars of 4 bytes, no padding");
+static_assert(sizeof(FftbPushConstants) == 32 * 4,
+              "push constants: 32 scalars of 4 bytes, no padding: the 128 bytes every device has");
 static_assert(kTapTableEntryBytes == FFTB_TAP_TABLE_ENTRY_UNITS * 16, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxInterpolationWidth == FFTB_MAX_INTERPOLATION_WIDTH, "resampling.h and fftb_shared.h disagree");
 static_assert(kMaxElementsPerInvocation == FFTB_MAX_ELEMENTS_PER_INVOCATION, "plan.h and fftb_shared.h disagree");

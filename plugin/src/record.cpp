@@ -85,6 +85,9 @@ const Plan& Context::plan(const FftbBloomInfo& info)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterKnee: must lie in [0, prefilterThreshold]"};
     if (!(info.prefilterClamp >= 0.0f) || !std::isfinite(info.prefilterClamp))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterClamp: must be finite and >= 0"};
+    for (float t : info.tint)
+        if (!(t >= 0.0f) || !std::isfinite(t))
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "tint: each must be finite and >= 0"};
     if (info.storagePrecision > FFTB_STORAGE_PRECISION_FLOAT16)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "storagePrecision: unknown value"};
     if (info.kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
@@ -297,6 +300,10 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.knee = info.prefilterKnee;
     push.clampValue = info.prefilterClamp;
     push.kernelScale = float(plan.kernelScale);
+    const bool white = info.tint[0] == 0.0f && info.tint[1] == 0.0f && info.tint[2] == 0.0f;
+    push.tintRed = white ? 1.0f : info.tint[0];
+    push.tintGreen = white ? 1.0f : info.tint[1];
+    push.tintBlue = white ? 1.0f : info.tint[2];
     push.borderWeights =
         info.padding == FFTB_PADDING_ZERO_NORMALIZED ? FFTB_GPU_BORDER_WEIGHTS_DIVIDE : FFTB_GPU_BORDER_WEIGHTS_NONE;
 

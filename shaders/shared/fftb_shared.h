@@ -124,6 +124,9 @@ struct FftbPushConstants
     float esBeta;                 // beta of the ES window (plugin/plan/resampling.h, esBeta)
     FFTB_UINT tapTableStart;      // resampled: where pass 2's tap table starts in the scratch, in 16-byte units
     FFTB_UINT borderWeights;      // FFTB_GPU_BORDER_WEIGHTS_*
+    float tintRed;                // the bloom's R, G, B multipliers (FftbBloomInfo::tint)
+    float tintGreen;
+    float tintBlue;
 };
 
 #endif

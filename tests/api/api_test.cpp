@@ -595,6 +595,29 @@ TEST_F(ApiTest, CmdBloomRejectsSharpenOutsideUnitInterval)
     endCommandBuffer(cb);
 }
 
+TEST_F(ApiTest, CmdBloomRejectsANegativeOrNonFiniteTintAndTakesAnyOther)
+{
+    createContext();
+    const FftbKernelInfo kernelInfo = kernel(3, 3);
+    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    for (float bad : {-0.5f, nan, inf})
+        for (int c = 0; c < 3; ++c)
+        {
+            FftbBloomInfo info = validBloomInfo();
+            info.tint[0] = info.tint[1] = info.tint[2] = 1.0f;
+            info.tint[c] = bad;
+            EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "tint[" << c << "] " << bad;
+            expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "tint");
+        }
+    FftbBloomInfo info = validBloomInfo();
+    info.tint[0] = 8.0f; // above 1, and a zero channel
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    endCommandBuffer(cb);
+    EXPECT_TRUE(messages_.empty());
+}
+
 TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
 {
     createContext();

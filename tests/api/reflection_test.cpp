@@ -47,7 +47,10 @@ namespace
     X(interpolationWidth)                                                                                              \
     X(esBeta)                                                                                                          \
     X(tapTableStart)                                                                                                   \
-    X(borderWeights)
+    X(borderWeights)                                                                                                   \
+    X(tintRed)                                                                                                         \
+    X(tintGreen)                                                                                                       \
+    X(tintBlue)
 
 struct ExpectedMember
 {

@@ -231,6 +231,30 @@ TEST_F(CliTest, KneeWiderThanThresholdIsUsageError)
     EXPECT_EQ(r.code, 2);
 }
 
+TEST_F(CliTest, TintMultipliesTheBloomPerChannel)
+{
+    writeInput("in.exr", PixelType::Float);
+    ASSERT_EQ(bloom(file("in.exr"), file("white.exr"), "--output bloom").code, 0);
+    const CliResult r = bloom(file("in.exr"), file("tinted.exr"), "--output bloom --tint 2.5,1,0");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image white = readImage(file("white.exr").string());
+    const Image tinted = readImage(file("tinted.exr").string());
+    const std::vector<float>& r0 = channel(white, "R").values;
+    const std::vector<float>& r1 = channel(tinted, "R").values;
+    for (std::size_t i = 0; i < r0.size(); ++i)
+        ASSERT_NEAR(r1[i], 2.5f * r0[i], 1e-6f * std::max(1.0f, std::fabs(r0[i]))) << "R at " << i;
+    EXPECT_EQ(channel(tinted, "G").values, channel(white, "G").values);
+    for (float b : channel(tinted, "B").values)
+        ASSERT_EQ(b, 0.0f);
+    for (const char* bad : {"1,1", "1,1,1,1", "-1,1,1", "nan,1,1", "1,inf,1", "a,b,c"})
+    {
+        const auto before = listing();
+        const CliResult refused = bloom(file("in.exr"), file("bad.exr"), std::string("--tint ") + bad);
+        expectRefused(refused, before, "--tint", "");
+        EXPECT_EQ(refused.code, 2) << bad;
+    }
+}
+
 TEST_F(CliTest, UnknownOutputModeIsUsageError)
 {
     writeInput();
@@ -332,6 +356,7 @@ TEST_F(CliTest, HelpListsEveryOption)
                                "--sharpen",
                                "--output",
                                "--intensity",
+                               "--tint",
                                "--precision",
                                "--device",
                                "--pixel-type",

@@ -535,14 +535,24 @@ TEST(ViewerSettings, PrefilterAndCompositeKeys)
     EXPECT_TRUE(applySetting(s, "threshold=1.5", &error)) << error;
     EXPECT_EQ(s.threshold, 1.5f);
     EXPECT_TRUE(applySetting(s, "knee=0.5", &error)) << error;
-    EXPECT_EQ(s.knee, 0.5f);
+    EXPECT_EQ(s.knee, 0.5f) << "the threshold's units, as the CLI's --knee";
+    EXPECT_TRUE(applySetting(s, "knee=2", &error)) << error;
+    EXPECT_EQ(s.knee, 2.0f) << "wider than the threshold: used as the threshold";
+    EXPECT_TRUE(applySetting(s, "intensity=3.5", &error)) << error;
+    EXPECT_EQ(s.intensity, 3.5f);
+    EXPECT_TRUE(applySetting(s, "tint=2,0.5,0", &error)) << error;
+    EXPECT_EQ(s.tint, (std::array<float, 3>{2.0f, 0.5f, 0.0f}));
+    for (const char* bad : {"tint=1,1", "tint=1,1,1,1", "tint=-1,1,1", "tint=nan,1,1", "tint=1,,1", "tint=1,1,1,"})
+        EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
+    EXPECT_EQ(s.tint, (std::array<float, 3>{2.0f, 0.5f, 0.0f})) << "a refused value leaves the tint as it was";
+    EXPECT_FALSE(applySetting(s, "intensity=-0.1", &error));
     EXPECT_TRUE(applySetting(s, "bloom-clamp=20", &error)) << error;
     EXPECT_EQ(s.clamp, 20.0f);
     EXPECT_TRUE(applySetting(s, "composite=additive", &error)) << error;
     EXPECT_EQ(s.composite, CompositeMode::Additive);
     EXPECT_FALSE(applySetting(s, "threshold=-1", &error));
     EXPECT_NE(error.find("threshold"), std::string::npos) << error;
-    EXPECT_FALSE(applySetting(s, "knee=2", &error));
+    EXPECT_FALSE(applySetting(s, "knee=-1", &error));
     EXPECT_FALSE(applySetting(s, "composite=screen", &error));
 }
 

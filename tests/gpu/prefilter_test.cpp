@@ -82,6 +82,30 @@ TEST_P(PrefilterModes, MatchReferenceOfThePrefilteredFrame)
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
 
+// The tint multiplies the bloom in every output mode, intensity above 1 included, with the default padding
+// (normalized convolution) and a prefilter: against referenceOutput's formula with the tint.
+TEST(Tint, MultipliesTheBloomInEveryOutputMode)
+{
+    const Texels frame = randomFrame(45, 31, 31);
+    Texels kernel = randomKernel(11, 9, 32);
+    normalizePsf(kernel);
+    const Prefilter prefilter{0.4f, 0.2f, 0.0f};
+    const Texels bloom =
+        referenceConvolutionFor(referencePrefilter(frame, prefilter), kernel, FFTB_PADDING_ZERO_NORMALIZED);
+    for (OutputMode mode : {OutputMode::Bloom, OutputMode::Composite, OutputMode::Additive})
+    {
+        BloomSettings s;
+        s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+        s.output = toPublic(mode);
+        s.intensity = 1.5f;
+        s.tint = {2.0f, 0.5f, 0.0f};
+        s.prefilter = toPublic(prefilter);
+        const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.intensity, {2.0, 0.5, 0.0});
+        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), expected), Tolerance::kFp32) << nameOf(mode);
+    }
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
 std::string prefilterName(const ::testing::TestParamInfo<PrefilterParam>& param)
 {
     const auto& [mode, padding] = param.param;

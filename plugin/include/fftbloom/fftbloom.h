@@ -410,6 +410,11 @@ typedef struct FftbBloomInfo
     /** How the frame's spectrum is stored between the passes; default FFTB_STORAGE_PRECISION_FLOAT32. An unknown
      *  value returns FFTB_ERROR_INVALID_ARGUMENT. */
     FftbStoragePrecision storagePrecision;
+    /** The bloom's colour: R, G and B multipliers of bloom(p) in every output mode, each finite and >= 0, above 1
+     *  allowed; {0, 0, 0}, the zero-initialized default, means {1, 1, 1} (no tint; a zero bloom is intensity 0).
+     *  In FFTB_OUTPUT_MODE_COMPOSITE, in + intensity (tint * bloom(p) - p): a tint other than white adds or takes
+     *  light. FFTB_ERROR_INVALID_ARGUMENT if any is negative or not finite. */
+    float tint[3];
 } FftbBloomInfo;
 
 /** The images' state around fftbCmdBloom, chained to FftbBloomInfo::pNext (resources passed with their state, as
