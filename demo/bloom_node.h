@@ -10,6 +10,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include <array>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,13 +27,21 @@ struct KernelKey
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     ApertureParams aperture;
     double airyRadiusTexels = 0.0;
-    bool operator==(const KernelKey& o) const
+    float rotationDegrees = 0.0f;        ///< FftbKernelInfo::rotationDegrees
+    std::array<float, 2> centreOffset{}; ///< FftbKernelInfo::centreOffsetU, V
+    /// Whether the two make the same texels: the spectrum mode and the placement are the plugin's.
+    bool sameTexels(const KernelKey& o) const
     {
         const ApertureParams& a = aperture;
         const ApertureParams& b = o.aperture;
-        return file == o.file && size == o.size && spectrum == o.spectrum && airyRadiusTexels == o.airyRadiusTexels &&
-               a.blades == b.blades && a.bladeCurvature == b.bladeCurvature && a.obstruction == b.obstruction &&
-               a.vanes == b.vanes && a.bladeRotationDeg == b.bladeRotationDeg;
+        return file == o.file && size == o.size && airyRadiusTexels == o.airyRadiusTexels && a.blades == b.blades &&
+               a.bladeCurvature == b.bladeCurvature && a.obstruction == b.obstruction && a.vanes == b.vanes &&
+               a.bladeRotationDeg == b.bladeRotationDeg;
+    }
+    bool operator==(const KernelKey& o) const
+    {
+        return sameTexels(o) && spectrum == o.spectrum && rotationDegrees == o.rotationDegrees &&
+               centreOffset == o.centreOffset;
     }
 };
 

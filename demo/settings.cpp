@@ -4,6 +4,7 @@
 
 #include "runner/setting_names.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -21,6 +22,24 @@ bool parseFloat(const std::string& text, double low, double high, double* value)
     if (text.empty() || *end != '\0' || !std::isfinite(v) || v < low || v > high)
         return false;
     *value = v;
+    return true;
+}
+
+/// N comma-separated numbers, each as parseFloat; `values` unchanged unless all N parse.
+template <size_t N> bool parseFloats(const std::string& text, double low, double high, std::array<float, N>* values)
+{
+    std::array<float, N> parsed{};
+    size_t start = 0;
+    for (size_t i = 0; i < N; ++i)
+    {
+        const size_t comma = i + 1 < N ? text.find(',', start) : text.size();
+        double f = 0.0;
+        if (comma == std::string::npos || !parseFloat(text.substr(start, comma - start), low, high, &f))
+            return false;
+        parsed[i] = float(f);
+        start = comma + 1;
+    }
+    *values = parsed;
     return true;
 }
 
@@ -69,6 +88,9 @@ const std::vector<std::string>& settingKeys()
         "kernel-size=N (the kernel's resolution in texels: a power of two, 16..1024)",
         "kernel-extent=native|<n>px|<f>diag (how large the kernel appears: its larger side spans n pixels or a "
         "fraction f of the frame's diagonal; at most 1024 pixels)",
+        "kernel-rotation=DEG (the kernel turned counter-clockwise about the point on the light)",
+        "kernel-centre-offset=U,V (the kernel's point on the light, from its centre, in its width and height; each "
+        "-1..1)",
         "kernel=generated|PATH",
         "blades=N (0 or 3..16)",
         "curvature=F (0..1)",
@@ -129,22 +151,7 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
     else if (key == "intensity")
         ok = real(0.0, 65504.0, [&](double f) { s.intensity = float(f); });
     else if (key == "tint")
-    {
-        std::array<float, 3> tint{};
-        std::string rest = value + ",";
-        size_t parsed = 0;
-        for (size_t comma; parsed < 3 && (comma = rest.find(',')) != std::string::npos; ++parsed)
-        {
-            double f = 0.0;
-            if (!parseFloat(rest.substr(0, comma), 0.0, 65504.0, &f))
-                break;
-            tint[parsed] = float(f);
-            rest.erase(0, comma + 1);
-        }
-        ok = parsed == 3 && rest.empty();
-        if (ok)
-            s.tint = tint;
-    }
+        ok = parseFloats(value, 0.0, 65504.0, &s.tint);
     else if (key == "sharpen")
         ok = real(0.0, 1.0, [&](double f) { s.sharpen = float(f); });
     else if (key == "composite")
@@ -173,6 +180,10 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
                          s.kernelSize = i;
                          return true;
                      });
+    else if (key == "kernel-rotation")
+        ok = real(-1.0e6, 1.0e6, [&](double f) { s.kernelRotationDegrees = float(f); });
+    else if (key == "kernel-centre-offset")
+        ok = parseFloats(value, -1.0, 1.0, &s.kernelCentreOffset);
     else if (key == "kernel-extent")
         ok = parseKernelExtent(value, &s.kernelExtent, nullptr);
     else if (key == "kernel")

@@ -74,7 +74,9 @@ struct Settings
     std::string kernelFile;    ///< empty: the generated PSF of `aperture`
     ApertureParams aperture;   ///< the generated PSF's aperture
     double airyRadiusTexels = 2.0;
-    bool ui = true; ///< draw the controls
+    float kernelRotationDegrees = 0.0f;        ///< FftbKernelInfo::rotationDegrees, counter-clockwise
+    std::array<float, 2> kernelCentreOffset{}; ///< FftbKernelInfo::centreOffsetU, V: [-1, 1] of the kernel's size
+    bool ui = true;                            ///< draw the controls
     // Comparison views (split, difference): display settings, shared by A and B.
     float split = 0.5f;            ///< divider position: a fraction of the window's width beside the panel
     float differenceGain = 4.0f;   ///< stops

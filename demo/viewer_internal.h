@@ -152,7 +152,8 @@ class Viewer
 
     // ---- Scene input and bloom nodes (viewer_nodes.cpp) -------------------------------------------------------------
     /// fftbCreateKernel of `kernel` on `node`'s context into `psf`; false with the message set when refused.
-    bool createKernel(BloomNode& node, const Texels& kernel, FftbSpectrumMode spectrum, fftbloom::Kernel& psf);
+    /// fftbCreateKernel of `kernel` with the spectrum mode and placement of `key`.
+    bool createKernel(BloomNode& node, const Texels& kernel, const KernelKey& key, fftbloom::Kernel& psf);
     /// Grows `node`'s context to a w x h frame (fftbResizeContext, or a new context) and remakes its kernel (an
     /// exact-mode spectrum is sized for the frames); false with the message set when the plugin refuses.
     bool growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name);

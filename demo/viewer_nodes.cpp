@@ -16,13 +16,16 @@
 namespace fftb::viewer
 {
 
-bool Viewer::createKernel(BloomNode& node, const Texels& kernel, FftbSpectrumMode spectrum, fftbloom::Kernel& psf)
+bool Viewer::createKernel(BloomNode& node, const Texels& kernel, const KernelKey& key, fftbloom::Kernel& psf)
 {
     FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
     ki.width = uint32_t(kernel.width);
     ki.height = uint32_t(kernel.height);
     ki.texels = kernel.values.data();
-    ki.spectrumMode = spectrum;
+    ki.spectrumMode = key.spectrum;
+    ki.rotationDegrees = key.rotationDegrees;
+    ki.centreOffsetU = key.centreOffset[0];
+    ki.centreOffsetV = key.centreOffset[1];
     if (const FftbResult r = node.context.createKernel(ki, psf, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCreateKernel");
@@ -52,7 +55,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
         node.contextWidth = ri.maxWidth;
         node.contextHeight = ri.maxHeight;
         node.psf.reset();
-        return node.kernel.values.empty() || createKernel(node, node.kernel, node.applied.spectrum, node.psf);
+        return node.kernel.values.empty() || createKernel(node, node.kernel, node.applied, node.psf);
     }
     fftbloom::Context created;
     FftbContextCreateInfo ci = contextCreateInfo(wd_.instance(), wd_.logical(), std::max(w, node.contextWidth),
@@ -135,7 +138,9 @@ bool Viewer::applyKernel(BloomNode& node, Settings& settings)
     Texels kernel;
     try
     {
-        kernel = sharedKernel(node, key) ? otherNode(node).kernel : makeKernel(key);
+        kernel = !node.kernel.values.empty() && node.applied.sameTexels(key) ? node.kernel
+                 : sharedKernel(node, key)                                   ? otherNode(node).kernel
+                                                                             : makeKernel(key);
     }
     catch (const std::exception& e)
     {
@@ -179,6 +184,12 @@ void Viewer::updateKernels()
         const KernelKey key = kernelKeyOf(settings);
         if (!node.context || key == node.applied)
             continue;
+        // A new spectrum mode or placement alone: the plugin's, from the texels the node has.
+        if (!node.kernel.values.empty() && node.applied.sameTexels(key))
+        {
+            installKernel(node, settings, key, Texels(node.kernel));
+            continue;
+        }
         if (sharedKernel(node, key))
         {
             installKernel(node, settings, key, Texels(otherNode(node).kernel));
@@ -205,15 +216,13 @@ void Viewer::finishKernels()
 bool Viewer::sharedKernel(const BloomNode& node, const KernelKey& key)
 {
     const BloomNode& other = otherNode(node);
-    KernelKey otherKey = other.applied;
-    otherKey.spectrum = key.spectrum;
-    return !other.kernel.values.empty() && otherKey == key;
+    return !other.kernel.values.empty() && other.applied.sameTexels(key);
 }
 
 bool Viewer::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel)
 {
     fftbloom::Kernel psf;
-    if (!createKernel(node, kernel, key.spectrum, psf))
+    if (!createKernel(node, kernel, key, psf))
     {
         revertKernelSettings(node, settings);
         return false;
@@ -237,6 +246,8 @@ void Viewer::revertKernelSettings(const BloomNode& node, Settings& settings)
     settings.spectrum = node.applied.spectrum;
     settings.aperture = node.applied.aperture;
     settings.airyRadiusTexels = node.applied.airyRadiusTexels;
+    settings.kernelRotationDegrees = node.applied.rotationDegrees;
+    settings.kernelCentreOffset = node.applied.centreOffset;
 }
 
 VulkanImage Viewer::uploadTexels(const Texels& rgba)

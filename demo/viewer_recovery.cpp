@@ -46,7 +46,7 @@ void Viewer::uploadHostCopies(bool withB)
     {
         BloomNode& node = nodes_[i];
         if (!growContext(node, w, h, i == 0 ? "A" : "B") ||
-            (!node.kernel.values.empty() && !createKernel(node, node.kernel, node.applied.spectrum, node.psf)))
+            (!node.kernel.values.empty() && !createKernel(node, node.kernel, node.applied, node.psf)))
             throw ViewerError(message_);
     }
     uploadScene(scene_);

@@ -223,6 +223,10 @@ void Viewer::drawUi()
         ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
         e.kernelSize = 1 << sizeLog2;
         drawKernelExtent(e);
+        ImGui::SliderFloat("Rotation", &e.kernelRotationDegrees, -180.0f, 180.0f, "%.1f deg",
+                           ImGuiSliderFlags_AlwaysClamp);
+        ImGui::SliderFloat2("Centre offset", e.kernelCentreOffset.data(), -1.0f, 1.0f, "%.3f",
+                            ImGuiSliderFlags_AlwaysClamp);
         if (kernelJob_.valid())
             ImGui::TextDisabled("making the kernel (%s) ...", kernelJobNode_ == 0 ? "A" : "B");
         if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
@@ -321,6 +325,8 @@ void Viewer::copySettings(const Settings& from, Settings& to)
     to.kernelFile = from.kernelFile;
     to.aperture = from.aperture;
     to.airyRadiusTexels = from.airyRadiusTexels;
+    to.kernelRotationDegrees = from.kernelRotationDegrees;
+    to.kernelCentreOffset = from.kernelCentreOffset;
 }
 
 void Viewer::drawKernelExtent(Settings& e)

@@ -17,6 +17,27 @@
 namespace fftb
 {
 
+namespace
+{
+
+/// Accepts a finite number in [low, high] (CLI11's Range lets NaN through).
+CLI::Validator finiteIn(double low, double high)
+{
+    return CLI::Validator(
+        [low, high](std::string& s) -> std::string
+        {
+            char* end = nullptr;
+            const double v = std::strtod(s.c_str(), &end);
+            if (!s.empty() && *end == '\0' && std::isfinite(v) && v >= low && v <= high)
+                return "";
+            return s + " is not a finite number in [" + CLI::detail::to_string(low) + ", " +
+                   CLI::detail::to_string(high) + "]";
+        },
+        "FINITE");
+}
+
+} // namespace
+
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
 {
     CLI::App app{"fftbloom: FFT-convolution bloom of OpenEXR / Radiance HDR frames with a point spread function.\n"
@@ -87,6 +108,17 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                 std::string reason;
                 return parseKernelExtent(s, &extent, &reason) ? "" : reason; // CLI11 prefixes the option name
             });
+    app.add_option("--kernel-rotation", o.batch.settings.kernelRotationDegrees,
+                   "degrees the kernel turns, counter-clockwise, about the point that falls on the light")
+        ->capture_default_str()
+        ->check(finiteIn(-1.0e6, 1.0e6));
+    std::vector<float> centreOffset;
+    app.add_option("--kernel-centre-offset", centreOffset,
+                   "U,V: the point of the kernel that falls on the light, from its centre, in fractions of its width "
+                   "and height, each in [-1, 1] (Unreal's Center UV minus 0.5); default 0,0")
+        ->delimiter(',')
+        ->expected(2)
+        ->check(finiteIn(-1.0, 1.0));
     std::string padding = "zero-normalized", axis = "auto", spectrum = "resampled", interpolation = "es",
                 output = "composite", pixelType;
     app.add_option("--padding", padding,
@@ -134,14 +166,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "R,G,B: multipliers of the bloom's colour, each >= 0 (above 1 allowed); default 1,1,1")
         ->delimiter(',')
         ->expected(3)
-        ->check(
-            [](const std::string& s) -> std::string
-            {
-                char* end = nullptr;
-                const float v = std::strtof(s.c_str(), &end);
-                return !s.empty() && *end == '\0' && std::isfinite(v) && v >= 0.0f ? ""
-                                                                                   : s + " is not a finite number >= 0";
-            });
+        ->check(finiteIn(0.0, 3.0e38));
     PrefilterSettings& prefilter = o.batch.settings.prefilter;
     app.add_option("--threshold", prefilter.threshold,
                    "prefilter: only brightness max(r, g, b) above T blooms, p = in * (b - T) / b (docs/kernels.md); "
@@ -201,6 +226,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                      settings.interpolationWidth, interpolation.c_str(), fixedWidth);
         return 2;
     }
+    if (!centreOffset.empty())
+        std::copy(centreOffset.begin(), centreOffset.end(), o.batch.settings.kernelCentreOffset.begin());
     if (!tint.empty())
         std::copy(tint.begin(), tint.end(), settings.tint.begin());
     if (!pixelType.empty())

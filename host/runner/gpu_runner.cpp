@@ -8,6 +8,7 @@
 #include "vulkan/vulkan_device.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <deque>
 #include <vector>
@@ -25,6 +26,8 @@ struct KernelChoice
     FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
     uint32_t width = 0;
     uint32_t oversampling = 0;
+    float rotationDegrees = 0.0f;
+    std::array<float, 2> centreOffset{};
     bool operator==(const KernelChoice&) const = default;
 };
 
@@ -198,6 +201,9 @@ struct GpuRunner::State
             ki.interpolation = choice.interpolation;
             ki.interpolationWidth = choice.width;
             ki.spectrumOversampling = choice.oversampling;
+            ki.rotationDegrees = choice.rotationDegrees;
+            ki.centreOffsetU = choice.centreOffset[0];
+            ki.centreOffsetV = choice.centreOffset[1];
             if (FftbResult r = fftbCreateKernel(context, &ki, &kernel); r != FFTB_SUCCESS)
                 fail(r, "fftbCreateKernel");
             kernelTexels = psf.values;
@@ -309,7 +315,8 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     }
     s.pluginMessage.clear();
     s.prepare(extent, kernel,
-              {settings.spectrum, settings.interpolation, settings.interpolationWidth, settings.spectrumOversampling});
+              {settings.spectrum, settings.interpolation, settings.interpolationWidth, settings.spectrumOversampling,
+               settings.kernelRotationDegrees, settings.kernelCentreOffset});
     bi.kernel = s.kernel;
     bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 

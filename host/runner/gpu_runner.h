@@ -34,9 +34,12 @@ struct BloomSettings
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< used in resampled mode only
-    uint32_t interpolationWidth = 0;   ///< taps per axis, FftbKernelInfo::interpolationWidth; 0: the interpolation's
-    uint32_t spectrumOversampling = 0; ///< FftbKernelInfo::spectrumOversampling, 1 or 2; 0: 2
-    float sharpen = 0.0f;              ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
+    uint32_t interpolationWidth = 0;    ///< taps per axis, FftbKernelInfo::interpolationWidth; 0: the interpolation's
+    uint32_t spectrumOversampling = 0;  ///< FftbKernelInfo::spectrumOversampling, 1 or 2; 0: 2
+    float kernelRotationDegrees = 0.0f; ///< FftbKernelInfo::rotationDegrees
+    /// FftbKernelInfo::centreOffsetU, V: the kernel's point on the light, from its centre, in its width and height
+    std::array<float, 2> kernelCentreOffset{};
+    float sharpen = 0.0f; ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
     /// bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
     FftbOutputMode output = FFTB_OUTPUT_MODE_COMPOSITE;
     float intensity = 0.25f;

@@ -2,6 +2,9 @@
 // Kernel texels: validation, per-channel normalization, upload; spectrum slots allocated on first use.
 #include "kernel.h"
 
+#include "kernel_transform.h"
+
+#include <array>
 #include <atomic>
 #include <cmath>
 
@@ -37,7 +40,6 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
                                 &reason))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo." + reason};
     const size_t texels = size_t(info.width) * info.height;
-    double sums[3] = {0.0, 0.0, 0.0};
     for (size_t i = 0; i < texels * 3; ++i)
     {
         const float v = info.texels[i];
@@ -45,13 +47,25 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
             throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                           "kernelInfo.texels: texel (" + std::to_string((i / 3) % info.width) + ", " +
                               std::to_string((i / 3) / info.width) + ") is negative, NaN or infinite"};
-        sums[i % 3] += v;
     }
-    for (int c = 0; c < 3; ++c)
-        if (!(sums[c] > 0.0) || !std::isfinite(sums[c]))
-            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                          "kernelInfo.texels: channel " + std::to_string(c) + " sums to " + std::to_string(sums[c]) +
-                              ", cannot be normalized"};
+    const auto sumsOf = [&](const float* values, const char* field)
+    {
+        std::array<double, 3> sums{};
+        for (size_t i = 0; i < texels * 3; ++i)
+            sums[i % 3] += values[i];
+        for (int c = 0; c < 3; ++c)
+            if (!(sums[size_t(c)] > 0.0) || !std::isfinite(sums[size_t(c)]))
+                throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                              std::string("kernelInfo.") + field + ": channel " + std::to_string(c) + " sums to " +
+                                  std::to_string(sums[size_t(c)]) + ", cannot be normalized"};
+        return sums;
+    };
+    sumsOf(info.texels, "texels");
+    const KernelPlacement placement{info.rotationDegrees, info.centreOffsetU, info.centreOffsetV};
+    if (!checkKernelPlacement(placement, &reason))
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo." + reason};
+    const std::vector<float> placed = placeKernel(info.texels, width_, height_, placement);
+    const std::array<double, 3> sums = sumsOf(placed.data(), "centreOffsetU, centreOffsetV");
 
     const VkDeviceSize range = device_->properties.limits.maxStorageBufferRange;
     for (uint32_t s = 0; s < 2; ++s)
@@ -79,7 +93,7 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     for (size_t i = 0; i < texels; ++i)
         for (int c = 0; c < 3; ++c)
             planar[c * texels + i] =
-                float(info.texels[i * 3 + c] / sums[c] * deapodizeX[i % width_] * deapodizeY[i / width_]);
+                float(placed[i * 3 + size_t(c)] / sums[size_t(c)] * deapodizeX[i % width_] * deapodizeY[i / width_]);
 }
 
 Kernel::~Kernel()

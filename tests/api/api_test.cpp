@@ -618,6 +618,33 @@ TEST_F(ApiTest, CmdBloomRejectsANegativeOrNonFiniteTintAndTakesAnyOther)
     EXPECT_TRUE(messages_.empty());
 }
 
+TEST_F(ApiTest, CreateKernelRejectsABadPlacementNamingTheField)
+{
+    createContext();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    const struct
+    {
+        float rotation, u, v;
+        const char* field;
+    } cases[] = {{nan, 0.0f, 0.0f, "rotationDegrees"}, {inf, 0.0f, 0.0f, "rotationDegrees"},
+                 {0.0f, 1.5f, 0.0f, "centreOffsetU"},  {0.0f, nan, 0.0f, "centreOffsetU"},
+                 {0.0f, 0.0f, -2.0f, "centreOffsetV"}, {0.0f, 1.0f, 1.0f, "centreOffsetU, centreOffsetV"}};
+    for (const auto& c : cases)
+    {
+        FftbKernelInfo info = kernel(3, 3);
+        info.rotationDegrees = c.rotation;
+        info.centreOffsetU = c.u;
+        info.centreOffsetV = c.v;
+        EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT) << c.field;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, c.field);
+    }
+    FftbKernelInfo info = kernel(3, 3);
+    info.rotationDegrees = 725.0f;
+    info.centreOffsetU = -0.25f;
+    EXPECT_EQ(createKernel(info), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty());
+}
+
 TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
 {
     createContext();

@@ -255,6 +255,28 @@ TEST_F(CliTest, TintMultipliesTheBloomPerChannel)
     }
 }
 
+TEST_F(CliTest, KernelRotationAndCentreOffsetPlaceTheKernel)
+{
+    writeInput("in.exr", PixelType::Float);
+    ASSERT_EQ(bloom(file("in.exr"), file("plain.exr"), "--output bloom").code, 0);
+    ASSERT_EQ(bloom(file("in.exr"), file("turn.exr"), "--output bloom --kernel-rotation 360").code, 0);
+    const CliResult r =
+        bloom(file("in.exr"), file("placed.exr"), "--output bloom --kernel-rotation 30 --kernel-centre-offset 0.1,0");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image plain = readImage(file("plain.exr").string());
+    EXPECT_EQ(channel(readImage(file("turn.exr").string()), "R").values, channel(plain, "R").values)
+        << "a whole turn moves texels exactly";
+    EXPECT_NE(channel(readImage(file("placed.exr").string()), "R").values, channel(plain, "R").values);
+    for (const char* bad : {"--kernel-rotation nan", "--kernel-rotation inf", "--kernel-centre-offset 0.5",
+                            "--kernel-centre-offset 1.5,0", "--kernel-centre-offset 0,0,0"})
+    {
+        const auto before = listing();
+        const CliResult refused = bloom(file("in.exr"), file("bad.exr"), bad);
+        expectRefused(refused, before, std::string(bad).substr(0, std::string(bad).find(' ')), "");
+        EXPECT_EQ(refused.code, 2) << bad;
+    }
+}
+
 TEST_F(CliTest, UnknownOutputModeIsUsageError)
 {
     writeInput();
@@ -357,6 +379,8 @@ TEST_F(CliTest, HelpListsEveryOption)
                                "--output",
                                "--intensity",
                                "--tint",
+                               "--kernel-rotation",
+                               "--kernel-centre-offset",
                                "--precision",
                                "--device",
                                "--pixel-type",

@@ -243,6 +243,21 @@ TEST_F(ViewerTest, DifferenceOfEqualSettingsIsBlackAndOfUnequalOnesIsNot)
     EXPECT_GT(unequal.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
 }
 
+// The kernel's placement reaches the plugin: a whole turn moves no light, a centre offset moves the glow.
+TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
+{
+    const std::string scene = writeScene().string();
+    const Screenshot turned = screenshot(
+        scene, "turned.png", "view=difference ui=off kernel-rotation=360 b.kernel-rotation=0 b.spectrum=resampled");
+    ASSERT_EQ(turned.width, kWidth);
+    EXPECT_EQ(turned.brightest(), 0.0f);
+    const Screenshot moved = screenshot(
+        scene, "moved.png",
+        "view=difference ui=off kernel-centre-offset=0.25,0 b.kernel-centre-offset=0,0 b.spectrum=resampled");
+    ASSERT_EQ(moved.width, kWidth);
+    EXPECT_GT(moved.brightest(), 20.0f);
+}
+
 TEST_F(ViewerTest, SplitShowsAOnTheLeftAndBOnTheRight)
 {
     const std::string scene = writeScene().string();
@@ -546,6 +561,14 @@ TEST(ViewerSettings, PrefilterAndCompositeKeys)
         EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
     EXPECT_EQ(s.tint, (std::array<float, 3>{2.0f, 0.5f, 0.0f})) << "a refused value leaves the tint as it was";
     EXPECT_FALSE(applySetting(s, "intensity=-0.1", &error));
+    EXPECT_TRUE(applySetting(s, "kernel-rotation=-30", &error)) << error;
+    EXPECT_EQ(s.kernelRotationDegrees, -30.0f);
+    EXPECT_TRUE(applySetting(s, "kernel-centre-offset=0.25,-1", &error)) << error;
+    EXPECT_EQ(s.kernelCentreOffset, (std::array<float, 2>{0.25f, -1.0f}));
+    for (const char* bad : {"kernel-rotation=inf", "kernel-centre-offset=0.5", "kernel-centre-offset=1.5,0",
+                            "kernel-centre-offset=0,0,0"})
+        EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
+    EXPECT_EQ(s.kernelCentreOffset, (std::array<float, 2>{0.25f, -1.0f}));
     EXPECT_TRUE(applySetting(s, "bloom-clamp=20", &error)) << error;
     EXPECT_EQ(s.clamp, 20.0f);
     EXPECT_TRUE(applySetting(s, "composite=additive", &error)) << error;

@@ -345,6 +345,18 @@ typedef struct FftbKernelInfo
      *  48 MiB for 1024 x 1024 at 2.
      *  Others return FFTB_ERROR_INVALID_ARGUMENT. */
     uint32_t spectrumOversampling;
+    /** Turns the kernel by this many degrees, counter-clockwise on the frame (x right, y down), about the point that
+     *  falls on the light; any finite value, default 0. The texels are resampled with Keys' cubic into the same
+     *  width x height (a multiple of 90 degrees with a centre offset of whole texels moves them exactly); light
+     *  turned outside them, past the inscribed circle's reach, is dropped. FFTB_ERROR_INVALID_ARGUMENT if not
+     *  finite. */
+    float rotationDegrees;
+    /** The point of the kernel that falls on the light, from its centre texel (width / 2, height / 2), in fractions
+     *  of its width and height (u right, v down): Unreal Engine's Convolution Bloom "Center UV" minus 0.5. Each in
+     *  [-1, 1], default 0; FFTB_ERROR_INVALID_ARGUMENT otherwise, or when it moves all of a channel's light out of
+     *  the kernel. The kernel is resampled as for rotationDegrees, then normalized. */
+    float centreOffsetU;
+    float centreOffsetV;
 } FftbKernelInfo;
 
 /** Frame-lifetime settings of one fftbCmdBloom. */
