@@ -102,17 +102,9 @@ KernelKey kernelKeyOf(const Settings& s)
 
 Texels makeKernel(const KernelKey& key)
 {
-    Texels kernel;
-    if (!key.file.empty())
-        kernel = loadPsf(key.file);
-    else
-    {
-        PsfParams params;
-        params.aperture = key.aperture;
-        params.sizeTexels = std::clamp(pow2Ceil(key.size), 64, 2048);
-        params.airyRadiusTexels = std::min(key.airyRadiusTexels, params.sizeTexels / 8.0);
-        kernel = generatePsf(params);
-    }
+    if (key.file.empty())
+        return defaultPsf(key.size, key.aperture, key.airyRadiusTexels);
+    Texels kernel = loadPsf(key.file);
     if (kernel.width != key.size || kernel.height != key.size)
         kernel = resamplePsf(kernel, key.size);
     normalizePsf(kernel);

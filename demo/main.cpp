@@ -23,7 +23,14 @@ int main(int argc, char** argv)
     std::string keys;
     for (const std::string& k : settingKeys())
         keys += "\n  " + k;
-    app.add_option("--settings", settings, "initial settings, key=value:" + keys)->expected(1, -1);
+    app.add_option("--settings", settings,
+                   "initial settings: key=value, or a settings FILE of such lines (as the panel saves them and "
+                   "fftbloom --settings reads them), applied in order:" +
+                       keys)
+        ->expected(1, -1);
+    std::string saveSettings;
+    app.add_option("--save-settings", saveSettings,
+                   "write A's bloom and kernel settings, after --settings, to this FILE (fftbloom --settings FILE)");
     app.add_option("--size", size, "window size WIDTHxHEIGHT in pixels");
     app.add_option("--drop", options.dropPath,
                    "with --screenshot: open this file after half the frames, as if dropped on the window");
@@ -75,7 +82,8 @@ int main(int argc, char** argv)
         std::string error;
         if (s.compare(0, 2, "b.") == 0)
             keysOfB.push_back(s.substr(2));
-        else if (!applySetting(options.settings, s, &error))
+        else if (s.find('=') == std::string::npos ? !applyPresetFile(options.settings, s, &error)
+                                                  : !applySetting(options.settings, s, &error))
         {
             std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
             return 2;
@@ -88,6 +96,15 @@ int main(int argc, char** argv)
         if (!applySetting(scratch, s.compare(0, 2, "b.") == 0 ? s.substr(2) : s, &error))
         {
             std::fprintf(stderr, "fftbloom-viewer: --later: %s\n", error.c_str() + std::string("--settings: ").size());
+            return 2;
+        }
+    }
+    if (!saveSettings.empty())
+    {
+        std::string error;
+        if (!writePresetFile(options.settings, saveSettings, {options.imagePath, options.settings.kernelFile}, &error))
+        {
+            std::fprintf(stderr, "fftbloom-viewer: --save-settings %s\n", error.c_str());
             return 2;
         }
     }

@@ -4,10 +4,15 @@
 
 #include "runner/setting_names.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
 
 namespace fftb::viewer
 {
@@ -76,7 +81,7 @@ const std::vector<std::string>& settingKeys()
         "intensity=F (>= 0)",
         "tint=R,G,B (the bloom's colour multipliers, each >= 0; 1,1,1: none)",
         "sharpen=T (0..1)",
-        "composite=conserving|additive",
+        "output=composite|additive|bloom (the energy-conserving or the additive composite; bloom: view=bloom)",
         "threshold=T (0..65504, the prefilter's; 0: off)",
         "knee=K (the prefilter's soft-knee width, 0..65504, at most the threshold when used)",
         "bloom-clamp=C (0..65504, the prefilter's; 0: none)",
@@ -93,7 +98,7 @@ const std::vector<std::string>& settingKeys()
         "-1..1)",
         "kernel=generated|PATH",
         "blades=N (0 or 3..16)",
-        "curvature=F (0..1)",
+        "blade-curvature=F (0..1)",
         "obstruction=F (0..0.9)",
         "vanes=N (0..8)",
         "airy-radius=TEXELS (1..16)",
@@ -154,9 +159,16 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
         ok = parseFloats(value, 0.0, 65504.0, &s.tint);
     else if (key == "sharpen")
         ok = real(0.0, 1.0, [&](double f) { s.sharpen = float(f); });
-    else if (key == "composite")
-        ok = parseChoice<CompositeMode>(
-            value, {{"conserving", CompositeMode::Conserving}, {"additive", CompositeMode::Additive}}, &s.composite);
+    else if (key == "output")
+    {
+        // The CLI's --output: its bloom-only output is the viewer's bloom view.
+        ok =
+            value == "bloom" ||
+            parseChoice<CompositeMode>(
+                value, {{"composite", CompositeMode::Conserving}, {"additive", CompositeMode::Additive}}, &s.composite);
+        if (value == "bloom")
+            s.view = View::Bloom;
+    }
     else if (key == "threshold")
         ok = real(0.0, 65504.0, [&](double f) { s.threshold = float(f); });
     else if (key == "knee")
@@ -200,7 +212,7 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
                          s.aperture.blades = i;
                          return true;
                      });
-    else if (key == "curvature")
+    else if (key == "blade-curvature")
         ok = real(0.0, 1.0, [&](double f) { s.aperture.bladeCurvature = f; });
     else if (key == "obstruction")
         ok = real(0.0, 0.9, [&](double f) { s.aperture.obstruction = f; });
@@ -239,6 +251,137 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
         }
     }
     return ok;
+}
+
+namespace
+{
+
+/// A number as the shortest text that reads back to the same float or double.
+template <typename Real> std::string numberText(Real value)
+{
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    return ec == std::errc() ? std::string(text, end) : std::to_string(value);
+}
+
+/// `text` quoted for a POSIX shell when it holds anything but safe characters.
+std::string shellWord(const std::string& text)
+{
+    const bool safe = !text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                              "0123456789-_.,/:+=") == std::string::npos;
+    if (safe)
+        return text;
+    std::string quoted = "'";
+    for (char c : text)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+} // namespace
+
+std::vector<std::string> presetLines(const Settings& s)
+{
+    std::vector<std::string> lines = {
+        "intensity=" + numberText(s.intensity),
+        "tint=" + numberText(s.tint[0]) + "," + numberText(s.tint[1]) + "," + numberText(s.tint[2]),
+        "sharpen=" + numberText(s.sharpen),
+        std::string("output=") + (s.composite == CompositeMode::Additive ? "additive" : "composite"),
+        "threshold=" + numberText(s.threshold),
+        "knee=" + numberText(s.knee),
+        "bloom-clamp=" + numberText(s.clamp),
+        std::string("padding=") + settingName(s.padding, kPaddingNames),
+        std::string("axis=") + settingName(s.axisOrder, kAxisOrderNames),
+        std::string("spectrum=") + settingName(s.spectrum, kSpectrumModeNames),
+        std::string("precision=") + settingName(s.storage, kStoragePrecisionNames),
+        "kernel-size=" + std::to_string(s.kernelSize),
+        "kernel-extent=" + kernelExtentText(s.kernelExtent),
+        "kernel-rotation=" + numberText(s.kernelRotationDegrees),
+        "kernel-centre-offset=" + numberText(s.kernelCentreOffset[0]) + "," + numberText(s.kernelCentreOffset[1])};
+    if (!s.kernelFile.empty())
+        lines.push_back("kernel=" + s.kernelFile);
+    else
+        for (std::string line :
+             {"blades=" + std::to_string(s.aperture.blades), "blade-curvature=" + numberText(s.aperture.bladeCurvature),
+              "obstruction=" + numberText(s.aperture.obstruction), "vanes=" + std::to_string(s.aperture.vanes),
+              "airy-radius=" + numberText(s.airyRadiusTexels)})
+            lines.push_back(line);
+    return lines;
+}
+
+std::string cliCommand(const Settings& settings, const std::string& input, const std::string& output)
+{
+    const std::vector<std::string> defaults = presetLines(Settings{});
+    std::string command = "fftbloom " + shellWord(input) + " -o " + shellWord(output);
+    for (const std::string& line : presetLines(settings))
+        if (std::find(defaults.begin(), defaults.end(), line) == defaults.end())
+        {
+            const size_t eq = line.find('=');
+            command += " --" + line.substr(0, eq) + " " + shellWord(line.substr(eq + 1));
+        }
+    return command;
+}
+
+bool applyPresetFile(Settings& settings, const std::string& path, std::string* error)
+{
+    std::ifstream file(path);
+    if (!file)
+    {
+        *error = path + ": cannot be read";
+        return false;
+    }
+    std::string line;
+    for (int number = 1; std::getline(file, line); ++number)
+    {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::string reason;
+        if (!applySetting(settings, line, &reason))
+        {
+            *error = path + ":" + std::to_string(number) + ": " + reason.substr(reason.find(": ") + 2);
+            return false;
+        }
+    }
+    if (file.bad())
+    {
+        *error = path + ": read error";
+        return false;
+    }
+    return true;
+}
+
+bool writePresetFile(const Settings& settings, const std::string& path, const std::vector<std::string>& reads,
+                     std::string* error)
+{
+    std::error_code ec;
+    for (const std::string& read : reads)
+        if (!read.empty() && std::filesystem::equivalent(path, read, ec))
+        {
+            *error = path + ": is " + read + ", which is read; not overwritten";
+            return false;
+        }
+    const std::string temporary = path + ".tmp";
+    {
+        std::ofstream file(temporary, std::ios::trunc);
+        file << "# fftbloom settings: fftbloom --settings FILE, fftbloom-viewer --settings FILE\n";
+        for (const std::string& line : presetLines(settings))
+            file << line << "\n";
+        file.close();
+        if (!file)
+        {
+            std::remove(temporary.c_str());
+            *error = path + ": cannot be written";
+            return false;
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    {
+        std::remove(temporary.c_str());
+        *error = path + ": cannot be written";
+        return false;
+    }
+    return true;
 }
 
 } // namespace fftb::viewer

@@ -96,4 +96,26 @@ bool applySetting(Settings& settings, const std::string& keyValue, std::string* 
 /// The keys applySetting knows, for --help.
 const std::vector<std::string>& settingKeys();
 
+/// The bloom's and the kernel's settings (not the view's) as option=value lines in the fftbloom CLI's option names,
+/// which both tools read (its --settings FILE, the viewer's --settings): intensity, tint, sharpen, output, threshold,
+/// knee, bloom-clamp, padding, axis, spectrum, precision, kernel-size, kernel-extent, kernel-rotation,
+/// kernel-centre-offset, then kernel=PATH or the generated PSF's blades, blade-curvature, obstruction, vanes and
+/// airy-radius. Numbers round-trip exactly.
+std::vector<std::string> presetLines(const Settings& settings);
+
+/// The fftbloom command that blooms `input` into `output` as `settings` do: "fftbloom INPUT -o OUTPUT" and an option
+/// for every preset line that differs from the defaults (both tools' defaults are the same), paths quoted for a
+/// POSIX shell.
+std::string cliCommand(const Settings& settings, const std::string& input, const std::string& output);
+
+/// Applies every option=value line of the preset file `path` (blank lines and lines starting with # skipped). False
+/// and a reason naming the file, and the line at fault, otherwise; the settings before that line stay applied.
+bool applyPresetFile(Settings& settings, const std::string& path, std::string* error);
+
+/// Writes presetLines(settings) to `path`, under a comment naming the tools, through a temporary file renamed over
+/// it: on failure the previous file stays. Refuses a path that is one of `reads` (the image, the kernel file: never
+/// overwritten). False and a reason naming the path otherwise.
+bool writePresetFile(const Settings& settings, const std::string& path, const std::vector<std::string>& reads,
+                     std::string* error);
+
 } // namespace fftb::viewer

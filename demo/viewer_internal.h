@@ -283,7 +283,8 @@ class Viewer
     bool draggingDivider_ = false;
     bool kernelFromFile_ = false; // the panel shows the kernel file's path rather than the PSF's parameters
     std::string kernelPath_;      // the path being typed
-    float viewLeft_ = 0.0f;       // window x where the free part of the window starts (right of the panel)
+    std::string settingsPath_ = "fftbloom-settings.txt"; // where the panel saves the settings
+    float viewLeft_ = 0.0f; // window x where the free part of the window starts (right of the panel)
     float texelsPerPixel_ = 1.0f;
     float centre_[2] = {0.0f, 0.0f};
 

@@ -265,6 +265,29 @@ void Viewer::drawUi()
         }
     }
 
+    if (ImGui::CollapsingHeader(editB_ ? "Settings file (B)" : "Settings file (A)"))
+    {
+        // The bloom's and kernel's settings as a file both tools read, and the CLI command that blooms as these do.
+        ImGui::InputText("##settings path", &settingsPath_);
+        ImGui::SameLine();
+        if (ImGui::Button("Save") && !settingsPath_.empty())
+        {
+            std::string error;
+            if (writePresetFile(e, settingsPath_, {sceneName_, e.kernelFile}, &error))
+            {
+                notice_ = "saved " + settingsPath_ + " (fftbloom --settings " + settingsPath_ + ")";
+                message_.clear();
+            }
+            else
+                message_ = error;
+        }
+        const std::string command =
+            cliCommand(e, sceneName_, std::filesystem::path(sceneName_).stem().string() + "-bloom.exr");
+        ImGui::TextWrapped("%s", command.c_str());
+        if (ImGui::Button("Copy the command"))
+            ImGui::SetClipboardText(command.c_str());
+    }
+
     if (ImGui::CollapsingHeader("GPU time (A), memory", ImGuiTreeNodeFlags_DefaultOpen))
     {
         int rerun = int(settings_.rerun);

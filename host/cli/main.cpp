@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 // fftbloom: blooms OpenEXR and Radiance HDR frames on the GPU and writes OpenEXRs, one frame or a whole shot.
-#include "runner/batch.h"
-#include "vulkan/device_loss.h"
 #include "host_error.h"
 #include "image/image_io.h"
 #include "options.h"
@@ -9,6 +7,8 @@
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "report.h"
+#include "runner/batch.h"
+#include "vulkan/device_loss.h"
 
 #include <cstdio>
 
@@ -20,7 +20,7 @@ using namespace fftb;
 Texels loadKernel(const CliOptions& o)
 {
     if (o.kernelPath.empty())
-        return defaultPsf(o.kernelSize);
+        return defaultPsf(o.kernelSize, o.aperture, o.airyRadiusTexels);
     Texels psf = resamplePsf(loadPsf(o.kernelPath), o.kernelSize);
     try
     {

@@ -52,6 +52,13 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.set_version_flag("--version", std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) +
                                           "." + std::to_string(FFTB_VERSION_PATCH));
     app.add_option("inputs", o.inputs, "input frames: OpenEXR (.exr) or Radiance (.hdr)");
+    // A preset: option=value lines (e.g. "intensity=0.5", "tint=1,0.9,0.8"; # starts a comment), as the viewer
+    // saves them. Options on the command line override it.
+    app.set_config("--settings", "",
+                   "read options from FILE: one option=value a line, the long option's name without --, as "
+                   "fftbloom-viewer saves them (README.md); the command line overrides them")
+        ->check(CLI::ExistingFile);
+    app.allow_config_extras(CLI::config_extras_mode::error); // a misspelt option in the file is an error
     app.add_option("--list", o.listPath, "also read input paths from this file, one a line (empty lines ignored)");
     CLI::Option* single = app.add_option("-o", o.output, "output OpenEXR of a single input; never the input");
     CLI::Option* outDir =
@@ -81,9 +88,33 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_option("--preview", o.preview, "with -o: also write an 8-bit sRGB PNG preview (Reinhard tonemap) here")
         ->needs(single);
     app.add_option("--exposure", o.batch.previewExposure, "preview exposure in stops")->capture_default_str();
-    app.add_option("--kernel", o.kernelPath,
-                   "PSF image (EXR/HDR), centre texel (W/2, H/2); default: a generated six-blade diffraction PSF "
-                   "(docs/kernels.md; fftbloom-psf makes others)");
+    CLI::Option* kernelFile =
+        app.add_option("--kernel", o.kernelPath,
+                       "PSF image (EXR/HDR), centre texel (W/2, H/2); default: a generated diffraction PSF "
+                       "(docs/kernels.md; fftbloom-psf makes others)");
+    app.add_option("--blades", o.aperture.blades, "generated PSF: iris blades, 0 for a circle, else 3..16")
+        ->capture_default_str()
+        ->check(CLI::IsMember({0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}))
+        ->excludes(kernelFile);
+    app.add_option("--blade-curvature", o.aperture.bladeCurvature, "generated PSF: 0 straight blades .. 1 a circle")
+        ->capture_default_str()
+        ->check(finiteIn(0.0, 1.0))
+        ->excludes(kernelFile);
+    app.add_option("--obstruction", o.aperture.obstruction,
+                   "generated PSF: central obstruction diameter over the aperture's, 0..0.9")
+        ->capture_default_str()
+        ->check(finiteIn(0.0, 0.9))
+        ->excludes(kernelFile);
+    app.add_option("--vanes", o.aperture.vanes, "generated PSF: spider vanes from the centre to the rim, 0..8")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 8))
+        ->excludes(kernelFile);
+    app.add_option("--airy-radius", o.airyRadiusTexels,
+                   "generated PSF: its scale, the first dark ring's radius in texels of a circular aperture, 1..16 "
+                   "(at most 1/8 of the generated size)")
+        ->capture_default_str()
+        ->check(finiteIn(1.0, 16.0))
+        ->excludes(kernelFile);
     app.add_option("--kernel-size", o.kernelSize,
                    "the kernel's resolution: the PSF resampled to N x N texels, N a power of two in 2..4096 (its "
                    "sampling, not how large it appears: --kernel-extent)")
@@ -198,8 +229,15 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_flag("-v,--verbose", o.verbose, "print a line per frame with its FFT plan and timings")->excludes(quiet);
     app.get_formatter()->column_width(30);
     // One line like every other fftbloom error; CLI11's default adds a "Run with --help" line.
-    app.failure_message([](const CLI::App*, const CLI::Error& e)
-                        { return "fftbloom: " + std::string(e.what()) + "\n"; });
+    app.failure_message(
+        [](const CLI::App* parsed, const CLI::Error& e)
+        {
+            // CLI11 names the option but not the file it came from.
+            const std::string from = dynamic_cast<const CLI::ConfigError*>(&e)
+                                         ? "--settings " + parsed->get_config_ptr()->as<std::string>() + ": "
+                                         : std::string();
+            return "fftbloom: " + from + e.what() + "\n";
+        });
 
     try
     {

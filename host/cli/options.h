@@ -2,6 +2,7 @@
 // The fftbloom command line: options, their defaults, and parsing with CLI11.
 #pragma once
 
+#include "psf/psf_generator.h"
 #include "runner/batch.h"
 #include "runner/gpu_runner.h"
 
@@ -34,6 +35,9 @@ struct CliOptions
     std::string kernelPath;              ///< empty: the generated default PSF (docs/kernels.md)
     int kernelSize = 256;                ///< the PSF is resampled (or generated) at kernelSize x kernelSize texels
     std::string kernelExtent = "native"; ///< --kernel-extent, parsed into batch.settings.kernelExtent
+    ApertureParams aperture;             ///< the generated PSF's aperture (--blades, --blade-curvature, ...)
+    double airyRadiusTexels = 2.0;       ///< the generated PSF's scale (--airy-radius)
+    std::string settingsPath;            ///< --settings: a file of option=value lines, read before the command line
     uint32_t shardIndex = 0;             ///< --shard I/N
     uint32_t shardCount = 1;
     BatchOptions batch;

@@ -863,14 +863,16 @@ Image psfImage(const Texels& psf, const PsfParams& params)
     return image;
 }
 
-Texels defaultPsf(int size)
+Texels defaultPsf(int size, const ApertureParams& aperture, double airyRadiusTexels)
 {
     if (size < 2)
         throw HostError("kernel: size " + std::to_string(size) + " is below 2");
     PsfParams params;
+    params.aperture = aperture;
     params.sizeTexels = 64;
     while (params.sizeTexels < 2048 && params.sizeTexels < size)
         params.sizeTexels *= 2;
+    params.airyRadiusTexels = std::min(airyRadiusTexels, params.sizeTexels / 8.0);
     Texels psf = generatePsf(params);
     if (size != params.sizeTexels)
         psf = resamplePsf(psf, size);

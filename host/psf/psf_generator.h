@@ -103,12 +103,13 @@ Texels generateAperture(const PsfParams& params);
 /// two threads at once.
 Texels generatePsf(const PsfParams& params);
 
-/// The default kernel of the fftbloom CLI and the benchmark: generatePsf with the default PsfParams (a six-blade
-/// iris, Airy radius 2 texels, 32 wavelengths), size x size texels, size >= 2. Generated at the smallest power of two
-/// >= size within 64..2048, resampled (resamplePsf) when that differs from size, and normalized: its spikes run out
-/// to the border, which the default resampled spectrum (ES interpolation, oversampled twice) keeps free of ghost copies
-/// (docs/kernels.md, "Spectrum resampling"). Throws HostError for size < 2; otherwise as generatePsf.
-Texels defaultPsf(int size);
+/// The generated kernel of the fftbloom CLI, the viewer and the benchmark: generatePsf of `aperture` (by default a
+/// six-blade iris) at `airyRadiusTexels` (at most K / 8 of the size generated) with 32 wavelengths, size x size texels,
+/// size >= 2. Generated at the smallest power of two >= size within 64..2048, resampled (resamplePsf) when that
+/// differs from size, and normalized: at the default Airy radius its spikes run out to the border, which the default
+/// resampled spectrum (ES interpolation, oversampled twice) keeps free of ghost copies (docs/kernels.md, "Spectrum
+/// resampling"). Throws HostError for size < 2; otherwise as generatePsf.
+Texels defaultPsf(int size, const ApertureParams& aperture = {}, double airyRadiusTexels = 2.0);
 
 /// `psf` as an Image with float channels R, G, B and every parameter of `params` as a string header attribute
 /// "fftbloom.psf.<flag>" (the tool's option name, e.g. "fftbloom.psf.blades" = "6"), plus "fftbloom.psf.model"

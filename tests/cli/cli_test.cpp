@@ -277,6 +277,56 @@ TEST_F(CliTest, KernelRotationAndCentreOffsetPlaceTheKernel)
     }
 }
 
+// A settings file gives options as the command line does; the command line overrides it; a misspelt or missing one
+// is a usage error naming the file.
+TEST_F(CliTest, SettingsFileGivesOptionsAndTheCommandLineOverridesIt)
+{
+    writeInput("in.exr", PixelType::Float);
+    std::ofstream(file("preset.txt")) << "# a preset\n\noutput=bloom\ntint=2,1,1\nintensity=0.5\nblades=5\n";
+    ASSERT_EQ(bloom(file("in.exr"), file("options.exr"), "--output bloom --tint 2,1,1 --blades 5").code, 0);
+    const CliResult r = bloom(file("in.exr"), file("file.exr"), "--settings " + file("preset.txt").string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(channel(readImage(file("file.exr").string()), "R").values,
+              channel(readImage(file("options.exr").string()), "R").values);
+    ASSERT_EQ(bloom(file("in.exr"), file("tint1.exr"), "--output bloom --blades 5").code, 0);
+    ASSERT_EQ(
+        bloom(file("in.exr"), file("overridden.exr"), "--settings " + file("preset.txt").string() + " --tint 1,1,1")
+            .code,
+        0);
+    EXPECT_EQ(channel(readImage(file("overridden.exr").string()), "R").values,
+              channel(readImage(file("tint1.exr").string()), "R").values);
+    std::ofstream(file("misspelt.txt")) << "intensty=2\n";
+    auto before = listing();
+    const CliResult misspelt = bloom(file("in.exr"), file("out.exr"), "--settings " + file("misspelt.txt").string());
+    expectRefused(misspelt, before, "misspelt.txt", "intensty");
+    EXPECT_EQ(misspelt.code, 2);
+    before = listing();
+    const CliResult missing = bloom(file("in.exr"), file("out.exr"), "--settings " + file("missing.txt").string());
+    expectRefused(missing, before, "--settings", "missing.txt");
+    EXPECT_EQ(missing.code, 2);
+}
+
+TEST_F(CliTest, GeneratedPsfOptionsShapeTheKernelAndAreCheckedAndNotWithAKernelFile)
+{
+    writeInput("in.exr", PixelType::Float);
+    ASSERT_EQ(bloom(file("in.exr"), file("six.exr"), "--output bloom").code, 0);
+    ASSERT_EQ(bloom(file("in.exr"), file("circle.exr"),
+                    "--output bloom --blades 0 --obstruction 0.3 --vanes 4 "
+                    "--airy-radius 3 --blade-curvature 0.5")
+                  .code,
+              0);
+    EXPECT_NE(channel(readImage(file("circle.exr").string()), "R").values,
+              channel(readImage(file("six.exr").string()), "R").values);
+    for (const char* bad : {"--blades 2", "--blades 17", "--obstruction 0.95", "--vanes 9", "--airy-radius 0.5",
+                            "--blade-curvature nan", "--blades 5 --kernel k.exr"})
+    {
+        const auto before = listing();
+        const CliResult refused = bloom(file("in.exr"), file("out.exr"), bad);
+        expectRefused(refused, before, std::string(bad).substr(0, std::string(bad).find(' ')), "");
+        EXPECT_EQ(refused.code, 2) << bad;
+    }
+}
+
 TEST_F(CliTest, UnknownOutputModeIsUsageError)
 {
     writeInput();
@@ -380,6 +430,9 @@ TEST_F(CliTest, HelpListsEveryOption)
                                "--intensity",
                                "--tint",
                                "--kernel-rotation",
+                               "--settings",
+                               "--blades",
+                               "--airy-radius",
                                "--kernel-centre-offset",
                                "--precision",
                                "--device",

@@ -11,8 +11,10 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -243,6 +245,39 @@ TEST_F(ViewerTest, DifferenceOfEqualSettingsIsBlackAndOfUnequalOnesIsNot)
     EXPECT_GT(unequal.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
 }
 
+// A settings file the viewer saves blooms in the CLI as the same options given on its command line do.
+TEST_F(ViewerTest, SavedSettingsDriveTheCliAsItsOwnOptionsDo)
+{
+    const std::string scene = writeScene().string();
+    const fs::path preset = file("preset.txt");
+    const RunResult saved =
+        viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("s.png")) +
+               " --frames 1 --settings kernel-size=64 intensity=0.6 tint=1,0.8,0.6 padding=mirror knee=0.5 "
+               "threshold=1 kernel-rotation=15 kernel-centre-offset=0.05,0 blades=5 --save-settings " +
+               shellQuoted(preset));
+    ASSERT_EQ(saved.code, 0) << saved.err;
+    const auto cli = [&](const std::string& out, const std::string& options)
+    {
+        const std::string command = std::string(FFTBLOOM_CLI_PATH) + " -q --validate " + shellQuoted(scene) + " -o " +
+                                    shellQuoted(file(out)) + " " + options + " 2> " + shellQuoted(file("cli.txt"));
+        EXPECT_EQ(std::system(command.c_str()), 0) << command;
+        return readImage(file(out).string());
+    };
+    const Image fromFile = cli("file.exr", "--settings " + shellQuoted(preset));
+    const Image fromOptions = cli("options.exr", "--kernel-size 64 --intensity 0.6 --tint 1,0.8,0.6 --padding mirror "
+                                                 "--knee 0.5 --threshold 1 --kernel-rotation 15 "
+                                                 "--kernel-centre-offset 0.05,0 --blades 5");
+    const Image plain = cli("plain.exr", "--kernel-size 64");
+    ASSERT_EQ(fromFile.channels.size(), fromOptions.channels.size());
+    for (size_t c = 0; c < fromFile.channels.size(); ++c)
+        EXPECT_EQ(fromFile.channels[c].values, fromOptions.channels[c].values) << fromFile.channels[c].name;
+    EXPECT_NE(fromFile.channels[0].values, plain.channels[0].values) << "the settings took effect";
+    // The command line overrides the file.
+    const Image overridden = cli("overridden.exr", "--settings " + shellQuoted(preset) + " --intensity 0");
+    const Image input = readImage(scene);
+    EXPECT_EQ(overridden.channels[0].values, input.channels[0].values) << "intensity 0: the input";
+}
+
 // The kernel's placement reaches the plugin: a whole turn moves no light, a centre offset moves the glow.
 TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 {
@@ -280,8 +315,7 @@ TEST_F(ViewerTest, ThresholdAboveEveryValueLeavesTheCompositeAsTheInputAndAdditi
     // The lights are 2000: nothing passes the prefilter, so the composite shows the input.
     const Screenshot dark = screenshot(scene, "threshold.png", "view=composite ui=off exposure=2 threshold=10000");
     const Screenshot input = screenshot(scene, "input.png", "view=input ui=off exposure=2");
-    const Screenshot additive =
-        screenshot(scene, "additive.png", "view=composite ui=off exposure=2 composite=additive");
+    const Screenshot additive = screenshot(scene, "additive.png", "view=composite ui=off exposure=2 output=additive");
     ASSERT_EQ(dark.width, kWidth);
     const auto [lx, ly] = lights_[1];
     const int x = 2 * lx + 1 + 8, y = 2 * ly + 1;
@@ -543,6 +577,86 @@ TEST(ViewerSettings, KeysParseAndRefuse)
     EXPECT_TRUE(s.kernelFile.empty());
 }
 
+// Every bloom and kernel setting survives the settings file: its lines applied to defaults give the same lines.
+TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
+{
+    Settings s;
+    std::string error;
+    for (const char* kv : {"intensity=1.7",
+                           "tint=1,0.8,0.3",
+                           "sharpen=0.125",
+                           "output=additive",
+                           "threshold=1.5",
+                           "knee=0.25",
+                           "bloom-clamp=40",
+                           "padding=mirror",
+                           "axis=y",
+                           "spectrum=exact",
+                           "precision=fp16",
+                           "kernel-size=128",
+                           "kernel-extent=0.25diag",
+                           "kernel-rotation=-12.5",
+                           "kernel-centre-offset=0.1,-0.2",
+                           "blades=8",
+                           "blade-curvature=0.3",
+                           "obstruction=0.2",
+                           "vanes=4",
+                           "airy-radius=3.3"})
+        ASSERT_TRUE(applySetting(s, kv, &error)) << error;
+    const std::vector<std::string> lines = presetLines(s);
+    Settings read;
+    for (const std::string& line : lines)
+        ASSERT_TRUE(applySetting(read, line, &error)) << line << ": " << error;
+    EXPECT_EQ(presetLines(read), lines);
+    EXPECT_NE(std::find(lines.begin(), lines.end(), "tint=1,0.8,0.3"), lines.end());
+    const std::string command = cliCommand(s, "my shot/in.exr", "out.exr");
+    EXPECT_EQ(command.rfind("fftbloom 'my shot/in.exr' -o out.exr --intensity 1.7 --tint 1,0.8,0.3", 0), 0u) << command;
+    EXPECT_NE(command.find(" --blade-curvature 0.3"), std::string::npos) << command;
+    EXPECT_EQ(command.find("--vanes 0"), std::string::npos) << "defaults are left out: " << command;
+    EXPECT_EQ(cliCommand(Settings{}, "in.exr", "out.exr"), "fftbloom in.exr -o out.exr");
+    s.kernelFile = "psf.exr";
+    const std::vector<std::string> withFile = presetLines(s);
+    EXPECT_EQ(withFile.back(), "kernel=psf.exr");
+    EXPECT_EQ(
+        std::count_if(withFile.begin(), withFile.end(), [](const std::string& l) { return l.rfind("blades", 0) == 0; }),
+        0)
+        << "a kernel file has no generated PSF's settings";
+}
+
+TEST(ViewerSettings, PresetFilesAreReadLineByLineAndWrittenWhole)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "fftbloom_preset";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path path = dir / "preset.txt";
+    Settings s;
+    s.intensity = 0.75f;
+    std::string error;
+    ASSERT_TRUE(writePresetFile(s, path.string(), {}, &error)) << error;
+    Settings read;
+    ASSERT_TRUE(applyPresetFile(read, path.string(), &error)) << error;
+    EXPECT_EQ(read.intensity, 0.75f);
+    std::ofstream(path) << "# a comment\n\nintensity=0.5\npadding=wrap\n";
+    EXPECT_FALSE(applyPresetFile(read, path.string(), &error));
+    EXPECT_NE(error.find(path.string() + ":4:"), std::string::npos) << error;
+    EXPECT_NE(error.find("padding"), std::string::npos) << error;
+    EXPECT_EQ(read.intensity, 0.5f) << "the lines before the bad one are applied";
+    EXPECT_FALSE(applyPresetFile(read, (dir / "missing.txt").string(), &error));
+    EXPECT_NE(error.find("missing.txt"), std::string::npos) << error;
+    // Never over a file it reads; a failed write leaves the previous file.
+    const fs::path image = dir / "image.exr";
+    std::ofstream(image) << "not overwritten";
+    EXPECT_FALSE(writePresetFile(s, image.string(), {image.string()}, &error));
+    EXPECT_NE(error.find("image.exr"), std::string::npos) << error;
+    std::ifstream kept(image);
+    std::string text;
+    std::getline(kept, text);
+    EXPECT_EQ(text, "not overwritten");
+    EXPECT_FALSE(writePresetFile(s, (dir / "no folder" / "p.txt").string(), {}, &error));
+    EXPECT_FALSE(fs::exists(dir / "no folder"));
+    fs::remove_all(dir);
+}
+
 TEST(ViewerSettings, PrefilterAndCompositeKeys)
 {
     Settings s;
@@ -571,12 +685,12 @@ TEST(ViewerSettings, PrefilterAndCompositeKeys)
     EXPECT_EQ(s.kernelCentreOffset, (std::array<float, 2>{0.25f, -1.0f}));
     EXPECT_TRUE(applySetting(s, "bloom-clamp=20", &error)) << error;
     EXPECT_EQ(s.clamp, 20.0f);
-    EXPECT_TRUE(applySetting(s, "composite=additive", &error)) << error;
+    EXPECT_TRUE(applySetting(s, "output=additive", &error)) << error;
     EXPECT_EQ(s.composite, CompositeMode::Additive);
     EXPECT_FALSE(applySetting(s, "threshold=-1", &error));
     EXPECT_NE(error.find("threshold"), std::string::npos) << error;
     EXPECT_FALSE(applySetting(s, "knee=-1", &error));
-    EXPECT_FALSE(applySetting(s, "composite=screen", &error));
+    EXPECT_FALSE(applySetting(s, "output=screen", &error));
 }
 
 TEST(ViewerSettings, PaddingAxisSpectrumAndPrecisionKeysCarryThePublicEnumsAndRefuseOtherNames)
