@@ -96,6 +96,9 @@ bool applySetting(Settings& settings, const std::string& keyValue, std::string* 
 /// The keys applySetting knows, for --help.
 const std::vector<std::string>& settingKeys();
 
+/// The EXR header attribute (type string) in which the viewer's saved outputs record presetLines, one a line.
+inline constexpr const char* kSettingsAttribute = "fftbloom.settings";
+
 /// The bloom's and the kernel's settings (not the view's) as option=value lines in the fftbloom CLI's option names,
 /// which both tools read (its --settings FILE, the viewer's --settings): intensity, tint, sharpen, output, threshold,
 /// knee, bloom-clamp, padding, axis, spectrum, precision, kernel-size, kernel-extent, kernel-rotation,

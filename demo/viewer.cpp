@@ -151,6 +151,7 @@ bool Viewer::step()
         drawUi();
     else
         viewLeft_ = 0.0f;
+    drawDisplayWindow();
     ImGui::Render();
     if (!ImGui::IsAnyItemActive())
     {

@@ -40,9 +40,12 @@ Texels placeholderScene()
 bool Viewer::loadImage(const std::string& path)
 {
     Texels rgba;
+    ImageLayout layout;
     try
     {
-        rgba = toRgba(readImage(path));
+        const Image image = readImage(path);
+        rgba = toRgba(image);
+        layout = image.layout;
     }
     catch (const std::exception& e)
     {
@@ -50,7 +53,7 @@ bool Viewer::loadImage(const std::string& path)
         return false;
     }
     const ScrubCounts scrubbed = scrubRgb(rgba, kDefaultScrubMax);
-    if (!loadScene(std::move(rgba), path))
+    if (!loadScene(std::move(rgba), path, layout))
         return false;
     if (scrubbed.total() > 0)
         notice_ = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +
@@ -87,6 +90,14 @@ void Viewer::save()
     Image image;
     image.width = int(w);
     image.height = int(h);
+    // The input's windows, compression and attributes, and the settings that made the bloom (as a settings file).
+    image.layout = sceneLayout_;
+    std::vector<Attribute>& attributes = image.layout.attributes;
+    std::erase_if(attributes, [](const Attribute& a) { return a.name == kSettingsAttribute; });
+    std::string settings;
+    for (const std::string& line : presetLines(settings_))
+        settings += line + "\n";
+    attributes.push_back({kSettingsAttribute, "string", std::vector<unsigned char>(settings.begin(), settings.end())});
     const float* texels = static_cast<const float*>(hdr.mapped);
     for (int c = 0; c < 4; ++c)
     {

@@ -89,7 +89,7 @@ void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool
     const bool kernelView = settings_.view == View::Kernel || settings_.view == View::Spectrum;
     DisplayConstants pc = displayConstants(extent, kernelView ? VkExtent2D{kernelView_.width, kernelView_.height}
                                                               : VkExtent2D{input_.width, input_.height});
-    placeImage(extent, pc);
+    placeImage(extent, pc, !kernelView);
     pc.mode = kernelView                                      ? DISPLAY_MODE_VALUES
               : settings_.view == View::Split && compare      ? DISPLAY_MODE_SPLIT
               : settings_.view == View::Difference && compare ? DISPLAY_MODE_DIFFERENCE
@@ -239,18 +239,41 @@ void Viewer::recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayCons
                   1);
 }
 
-void Viewer::placeImage(VkExtent2D extent, DisplayConstants& pc)
+std::pair<Box2i, Box2i> Viewer::sceneWindows() const
+{
+    const int w = int(input_.width), h = int(input_.height);
+    const Box2i data = sceneLayout_.dataWindow.empty() ? Box2i{0, 0, w - 1, h - 1} : sceneLayout_.dataWindow;
+    const Box2i display = sceneLayout_.displayWindow.empty() ? data : sceneLayout_.displayWindow;
+    const auto relative = [&](const Box2i& b) {
+        return Box2i{b.minX - data.minX, b.minY - data.minY, b.maxX - data.minX, b.maxY - data.minY};
+    };
+    return {relative(data), relative(display)};
+}
+
+void Viewer::placeImage(VkExtent2D extent, DisplayConstants& pc, bool scene)
 {
     const float w = float(pc.imageExtent.x), h = float(pc.imageExtent.y);
     if (fit_)
     {
-        texelsPerPixel_ = std::max(w / (float(extent.width) - viewLeft_), h / float(extent.height));
-        centre_[0] = w * 0.5f;
-        centre_[1] = h * 0.5f;
+        // The scene fitted with its display window: the frame as composed, and whatever data lies outside it.
+        float x0 = 0.0f, y0 = 0.0f, x1 = w, y1 = h;
+        if (scene)
+        {
+            const Box2i display = sceneWindows().second;
+            x0 = std::min(x0, float(display.minX));
+            y0 = std::min(y0, float(display.minY));
+            x1 = std::max(x1, float(display.maxX + 1));
+            y1 = std::max(y1, float(display.maxY + 1));
+        }
+        texelsPerPixel_ = std::max((x1 - x0) / (float(extent.width) - viewLeft_), (y1 - y0) / float(extent.height));
+        centre_[0] = (x0 + x1) * 0.5f;
+        centre_[1] = (y0 + y1) * 0.5f;
     }
     pc.texelsPerPixel = texelsPerPixel_;
     pc.imageOrigin.x = viewCentreX(extent) - centre_[0] / texelsPerPixel_;
     pc.imageOrigin.y = float(extent.height) * 0.5f - centre_[1] / texelsPerPixel_;
+    imageOrigin_[0] = scene ? pc.imageOrigin.x : NAN;
+    imageOrigin_[1] = pc.imageOrigin.y;
 }
 
 void Viewer::readTimestamps(Frame& f)

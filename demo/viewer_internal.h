@@ -159,7 +159,7 @@ class Viewer
     bool growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name);
     /// Uploads `rgba` as the scene (kept on the host too, for a device loss) and grows the bloom contexts to its
     /// extent; false (message set, the previous scene kept) when the plugin cannot bloom a frame that large.
-    bool loadScene(Texels rgba, const std::string& name);
+    bool loadScene(Texels rgba, const std::string& name, const ImageLayout& layout = {});
     /// Uploads `rgba` as the input image and makes the started nodes' output images at its extent.
     void uploadScene(const Texels& rgba);
     /// The node's output image at the scene's extent, RGBA32F (read back as is when saving), left GENERAL.
@@ -198,7 +198,12 @@ class Viewer
     DisplayConstants displayConstants(VkExtent2D target, VkExtent2D image) const;
     void recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc);
     /// Where the image lies in the window: fitted and centred, or the user's zoom and pan.
-    void placeImage(VkExtent2D extent, DisplayConstants& pc);
+    /// Places the shown image: fitted (the scene's data and display windows together), or the user's zoom and pan.
+    void placeImage(VkExtent2D extent, DisplayConstants& pc, bool scene);
+    /// The scene's data and display windows relative to the data window's first texel (its texels at 0 .. w - 1).
+    std::pair<Box2i, Box2i> sceneWindows() const;
+    /// Outlines the display window over the image (ImGui's background list) when it differs from the data window.
+    void drawDisplayWindow();
     void readTimestamps(Frame& f);
     /// Whether B runs this frame.
     bool comparing() const
@@ -213,9 +218,10 @@ class Viewer
     // ---- Files (viewer_files.cpp) -----------------------------------------------------------------------------------
     /// Reads `path`; on failure sets the message and keeps the previous image.
     bool loadImage(const std::string& path);
-    /// Writes A's output as the last frame made it: an EXR (half floats, R, G, B, A) and a PNG through the display
-    /// pass's exposure and tonemapper at the scene's extent, as <name>-bloom.exr/.png in the working folder (-2, -3,
-    /// ... added rather than overwriting).
+    /// Writes A's output as the last frame made it: an EXR (half floats, R, G, B, A; the scene file's data and
+    /// display windows, compression and attributes, and A's settings as a settings file in the string attribute
+    /// kSettingsAttribute) and a PNG through the display pass's exposure and tonemapper at the scene's extent, as
+    /// <name>-bloom.exr/.png in the working folder (-2, -3, ... added rather than overwriting).
     void save();
     void writeScreenshot(const std::string& path);
 
@@ -238,7 +244,10 @@ class Viewer
     std::string notice_;      // shown in the UI: what was done to the scene on loading
     std::string pendingLoad_; // a dropped file, opened at the start of the next frame
     std::string sceneName_;
-    Texels scene_; // the scene as uploaded, kept to upload it again after a device loss
+    Texels scene_;            // the scene as uploaded, kept to upload it again after a device loss
+    ImageLayout sceneLayout_; // the scene file's windows, compression and attributes: kept when the output is saved
+    bool showDisplayWindow_ = true;       // outline the scene's display window when it differs from its data window
+    float imageOrigin_[2] = {0.0f, 0.0f}; // where the shown image's texel (0, 0) lay in the window, last frame
 
     Settings settingsB_;
     std::array<BloomNode, 2> nodes_; // A, B

@@ -80,7 +80,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
     return true;
 }
 
-bool Viewer::loadScene(Texels rgba, const std::string& name)
+bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& layout)
 {
     const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
     checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
@@ -89,6 +89,7 @@ bool Viewer::loadScene(Texels rgba, const std::string& name)
 
     uploadScene(rgba);
     scene_ = std::move(rgba);
+    sceneLayout_ = layout;
     sceneName_ = name;
     ++sceneGeneration_;
     glfwSetWindowTitle(wd_.window(), ("fftbloom-viewer: " + std::filesystem::path(name).filename().string()).c_str());

@@ -121,6 +121,21 @@ void Viewer::toggleEditB()
     kernelFromFile_ = !kernelPath_.empty();
 }
 
+void Viewer::drawDisplayWindow()
+{
+    const auto [data, display] = sceneWindows();
+    const bool same = data.minX == display.minX && data.minY == display.minY && data.maxX == display.maxX &&
+                      data.maxY == display.maxY;
+    if (!showDisplayWindow_ || same || std::isnan(imageOrigin_[0]))
+        return;
+    // Texel edges: the display window's first texel starts at minX, its last ends at maxX + 1.
+    const ImVec2 from(imageOrigin_[0] + float(display.minX) / texelsPerPixel_,
+                      imageOrigin_[1] + float(display.minY) / texelsPerPixel_);
+    const ImVec2 to(imageOrigin_[0] + float(display.maxX + 1) / texelsPerPixel_,
+                    imageOrigin_[1] + float(display.maxY + 1) / texelsPerPixel_);
+    ImGui::GetBackgroundDrawList()->AddRect(from, to, IM_COL32(255, 200, 0, 255), 0.0f, 0, 2.0f);
+}
+
 void Viewer::drawUi()
 {
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
@@ -134,6 +149,18 @@ void Viewer::drawUi()
                     : 0.0f;
     ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(sceneName_).filename().c_str(), input_.width,
                        input_.height);
+    if (const Box2i& display = sceneLayout_.displayWindow; !display.empty())
+    {
+        const Box2i& data = sceneLayout_.dataWindow;
+        if (data.minX != display.minX || data.minY != display.minY || data.maxX != display.maxX ||
+            data.maxY != display.maxY)
+        {
+            ImGui::Checkbox("##display window", &showDisplayWindow_);
+            ImGui::SameLine();
+            ImGui::TextWrapped("display window (%d, %d) - (%d, %d), data window (%d, %d) - (%d, %d)", display.minX,
+                               display.minY, display.maxX, display.maxY, data.minX, data.minY, data.maxX, data.maxY);
+        }
+    }
     if (!notice_.empty())
         ImGui::TextWrapped("%s", notice_.c_str());
     if (!message_.empty())

@@ -117,6 +117,16 @@ class ViewerTest : public ::testing::Test
 
     fs::path file(const std::string& name) const { return dir_ / name; }
 
+    /// The .hdr scene as an OpenEXR with `layout` (windows, compression, attributes).
+    fs::path writeExrScene(const ImageLayout& layout)
+    {
+        Image image = readImage(writeScene().string());
+        image.layout = layout;
+        const fs::path path = file("scene.exr");
+        writeExr(path.string(), image);
+        return path;
+    }
+
     /// A 320 x 200 Radiance .hdr scene: a dim gradient with three point lights far brighter than white.
     fs::path writeScene()
     {
@@ -276,6 +286,56 @@ TEST_F(ViewerTest, SavedSettingsDriveTheCliAsItsOwnOptionsDo)
     const Image overridden = cli("overridden.exr", "--settings " + shellQuoted(preset) + " --intensity 0");
     const Image input = readImage(scene);
     EXPECT_EQ(overridden.channels[0].values, input.channels[0].values) << "intensity 0: the input";
+}
+
+// An EXR whose display window is larger than its data window opens fitted to both, with the display window outlined.
+TEST_F(ViewerTest, TheDisplayWindowIsFittedAndOutlined)
+{
+    ImageLayout layout;
+    layout.dataWindow = {0, 0, 319, 199};
+    layout.displayWindow = {-40, -20, 359, 219};
+    const std::string scene = writeExrScene(layout).string();
+    const Screenshot s = screenshot(scene, "display.png", "view=input ui=off");
+    ASSERT_EQ(s.width, kWidth);
+    // 400 x 240 texels fitted to 640 x 400: 0.625 texels a pixel, the display window from (0, 8) to (640, 392).
+    const unsigned char* edge = s.at(320, 8);
+    EXPECT_GT(edge[0], 200) << "the outline's yellow at the display window's top edge";
+    EXPECT_GT(edge[1], 150);
+    EXPECT_LT(edge[2], 80);
+    const unsigned char* outside = s.at(320, 20);
+    EXPECT_LT(outside[0], 40) << "between the display and the data window: the dark grey background";
+    EXPECT_EQ(outside[0], outside[2]) << "grey, not the outline";
+    EXPECT_GT(s.luminance(64 + 10, 40 + 10), 5.0f) << "the data window's texels from (64, 40)";
+}
+
+// Saving keeps the input's windows, compression and attributes and records the settings in the header.
+TEST_F(ViewerTest, SavingKeepsTheInputsLayoutAndRecordsTheSettings)
+{
+    ImageLayout layout;
+    layout.dataWindow = {10, 5, 329, 204};
+    layout.displayWindow = {0, 0, 339, 209};
+    layout.compression = Compression::Piz;
+    layout.attributes.push_back({"owner", "string", {'f', 'i', 'l', 'm'}});
+    const std::string scene = writeExrScene(layout).string();
+    const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("s.png")) +
+                               " --frames 1 --save --settings kernel-size=64 intensity=0.4 tint=1,0.5,0.5");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image saved = readImage(file("scene-bloom.exr").string());
+    EXPECT_EQ(saved.layout.compression, Compression::Piz);
+    EXPECT_EQ(saved.layout.dataWindow.minX, 10);
+    EXPECT_EQ(saved.layout.dataWindow.maxY, 204);
+    EXPECT_EQ(saved.layout.displayWindow.maxX, 339);
+    std::string owner, settings;
+    for (const Attribute& a : saved.layout.attributes)
+    {
+        if (a.name == "owner")
+            owner.assign(a.value.begin(), a.value.end());
+        if (a.name == kSettingsAttribute)
+            settings.assign(a.value.begin(), a.value.end());
+    }
+    EXPECT_EQ(owner, "film");
+    EXPECT_NE(settings.find("intensity=0.4\n"), std::string::npos) << settings;
+    EXPECT_NE(settings.find("tint=1,0.5,0.5\n"), std::string::npos) << settings;
 }
 
 // The kernel's placement reaches the plugin: a whole turn moves no light, a centre offset moves the glow.
