@@ -20,18 +20,31 @@ namespace fftb
 namespace
 {
 
-/// Accepts a finite number in [low, high] (CLI11's Range lets NaN through).
-CLI::Validator finiteIn(double low, double high)
+/// The largest value an option in the frame's units (intensity, tint, threshold, knee, clamps) takes. The bloom sums
+/// at most 16384 x 16384 texels (FFTB_MAX_FFT_LENGTH squared), so with every value at most 1e9 every sum and square
+/// of the prefilter stays below 3e18, far inside fp32's 3.4e38: nothing later overflows to Inf.
+constexpr double kMaxLinearValue = 1.0e9;
+
+/// A bound in plain digits: 1000000000, 0.9, -1.
+std::string boundText(double bound)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.15g", bound);
+    return text;
+}
+
+/// Accepts a finite number in [low, high], or (low, high] when `lowOpen` (CLI11's Range lets NaN through).
+CLI::Validator finiteIn(double low, double high, bool lowOpen = false)
 {
     return CLI::Validator(
-        [low, high](std::string& s) -> std::string
+        [low, high, lowOpen](std::string& s) -> std::string
         {
             char* end = nullptr;
             const double v = std::strtod(s.c_str(), &end);
-            if (!s.empty() && *end == '\0' && std::isfinite(v) && v >= low && v <= high)
+            if (!s.empty() && *end == '\0' && std::isfinite(v) && (lowOpen ? v > low : v >= low) && v <= high)
                 return "";
-            return s + " is not a finite number in [" + CLI::detail::to_string(low) + ", " +
-                   CLI::detail::to_string(high) + "]";
+            return s + " is not a finite number in " + (lowOpen ? "(" : "[") + boundText(low) + ", " + boundText(high) +
+                   "]";
         },
         "FINITE");
 }
@@ -73,9 +86,11 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->check(
             [](const std::string& s) -> std::string
             {
+                // Digits only: sscanf's %u would take "-1" as 4294967295.
                 unsigned i = 0, n = 0;
                 char end = 0;
-                if (std::sscanf(s.c_str(), "%u/%u%c", &i, &n, &end) != 2 || n == 0 || i >= n)
+                if (s.find_first_not_of("0123456789/") != std::string::npos ||
+                    std::sscanf(s.c_str(), "%u/%u%c", &i, &n, &end) != 2 || n == 0 || i >= n)
                     return s + " is not I/N with 0 <= I < N";
                 return "";
             });
@@ -84,10 +99,12 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->check(CLI::Range(1u, 1024u));
     app.add_option("--clamp", o.batch.scrubMax, "largest colour value passed to the bloom; larger ones are clamped")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber & CLI::Range(0.0f, 3.0e38f));
+        ->check(finiteIn(0.0, kMaxLinearValue, true));
     app.add_option("--preview", o.preview, "with -o: also write an 8-bit sRGB PNG preview (Reinhard tonemap) here")
         ->needs(single);
-    app.add_option("--exposure", o.batch.previewExposure, "preview exposure in stops")->capture_default_str();
+    app.add_option("--exposure", o.batch.previewExposure, "preview exposure in stops, -64..64")
+        ->capture_default_str()
+        ->check(finiteIn(-64.0, 64.0));
     CLI::Option* kernelFile =
         app.add_option("--kernel", o.kernelPath,
                        "PSF image (EXR/HDR), centre texel (W/2, H/2); default: a generated diffraction PSF "
@@ -183,34 +200,34 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_option("--sharpen", o.batch.settings.sharpen,
                    "delta sharpening t: spectrum (1 - t) K + t; 1 is the identity")
         ->capture_default_str()
-        ->check(CLI::Range(0.0f, 1.0f));
+        ->check(finiteIn(0.0, 1.0));
     app.add_option("--output", output,
                    "bloom: the convolution of the prefiltered frame p alone; composite (energy-conserving): in + "
                    "intensity * (bloom - p); additive: in + intensity * bloom")
         ->capture_default_str()
         ->check(CLI::IsMember(settingNames(kOutputModeNames)));
-    app.add_option("--intensity", o.batch.settings.intensity, "composite weight of the bloom, >= 0")
+    app.add_option("--intensity", o.batch.settings.intensity, "composite weight of the bloom, 0..1000000000")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(finiteIn(0.0, kMaxLinearValue));
     std::vector<float> tint;
     app.add_option("--tint", tint,
                    "R,G,B: multipliers of the bloom's colour, each >= 0 (above 1 allowed); default 1,1,1")
         ->delimiter(',')
         ->expected(3)
-        ->check(finiteIn(0.0, 3.0e38));
+        ->check(finiteIn(0.0, kMaxLinearValue));
     PrefilterSettings& prefilter = o.batch.settings.prefilter;
     app.add_option("--threshold", prefilter.threshold,
                    "prefilter: only brightness max(r, g, b) above T blooms, p = in * (b - T) / b (docs/kernels.md); "
                    "0: off")
         ->capture_default_str()
-        ->check(CLI::Range(0.0f, 3.0e38f));
+        ->check(finiteIn(0.0, kMaxLinearValue));
     app.add_option("--knee", prefilter.knee, "prefilter: soft-knee width K in [0, T] around the threshold; 0: hard")
         ->capture_default_str()
-        ->check(CLI::Range(0.0f, 3.0e38f));
+        ->check(finiteIn(0.0, kMaxLinearValue));
     app.add_option("--bloom-clamp", prefilter.clamp,
                    "prefilter: caps max(r, g, b) of what blooms at C, hue kept; 0: none (not --clamp)")
         ->capture_default_str()
-        ->check(CLI::Range(0.0f, 3.0e38f));
+        ->check(finiteIn(0.0, kMaxLinearValue));
     std::string precision = "fp32";
     app.add_option("--precision", precision,
                    "storage of the spectra between the passes: fp32, or fp16 (half the traffic; its rounding noise, "
@@ -221,7 +238,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_option("--pixel-type", pixelType, "output channel type, half or float; default: as the input's")
         ->check(CLI::IsMember({"half", "float"}));
     app.add_option("--device", o.runner.deviceIndex,
-                   "Vulkan physical device index; default: the first discrete GPU, else lavapipe (CPU)");
+                   "Vulkan physical device index, >= 0; default: the first discrete GPU, else lavapipe (CPU)")
+        ->check(CLI::Range(0, 1000000));
     app.add_flag("--validate", o.runner.validation,
                  "enable the Khronos validation layer (synchronization validation included) and fail on any message "
                  "it prints");
