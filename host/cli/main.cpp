@@ -40,7 +40,12 @@ int run(CliOptions& o)
                                      : shardOf(jobsForOutDir(o.inputs, o.outDir, o.suffix), o.shardIndex, o.shardCount);
     try
     {
-        checkJobs(jobs);
+        checkJobs(jobs,
+                  {{"--kernel", o.kernelPath},
+                   {"--list", o.listPath},
+                   {"--list0", o.list0Path},
+                   {"--settings", o.settingsPath}},
+                  {{"--report", o.reportPath}});
         o.batch.kernel = loadKernel(o);
     }
     catch (const HostError& e)

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 namespace fftb
@@ -49,6 +50,47 @@ CLI::Validator finiteIn(double low, double high, bool lowOpen = false)
         "FINITE");
 }
 
+/// Appends the paths of list file `path`, each ended by `separator` (a CR before an LF dropped, empty ones skipped).
+/// False and the reason when it is not a regular file, cannot be read, has a path longer than 4096 bytes (PATH_MAX
+/// with its terminating zero: not a list) or, with LF separators, a line holding a NUL byte (named by its number).
+bool readList(const std::string& path, char separator, std::vector<std::string>* paths, std::string* error)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+    {
+        *error = std::filesystem::exists(path, ec) ? "not a regular file" : "cannot be read";
+        return false;
+    }
+    std::ifstream list(path, std::ios::binary);
+    if (!list)
+    {
+        *error = "cannot be read";
+        return false;
+    }
+    char line[4097];
+    for (size_t number = 1; list.getline(line, sizeof line, separator); ++number)
+    {
+        // gcount() counts the separator too, when there was one.
+        const size_t length = size_t(list.gcount()) - (list.eof() ? 0 : 1);
+        std::string entry(line, length);
+        if (separator == '\n' && entry.find('\0') != std::string::npos)
+        {
+            *error = "line " + std::to_string(number) + " holds a NUL byte (a NUL-separated list is --list0)";
+            return false;
+        }
+        if (separator == '\n' && !entry.empty() && entry.back() == '\r')
+            entry.pop_back();
+        if (!entry.empty())
+            paths->push_back(entry);
+    }
+    if (list.fail() && !list.eof())
+    {
+        *error = list.bad() ? std::string("read error") : "a path longer than 4096 bytes: not a list of paths";
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
@@ -72,7 +114,12 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "fftbloom-viewer saves them (README.md); the command line overrides them")
         ->check(CLI::ExistingFile);
     app.allow_config_extras(CLI::config_extras_mode::error); // a misspelt option in the file is an error
-    app.add_option("--list", o.listPath, "also read input paths from this file, one a line (empty lines ignored)");
+    CLI::Option* list = app.add_option("--list", o.listPath,
+                                       "also read input paths from this file, one a line (empty lines ignored; a "
+                                       "line holding a NUL byte is an error: use --list0)");
+    app.add_option("--list0", o.list0Path,
+                   "also read input paths from this file, each ended by a NUL byte (find -print0, as xargs -0)")
+        ->excludes(list);
     CLI::Option* single = app.add_option("-o", o.output, "output OpenEXR of a single input; never the input");
     CLI::Option* outDir =
         app.add_option("--out-dir", o.outDir, "write each output to DIR/<input name><suffix>.exr (DIR must exist)");
@@ -266,6 +313,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         // Exit code 2 for every usage error, as documented, rather than CLI11's per-error codes (105, 106, ...).
         return app.exit(e) == 0 ? 0 : 2;
     }
+    if (const CLI::Option* config = app.get_config_ptr(); config && config->count() > 0)
+        o.settingsPath = config->as<std::string>();
     BloomSettings& settings = o.batch.settings; // every name was checked by IsMember
     parseSettingName(padding, kPaddingNames, &settings.padding);
     parseSettingName(axis, kAxisOrderNames, &settings.axisOrder);
@@ -295,27 +344,10 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         std::fprintf(stderr, "fftbloom: %s\n", message.c_str());
         return 2;
     };
-    if (!o.listPath.empty())
-    {
-        std::ifstream list(o.listPath);
-        if (!list)
-            return usage("--list " + o.listPath + ": cannot be read");
-        // Lines are paths (PATH_MAX 4096 bytes with its terminating zero); a longer one means the file is not a
-        // list (a binary file, /dev/zero), so it is refused before it is read whole. A CR before the LF is dropped.
-        char line[4097];
-        while (list.getline(line, sizeof line))
-        {
-            std::string path(line);
-            if (!path.empty() && path.back() == '\r')
-                path.pop_back();
-            if (!path.empty())
-                o.inputs.push_back(path);
-        }
-        if (list.fail() && !list.eof())
-            return usage(
-                "--list " + o.listPath + ": " +
-                (list.bad() ? std::string("read error") : "a line longer than 4096 bytes: not a list of paths"));
-    }
+    for (const auto& [path, separator] : {std::pair{o.listPath, '\n'}, std::pair{o.list0Path, '\0'}})
+        if (!path.empty())
+            if (std::string error; !readList(path, separator, &o.inputs, &error))
+                return usage(std::string(separator == '\n' ? "--list " : "--list0 ") + path + ": " + error);
     parseKernelExtent(o.kernelExtent, &settings.kernelExtent, nullptr);
     if (!settings.kernelExtent.native() && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
         return usage("--kernel-extent " + o.kernelExtent +
@@ -324,7 +356,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     if (prefilter.knee > prefilter.threshold)
         return usage("--knee: the soft knee must not be wider than --threshold");
     if (o.inputs.empty())
-        return usage("no input frames (give paths or --list)");
+        return usage("no input frames (give paths, --list or --list0)");
     if (o.output.empty() && o.outDir.empty())
         return usage("say where outputs go: -o FILE (one input) or --out-dir DIR");
     if (!o.output.empty() && o.inputs.size() != 1)

@@ -27,6 +27,7 @@ struct CliOptions
 {
     std::vector<std::string> inputs;     ///< from the command line, then from --list
     std::string listPath;                ///< --list: a file of input paths, one a line
+    std::string list0Path;               ///< --list0: a file of input paths, each ended by a NUL byte
     std::string output;                  ///< -o: the output of a single input
     std::string outDir;                  ///< --out-dir: outputs named after their inputs
     std::string suffix;                  ///< appended to the input's name in --out-dir

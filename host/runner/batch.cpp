@@ -7,6 +7,8 @@
 #include "image/image_io.h"
 #include "runner/restore.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -32,25 +34,60 @@ std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, cons
     return jobs;
 }
 
-void checkJobs(const std::vector<BatchJob>& jobs)
+namespace
 {
+
+/// A file's identity: "device:inode" when it exists (stat follows links), else its resolved path.
+std::string identityOf(const std::string& path)
+{
+    struct stat s
+    {
+    };
+    if (::stat(path.c_str(), &s) == 0)
+        return "inode " + std::to_string(s.st_dev) + ":" + std::to_string(s.st_ino);
     std::error_code ec;
-    const auto canonical = [&](const std::string& path) { return fs::weakly_canonical(path, ec); };
-    std::map<fs::path, const BatchJob*> writer; // every file written -> its job
+    return "path " + fs::weakly_canonical(path, ec).string();
+}
+
+} // namespace
+
+void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& reads,
+               const std::vector<NamedPath>& writes)
+{
+    struct Writer
+    {
+        const BatchJob* job; ///< nullptr for `writes`
+        NamedPath named;
+    };
+    const auto nameOf = [](const Writer& w)
+    { return w.job ? "the output " + w.named.path + " of " + w.job->input : w.named.role + " " + w.named.path; };
+    std::map<std::string, Writer> writer; // every file written, by identity
+    const auto add = [&](const Writer& w)
+    {
+        if (w.named.path.empty())
+            return;
+        const auto [at, added] = writer.emplace(identityOf(w.named.path), w);
+        if (added)
+            return;
+        if (w.job && at->second.job)
+            throw HostError(w.job->input + ": would be written to " + w.named.path + ", as " + at->second.job->input +
+                            " is; give the inputs different names or the outputs a --suffix");
+        throw HostError(nameOf(w) + ": is also " + nameOf(at->second) + "; fftbloom writes each file once");
+    };
     for (const BatchJob& job : jobs)
         for (const std::string* path : {&job.output, &job.preview})
-        {
-            if (path->empty())
-                continue;
-            const auto [at, added] = writer.emplace(canonical(*path), &job);
-            if (!added)
-                throw HostError(job.input + ": would be written to " + *path + ", as " + at->second->input +
-                                " is; give the inputs different names or the outputs a --suffix");
-        }
+            add({&job, {"", *path}});
+    for (const NamedPath& w : writes)
+        add({nullptr, w});
     for (const BatchJob& job : jobs)
-        if (const auto it = writer.find(canonical(job.input)); it != writer.end())
-            throw HostError(job.input + ": is the input, and would be overwritten by the output of " +
-                            it->second->input + "; fftbloom never overwrites an input");
+        if (const auto it = writer.find(identityOf(job.input)); it != writer.end())
+            throw HostError(job.input + ": is the input, and would be overwritten by " + nameOf(it->second) +
+                            "; fftbloom never overwrites an input");
+    for (const NamedPath& r : reads)
+        if (!r.path.empty())
+            if (const auto it = writer.find(identityOf(r.path)); it != writer.end())
+                throw HostError(r.role + " " + r.path + ": is read, and would be overwritten by " + nameOf(it->second) +
+                                "; fftbloom never writes a file it reads");
 }
 
 std::vector<BatchJob> shardOf(const std::vector<BatchJob>& jobs, uint32_t index, uint32_t count)

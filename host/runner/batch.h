@@ -29,9 +29,20 @@ struct BatchJob
 std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, const std::string& outDir,
                                     const std::string& suffix);
 
-/// Throws HostError naming the paths when a job's output or preview is any job's input (fftbloom never overwrites
-/// an input) or two jobs would write the same file. Paths are compared after resolving links and "..".
-void checkJobs(const std::vector<BatchJob>& jobs);
+/// A file the run reads or writes besides the frames, named for messages: {"--kernel", "psf.exr"}.
+struct NamedPath
+{
+    std::string role;
+    std::string path;
+};
+
+/// Throws HostError naming both paths when any file the run writes (the jobs' outputs and previews, `writes` such as
+/// the report) is a file it reads (the jobs' inputs, `reads` such as the kernel, the list and the settings file) or
+/// another file it writes: fftbloom never writes a file it reads, nor one file twice. Files are compared by identity:
+/// device and inode where the file exists (links, hard links and ".." included), the resolved path otherwise.
+/// Empty paths are skipped.
+void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& reads = {},
+               const std::vector<NamedPath>& writes = {});
 
 /// Jobs `index`, `index + count`, `index + 2 count`, ... of `jobs`: shards 0/N .. N-1/N cover a batch exactly once.
 /// Requires index < count.

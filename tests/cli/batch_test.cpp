@@ -349,12 +349,41 @@ TEST_F(BatchTest, ListFileAddsInputs)
         EXPECT_TRUE(fs::exists(file("out") / numbered("f", i, ".exr"))) << i;
 }
 
+// A NUL byte in a --list line is an error naming the line (it used to cut the line and drop the rest, exit 0);
+// --list0 reads find -print0 lists.
+TEST_F(BatchTest, ListLinesWithANulAreRefusedAndList0ReadsNulSeparatedLists)
+{
+    const std::vector<fs::path> inputs = writeInputs(3);
+    fs::create_directory(file("out"));
+    const std::string nul(1, '\0');
+    writeBytes(file("print0.txt"), inputs[0].string() + nul + inputs[1].string() + nul + inputs[2].string() + nul);
+    const auto before = listing();
+    const CliResult refused =
+        run("--list " + quote(file("print0.txt")) + " --out-dir " + quote(file("out")) + " --kernel-size 8");
+    EXPECT_EQ(refused.code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("line 1 holds a NUL byte"), std::string::npos) << refused.err;
+    EXPECT_EQ(listing(), before);
+    const CliResult r =
+        run("--list0 " + quote(file("print0.txt")) + " --out-dir " + quote(file("out")) + " --kernel-size 8");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(fs::exists(file("out") / numbered("f", i, ".exr"))) << i;
+    const CliResult both = run("--list " + quote(file("print0.txt")) + " --list0 " + quote(file("print0.txt")) +
+                               " --out-dir " + quote(file("out")));
+    EXPECT_EQ(both.code, 2) << both.err;
+}
+
 TEST_F(BatchTest, UsageErrorsExitWith2AndWriteNothing)
 {
     const std::vector<fs::path> inputs = writeInputs(2);
     fs::create_directories(file("sub"));
     writeExr((file("sub") / "f0.exr").string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Half));
     fs::create_directory(file("out"));
+    writeExr(file("kernel.exr").string(), makeImage(5, 5, {"R", "G", "B"}, PixelType::Float));
+    fs::create_symlink(file("kernel.exr"), file("kernel-link.exr"));
+    std::ofstream(file("list.txt")) << inputs[0].string() << "\n";
+    std::ofstream(file("preset.txt")) << "intensity=0.5\n";
+    fs::create_hard_link(file("preset.txt"), file("preset-hardlink.txt"));
     const auto before = listing();
     const struct
     {
@@ -367,7 +396,24 @@ TEST_F(BatchTest, UsageErrorsExitWith2AndWriteNothing)
         {quoted({inputs[0], file("sub") / "f0.exr"}) + "--out-dir " + quote(file("out")), "sub/f0.exr"},
         {quoted(inputs) + "--out-dir " + quote(dir), "never overwrites an input"},
         {"--list " + quote(file("absent.txt")) + " --out-dir " + quote(file("out")), "absent.txt"},
-        {"--list /dev/zero --out-dir " + quote(file("out")), "not a list of paths"},
+        {"--list /dev/zero --out-dir " + quote(file("out")), "not a regular file"},
+        // No file written may be one read, nor two writes one file: compared by identity (links included).
+        {quoted(inputs) + "--out-dir " + quote(file("out")) + " --report " + quote(inputs[1]),
+         "never overwrites an input"},
+        {quoted(inputs) + "--out-dir " + quote(file("out")) + " --kernel " + quote(file("kernel.exr")) + " --report " +
+             quote(file("kernel-link.exr")),
+         "never writes a file it reads"},
+        {"--list " + quote(file("list.txt")) + " --out-dir " + quote(file("out")) + " --report " +
+             quote(file("list.txt")),
+         "--list"},
+        {quoted(inputs) + "--out-dir " + quote(file("out")) + " --settings " + quote(file("preset.txt")) +
+             " --report " + quote(file("preset-hardlink.txt")),
+         "--settings"},
+        {quoted({inputs[0]}) + "-o " + quote(file("single.exr")) + " --report " + quote(file("single.exr")),
+         "writes each file once"},
+        {quoted({inputs[0]}) + "-o " + quote(file("single.exr")) + " --preview " + quote(file("kernel.exr")) +
+             " --kernel " + quote(file("kernel.exr")),
+         "never writes a file it reads"},
     };
     for (const auto& c : cases)
     {
