@@ -40,12 +40,12 @@ int run(CliOptions& o)
                                      : shardOf(jobsForOutDir(o.inputs, o.outDir, o.suffix), o.shardIndex, o.shardCount);
     try
     {
-        checkJobs(jobs,
-                  {{"--kernel", o.kernelPath},
-                   {"--list", o.listPath},
-                   {"--list0", o.list0Path},
-                   {"--settings", o.settingsPath}},
-                  {{"--report", o.reportPath}});
+        std::vector<NamedPath> reads, writes;
+        for (const auto& [role, path] : {std::pair{"--kernel", &o.kernelPath}, std::pair{"--list", &o.listPath},
+                                         std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
+            reads.push_back({role, *path});
+        writes.push_back({"--report", o.reportPath});
+        checkJobs(jobs, reads, writes);
         o.batch.kernel = loadKernel(o);
     }
     catch (const HostError& e)

@@ -69,6 +69,8 @@ void Progress::onFrame(const FrameRecord& f, std::size_t done, std::size_t total
         if (f.scrubbed.total() > 0)
             std::printf(" [scrubbed %llu NaN, %llu negative, %llu above --clamp]", (unsigned long long)f.scrubbed.nan,
                         (unsigned long long)f.scrubbed.negative, (unsigned long long)f.scrubbed.clamped);
+        if (f.saturated > 0)
+            std::printf(" [%llu values beyond 65504 written as half: saturated]", (unsigned long long)f.saturated);
         std::printf("\n");
     }
     if (terminal_)

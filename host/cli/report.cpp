@@ -16,7 +16,7 @@ void writeReport(const std::string& path, const BatchSummary& summary, const std
     static const char* const statusNames[] = {"ok", "skipped", "failed"};
     nlohmann::ordered_json frames = nlohmann::ordered_json::array();
     double decode = 0.0, gpu = 0.0, encode = 0.0;
-    uint64_t scrubbed = 0;
+    uint64_t scrubbed = 0, saturated = 0;
     for (const FrameRecord& f : summary.frames)
     {
         nlohmann::ordered_json frame{
@@ -33,6 +33,7 @@ void writeReport(const std::string& path, const BatchSummary& summary, const std
             frame["firstAxis"] = f.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x";
             frame["scrubbed"] = {
                 {"nan", f.scrubbed.nan}, {"negative", f.scrubbed.negative}, {"clamped", f.scrubbed.clamped}};
+            frame["saturated"] = f.saturated;
             frame["seconds"] = {{"decode", f.decodeSeconds}, {"gpu", f.gpuSeconds}, {"encode", f.encodeSeconds}};
             frame["gpuMilliseconds"] = f.gpuMilliseconds;
         }
@@ -41,6 +42,7 @@ void writeReport(const std::string& path, const BatchSummary& summary, const std
         gpu += f.gpuSeconds;
         encode += f.encodeSeconds;
         scrubbed += f.scrubbed.total();
+        saturated += f.saturated;
     }
     const std::size_t processed = summary.count(FrameStatus::Ok) + summary.count(FrameStatus::Failed);
     nlohmann::ordered_json report{
@@ -54,6 +56,7 @@ void writeReport(const std::string& path, const BatchSummary& summary, const std
           {"skipped", summary.count(FrameStatus::Skipped)},
           {"failed", summary.count(FrameStatus::Failed)},
           {"scrubbed", scrubbed},
+          {"saturated", saturated},
           {"wallSeconds", summary.wallSeconds},
           {"framesPerSecond", summary.wallSeconds > 0.0 ? double(processed) / summary.wallSeconds : 0.0},
           {"decodeSeconds", decode},

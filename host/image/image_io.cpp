@@ -2,9 +2,9 @@
 // Reads OpenEXR and Radiance .hdr images; writes OpenEXR files and PNG previews whole or not at all.
 #include "image/image_io.h"
 
+#include "host_error.h"
 #include "image/atomic_file.h"
 #include "image/exr_blocks.h"
-#include "host_error.h"
 #include "image/little_endian.h"
 
 #include <stb_image.h>
@@ -12,6 +12,7 @@
 #include <tinyexr.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -92,6 +94,12 @@ std::vector<unsigned char> readFile(const std::string& path)
     if (fd < 0)
         fail(path, errno == ENOENT ? std::string("no such file") : std::strerror(errno));
     const OnExit closeFile{[fd] { ::close(fd); }};
+    // A character device (/dev/zero) or a pipe would be read until memory runs out.
+    struct stat s
+    {
+    };
+    if (::fstat(fd, &s) != 0 || !S_ISREG(s.st_mode))
+        fail(path, "not a regular file");
     std::vector<unsigned char> bytes;
     unsigned char chunk[1 << 16];
     for (ssize_t got = 1; got != 0;)
@@ -259,8 +267,8 @@ Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
     std::vector<unsigned char> padded;
     if (h.compression_type == TINYEXR_COMPRESSIONTYPE_PIZ)
     {
-        padded.resize(bytes.size() + 16);
-        std::copy(bytes.begin(), bytes.end(), padded.begin());
+        padded = bytes;
+        padded.resize(padded.size() + 16);
     }
     const char* loadMessage = nullptr;
     const int loaded =
@@ -321,8 +329,38 @@ struct HdrSource
     static int eof(void* user) { return static_cast<HdrSource*>(user)->overran; }
 };
 
+// Refuses a .hdr whose resolution line declares more texels than its bytes can hold, before stb allocates for them
+// (a 51-byte file declaring 8192 x 8192 would cost 664 MiB). A scanline takes at least 4 bytes a texel unencoded,
+// or, run-length encoded (widths 8 .. 32767), a 4-byte marker and per component 2 bytes a run of up to 127.
+void checkHdrSize(const std::string& path, const std::vector<unsigned char>& bytes)
+{
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()),
+                                std::min<std::size_t>(bytes.size(), 65536));
+    const std::size_t blank = text.find("\n\n");
+    if (blank == std::string::npos)
+        return; // stb names the broken header
+    const std::size_t lineEnd = text.find('\n', blank + 2);
+    long long width = 0, height = 0;
+    char yAxis[3] = {}, xAxis[3] = {};
+    if (lineEnd == std::string::npos ||
+        std::sscanf(std::string(text.substr(blank + 2, lineEnd - blank - 2)).c_str(), "%2s %lld %2s %lld", yAxis,
+                    &height, xAxis, &width) != 4 ||
+        width < 1 || height < 1)
+        return;
+    if (width > (1LL << 30) || height > (1LL << 30))
+        fail(path,
+             "corrupt Radiance .hdr (it declares " + std::to_string(width) + "x" + std::to_string(height) + " texels)");
+    const long long perLine = width >= 8 && width < 32768 ? 4 + 8 * ((width + 126) / 127) : 4 * width;
+    const long long available = (long long)(bytes.size() - (lineEnd + 1));
+    if (height > available / perLine)
+        fail(path, "corrupt or truncated Radiance .hdr (" + std::to_string(width) + "x" + std::to_string(height) +
+                       " texels need at least " + std::to_string(perLine) + " bytes a line; the file has " +
+                       std::to_string(available) + " after its header)");
+}
+
 Image readHdr(const std::string& path, const std::vector<unsigned char>& bytes)
 {
+    checkHdrSize(path, bytes);
     HdrSource source{bytes};
     // Only stb's .hdr loader sees these files (readImage checked the signature), and it never skips.
     const stbi_io_callbacks callbacks{HdrSource::read, [](void*, int) {}, HdrSource::eof};

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -36,6 +37,25 @@ std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, cons
 
 namespace
 {
+
+/// Clamps the R, G, B channels that are written as half floats (their type, or `override`) to +-65504, the largest
+/// finite half: a value beyond it (ringing beside a 65504 frame, a huge float input) would be written as Inf.
+/// Returns how many values changed.
+uint64_t saturateHalfRgb(Image& image, std::optional<PixelType> override)
+{
+    constexpr float kHalfMax = 65504.0f;
+    uint64_t saturated = 0;
+    for (Channel& channel : image.channels)
+        if ((channel.name == "R" || channel.name == "G" || channel.name == "B") &&
+            override.value_or(channel.type) == PixelType::Half)
+            for (float& v : channel.values)
+                if (std::fabs(v) > kHalfMax)
+                {
+                    v = std::copysign(kHalfMax, v);
+                    ++saturated;
+                }
+    return saturated;
+}
 
 /// A file's identity: "device:inode" when it exists (stat follows links), else its resolved path.
 std::string identityOf(const std::string& path)
@@ -66,6 +86,9 @@ void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& 
     {
         if (w.named.path.empty())
             return;
+        std::error_code ec;
+        if (fs::is_directory(w.named.path, ec))
+            throw HostError(nameOf(w) + ": is a directory");
         const auto [at, added] = writer.emplace(identityOf(w.named.path), w);
         if (added)
             return;
@@ -261,21 +284,13 @@ class Pipeline
         {
             if (frame.scrubbed)
                 restoreUnbloomed(frame.rgba, toRgba(frame.image), options_.scrubMax, options_.settings);
-            const Image result = withRgb(frame.image, frame.rgba);
-            writeExr(record.job.output, result, options_.pixelType);
+            Image result = withRgb(frame.image, frame.rgba);
+            record.saturated = saturateHalfRgb(result, options_.pixelType);
+            // The preview first: if it fails, the output is not written and its previous file stays. Each file is
+            // replaced only by its complete successor (written beside it, then renamed).
             if (!record.job.preview.empty())
-            {
-                try
-                {
-                    writePngPreview(record.job.preview, result, options_.previewExposure);
-                }
-                catch (const HostError&)
-                {
-                    std::error_code ec;
-                    fs::remove(record.job.output, ec); // all or nothing
-                    throw;
-                }
-            }
+                writePngPreview(record.job.preview, result, options_.previewExposure);
+            writeExr(record.job.output, result, options_.pixelType);
             record.status = FrameStatus::Ok;
         }
         catch (const std::exception& e)

@@ -79,6 +79,8 @@ struct FrameRecord
     /// and its scale sigma. Zero until the frame was bloomed.
     FftbNodeDescription plan{};
     ScrubCounts scrubbed;
+    /// R, G, B values of a half-float output beyond +-65504 (the largest finite half), written as +-65504
+    uint64_t saturated = 0;
     double decodeSeconds = 0.0;   ///< read, convert and scrub, on a worker thread
     double gpuSeconds = 0.0;      ///< wall time from submission to readback, frames in flight overlapping
     double gpuMilliseconds = 0.0; ///< GPU time of the passes, from timestamps

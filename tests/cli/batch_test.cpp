@@ -317,6 +317,25 @@ TEST_F(BatchTest, NanInfNegativeAndHugePixelsAreScrubbedAndCounted)
             ASSERT_TRUE(std::isfinite(v) && v >= -1e-3f) << "channel " << c.name << " holds " << v;
 }
 
+// Values beyond the largest finite half are written as +-65504 in a half output, never as Inf, and counted.
+TEST_F(BatchTest, HalfOutputsSaturateAtTheLargestFiniteHalfAndCountIt)
+{
+    Image image = makeImage(24, 16, {"R", "G", "B"}, PixelType::Float);
+    std::vector<float>& red = image.channels[std::size_t(image.find("R"))].values;
+    std::fill(red.begin(), red.end(), 2.0e5f);
+    writeExr(file("in.exr").string(), image);
+    fs::create_directory(file("out"));
+    // Intensity 0: the composite is the input (its unscrubbed values kept), 2e5 in R.
+    const CliResult r =
+        batch({file("in.exr")}, file("out"), "--intensity 0 --pixel-type half --report " + quote(file("report.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json report = readReport(file("report.json"));
+    EXPECT_EQ(report["frames"][0]["saturated"], 24 * 16);
+    EXPECT_EQ(report["totals"]["saturated"], 24 * 16);
+    for (const float v : channel(readImage((file("out") / "in.exr").string()), "R").values)
+        ASSERT_EQ(v, 65504.0f);
+}
+
 TEST_F(BatchTest, DataWindowAndDisplayWindowRoundTrip)
 {
     Image image = makeImage(30, 20, {"R", "G", "B", "A"}, PixelType::Half);

@@ -377,6 +377,29 @@ TEST_F(CliTest, PreviewIsPng)
     EXPECT_EQ(readBytes(file("preview.png")).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
 
+// A side output that cannot be written leaves the main output's previous file as it was (it used to remove it with
+// --overwrite); a destination that is a directory is a usage error, never "skipped".
+TEST_F(CliTest, AFailedPreviewLeavesThePreviousOutputAndDirectoriesAreNoDestinations)
+{
+    writeInput();
+    ASSERT_EQ(bloom(file("in.exr"), file("out.exr"), "").code, 0);
+    const std::string previous = readBytes(file("out.exr"));
+    const CliResult r = bloom(file("in.exr"), file("out.exr"),
+                              "--overwrite --intensity 0.9 --preview " + quote(file("missing") / "p.png"));
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("p.png"), std::string::npos) << r.err;
+    EXPECT_EQ(readBytes(file("out.exr")), previous) << "the previous output is untouched";
+    fs::create_directory(file("folder.exr"));
+    for (const std::string& options : {std::string(""), "--preview " + quote(file("folder.exr"))})
+    {
+        const auto before = listing();
+        const CliResult refused = bloom(file("in.exr"), options.empty() ? file("folder.exr") : file("o2.exr"), options);
+        EXPECT_EQ(refused.code, 2) << options << refused.err;
+        EXPECT_NE(refused.err.find("is a directory"), std::string::npos) << refused.err;
+        EXPECT_EQ(listing(), before);
+    }
+}
+
 TEST_F(CliTest, KernelExtentOtherThanPixelsFractionOrNativeIsUsageError)
 {
     writeInput();

@@ -518,6 +518,17 @@ TEST_F(ImageIoTest, TruncatedFiles)
     }
 }
 
+// Reads are bounded by what the file holds: only regular files are read (a character device would be read until
+// memory runs out), and a .hdr header declaring more texels than its bytes can hold is refused before stb allocates.
+TEST_F(ImageIoTest, OnlyRegularFilesAndNoMoreTexelsThanTheBytesHold)
+{
+    expectError([&] { readImage("/dev/zero"); }, "/dev/zero", "not a regular file");
+    expectError([&] { readImage(dir.string()); }, dir.string(), "not a regular file");
+    const std::string header = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 8192 +X 8192\n";
+    writeBytes(file("huge.hdr"), std::vector<char>(header.begin(), header.end()));
+    expectError([&] { readImage(file("huge.hdr")); }, file("huge.hdr"), "8192x8192 texels need at least 524 bytes");
+}
+
 TEST_F(ImageIoTest, UnsupportedCompressionIsNamed)
 {
     writeExr(file("zip.exr"), makeImage(8, 8, {"B", "G", "R"}, PixelType::Half));
