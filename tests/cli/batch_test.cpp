@@ -332,7 +332,8 @@ TEST_F(BatchTest, HalfOutputsSaturateAtTheLargestFiniteHalfAndCountIt)
     const nlohmann::json report = readReport(file("report.json"));
     EXPECT_EQ(report["frames"][0]["saturated"], 24 * 16);
     EXPECT_EQ(report["totals"]["saturated"], 24 * 16);
-    for (const float v : channel(readImage((file("out") / "in.exr").string()), "R").values)
+    const Image out = readImage((file("out") / "in.exr").string());
+    for (const float v : channel(out, "R").values)
         ASSERT_EQ(v, 65504.0f);
 }
 
