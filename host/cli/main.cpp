@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fftbloom: blooms OpenEXR and Radiance HDR frames on the GPU and writes OpenEXRs, one frame or a whole shot.
 #include "host_error.h"
+#include "image/atomic_file.h"
 #include "image/image_io.h"
 #include "options.h"
 #include "progress.h"
@@ -11,6 +12,7 @@
 #include "vulkan/device_loss.h"
 
 #include <cstdio>
+#include <new>
 
 namespace
 {
@@ -19,18 +21,26 @@ using namespace fftb;
 
 Texels loadKernel(const CliOptions& o)
 {
-    if (o.kernelPath.empty())
-        return defaultPsf(o.kernelSize, o.aperture, o.airyRadiusTexels);
-    Texels psf = resamplePsf(loadPsf(o.kernelPath), o.kernelSize);
     try
     {
-        normalizePsf(psf); // checked here to name the file; the plugin normalizes again
+        if (o.kernelPath.empty())
+            return defaultPsf(o.kernelSize, o.aperture, o.airyRadiusTexels);
+        Texels psf = resamplePsf(loadPsf(o.kernelPath), o.kernelSize);
+        try
+        {
+            normalizePsf(psf); // checked here to name the file; the plugin normalizes again
+        }
+        catch (const HostError& e)
+        {
+            throw HostError(o.kernelPath + ": " + e.what());
+        }
+        return psf;
     }
-    catch (const HostError& e)
+    catch (const std::bad_alloc&)
     {
-        throw HostError(o.kernelPath + ": " + e.what());
+        throw HostError((o.kernelPath.empty() ? std::string("the generated PSF") : o.kernelPath) +
+                        ": not enough memory to load it at --kernel-size " + std::to_string(o.kernelSize));
     }
-    return psf;
 }
 
 int run(CliOptions& o)
@@ -59,6 +69,16 @@ int run(CliOptions& o)
     // Test hook (docs/reliability.md): simulate a device loss after this many completed submissions.
     o.runner.loseDeviceAfterWaits = loseDeviceAfterFromEnvironment();
     GpuRunner runner(o.runner);
+    try
+    {
+        runner.check(o.batch.kernel, o.batch.settings);
+    }
+    catch (const FrameRefused& e) // refused with the smallest frame: refused with every frame
+    {
+        std::fprintf(stderr, "fftbloom: the kernel and settings fit no frame on %s: %s\n", runner.deviceName().c_str(),
+                     e.what());
+        return kExitUsage;
+    }
     BloomStage stage(runner, o.batch, kFramesInFlight);
     Progress progress(o.quiet, o.verbose);
     const BatchSummary summary =
@@ -95,6 +115,7 @@ int run(CliOptions& o)
 
 int main(int argc, char** argv)
 {
+    removeTemporariesOnTermination(); // first: before any thread starts
     CliOptions options;
     if (const std::optional<int> code = parseOptions(argc, argv, options))
         return *code;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cfloat>
 #include <filesystem>
 #include <fstream>
 
@@ -25,6 +26,12 @@ namespace
 /// at most 16384 x 16384 texels (FFTB_MAX_FFT_LENGTH squared), so with every value at most 1e9 every sum and square
 /// of the prefilter stays below 3e18, far inside fp32's 3.4e38: nothing later overflows to Inf.
 constexpr double kMaxLinearValue = 1.0e9;
+// The derivation: the kernel is normalized (every weight in [0, 1]), so a bloomed value is at most the sum of every
+// texel of the largest plan at the largest value, and the output multiplies it by at most the largest intensity and
+// tint; all of that stays below fp32's largest finite value.
+static_assert(kMaxLinearValue * double(FFTB_MAX_FFT_LENGTH) * double(FFTB_MAX_FFT_LENGTH) * kMaxLinearValue *
+                  kMaxLinearValue <
+              double(FLT_MAX));
 
 /// A bound in plain digits: 1000000000, 0.9, -1.
 std::string boundText(double bound)
@@ -101,6 +108,9 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                  "  fftbloom shot/*.exr --out-dir bloomed/ [--shard I/N] [--report report.json]\n"
                  "The bloom sees NaN as 0, negative values as 0 and values above --clamp as the clamp (the composite\n"
                  "keeps finite input values); the report counts them.\n"
+                 "Checked before any frame is read (else exit 2, nothing done): option values, that no file\n"
+                 "written is one read or written twice, that output folders exist, that the device takes the\n"
+                 "kernel and settings. Outputs appear whole or not at all; inputs are never overwritten.\n"
                  "Exit codes: 0 all frames written (or skipped: output exists), 1 some frames failed,\n"
                  "2 usage error (nothing done), 3 GPU failure (the batch stopped; frames not written failed).",
                  "fftbloom"};

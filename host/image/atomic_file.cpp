@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Temporary file, fsync, rename.
+// Temporary file, fsync, rename; the temporaries in progress, removed when a termination signal arrives.
 #include "image/atomic_file.h"
 
 #include "host_error.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -13,6 +14,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 namespace fftb
 {
@@ -25,42 +28,137 @@ std::string temporaryName(const std::string& path, long pid, int attempt)
     return path + ".tmp-" + std::to_string(pid) + "-" + std::to_string(attempt);
 }
 
+/// The temporaries that exist now. A temporary is created and registered, or renamed or removed and unregistered,
+/// under the mutex, which the termination thread takes and never gives back: it sees every temporary there is.
+struct Temporaries
+{
+    std::mutex mutex;
+    std::set<std::string> paths;
+};
+
+Temporaries& temporaries()
+{
+    static Temporaries* t = new Temporaries; // never destroyed: the termination thread may use it at exit
+    return *t;
+}
+
+sigset_t terminationSignals()
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP})
+        sigaddset(&set, signal);
+    return set;
+}
+
 } // namespace
+
+PendingFile::PendingFile(const std::string& path) : path_(path)
+{
+    Temporaries& t = temporaries();
+    const std::lock_guard lock(t.mutex);
+    // Named and opened with O_EXCL rather than mkstemp so that the file gets the usual mode instead of 0600.
+    for (int attempt = 0; fd_ < 0; ++attempt)
+    {
+        temporary_ = temporaryName(path, long(::getpid()), attempt);
+        fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd_ < 0 && errno == ENOENT)
+            throw HostError(path + ": no such folder");
+        if (fd_ < 0 && (errno != EEXIST || attempt == 100))
+            throw HostError(path + ": cannot create a file beside it: " + std::strerror(errno));
+    }
+    t.paths.insert(temporary_);
+}
+
+PendingFile::~PendingFile()
+{
+    if (!temporary_.empty())
+        discard();
+}
+
+void PendingFile::discard()
+{
+    if (fd_ >= 0)
+        ::close(fd_);
+    fd_ = -1;
+    Temporaries& t = temporaries();
+    const std::lock_guard lock(t.mutex);
+    ::unlink(temporary_.c_str());
+    t.paths.erase(temporary_);
+    temporary_.clear();
+}
+
+void PendingFile::write(const void* data, std::size_t size)
+{
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (std::size_t done = 0; done < size;)
+    {
+        const ssize_t wrote = ::write(fd_, bytes + done, size - done);
+        if (wrote < 0 && errno != EINTR)
+        {
+            const int error = errno;
+            discard();
+            throw HostError(path_ + ": " + std::strerror(error));
+        }
+        done += std::size_t(std::max(wrote, ssize_t(0)));
+    }
+}
+
+void PendingFile::commit()
+{
+    // Without the fsync a crash soon after the rename can leave an empty file under the final name.
+    int error = ::fsync(fd_) != 0 ? errno : 0;
+    if (::close(fd_) != 0 && error == 0)
+        error = errno;
+    fd_ = -1;
+    if (error == 0)
+    {
+        Temporaries& t = temporaries();
+        const std::lock_guard lock(t.mutex);
+        if (::rename(temporary_.c_str(), path_.c_str()) == 0)
+        {
+            t.paths.erase(temporary_);
+            temporary_.clear();
+            return;
+        }
+        error = errno;
+    }
+    discard();
+    throw HostError(path_ + ": " + std::strerror(error));
+}
 
 void writeFileAtomically(const std::string& path, const void* data, std::size_t size)
 {
-    // Named and opened with O_EXCL rather than mkstemp so that the file gets the usual mode instead of 0600.
-    std::string temporary;
-    int fd = -1;
-    for (int attempt = 0; fd < 0; ++attempt)
-    {
-        temporary = temporaryName(path, long(::getpid()), attempt);
-        fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno == ENOENT)
-            throw HostError(path + ": no such folder");
-        if (fd < 0 && (errno != EEXIST || attempt == 100))
-            throw HostError(path + ": cannot create a file beside it: " + std::strerror(errno));
-    }
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    int error = 0;
-    for (std::size_t done = 0; done < size && error == 0;)
-    {
-        const ssize_t wrote = ::write(fd, bytes + done, size - done);
-        error = wrote < 0 && errno != EINTR ? errno : 0;
-        done += std::size_t(std::max(wrote, ssize_t(0)));
-    }
-    // Without the fsync a crash soon after the rename can leave an empty file under the final name.
-    if (error == 0 && ::fsync(fd) != 0)
-        error = errno;
-    if (::close(fd) != 0 && error == 0)
-        error = errno;
-    if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0)
-        error = errno;
-    if (error != 0)
-    {
-        ::unlink(temporary.c_str());
-        throw HostError(path + ": " + std::strerror(error));
-    }
+    PendingFile file(path);
+    file.write(data, size);
+    file.commit();
+}
+
+void removeTemporariesOnTermination()
+{
+    const sigset_t signals = terminationSignals();
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    std::thread(
+        [signals]
+        {
+            int signal = 0;
+            while (sigwait(&signals, &signal) != 0)
+            {
+            }
+            Temporaries& t = temporaries();
+            t.mutex.lock(); // kept: no temporary is made or renamed from here on
+            for (const std::string& path : t.paths)
+                ::unlink(path.c_str());
+            // End as the signal would have: its default action, delivered to this thread, ends the process.
+            ::signal(signal, SIG_DFL);
+            sigset_t one;
+            sigemptyset(&one);
+            sigaddset(&one, signal);
+            pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
+            ::raise(signal);
+            ::_exit(128 + signal);
+        })
+        .detach();
 }
 
 void removeStaleTemporaries(const std::string& directory, const std::set<std::string>& names)

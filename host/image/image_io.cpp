@@ -367,6 +367,8 @@ Image readHdr(const std::string& path, const std::vector<unsigned char>& bytes)
     int width = 0, height = 0, components = 0;
     float* rgb = stbi_loadf_from_callbacks(&callbacks, &source, &width, &height, &components, 3);
     const OnExit freeRgb{[rgb] { stbi_image_free(rgb); }};
+    if (!rgb && std::strcmp(stbi_failure_reason(), "outofmem") == 0)
+        fail(path, "not enough memory to read it");
     if (!rgb || source.overran)
         fail(path, std::string("corrupt or truncated Radiance .hdr (") +
                        (rgb ? "the file ends early" : stbi_failure_reason()) + ")");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fftbloom-psf: writes a physically based point spread function (docs/kernels.md) as a float OpenEXR.
 #include "host_error.h"
+#include "image/atomic_file.h"
 #include "image/image_io.h"
 #include "psf/psf_generator.h"
 
@@ -153,6 +154,7 @@ int run(const ToolOptions& o)
 
 int main(int argc, char** argv)
 {
+    removeTemporariesOnTermination(); // first: before any thread starts
     ToolOptions o;
     if (const std::optional<int> stop = parse(argc, argv, o))
         return *stop;

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 #include <thread>
 
@@ -89,6 +90,9 @@ void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& 
         std::error_code ec;
         if (fs::is_directory(w.named.path, ec))
             throw HostError(nameOf(w) + ": is a directory");
+        const fs::path folder = fs::path(w.named.path).parent_path();
+        if (!fs::is_directory(folder.empty() ? "." : folder, ec))
+            throw HostError(nameOf(w) + ": no such folder " + folder.string() + " (fftbloom does not create folders)");
         const auto [at, added] = writer.emplace(identityOf(w.named.path), w);
         if (added)
             return;
@@ -268,7 +272,12 @@ class Pipeline
             record.decodeSeconds = secondsSince(start);
             return frame;
         }
-        catch (const std::exception& e) // HostError, and std::bad_alloc for a frame too large for this machine
+        catch (const std::bad_alloc&) // a frame too large for this machine's memory
+        {
+            fail(index, "not enough memory to read it");
+            return nullptr;
+        }
+        catch (const std::exception& e) // HostError naming the file
         {
             record.error = e.what();
             record.status = FrameStatus::Failed;
@@ -292,6 +301,11 @@ class Pipeline
                 writePngPreview(record.job.preview, result, options_.previewExposure);
             writeExr(record.job.output, result, options_.pixelType);
             record.status = FrameStatus::Ok;
+        }
+        catch (const std::bad_alloc&)
+        {
+            record.error = record.job.output + ": not enough memory to write it";
+            record.status = FrameStatus::Failed;
         }
         catch (const std::exception& e)
         {
@@ -378,7 +392,7 @@ class Pipeline
         catch (const std::exception& e)
         {
             std::lock_guard lock(mutex_);
-            fatal_ = e.what();
+            fatal_ = dynamic_cast<const std::bad_alloc*>(&e) ? "not enough memory for the frames in flight" : e.what();
             for (std::deque<std::unique_ptr<Frame>>* frames : {&inFlight, &toGpu_})
                 for (const std::unique_ptr<Frame>& frame : *frames)
                 {

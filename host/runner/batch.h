@@ -36,7 +36,8 @@ struct NamedPath
     std::string path;
 };
 
-/// Throws HostError naming both paths when any file the run writes (the jobs' outputs and previews, `writes` such as
+/// Throws HostError naming the path when a file the run writes is a directory or its folder does not exist, and
+/// naming both paths when any file the run writes (the jobs' outputs and previews, `writes` such as
 /// the report) is a file it reads (the jobs' inputs, `reads` such as the kernel, the list and the settings file) or
 /// another file it writes: fftbloom never writes a file it reads, nor one file twice. Files are compared by identity:
 /// device and inode where the file exists (links, hard links and ".." included), the resolved path otherwise.

@@ -211,6 +211,54 @@ struct GpuRunner::State
         }
     }
 
+    /// The bloom's FftbBloomInfo for a w x h frame with these settings, its context and kernel made (prepare()):
+    /// everything but the views. Throws FrameRefused when the plugin refuses them.
+    FftbBloomInfo plan(uint32_t w, uint32_t h, const Texels& psf, const BloomSettings& settings)
+    {
+        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        bi.width = w;
+        bi.height = h;
+        bi.padding = settings.padding;
+        bi.axisOrder = settings.axisOrder;
+        bi.outputMode = settings.output;
+        bi.intensity = settings.intensity;
+        std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
+        bi.sharpen = settings.sharpen;
+        bi.prefilterThreshold = settings.prefilter.threshold;
+        bi.prefilterKnee = settings.prefilter.knee;
+        bi.prefilterClamp = settings.prefilter.clamp;
+        bi.kernelScaleUnit = settings.kernelExtent.unit;
+        bi.kernelScale = settings.kernelExtent.value;
+        bi.storagePrecision = settings.storage;
+        // The context's maximum kernel width and height bound the kernel's extent on the frame too; a kernel scale the
+        // plugin refuses is named by fftbDescribeNode below.
+        const uint32_t kw = uint32_t(psf.width), kh = uint32_t(psf.height);
+        uint32_t extent[4] = {w, h, kw, kh};
+        if (fftbGetKernelExtent(&bi, kw, kh, &extent[2], &extent[3]) == FFTB_SUCCESS)
+        {
+            if (extent[2] > FFTB_MAX_KERNEL_LENGTH || extent[3] > FFTB_MAX_KERNEL_LENGTH)
+                throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT,
+                                   "kernel scale " + kernelExtentText(settings.kernelExtent) +
+                                       ": the kernel's extent on the frame " + std::to_string(extent[2]) + "x" +
+                                       std::to_string(extent[3]) + " is past " +
+                                       std::to_string(FFTB_MAX_KERNEL_LENGTH) + " pixels (FFTB_MAX_KERNEL_LENGTH)");
+            extent[2] = std::max(extent[2], kw);
+            extent[3] = std::max(extent[3], kh);
+        }
+        else
+        {
+            extent[2] = kw;
+            extent[3] = kh;
+        }
+        pluginMessage.clear();
+        prepare(extent, psf,
+                {settings.spectrum, settings.interpolation, settings.interpolationWidth, settings.spectrumOversampling,
+                 settings.kernelRotationDegrees, settings.kernelCentreOffset});
+        bi.kernel = kernel;
+        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        return bi;
+    }
+
     /// The slot's staging buffers and images, made for this extent unless they already are.
     void size(Slot& slot, uint32_t w, uint32_t h)
     {
@@ -278,48 +326,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     if (s.pendingSlots.size() >= s.slots.size())
         throw HostError("bloom: " + std::to_string(s.slots.size()) + " frames already in flight");
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
-    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-    bi.width = w;
-    bi.height = h;
-    bi.padding = settings.padding;
-    bi.axisOrder = settings.axisOrder;
-    bi.outputMode = settings.output;
-    bi.intensity = settings.intensity;
-    std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
-    bi.sharpen = settings.sharpen;
-    bi.prefilterThreshold = settings.prefilter.threshold;
-    bi.prefilterKnee = settings.prefilter.knee;
-    bi.prefilterClamp = settings.prefilter.clamp;
-    bi.kernelScaleUnit = settings.kernelExtent.unit;
-    bi.kernelScale = settings.kernelExtent.value;
-    bi.storagePrecision = settings.storage;
-    // The context's maximum kernel width and height bound the kernel's extent on the frame too; a kernel scale the
-    // plugin refuses is named by fftbDescribeNode below.
-    const uint32_t kw = uint32_t(kernel.width), kh = uint32_t(kernel.height);
-    uint32_t extent[4] = {w, h, kw, kh};
-    if (fftbGetKernelExtent(&bi, kw, kh, &extent[2], &extent[3]) == FFTB_SUCCESS)
-    {
-        if (extent[2] > FFTB_MAX_KERNEL_LENGTH || extent[3] > FFTB_MAX_KERNEL_LENGTH)
-            throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT,
-                               "kernel scale " + kernelExtentText(settings.kernelExtent) +
-                                   ": the kernel's extent on the frame " + std::to_string(extent[2]) + "x" +
-                                   std::to_string(extent[3]) + " is past " + std::to_string(FFTB_MAX_KERNEL_LENGTH) +
-                                   " pixels (FFTB_MAX_KERNEL_LENGTH)");
-        extent[2] = std::max(extent[2], kw);
-        extent[3] = std::max(extent[3], kh);
-    }
-    else
-    {
-        extent[2] = kw;
-        extent[3] = kh;
-    }
-    s.pluginMessage.clear();
-    s.prepare(extent, kernel,
-              {settings.spectrum, settings.interpolation, settings.interpolationWidth, settings.spectrumOversampling,
-               settings.kernelRotationDegrees, settings.kernelCentreOffset});
-    bi.kernel = s.kernel;
-    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-
+    FftbBloomInfo bi = s.plan(w, h, kernel, settings);
     const std::size_t slotIndex = s.nextSlot;
     State::Slot& slot = s.slots[slotIndex];
     if (FftbResult described = fftbDescribeNode(s.context, &bi, &slot.plan); described != FFTB_SUCCESS)
@@ -367,6 +374,17 @@ GpuRunner::Result GpuRunner::collect()
         result = s.finish();
     s.gpuMilliseconds = result.gpuMilliseconds;
     return result;
+}
+
+void GpuRunner::check(const Texels& kernel, const BloomSettings& settings)
+{
+    State& s = *state_;
+    if (kernel.components != 3)
+        throw HostError("bloom: kernel must be RGB");
+    const FftbBloomInfo bi = s.plan(1, 1, kernel, settings);
+    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    if (FftbResult described = fftbDescribeNode(s.context, &bi, &description); described != FFTB_SUCCESS)
+        s.fail(described, "fftbDescribeNode");
 }
 
 Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings)

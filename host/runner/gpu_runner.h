@@ -110,6 +110,12 @@ class GpuRunner
     /// when the plugin refuses this frame with these settings.
     void submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings);
 
+    /// Checks `kernel` and `settings` with a 1x1 frame, before any frame is read: the plugin's needs only grow with the
+    /// frame, so settings refused here (a kernel spectrum past the device's maxStorageBufferRange, a kernel extent past
+    /// FFTB_MAX_KERNEL_LENGTH) would be refused for every frame. Throws FrameRefused naming the plugin's reason (and
+    /// the device limit), HostError for other failures. The context and kernel made for it are kept for submit().
+    void check(const Texels& kernel, const BloomSettings& settings);
+
     /// Frames submitted and not yet collected.
     std::size_t pending() const;
 

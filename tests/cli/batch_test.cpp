@@ -283,6 +283,94 @@ TEST_F(BatchTest, KilledRunResumesWithTheSameCommand)
     EXPECT_EQ(names.size(), std::size_t(kFrames)) << "temporary files of the killed run were left behind";
 }
 
+TEST_F(BatchTest, TerminationSignalsLeaveNoTemporaryFiles)
+{
+    // As the killed run above, but with the signals a user or a farm sends (Ctrl-C, a job's time limit, a closed
+    // terminal): the temporaries in progress are removed and the process still ends by the signal.
+    constexpr int kFrames = 12;
+    std::vector<fs::path> inputs;
+    for (int i = 0; i < kFrames; ++i)
+    {
+        inputs.push_back(file(numbered("t", i, ".exr")));
+        writeExr(inputs.back().string(), makeImage(320, 240, {"R", "G", "B"}, PixelType::Half));
+    }
+    for (const int signal : {SIGTERM, SIGINT})
+    {
+        const fs::path out = file(numbered("out", signal, ""));
+        fs::create_directory(out);
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0)
+        {
+            const std::string command =
+                quote(FFTBLOOM_CLI_PATH) + " " + quoted(inputs) + "--kernel-size 64 --out-dir " + quote(out) + " -q";
+            ::execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        // Signal while a temporary exists if the poll sees one, else once the first output is complete.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        const auto temporaries = [&]
+        {
+            int count = 0;
+            std::error_code ec;
+            for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec))
+                count += it->path().filename().string().find(".tmp-") != std::string::npos;
+            return count;
+        };
+        while (temporaries() == 0 && !fs::exists(out / "t0.exr") && std::chrono::steady_clock::now() < deadline)
+        {
+        }
+        ::kill(child, signal);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before the signal, or exited " << WEXITSTATUS(status);
+        EXPECT_EQ(WTERMSIG(status), signal) << "it does not end as the signal would have";
+        EXPECT_EQ(temporaries(), 0) << "temporary files were left behind after signal " << signal;
+        int complete = 0;
+        for (const auto& entry : fs::directory_iterator(out))
+        {
+            EXPECT_NO_THROW(readImage(entry.path().string())) << entry.path() << " is not complete";
+            ++complete;
+        }
+        EXPECT_LT(complete, kFrames) << "every frame was done before the signal";
+    }
+}
+
+TEST_F(BatchTest, SettingsRefusedForEveryFrameAndMissingFoldersStopTheRunBeforeAnyFrameIsRead)
+{
+    // The first input is no image: had any frame been read, its error (exit 1) would come instead.
+    writeBytes(file("a-not-an-image.exr"), "not an image");
+    const std::vector<fs::path> inputs = {file("a-not-an-image.exr"), writeInputs(1)[0]};
+    fs::create_directory(file("out"));
+    const auto before = listing();
+    const std::string out = " --out-dir " + quote(file("out"));
+    const struct
+    {
+        std::string args;
+        std::string message;
+    } cases[] = {
+        {quoted(inputs) + "--out-dir " + quote(file("absent")), "no such folder " + file("absent").string()},
+        {quoted({inputs[0]}) + "-o " + quote(file("absent") / "x.exr"), "no such folder"},
+        {quoted({inputs[0]}) + "-o " + quote(file("x.exr")) + " --preview " + quote(file("absent") / "x.png"),
+         "no such folder"},
+        {quoted(inputs) + out + " --report " + quote(file("absent") / "report.json"), "no such folder"},
+        {quoted(inputs) + out + " --report " + quote(file("a-not-an-image.exr") / "report.json"), "no such folder"},
+        // lavapipe's maxStorageBufferRange is 128 MiB: a 4096-texel kernel's buffers do not fit in it.
+        {quoted(inputs) + out + " --kernel-size 4096", "maxStorageBufferRange of"},
+        {quoted(inputs) + out + " --kernel-size 8 --kernel-extent 4096px", "maxStorageBufferRange of"},
+    };
+    for (const auto& c : cases)
+    {
+        const CliResult r = run(c.args);
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.args << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+        EXPECT_EQ(r.err.find("not an OpenEXR"), std::string::npos) << "a frame was read: " << r.err;
+        EXPECT_EQ(listing(), before) << c.args;
+        EXPECT_TRUE(fs::is_empty(file("out"))) << c.args;
+    }
+}
+
 TEST_F(BatchTest, NanInfNegativeAndHugePixelsAreScrubbedAndCounted)
 {
     Image image = makeImage(24, 16, {"R", "G", "B"}, PixelType::Float);
