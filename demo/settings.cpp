@@ -78,7 +78,7 @@ const std::vector<std::string>& settingKeys()
         "view=composite|bloom|input|split|difference|kernel|spectrum",
         "tonemap=aces|aces-hill|reinhard|clamp",
         "exposure=STOPS (-16..16)",
-        "intensity=F (>= 0)",
+        "intensity=F (0 .. 65504; below 0.001 taken as 0.001: the composite of intensity 0 is view=input)",
         "tint=R,G,B (the bloom's colour multipliers, each >= 0; 1,1,1: none)",
         "sharpen=T (0..1)",
         "output=composite|additive|bloom (the energy-conserving or the additive composite; bloom: view=bloom)",
@@ -154,7 +154,7 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
     else if (key == "exposure")
         ok = real(-16.0, 16.0, [&](double f) { s.exposure = float(f); });
     else if (key == "intensity")
-        ok = real(0.0, 65504.0, [&](double f) { s.intensity = float(f); });
+        ok = real(0.0, 65504.0, [&](double f) { s.intensity = std::max(float(f), kMinimumIntensity); });
     else if (key == "tint")
         ok = parseFloats(value, 0.0, 65504.0, &s.tint);
     else if (key == "sharpen")

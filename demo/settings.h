@@ -49,6 +49,10 @@ enum class Rerun
     OnChange,   ///< only when the frame, the kernel or a bloom setting changes
 };
 
+/// The smallest bloom intensity: the plugin refuses 0 in its composite modes (it would show the input; view=input
+/// does).
+constexpr float kMinimumIntensity = 0.001f;
+
 /// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis, the
 /// composite, the prefilter and the kernel extent) go to
 /// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its resolution, the spectrum mode) to fftbCreateKernel.
@@ -57,7 +61,7 @@ struct Settings
     View view = View::Composite;
     Tonemapper tonemapper = Tonemapper::AcesFitted;
     float exposure = 0.0f;                       ///< stops
-    float intensity = 0.25f;                     ///< >= 0, above 1 allowed
+    float intensity = 0.25f;                     ///< >= kMinimumIntensity, above 1 allowed
     std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
     float sharpen = 0.0f;
     CompositeMode composite = CompositeMode::Conserving;

@@ -56,7 +56,7 @@ void Viewer::handleInput()
         if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
             edited().intensity += 0.05f;
         if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
-            edited().intensity = std::max(edited().intensity - 0.05f, 0.0f);
+            edited().intensity = std::max(edited().intensity - 0.05f, kMinimumIntensity);
         if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
             toggleEditB();
         if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
@@ -217,9 +217,9 @@ void Viewer::drawUi()
     Settings& e = edited();
     if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
-        // Ctrl+click types any value >= 0: past the slider's 4 too.
-        if (ImGui::SliderFloat("Intensity", &e.intensity, 0.0f, 4.0f, "%.3f"))
-            e.intensity = std::max(e.intensity, 0.0f);
+        // Ctrl+click types any value >= kMinimumIntensity: past the slider's 4 too.
+        if (ImGui::SliderFloat("Intensity", &e.intensity, kMinimumIntensity, 4.0f, "%.3f"))
+            e.intensity = std::max(e.intensity, kMinimumIntensity);
         if (ImGui::ColorEdit3("Tint", e.tint.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_HDR))
             for (float& t : e.tint)
                 t = std::isfinite(t) ? std::max(t, 0.0f) : 1.0f;
@@ -420,6 +420,7 @@ void Viewer::drawPlan()
     bi.storagePrecision = e.storage;
     bi.kernelScaleUnit = extent.unit;
     bi.kernelScale = extent.value;
+    bi.outputMode = FFTB_OUTPUT_MODE_BLOOM; // the plan does not depend on the output mode (nor its intensity)
     FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, xFirst = plan, yFirst = plan;
     bi.axisOrder = e.axisOrder;
     if (const FftbResult r = node.context.describeNode(bi, plan, std::nothrow); r != FFTB_SUCCESS)

@@ -9,10 +9,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cfloat>
 #include <filesystem>
 #include <fstream>
 
@@ -263,7 +263,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "intensity * (bloom - p); additive: in + intensity * bloom")
         ->capture_default_str()
         ->check(CLI::IsMember(settingNames(kOutputModeNames)));
-    app.add_option("--intensity", o.batch.settings.intensity, "composite weight of the bloom, 0..1000000000")
+    app.add_option("--intensity", o.batch.settings.intensity,
+                   "weight of the bloom in the composites, 0..1000000000 (0: the input, no GPU work)")
         ->capture_default_str()
         ->check(finiteIn(0.0, kMaxLinearValue));
     std::vector<float> tint;

@@ -325,6 +325,13 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         throw HostError("bloom: frame must be RGBA and kernel RGB");
     if (s.pendingSlots.size() >= s.slots.size())
         throw HostError("bloom: " + std::to_string(s.slots.size()) + " frames already in flight");
+    if (settings.output != FFTB_OUTPUT_MODE_BLOOM && settings.intensity == 0.0f)
+    {
+        // The composite of no bloom is the input (the plugin refuses intensity 0): nothing to record.
+        s.drain(); // results are collected in submission order
+        s.ready.push_back({frame, 0.0, {FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}});
+        return;
+    }
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
     FftbBloomInfo bi = s.plan(w, h, kernel, settings);
     const std::size_t slotIndex = s.nextSlot;
@@ -381,7 +388,8 @@ void GpuRunner::check(const Texels& kernel, const BloomSettings& settings)
     State& s = *state_;
     if (kernel.components != 3)
         throw HostError("bloom: kernel must be RGB");
-    const FftbBloomInfo bi = s.plan(1, 1, kernel, settings);
+    FftbBloomInfo bi = s.plan(1, 1, kernel, settings);
+    bi.intensity = bi.intensity == 0.0f ? 1.0f : bi.intensity; // a composite of intensity 0 is never recorded
     FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     if (FftbResult described = fftbDescribeNode(s.context, &bi, &description); described != FFTB_SUCCESS)
         s.fail(described, "fftbDescribeNode");

@@ -104,7 +104,9 @@ class GpuRunner
     };
 
     /// Starts blooming `frame` (RGBA, interleaved, any extent the plugin accepts) with `kernel` (RGB, normalized by
-    /// the plugin to unit sum per channel): uploads it and submits the passes and the readback, and returns.
+    /// the plugin to unit sum per channel): uploads it and submits the passes and the readback, and returns. A
+    /// composite with intensity 0 is the frame itself: nothing is submitted (the plugin refuses intensity 0) and its
+    /// Result's plan is zero.
     /// Requires pending() < framesInFlight. A new kernel or spectrum mode, or a context too small, first waits for
     /// the frames in flight (their results stay queued for collect()). Throws FrameRefused, naming the plugin's reason,
     /// when the plugin refuses this frame with these settings.

@@ -63,6 +63,8 @@ void checkCreateInfo(const FftbContextCreateInfo& info)
     checkExtents(info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight);
     if (info.maxFramesInFlight > 16)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "maxFramesInFlight: must lie in 0 .. 16"};
+    if (info.flags & ~FftbContextCreateFlags(FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT))
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "flags: unknown bits"};
     fftb::checkChain(
         info.pNext,
         {FFTB_STRUCTURE_TYPE_PLANNER_INFO, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO, FFTB_STRUCTURE_TYPE_SCRATCH_INFO},
@@ -82,6 +84,41 @@ template <typename Body> FftbResult guardedCreate(const FftbContextCreateInfo& i
                 info.messageCallback(f.result, f.vkResult, f.message.c_str(), info.messageUserData);
         },
         std::forward<Body>(body));
+}
+
+/// guarded for a call that returns a status besides its failures (FFTB_INCOMPLETE, FFTB_NOT_READY): `body` returns it.
+template <typename Body> FftbResult guardedStatus(FftbContext context, Body&& body)
+{
+    FftbResult status = FFTB_SUCCESS;
+    const FftbResult failure = guarded(context, [&] { status = body(); });
+    return failure != FFTB_SUCCESS ? failure : status;
+}
+
+/// Throws naming the field when `info` is NULL or not an FftbBloomInfo.
+void checkBloomInfo(const FftbBloomInfo* info)
+{
+    if (!info)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo: NULL"};
+    if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                            "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
+}
+
+/// fftbCmdBloom and fftbCmdPrepareKernel: the checks of their arguments, then `record`'s status.
+template <typename Record>
+FftbResult recordInto(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* info, Record&& record)
+{
+    if (!context)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    return guardedStatus(
+        context,
+        [&]
+        {
+            if (!commandBuffer)
+                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "commandBuffer: VK_NULL_HANDLE"};
+            checkBloomInfo(info);
+            return record(context->context, commandBuffer, *info);
+        });
 }
 
 } // namespace
@@ -113,6 +150,8 @@ const char* fftbResultToString(FftbResult result)
         return "FFTB_ERROR_VULKAN";
     case FFTB_INCOMPLETE:
         return "FFTB_INCOMPLETE";
+    case FFTB_NOT_READY:
+        return "FFTB_NOT_READY";
     case FFTB_RESULT_MAX_ENUM:
         break;
     }
@@ -230,11 +269,9 @@ FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* info, Fftb
     return guarded(context,
                    [&]
                    {
-                       if (!info || !description)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo, description: NULL"};
-                       if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                               "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
+                       if (!description)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "description: NULL"};
+                       checkBloomInfo(info);
                        if (description->sType != FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                                                "description.sType: not FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION"};
@@ -247,19 +284,14 @@ FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* info,
 {
     if (!context)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    FftbResult result = FFTB_SUCCESS;
-    const FftbResult failure =
-        guarded(context,
-                [&]
-                {
-                    if (!info || !count)
-                        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo, count: NULL"};
-                    if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
-                        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                            "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
-                    result = context->context.passStatistics(*info, count, statistics);
-                });
-    return failure != FFTB_SUCCESS ? failure : result;
+    return guardedStatus(context,
+                         [&]
+                         {
+                             if (!count)
+                                 throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "count: NULL"};
+                             checkBloomInfo(info);
+                             return context->context.passStatistics(*info, count, statistics);
+                         });
 }
 
 FftbResult fftbGetKernelExtent(const FftbBloomInfo* info, uint32_t kernelWidth, uint32_t kernelHeight,
@@ -293,21 +325,35 @@ FftbResult fftbGetKernelExtent(const FftbBloomInfo* info, uint32_t kernelWidth, 
 
 FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* info)
 {
+    return recordInto(context, commandBuffer, info,
+                      [](fftb::Context& c, VkCommandBuffer cb, const FftbBloomInfo& i) { return c.cmdBloom(cb, i); });
+}
+
+FftbResult fftbCmdPrepareKernel(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* info)
+{
+    return recordInto(context, commandBuffer, info,
+                      [](fftb::Context& c, VkCommandBuffer cb, const FftbBloomInfo& i)
+                      { return c.cmdPrepareKernel(cb, i); });
+}
+
+FftbResult fftbPreparePipelines(FftbContext context, uint32_t count, const FftbBloomInfo* infos)
+{
     if (!context)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    return guarded(
-        context,
-        [&]
-        {
-            if (!commandBuffer)
-                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "commandBuffer: VK_NULL_HANDLE"};
-            if (!info)
-                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo: NULL"};
-            if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
-                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                    "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
-            context->context.cmdBloom(commandBuffer, *info);
-        });
+    return guarded(context,
+                   [&]
+                   {
+                       if (count > 0 && !infos)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfos: NULL"};
+                       for (uint32_t i = 0; i < count; ++i)
+                       {
+                           if (infos[i].sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
+                               throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                                   "bloomInfos[" + std::to_string(i) +
+                                                       "].sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
+                           context->context.preparePipelines(infos[i]);
+                       }
+                   });
 }
 
 } // extern "C"

@@ -34,6 +34,7 @@ static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_M
 Context::Context(const FftbContextCreateInfo& info)
     : device_(std::make_shared<const Device>(info)),
       vk_(device_->vk), max_{info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight},
+      flags_(info.flags), pipelineCache_(info.pipelineCache),
       descriptorSets_(info.maxFramesInFlight == 0 ? 3 : info.maxFramesInFlight)
 {
     if (auto planner = findInChain<FftbPlannerInfo>(info.pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO))
@@ -220,11 +221,14 @@ uint32_t Context::workgroupSizeFor(uint32_t fftLength) const
                            std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]));
 }
 
-VkPipeline Context::pipeline(Pass pass, uint32_t fftLength, bool halfStorage, uint32_t rowLength)
+VkPipeline Context::pipeline(const PipelineKey& key)
 {
-    const auto key = std::make_tuple(pass, fftLength, halfStorage, rowLength);
-    if (auto it = pipelines_.find(key); it != pipelines_.end())
-        return it->second;
+    {
+        const std::lock_guard lock(pipelineMutex_);
+        if (auto it = pipelines_.find(key); it != pipelines_.end())
+            return it->second;
+    }
+    const auto [pass, fftLength, halfStorage, rowLength] = key;
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
     const uint32_t workgroupSize = workgroupSizeFor(fftLength);
     const uint32_t sharedLength = std::max(sharedLengthOf(fftLength), rowLength);
@@ -258,10 +262,13 @@ VkPipeline Context::pipeline(Pass pass, uint32_t fftLength, bool halfStorage, ui
     if (device_->getPipelineExecutableStatistics)
         cpci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline p = VK_NULL_HANDLE;
-    device_->check(vk_.vkCreateComputePipelines(device_->device, VK_NULL_HANDLE, 1, &cpci, device_->allocator, &p),
+    device_->check(vk_.vkCreateComputePipelines(device_->device, pipelineCache_, 1, &cpci, device_->allocator, &p),
                    "vkCreateComputePipelines");
-    pipelines_.emplace(key, p);
-    return p;
+    const std::lock_guard lock(pipelineMutex_);
+    const auto [at, added] = pipelines_.emplace(key, p);
+    if (!added) // another thread compiled it meanwhile
+        vk_.vkDestroyPipeline(device_->device, p, device_->allocator);
+    return at->second;
 }
 
 VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel)
@@ -280,6 +287,9 @@ VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kern
     bufferInfos[FFTB_BINDING_BORDER_WEIGHTS] = {
         borderWeights_.buffer.buffer ? borderWeights_.buffer.buffer : twiddles_.buffer, 0, VK_WHOLE_SIZE};
     VkWriteDescriptorSet writes[FFTB_BINDING_COUNT] = {};
+    // fftbCmdPrepareKernel has no views: its passes use none, so the image bindings keep what they held.
+    static_assert(FFTB_BINDING_INPUT_IMAGE == 0 && FFTB_BINDING_OUTPUT_IMAGE == 1, "the image bindings come first");
+    const uint32_t first = info.inputView ? 0 : FFTB_BINDING_OUTPUT_IMAGE + 1;
     for (uint32_t i = 0; i < FFTB_BINDING_COUNT; ++i)
     {
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -295,7 +305,7 @@ VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kern
     writes[FFTB_BINDING_OUTPUT_IMAGE].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     writes[FFTB_BINDING_OUTPUT_IMAGE].pImageInfo = &outputInfo;
     writes[FFTB_BINDING_OUTPUT_IMAGE].pBufferInfo = nullptr;
-    vk_.vkUpdateDescriptorSets(device_->device, FFTB_BINDING_COUNT, writes, 0, nullptr);
+    vk_.vkUpdateDescriptorSets(device_->device, FFTB_BINDING_COUNT - first, writes + first, 0, nullptr);
     return set;
 }
 

@@ -7,9 +7,11 @@
 #include "plan.h"
 #include "shared/fftb_shared.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <tuple>
 #include <vector>
 
@@ -69,7 +71,12 @@ class Context
     void describe(const FftbBloomInfo& info, FftbNodeDescription* description);
     /// fftbGetPassStatistics: FFTB_SUCCESS or FFTB_INCOMPLETE; throws Failure on an error.
     FftbResult passStatistics(const FftbBloomInfo& info, uint32_t* count, FftbPassStatistic* statistics);
-    void cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info);
+    /// fftbCmdBloom: FFTB_SUCCESS, or FFTB_NOT_READY (nothing recorded); throws Failure on an error.
+    FftbResult cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info);
+    /// fftbCmdPrepareKernel: as cmdBloom, recording the kernel spectrum passes only.
+    FftbResult cmdPrepareKernel(VkCommandBuffer commandBuffer, const FftbBloomInfo& info);
+    /// fftbPreparePipelines; may run on another thread than the other calls.
+    void preparePipelines(const FftbBloomInfo& info);
     const Device& device() const { return *device_; }
 
   private:
@@ -78,14 +85,29 @@ class Context
     /// The scratch for `extents`: the chained FftbScratchInfo's (checked), or a new buffer.
     Scratch makeScratch(const Extents& extents, const void* chain) const;
     void createLayouts();
-    /// Checks `info` and returns its plan, planned once per request (plans_).
-    const Plan& plan(const FftbBloomInfo& info);
-    /// The pipeline of `pass` for FFTs of `fftLength`; `halfStorage`: the image passes' fp16 intermediate
-    /// (FFTB_STORAGE_PRECISION_FLOAT16; the kernel passes always store fp32); `rowLength`: pass 2's rowLengthOf.
-    VkPipeline pipeline(Pass pass, uint32_t fftLength, bool halfStorage, uint32_t rowLength = 0);
+    /// Checks `info` and returns its plan, planned once per request (plans_, under planMutex_).
+    Plan plan(const FftbBloomInfo& info);
+    /// A pipeline's specialization: the pass, its FFT length, the image passes' fp16 intermediate
+    /// (FFTB_STORAGE_PRECISION_FLOAT16; the kernel passes always store fp32), pass 2's rowLengthOf.
+    using PipelineKey = std::tuple<Pass, uint32_t, bool, uint32_t>;
+    /// The five pipelines a bloom planned as `plan` binds.
+    static std::array<PipelineKey, 5> pipelinesOf(const Plan& plan, bool halfStorage);
+    /// The pipeline of `key`, compiled now if it is not yet (pipelines_, under pipelineMutex_; compiled outside it).
+    VkPipeline pipeline(const PipelineKey& key);
+    VkPipeline pipeline(Pass pass, uint32_t fftLength, bool halfStorage, uint32_t rowLength = 0)
+    {
+        return pipeline(PipelineKey{pass, fftLength, halfStorage, rowLength});
+    }
+    /// Before recording: the pipelines of `plan` are compiled; false when some are not and the context may not
+    /// compile while recording (FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT). A compile is reported.
+    bool pipelinesReady(const Plan& plan, bool halfStorage, const char* call);
     /// Invocations per workgroup of an FFT of `fftLength` on this device (workgroupSizeOf at its limits).
     uint32_t workgroupSizeFor(uint32_t fftLength) const;
     VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
+    /// The push constants of every pass of a bloom with `info`, planned as `plan`.
+    FftbPushConstants pushConstantsOf(const FftbBloomInfo& info, const Plan& plan) const;
+    /// The two passes that compute the kernel spectrum of `plan`, a barrier after each.
+    void kernelPasses(VkCommandBuffer cb, const Plan& plan, const FftbPushConstants& push);
     /// Whether a bloom with `info`, planned as `plan`, first computes the border weights.
     bool needsBorderWeights(const FftbBloomInfo& info, const Plan& plan) const;
     /// Passes 1-3 with `push`, a barrier between each; `stamp` writes a timestamp after each.
@@ -103,8 +125,11 @@ class Context
     const VulkanFunctions& vk_;
     Extents max_;
     LengthPolicy lengths_ = LengthPolicy::MixedRadix; ///< FftbPlannerInfo
+    FftbContextCreateFlags flags_ = 0;
+    VkPipelineCache pipelineCache_ = VK_NULL_HANDLE; ///< the engine's, or VK_NULL_HANDLE
     Scratch scratch_;
     BorderWeights borderWeights_;
+    std::mutex planMutex_; ///< guards plans_: fftbPreparePipelines plans on another thread
     PlanCache plans_;
 
     VkSampler sampler_ = VK_NULL_HANDLE;
@@ -112,7 +137,8 @@ class Context
     VkPipelineLayout pipelineLayout_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
     VkShaderModule modules_[uint32_t(Pass::Count)] = {};
-    std::map<std::tuple<Pass, uint32_t, bool, uint32_t>, VkPipeline> pipelines_;
+    std::mutex pipelineMutex_; ///< guards pipelines_
+    std::map<PipelineKey, VkPipeline> pipelines_;
     std::vector<VkDescriptorSet> descriptorSets_; ///< one per frame in flight, written in turn
     uint32_t nextDescriptorSet_ = 0;
     Buffer twiddles_;

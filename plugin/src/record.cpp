@@ -3,7 +3,9 @@
 #include "context.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <vector>
@@ -49,7 +51,7 @@ void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool h
     device_->cmdEndLabel(cb);
 }
 
-const Plan& Context::plan(const FftbBloomInfo& info)
+Plan Context::plan(const FftbBloomInfo& info)
 {
     if (!info.kernel)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo.kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
@@ -77,8 +79,10 @@ const Plan& Context::plan(const FftbBloomInfo& info)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "outputMode: unknown value"};
     if (!(info.sharpen >= 0.0f && info.sharpen <= 1.0f))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "sharpen: must lie in [0, 1]"};
-    if (!(info.intensity >= 0.0f) || !std::isfinite(info.intensity))
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "intensity: must be finite and >= 0"};
+    if (info.outputMode != FFTB_OUTPUT_MODE_BLOOM && (!(info.intensity > 0.0f) || !std::isfinite(info.intensity)))
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "intensity: must be finite and > 0 in the composite output modes (0, a zero-initialized "
+                      "FftbBloomInfo's, would return the input: to show no bloom, skip fftbCmdBloom)"};
     if (!(info.prefilterThreshold >= 0.0f) || !std::isfinite(info.prefilterThreshold))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "prefilterThreshold: must be finite and >= 0"};
     if (!(info.prefilterKnee >= 0.0f && info.prefilterKnee <= info.prefilterThreshold))
@@ -128,6 +132,7 @@ const Plan& Context::plan(const FftbBloomInfo& info)
     request.kernelScale = scale;
     request.spectrumOversampling = kernel.resampling().oversampling;
     std::string reason;
+    const std::lock_guard lock(planMutex_);
     const Plan* planned = plans_.get(request, &reason);
     if (!planned)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, reason};
@@ -250,20 +255,10 @@ void Context::imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, const
     stamp();
 }
 
-void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
+FftbPushConstants Context::pushConstantsOf(const FftbBloomInfo& info, const Plan& plan) const
 {
-    if (!info.inputView || !info.outputView)
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "inputView, outputView: VK_NULL_HANDLE"};
-    const Plan& plan = this->plan(info);
     const AxisPlan& a = plan.first;
     const AxisPlan& b = plan.second;
-    const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
-    if (timestamps && !timestamps->queryPool)
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
-    const auto* images = findInChain<FftbImageBarrierInfo>(info.pNext, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO);
-    if (images)
-        checkImageBarriers(*images);
-
     FftbPushConstants push{};
     push.imageLength1 = a.imageLength;
     push.imageLength2 = b.imageLength;
@@ -306,6 +301,105 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     push.tintBlue = white ? 1.0f : info.tint[2];
     push.borderWeights =
         info.padding == FFTB_PADDING_ZERO_NORMALIZED ? FFTB_GPU_BORDER_WEIGHTS_DIVIDE : FFTB_GPU_BORDER_WEIGHTS_NONE;
+    return push;
+}
+
+std::array<Context::PipelineKey, 5> Context::pipelinesOf(const Plan& plan, bool half)
+{
+    return {PipelineKey{Pass::KernelFftFirst, plan.first.spectrumLength, false, 0},
+            PipelineKey{Pass::KernelFftSecond, plan.second.spectrumLength, false, 0},
+            PipelineKey{Pass::ImageFftFirst, plan.first.paddedLength, half, 0},
+            PipelineKey{Pass::ImageFftSecondConvolveIfftSecond, plan.second.paddedLength, half, rowLengthOf(plan)},
+            PipelineKey{Pass::ImageIfftFirstComposite, plan.first.paddedLength, half, 0}};
+}
+
+bool Context::pipelinesReady(const Plan& plan, bool half, const char* call)
+{
+    std::vector<PipelineKey> missing;
+    {
+        const std::lock_guard lock(pipelineMutex_);
+        for (const PipelineKey& key : pipelinesOf(plan, half))
+            if (pipelines_.count(key) == 0 && std::find(missing.begin(), missing.end(), key) == missing.end())
+                missing.push_back(key);
+    }
+    if (missing.empty())
+        return true;
+    std::string lengths;
+    for (const PipelineKey& key : missing)
+        lengths += (lengths.empty() ? "" : ", ") + std::to_string(std::get<1>(key));
+    const std::string what = std::to_string(missing.size()) + " pipelines (FFT lengths " + lengths + ")";
+    if (flags_ & FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT)
+    {
+        device_->report(FFTB_NOT_READY, VK_SUCCESS,
+                        std::string(call) + ": " + what +
+                            " are not compiled (FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT): nothing recorded; "
+                            "fftbPreparePipelines compiles them");
+        return false;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    for (const PipelineKey& key : missing)
+        pipeline(key);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    char elapsed[32];
+    std::snprintf(elapsed, sizeof elapsed, "%.1f", ms);
+    device_->report(FFTB_SUCCESS, VK_SUCCESS,
+                    std::string(call) + ": compiled " + what + " while recording in " + elapsed +
+                        " ms; fftbPreparePipelines compiles them ahead");
+    return true;
+}
+
+void Context::preparePipelines(const FftbBloomInfo& info)
+{
+    const Plan plan = this->plan(info);
+    for (const PipelineKey& key : pipelinesOf(plan, halfStorage(info)))
+        pipeline(key);
+}
+
+void Context::kernelPasses(VkCommandBuffer cb, const Plan& plan, const FftbPushConstants& push)
+{
+    const AxisPlan& a = plan.first;
+    const AxisPlan& b = plan.second;
+    const uint32_t kernelLines = std::min(b.kernelLength, b.spectrumLength);
+    dispatch(cb, Pass::KernelFftFirst, a.spectrumLength, false, 0, (kernelLines + 1) / 2, 1, push);
+    barrier(cb);
+    dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, false, 0, a.spectrumLength / 2 + 1, 3, push);
+    barrier(cb);
+}
+
+FftbResult Context::cmdPrepareKernel(VkCommandBuffer cb, const FftbBloomInfo& info)
+{
+    const Plan plan = this->plan(info);
+    const bool half = halfStorage(info);
+    Kernel& kernel = *kernelOf(info.kernel);
+    if (!kernel.needsSpectrum(plan))
+        return FFTB_SUCCESS;
+    if (!pipelinesReady(plan, half, "fftbCmdPrepareKernel"))
+        return FFTB_NOT_READY;
+    const FftbPushConstants push = pushConstantsOf(info, plan);
+    const Kernel::Binding binding = kernel.bind(plan);
+    const VkDescriptorSet set = nextDescriptorSet(info, binding);
+    device_->cmdBeginLabel(cb, "fftbloom: kernel spectrum");
+    vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set, 0, nullptr);
+    barrier(cb); // after earlier compute use of the scratch and the kernel
+    kernelPasses(cb, plan, push);
+    device_->cmdEndLabel(cb);
+    return FFTB_SUCCESS;
+}
+
+FftbResult Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
+{
+    if (!info.inputView || !info.outputView)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "inputView, outputView: VK_NULL_HANDLE"};
+    const Plan plan = this->plan(info);
+    const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
+    if (timestamps && !timestamps->queryPool)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
+    const auto* images = findInChain<FftbImageBarrierInfo>(info.pNext, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO);
+    if (images)
+        checkImageBarriers(*images);
+
+    const FftbPushConstants push = pushConstantsOf(info, plan);
+    const bool half = halfStorage(info);
 
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]
@@ -317,11 +411,8 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
 
     // Everything that can fail comes before the kernel is bound (which marks its spectrum as computed) and before
     // anything is recorded: pipelines report a device limit (workgroup size, shared memory) here.
-    pipeline(Pass::KernelFftFirst, a.spectrumLength, false);
-    pipeline(Pass::KernelFftSecond, b.spectrumLength, false);
-    pipeline(Pass::ImageFftFirst, a.paddedLength, half);
-    pipeline(Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan));
-    pipeline(Pass::ImageIfftFirstComposite, a.paddedLength, half);
+    if (!pipelinesReady(plan, half, "fftbCmdBloom"))
+        return FFTB_NOT_READY;
     const bool computeBorderWeights = needsBorderWeights(info, plan);
     // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), which makeScratch checked
     // against maxStorageBufferRange.
@@ -344,13 +435,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         cmdImageBarriers(cb, *images, info.inputLayout, true);
     writeTimestamp();
     if (kernel.computeSpectrum)
-    {
-        const uint32_t kernelLines = std::min(b.kernelLength, b.spectrumLength);
-        dispatch(cb, Pass::KernelFftFirst, a.spectrumLength, false, 0, (kernelLines + 1) / 2, 1, push);
-        barrier(cb);
-        dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, false, 0, a.spectrumLength / 2 + 1, 3, push);
-        barrier(cb);
-    }
+        kernelPasses(cb, plan, push);
     if (computeBorderWeights)
     {
         // The same passes over the frame's indicator with the unsharpened kernel: pass 3 applies the sharpening.
@@ -365,6 +450,7 @@ void Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     if (images)
         cmdImageBarriers(cb, *images, info.inputLayout, false);
     device_->cmdEndLabel(cb);
+    return FFTB_SUCCESS;
 }
 
 void Context::checkImageBarriers(const FftbImageBarrierInfo& images) const

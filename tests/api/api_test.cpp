@@ -15,6 +15,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace
@@ -28,7 +29,15 @@ struct Message
     std::string text;
 };
 
+/// Records failures and FFTB_NOT_READY; the notes of FFTB_SUCCESS (pipelines compiled while recording) are
+/// checked apart (recordEveryMessage).
 void recordMessage(FftbResult result, VkResult vkResult, const char* message, void* userData)
+{
+    if (result != FFTB_SUCCESS)
+        static_cast<std::vector<Message>*>(userData)->push_back({result, vkResult, message ? message : "(null)"});
+}
+
+void recordEveryMessage(FftbResult result, VkResult vkResult, const char* message, void* userData)
 {
     static_cast<std::vector<Message>*>(userData)->push_back({result, vkResult, message ? message : "(null)"});
 }
@@ -692,6 +701,145 @@ TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
     endCommandBuffer(cb);
 }
 
+// Every zero field of the per-frame info is the documented default, or refused naming the field where no default is
+// safe (docs/integration.md, "Per-frame settings").
+static_assert(FFTB_PADDING_ZERO_NORMALIZED == 0 && FFTB_AXIS_ORDER_AUTO == 0 && FFTB_OUTPUT_MODE_COMPOSITE == 0 &&
+                  FFTB_KERNEL_SCALE_NATIVE == 0 && FFTB_STORAGE_PRECISION_FLOAT32 == 0 &&
+                  FFTB_SPECTRUM_MODE_RESAMPLED == 0 && FFTB_SPECTRUM_INTERPOLATION_ES == 0 &&
+                  FFTB_LENGTH_POLICY_MIXED_RADIX == 0,
+              "the defaults the header documents are the zero values");
+
+TEST_F(ApiTest, AZeroInitializedBloomInfoIsTheCompositeOrRefusedNamingTheField)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    FftbBloomInfo info{};
+    info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
+    info.kernel = kernel_;
+    info.inputView = createView();
+    info.outputView = createView();
+    info.width = 16;
+    info.height = 16;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputLayout");
+    info.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT)
+        << "a composite of intensity 0 would return the input";
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "intensity");
+    info.outputMode = FFTB_OUTPUT_MODE_ADDITIVE;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "intensity");
+    info.outputMode = FFTB_OUTPUT_MODE_BLOOM; // intensity is not read
+    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &description), FFTB_SUCCESS);
+    EXPECT_EQ(description.borderWeightPassCount, 3u) << "padding 0 is the normalized zero padding";
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    info.outputMode = FftbOutputMode(0);
+    info.intensity = 0.25f;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    endCommandBuffer(cb);
+}
+
+TEST_F(ApiTest, RecordingCompilesWhatItLacksAndSaysHowLong)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    info.messageCallback = recordEveryMessage;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    const FftbBloomInfo bloom = validBloomInfo();
+    ASSERT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS);
+    ASSERT_EQ(messages_.size(), 1u) << "one note for the pipelines compiled while recording";
+    EXPECT_EQ(messages_[0].result, FFTB_SUCCESS);
+    EXPECT_NE(messages_[0].text.find("fftbCmdBloom: compiled 5 pipelines (FFT lengths "), std::string::npos)
+        << messages_[0].text;
+    EXPECT_NE(messages_[0].text.find(" ms; fftbPreparePipelines"), std::string::npos) << messages_[0].text;
+    messages_.clear();
+    ASSERT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty()) << "the second bloom of an extent compiles nothing: " << messages_[0].text;
+    endCommandBuffer(cb);
+}
+
+TEST_F(ApiTest, WithoutCompilingWhileRecordingABloomIsNotReadyUntilItsPipelinesArePrepared)
+{
+    VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VkPipelineCache cache = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache), VK_SUCCESS);
+    FftbContextCreateInfo info = validCreateInfo();
+    info.flags = FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT;
+    info.pipelineCache = cache;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    FftbBloomInfo small = validBloomInfo();
+    FftbBloomInfo large = validBloomInfo();
+    large.width = 60; // other FFT lengths
+    large.height = 45;
+    for (FftbBloomInfo* bloom : {&small, &large})
+    {
+        EXPECT_EQ(fftbCmdBloom(context_, cb, bloom), FFTB_NOT_READY);
+        expectOneMessage(FFTB_NOT_READY, "fftbPreparePipelines");
+        EXPECT_EQ(fftbCmdPrepareKernel(context_, cb, bloom), FFTB_NOT_READY);
+        expectOneMessage(FFTB_NOT_READY, "fftbCmdPrepareKernel");
+    }
+    ASSERT_EQ(fftbPreparePipelines(context_, 1, &small), FFTB_SUCCESS);
+    // A worker prepares the large extent while this thread describes and records the small one: the one call that
+    // may overlap others on a context.
+    FftbResult prepared = FFTB_ERROR_VULKAN;
+    std::thread worker([&] { prepared = fftbPreparePipelines(context_, 1, &large); });
+    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    for (int i = 0; i < 50; ++i)
+        EXPECT_EQ(fftbDescribeNode(context_, &small, &description), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &small), FFTB_SUCCESS);
+    worker.join();
+    EXPECT_EQ(prepared, FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &large), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+    FftbBloomInfo wrong = small;
+    wrong.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
+    const FftbBloomInfo both[2] = {small, wrong};
+    EXPECT_EQ(fftbPreparePipelines(context_, 2, both), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfos[1].sType");
+    EXPECT_EQ(fftbPreparePipelines(context_, 1, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfos");
+    endCommandBuffer(cb);
+    fftbDestroyKernel(kernel_);
+    kernel_ = nullptr;
+    fftbDestroyContext(context_);
+    context_ = nullptr;
+    vkDestroyPipelineCache(device_, cache, nullptr);
+    info.flags = 0x2;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "flags");
+}
+
+TEST_F(ApiTest, APreparedKernelSpectrumLeavesTheBloomOnlyItsThreePasses)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbBloomInfo bloom = validBloomInfo();
+    bloom.padding = FFTB_PADDING_MIRROR;
+    FftbNodeDescription before{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &bloom, &before), FFTB_SUCCESS);
+    EXPECT_EQ(before.spectrumPassCount, 2u);
+    FftbBloomInfo noViews = bloom; // the views are not read
+    noViews.inputView = VK_NULL_HANDLE;
+    noViews.outputView = VK_NULL_HANDLE;
+    const VkCommandBuffer cb = beginCommandBuffer();
+    ASSERT_EQ(fftbCmdPrepareKernel(context_, cb, &noViews), FFTB_SUCCESS);
+    FftbNodeDescription after{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &bloom, &after), FFTB_SUCCESS);
+    EXPECT_EQ(after.spectrumPassCount, 0u);
+    EXPECT_EQ(after.passCount, 3u);
+    EXPECT_EQ(fftbCmdPrepareKernel(context_, cb, &noViews), FFTB_SUCCESS) << "prepared already: records nothing";
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+    EXPECT_EQ(fftbCmdPrepareKernel(context_, VK_NULL_HANDLE, &noViews), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "commandBuffer");
+    endCommandBuffer(cb);
+}
+
 TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
 {
     createContext();
@@ -1272,7 +1420,8 @@ TEST(Api, ResultToStringNamesEveryCode)
     X(FFTB_ERROR_OUT_OF_HOST_MEMORY)                                                                                   \
     X(FFTB_ERROR_OUT_OF_DEVICE_MEMORY)                                                                                 \
     X(FFTB_ERROR_VULKAN)                                                                                               \
-    X(FFTB_INCOMPLETE)
+    X(FFTB_INCOMPLETE)                                                                                                 \
+    X(FFTB_NOT_READY)
 #define FFTB_RESULT_ENTRY(code) std::make_pair(code, std::string(#code)),
     const std::pair<FftbResult, std::string> results[] = {FFTB_RESULTS(FFTB_RESULT_ENTRY)};
 #undef FFTB_RESULT_ENTRY
@@ -1286,8 +1435,8 @@ TEST(Api, ResultToStringNamesEveryCode)
         names.insert(name);
     }
     EXPECT_EQ(names.size(), std::size(results)) << "names are not distinct";
-    // 2 is no code but lies in the enum's range of values, so the conversion is defined in C++.
-    const char* unknown = fftbResultToString(static_cast<FftbResult>(2));
+    // 3 is no code but lies in the enum's range of values, so the conversion is defined in C++.
+    const char* unknown = fftbResultToString(static_cast<FftbResult>(3));
     ASSERT_NE(unknown, nullptr);
     EXPECT_EQ(names.count(unknown), 0u) << "an unknown code borrows a real code's name";
 }

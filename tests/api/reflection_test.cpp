@@ -181,6 +181,19 @@ TEST(SpirvModules, TableHoldsEveryPassInPassOrder)
     }
 }
 
+TEST(SpirvModules, KernelSpectrumPassesDeclareNoImage)
+{
+    // fftbCmdPrepareKernel writes only the buffer bindings of its descriptor set: it has no views.
+    for (size_t i = 0; i < 2; ++i)
+    {
+        const Reflection r(fftb::kSpirvModules[i]);
+        ASSERT_TRUE(r.valid());
+        for (const spvc_resource_type type :
+             {SPVC_RESOURCE_TYPE_SAMPLED_IMAGE, SPVC_RESOURCE_TYPE_STORAGE_IMAGE, SPVC_RESOURCE_TYPE_SEPARATE_IMAGE})
+            EXPECT_TRUE(r.resources(type).empty()) << fftb::kSpirvModules[i].name << ": " << resourceTypeName(type);
+    }
+}
+
 TEST_P(ReflectionTest, PushConstantBlockMatchesFftbPushConstants)
 {
     const Reflection r(module());

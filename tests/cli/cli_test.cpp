@@ -271,9 +271,8 @@ TEST_F(ConvolutionTest, AOneHotKernelIsTheIdentityAtItsOwnSizeAndA1x1KernelResam
     identity[8 * 16 + 8] = 1.0;
     expectBloomIsConvolution(kernel + " --kernel-size 16", 16, identity);
 
-    Image single = makeImage(1, 1, {"R", "G", "B"}, PixelType::Float);
-    for (Channel& c : single.channels)
-        c.values = {1.0f};
+    const Image single{
+        1, 1, {{"R", PixelType::Float, {1.0f}}, {"G", PixelType::Float, {1.0f}}, {"B", PixelType::Float, {1.0f}}}};
     writeExr(file("kernel.exr").string(), single);
     expectBloomIsConvolution(kernel + " --kernel-size 4", 4, std::vector<double>(16, 1.0 / 16.0)); // a 4x4 box
 }

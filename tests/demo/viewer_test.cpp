@@ -248,8 +248,9 @@ TEST_F(ViewerTest, DifferenceOfEqualSettingsIsBlackAndOfUnequalOnesIsNot)
     const Screenshot same = screenshot(scene, "same.png", "view=difference ui=off b.spectrum=resampled");
     ASSERT_EQ(same.width, kWidth);
     EXPECT_EQ(same.brightest(), 0.0f);
-    // B without bloom: the difference is A's bloom share, bright around the lights.
-    const Screenshot unequal = screenshot(scene, "unequal.png", "view=difference ui=off b.intensity=0");
+    // B without bloom (a threshold above every value: the composite is the input): the difference is A's bloom share,
+    // bright around the lights.
+    const Screenshot unequal = screenshot(scene, "unequal.png", "view=difference ui=off b.threshold=10000");
     ASSERT_EQ(unequal.width, kWidth);
     const auto [lx, ly] = lights_[1];
     EXPECT_GT(unequal.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
@@ -356,8 +357,9 @@ TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 TEST_F(ViewerTest, SplitShowsAOnTheLeftAndBOnTheRight)
 {
     const std::string scene = writeScene().string();
-    // A: the bloom, B: the input (intensity 0), divider at 0.5; the middle light (x 200 of 320) is on B's side.
-    const Screenshot split = screenshot(scene, "split.png", "view=split ui=off exposure=2 b.intensity=0");
+    // A: the bloom, B: the input (a threshold above every value), divider at 0.5; the middle light (x 200 of 320) is on
+    // B's side.
+    const Screenshot split = screenshot(scene, "split.png", "view=split ui=off exposure=2 b.threshold=10000");
     const Screenshot bloom = screenshot(scene, "bloomA.png", "view=composite ui=off exposure=2");
     const Screenshot input = screenshot(scene, "inputB.png", "view=input ui=off exposure=2");
     ASSERT_EQ(split.width, kWidth);

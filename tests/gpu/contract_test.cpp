@@ -91,6 +91,19 @@ class ContractTest : public ::testing::TestWithParam<bool>
         return kernel;
     }
 
+    /// The bloom alone of a width x height frame with `kernel` and `padding`; no views.
+    static FftbBloomInfo bloomInfo(FftbKernel kernel, int width, int height, Padding padding)
+    {
+        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        bi.kernel = kernel;
+        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        bi.width = uint32_t(width);
+        bi.height = uint32_t(height);
+        bi.padding = padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
+        bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+        return bi;
+    }
+
     /// Uploads a random frame and records its bloom on `context` with `kernel` and its readback into `cb`; the
     /// plugin moves the input from TRANSFER_DST and the output to TRANSFER_SRC.
     void recordFrame(VkCommandBuffer cb, FftbContext context, FftbKernel kernel, const Texels& kernelTexels,
@@ -130,16 +143,10 @@ class ContractTest : public ::testing::TestWithParam<bool>
         images.outputNewLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
         images.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
         images.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        FftbBloomInfo bi = bloomInfo(kernel, width, height, padding);
         bi.pNext = &images;
-        bi.kernel = kernel;
         bi.inputView = f.input.view;
-        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         bi.outputView = f.output.view;
-        bi.width = w;
-        bi.height = h;
-        bi.padding = padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
-        bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
         ASSERT_EQ(fftbCmdBloom(context, cb, &bi), FFTB_SUCCESS) << message_;
         vkCmdCopyImageToBuffer(cb, f.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, f.download.buffer, 1, &region);
     }
@@ -247,6 +254,49 @@ TEST_P(ContractTest, TwoContextsSharedKernelsEngineScratchAndResize)
     cb = device_->beginCommands();
     recordFrame(cb, a, resampled, resampledTexels, SpectrumMode::Resampled, 128, 96, Padding::Zero);
     recordFrame(cb, a, exact, exactTexels, SpectrumMode::Exact, 120, 90, Padding::Mirror);
+    submitAndCheck(cb);
+}
+
+TEST_P(ContractTest, PipelinesAndKernelSpectraPreparedAheadBloomAsTheReference)
+{
+    // A context that never compiles while recording: the engine prepares every extent it will use (dynamic
+    // resolution), then records the kernel spectra in one command buffer and the blooms in later ones.
+    FftbContextCreateInfo info = createInfo(96, 64);
+    info.flags = FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT;
+    FftbContext context = nullptr;
+    ASSERT_EQ(fftbCreateContext(&info, &context), FFTB_SUCCESS) << message_;
+    contexts_.push_back(context);
+    const Texels exactTexels = test::randomKernel(13, 11, 9);
+    const Texels resampledTexels = test::randomKernel(16, 9, 10);
+    const FftbKernel exact = createKernel(context, exactTexels, SpectrumMode::Exact);
+    const FftbKernel resampled = createKernel(context, resampledTexels, SpectrumMode::Resampled);
+    const struct
+    {
+        FftbKernel kernel;
+        const Texels* texels;
+        SpectrumMode mode;
+        int width, height;
+        Padding padding;
+    } frames[] = {{exact, &exactTexels, SpectrumMode::Exact, 96, 64, Padding::Zero},
+                  {resampled, &resampledTexels, SpectrumMode::Resampled, 70, 50, Padding::Mirror},
+                  {exact, &exactTexels, SpectrumMode::Exact, 41, 37, Padding::Mirror}};
+    std::vector<FftbBloomInfo> infos;
+    for (const auto& f : frames)
+        infos.push_back(bloomInfo(f.kernel, f.width, f.height, f.padding));
+    ASSERT_EQ(fftbPreparePipelines(context, uint32_t(infos.size()), infos.data()), FFTB_SUCCESS) << message_;
+    VkCommandBuffer cb = device_->beginCommands();
+    for (const FftbBloomInfo& bi : infos)
+        ASSERT_EQ(fftbCmdPrepareKernel(context, cb, &bi), FFTB_SUCCESS) << message_;
+    device_->submitAndWait(cb);
+    cb = device_->beginCommands();
+    for (size_t i = 0; i < infos.size(); ++i)
+    {
+        FftbNodeDescription d{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+        ASSERT_EQ(fftbDescribeNode(context, &infos[i], &d), FFTB_SUCCESS) << message_;
+        EXPECT_EQ(d.spectrumPassCount, 0u) << "frame " << i << ": its kernel spectrum was prepared";
+        const auto& f = frames[i];
+        recordFrame(cb, context, f.kernel, *f.texels, f.mode, f.width, f.height, f.padding);
+    }
     submitAndCheck(cb);
 }
 

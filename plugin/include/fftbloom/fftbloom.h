@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 #define FFTB_VERSION_MAJOR 0
-#define FFTB_VERSION_MINOR 3
+#define FFTB_VERSION_MINOR 4
 #define FFTB_VERSION_PATCH 0
 /** Packed as (major << 22) | (minor << 12) | patch, like VK_MAKE_API_VERSION without the variant. */
 #define FFTB_MAKE_VERSION(major, minor, patch)                                                                         \
@@ -32,7 +32,10 @@ extern "C" {
 typedef enum FftbResult
 {
     FFTB_SUCCESS = 0,
-    FFTB_INCOMPLETE = 1,              /**< success, but an array was too small for every entry (as VK_INCOMPLETE) */
+    FFTB_INCOMPLETE = 1, /**< success, but an array was too small for every entry (as VK_INCOMPLETE) */
+    /** Nothing recorded: the pipelines this bloom needs are not compiled yet and the context was created with
+     *  FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT (fftbPreparePipelines compiles them). Not an error. */
+    FFTB_NOT_READY = 2,
     FFTB_ERROR_INVALID_ARGUMENT = -1, /**< a null pointer, wrong sType, or a field out of its documented range */
     FFTB_ERROR_UNSUPPORTED = -2,      /**< the device lacks a required feature or format support */
     FFTB_ERROR_DEVICE_LIMIT = -3,     /**< the request exceeds a limit: FFT length, extents given at creation */
@@ -135,14 +138,14 @@ typedef enum FftbSpectrumInterpolation
 
 typedef enum FftbOutputMode
 {
-    /** out.rgb = bloom(p): the convolution of the prefiltered frame p = prefilter(in.rgb) (FftbBloomInfo). */
-    FFTB_OUTPUT_MODE_BLOOM = 0,
     /** Energy-conserving composite, out.rgb = in.rgb + intensity * (bloom(p) - p): the prefiltered light p is taken
      *  out and, with weight intensity, its scattered version put back (as Unreal Engine 5's convolution bloom keeps
      *  the kernel's centre energy in place and spreads only the scatter). With a unit-sum kernel the frame's total
      *  light is unchanged, up to what spreads past the edges with FFTB_PADDING_ZERO; the kernel's centre weight keeps
-     *  its share of p where it was. Without a prefilter, in + intensity * (bloom - in). */
-    FFTB_OUTPUT_MODE_COMPOSITE = 1,
+     *  its share of p where it was. Without a prefilter, in + intensity * (bloom - in). The default (0). */
+    FFTB_OUTPUT_MODE_COMPOSITE = 0,
+    /** out.rgb = bloom(p): the convolution of the prefiltered frame p = prefilter(in.rgb) (FftbBloomInfo). */
+    FFTB_OUTPUT_MODE_BLOOM = 1,
     /** Additive composite, out.rgb = in.rgb + intensity * bloom(p): adds light, as most engine bloom does. */
     FFTB_OUTPUT_MODE_ADDITIVE = 2,
     FFTB_OUTPUT_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
@@ -187,7 +190,8 @@ typedef enum FftbStoragePrecision
 } FftbStoragePrecision;
 
 /** Receives a readable reason for every failure: the field at fault, or the vk* call and its VkResult
- *  (VK_SUCCESS when no Vulkan call failed). `message` lives only for the call. */
+ *  (VK_SUCCESS when no Vulkan call failed); and, with `result` FFTB_SUCCESS, a note when fftbCmdBloom compiled
+ *  pipelines while recording, naming them and the milliseconds it took. `message` lives only for the call. */
 typedef void (*PFN_fftbMessageCallback)(FftbResult result, VkResult vkResult, const char* message, void* userData);
 
 /** Per view: pipelines, descriptor sets, the twiddle table and the scratch for its maximum extents. Externally
@@ -196,6 +200,18 @@ typedef struct FftbContext_T* FftbContext;
 /** A kernel (point spread function) and its spectra, usable by every context of the device it was created on, at
  *  once. Internally synchronized: fftbCmdBloom may use one kernel from several threads with different contexts. */
 typedef struct FftbKernel_T* FftbKernel;
+
+/** Flags of FftbContextCreateInfo::flags. */
+typedef enum FftbContextCreateFlagBits
+{
+    /** fftbCmdBloom never compiles: a bloom whose pipelines fftbPreparePipelines (or an earlier bloom) has not
+     *  compiled records nothing and returns FFTB_NOT_READY, so that a frame never waits for the compiler (a new
+     *  extent under dynamic resolution). Without it, fftbCmdBloom compiles what it lacks (hundreds of milliseconds to
+     *  seconds on some drivers) and says so through the message callback. */
+    FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT = 0x1,
+    FFTB_CONTEXT_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
+} FftbContextCreateFlagBits;
+typedef uint32_t FftbContextCreateFlags;
 
 /** Device-lifetime settings. The device must have been created with the
  *  shaderStorageImageWriteWithoutFormat feature enabled and must be Vulkan 1.1 or newer. */
@@ -223,6 +239,11 @@ typedef struct FftbContextCreateInfo
     uint32_t maxFramesInFlight;
     PFN_fftbMessageCallback messageCallback; /**< optional */
     void* messageUserData;
+    FftbContextCreateFlags flags; /**< FftbContextCreateFlagBits; 0: fftbCmdBloom compiles what it lacks */
+    /** Optional: every pipeline the context compiles goes through this cache (the engine's, saved between runs with
+     *  vkGetPipelineCacheData), so a second run compiles from it. Used from several threads at once by
+     *  fftbPreparePipelines and fftbCmdBloom: not created with VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT. */
+    VkPipelineCache pipelineCache;
 } FftbContextCreateInfo;
 
 /** Which FFT lengths the planner may pad a frame to. */
@@ -382,8 +403,12 @@ typedef struct FftbBloomInfo
     uint32_t height;           /**< 1 .. maxHeight */
     FftbPadding padding;       /**< default FFTB_PADDING_ZERO_NORMALIZED */
     FftbAxisOrder axisOrder;   /**< default FFTB_AXIS_ORDER_AUTO */
-    FftbOutputMode outputMode; /**< default FFTB_OUTPUT_MODE_BLOOM */
-    float intensity;           /**< composite weight, >= 0, finite; unused in FFTB_OUTPUT_MODE_BLOOM */
+    FftbOutputMode outputMode; /**< default (0) FFTB_OUTPUT_MODE_COMPOSITE */
+    /** The bloom's weight in FFTB_OUTPUT_MODE_COMPOSITE and FFTB_OUTPUT_MODE_ADDITIVE: finite and > 0 (0.25 is the
+     *  CLI's and the viewer's default). 0, as a zero-initialized FftbBloomInfo holds, would return the input unchanged
+     *  and is refused (FFTB_ERROR_INVALID_ARGUMENT naming it): to show no bloom, skip fftbCmdBloom and use the input.
+     *  Not read in FFTB_OUTPUT_MODE_BLOOM. */
+    float intensity;
     /** Delta sharpening t in [0, 1]: the kernel spectrum becomes (1 - t) * K + t, so t = 1 is the identity. */
     float sharpen;
     /** Prefilter threshold T, in the frame's linear values, finite, >= 0; default 0: no threshold. The bloom
@@ -546,7 +571,8 @@ const char* fftbResultToString(FftbResult result);
 FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* createInfo, FftbMemoryRequirements* requirements);
 
 /** Creates a context: pipeline layout, descriptor sets, the twiddle table and, unless an FftbScratchInfo supplies
- *  it, the scratch buffer, sized for the maximum extents. Pipelines are created on first use of each FFT length.
+ *  it, the scratch buffer, sized for the maximum extents. Pipelines are compiled by fftbPreparePipelines or by the
+ *  first fftbCmdBloom that needs them (FftbContextCreateFlagBits).
  *  Returns FFTB_ERROR_INVALID_ARGUMENT (bad field), FFTB_ERROR_DEVICE_LIMIT (maximum extents need an FFT longer than
  *  FFTB_MAX_FFT_LENGTH, or a buffer past maxStorageBufferRange), FFTB_ERROR_UNSUPPORTED,
  *  FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
@@ -598,16 +624,40 @@ FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* bloom
 FftbResult fftbGetKernelExtent(const FftbBloomInfo* bloomInfo, uint32_t kernelWidth, uint32_t kernelHeight,
                                uint32_t* extentWidth, uint32_t* extentHeight);
 
+/** Compiles ahead every pipeline that fftbCmdBloom(context, ..., &bloomInfos[i]) needs, i < count, so that recording
+ *  them compiles nothing (the views are not read; each info is checked as fftbDescribeNode checks it). Pipelines
+ *  depend on the FFT lengths, not on the frame: one info per padded extent (fftbDescribeNode's paddedWidth x
+ *  paddedHeight) and storage precision suffices. The one call that may overlap others on the same context: a worker
+ *  thread may prepare while another records, describes or prepares (not while fftbResizeContext or
+ *  fftbDestroyContext run). Returns the argument errors of fftbDescribeNode, FFTB_ERROR_DEVICE_LIMIT (a pass past the
+ *  device's workgroup or shared-memory limits), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+FftbResult fftbPreparePipelines(FftbContext context, uint32_t count, const FftbBloomInfo* bloomInfos);
+
+/** Records the passes that compute the kernel spectrum fftbCmdBloom(context, ..., bloomInfo) reads (its kernel at
+ *  its padded extent, axis order and kernel scale), unless the kernel holds it already: then nothing. The views are
+ *  not read. Afterwards fftbDescribeNode reports spectrumPassCount 0 for these settings and fftbCmdBloom only reads
+ *  the spectrum. Barriers: one before its passes (after earlier compute use of the kernel and the scratch) and one
+ *  after (its writes visible to later compute shaders in this command buffer and those submitted after it on the same
+ *  queue); on another queue, order the bloom after this command buffer with a semaphore. This command buffer must
+ *  execute before any that blooms with the kernel at these settings. The spectrum is persistent in the kernel; the
+ *  scratch is used as in fftbCmdBloom, and the call takes one of the maxFramesInFlight descriptor sets as
+ *  fftbCmdBloom does. Border weights (FFTB_PADDING_ZERO_NORMALIZED) are still computed by the first bloom of an
+ *  extent. Returns the errors of fftbCmdBloom (FFTB_NOT_READY included). */
+FftbResult fftbCmdPrepareKernel(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
+
 /** Records the bloom into `commandBuffer` (primary or secondary, recording, compute-capable queue); never
  *  submits or waits. Records three compute passes, preceded, the first time the kernel is used at a spectrum extent
- *  and axis order (in exact mode: after an extent change), by the two passes that compute the kernel spectrum: that
- *  command buffer must execute before any other recorded later with the kernel, on the same queue (or after a
- *  semaphore that orders it). Clobbers the bound compute pipeline, compute descriptor set 0 and push constants.
- *  Places the barriers between its own passes and one before its first pass (orders it after earlier compute use of
- *  the scratch and the kernel). Returns FFTB_ERROR_INVALID_ARGUMENT, FFTB_ERROR_DEVICE_LIMIT (extent larger than
- *  the context's maximum, a kernel resolution or its extent on the frame (FftbBloomInfo::kernelScale) larger than
- *  its maxKernelWidth x maxKernelHeight, an exact-mode kernel created for smaller frames, or an FFT longer than
- * FFTB_MAX_FFT_LENGTH), FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first allocation) or FFTB_ERROR_VULKAN. */
+ *  and axis order (in exact mode: after an extent change) unless fftbCmdPrepareKernel recorded them, by the two passes
+ *  that compute the kernel spectrum: that command buffer must execute before any other recorded later with the
+ *  kernel, on the same queue (or after a semaphore that orders it). Pipelines it lacks are compiled first (a note to
+ *  the message callback gives the time), or, with FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT, nothing is
+ *  recorded and FFTB_NOT_READY returned (fftbPreparePipelines). Clobbers the bound compute pipeline, compute descriptor
+ * set 0 and push constants. Places the barriers between its own passes and one before its first pass (orders it after
+ * earlier compute use of the scratch and the kernel). Returns FFTB_ERROR_INVALID_ARGUMENT, FFTB_ERROR_DEVICE_LIMIT
+ * (extent larger than the context's maximum, a kernel resolution or its extent on the frame
+ * (FftbBloomInfo::kernelScale) larger than its maxKernelWidth x maxKernelHeight, an exact-mode kernel created for
+ * smaller frames, or an FFT longer than FFTB_MAX_FFT_LENGTH), FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first
+ * allocation) or FFTB_ERROR_VULKAN. */
 FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
 
 #ifdef __cplusplus

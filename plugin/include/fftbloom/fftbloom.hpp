@@ -129,6 +129,18 @@ class Context : public UniqueHandle<FftbContext, fftbDestroyContext>
         return fftbCmdBloom(handle_, commandBuffer, &info);
     }
 
+    /** fftbCmdPrepareKernel. */
+    FftbResult cmdPrepareKernel(VkCommandBuffer commandBuffer, const FftbBloomInfo& info, std::nothrow_t) noexcept
+    {
+        return fftbCmdPrepareKernel(handle_, commandBuffer, &info);
+    }
+
+    /** fftbPreparePipelines; may run on another thread while this context records. */
+    FftbResult preparePipelines(uint32_t count, const FftbBloomInfo* infos, std::nothrow_t) noexcept
+    {
+        return fftbPreparePipelines(handle_, count, infos);
+    }
+
 #ifdef FFTBLOOM_HPP_EXCEPTIONS
     /** Creates the context or throws Error. */
     explicit Context(const FftbContextCreateInfo& info)
@@ -157,18 +169,30 @@ class Context : public UniqueHandle<FftbContext, fftbDestroyContext>
         check("fftbDescribeNode", describeNode(info, out, std::nothrow));
         return out;
     }
-    void cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
+    /** Throws Error on a failure; false when nothing was recorded (FFTB_NOT_READY). */
+    bool cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
     {
-        check("fftbCmdBloom", cmdBloom(commandBuffer, info, std::nothrow));
+        return check("fftbCmdBloom", cmdBloom(commandBuffer, info, std::nothrow)) == FFTB_SUCCESS;
+    }
+    /** Throws Error on a failure; false when nothing was recorded (FFTB_NOT_READY). */
+    bool cmdPrepareKernel(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
+    {
+        return check("fftbCmdPrepareKernel", cmdPrepareKernel(commandBuffer, info, std::nothrow)) == FFTB_SUCCESS;
+    }
+    void preparePipelines(uint32_t count, const FftbBloomInfo* infos)
+    {
+        check("fftbPreparePipelines", preparePipelines(count, infos, std::nothrow));
     }
 #endif
 
   private:
 #ifdef FFTBLOOM_HPP_EXCEPTIONS
-    static void check(const char* call, FftbResult result)
+    /** Throws Error for an error code (< 0); returns the others (FFTB_SUCCESS, FFTB_NOT_READY). */
+    static FftbResult check(const char* call, FftbResult result)
     {
-        if (result != FFTB_SUCCESS)
+        if (result < 0)
             throw Error(call, result);
+        return result;
     }
 #endif
 };
