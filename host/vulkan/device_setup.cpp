@@ -109,10 +109,23 @@ LogicalDevice createLogicalDevice(VkInstance instance, const DeviceRequest& requ
     VkPhysicalDeviceFeatures features{};
     features.shaderStorageImageWriteWithoutFormat = VK_TRUE; // fftbloom's requirement (fftbloom.h)
     const float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = made.queueFamily;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;
+    VkDeviceQueueCreateInfo queues[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
+                                         {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
+    uint32_t queueCount = 1;
+    made.asyncQueueFamily = made.queueFamily;
+    for (uint32_t i = 0; request.asyncCompute && i < familyCount && queueCount == 1; ++i)
+        if (i != made.queueFamily && (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+            !(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+        {
+            made.asyncQueueFamily = i;
+            queueCount = 2;
+        }
+    for (uint32_t i = 0; i < queueCount; ++i)
+    {
+        queues[i].queueFamilyIndex = i == 0 ? made.queueFamily : made.asyncQueueFamily;
+        queues[i].queueCount = 1;
+        queues[i].pQueuePriorities = &priority;
+    }
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     if (request.synchronization2)
@@ -145,13 +158,15 @@ LogicalDevice createLogicalDevice(VkInstance instance, const DeviceRequest& requ
             extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
         }
     }
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
+    dci.queueCreateInfoCount = queueCount;
+    dci.pQueueCreateInfos = queues;
     dci.enabledExtensionCount = uint32_t(extensions.size());
     dci.ppEnabledExtensionNames = extensions.data();
     dci.pEnabledFeatures = &features;
     checkVulkan(vkCreateDevice(gpu, &dci, nullptr, &made.device), "vkCreateDevice");
     vkGetDeviceQueue(made.device, made.queueFamily, 0, &made.queue);
+    if (queueCount == 2)
+        vkGetDeviceQueue(made.device, made.asyncQueueFamily, 0, &made.asyncQueue);
     return made;
 }
 

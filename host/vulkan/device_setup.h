@@ -27,6 +27,9 @@ struct DeviceRequest
     /// VK_KHR_pipeline_executable_properties with pipelineExecutableInfo, where the device has it
     /// (LogicalDevice::pipelineStatistics says whether it was enabled).
     bool pipelineStatistics = false;
+    /// Also a queue of a compute family without graphics other than the queue's, where the device has one (async
+    /// compute: LogicalDevice::asyncQueue).
+    bool asyncCompute = false;
 };
 
 /// A logical device with one queue, and the physical device and queue family it was made on.
@@ -39,6 +42,10 @@ struct LogicalDevice
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
     bool pipelineStatistics = false; ///< VK_KHR_pipeline_executable_properties is enabled
+    /// DeviceRequest::asyncCompute: a queue of a compute family without graphics, and its family; VK_NULL_HANDLE and
+    /// the queue's own family when the device has none (one queue family, as lavapipe).
+    VkQueue asyncQueue = VK_NULL_HANDLE;
+    uint32_t asyncQueueFamily = 0;
 };
 
 /// Chooses the physical device and queue family for `request` and creates the device with one queue of that family

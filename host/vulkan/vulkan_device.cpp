@@ -17,6 +17,7 @@ VulkanDevice::VulkanDevice(const VulkanDeviceOptions& options)
     request.preferredTypes = {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, VK_PHYSICAL_DEVICE_TYPE_CPU};
     request.synchronization2 = options.synchronization2;
     request.pipelineStatistics = options.pipelineStatistics;
+    request.asyncCompute = options.asyncCompute;
     logical_ = createLogicalDevice(instance_.get(), request);
 
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

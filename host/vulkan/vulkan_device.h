@@ -28,6 +28,8 @@ struct VulkanDeviceOptions
     /// Enable VK_KHR_pipeline_executable_properties (pipelineExecutableInfo) where the device has it, for the plugin's
     /// pass statistics (FftbDeviceFeaturesInfo::pipelineExecutableInfo); pipelineStatistics() says whether it was.
     bool pipelineStatistics = false;
+    /// DeviceRequest::asyncCompute: also a queue of a compute-only family where the device has one (logical()).
+    bool asyncCompute = false;
 };
 
 /// Every method throws HostError with a one-line reason ("Vulkan: vkCreateDevice failed with VkResult -3"), a

@@ -192,7 +192,8 @@ void Device::cmdImageBarriers(VkCommandBuffer cb, const ImageBarrier (&barriers)
             b2[i].dstAccessMask = barriers[i].dstAccess;
             b2[i].oldLayout = barriers[i].oldLayout;
             b2[i].newLayout = barriers[i].newLayout;
-            b2[i].srcQueueFamilyIndex = b2[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            b2[i].srcQueueFamilyIndex = barriers[i].srcFamily;
+            b2[i].dstQueueFamilyIndex = barriers[i].dstFamily;
             b2[i].image = barriers[i].image;
             b2[i].subresourceRange = barriers[i].range;
         }
@@ -211,7 +212,8 @@ void Device::cmdImageBarriers(VkCommandBuffer cb, const ImageBarrier (&barriers)
         b1[i].dstAccessMask = legacyAccess(barriers[i].dstAccess);
         b1[i].oldLayout = barriers[i].oldLayout;
         b1[i].newLayout = barriers[i].newLayout;
-        b1[i].srcQueueFamilyIndex = b1[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b1[i].srcQueueFamilyIndex = barriers[i].srcFamily;
+        b1[i].dstQueueFamilyIndex = barriers[i].dstFamily;
         b1[i].image = barriers[i].image;
         b1[i].subresourceRange = barriers[i].range;
         src |= legacyStages(barriers[i].srcStages);

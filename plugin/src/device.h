@@ -73,6 +73,9 @@ class Device
         VkAccessFlags2 srcAccess;
         VkPipelineStageFlags2 dstStages;
         VkAccessFlags2 dstAccess;
+        /// A queue family ownership transfer's families, or VK_QUEUE_FAMILY_IGNORED twice for none.
+        uint32_t srcFamily = VK_QUEUE_FAMILY_IGNORED;
+        uint32_t dstFamily = VK_QUEUE_FAMILY_IGNORED;
     };
     /// Records the two barriers of an FftbImageBarrierInfo (input and output) in one command.
     void cmdImageBarriers(VkCommandBuffer cb, const ImageBarrier (&barriers)[2]) const;

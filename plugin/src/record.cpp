@@ -469,6 +469,8 @@ void Context::cmdImageBarriers(VkCommandBuffer cb, const FftbImageBarrierInfo& i
                                bool before) const
 {
     constexpr VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    const uint32_t owner = images.ownerQueueFamilyIndex, bloom = images.bloomQueueFamilyIndex;
+    const bool transfer = owner != bloom && owner != VK_QUEUE_FAMILY_IGNORED && bloom != VK_QUEUE_FAMILY_IGNORED;
     Device::ImageBarrier barriers[2];
     if (before)
     {
@@ -488,6 +490,11 @@ void Context::cmdImageBarriers(VkCommandBuffer cb, const FftbImageBarrierInfo& i
                        images.outputSrcAccessMask,
                        compute,
                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+        // The acquire half: the owner's stages are not this queue's; the semaphore wait orders them.
+        for (Device::ImageBarrier& b : barriers)
+            if (transfer && !(&b == &barriers[1] && images.outputOldLayout == VK_IMAGE_LAYOUT_UNDEFINED))
+                b.srcStages = VK_PIPELINE_STAGE_2_NONE, b.srcAccess = VK_ACCESS_2_NONE, b.srcFamily = owner,
+                b.dstFamily = bloom;
     }
     else
     {
@@ -501,6 +508,11 @@ void Context::cmdImageBarriers(VkCommandBuffer cb, const FftbImageBarrierInfo& i
                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                        images.outputDstStageMask,
                        images.outputDstAccessMask};
+        // The release half: the owner's queue acquires, after a semaphore.
+        for (Device::ImageBarrier& b : barriers)
+            if (transfer)
+                b.dstStages = VK_PIPELINE_STAGE_2_NONE, b.dstAccess = VK_ACCESS_2_NONE, b.srcFamily = bloom,
+                b.dstFamily = owner;
     }
     device_->cmdImageBarriers(cb, barriers);
 }

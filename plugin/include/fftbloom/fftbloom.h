@@ -476,6 +476,20 @@ typedef struct FftbImageBarrierInfo
     VkImageLayout outputNewLayout;            /**< the layout to leave it in; not UNDEFINED or PREINITIALIZED */
     VkPipelineStageFlags2 outputDstStageMask; /**< the stages of its next use */
     VkAccessFlags2 outputDstAccessMask;       /**< their accesses */
+    /** Async compute: the queue family that owns both images before and after the bloom (the one whose queue wrote
+     *  the input and reads the output, e.g. graphics), and the family of the queue that runs the bloom's command
+     *  buffer (e.g. a compute-only family). Equal (both 0 when zero-initialized), or either VK_QUEUE_FAMILY_IGNORED:
+     *  no queue family ownership transfer (one queue, or images created VK_SHARING_MODE_CONCURRENT). Different, for
+     *  VK_SHARING_MODE_EXCLUSIVE images: the barrier before the first pass is the acquire half of a transfer
+     *  owner -> bloom family (for the output only when outputOldLayout is not UNDEFINED: discarded contents need no
+     *  transfer), and the barrier after the last pass the release half bloom family -> owner. The caller records the
+     *  other halves on the owner's queue with the same layouts (input: inputLayout -> FftbBloomInfo::inputLayout
+     * before, back after; output: outputOldLayout -> GENERAL before, GENERAL -> outputNewLayout after) and orders the
+     *  submissions with semaphores. The stage and access masks of the owner's side (inputStageMask, inputAccessMask,
+     *  outputSrc*, outputDst*) are then the caller's to use in its halves: the plugin's halves use none.
+     *  docs/integration.md, "Async compute". */
+    uint32_t ownerQueueFamilyIndex;
+    uint32_t bloomQueueFamilyIndex;
 } FftbImageBarrierInfo;
 
 /** How fftbCmdBloom uses one resource: for a render graph's dependency tracking. Synchronization2 values. */
