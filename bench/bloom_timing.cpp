@@ -115,7 +115,7 @@ bool supported(const BloomCase& c, std::string* reason)
     FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
     ci.maxWidth = c.width;
     ci.maxHeight = c.height;
-    ci.maxKernelWidth = ci.maxKernelHeight = c.kernelSize;
+    ci.maxKernelResolutionWidth = ci.maxKernelResolutionHeight = c.kernelSize;
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     planner.lengthPolicy = c.lengths;
     ci.pNext = &planner;

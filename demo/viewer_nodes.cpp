@@ -45,7 +45,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
         FftbResizeInfo ri{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
         ri.maxWidth = std::max(w, node.contextWidth);
         ri.maxHeight = std::max(h, node.contextHeight);
-        ri.maxKernelWidth = ri.maxKernelHeight = kMaxKernelSize;
+        ri.maxKernelResolutionWidth = ri.maxKernelResolutionHeight = kMaxKernelSize;
         if (const FftbResult r = node.context.resize(ri, std::nothrow); r != FFTB_SUCCESS)
         {
             throwIfDeviceLost(node, r, "fftbResizeContext");

@@ -158,7 +158,7 @@ int main(void)
     /* fftbloom: a context for frames up to W x H, a 9x9 Gaussian kernel, never compiling while recording. */
     ci.instance = instance, ci.physicalDevice = gpu, ci.device = device;
     ci.getInstanceProcAddr = vkGetInstanceProcAddr, ci.getDeviceProcAddr = vkGetDeviceProcAddr;
-    ci.maxWidth = W, ci.maxHeight = H, ci.maxKernelWidth = ci.maxKernelHeight = K;
+    ci.maxWidth = W, ci.maxHeight = H, ci.maxKernelResolutionWidth = ci.maxKernelResolutionHeight = K;
     ci.messageCallback = printMessage;
     ci.flags = FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT;
     CHECK(fftbCreateContext(&ci, &context));

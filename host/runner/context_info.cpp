@@ -6,8 +6,8 @@ namespace fftb
 {
 
 FftbContextCreateInfo contextCreateInfo(VkInstance instance, const LogicalDevice& device, uint32_t maxWidth,
-                                        uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
-                                        std::string* message)
+                                        uint32_t maxHeight, uint32_t maxKernelResolutionWidth,
+                                        uint32_t maxKernelResolutionHeight, std::string* message)
 {
     FftbContextCreateInfo ci{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
     ci.instance = instance;
@@ -17,8 +17,8 @@ FftbContextCreateInfo contextCreateInfo(VkInstance instance, const LogicalDevice
     ci.getDeviceProcAddr = vkGetDeviceProcAddr;
     ci.maxWidth = maxWidth;
     ci.maxHeight = maxHeight;
-    ci.maxKernelWidth = maxKernelWidth;
-    ci.maxKernelHeight = maxKernelHeight;
+    ci.maxKernelResolutionWidth = maxKernelResolutionWidth;
+    ci.maxKernelResolutionHeight = maxKernelResolutionHeight;
     if (message)
     {
         ci.messageCallback = [](FftbResult, VkResult, const char* text, void* user)

@@ -141,8 +141,8 @@ struct GpuRunner::State
             FftbResizeInfo ri{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
             ri.maxWidth = extent[0];
             ri.maxHeight = extent[1];
-            ri.maxKernelWidth = extent[2];
-            ri.maxKernelHeight = extent[3];
+            ri.maxKernelResolutionWidth = extent[2];
+            ri.maxKernelResolutionHeight = extent[3];
             const FftbResult result = fftbResizeContext(context, &ri);
             if (result == FFTB_SUCCESS)
                 std::memcpy(contextExtent, extent, sizeof(contextExtent));
@@ -230,8 +230,8 @@ struct GpuRunner::State
         bi.kernelScaleUnit = settings.kernelExtent.unit;
         bi.kernelScale = settings.kernelExtent.value;
         bi.storagePrecision = settings.storage;
-        // The context's maximum kernel width and height bound the kernel's extent on the frame too; a kernel scale the
-        // plugin refuses is named by fftbDescribeNode below.
+        // The context's maximum kernel resolution (its maximum extent left 0: the same) holds the kernel's extent on
+        // the frame too; a kernel scale the plugin refuses is named by fftbDescribeNode below.
         const uint32_t kw = uint32_t(psf.width), kh = uint32_t(psf.height);
         uint32_t extent[4] = {w, h, kw, kh};
         if (fftbGetKernelExtent(&bi, kw, kh, &extent[2], &extent[3]) == FFTB_SUCCESS)

@@ -44,14 +44,18 @@ template <typename Body> FftbResult guarded(FftbContext context, Body&& body)
 }
 
 /// Checks the maximum extents of a create or resize info; throws naming the field.
-void checkExtents(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight)
+template <typename Info> void checkExtents(const Info& info)
 {
-    if (maxWidth == 0 || maxHeight == 0)
+    if (info.maxWidth == 0 || info.maxHeight == 0)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "maxWidth, maxHeight: must be >= 1"};
-    if (maxKernelWidth == 0 || maxKernelHeight == 0 || maxKernelWidth > FFTB_MAX_KERNEL_LENGTH ||
-        maxKernelHeight > FFTB_MAX_KERNEL_LENGTH)
+    if (info.maxKernelResolutionWidth == 0 || info.maxKernelResolutionHeight == 0 ||
+        info.maxKernelResolutionWidth > FFTB_MAX_KERNEL_LENGTH ||
+        info.maxKernelResolutionHeight > FFTB_MAX_KERNEL_LENGTH)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                            "maxKernelWidth, maxKernelHeight: must lie in 1 .. 4096"};
+                            "maxKernelResolutionWidth, maxKernelResolutionHeight: must lie in 1 .. 4096"};
+    if (info.maxKernelExtentWidth > FFTB_MAX_KERNEL_LENGTH || info.maxKernelExtentHeight > FFTB_MAX_KERNEL_LENGTH)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                            "maxKernelExtentWidth, maxKernelExtentHeight: must lie in 0 .. 4096"};
 }
 
 /// The checks of a create info that need no device.
@@ -60,7 +64,7 @@ void checkCreateInfo(const FftbContextCreateInfo& info)
     if (info.sType != FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                             "sType: not FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO"};
-    checkExtents(info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight);
+    checkExtents(info);
     if (info.maxFramesInFlight > 16)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "maxFramesInFlight: must lie in 0 .. 16"};
     if (info.flags & ~FftbContextCreateFlags(FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT))
@@ -176,19 +180,22 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                                                    : fftb::LengthPolicy::MixedRadix;
             fftb::ScratchSizes sizes;
             std::string reason;
-            if (!fftb::scratchSizes(info->maxWidth, info->maxHeight, info->maxKernelWidth, info->maxKernelHeight,
-                                    lengths, &sizes, &reason))
+            const fftb::Extents extents = fftb::extentsOf(*info);
+            if (!fftb::scratchSizes(extents.width, extents.height, extents.scratchKernelWidth(),
+                                    extents.scratchKernelHeight(), lengths, &sizes, &reason))
                 throw fftb::Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
             uint64_t resampled = 0;
             for (fftb::AxisOrder order : {fftb::AxisOrder::XFirst, fftb::AxisOrder::YFirst})
                 resampled = std::max(resampled, fftb::spectrumSlotElements(info->maxWidth, info->maxHeight,
-                                                                           info->maxKernelWidth, info->maxKernelHeight,
-                                                                           order, fftb::SpectrumMode::Resampled,
+                                                                           info->maxKernelResolutionWidth,
+                                                                           info->maxKernelResolutionHeight, order,
+                                                                           fftb::SpectrumMode::Resampled,
                                                                            fftb::kMaxSpectrumOversampling, lengths));
             requirements->scratchBytes = sizes.scratchBytes;
             requirements->exactSpectrumBytes = sizes.spectrumElements * 8;
             requirements->resampledSpectrumBytes = resampled * 8;
-            requirements->kernelTexelBytes = VkDeviceSize(3) * info->maxKernelWidth * info->maxKernelHeight * 4;
+            requirements->kernelTexelBytes =
+                VkDeviceSize(3) * info->maxKernelResolutionWidth * info->maxKernelResolutionHeight * 4;
             requirements->twiddleBytes = VkDeviceSize(fftb::twiddleTables().totalElements) * 8;
             requirements->borderWeightBytes = fftb::borderWeightBytes(info->maxWidth, info->maxHeight);
         });
@@ -232,7 +239,7 @@ FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* info)
                        if (info->sType != FFTB_STRUCTURE_TYPE_RESIZE_INFO)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                                                "resizeInfo.sType: not FFTB_STRUCTURE_TYPE_RESIZE_INFO"};
-                       checkExtents(info->maxWidth, info->maxHeight, info->maxKernelWidth, info->maxKernelHeight);
+                       checkExtents(*info);
                        fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_SCRATCH_INFO}, "resizeInfo.pNext");
                        context->context.resize(*info);
                    });

@@ -32,10 +32,8 @@ static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_M
               "plan.h and fftbloom.h disagree");
 
 Context::Context(const FftbContextCreateInfo& info)
-    : device_(std::make_shared<const Device>(info)),
-      vk_(device_->vk), max_{info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight},
-      flags_(info.flags), pipelineCache_(info.pipelineCache),
-      descriptorSets_(info.maxFramesInFlight == 0 ? 3 : info.maxFramesInFlight)
+    : device_(std::make_shared<const Device>(info)), vk_(device_->vk), max_(extentsOf(info)), flags_(info.flags),
+      pipelineCache_(info.pipelineCache), descriptorSets_(info.maxFramesInFlight == 0 ? 3 : info.maxFramesInFlight)
 {
     if (auto planner = findInChain<FftbPlannerInfo>(info.pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO))
         lengths_ = planner->lengthPolicy == FFTB_LENGTH_POLICY_POWER_OF_TWO ? LengthPolicy::PowerOfTwo
@@ -89,15 +87,15 @@ Scratch Context::makeScratch(const Extents& extents, const void* chain) const
 {
     ScratchSizes sizes;
     std::string reason;
-    if (!scratchSizes(extents.width, extents.height, extents.kernelWidth, extents.kernelHeight, lengths_, &sizes,
-                      &reason))
+    if (!scratchSizes(extents.width, extents.height, extents.scratchKernelWidth(), extents.scratchKernelHeight(),
+                      lengths_, &sizes, &reason))
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
     // Shaders index the scratch with 32-bit element offsets and bind it whole.
     const VkDeviceSize bytes = sizes.scratchBytes;
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
     if (bytes > limits.maxStorageBufferRange)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                      "maxWidth, maxHeight, maxKernelWidth, maxKernelHeight: the scratch needs " +
+                      "maxWidth, maxHeight, maxKernelResolution*, maxKernelExtent*: the scratch needs " +
                           std::to_string(bytes) + " bytes, past the device's maxStorageBufferRange of " +
                           std::to_string(limits.maxStorageBufferRange)};
     if (auto next = findInChain<FftbScratchInfo>(chain, FFTB_STRUCTURE_TYPE_SCRATCH_INFO))
@@ -128,7 +126,7 @@ Scratch Context::makeScratch(const Extents& extents, const void* chain) const
 
 void Context::resize(const FftbResizeInfo& info)
 {
-    const Extents extents{info.maxWidth, info.maxHeight, info.maxKernelWidth, info.maxKernelHeight};
+    const Extents extents = extentsOf(info);
     // The new scratch first: on failure the context keeps the old one and stays usable.
     Scratch scratch = makeScratch(extents, info.pNext);
     device_->destroyBuffer(scratch_.owned);
@@ -145,7 +143,8 @@ Kernel* Context::createKernel(const FftbKernelInfo& info)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "kernelInfo.width, height: " + std::to_string(info.width) + "x" + std::to_string(info.height) +
                           " outside 1x1 .. " + std::to_string(max_.kernelWidth) + "x" +
-                          std::to_string(max_.kernelHeight) + " (the context's maximum kernel extent)"};
+                          std::to_string(max_.kernelHeight) +
+                          " (the context's maximum kernel resolution, maxKernelResolutionWidth x Height)"};
     return new Kernel(device_, info, max_.width, max_.height, lengths_);
 }
 

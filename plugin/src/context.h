@@ -7,6 +7,7 @@
 #include "plan.h"
 #include "shared/fftb_shared.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -52,11 +53,27 @@ struct BorderWeights
     }
 };
 
-/// Maximum extents of a context (FftbContextCreateInfo, FftbResizeInfo).
+/// Maximum extents of a context (FftbContextCreateInfo, FftbResizeInfo): the frame's, the kernel's resolution in
+/// texels and its extent on the frame in pixels (0 in the info: the resolution's).
 struct Extents
 {
-    uint32_t width, height, kernelWidth, kernelHeight;
+    uint32_t width, height, kernelWidth, kernelHeight, kernelExtentWidth, kernelExtentHeight;
+    /// The kernel lengths the scratch is sized for: per axis the larger of the resolution (the kernel's first-axis
+    /// transform) and the extent (the frame's padding).
+    uint32_t scratchKernelWidth() const { return std::max(kernelWidth, kernelExtentWidth); }
+    uint32_t scratchKernelHeight() const { return std::max(kernelHeight, kernelExtentHeight); }
 };
+
+/// The maximum extents of an FftbContextCreateInfo or FftbResizeInfo.
+template <typename Info> Extents extentsOf(const Info& info)
+{
+    return {info.maxWidth,
+            info.maxHeight,
+            info.maxKernelResolutionWidth,
+            info.maxKernelResolutionHeight,
+            info.maxKernelExtentWidth ? info.maxKernelExtentWidth : info.maxKernelResolutionWidth,
+            info.maxKernelExtentHeight ? info.maxKernelExtentHeight : info.maxKernelResolutionHeight};
+}
 
 class Context
 {

@@ -61,8 +61,9 @@ Plan Context::plan(const FftbBloomInfo& info)
     if (kernel.width() > max_.kernelWidth || kernel.height() > max_.kernelHeight)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "bloomInfo.kernel: " + std::to_string(kernel.width()) + "x" + std::to_string(kernel.height()) +
-                          " is larger than the context's maximum kernel extent " + std::to_string(max_.kernelWidth) +
-                          "x" + std::to_string(max_.kernelHeight)};
+                          " texels, more than the context's maximum kernel resolution " +
+                          std::to_string(max_.kernelWidth) + "x" + std::to_string(max_.kernelHeight) +
+                          " (maxKernelResolutionWidth x Height)"};
     if (info.inputLayout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL && info.inputLayout != VK_IMAGE_LAYOUT_GENERAL)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                       "inputLayout: must be VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL"};
@@ -97,6 +98,7 @@ Plan Context::plan(const FftbBloomInfo& info)
     if (info.kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelScaleUnit: unknown value"};
     KernelScale scale;
+    uint32_t extentWidth = kernel.width(), extentHeight = kernel.height(); // at native scale, its resolution
     if (info.kernelScaleUnit != FFTB_KERNEL_SCALE_NATIVE)
     {
         if (!(info.kernelScale > 0.0f) || !std::isfinite(info.kernelScale))
@@ -108,17 +110,20 @@ Plan Context::plan(const FftbBloomInfo& info)
         scale.unit =
             info.kernelScaleUnit == FFTB_KERNEL_SCALE_PIXELS ? KernelScaleUnit::Pixels : KernelScaleUnit::FrameDiagonal;
         scale.value = info.kernelScale;
-        // The padding (so the scratch) is sized for the maximum kernel extent: a scaled kernel may not exceed it.
         const double span = kernelSpan(scale, info.width, info.height);
         const uint32_t larger = std::max(kernel.width(), kernel.height());
-        const uint32_t width = scaledKernelLength(kernel.width(), larger, span);
-        const uint32_t height = scaledKernelLength(kernel.height(), larger, span);
-        if (width > max_.kernelWidth || height > max_.kernelHeight)
-            throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                          "kernelScale: the kernel's scaled extent " + std::to_string(width) + "x" +
-                              std::to_string(height) + " is larger than the context's maximum kernel extent " +
-                              std::to_string(max_.kernelWidth) + "x" + std::to_string(max_.kernelHeight)};
+        extentWidth = scaledKernelLength(kernel.width(), larger, span);
+        extentHeight = scaledKernelLength(kernel.height(), larger, span);
     }
+    // The padding (so the scratch) is sized for the maximum kernel extent: no kernel may cover more of the frame.
+    if (extentWidth > max_.kernelExtentWidth || extentHeight > max_.kernelExtentHeight)
+        throw Failure{
+            FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+            std::string(info.kernelScaleUnit == FFTB_KERNEL_SCALE_NATIVE ? "bloomInfo.kernel" : "kernelScale") +
+                ": the kernel's extent on the frame " + std::to_string(extentWidth) + "x" +
+                std::to_string(extentHeight) + " is larger than the context's maximum kernel extent " +
+                std::to_string(max_.kernelExtentWidth) + "x" + std::to_string(max_.kernelExtentHeight) +
+                " (maxKernelExtentWidth x Height)"};
     checkChain(info.pNext, {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO},
                "bloomInfo.pNext");
 

@@ -186,8 +186,8 @@ class ApiTest : public ::testing::Test
         info.getDeviceProcAddr = vkGetDeviceProcAddr;
         info.maxWidth = 64;
         info.maxHeight = 48;
-        info.maxKernelWidth = 16;
-        info.maxKernelHeight = 8;
+        info.maxKernelResolutionWidth = 16;
+        info.maxKernelResolutionHeight = 8;
         info.maxFramesInFlight = 2;
         info.messageCallback = recordMessage;
         info.messageUserData = &messages_;
@@ -373,23 +373,23 @@ TEST_F(ApiTest, CreateRejectsZeroMaxExtents)
     EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxHeight");
     info = validCreateInfo();
-    info.maxKernelWidth = 0;
+    info.maxKernelResolutionWidth = 0;
     EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelWidth");
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelResolutionWidth");
     info = validCreateInfo();
-    info.maxKernelHeight = 0;
+    info.maxKernelResolutionHeight = 0;
     EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelHeight");
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelResolutionHeight");
     EXPECT_EQ(context_, nullptr);
 }
 
 TEST_F(ApiTest, CreateRejectsKernelWiderThanTheLongestFft)
 {
     FftbContextCreateInfo info = validCreateInfo();
-    info.maxKernelWidth = 5000;
+    info.maxKernelResolutionWidth = 5000;
     EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(context_, nullptr);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelWidth");
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelResolutionWidth");
 }
 
 TEST_F(ApiTest, CreateRejectsTooManyFramesInFlight)
@@ -442,8 +442,8 @@ TEST_F(ApiTest, CreateRejectsExtentsNeedingAnFftLongerThan16384)
     // 16200 + 512 / 2 texels of zero padding need an FFT longer than 16384 along x, whichever axis order or padding.
     FftbContextCreateInfo info = validCreateInfo();
     info.maxWidth = 16200;
-    info.maxKernelWidth = 512;
-    info.maxKernelHeight = 512;
+    info.maxKernelResolutionWidth = 512;
+    info.maxKernelResolutionHeight = 512;
     EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_DEVICE_LIMIT);
     EXPECT_EQ(context_, nullptr);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
@@ -885,13 +885,62 @@ TEST_F(ApiTest, MemoryRequirementsNeedNoDeviceAndGrowWithTheExtents)
     EXPECT_EQ(large.twiddleBytes, small.twiddleBytes);
     EXPECT_TRUE(messages_.empty());
     info.maxWidth = 16200;
-    info.maxKernelWidth = 512;
+    info.maxKernelResolutionWidth = 512;
     EXPECT_EQ(fftbGetMemoryRequirements(&info, &large), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
     large.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
     info = validCreateInfo();
     EXPECT_EQ(fftbGetMemoryRequirements(&info, &large), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
+}
+
+TEST_F(ApiTest, KernelResolutionAndKernelExtentHaveTheirOwnMaxima)
+{
+    // A context for kernels of up to 16 x 8 texels shown up to 64 x 64 pixels on the frame.
+    FftbContextCreateInfo info = validCreateInfo();
+    FftbMemoryRequirements native{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS}, scaled = native;
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &native), FFTB_SUCCESS);
+    info.maxKernelExtentWidth = info.maxKernelExtentHeight = 64;
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &scaled), FFTB_SUCCESS);
+    EXPECT_GT(scaled.scratchBytes, native.scratchBytes) << "the padding is sized for the extent";
+    EXPECT_EQ(scaled.kernelTexelBytes, native.kernelTexelBytes) << "the texels for the resolution";
+    EXPECT_EQ(scaled.resampledSpectrumBytes, native.resampledSpectrumBytes);
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    EXPECT_EQ(createKernel(kernel(32, 8)), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelResolutionWidth");
+    ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
+    FftbBloomInfo bloom = validBloomInfo();
+    bloom.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    bloom.kernelScale = 64.0f; // 64 x 32 pixels: within the extent, four times the resolution
+    ASSERT_EQ(fftbDescribeNode(context_, &bloom, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.kernelExtentWidth, 64u);
+    bloom.kernelScale = 65.0f;
+    EXPECT_EQ(fftbDescribeNode(context_, &bloom, &node), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelExtentWidth");
+    fftbDestroyKernel(kernel_);
+    kernel_ = nullptr;
+    fftbDestroyContext(context_);
+    context_ = nullptr;
+
+    // An extent smaller than the resolution bounds native kernels too; past 4096 it is refused.
+    info.maxKernelExtentWidth = info.maxKernelExtentHeight = 4;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
+    bloom = validBloomInfo();
+    EXPECT_EQ(fftbDescribeNode(context_, &bloom, &node), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelExtentWidth");
+    FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
+    resize.maxWidth = 64;
+    resize.maxHeight = 48;
+    resize.maxKernelResolutionWidth = 16;
+    resize.maxKernelResolutionHeight = 8;
+    resize.maxKernelExtentWidth = 5000;
+    EXPECT_EQ(fftbResizeContext(context_, &resize), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelExtentWidth");
+    resize.maxKernelExtentWidth = 0; // the resolution's
+    ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS);
+    EXPECT_EQ(fftbDescribeNode(context_, &bloom, &node), FFTB_SUCCESS);
 }
 
 TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
@@ -908,7 +957,7 @@ TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
     FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
     resize.maxWidth = 16200; // needs an FFT longer than 16384 with a 512 kernel
     resize.maxHeight = 48;
-    resize.maxKernelWidth = resize.maxKernelHeight = 512;
+    resize.maxKernelResolutionWidth = resize.maxKernelResolutionHeight = 512;
     EXPECT_EQ(fftbResizeContext(context_, &resize), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
     info.width = 64;
@@ -918,8 +967,8 @@ TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
     messages_.clear();
 
     resize.maxWidth = 100;
-    resize.maxKernelWidth = 16;
-    resize.maxKernelHeight = 8;
+    resize.maxKernelResolutionWidth = 16;
+    resize.maxKernelResolutionHeight = 8;
     ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS);
     EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
     EXPECT_GE(node.paddedWidth, 100u + 3 / 2);
@@ -1074,7 +1123,7 @@ TEST(KernelExtent, IsTheResolutionAtNativeScaleAndCeilSigmaKOtherwise)
 
 TEST_F(ApiTest, CmdBloomChecksTheKernelScaleNamingTheField)
 {
-    createContext(); // maximum kernel extent 16 x 8
+    createContext(); // maximum kernel resolution and extent 16 x 8
     ASSERT_EQ(createKernel(kernel(8, 4)), FFTB_SUCCESS);
     const VkCommandBuffer cb = beginCommandBuffer();
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
@@ -1100,7 +1149,7 @@ TEST_F(ApiTest, CmdBloomChecksTheKernelScaleNamingTheField)
     info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
     info.kernelScale = 16.5f;
     EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
-    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale: the kernel's scaled extent 17x9");
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale: the kernel's extent on the frame 17x9");
     info.kernelScaleUnit = FFTB_KERNEL_SCALE_FRAME_DIAGONAL;
     info.kernelScale = 1.0f;
     EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
@@ -1220,13 +1269,13 @@ TEST_F(ApiTest, KernelFromOneContextServesAnotherAndOutlivesIt)
     createContext();
     ASSERT_EQ(createKernel(kernel(4, 4)), FFTB_SUCCESS);
     FftbContextCreateInfo info = validCreateInfo();
-    info.maxKernelWidth = info.maxKernelHeight = 3;
+    info.maxKernelResolutionWidth = info.maxKernelResolutionHeight = 3;
     FftbContext small = nullptr;
     ASSERT_EQ(fftbCreateContext(&info, &small), FFTB_SUCCESS);
     FftbBloomInfo bloom = validBloomInfo();
     FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     EXPECT_EQ(fftbDescribeNode(small, &bloom, &node), FFTB_ERROR_DEVICE_LIMIT) << "4 x 4 past its 3 x 3 maximum";
-    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maximum kernel extent");
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maximum kernel resolution");
     fftbDestroyContext(small);
 
     info = validCreateInfo();
@@ -1354,8 +1403,8 @@ TEST_F(ApiTest, ResizeOutOfMemoryKeepsTheContextUsableAtItsOldSize)
     FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
     resize.maxWidth = 200;
     resize.maxHeight = 100;
-    resize.maxKernelWidth = 16;
-    resize.maxKernelHeight = 8;
+    resize.maxKernelResolutionWidth = 16;
+    resize.maxKernelResolutionHeight = 8;
     FailingAllocator::failing = true;
     const FftbResult result = fftbResizeContext(context_, &resize);
     FailingAllocator::failing = false;

@@ -52,8 +52,8 @@ static int useEveryType(void)
     resize.pNext = NULL;
     resize.maxWidth = 3840;
     resize.maxHeight = 2160;
-    resize.maxKernelWidth = 512;
-    resize.maxKernelHeight = 512;
+    resize.maxKernelResolutionWidth = 512;
+    resize.maxKernelResolutionHeight = 512;
     images.pNext = &timestamps;
     images.inputImage = VK_NULL_HANDLE;
     images.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
@@ -78,8 +78,8 @@ static int useEveryType(void)
     createInfo.allocator = NULL;
     createInfo.maxWidth = 1920;
     createInfo.maxHeight = 1080;
-    createInfo.maxKernelWidth = 256;
-    createInfo.maxKernelHeight = 256;
+    createInfo.maxKernelResolutionWidth = 256;
+    createInfo.maxKernelResolutionHeight = 256;
     createInfo.maxFramesInFlight = 3;
     createInfo.messageCallback = callback;
     createInfo.messageUserData = &context;

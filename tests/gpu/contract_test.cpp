@@ -249,7 +249,7 @@ TEST_P(ContractTest, TwoContextsSharedKernelsEngineScratchAndResize)
     FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
     resize.maxWidth = 128;
     resize.maxHeight = 96;
-    resize.maxKernelWidth = resize.maxKernelHeight = 16;
+    resize.maxKernelResolutionWidth = resize.maxKernelResolutionHeight = 16;
     ASSERT_EQ(fftbResizeContext(a, &resize), FFTB_SUCCESS) << message_;
     cb = device_->beginCommands();
     recordFrame(cb, a, resampled, resampledTexels, SpectrumMode::Resampled, 128, 96, Padding::Zero);

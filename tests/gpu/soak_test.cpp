@@ -190,7 +190,7 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
             FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
             resize.maxWidth = maxExtent[0];
             resize.maxHeight = maxExtent[1];
-            resize.maxKernelWidth = resize.maxKernelHeight = 7;
+            resize.maxKernelResolutionWidth = resize.maxKernelResolutionHeight = 7;
             ASSERT_EQ(fftbResizeContext(context, &resize), FFTB_SUCCESS) << message;
         }
         if (frame % kKernelEvery < kPerCommandBuffer || !kernel)

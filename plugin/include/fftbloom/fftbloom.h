@@ -228,11 +228,16 @@ typedef struct FftbContextCreateInfo
     const VkAllocationCallbacks* allocator;
     uint32_t maxWidth;  /**< largest frame width in texels passed to fftbCmdBloom, >= 1 */
     uint32_t maxHeight; /**< largest frame height in texels, >= 1 */
-    /** Largest kernel width: the resolution in texels of a kernel passed to fftbCreateKernel, and the extent in
-     *  frame pixels of a scaled kernel (FftbBloomInfo::kernelScale, fftbGetKernelExtent), 1 .. FFTB_MAX_KERNEL_LENGTH.
-     *  The frame's padding, so the scratch, is sized for it. */
-    uint32_t maxKernelWidth;
-    uint32_t maxKernelHeight; /**< largest kernel height, likewise, 1 .. FFTB_MAX_KERNEL_LENGTH */
+    /** The largest kernel resolution: the texels of a kernel passed to fftbCreateKernel (FftbKernelInfo::width),
+     *  1 .. FFTB_MAX_KERNEL_LENGTH. The scratch holds such a kernel's first-axis transform while its spectrum is made.
+     */
+    uint32_t maxKernelResolutionWidth;
+    uint32_t maxKernelResolutionHeight; /**< texels (FftbKernelInfo::height), 1 .. FFTB_MAX_KERNEL_LENGTH */
+    /** The largest kernel extent: the frame pixels a kernel covers (its resolution at FFTB_KERNEL_SCALE_NATIVE,
+     *  ceil(sigma K) scaled: FftbBloomInfo::kernelScale, fftbGetKernelExtent), 1 .. FFTB_MAX_KERNEL_LENGTH; 0: the
+     *  maximum resolution's. The frame's padding, so the scratch, is sized for it. */
+    uint32_t maxKernelExtentWidth;
+    uint32_t maxKernelExtentHeight; /**< pixels, likewise; 0: maxKernelResolutionHeight */
     /** Command buffers recorded with fftbCmdBloom that may be pending at once, 1 .. 16; 0 means 3. Each call
      *  writes its descriptors into the next of this many descriptor sets in turn, so the command buffer of the
      *  call this many calls earlier must have completed (the frames-in-flight rule of FidelityFX's backends). */
@@ -308,8 +313,10 @@ typedef struct FftbResizeInfo
     const void* pNext;       /**< NULL or an FftbScratchInfo */
     uint32_t maxWidth;       /**< as in FftbContextCreateInfo */
     uint32_t maxHeight;
-    uint32_t maxKernelWidth;
-    uint32_t maxKernelHeight;
+    uint32_t maxKernelResolutionWidth;
+    uint32_t maxKernelResolutionHeight;
+    uint32_t maxKernelExtentWidth; /**< as in FftbContextCreateInfo: 0 is the maximum resolution's */
+    uint32_t maxKernelExtentHeight;
 } FftbResizeInfo;
 
 /** The memory a context of given maximum extents needs, from fftbGetMemoryRequirements. Bytes, before the
@@ -322,7 +329,7 @@ typedef struct FftbMemoryRequirements
      *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis), then, for resampled
      *  spectra, the interpolation's taps of every frequency, (N2 + N1/2 + 2) x 48 bytes. Allocated by the context,
      *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomInfo::kernelScale): their extent
-     *  on the frame may not exceed maxKernelWidth x maxKernelHeight. */
+     *  on the frame may not exceed maxKernelExtentWidth x maxKernelExtentHeight. */
     VkDeviceSize scratchBytes;
     /** Device-local, per kernel of the maximum kernel resolution and per axis order it is used with, exact mode: the
      *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes. */
@@ -344,8 +351,8 @@ typedef struct FftbKernelInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_KERNEL_INFO */
     const void* pNext;
-    uint32_t width;  /**< the kernel's resolution in texels, 1 .. maxKernelWidth */
-    uint32_t height; /**< texels, 1 .. maxKernelHeight */
+    uint32_t width;  /**< the kernel's resolution in texels, 1 .. maxKernelResolutionWidth */
+    uint32_t height; /**< texels, 1 .. maxKernelResolutionHeight */
     /** width * height RGB texels, interleaved floats, row-major, (0, 0) at the top left, x right, y down.
      *  Texel (width / 2, height / 2) (integer division) is the kernel's centre. Each channel is normalized
      *  to unit sum (so a kernel keeps the frame's luminance); values must be finite and >= 0 with a positive
@@ -386,7 +393,7 @@ typedef struct FftbBloomInfo
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BLOOM_INFO */
     const void* pNext;       /**< NULL, or a chain of FftbTimestampInfo, FftbImageBarrierInfo */
     /** The kernel to convolve with, from fftbCreateKernel on a context of this device; its resolution no larger than
-     *  this context's maxKernelWidth x maxKernelHeight. */
+     *  this context's maxKernelResolutionWidth x maxKernelResolutionHeight. */
     FftbKernel kernel;
     /** The HDR frame, any format with VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT, read with texelFetch (no filtering).
      *  The passes read it in `inputLayout` (VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL).
@@ -439,9 +446,9 @@ typedef struct FftbBloomInfo
      *  sigma = span / max(Kw, Kh) (FftbKernelScaleUnit). Not read with FFTB_KERNEL_SCALE_NATIVE (default 0).
      *  Otherwise finite and > 0, else FFTB_ERROR_INVALID_ARGUMENT. The frame is padded for the kernel's extent on the
      *  frame, ceil(sigma * Kw) x ceil(sigma * Kh) pixels (ceil(span) along the larger axis; fftbGetKernelExtent), as
-     *  for a kernel of that resolution; it must not exceed the context's FftbContextCreateInfo::maxKernelWidth x
-     *  maxKernelHeight, which is what bounds the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor may
-     *  the padding need an FFT longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports
+     *  for a kernel of that resolution; it must not exceed the context's FftbContextCreateInfo::maxKernelExtentWidth x
+     *  maxKernelExtentHeight, which is what bounds the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor
+     * may the padding need an FFT longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports
      *  the kernel's extent and the padded extents. */
     float kernelScale;
     /** How the frame's spectrum is stored between the passes; default FFTB_STORAGE_PRECISION_FLOAT32. An unknown
@@ -526,8 +533,8 @@ typedef struct FftbNodeDescription
     uint32_t paddedHeight;
     FftbAxisOrder axisOrder; /**< the order used: FFTB_AXIS_ORDER_X_FIRST or FFTB_AXIS_ORDER_Y_FIRST */
     /** The kernel's extent on the frame in pixels, which the padding is planned for: ceil(sigma * Kw) x
-     *  ceil(sigma * Kh), 1 .. maxKernelWidth x maxKernelHeight (as fftbGetKernelExtent); the kernel's resolution
-     *  Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. */
+     *  ceil(sigma * Kh), 1 .. maxKernelExtentWidth x maxKernelExtentHeight (as fftbGetKernelExtent); the kernel's
+     * resolution Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. */
     uint32_t kernelExtentWidth;
     uint32_t kernelExtentHeight;
     /** The kernel scale sigma = span / max(Kw, Kh), frame pixels per kernel texel, > 0 (FftbKernelScaleUnit); exactly
@@ -632,9 +639,9 @@ FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* bloom
  *  width, height, kernelScaleUnit and kernelScale only are read: ceil(sigma * Kw) x ceil(sigma * Kh), at least 1,
  *  exactly ceil(span) along the larger axis, saturating at UINT32_MAX (sigma = span / max(Kw, Kh),
  * FftbKernelScaleUnit); Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. A context that blooms this kernel at this scale needs
- * maxKernelWidth and maxKernelHeight at least this large (fftbCmdBloom returns FFTB_ERROR_DEVICE_LIMIT otherwise).
- * Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL pointer, a wrong sType, a zero width, height or kernel length, an
- * unknown unit, or a kernelScale not finite and > 0 with a unit other than native. */
+ * maxKernelExtentWidth and maxKernelExtentHeight at least this large (fftbCmdBloom returns FFTB_ERROR_DEVICE_LIMIT
+ * otherwise). Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL pointer, a wrong sType, a zero width, height or kernel
+ * length, an unknown unit, or a kernelScale not finite and > 0 with a unit other than native. */
 FftbResult fftbGetKernelExtent(const FftbBloomInfo* bloomInfo, uint32_t kernelWidth, uint32_t kernelHeight,
                                uint32_t* extentWidth, uint32_t* extentHeight);
 
@@ -668,8 +675,9 @@ FftbResult fftbCmdPrepareKernel(FftbContext context, VkCommandBuffer commandBuff
  *  recorded and FFTB_NOT_READY returned (fftbPreparePipelines). Clobbers the bound compute pipeline, compute descriptor
  * set 0 and push constants. Places the barriers between its own passes and one before its first pass (orders it after
  * earlier compute use of the scratch and the kernel). Returns FFTB_ERROR_INVALID_ARGUMENT, FFTB_ERROR_DEVICE_LIMIT
- * (extent larger than the context's maximum, a kernel resolution or its extent on the frame
- * (FftbBloomInfo::kernelScale) larger than its maxKernelWidth x maxKernelHeight, an exact-mode kernel created for
+ * (extent larger than the context's maximum, a kernel resolution larger than its maxKernelResolutionWidth x
+ * maxKernelResolutionHeight, a kernel extent on the frame larger than its maxKernelExtentWidth x maxKernelExtentHeight,
+ * an exact-mode kernel created for
  * smaller frames, or an FFT longer than FFTB_MAX_FFT_LENGTH), FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first
  * allocation) or FFTB_ERROR_VULKAN. */
 FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);

@@ -89,7 +89,7 @@ int main()
     info.getDeviceProcAddr = vkGetDeviceProcAddr;
     info.maxWidth = 64;
     info.maxHeight = 48;
-    info.maxKernelWidth = info.maxKernelHeight = 8;
+    info.maxKernelResolutionWidth = info.maxKernelResolutionHeight = 8;
     FftbContext context = nullptr;
     if (FftbResult r = fftbCreateContext(&info, &context); r != FFTB_SUCCESS)
         return fail(fftbResultToString(r), r);
