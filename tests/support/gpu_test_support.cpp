@@ -167,19 +167,36 @@ Texels onesFrame(int width, int height)
     return ones;
 }
 
-Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPadding padding)
+namespace
 {
-    const Texels bloom = referenceConvolution(frame, kernel, toPlan(padding));
+
+/// Delta sharpening in the image domain: the spectrum (1 - t) K + t convolves to (1 - t) bloom + t frame, per R, G, B.
+Texels sharpened(Texels bloom, const Texels& frame, double t)
+{
+    if (t == 0.0)
+        return bloom;
+    for (int y = 0; y < bloom.height; ++y)
+        for (int x = 0; x < bloom.width; ++x)
+            for (int c = 0; c < 3; ++c)
+                bloom.at(x, y, c) = float((1.0 - t) * bloom.at(x, y, c) + t * frame.at(x, y, c));
+    return bloom;
+}
+
+} // namespace
+
+Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPadding padding, double sharpen)
+{
+    const Texels bloom = sharpened(referenceConvolution(frame, kernel, toPlan(padding)), frame, sharpen);
     if (padding != FFTB_PADDING_ZERO_NORMALIZED)
         return bloom;
-    return referenceNormalized(bloom,
-                               referenceConvolution(onesFrame(frame.width, frame.height), kernel, Padding::Zero));
+    const Texels ones = onesFrame(frame.width, frame.height);
+    return referenceNormalized(bloom, sharpened(referenceConvolution(ones, kernel, Padding::Zero), ones, sharpen));
 }
 
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
 {
     if (s.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-        return referenceConvolutionFor(frame, kernel, s.padding);
+        return referenceConvolutionFor(frame, kernel, s.padding, s.sharpen);
     Plan plan;
     std::string error;
     PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height),

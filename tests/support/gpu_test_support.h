@@ -43,13 +43,16 @@ GpuRunner& runner();
 Texels randomFrame(int width, int height, uint32_t seed, float peak = 50.0f);
 
 /// The reference of the GPU's math for a bloom-only frame: the linear convolution in exact mode (independent of the
-/// GPU's plan), the spectrally resampled convolution at the plan's padded extent in resampled mode.
+/// GPU's plan), the spectrally resampled convolution at the plan's padded extent in resampled mode; sharpened by
+/// s.sharpen in both.
 /// With FFTB_PADDING_ZERO_NORMALIZED, the zero-padded one normalized by the same reference of the frame's indicator.
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s);
 
 /// referenceConvolution with a public padding: FFTB_PADDING_ZERO_NORMALIZED is zero padding normalized by the
-/// frame's indicator (referenceNormalized).
-Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPadding padding);
+/// frame's indicator (referenceNormalized); delta sharpening t blends each with the frame (the indicator), (1 - t)
+/// bloom
+/// + t frame, as the spectrum (1 - t) K + t does.
+Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPadding padding, double sharpen = 0.0);
 
 /// width x height RGB texels of 1: the frame's indicator.
 Texels onesFrame(int width, int height);
