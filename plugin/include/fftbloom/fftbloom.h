@@ -610,11 +610,12 @@ void fftbDestroyContext(FftbContext context);
 FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeInfo);
 
 /** Creates a kernel on the device of `context`: the texels are copied and normalized per channel, and uploaded to a
- *  host-visible buffer; each spectrum (one per axis order it is used with) is allocated and computed by the first
- *  fftbCmdBloom that needs it, on the GPU. The kernel may be used with any context of the same device whose maximum
- *  kernel resolution it fits, and outlives `context`. Returns FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN
- *  or infinite texel, a channel summing to 0, unknown mode), FFTB_ERROR_DEVICE_LIMIT (larger than the context's
- *  maximum kernel resolution), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+ *  host-visible buffer; each spectrum (one per axis order it is used with) is allocated and computed on the GPU by
+ *  fftbCmdPrepareKernel, or else by the first fftbCmdBloom that needs it. The kernel may be used with any context of
+ *  the same device whose maximum kernel resolution it fits, and outlives `context`. Returns
+ *  FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN or infinite texel, a channel summing to 0, unknown mode),
+ *  FFTB_ERROR_DEVICE_LIMIT (larger than the context's maximum kernel resolution, maxKernelResolutionWidth x
+ *  maxKernelResolutionHeight), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
 FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* kernelInfo, FftbKernel* kernel);
 
 /** Destroys the kernel. No command buffer recorded with it may be pending. NULL is ignored. */
