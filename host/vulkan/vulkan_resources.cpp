@@ -132,19 +132,28 @@ void destroyVulkanImage(VkDevice device, VulkanImage& img)
     img = VulkanImage{};
 }
 
-void recordImageTransition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
-                           VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
-                           VkPipelineStageFlags dstStage)
+void recordQueueFamilyTransfer(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                               VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
+                               VkPipelineStageFlags dstStage, uint32_t srcFamily, uint32_t dstFamily)
 {
     VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
     b.srcAccessMask = srcAccess;
     b.dstAccessMask = dstAccess;
     b.oldLayout = from;
     b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.srcQueueFamilyIndex = srcFamily;
+    b.dstQueueFamilyIndex = dstFamily;
     b.image = image;
     b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     vkCmdPipelineBarrier(cb, srcStage, dstStage, 0, 0, nullptr, 0, nullptr, 1, &b);
+}
+
+void recordImageTransition(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                           VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
+                           VkPipelineStageFlags dstStage)
+{
+    recordQueueFamilyTransfer(cb, image, from, to, srcAccess, dstAccess, srcStage, dstStage, VK_QUEUE_FAMILY_IGNORED,
+                              VK_QUEUE_FAMILY_IGNORED);
 }
 
 void recordHostReadBarrier(VkCommandBuffer cb, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess)

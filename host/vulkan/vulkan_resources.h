@@ -63,6 +63,11 @@ void recordImageTransition(VkCommandBuffer cb, VkImage image, VkImageLayout from
                            VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
                            VkPipelineStageFlags dstStage);
 
+/// recordImageTransition as one half of a queue family ownership transfer from `srcFamily` to `dstFamily`.
+void recordQueueFamilyTransfer(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                               VkAccessFlags srcAccess, VkAccessFlags dstAccess, VkPipelineStageFlags srcStage,
+                               VkPipelineStageFlags dstStage, uint32_t srcFamily, uint32_t dstFamily);
+
 /// Records the barrier that makes `srcAccess` writes of `srcStage` (by default copies) visible to host reads once the
 /// submission has completed.
 void recordHostReadBarrier(VkCommandBuffer cb, VkPipelineStageFlags srcStage = VK_PIPELINE_STAGE_TRANSFER_BIT,

@@ -101,23 +101,6 @@ class AsyncComputeTest : public ::testing::TestWithParam<bool>
         ASSERT_EQ(vkQueueSubmit(queue, 1, &si, fence), VK_SUCCESS);
     }
 
-    /// One image barrier recorded with Vulkan 1.0's vkCmdPipelineBarrier (the engine's side).
-    static void imageBarrier(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
-                             uint32_t srcFamily, uint32_t dstFamily, VkPipelineStageFlags srcStage,
-                             VkAccessFlags srcAccess, VkPipelineStageFlags dstStage, VkAccessFlags dstAccess)
-    {
-        VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-        b.srcAccessMask = srcAccess;
-        b.dstAccessMask = dstAccess;
-        b.oldLayout = from;
-        b.newLayout = to;
-        b.srcQueueFamilyIndex = srcFamily;
-        b.dstQueueFamilyIndex = dstFamily;
-        b.image = image;
-        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        vkCmdPipelineBarrier(cb, srcStage, dstStage, 0, 0, nullptr, 0, nullptr, 1, &b);
-    }
-
     std::unique_ptr<VulkanDevice> device_;
     std::vector<VkCommandPool> pools_;
     VkSemaphore semaphores_[2] = {};
@@ -159,18 +142,18 @@ TEST_P(AsyncComputeTest, TheBloomRunsOnAComputeQueueWithTheImagesOwnershipTransf
     output_ = device_->createImage(w, h, kFormat, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     std::memcpy(upload_.mapped, frame.values.data(), bytes);
     const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {w, h, 1}};
-    const uint32_t ignored = VK_QUEUE_FAMILY_IGNORED;
 
     // Main queue: the upload, then the input's release to the bloom's family.
     VkCommandBuffer upload = begin(0);
-    imageBarrier(upload, input_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, ignored,
-                 ignored, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                 VK_ACCESS_TRANSFER_WRITE_BIT);
+    recordImageTransition(upload, input_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT);
     vkCmdCopyBufferToImage(upload, upload_.buffer, input_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
     if (transfer)
-        imageBarrier(upload, input_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, owner, bloomFamily, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                     VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
+        recordQueueFamilyTransfer(upload, input_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT, 0,
+                                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, owner,
+                                  bloomFamily);
     submit(l.queue, upload, VK_NULL_HANDLE, semaphores_[0]);
 
     // Bloom queue: the plugin acquires the input, blooms, and releases both images back.
@@ -207,12 +190,13 @@ TEST_P(AsyncComputeTest, TheBloomRunsOnAComputeQueueWithTheImagesOwnershipTransf
     VkCommandBuffer readback = begin(0);
     if (transfer)
     {
-        imageBarrier(readback, input_.image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, bloomFamily, owner, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
-                     VK_PIPELINE_STAGE_TRANSFER_BIT, 0);
-        imageBarrier(readback, output_.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                     bloomFamily, owner, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                     VK_ACCESS_TRANSFER_READ_BIT);
+        recordQueueFamilyTransfer(readback, input_.image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, 0, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                  VK_PIPELINE_STAGE_TRANSFER_BIT, bloomFamily, owner);
+        recordQueueFamilyTransfer(readback, output_.image, VK_IMAGE_LAYOUT_GENERAL,
+                                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 0, VK_ACCESS_TRANSFER_READ_BIT,
+                                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, bloomFamily,
+                                  owner);
     }
     vkCmdCopyImageToBuffer(readback, output_.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, download_.buffer, 1, &region);
     recordHostReadBarrier(readback);
