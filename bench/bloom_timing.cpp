@@ -65,7 +65,8 @@ std::string BloomCase::name() const
            settingName(padding, kPaddingNames) + (spectrum == FFTB_SPECTRUM_MODE_EXACT ? " exact" : " resampled") +
            (spectrum == FFTB_SPECTRUM_MODE_RESAMPLED ? interpolationName() : "") +
            (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "") +
-           (storage == FFTB_STORAGE_PRECISION_FLOAT16 ? " fp16" : "");
+           (storage == FFTB_STORAGE_PRECISION_FLOAT16 ? " fp16" : "") +
+           (resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half" : "");
 }
 
 Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
@@ -212,6 +213,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     bi.height = c.height;
     bi.padding = c.padding;
     bi.storagePrecision = c.storage;
+    bi.resolution = c.resolution;
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = 0.25f;
     FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};

@@ -22,12 +22,14 @@ struct BloomCase
     uint32_t spectrumOversampling = 0; ///< FftbKernelInfo::spectrumOversampling; 0: 2
     FftbLengthPolicy lengths = FFTB_LENGTH_POLICY_MIXED_RADIX; ///< FftbPlannerInfo of the context
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
+    /// Half: pass 3's time includes pass 4 (upsampling), as FFTB_TIMESTAMP_COUNT documents.
+    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
     int warmupFrames = 5;
     int frames = 50;
 
     /// "1920x1080/256 zero resampled" for the default ES interpolation, with " es6" for another width, " cubic 1x"
     /// or " linear 1x" for those at oversampling 1; " pow2" appended for power-of-two lengths, " fp16" for fp16
-    /// storage
+    /// storage, " half" for half resolution
     std::string name() const;
     /// The interpolation's part of name(): "" for the default.
     std::string interpolationName() const;

@@ -63,20 +63,22 @@ std::vector<BloomCase> casesFor(const Options& o)
             // Resampled with the default (ES, 8 taps, oversampling 2), with ES at 6 taps, and with cubic and bilinear
             // interpolation at oversampling 1: the cost of the taps in pass 2. Exact; fp16 storage beside the
             // default's fp32. Normalized convolution (the default padding) with the default spectrum and exact: its
-            // cost beside zero padding.
-            for (const auto& [spectrum, interpolation, width, oversampling, storage] :
+            // cost beside zero padding. Last, the default at half resolution, beside full resolution.
+            for (const auto& [spectrum, interpolation, width, oversampling, storage, resolution] :
                  {std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_ES, 0u, 0u,
-                             FFTB_STORAGE_PRECISION_FLOAT32},
+                             FFTB_STORAGE_PRECISION_FLOAT32, FFTB_BLOOM_RESOLUTION_FULL},
                   std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_ES, 6u, 0u,
-                             FFTB_STORAGE_PRECISION_FLOAT32},
+                             FFTB_STORAGE_PRECISION_FLOAT32, FFTB_BLOOM_RESOLUTION_FULL},
                   std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_CUBIC, 0u, 1u,
-                             FFTB_STORAGE_PRECISION_FLOAT32},
+                             FFTB_STORAGE_PRECISION_FLOAT32, FFTB_BLOOM_RESOLUTION_FULL},
                   std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_LINEAR, 0u, 1u,
-                             FFTB_STORAGE_PRECISION_FLOAT32},
+                             FFTB_STORAGE_PRECISION_FLOAT32, FFTB_BLOOM_RESOLUTION_FULL},
                   std::tuple{FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_INTERPOLATION_ES, 0u, 0u,
-                             FFTB_STORAGE_PRECISION_FLOAT32},
+                             FFTB_STORAGE_PRECISION_FLOAT32, FFTB_BLOOM_RESOLUTION_FULL},
                   std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_ES, 0u, 0u,
-                             FFTB_STORAGE_PRECISION_FLOAT16}})
+                             FFTB_STORAGE_PRECISION_FLOAT16, FFTB_BLOOM_RESOLUTION_FULL},
+                  std::tuple{FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_INTERPOLATION_ES, 0u, 0u,
+                             FFTB_STORAGE_PRECISION_FLOAT32, FFTB_BLOOM_RESOLUTION_HALF}})
                 for (FftbLengthPolicy lengths : {FFTB_LENGTH_POLICY_MIXED_RADIX, FFTB_LENGTH_POLICY_POWER_OF_TWO})
                 {
                     if (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO && !o.powerOfTwo)
@@ -84,7 +86,7 @@ std::vector<BloomCase> casesFor(const Options& o)
                     const bool defaultSpectrum =
                         spectrum == FFTB_SPECTRUM_MODE_EXACT ||
                         (width == 0 && oversampling == 0 && interpolation == FFTB_SPECTRUM_INTERPOLATION_ES &&
-                         storage == FFTB_STORAGE_PRECISION_FLOAT32);
+                         storage == FFTB_STORAGE_PRECISION_FLOAT32 && resolution == FFTB_BLOOM_RESOLUTION_FULL);
                     if (padding == FFTB_PADDING_ZERO_NORMALIZED && !defaultSpectrum)
                         continue;
                     BloomCase c;
@@ -97,6 +99,7 @@ std::vector<BloomCase> casesFor(const Options& o)
                     c.interpolationWidth = width;
                     c.spectrumOversampling = oversampling;
                     c.storage = storage;
+                    c.resolution = resolution;
                     c.lengths = lengths;
                     c.frames = o.frames;
                     c.warmupFrames = o.warmup;
@@ -164,6 +167,7 @@ int run(const Options& o)
                               : c.interpolationName().empty()        ? std::string("es")
                                                                      : c.interpolationName().substr(1)},
             {"storage", c.storage == FFTB_STORAGE_PRECISION_FLOAT16 ? "fp16" : "fp32"},
+            {"resolution", settingName(c.resolution, kResolutionNames)},
             {"firstAxis", firstAxis},
             {"paddedWidth", t.plan.paddedWidth},
             {"paddedHeight", t.plan.paddedHeight},
@@ -188,7 +192,9 @@ int run(const Options& o)
         // shown beside the default interpolation and exact.
         const bool otherInterpolation = c.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && !c.interpolationName().empty();
         const auto size = std::tuple{c.width, c.height, c.kernelSize};
-        if (o.vkfft && c.padding != FFTB_PADDING_MIRROR && !otherInterpolation && !vkfftBySize.count(size))
+        // Half resolution is compared with VkFFT's full-resolution convolution, measured for the full cases before it.
+        if (o.vkfft && c.padding != FFTB_PADDING_MIRROR && !otherInterpolation && !vkfftBySize.count(size) &&
+            c.resolution == FFTB_BLOOM_RESOLUTION_FULL)
         {
             VkfftCase v;
             v.width = c.width;
@@ -202,7 +208,7 @@ int run(const Options& o)
             measureVkfft(device, v);
             vkfftBySize[size] = measureVkfft(device, v);
         }
-        if (o.vkfft && c.padding != FFTB_PADDING_MIRROR && !otherInterpolation)
+        if (o.vkfft && c.padding != FFTB_PADDING_MIRROR && !otherInterpolation && vkfftBySize.count(size))
         {
             const VkfftTiming& vt = vkfftBySize.at(size);
             j["vkfft"] = {{"ok", vt.ok},

@@ -69,6 +69,7 @@ struct BloomNode
         FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
         FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
         FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
+        FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
         float intensity = 0.0f;
         std::array<float, 3> tint{};
         float sharpen = 0.0f;
@@ -79,9 +80,9 @@ struct BloomNode
         bool operator==(const Recorded& o) const
         {
             return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
-                   storage == o.storage && intensity == o.intensity && tint == o.tint && sharpen == o.sharpen &&
-                   bloomOnly == o.bloomOnly && composite == o.composite && threshold == o.threshold && knee == o.knee &&
-                   clamp == o.clamp && extent == o.extent;
+                   storage == o.storage && resolution == o.resolution && intensity == o.intensity && tint == o.tint &&
+                   sharpen == o.sharpen && bloomOnly == o.bloomOnly && composite == o.composite &&
+                   threshold == o.threshold && knee == o.knee && clamp == o.clamp && extent == o.extent;
         }
     };
     std::optional<Recorded> recorded;

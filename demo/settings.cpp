@@ -90,6 +90,7 @@ const std::vector<std::string>& settingKeys()
         "spectrum=resampled|exact",
         "precision=fp32|fp16 (the spectra's storage between the passes; fp16 needs a bloom-clamp beside extreme "
         "highlights)",
+        "resolution=full|half (half convolves the frame downsampled 2x per axis; needs spectrum=resampled)",
         "kernel-size=N (the kernel's resolution in texels: a power of two, 16..1024)",
         "kernel-extent=native|<n>px|<f>diag (how large the kernel appears: its larger side spans n pixels or a "
         "fraction f of the frame's diagonal; at most 1024 pixels)",
@@ -183,6 +184,8 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
         ok = parseSettingName(value, kSpectrumModeNames, &s.spectrum);
     else if (key == "precision")
         ok = parseSettingName(value, kStoragePrecisionNames, &s.storage);
+    else if (key == "resolution")
+        ok = parseSettingName(value, kResolutionNames, &s.resolution);
     else if (key == "kernel-size")
         ok = integer(16, 1024,
                      [&](int i)
@@ -293,6 +296,7 @@ std::vector<std::string> presetLines(const Settings& s)
         std::string("axis=") + settingName(s.axisOrder, kAxisOrderNames),
         std::string("spectrum=") + settingName(s.spectrum, kSpectrumModeNames),
         std::string("precision=") + settingName(s.storage, kStoragePrecisionNames),
+        std::string("resolution=") + settingName(s.resolution, kResolutionNames),
         "kernel-size=" + std::to_string(s.kernelSize),
         "kernel-extent=" + kernelExtentText(s.kernelExtent),
         "kernel-rotation=" + numberText(s.kernelRotationDegrees),

@@ -73,6 +73,8 @@ struct Settings
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     /// how the spectra are stored between the passes (FftbBloomInfo::storagePrecision)
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
+    /// the resolution the bloom is convolved at (FftbBloomInfo::resolution); half needs the resampled spectrum
+    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
     int kernelSize = 256;      ///< the kernel's resolution: the PSF's texels per side
     KernelExtent kernelExtent; ///< how large the kernel appears on the frame (FftbBloomInfo::kernelScale); native
     std::string kernelFile;    ///< empty: the generated PSF of `aperture`

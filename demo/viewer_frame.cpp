@@ -137,13 +137,10 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
 {
     const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
     const KernelExtent extent = appliedExtent(settings, node.applied);
-    const BloomNode::Recorded state{sceneGeneration_,   node.applied,
-                                    settings.padding,   settings.axisOrder,
-                                    settings.storage,   settings.intensity,
-                                    settings.tint,      settings.sharpen,
-                                    bloomOnly,          settings.composite,
-                                    settings.threshold, settings.knee,
-                                    settings.clamp,     extent};
+    const BloomNode::Recorded state{
+        sceneGeneration_,    node.applied,       settings.padding, settings.axisOrder, settings.storage,
+        settings.resolution, settings.intensity, settings.tint,    settings.sharpen,   bloomOnly,
+        settings.composite,  settings.threshold, settings.knee,    settings.clamp,     extent};
     if (!bloomEveryFrame() && node.recorded == state)
         return false;
     node.recorded = state;
@@ -165,6 +162,7 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     bi.padding = settings.padding;
     bi.axisOrder = settings.axisOrder;
     bi.storagePrecision = settings.storage;
+    bi.resolution = settings.resolution;
     bi.outputMode = bloomOnly                                       ? FFTB_OUTPUT_MODE_BLOOM
                     : settings.composite == CompositeMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
                                                                     : FFTB_OUTPUT_MODE_COMPOSITE;

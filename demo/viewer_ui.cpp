@@ -241,6 +241,9 @@ void Viewer::drawUi()
         enumCombo("Storage", &e.storage, kStoragePrecisionNames);
         if (e.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.clamp == 0.0f)
             ImGui::TextDisabled("fp16: set a clamp beside extreme highlights");
+        enumCombo("Resolution", &e.resolution, kResolutionNames);
+        if (e.resolution == FFTB_BLOOM_RESOLUTION_HALF && e.spectrum == FFTB_SPECTRUM_MODE_EXACT)
+            ImGui::TextDisabled("half resolution needs the resampled spectrum");
         drawPlan();
     }
 
@@ -370,6 +373,7 @@ void Viewer::copySettings(const Settings& from, Settings& to)
     to.axisOrder = from.axisOrder;
     to.spectrum = from.spectrum;
     to.storage = from.storage;
+    to.resolution = from.resolution;
     to.kernelSize = from.kernelSize;
     to.kernelExtent = from.kernelExtent;
     to.kernelFile = from.kernelFile;
@@ -418,6 +422,7 @@ void Viewer::drawPlan()
     bi.height = input_.height;
     bi.padding = e.padding;
     bi.storagePrecision = e.storage;
+    bi.resolution = e.resolution;
     bi.kernelScaleUnit = extent.unit;
     bi.kernelScale = extent.value;
     bi.outputMode = FFTB_OUTPUT_MODE_BLOOM; // the plan does not depend on the output mode (nor its intensity)

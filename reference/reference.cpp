@@ -15,6 +15,7 @@
 #include <numbers>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace fftb
@@ -443,6 +444,53 @@ Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter)
         referencePrefilter(rgb, prefilter, p);
         for (int c = 0; c < 3; ++c)
             out.values[base + c] = float(p[c]);
+    }
+    return out;
+}
+
+Texels referenceDownsample(const Texels& frame)
+{
+    if (frame.components < 3)
+        throw HostError("reference: frame must have 3 or more components");
+    Texels out((frame.width + 1) / 2, (frame.height + 1) / 2, 3);
+    for (int y = 0; y < out.height; ++y)
+        for (int x = 0; x < out.width; ++x)
+            for (int c = 0; c < 3; ++c)
+            {
+                double sum = 0.0;
+                for (const int fy : {2 * y, std::min(2 * y + 1, frame.height - 1)})
+                    for (const int fx : {2 * x, std::min(2 * x + 1, frame.width - 1)})
+                        sum += frame.at(fx, fy, c);
+                out.at(x, y, c) = float(sum / 4.0);
+            }
+    return out;
+}
+
+Texels referenceUpsample(const Texels& bloom, int width, int height)
+{
+    if (bloom.components < 3)
+        throw HostError("reference: bloom must have 3 or more components");
+    // The two texels and the weight of the second along one axis, for frame texel `i`.
+    const auto taps = [](int i, int length)
+    {
+        const double p = std::max(i / 2.0 - 0.25, 0.0);
+        const int a = std::min(int(std::floor(p)), length - 1);
+        return std::tuple{a, std::min(a + 1, length - 1), p - a};
+    };
+    Texels out(width, height, 3);
+    for (int y = 0; y < height; ++y)
+    {
+        const auto [y0, y1, fy] = taps(y, bloom.height);
+        for (int x = 0; x < width; ++x)
+        {
+            const auto [x0, x1, fx] = taps(x, bloom.width);
+            for (int c = 0; c < 3; ++c)
+            {
+                const double top = (1.0 - fx) * bloom.at(x0, y0, c) + fx * bloom.at(x1, y0, c);
+                const double bottom = (1.0 - fx) * bloom.at(x0, y1, c) + fx * bloom.at(x1, y1, c);
+                out.at(x, y, c) = float((1.0 - fy) * top + fy * bottom);
+            }
+        }
     }
     return out;
 }

@@ -57,6 +57,16 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
 /// indicator, a frame of ones. Both have the same extent and 3 or more components; the result has 3.
 Texels referenceNormalized(const Texels& bloom, const Texels& weights);
 
+/// Half resolution's downsampling (FFTB_BLOOM_RESOLUTION_HALF): ceil(W / 2) x ceil(H / 2) texels, texel (x, y) the
+/// mean of R, G, B over frame texels (2x, 2y), (2x + 1, 2y), (2x, 2y + 1), (2x + 1, 2y + 1), a position past the
+/// frame's last column or row replaced by the last. `frame` has 3 or more components; the result has 3.
+Texels referenceDownsample(const Texels& frame);
+
+/// Half resolution's upsampling to `width` x `height` (FFTB_BLOOM_RESOLUTION_HALF): frame texel x reads the
+/// downsampled `bloom` at p = max(x / 2 - 1/4, 0) (texel centres aligned) by linear interpolation between texels
+/// floor(p) and floor(p) + 1, both clamped to the last; the same along y. 3 components.
+Texels referenceUpsample(const Texels& bloom, int width, int height);
+
 /// The bloom's prefilter of one texel's R, G, B in double precision, written from its documented formula
 /// (FftbBloomInfo::prefilterThreshold): with b = max(r, g, b), T > 0 and knee k,
 ///   q = clamp(b - T + k, 0, 2k)^2 / (4k + 1e-5),  p = rgb * max(q, b - T) / max(b, 1e-5)

@@ -63,7 +63,44 @@ vec3 prefilter(vec3 x)
 // Image coordinates of position u along the first axis and v along the second.
 ivec2 imageCoord(uint u, uint v)
 {
-    return pc.firstAxisIsX != 0u ? ivec2(u, v) : ivec2(v, u);
+    return (pc.flags & FFTB_GPU_FLAG_FIRST_AXIS_IS_X) != 0u ? ivec2(u, v) : ivec2(v, u);
+}
+
+bool halfResolution()
+{
+    return (pc.flags & FFTB_GPU_FLAG_HALF_RESOLUTION) != 0u;
+}
+
+// The frame's extent (x, y), which at half resolution the image transformed covers 2 x 2 texels per texel.
+uvec2 frameExtent()
+{
+    if (!halfResolution())
+        return uvec2(imageCoord(pc.imageLength1, pc.imageLength2));
+    const uvec2 odd = uvec2((pc.flags & FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1) != 0u ? 1u : 0u,
+                            (pc.flags & FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2) != 0u ? 1u : 0u);
+    return uvec2(imageCoord(2u * pc.imageLength1 - odd.x, 2u * pc.imageLength2 - odd.y));
+}
+
+// Half resolution: the element of `intermediate` where the bloom of texel (x, y) of the downsampled frame starts, its
+// R and G; B and 0 follow. After the tap table, one 16-byte unit per texel, [y][x] (plugin/plan/plan.h,
+// halfResolutionBloomStart).
+uint halfResolutionBloomIndex(ivec2 texel)
+{
+    const uint tapEntries = pc.paddedLength2 + 1u + pc.paddedLength1 / 2u + 1u;
+    const uint start = pc.tapTableStart + FFTB_TAP_TABLE_ENTRY_UNITS * tapEntries;
+    const uint width = uint(imageCoord(pc.imageLength1, pc.imageLength2).x);
+    return 2u * (start + uint(texel.y) * width + uint(texel.x));
+}
+
+// What the passes write at a texel of input `source` given its tinted bloom: the bloom (FFTB_GPU_OUTPUT_BLOOM), the
+// energy-conserving composite in + intensity * (bloom - p) or the additive in + intensity * bloom.
+vec3 compositeOf(vec4 source, vec3 bloom)
+{
+    if (pc.outputMode == FFTB_GPU_OUTPUT_COMPOSITE)
+        return source.rgb + pc.intensity * (bloom - prefilter(source.rgb));
+    if (pc.outputMode == FFTB_GPU_OUTPUT_ADDITIVE)
+        return source.rgb + pc.intensity * bloom;
+    return bloom;
 }
 
 // GL_MIRRORED_REPEAT of any position into [0, length).
@@ -97,6 +134,7 @@ uint intermediateIndex(uint channel, uint k1, uint halfLines, uint v, uint lineC
     return (block * lineCount + v) * FFTB_INTERMEDIATE_BLOCK_LINES + k1 % FFTB_INTERMEDIATE_BLOCK_LINES;
 }
 
+#ifdef FFTB_FFT_GLSL
 // After a forward FFT of z = a + i b (two real lines packed, seeds/000 "Exploiting the Hermitian Symmetry"),
 // stores the half spectra A[k] = (Z[k] + conj Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2,
 // of lines v0 and v0 + 1 at intermediateIndex(channel, k, N/2 + 1, v, lineCount); B only if v0 + 1 < lineCount.
@@ -141,5 +179,6 @@ void storeHalfSpectra(uint channel, uint v0, uint lineCount)
         }
     }
 }
+#endif
 
 #endif

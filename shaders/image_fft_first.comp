@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Pass 1: real-packed forward FFT of two prefiltered frame lines along the first axis; stores their half spectra.
+// Pass 1: real-packed forward FFT of two prefiltered frame lines along the first axis (at half resolution, lines of
+// the frame downsampled 2x per axis); stores their half spectra.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -9,8 +10,21 @@
 
 layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
 
-// The prefiltered colour at padded position i of line v (0 in the zero padding and past the frame's last line); 1
-// inside the frame when pass 3 writes the border weights (the frame's indicator).
+// Texel (x, y) of the image transformed: the prefiltered frame texel, or at half resolution the mean of the
+// prefiltered frame texels (2x, 2y) .. (2x + 1, 2y + 1), a texel past the frame's last column or row standing for
+// the last (a box filter: the bloom is low-frequency).
+vec3 prefilteredTexel(ivec2 texel)
+{
+    if (!halfResolution())
+        return prefilter(texelFetch(inputImage, texel, 0).rgb);
+    const ivec2 last = ivec2(frameExtent()) - 1;
+    const ivec2 a = 2 * texel, b = min(a + 1, last);
+    return 0.25 * (prefilter(texelFetch(inputImage, a, 0).rgb) + prefilter(texelFetch(inputImage, ivec2(b.x, a.y), 0).rgb) +
+                   prefilter(texelFetch(inputImage, ivec2(a.x, b.y), 0).rgb) + prefilter(texelFetch(inputImage, b, 0).rgb));
+}
+
+// The prefiltered colour at padded position i of line v (0 in the zero padding and past the image's last line); 1
+// inside the image when pass 3 writes the border weights (the image's indicator).
 vec3 frameColour(uint i, uint v)
 {
     const int u = paddedSource(i, pc.imageLength1, FFT_LENGTH, pc.mirrorSplit1);
@@ -18,7 +32,7 @@ vec3 frameColour(uint i, uint v)
         return vec3(0.0);
     if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_WRITE)
         return vec3(1.0);
-    return prefilter(texelFetch(inputImage, imageCoord(uint(u), v), 0).rgb);
+    return prefilteredTexel(imageCoord(uint(u), v));
 }
 
 // Channel c of a colour, selected rather than indexed (a run-time index can move the colour to local memory).
@@ -66,7 +80,7 @@ void writeTaps(uint entry, float position, uint spectrumLength)
 // (the other side of an even N2's Nyquist bin, which pass 2 reads at -N2/2), entries N2 + 1 + k1 for k1 <= N1 / 2.
 void writeTapTable()
 {
-    if (pc.resampled == 0u)
+    if ((pc.flags & FFTB_GPU_FLAG_RESAMPLED) == 0u)
         return;
     const uint n2 = pc.paddedLength2;
     const uint entries = n2 + 1u + FFT_LENGTH / 2u + 1u;

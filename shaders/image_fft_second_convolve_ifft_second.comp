@@ -76,7 +76,7 @@ vec2 rowBin(uint base, Taps row, int j)
 // FFTB_MAX_SHARED_FFT_LENGTH); longer rows, or more slots per invocation (long lines), interpolate per tap instead.
 bool rowInShared()
 {
-    return pc.resampled != 0u && pc.spectrumLength2 <= SHARED_CAPACITY &&
+    return (pc.flags & FFTB_GPU_FLAG_RESAMPLED) != 0u && pc.spectrumLength2 <= SHARED_CAPACITY &&
            ELEMENTS <= FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION;
 }
 
@@ -111,7 +111,7 @@ uint spectrumBase(uint channel)
 vec2 kernelSpectrumAt(uint channel, uint k1, Taps row, uint k2, const bool rowShared)
 {
     const uint base = spectrumBase(channel);
-    if (pc.resampled == 0u)
+    if ((pc.flags & FFTB_GPU_FLAG_RESAMPLED) == 0u)
         return kernelSpectrum[(base + k1) * pc.spectrumLength2 + k2];
     vec2 value = resampledSpectrum(base, row, tapsOf(k2), rowShared);
     // At an even length's Nyquist bin, k and -k are one frequency, read at +sigma S/2 and -sigma S/2: their mean keeps

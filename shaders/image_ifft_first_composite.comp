@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Pass 3: rebuilds two lines' full spectra from their halves, inverse FFT along the first axis, crops to the
 // frame and writes the tinted bloom of the prefiltered frame p, or a composite: energy-conserving
-// in + intensity * (bloom - p) or additive in + intensity * bloom; alpha passes through. With zero padding and normalized convolution the bloom is
-// first divided by the border weights, or, the first time, written to them (fftb_shared.h).
+// in + intensity * (bloom - p) or additive in + intensity * bloom; alpha passes through. With zero padding and
+// normalized convolution the bloom is first divided by the border weights, or, the first time, written to them
+// (fftb_shared.h). At half resolution the tinted bloom goes into the scratch, for pass 4.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -65,18 +66,9 @@ uint borderWeightIndex(uint channel, uint u, uint v)
     return (channel * pc.imageLength2 + v) * pc.imageLength1 + u;
 }
 
-vec3 compositeOf(vec4 source, vec3 bloom)
-{
-    if (pc.outputMode == FFTB_GPU_OUTPUT_COMPOSITE)
-        return source.rgb + pc.intensity * (bloom - prefilter(source.rgb));
-    if (pc.outputMode == FFTB_GPU_OUTPUT_ADDITIVE)
-        return source.rgb + pc.intensity * bloom;
-    return bloom;
-}
-
 // Texel (u, v) of the result from its bloom: into the border weights (FFTB_GPU_BORDER_WEIGHTS_WRITE), or normalized
-// by them (the sharpened kernel's mass inside the frame, (1 - t) w + t, at least FFTB_MIN_BORDER_WEIGHT) and
-// composited, tinted, into the output.
+// by them (the sharpened kernel's mass inside the frame, (1 - t) w + t, at least FFTB_MIN_BORDER_WEIGHT), tinted and
+// composited into the output; at half resolution, tinted into the scratch for pass 4 instead.
 void writeTexel(uint u, uint v, vec3 bloom)
 {
     if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_WRITE)
@@ -93,6 +85,13 @@ void writeTexel(uint u, uint v, vec3 bloom)
         bloom /= max((1.0 - pc.sharpen) * w + pc.sharpen, vec3(FFTB_MIN_BORDER_WEIGHT));
     }
     bloom *= vec3(pc.tintRed, pc.tintGreen, pc.tintBlue);
+    if (halfResolution())
+    {
+        const uint at = halfResolutionBloomIndex(imageCoord(u, v));
+        intermediate[at] = floatBitsToUint(bloom.rg);
+        intermediate[at + 1u] = uvec2(floatBitsToUint(bloom.b), 0u);
+        return;
+    }
     const vec4 source = texelFetch(inputImage, imageCoord(u, v), 0);
     imageStore(outputImage, imageCoord(u, v), vec4(compositeOf(source, bloom), source.a));
 }

@@ -19,8 +19,8 @@ layout(set = 0, binding = FFTB_BINDING_KERNEL_TEXELS, std430) readonly buffer Ke
 float kernelTexel(uint u, uint v, uint channel)
 {
     float sum = 0.0;
-    const uint kernelLengthX = pc.firstAxisIsX != 0u ? pc.kernelLength1 : pc.kernelLength2;
-    const uint kernelLengthY = pc.firstAxisIsX != 0u ? pc.kernelLength2 : pc.kernelLength1;
+    const uint kernelLengthX = (pc.flags & FFTB_GPU_FLAG_FIRST_AXIS_IS_X) != 0u ? pc.kernelLength1 : pc.kernelLength2;
+    const uint kernelLengthY = (pc.flags & FFTB_GPU_FLAG_FIRST_AXIS_IS_X) != 0u ? pc.kernelLength2 : pc.kernelLength1;
     for (uint i = u; i < pc.kernelLength1; i += FFT_LENGTH)
     {
         for (uint j = v; j < pc.kernelLength2; j += pc.spectrumLength2)

@@ -293,6 +293,13 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "highlights: use it with --bloom-clamp, docs/kernels.md)")
         ->capture_default_str()
         ->check(CLI::IsMember(settingNames(kStoragePrecisionNames)));
+    std::string resolution = "full";
+    app.add_option("--resolution", resolution,
+                   "resolution the bloom is convolved at: full, or half (the frame downsampled 2x per axis and the "
+                   "bloom upsampled: about a quarter of the FFT work, detail finer than 2 pixels lost; needs "
+                   "--spectrum resampled; docs/integration.md)")
+        ->capture_default_str()
+        ->check(CLI::IsMember(settingNames(kResolutionNames)));
     app.add_option("--pixel-type", pixelType, "output channel type, half or float; default: as the input's")
         ->check(CLI::IsMember({"half", "float"}));
     app.add_option("--device", o.runner.deviceIndex,
@@ -333,6 +340,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     parseSettingName(interpolation, kInterpolationNames, &settings.interpolation);
     parseSettingName(output, kOutputModeNames, &settings.output);
     parseSettingName(precision, kStoragePrecisionNames, &settings.storage);
+    parseSettingName(resolution, kResolutionNames, &settings.resolution);
     const uint32_t fixedWidth = settings.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? 4
                                 : settings.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? 2
                                                                                                : 0;
@@ -364,6 +372,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         return usage("--kernel-extent " + o.kernelExtent +
                      ": a kernel extent other than native needs --spectrum "
                      "resampled");
+    if (settings.resolution == FFTB_BLOOM_RESOLUTION_HALF && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
+        return usage("--resolution half: needs --spectrum resampled (the kernel at half its extent)");
     if (prefilter.knee > prefilter.threshold)
         return usage("--knee: the soft knee must not be wider than --threshold");
     if (o.inputs.empty())

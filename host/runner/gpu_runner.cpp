@@ -230,6 +230,7 @@ struct GpuRunner::State
         bi.kernelScaleUnit = settings.kernelExtent.unit;
         bi.kernelScale = settings.kernelExtent.value;
         bi.storagePrecision = settings.storage;
+        bi.resolution = settings.resolution;
         // The context's maximum kernel resolution (its maximum extent left 0: the same) holds the kernel's extent on
         // the frame too; a kernel scale the plugin refuses is named by fftbDescribeNode below.
         const uint32_t kw = uint32_t(psf.width), kh = uint32_t(psf.height);

@@ -48,6 +48,8 @@ struct BloomSettings
     KernelExtent kernelExtent;                   ///< how large the kernel appears on the frame; native by default
     /// how the passes store the frame's spectrum; fp16 is for frames without extreme highlights (FftbStoragePrecision)
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
+    /// the resolution the bloom is convolved at; half needs the resampled spectrum (FftbBloomResolution)
+    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
 };
 
 /// Device choice and checks for a GpuRunner.

@@ -30,6 +30,8 @@ inline constexpr SettingName<FftbSpectrumInterpolation> kInterpolationNames[] = 
     {"linear", FFTB_SPECTRUM_INTERPOLATION_LINEAR}};
 inline constexpr SettingName<FftbStoragePrecision> kStoragePrecisionNames[] = {
     {"fp32", FFTB_STORAGE_PRECISION_FLOAT32}, {"fp16", FFTB_STORAGE_PRECISION_FLOAT16}};
+inline constexpr SettingName<FftbBloomResolution> kResolutionNames[] = {{"full", FFTB_BLOOM_RESOLUTION_FULL},
+                                                                        {"half", FFTB_BLOOM_RESOLUTION_HALF}};
 inline constexpr SettingName<FftbOutputMode> kOutputModeNames[] = {{"bloom", FFTB_OUTPUT_MODE_BLOOM},
                                                                    {"composite", FFTB_OUTPUT_MODE_COMPOSITE},
                                                                    {"additive", FFTB_OUTPUT_MODE_ADDITIVE}};

@@ -10,6 +10,7 @@ set(FFTBLOOM_SHADERS
     image_fft_first
     image_fft_second_convolve_ifft_second
     image_ifft_first_composite
+    image_upsample_composite
     CACHE INTERNAL "the plugin's passes, shaders/<name>.comp")
 
 # Compiles FFTBLOOM_SHADER_DIR/<name>.comp (or SOURCE_DIR/<name>.comp) for every name in NAMES and adds the SPIR-V to

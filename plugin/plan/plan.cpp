@@ -368,16 +368,27 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
             return fail("kernel scale: needs the resampled spectrum mode");
         span = kernelSpan(scale, request.imageWidth, request.imageHeight);
     }
+    const bool half = request.halfResolution;
+    if (half && request.spectrum == SpectrumMode::Exact)
+        return fail("half resolution: needs the resampled spectrum mode (the kernel at half its extent)");
     const uint32_t scaledWidth = scaledKernelLength(request.kernelWidth, larger, span);
     const uint32_t scaledHeight = scaledKernelLength(request.kernelHeight, larger, span);
     if (scaledWidth > kMaxKernelLength || scaledHeight > kMaxKernelLength)
         return fail("kernel scale: the kernel's extent on the frame " + std::to_string(scaledWidth) + "x" +
                     std::to_string(scaledHeight) + " exceeds " + std::to_string(kMaxKernelLength));
+    // Half resolution: a frame pixel is half a pixel of the downsampled frame, so the kernel spans half as many.
+    const double halfSpan = (scale.native() ? double(larger) : span) / 2.0;
+    const uint32_t planWidth = half ? (request.imageWidth + 1) / 2 : request.imageWidth;
+    const uint32_t planHeight = half ? (request.imageHeight + 1) / 2 : request.imageHeight;
+    const uint32_t planKernelWidth = half ? scaledKernelLength(request.kernelWidth, larger, halfSpan) : scaledWidth;
+    const uint32_t planKernelHeight = half ? scaledKernelLength(request.kernelHeight, larger, halfSpan) : scaledHeight;
 
     const auto axis = [&](bool isX, bool first)
     {
-        return isX ? planAxis(request.imageWidth, request.kernelWidth, scaledWidth, request, first)
-                   : planAxis(request.imageHeight, request.kernelHeight, scaledHeight, request, first);
+        AxisPlan a = isX ? planAxis(planWidth, request.kernelWidth, planKernelWidth, request, first)
+                         : planAxis(planHeight, request.kernelHeight, planKernelHeight, request, first);
+        a.frameLength = isX ? request.imageWidth : request.imageHeight;
+        return a;
     };
     const std::string marginText = std::string(scale.native() ? " + kernel" : " + scaled kernel") +
                                    (request.padding == Padding::Zero ? "/2" : " - 1");
@@ -391,7 +402,8 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     Plan p;
     p.padding = request.padding;
     p.spectrum = request.spectrum;
-    p.kernelScale = scale.native() ? 1.0 : span / larger;
+    p.kernelScale = half ? halfSpan / larger : scale.native() ? 1.0 : span / larger;
+    p.halfResolution = half;
     // The first axis must be even, so its length can differ from the one it would get as the second axis.
     const AxisPlan xFirst[2] = {axis(true, true), axis(false, false)};
     const AxisPlan yFirst[2] = {axis(false, true), axis(true, false)};
@@ -468,8 +480,18 @@ uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes)
     return (intermediateElements(plan) * elementBytes + 15) / 16;
 }
 
+uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes)
+{
+    static_assert(kTapTableEntryBytes % 16 == 0);
+    return tapTableStart(plan, elementBytes) + tapTableEntries(plan) * (kTapTableEntryBytes / 16);
+}
+
 uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes)
 {
+    if (plan.halfResolution)
+        return (halfResolutionBloomStart(plan, elementBytes) +
+                uint64_t(plan.first.imageLength) * plan.second.imageLength) *
+               16;
     return tapTableEntries(plan) == 0
                ? intermediateElements(plan) * elementBytes
                : tapTableStart(plan, elementBytes) * 16 + tapTableEntries(plan) * kTapTableEntryBytes;
@@ -487,14 +509,17 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
     bool anyPlan = false;
     for (Padding padding : {Padding::Zero, Padding::Mirror})
         for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
-            for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
+            for (const auto& [mode, half] :
+                 {std::pair{SpectrumMode::Resampled, false}, std::pair{SpectrumMode::Exact, false},
+                  std::pair{SpectrumMode::Resampled, true}})
             {
                 Plan plan;
-                const PlanRequest request{maxWidth, maxHeight, maxKernelWidth, maxKernelHeight,
-                                          padding,  order,     mode,           lengths};
+                PlanRequest request{maxWidth, maxHeight, maxKernelWidth, maxKernelHeight,
+                                    padding,  order,     mode,           lengths};
+                request.halfResolution = half;
                 if (!makePlan(request, &plan, nullptr))
                     continue;
-                anyPlan = true;
+                anyPlan = anyPlan || !half; // maximum extents no full-resolution bloom fits are refused
                 s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8));
                 s.spectrumElements = std::max(s.spectrumElements, spectrumElements(plan));
             }

@@ -207,13 +207,18 @@ struct PlanRequest
     KernelScale kernelScale; ///< native by default; any other needs SpectrumMode::Resampled
     /// Resampled mode: the stored spectrum is oversampling * pow2Ceil(K) long per axis, 1 .. kMaxSpectrumOversampling.
     uint32_t spectrumOversampling = kDefaultSpectrumOversampling;
+    /// Half-resolution bloom (FFTB_BLOOM_RESOLUTION_HALF): the passes convolve the frame downsampled 2x per axis,
+    /// ceil(W / 2) x ceil(H / 2) texels, with the kernel at half its extent (span / 2); needs SpectrumMode::Resampled.
+    bool halfResolution = false;
     bool operator==(const PlanRequest&) const = default;
 };
 
 /// The plan along one axis.
 struct AxisPlan
 {
-    uint32_t imageLength = 0;  ///< L: image texels along the axis
+    /// The frame's texels along the axis: L, or at half resolution 2 L or 2 L - 1.
+    uint32_t frameLength = 0;
+    uint32_t imageLength = 0;  ///< L: texels along the axis of the image the passes transform
     uint32_t paddedLength = 0; ///< N: FFT length (isFftLength), >= L + K'/2 (zero) or >= L + K' - 1 (mirror)
     uint32_t mirrorSplit = 0;  ///< mirror padding: padded positions [L, split) reflect past the far edge,
                                ///< [split, N) before the near edge; equals N for zero padding
@@ -238,6 +243,10 @@ struct Plan
     SpectrumMode spectrum = SpectrumMode::Resampled;
     /// sigma = span / max(Kw, Kh), 1 at native scale: the stored spectrum is read at sigma * k * S / N.
     double kernelScale = 1.0;
+    /// The passes transform the frame downsampled 2x per axis (PlanRequest::halfResolution): the image lengths are
+    /// ceil(frameLength / 2), the kernel scale is halved, pass 3 writes the bloom into the scratch
+    /// (halfResolutionBloomStart) and a fourth pass upsamples it and composites.
+    bool halfResolution = false;
 
     /// Lines of the half spectrum along the first axis: N1 / 2 + 1 (DC to Nyquist).
     uint32_t halfSpectrumLines() const { return first.paddedLength / 2 + 1; }
@@ -262,7 +271,8 @@ double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is
 /// invalid (zero extents, a kernel resolution past kMaxKernelLength; a kernel scale that is not finite and > 0, whose
-/// kernel extent on the frame is past kMaxKernelLength, or with SpectrumMode::Exact; a spectrum oversampling outside
+/// kernel extent on the frame is past kMaxKernelLength, or with SpectrumMode::Exact; half resolution with
+/// SpectrumMode::Exact; a spectrum oversampling outside
 /// 1 .. kMaxSpectrumOversampling) or needs an FFT longer than kMaxFftLength.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
@@ -321,15 +331,21 @@ uint64_t tapTableEntries(const Plan& plan);
 /// elements of `elementBytes` bytes (8 fp32, 4 fp16), rounded up.
 uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes);
 
+/// Half resolution: where pass 3 writes the bloom of the downsampled frame in the scratch, in 16-byte units, after the
+/// tap table (the shaders compute it the same way: common.glsl, halfResolutionBloomIndex). One 16-byte unit per
+/// texel, fp32 R, G, B and 0, [y][x] over the downsampled frame's width and height.
+uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes);
+
 /// Bytes of the scratch `plan` uses with intermediate elements of `elementBytes` bytes: the intermediate, then the tap
-/// table.
+/// table, then at half resolution the downsampled frame's bloom.
 uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes);
 
 /// Complex fp32 elements of the kernel spectrum `plan` reads: 3 (S1 / 2 + 1) S2, the centred half spectrum.
 uint64_t spectrumElements(const Plan& plan);
 
-/// Worst cases, over padding, axis order and spectrum mode (resampled at kMaxSpectrumOversampling), of every frame up
-/// to `maxWidth` x `maxHeight` with every kernel up to `maxKernelWidth` x `maxKernelHeight`. Padded lengths grow with
+/// Worst cases, over padding, axis order, spectrum mode (resampled at kMaxSpectrumOversampling) and resolution (full,
+/// and half in resampled mode), of every frame up to `maxWidth` x `maxHeight` with every kernel up to
+/// `maxKernelWidth` x `maxKernelHeight`. Padded lengths grow with
 /// the extents they pad (the cheapest length is chosen over candidates that only move up), so the maximum extents give
 /// the worst case.
 struct ScratchSizes

@@ -12,8 +12,8 @@
 namespace fftb
 {
 
-static_assert(sizeof(FftbPushConstants) == 32 * 4,
-              "push constants: 32 scalars of 4 bytes, no padding: the 128 bytes every device has");
+static_assert(sizeof(FftbPushConstants) <= 32 * 4 && sizeof(FftbPushConstants) % 4 == 0,
+              "push constants: 4-byte scalars within the 128 bytes every device has");
 static_assert(kTapTableEntryBytes == FFTB_TAP_TABLE_ENTRY_UNITS * 16, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxInterpolationWidth == FFTB_MAX_INTERPOLATION_WIDTH, "resampling.h and fftb_shared.h disagree");
 static_assert(kMaxElementsPerInvocation == FFTB_MAX_ELEMENTS_PER_INVOCATION, "plan.h and fftb_shared.h disagree");
@@ -228,6 +228,16 @@ VkPipeline Context::pipeline(const PipelineKey& key)
             return it->second;
     }
     const auto [pass, fftLength, halfStorage, rowLength] = key;
+    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cpci.stage.module = modules_[uint32_t(pass)];
+    cpci.stage.pName = "main";
+    cpci.layout = pipelineLayout_;
+    if (device_->getPipelineExecutableStatistics)
+        cpci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+    if (fftLength == 0) // a pass without an FFT: nothing to specialize
+        return createPipeline(key, cpci);
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
     const uint32_t workgroupSize = workgroupSizeFor(fftLength);
     const uint32_t sharedLength = std::max(sharedLengthOf(fftLength), rowLength);
@@ -251,15 +261,12 @@ VkPipeline Context::pipeline(const PipelineKey& key)
     for (uint32_t id = 0; id < kSpecializationConstantCount; ++id)
         entries[id] = {id, id * uint32_t(sizeof(uint32_t)), sizeof(uint32_t)};
     VkSpecializationInfo spec{kSpecializationConstantCount, entries, sizeof(values), values.data()};
-    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cpci.stage.module = modules_[uint32_t(pass)];
-    cpci.stage.pName = "main";
     cpci.stage.pSpecializationInfo = &spec;
-    cpci.layout = pipelineLayout_;
-    if (device_->getPipelineExecutableStatistics)
-        cpci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+    return createPipeline(key, cpci);
+}
+
+VkPipeline Context::createPipeline(const PipelineKey& key, const VkComputePipelineCreateInfo& cpci)
+{
     VkPipeline p = VK_NULL_HANDLE;
     device_->check(vk_.vkCreateComputePipelines(device_->device, pipelineCache_, 1, &cpci, device_->allocator, &p),
                    "vkCreateComputePipelines");

@@ -27,6 +27,7 @@ enum class Pass : uint32_t
     ImageFftFirst,
     ImageFftSecondConvolveIfftSecond,
     ImageIfftFirstComposite,
+    ImageUpsampleComposite, ///< half resolution only; no FFT: its pipeline's key has FFT length 0
     Count,
 };
 
@@ -107,10 +108,12 @@ class Context
     /// A pipeline's specialization: the pass, its FFT length, the image passes' fp16 intermediate
     /// (FFTB_STORAGE_PRECISION_FLOAT16; the kernel passes always store fp32), pass 2's rowLengthOf.
     using PipelineKey = std::tuple<Pass, uint32_t, bool, uint32_t>;
-    /// The five pipelines a bloom planned as `plan` binds.
-    static std::array<PipelineKey, 5> pipelinesOf(const Plan& plan, bool halfStorage);
+    /// The pipelines a bloom planned as `plan` binds: five, six at half resolution.
+    static std::vector<PipelineKey> pipelinesOf(const Plan& plan, bool halfStorage);
     /// The pipeline of `key`, compiled now if it is not yet (pipelines_, under pipelineMutex_; compiled outside it).
     VkPipeline pipeline(const PipelineKey& key);
+    /// Compiles the pipeline of `key` from `cpci` and adds it, or destroys it for one another thread added meanwhile.
+    VkPipeline createPipeline(const PipelineKey& key, const VkComputePipelineCreateInfo& cpci);
     VkPipeline pipeline(Pass pass, uint32_t fftLength, bool halfStorage, uint32_t rowLength = 0)
     {
         return pipeline(PipelineKey{pass, fftLength, halfStorage, rowLength});

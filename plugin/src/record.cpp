@@ -42,6 +42,7 @@ void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool h
         "fftbloom: pass 1, first-axis FFT",
         "fftbloom: pass 2, second-axis FFT, Hadamard product, inverse FFT",
         "fftbloom: pass 3, first-axis inverse FFT, composite",
+        "fftbloom: pass 4, upsample, composite",
     };
     static_assert(std::size(labels) == size_t(Pass::Count));
     device_->cmdBeginLabel(cb, labels[uint32_t(pass)]);
@@ -95,6 +96,12 @@ Plan Context::plan(const FftbBloomInfo& info)
             throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "tint: each must be finite and >= 0"};
     if (info.storagePrecision > FFTB_STORAGE_PRECISION_FLOAT16)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "storagePrecision: unknown value"};
+    if (info.resolution > FFTB_BLOOM_RESOLUTION_HALF)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "resolution: unknown value"};
+    if (info.resolution == FFTB_BLOOM_RESOLUTION_HALF && kernel.mode() != SpectrumMode::Resampled)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "resolution: FFTB_BLOOM_RESOLUTION_HALF needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this "
+                      "one is exact"};
     if (info.kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelScaleUnit: unknown value"};
     KernelScale scale;
@@ -136,6 +143,7 @@ Plan Context::plan(const FftbBloomInfo& info)
     request.lengths = lengths_;
     request.kernelScale = scale;
     request.spectrumOversampling = kernel.resampling().oversampling;
+    request.halfResolution = info.resolution == FFTB_BLOOM_RESOLUTION_HALF;
     std::string reason;
     const std::lock_guard lock(planMutex_);
     const Plan* planned = plans_.get(request, &reason);
@@ -164,7 +172,7 @@ void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
     d->spectrumBytes = spectrumElements(plan) * 8;
     d->spectrumPassCount = computeSpectrum ? 2 : 0;
     d->borderWeightPassCount = needsBorderWeights(info, plan) ? 3 : 0;
-    d->passCount = 3 + d->spectrumPassCount + d->borderWeightPassCount;
+    d->passCount = (plan.halfResolution ? 4 : 3) + d->spectrumPassCount + d->borderWeightPassCount;
     d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;
     d->axisOrder = plan.firstAxisIsX ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
@@ -257,6 +265,14 @@ void Context::imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, const
     stamp();
     barrier(cb);
     dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
+    // Half resolution: pass 4 upsamples the bloom pass 3 wrote and composites; one timestamp after both.
+    if (plan.halfResolution && push.borderWeights != FFTB_GPU_BORDER_WEIGHTS_WRITE)
+    {
+        barrier(cb);
+        const uint32_t width = plan.firstAxisIsX ? a.frameLength : b.frameLength;
+        const uint32_t height = plan.firstAxisIsX ? b.frameLength : a.frameLength;
+        dispatch(cb, Pass::ImageUpsampleComposite, 0, false, 0, (width + 7) / 8, (height + 7) / 8, push);
+    }
     stamp();
 }
 
@@ -277,9 +293,12 @@ FftbPushConstants Context::pushConstantsOf(const FftbBloomInfo& info, const Plan
     push.kernelCentre2 = b.kernelCentre;
     push.spectrumLength1 = a.spectrumLength;
     push.spectrumLength2 = b.spectrumLength;
-    push.firstAxisIsX = plan.firstAxisIsX ? 1u : 0u;
+    push.flags = (plan.firstAxisIsX ? FFTB_GPU_FLAG_FIRST_AXIS_IS_X : 0u) |
+                 (plan.spectrum == SpectrumMode::Resampled ? FFTB_GPU_FLAG_RESAMPLED : 0u);
+    if (plan.halfResolution)
+        push.flags |= FFTB_GPU_FLAG_HALF_RESOLUTION | (a.frameLength % 2 != 0 ? FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1 : 0u) |
+                      (b.frameLength % 2 != 0 ? FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2 : 0u);
     push.padding = plan.padding == Padding::Mirror ? FFTB_GPU_PADDING_MIRROR : FFTB_GPU_PADDING_ZERO;
-    push.resampled = plan.spectrum == SpectrumMode::Resampled ? 1u : 0u;
     push.outputMode = info.outputMode == FFTB_OUTPUT_MODE_COMPOSITE  ? FFTB_GPU_OUTPUT_COMPOSITE
                       : info.outputMode == FFTB_OUTPUT_MODE_ADDITIVE ? FFTB_GPU_OUTPUT_ADDITIVE
                                                                      : FFTB_GPU_OUTPUT_BLOOM;
@@ -309,13 +328,17 @@ FftbPushConstants Context::pushConstantsOf(const FftbBloomInfo& info, const Plan
     return push;
 }
 
-std::array<Context::PipelineKey, 5> Context::pipelinesOf(const Plan& plan, bool half)
+std::vector<Context::PipelineKey> Context::pipelinesOf(const Plan& plan, bool half)
 {
-    return {PipelineKey{Pass::KernelFftFirst, plan.first.spectrumLength, false, 0},
-            PipelineKey{Pass::KernelFftSecond, plan.second.spectrumLength, false, 0},
-            PipelineKey{Pass::ImageFftFirst, plan.first.paddedLength, half, 0},
-            PipelineKey{Pass::ImageFftSecondConvolveIfftSecond, plan.second.paddedLength, half, rowLengthOf(plan)},
-            PipelineKey{Pass::ImageIfftFirstComposite, plan.first.paddedLength, half, 0}};
+    std::vector<PipelineKey> keys{
+        PipelineKey{Pass::KernelFftFirst, plan.first.spectrumLength, false, 0},
+        PipelineKey{Pass::KernelFftSecond, plan.second.spectrumLength, false, 0},
+        PipelineKey{Pass::ImageFftFirst, plan.first.paddedLength, half, 0},
+        PipelineKey{Pass::ImageFftSecondConvolveIfftSecond, plan.second.paddedLength, half, rowLengthOf(plan)},
+        PipelineKey{Pass::ImageIfftFirstComposite, plan.first.paddedLength, half, 0}};
+    if (plan.halfResolution)
+        keys.push_back(PipelineKey{Pass::ImageUpsampleComposite, 0, false, 0});
+    return keys;
 }
 
 bool Context::pipelinesReady(const Plan& plan, bool half, const char* call)
@@ -331,7 +354,8 @@ bool Context::pipelinesReady(const Plan& plan, bool half, const char* call)
         return true;
     std::string lengths;
     for (const PipelineKey& key : missing)
-        lengths += (lengths.empty() ? "" : ", ") + std::to_string(std::get<1>(key));
+        lengths += (lengths.empty() ? "" : ", ") +
+                   (std::get<1>(key) ? std::to_string(std::get<1>(key)) : std::string("none: pass 4"));
     const std::string what = std::to_string(missing.size()) + " pipelines (FFT lengths " + lengths + ")";
     if (flags_ & FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT)
     {

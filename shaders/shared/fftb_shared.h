@@ -56,6 +56,16 @@
 // intermediateIndex). 4 complex fp32 = one 32-byte sector.
 #define FFTB_INTERMEDIATE_BLOCK_LINES 4
 
+// FftbPushConstants::flags.
+#define FFTB_GPU_FLAG_FIRST_AXIS_IS_X 1u // the first axis is x
+#define FFTB_GPU_FLAG_RESAMPLED 2u       // interpolate the kernel spectrum at k * S / N; otherwise S == N
+// Half resolution: pass 1 reads the mean of the prefiltered 2 x 2 frame texels (u, v) stands for, pass 3 writes the
+// bloom into the scratch (common.glsl, halfResolutionBloomIndex) and pass 4 upsamples it and composites.
+#define FFTB_GPU_FLAG_HALF_RESOLUTION 4u
+// Half resolution: the frame is 2 L - 1 texels along the first (second) axis, not 2 L; its last texel stands alone.
+#define FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1 8u
+#define FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2 16u
+
 #define FFTB_GPU_PADDING_ZERO 0
 #define FFTB_GPU_PADDING_MIRROR 1
 // Normalized convolution (FFTB_PADDING_ZERO_NORMALIZED; Knutsson & Westin 1993): the border weights w are the bloom
@@ -95,8 +105,9 @@
 // Lines of the kernel spectrum are indexed [channel][k1][k2]: k1 in [0, S1/2], k2 in [0, S2).
 struct FftbPushConstants
 {
-    FFTB_UINT imageLength1;  // L1: frame texels along the first axis
-    FFTB_UINT imageLength2;  // L2: frame texels along the second axis
+    FFTB_UINT imageLength1;  // L1: texels along the first axis of the image transformed (at half resolution the
+                             // downsampled frame's)
+    FFTB_UINT imageLength2;  // L2: along the second axis
     FFTB_UINT paddedLength1; // N1
     FFTB_UINT paddedLength2; // N2
     FFTB_UINT mirrorSplit1;  // see AxisPlan::mirrorSplit
@@ -107,9 +118,8 @@ struct FftbPushConstants
     FFTB_UINT kernelCentre2;          // c2 = K2 / 2
     FFTB_UINT spectrumLength1;        // S1: kernel spectrum extent along the first axis
     FFTB_UINT spectrumLength2;        // S2
-    FFTB_UINT firstAxisIsX;           // 1: the first axis is x
+    FFTB_UINT flags;                  // FFTB_GPU_FLAG_*
     FFTB_UINT padding;                // FFTB_GPU_PADDING_*
-    FFTB_UINT resampled;              // 1: interpolate the kernel spectrum at k * S / N; 0: S == N
     FFTB_UINT outputMode;             // FFTB_GPU_OUTPUT_*
     float sharpen;                    // t in [0, 1]: spectrum (1 - t) * K + t
     float intensity;                  // composite weight of the bloom

@@ -706,7 +706,7 @@ TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
 static_assert(FFTB_PADDING_ZERO_NORMALIZED == 0 && FFTB_AXIS_ORDER_AUTO == 0 && FFTB_OUTPUT_MODE_COMPOSITE == 0 &&
                   FFTB_KERNEL_SCALE_NATIVE == 0 && FFTB_STORAGE_PRECISION_FLOAT32 == 0 &&
                   FFTB_SPECTRUM_MODE_RESAMPLED == 0 && FFTB_SPECTRUM_INTERPOLATION_ES == 0 &&
-                  FFTB_LENGTH_POLICY_MIXED_RADIX == 0,
+                  FFTB_LENGTH_POLICY_MIXED_RADIX == 0 && FFTB_BLOOM_RESOLUTION_FULL == 0,
               "the defaults the header documents are the zero values");
 
 TEST_F(ApiTest, AZeroInitializedBloomInfoIsTheCompositeOrRefusedNamingTheField)
@@ -1179,6 +1179,52 @@ TEST_F(ApiTest, CmdBloomChecksTheKernelScaleNamingTheField)
     const VkCommandBuffer exactCb = beginCommandBuffer();
     EXPECT_EQ(fftbCmdBloom(context_, exactCb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FFTB_SPECTRUM_MODE_RESAMPLED");
+    endCommandBuffer(exactCb);
+}
+
+// FFTB_BLOOM_RESOLUTION_HALF plans the downsampled frame with the kernel at half its extent, adds the upsampling pass,
+// and is refused naming the field for an exact kernel or an unknown value.
+TEST_F(ApiTest, HalfResolutionPlansTheDownsampledFrameOrIsRefusedNamingTheField)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    info.width = 41;
+    info.height = 30;
+    info.padding = FFTB_PADDING_ZERO;
+    FftbNodeDescription full{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, half{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &full), FFTB_SUCCESS);
+    info.resolution = FFTB_BLOOM_RESOLUTION_HALF;
+    ASSERT_EQ(fftbDescribeNode(context_, &info, &half), FFTB_SUCCESS);
+    EXPECT_EQ(half.passCount, full.passCount + 1) << "pass 4 upsamples and composites";
+    EXPECT_EQ(half.kernelScale, 0.5) << "a frame pixel is half a pixel of the downsampled frame";
+    EXPECT_EQ(half.kernelExtentWidth, 8u);
+    EXPECT_EQ(half.kernelExtentHeight, 4u);
+    // Zero padding: at least ceil(L / 2) + K / 4 along each axis, less than the full frame needs.
+    EXPECT_GE(half.paddedWidth, 21u + 8 / 2);
+    EXPECT_GE(half.paddedHeight, 15u + 4 / 2);
+    EXPECT_LT(half.paddedWidth, full.paddedWidth);
+    EXPECT_LT(half.scratchBytes, full.scratchBytes);
+    FftbMemoryRequirements requirements{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    const FftbContextCreateInfo createInfo = validCreateInfo();
+    ASSERT_EQ(fftbGetMemoryRequirements(&createInfo, &requirements), FFTB_SUCCESS);
+    EXPECT_LE(half.scratchBytes, requirements.scratchBytes);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    info.resolution = FftbBloomResolution(2);
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "resolution");
+    endCommandBuffer(cb);
+
+    FftbKernelInfo exact = kernel(8, 4);
+    exact.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
+    ASSERT_EQ(createKernel(exact), FFTB_SUCCESS);
+    info = validBloomInfo();
+    info.resolution = FFTB_BLOOM_RESOLUTION_HALF;
+    const VkCommandBuffer exactCb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(context_, exactCb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "resolution: FFTB_BLOOM_RESOLUTION_HALF needs a kernel in "
+                                                  "FFTB_SPECTRUM_MODE_RESAMPLED");
     endCommandBuffer(exactCb);
 }
 

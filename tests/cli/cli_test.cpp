@@ -521,6 +521,26 @@ TEST_F(CliTest, KernelExtentNeedsTheResampledSpectrum)
     EXPECT_EQ(bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-extent native").code, 0);
 }
 
+TEST_F(CliTest, HalfResolutionNeedsTheResampledSpectrumAndChangesTheBloom)
+{
+    writeInput("in.exr", PixelType::Float);
+    const auto before = listing();
+    for (const char* bad : {"--resolution quarter", "--resolution half --spectrum exact"})
+    {
+        const CliResult r = bloom(file("in.exr"), file("out.exr"), bad);
+        expectRefused(r, before, "--resolution", "");
+        EXPECT_EQ(r.code, 2) << bad;
+    }
+    ASSERT_EQ(bloom(file("in.exr"), file("full.exr"), "--resolution full").code, 0);
+    ASSERT_EQ(bloom(file("in.exr"), file("default.exr")).code, 0);
+    const CliResult r = bloom(file("in.exr"), file("half.exr"), "--resolution half");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image full = readImage(file("full.exr").string());
+    EXPECT_EQ(channel(readImage(file("default.exr").string()), "R").values, channel(full, "R").values)
+        << "full resolution is the default";
+    EXPECT_NE(channel(readImage(file("half.exr").string()), "R").values, channel(full, "R").values);
+}
+
 TEST_F(CliTest, KernelExtentTooLargeForAFrameFailsItNamingTheScale)
 {
     writeInput(); // 24 x 16: 200 diagonals are 5769 pixels, past the largest kernel extent
@@ -575,6 +595,7 @@ TEST_F(CliTest, HelpListsEveryOption)
                                "--precision",
                                "--device",
                                "--pixel-type",
+                               "--resolution",
                                "-o ",
                                "--out-dir",
                                "--list",

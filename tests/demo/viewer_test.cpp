@@ -655,6 +655,7 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
                            "axis=y",
                            "spectrum=exact",
                            "precision=fp16",
+                           "resolution=half",
                            "kernel-size=128",
                            "kernel-extent=0.25diag",
                            "kernel-rotation=-12.5",
@@ -674,6 +675,7 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
     const std::string command = cliCommand(s, "my shot/in.exr", "out.exr");
     EXPECT_EQ(command.rfind("fftbloom 'my shot/in.exr' -o out.exr --intensity 1.7 --tint 1,0.8,0.3", 0), 0u) << command;
     EXPECT_NE(command.find(" --blade-curvature 0.3"), std::string::npos) << command;
+    EXPECT_NE(command.find(" --resolution half"), std::string::npos) << command;
     EXPECT_EQ(command.find("--vanes 0"), std::string::npos) << "defaults are left out: " << command;
     EXPECT_EQ(cliCommand(Settings{}, "in.exr", "out.exr"), "fftbloom in.exr -o out.exr");
     s.kernelFile = "psf.exr";
@@ -768,7 +770,11 @@ TEST(ViewerSettings, PaddingAxisSpectrumAndPrecisionKeysCarryThePublicEnumsAndRe
     EXPECT_EQ(s.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
     EXPECT_TRUE(applySetting(s, "spectrum=exact", &error)) << error;
     EXPECT_EQ(s.spectrum, FFTB_SPECTRUM_MODE_EXACT);
-    for (const char* bad : {"padding=wrap", "padding=1", "axis=z", "spectrum=2", "spectrum=", "precision=bf16"})
+    EXPECT_EQ(s.resolution, FFTB_BLOOM_RESOLUTION_FULL);
+    EXPECT_TRUE(applySetting(s, "resolution=half", &error)) << error;
+    EXPECT_EQ(s.resolution, FFTB_BLOOM_RESOLUTION_HALF);
+    for (const char* bad :
+         {"padding=wrap", "padding=1", "axis=z", "spectrum=2", "spectrum=", "precision=bf16", "resolution=quarter"})
     {
         EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
         EXPECT_NE(error.find("outside"), std::string::npos) << error;

@@ -248,7 +248,7 @@ TEST_P(FftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
     push.spectrumLength1 = 2;
     push.spectrumLength2 = n;
     push.padding = FFTB_GPU_PADDING_ZERO;
-    push.resampled = 0;
+    push.flags = 0; // exact mode, the first axis y
     push.sharpen = 0.0f;
     push.inverseScale = float(1.0 / n);
     h.run(push, lines); // one workgroup per line

@@ -73,11 +73,7 @@ TEST_P(PrefilterModes, MatchReferenceOfThePrefilteredFrame)
         const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.intensity);
         EXPECT_LE(relativeError(gpu, expected), Tolerance::kFp32)
             << describe(frame.width, frame.height, s) << ", " << nameOf(mode) << ", " << prefilterText(prefilter);
-        bool alphaKept = true;
-        for (int y = 0; y < frame.height; ++y)
-            for (int x = 0; x < frame.width; ++x)
-                alphaKept = alphaKept && gpu.at(x, y, 3) == frame.at(x, y, 3);
-        EXPECT_TRUE(alphaKept) << "alpha passes through";
+        EXPECT_TRUE(sameAlpha(gpu, frame)) << "alpha passes through";
     }
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }

@@ -540,6 +540,64 @@ TEST(Plan, ScaledKernelsWithinTheMaximumKernelExtentNeedNoMoreScratch)
                     }
 }
 
+TEST(Plan, HalfResolutionPlansTheDownsampledFrameWithTheKernelAtHalfItsExtent)
+{
+    std::string error;
+    for (const auto& [width, height] : {std::pair{64u, 48u}, std::pair{61u, 45u}, std::pair{1u, 9u}})
+        for (const KernelScale scale : {KernelScale{}, KernelScale{KernelScaleUnit::Pixels, 40.0f},
+                                        KernelScale{KernelScaleUnit::FrameDiagonal, 0.25f}})
+        {
+            PlanRequest request{width, height, 20, 10, Padding::Mirror, AxisOrder::XFirst};
+            request.kernelScale = scale;
+            Plan full, half;
+            ASSERT_TRUE(makePlan(request, &full, &error)) << error;
+            request.halfResolution = true;
+            ASSERT_TRUE(makePlan(request, &half, &error)) << error;
+            EXPECT_FALSE(full.halfResolution);
+            EXPECT_TRUE(half.halfResolution);
+            EXPECT_EQ(full.first.frameLength, width);
+            EXPECT_EQ(full.first.imageLength, width);
+            EXPECT_EQ(half.first.frameLength, width);
+            EXPECT_EQ(half.second.frameLength, height);
+            EXPECT_EQ(half.first.imageLength, (width + 1) / 2);
+            EXPECT_EQ(half.second.imageLength, (height + 1) / 2);
+            // The span in frame pixels, as the full plan's, halved: sigma halves.
+            EXPECT_DOUBLE_EQ(half.kernelScale, full.kernelScale / 2);
+            EXPECT_EQ(half.first.scaledKernelLength, scaledKernelLength(20, 20, 10.0 * full.kernelScale));
+            EXPECT_EQ(half.second.scaledKernelLength, scaledKernelLength(10, 20, 10.0 * full.kernelScale));
+            EXPECT_EQ(half.first.spectrumLength, full.first.spectrumLength) << "one spectrum serves both";
+            EXPECT_GE(half.first.paddedLength, half.first.imageLength + half.first.scaledKernelLength - 1);
+            // The bloom of the downsampled frame follows the tap table: one 16-byte unit per texel.
+            EXPECT_EQ(halfResolutionBloomStart(half, 8), tapTableStart(half, 8) + tapTableEntries(half) * 3);
+            EXPECT_EQ(scratchBytes(half, 8),
+                      (halfResolutionBloomStart(half, 8) + uint64_t(half.first.imageLength) * half.second.imageLength) *
+                          16);
+        }
+    PlanRequest exact{64, 48, 20, 10, Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact};
+    exact.halfResolution = true;
+    Plan plan;
+    EXPECT_FALSE(makePlan(exact, &plan, &error));
+    EXPECT_NE(error.find("half resolution: needs the resampled spectrum mode"), std::string::npos) << error;
+}
+
+TEST(Plan, ScratchSizesHoldEveryHalfResolutionFrameUpToTheMaximum)
+{
+    ScratchSizes sizes;
+    std::string error;
+    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &sizes, &error)) << error;
+    for (uint32_t w = 1; w <= 200; w += 7)
+        for (uint32_t h = 1; h <= 150; h += 11)
+            for (Padding padding : {Padding::Zero, Padding::Mirror})
+                for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+                {
+                    PlanRequest request{w, h, 33, 20, padding, order};
+                    request.halfResolution = true;
+                    Plan plan;
+                    ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
+                    EXPECT_LE(scratchBytes(plan, 8), sizes.scratchBytes) << w << "x" << h;
+                }
+}
+
 TEST(PlanCache, PlansOncePerRequestAndAgainWhenTheRequestChanges)
 {
     PlanCache cache;

@@ -157,7 +157,8 @@ std::string describe(int width, int height, const BloomSettings& s)
             : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " resampled linear"
             : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC  ? " resampled cubic"
                                                                     : " resampled es") +
-           (s.kernelExtent.native() ? std::string() : " kernel extent " + kernelExtentText(s.kernelExtent));
+           (s.kernelExtent.native() ? std::string() : " kernel extent " + kernelExtentText(s.kernelExtent)) +
+           (s.resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half resolution" : "");
 }
 
 Texels onesFrame(int width, int height)
@@ -204,12 +205,15 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
     request.kernelScale = toPlan(s.kernelExtent);
     // The plugin's spectrum length: cubic and linear are simulated on it; for ES it only sets the band limit.
     request.spectrumOversampling = kDefaultSpectrumOversampling;
+    request.halfResolution = s.resolution == FFTB_BLOOM_RESOLUTION_HALF;
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
-    const Texels bloom = referenceSpectralConvolution(frame, kernel, plan, s.sharpen, toPlan(s.interpolation));
-    if (s.padding != FFTB_PADDING_ZERO_NORMALIZED)
-        return bloom;
-    return referenceNormalized(bloom, referenceSpectralConvolution(onesFrame(frame.width, frame.height), kernel, plan,
-                                                                   s.sharpen, toPlan(s.interpolation)));
+    // At half resolution the plan's image is the downsampled frame, and its bloom is upsampled to the frame.
+    const Texels image = plan.halfResolution ? referenceDownsample(frame) : frame;
+    Texels bloom = referenceSpectralConvolution(image, kernel, plan, s.sharpen, toPlan(s.interpolation));
+    if (s.padding == FFTB_PADDING_ZERO_NORMALIZED)
+        bloom = referenceNormalized(bloom, referenceSpectralConvolution(onesFrame(image.width, image.height), kernel,
+                                                                        plan, s.sharpen, toPlan(s.interpolation)));
+    return plan.halfResolution ? referenceUpsample(bloom, frame.width, frame.height) : bloom;
 }
 
 } // namespace fftb::test

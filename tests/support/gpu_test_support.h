@@ -46,6 +46,8 @@ Texels randomFrame(int width, int height, uint32_t seed, float peak = 50.0f);
 /// GPU's plan), the spectrally resampled convolution at the plan's padded extent in resampled mode; sharpened by
 /// s.sharpen in both.
 /// With FFTB_PADDING_ZERO_NORMALIZED, the zero-padded one normalized by the same reference of the frame's indicator.
+/// At FFTB_BLOOM_RESOLUTION_HALF (resampled mode), the same of referenceDownsample(frame), planned at half
+/// resolution, then referenceUpsample to the frame's extent.
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s);
 
 /// referenceConvolution with a public padding: FFTB_PADDING_ZERO_NORMALIZED is zero padding normalized by the

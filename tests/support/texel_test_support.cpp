@@ -30,6 +30,15 @@ Texels oneHotKernel(int width, int height, int x, int y)
     return t;
 }
 
+bool sameAlpha(const Texels& a, const Texels& b)
+{
+    for (int y = 0; y < a.height; ++y)
+        for (int x = 0; x < a.width; ++x)
+            if (a.at(x, y, 3) != b.at(x, y, 3))
+                return false;
+    return a.width == b.width && a.height == b.height;
+}
+
 double channelSum(const Texels& t, int channel)
 {
     double sum = 0.0;

@@ -23,6 +23,9 @@ Texels oneHotKernel(int width, int height, int x, int y);
 /// Sum of one channel over the frame, in double precision.
 double channelSum(const Texels& t, int channel);
 
+/// Whether `a` and `b`, of the same extent with 4 components, hold the same alpha at every texel, bit for bit.
+bool sameAlpha(const Texels& a, const Texels& b);
+
 /// The values of one channel in double precision, one per texel, row-major.
 std::vector<double> channelPlane(const Texels& t, int channel);
 
