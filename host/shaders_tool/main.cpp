@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fftbloom-shaders: the plugin's passes for engines on other APIs. SPIRV-Cross turns the embedded SPIR-V into HLSL
-// (D3D12), MSL (Metal), GLSL 4.5 (OpenGL) or GLSL with Vulkan semantics, and a JSON table says how to bind each.
+// (D3D12, or Vulkan through glslang's HLSL front end), MSL (Metal), GLSL 4.5 (OpenGL) or GLSL with Vulkan semantics,
+// and a JSON table says how to bind each.
 #include "fftbloom/fftbloom.h"
 #include "fftbloom_spirv.h"
 
@@ -11,6 +12,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -28,9 +32,8 @@ struct Target
 };
 
 const Target kTargets[] = {
-    {"hlsl", SPVC_BACKEND_HLSL, ".hlsl"},
-    {"msl", SPVC_BACKEND_MSL, ".metal"},
-    {"glsl", SPVC_BACKEND_GLSL, ".comp"},
+    {"hlsl", SPVC_BACKEND_HLSL, ".hlsl"},        {"vulkan-hlsl", SPVC_BACKEND_HLSL, ".hlsl"},
+    {"msl", SPVC_BACKEND_MSL, ".metal"},         {"glsl", SPVC_BACKEND_GLSL, ".comp"},
     {"vulkan-glsl", SPVC_BACKEND_GLSL, ".comp"},
 };
 
@@ -60,7 +63,8 @@ class Cross
 };
 
 /// The resources of kind `type` the pass uses, with their registers in the target (by SPIRV-Cross's default
-/// mapping: HLSL registers t/u/s by binding number in space = set; MSL indices assigned in order; GLSL bindings).
+/// mapping: HLSL registers t/u/s by binding number in space = set, which glslang's HLSL front end maps back to that
+/// binding and set; MSL indices assigned in order; GLSL bindings).
 void addResources(const Cross& cross, spvc_compiler compiler, spvc_resources resources, spvc_resource_type type,
                   const char* kind, const Target& target, Json& out)
 {
@@ -83,7 +87,7 @@ void addResources(const Cross& cross, spvc_compiler compiler, spvc_resources res
         }
         Json resource{{"name", list[i].name}, {"kind", kind}, {"set", set}, {"binding", binding}};
         const std::string b = std::to_string(binding), space = ", space" + std::to_string(set) + ")";
-        if (std::string(target.name) == "hlsl")
+        if (target.backend == SPVC_BACKEND_HLSL)
         {
             resource["hlsl"] = Json::array({"register(" + std::string(readOnly ? "t" : "u") + b + space});
             if (type == SPVC_RESOURCE_TYPE_SAMPLED_IMAGE)
@@ -107,6 +111,68 @@ void addResources(const Cross& cross, spvc_compiler compiler, spvc_resources res
     }
 }
 
+/// SPIRV-Cross's HLSL made Vulkan HLSL for glslang's HLSL front end. SPIRV-Cross writes a specialization constant
+/// as `#ifndef SPIRV_CROSS_CONSTANT_ID_n` / `#define SPIRV_CROSS_CONSTANT_ID_n <default>` / `#endif` /
+/// `static const T NAME = SPIRV_CROSS_CONSTANT_ID_n;` (D3D12 compilers take the value as -D); glslang needs
+/// `[[vk::constant_id(n)]] const T NAME = <default>;` and rejects a `static const` initialized from one, so the
+/// constants derived from them (`static const T NAME = <expression>;`, the only scalar or vector `static const`s
+/// SPIRV-Cross declares) become macros, which glslang folds into specialization-constant operations. The push-constant
+/// block gets [[vk::push_constant]]. glslang takes literals only in numthreads: it gets the default, and the SPIR-V
+/// needs the workgroup size decorated afterwards (tests/exported/workgroup_size_id.cpp). Throws when SPIRV-Cross's
+/// output no longer has the shape this expects.
+std::string toVulkanHlsl(const std::string& source, const char* pushBlock)
+{
+    static const std::regex specIfndef(R"(#ifndef SPIRV_CROSS_CONSTANT_ID_(\d+))");
+    static const std::regex derived(R"(static const (\w+) (\w+) = (.+);)");
+    static const std::regex numthreads(R"(\[numthreads\(SPIRV_CROSS_CONSTANT_ID_(\d+), (.*)\)\])");
+    std::map<std::string, std::string> defaults, names; // by specialization-constant id
+    std::istringstream in(source);
+    std::string out, line;
+    int pushBlocks = 0;
+    const auto next = [&](const std::string& expected)
+    {
+        if (!std::getline(in, line) || line.rfind(expected, 0) != 0)
+            throw std::runtime_error("vulkan-hlsl: expected '" + expected + "...', got '" + line + "'");
+        return line.substr(expected.size());
+    };
+    while (std::getline(in, line))
+    {
+        std::smatch m;
+        if (std::regex_match(line, m, specIfndef))
+        {
+            const std::string id = m[1], macro = "SPIRV_CROSS_CONSTANT_ID_" + id;
+            const std::string value = next("#define " + macro + " ");
+            next("#endif");
+            const std::string declaration = next("static const ");
+            const std::size_t space = declaration.find(' '), equals = declaration.find(" = " + macro + ";");
+            if (space == std::string::npos || equals == std::string::npos)
+                throw std::runtime_error("vulkan-hlsl: unexpected declaration '" + line + "'");
+            const std::string type = declaration.substr(0, space),
+                              name = declaration.substr(space + 1, equals - space - 1);
+            // The workgroup size's constant comes twice (WORKGROUP_SIZE, gl_WorkGroupSize's): the second names the
+            // first.
+            if (names.count(id))
+                out += "#define " + name + " " + names[id] + "\n";
+            else
+                out += "[[vk::constant_id(" + id + ")]] const " + type + " " + name + " = " + value + ";\n";
+            names.emplace(id, name);
+            defaults.emplace(id, value);
+        }
+        else if (std::regex_match(line, m, derived))
+            out += "#define " + m[2].str() + " (" + m[3].str() + ")\n";
+        else if (std::regex_match(line, m, numthreads) && defaults.count(m[1]))
+            out += "[numthreads(" + defaults[m[1]] + ", " + m[2].str() + ")]\n";
+        else if (pushBlock && line == std::string("cbuffer ") + pushBlock && ++pushBlocks)
+            out += "[[vk::push_constant]] " + line + "\n";
+        else
+            out += line + "\n";
+    }
+    if (out.find("SPIRV_CROSS_CONSTANT_ID_") != std::string::npos || pushBlocks != (pushBlock ? 1 : 0))
+        throw std::runtime_error("vulkan-hlsl: SPIRV-Cross's HLSL has a specialization constant or push-constant "
+                                 "block in an unexpected form");
+    return out;
+}
+
 /// Translates one pass and describes how to bind it.
 Json exportPass(const fftb::SpirvModule& module, const Target& target, const fs::path& folder)
 {
@@ -122,7 +188,7 @@ Json exportPass(const fftb::SpirvModule& module, const Target& target, const fs:
     spvc_compiler_options options = nullptr;
     cross.check(spvc_compiler_create_compiler_options(compiler, &options), "options");
     const std::string name = target.name;
-    if (name == "hlsl")
+    if (target.backend == SPVC_BACKEND_HLSL)
         spvc_compiler_options_set_uint(options, SPVC_COMPILER_OPTION_HLSL_SHADER_MODEL, 60);
     else if (name == "msl")
         spvc_compiler_options_set_uint(options, SPVC_COMPILER_OPTION_MSL_VERSION, SPVC_MAKE_MSL_VERSION(2, 3, 0));
@@ -152,8 +218,12 @@ Json exportPass(const fftb::SpirvModule& module, const Target& target, const fs:
         for (std::size_t i = 0; i < pushCount; ++i)
             spvc_compiler_set_decoration(compiler, push[i].id, SpvDecorationBinding, 0);
 
-    const char* source = nullptr;
-    cross.check(spvc_compiler_compile(compiler, &source), "compile");
+    const char* compiled = nullptr;
+    cross.check(spvc_compiler_compile(compiler, &compiled), "compile");
+    const std::string source =
+        name == "vulkan-hlsl"
+            ? toVulkanHlsl(compiled, pushCount ? spvc_compiler_get_name(compiler, push[0].base_type_id) : nullptr)
+            : compiled;
     const fs::path file = folder / (std::string(module.name) + target.extension);
     std::ofstream(file, std::ios::trunc) << source;
 
@@ -180,6 +250,8 @@ Json exportPass(const fftb::SpirvModule& module, const Target& target, const fs:
                 ")";
         else if (name == "hlsl")
             pushConstants["hlsl"] = "cbuffer, root constants";
+        else if (name == "vulkan-hlsl")
+            pushConstants[name] = "[[vk::push_constant]] cbuffer";
     }
 
     Json constants = Json::array();
@@ -196,8 +268,11 @@ Json exportPass(const fftb::SpirvModule& module, const Target& target, const fs:
         Json c{{"id", list[i].constant_id},
                {"name", spvc_compiler_get_name(compiler, list[i].id)},
                {"default", spvc_constant_get_scalar_u32(constant, 0, 0)}};
-        c[name] = name == "msl"           ? "[[function_constant(" + id + ")]]"
-                  : name == "vulkan-glsl" ? "layout(constant_id = " + id + ")"
+        // MSL sizes threadgroup arrays with macros, not function constants: those constants are macros there too.
+        const std::string function = "[[function_constant(" + id + ")]]";
+        c[name] = name == "msl" && source.find(function) != std::string::npos ? function
+                  : name == "vulkan-glsl"                                     ? "layout(constant_id = " + id + ")"
+                  : name == "vulkan-hlsl"                                     ? "[[vk::constant_id(" + id + ")]]"
                                           : "#define SPIRV_CROSS_CONSTANT_ID_" + id + " <value>";
         constants.push_back(std::move(c));
     }
@@ -218,11 +293,16 @@ int main(int argc, char** argv)
                  "file per pass, and bindings.json: per pass its resources (set, binding and the target's register),\n"
                  "push-constant block (layout: FftbPushConstants in shaders/shared/fftb_shared.h) and specialization\n"
                  "constants (FFT length, workgroup size, ...: set them as the target requires). The passes run in the\n"
-                 "order and with the dispatch sizes documented in docs/architecture.md.",
+                 "order and with the dispatch sizes documented in docs/architecture.md; docs/other_apis.md says what\n"
+                 "each target needs and what a D3D12 port still needs.",
                  "fftbloom-shaders"};
-    app.add_option("--emit", emit, "hlsl (shader model 6.0), msl (2.3), glsl (4.5, OpenGL) or vulkan-glsl")
+    app.add_option("--emit", emit,
+                   "hlsl (shader model 6.0, for D3D12: specialization constants as -D SPIRV_CROSS_CONSTANT_ID_<id>),\n"
+                   "vulkan-hlsl (the same HLSL for Vulkan through glslang's HLSL front end: [[vk::constant_id]],\n"
+                   "[[vk::push_constant]]; numthreads holds the default workgroup size, as glslang takes no\n"
+                   "specialization constant there: docs/other_apis.md), msl (2.3), glsl (4.5, OpenGL) or vulkan-glsl")
         ->required()
-        ->check(CLI::IsMember({"hlsl", "msl", "glsl", "vulkan-glsl"}));
+        ->check(CLI::IsMember({"hlsl", "vulkan-hlsl", "msl", "glsl", "vulkan-glsl"}));
     app.add_option("--out", out, "folder to write into (created if missing)")->required();
     app.failure_message([](const CLI::App*, const CLI::Error& e)
                         { return "fftbloom-shaders: " + std::string(e.what()) + "\n"; });

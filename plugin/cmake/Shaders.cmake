@@ -15,9 +15,11 @@ set(FFTBLOOM_SHADERS
 
 # Compiles FFTBLOOM_SHADER_DIR/<name>.comp (or SOURCE_DIR/<name>.comp) for every name in NAMES and adds the SPIR-V to
 # `target` as C arrays, with fftbloom_spirv.h declaring the table <NAMESPACE>::kSpirvModules (default fftb) in the
-# order of NAMES.
+# order of NAMES. With HLSL: SOURCE_DIR/<name>.hlsl through glslang's HLSL front end (entry point main) instead; with
+# SPIRV_FILTER, a command (an executable target) run as `<command...> <in.spv> <out.spv.h> <array name>`, writes the
+# array from glslang's SPIR-V instead of glslang.
 function(fftbloom_embed_shaders target)
-    cmake_parse_arguments(ARG "" "SOURCE_DIR;NAMESPACE" "NAMES" ${ARGN})
+    cmake_parse_arguments(ARG "HLSL" "SOURCE_DIR;NAMESPACE" "NAMES;SPIRV_FILTER" ${ARGN})
     if(NOT ARG_SOURCE_DIR)
         set(ARG_SOURCE_DIR ${FFTBLOOM_SHADER_DIR})
     endif()
@@ -36,16 +38,34 @@ function(fftbloom_embed_shaders target)
     set(sources)
     set(table_entries)
     set(includes)
+    set(extension .comp)
+    set(language)
+    if(ARG_HLSL)
+        set(extension .hlsl)
+        set(language -D -e main -S comp)
+    endif()
     foreach(name IN LISTS ARG_NAMES)
         set(header ${out_dir}/${name}.spv.h)
+        set(glslang_output ${header})
+        set(array --vn fftb_spirv_${name})
+        if(ARG_SPIRV_FILTER)
+            set(glslang_output ${out_dir}/${name}.spv)
+            set(array)
+            add_custom_command(
+                OUTPUT ${header}
+                COMMAND ${ARG_SPIRV_FILTER} ${glslang_output} ${header} fftb_spirv_${name}
+                DEPENDS ${glslang_output}
+                COMMENT "SPIR-V filter: ${name}.spv"
+                VERBATIM)
+        endif()
         add_custom_command(
-            OUTPUT ${header}
-            COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.1 -I${FFTBLOOM_SHADER_DIR}
-                    --vn fftb_spirv_${name} --depfile ${header}.d -o ${header}
-                    ${ARG_SOURCE_DIR}/${name}.comp
-            DEPENDS ${ARG_SOURCE_DIR}/${name}.comp
-            DEPFILE ${header}.d
-            COMMENT "glslang: ${name}.comp"
+            OUTPUT ${glslang_output}
+            COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.1 ${language} -I${FFTBLOOM_SHADER_DIR}
+                    ${array} --depfile ${glslang_output}.d -o ${glslang_output}
+                    ${ARG_SOURCE_DIR}/${name}${extension}
+            DEPENDS ${ARG_SOURCE_DIR}/${name}${extension}
+            DEPFILE ${glslang_output}.d
+            COMMENT "glslang: ${name}${extension}"
             VERBATIM)
         list(APPEND sources ${header})
         string(APPEND includes "#include \"${name}.spv.h\"\n")

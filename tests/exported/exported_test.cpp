@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The bloom with the passes that fftbloom-shaders exports as Vulkan GLSL (SPIRV-Cross), compiled back to SPIR-V by
-// glslang and embedded in a build of the plugin's own code: on lavapipe with validation on, against the
-// double-precision CPU reference and against the native plugin, which runs in the fftbloom CLI's own process (the two
-// plugins define the same symbols, so they never share one program).
+// The bloom with the passes that fftbloom-shaders exports as FFTBLOOM_EXPORT (vulkan-glsl or vulkan-hlsl, SPIRV-Cross),
+// compiled back to SPIR-V by glslang and embedded in a build of the plugin's own code: on lavapipe with validation on,
+// against the double-precision CPU reference and against the native plugin, which runs in the fftbloom CLI's own
+// process (the two plugins define the same symbols, so they never share one program). One executable per export.
 #include "gpu_test_support.h"
 #include "image/image_io.h"
 #include "image/scrub.h"
@@ -116,12 +116,13 @@ Image toImage(const Texels& frame)
     return image;
 }
 
-class ExportedGlsl : public ::testing::TestWithParam<Param>
+class Exported : public ::testing::TestWithParam<Param>
 {
   protected:
     void SetUp() override
     {
-        dir_ = fs::path(::testing::TempDir()) / ("fftbloom_exported_" + paramName({GetParam(), 0}));
+        dir_ = fs::path(::testing::TempDir()) /
+               (std::string("fftbloom_exported_") + FFTBLOOM_EXPORT + "_" + paramName({GetParam(), 0}));
         fs::remove_all(dir_);
         fs::create_directories(dir_);
     }
@@ -151,7 +152,7 @@ class ExportedGlsl : public ::testing::TestWithParam<Param>
     fs::path dir_;
 };
 
-TEST_P(ExportedGlsl, MatchesReferenceAndNativePlugin)
+TEST_P(Exported, MatchesReferenceAndNativePlugin)
 {
     const auto& [source, padding, spectrum] = GetParam();
     const Texels frame = frameFor(source);
@@ -176,11 +177,11 @@ TEST_P(ExportedGlsl, MatchesReferenceAndNativePlugin)
     ASSERT_EQ(nativeBloom.height, frame.height);
     const double toNative = relativeError(exported, nativeBloom);
     EXPECT_LE(toNative, kExportedVsNative) << describe(frame.width, frame.height, s);
-    std::printf("%s: max |exported - reference| / peak = %.3g, max |exported - native| / peak = %.3g\n",
-                describe(frame.width, frame.height, s).c_str(), toReference, toNative);
+    std::printf("%s, %s: max |exported - reference| / peak = %.3g, max |exported - native| / peak = %.3g\n",
+                FFTBLOOM_EXPORT, describe(frame.width, frame.height, s).c_str(), toReference, toNative);
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, ExportedGlsl,
+INSTANTIATE_TEST_SUITE_P(Modes, Exported,
                          ::testing::Combine(::testing::Values(Source::Synthetic, Source::Sample),
                                             ::testing::Values(Padding::Zero, Padding::Mirror),
                                             ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)),

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// fftbloom-workgroup-size-id IN.spv OUT.h NAME: gives a compute module that glslang compiled from HLSL the
+// workgroup size (specialization constant FFTB_SPEC_WORKGROUP_SIZE, 1, 1), as the passes' GLSL local_size_x_id does,
+// and writes it as the C array NAME, as glslangValidator --vn does. glslang's HLSL front end takes literals only in
+// numthreads (and ignores local_size_x_id), so the exported Vulkan HLSL declares the default there. A module without
+// that specialization constant keeps its numthreads.
+#include "shared/fftb_shared.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using Words = std::vector<std::uint32_t>;
+
+constexpr std::uint32_t kMagic = 0x07230203;
+constexpr std::uint32_t kOpTypeInt = 21, kOpTypeVector = 23, kOpConstant = 43, kOpSpecConstantComposite = 51,
+                        kOpFunction = 54, kOpDecorate = 71;
+constexpr std::uint32_t kDecorationSpecId = 1, kDecorationBuiltIn = 11, kBuiltInWorkgroupSize = 25;
+
+Words instruction(std::uint32_t opcode, const Words& operands)
+{
+    Words words{std::uint32_t(operands.size() + 1) << 16 | opcode};
+    words.insert(words.end(), operands.begin(), operands.end());
+    return words;
+}
+
+/// `module` with a constant (specialization constant `id`, 1, 1) decorated BuiltIn WorkgroupSize, which takes the
+/// place of the LocalSize execution mode; unchanged when no constant has SpecId `id`.
+Words withWorkgroupSizeId(Words module, std::uint32_t id)
+{
+    if (module.size() < 5 || module[0] != kMagic)
+        throw std::runtime_error("not a SPIR-V module");
+    std::size_t afterSpecId = 0, firstFunction = 0;
+    std::uint32_t sizeX = 0, uintType = 0, uvec3 = 0, one = 0;
+    for (std::size_t i = 5; i < module.size();)
+    {
+        const std::uint32_t count = module[i] >> 16, opcode = module[i] & 0xffff;
+        if (count == 0 || i + count > module.size())
+            throw std::runtime_error("truncated instruction at word " + std::to_string(i));
+        const std::uint32_t* w = &module[i];
+        if (opcode == kOpDecorate && count == 4 && w[2] == kDecorationSpecId && w[3] == id)
+        {
+            sizeX = w[1];
+            afterSpecId = i + count;
+        }
+        else if (opcode == kOpDecorate && count == 4 && w[2] == kDecorationBuiltIn && w[3] == kBuiltInWorkgroupSize)
+            throw std::runtime_error("already has a WorkgroupSize constant");
+        else if (opcode == kOpTypeInt && count == 4 && w[2] == 32 && w[3] == 0)
+            uintType = w[1];
+        else if (opcode == kOpTypeVector && count == 4 && uintType && w[2] == uintType && w[3] == 3)
+            uvec3 = w[1];
+        else if (opcode == kOpConstant && count == 4 && uintType && w[1] == uintType && w[3] == 1)
+            one = w[2];
+        else if (opcode == kOpFunction && !firstFunction)
+            firstFunction = i;
+        i += count;
+    }
+    if (!sizeX)
+        return module;
+    if (!uintType || !firstFunction)
+        throw std::runtime_error("specialization constant " + std::to_string(id) + " is not a 32-bit unsigned integer");
+    // New declarations go before the first function, after every type and constant they use.
+    Words declarations;
+    const auto add = [&](const Words& words) { declarations.insert(declarations.end(), words.begin(), words.end()); };
+    std::uint32_t& bound = module[3];
+    if (!uvec3)
+        add(instruction(kOpTypeVector, {uvec3 = bound++, uintType, 3}));
+    if (!one)
+        add(instruction(kOpConstant, {uintType, one = bound++, 1}));
+    const std::uint32_t size = bound++;
+    add(instruction(kOpSpecConstantComposite, {uvec3, size, sizeX, one, one}));
+    module.insert(module.begin() + std::ptrdiff_t(firstFunction), declarations.begin(), declarations.end());
+    const Words decoration = instruction(kOpDecorate, {size, kDecorationBuiltIn, kBuiltInWorkgroupSize});
+    module.insert(module.begin() + std::ptrdiff_t(afterSpecId), decoration.begin(), decoration.end());
+    return module;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc != 4)
+    {
+        std::fprintf(stderr, "usage: fftbloom-workgroup-size-id IN.spv OUT.h NAME\n");
+        return 2;
+    }
+    const std::string in = argv[1], out = argv[2];
+    try
+    {
+        std::ifstream file(in, std::ios::binary);
+        const std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+        if (!file || bytes.size() % 4 != 0)
+            throw std::runtime_error("cannot be read as SPIR-V words");
+        Words module(bytes.size() / 4);
+        std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(module.data()));
+        module = withWorkgroupSizeId(std::move(module), FFTB_SPEC_WORKGROUP_SIZE);
+
+        std::ofstream header(out, std::ios::trunc);
+        header << "// Generated by fftbloom-workgroup-size-id from " << in << "\n#pragma once\nconst uint32_t "
+               << argv[3] << "[] = {";
+        char word[16];
+        for (std::size_t i = 0; i < module.size(); ++i)
+        {
+            std::snprintf(word, sizeof(word), "0x%08x,", module[i]);
+            header << (i % 8 ? " " : "\n    ") << word;
+        }
+        header << "\n};\n";
+        if (!header)
+            throw std::runtime_error(out + ": cannot be written");
+    }
+    catch (const std::exception& e)
+    {
+        std::fprintf(stderr, "fftbloom-workgroup-size-id: %s: %s\n", in.c_str(), e.what());
+        return 1;
+    }
+    return 0;
+}
