@@ -164,8 +164,12 @@ class ReflectionTest : public ::testing::TestWithParam<size_t>
 TEST(SpirvModules, TableHoldsEveryPassInPassOrder)
 {
     // The plugin indexes the table by its Pass enum, which follows FFTBLOOM_SHADERS (plugin/cmake/Shaders.cmake).
-    const std::vector<std::string> expected = {"kernel_fft_first", "kernel_fft_second", "image_fft_first",
-                                               "image_fft_second_convolve_ifft_second", "image_ifft_first_composite"};
+    const std::vector<std::string> expected = {"kernel_fft_first",
+                                               "kernel_fft_second",
+                                               "image_fft_first",
+                                               "image_fft_second_convolve_ifft_second",
+                                               "image_ifft_first_composite",
+                                               "image_upsample_composite"};
     std::vector<std::string> names;
     for (size_t i = 0; i < fftb::kSpirvModuleCount; ++i)
         names.emplace_back(fftb::kSpirvModules[i].name);
