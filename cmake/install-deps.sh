@@ -7,11 +7,11 @@ packages=(
     cmake g++ pkg-config                       # build
     libvulkan-dev glslang-tools                # Vulkan headers and loader, GLSL -> SPIR-V at build time
     mesa-vulkan-drivers vulkan-validationlayers # lavapipe (CPU Vulkan) and the Khronos validation layer
-    libtinyexr-dev libstb-dev libcli11-dev     # image I/O and argument parsing
+    libopenexr-dev libstb-dev libcli11-dev     # image I/O (OpenEXR with Imath) and argument parsing
     libfftw3-dev libgtest-dev                  # the double-precision reference and the tests
     nlohmann-json3-dev                         # JSON: the CLI's report, bench results, shader binding tables
     libspirv-cross-c-shared-dev                # fftbloom-shaders (HLSL/MSL/GLSL export), reflection in the tests
-    clang libclang-rt-14-dev zlib1g-dev        # the libFuzzer targets (clang, sanitizers; tinyexr built in)
+    clang libclang-rt-14-dev                   # the libFuzzer targets (clang, sanitizers)
     libvkfft-dev glslang-dev                   # the benchmark's VkFFT anchor (glslang compiles its shaders)
     libglfw3-dev libimgui-dev                  # fftbloom-viewer: window, swapchain surface, Dear ImGui
     xvfb xauth                                 # the viewer's screenshot test on a virtual X display

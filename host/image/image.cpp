@@ -30,11 +30,6 @@ std::array<std::size_t, 3> rgbChannels(const Image& image)
 
 } // namespace
 
-int linesPerBlock(Compression compression)
-{
-    return compression == Compression::Zip ? 16 : compression == Compression::Piz ? 32 : 1;
-}
-
 int Image::find(const std::string& name) const
 {
     for (std::size_t i = 0; i < channels.size(); ++i)

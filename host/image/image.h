@@ -31,10 +31,6 @@ enum class Compression
     Dwab = 9,
 };
 
-/// Scanlines in each block of a scanline OpenEXR file (OpenEXR's "OpenEXR File Layout", scan line blocks): 16 for
-/// ZIP, 32 for PIZ, 1 for NONE, RLE and ZIPS, the compressions fftbloom reads and writes.
-int linesPerBlock(Compression compression);
-
 /// An integer rectangle with inclusive bounds, OpenEXR's box2i; empty when max < min.
 struct Box2i
 {
@@ -45,7 +41,8 @@ struct Box2i
     bool empty() const { return maxX < minX || maxY < minY; }
 };
 
-/// A header attribute carried through unchanged: its name, OpenEXR type name and value bytes as stored.
+/// A header attribute carried through unchanged: its name, OpenEXR type name (`string`, `m44f`, or one OpenEXR does
+/// not know) and value bytes as the file stores them (OpenEXR's attribute serialization, little-endian).
 struct Attribute
 {
     std::string name;

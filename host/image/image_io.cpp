@@ -1,23 +1,33 @@
 // SPDX-License-Identifier: MIT
-// Reads OpenEXR and Radiance .hdr images; writes OpenEXR files and PNG previews whole or not at all.
+// Reads OpenEXR (OpenEXR library) and Radiance .hdr (stb_image) images; writes OpenEXR files and PNG previews whole or
+// not at all.
 #include "image/image_io.h"
 
 #include "host_error.h"
 #include "image/atomic_file.h"
-#include "image/exr_blocks.h"
-#include "image/little_endian.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
-#include <tinyexr.h>
+
+#include <Imath/half.h>
+#include <OpenEXR/Iex.h>
+#include <OpenEXR/ImfChannelList.h>
+#include <OpenEXR/ImfFrameBuffer.h>
+#include <OpenEXR/ImfHeader.h>
+#include <OpenEXR/ImfIO.h>
+#include <OpenEXR/ImfInputFile.h>
+#include <OpenEXR/ImfOpaqueAttribute.h>
+#include <OpenEXR/ImfOutputFile.h>
+#include <OpenEXR/ImfPartType.h>
+#include <OpenEXR/ImfThreading.h>
+#include <OpenEXR/ImfTiledInputFile.h>
+#include <OpenEXR/ImfVersion.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -25,9 +35,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <numeric>
+#include <memory>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace fftb
 {
@@ -43,10 +54,6 @@ namespace
 {
     fail(path, "corrupt or truncated OpenEXR (" + what + ")");
 }
-
-// OpenEXR's names of its compressions, indexed by their codes.
-constexpr std::array<const char*, 10> compressionNames = {"NONE",  "RLE", "ZIPS", "ZIP",  "PIZ",
-                                                          "PXR24", "B44", "B44A", "DWAA", "DWAB"};
 
 // Header attributes that describe the file's structure rather than the image: the layout's own fields, and what a
 // single-part scanline file must not carry. Never copied as custom attributes, in either direction.
@@ -76,17 +83,6 @@ template <typename F> struct OnExit
     ~OnExit() { cleanUp(); }
 };
 
-// Frees tinyexr's error message and, if `failed`, throws it as one line (tinyexr's may hold several).
-void checkExr(const std::string& path, bool failed, const char* message, const char* what)
-{
-    std::string text = message ? message : "no reason given";
-    FreeEXRErrorMessage(message);
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    text.erase(text.find_last_not_of(' ') + 1);
-    if (failed)
-        fail(path, std::string(what) + " (" + text + ")");
-}
-
 // One read of the whole file: the format is judged on the bytes that are decoded, and failures keep their errno.
 std::vector<unsigned char> readFile(const std::string& path)
 {
@@ -111,196 +107,290 @@ std::vector<unsigned char> readFile(const std::string& path)
     return bytes;
 }
 
-// Reads the header attributes tinyexr handles badly: it refuses B44, DWA and PXR24 without naming them, it asserts
-// (aborting) on a malformed tile description or "type", it refuses an empty attribute unless it is a string, and it
-// keeps only the first 128 custom attributes, dropping the rest silently. A header too broken to walk is left to
-// tinyexr.
-void checkHeader(const std::string& path, const std::vector<unsigned char>& bytes, const EXRVersion& version)
+// The bytes of a file already in memory as OpenEXR's input stream: reads past the end throw, as a file's would.
+class MemoryInput final : public Imf::IStream
 {
-    const std::size_t end = bytes.size();
-    bool hasTiles = false;
-    std::string type;
-    std::size_t custom = 0;
-    std::size_t at = 8; // magic number and version field
-    while (at < end && bytes[at] != 0)
+  public:
+    MemoryInput(const std::string& path, const std::vector<unsigned char>& bytes)
+        : Imf::IStream(path.c_str()), bytes_(bytes)
     {
-        const auto nameEnd = std::find(bytes.begin() + long(at), bytes.end(), 0);
-        const auto typeEnd = nameEnd == bytes.end() ? nameEnd : std::find(nameEnd + 1, bytes.end(), 0);
-        if (typeEnd == bytes.end() || std::size_t(bytes.end() - typeEnd) < 5)
-            break;
-        const std::string name(bytes.begin() + long(at), nameEnd);
-        const std::string typeName(nameEnd + 1, typeEnd);
-        const std::size_t sizeAt = std::size_t(typeEnd - bytes.begin()) + 1;
-        const std::uint32_t size = load32(&bytes[sizeAt]);
-        const std::size_t valueAt = sizeAt + 4;
-        if (size > end - valueAt)
-            break;
-        if (name == "compression" && size != 1)
-            failCorrupt(path, "compression attribute of " + std::to_string(size) + " bytes");
-        const unsigned value = size > 0 ? bytes[valueAt] : 0;
-        if (name == "compression" && value > TINYEXR_COMPRESSIONTYPE_PIZ)
-            fail(path,
-                 "unsupported compression " + (value < compressionNames.size() ? std::string(compressionNames[value])
-                                                                               : "code " + std::to_string(value)));
-        if (name == "tiles" && version.tiled && size != 9)
-            failCorrupt(path, "tile description of " + std::to_string(size) + " bytes");
-        if (size == 0 && typeName != "string")
-            fail(path,
-                 "header attribute " + name + " (" + typeName + ") is empty; only string attributes may be empty");
-        hasTiles = hasTiles || (name == "tiles" && version.tiled);
-        if (name == "type") // up to its first zero byte, as tinyexr reads it
-            type = std::string(bytes.begin() + long(valueAt), bytes.begin() + long(valueAt + size)).c_str();
-        // What tinyexr does not parse itself it keeps as a custom attribute.
-        static constexpr std::string_view parsed[] = {
-            "channels",           "compression",       "dataWindow", "displayWindow", "lineOrder", "pixelAspectRatio",
-            "screenWindowCenter", "screenWindowWidth", "chunkCount", "name",          "type"};
-        const bool isParsed = std::find(std::begin(parsed), std::end(parsed), name) != std::end(parsed);
-        custom += isParsed || (name == "tiles" && version.tiled) ? 0 : 1;
-        at = valueAt + size;
     }
-    if (type.rfind("deep", 0) == 0)
-        fail(path, "deep OpenEXR files are not supported");
-    if (!(type.empty() || (type == "tiledimage" && hasTiles) || (type == "scanlineimage" && !hasTiles)))
-        failCorrupt(path, "part type does not match the file");
-    if (custom > TINYEXR_MAX_CUSTOM_ATTRIBUTES)
-        fail(path, std::to_string(custom) + " custom header attributes; at most " +
-                       std::to_string(TINYEXR_MAX_CUSTOM_ATTRIBUTES) + " are supported");
+    bool read(char c[], int n) override
+    {
+        if (n < 0 || at_ > bytes_.size() || std::size_t(n) > bytes_.size() - at_)
+            throw Iex::InputExc("the file ends early");
+        if (n == 0) // OpenEXR asks for nothing into no buffer: memcpy must not see the null pointer
+            return at_ < bytes_.size();
+        std::memcpy(c, bytes_.data() + at_, std::size_t(n));
+        at_ += std::size_t(n);
+        return at_ < bytes_.size();
+    }
+    std::uint64_t tellg() override { return at_; }
+    void seekg(std::uint64_t pos) override { at_ = pos; }
+
+  private:
+    const std::vector<unsigned char>& bytes_;
+    std::uint64_t at_ = 0;
+};
+
+// An OpenEXR output stream into memory: OpenEXR seeks back to fill in the offset table once the blocks are written.
+class MemoryOutput final : public Imf::OStream
+{
+  public:
+    MemoryOutput() : Imf::OStream("memory") {}
+    void write(const char c[], int n) override
+    {
+        if (n <= 0)
+            return;
+        if (bytes.size() < at_ + std::size_t(n))
+            bytes.resize(at_ + std::size_t(n));
+        std::memcpy(bytes.data() + at_, c, std::size_t(n));
+        at_ += std::size_t(n);
+    }
+    std::uint64_t tellp() override { return at_; }
+    void seekp(std::uint64_t pos) override { at_ = pos; }
+    std::vector<char> bytes;
+
+  private:
+    std::uint64_t at_ = 0;
+};
+
+// OpenEXR's messages may span lines; errors are one line.
+std::string oneLine(std::string text)
+{
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    text.erase(text.find_last_not_of(' ') + 1);
+    return text.empty() ? "no reason given" : text;
 }
 
-// tinyexr allocates what a damaged header asks for and asserts on tile layouts it cannot count.
-void checkLayout(const std::string& path, const EXRHeader& h)
+// Scanlines in each block of a scanline file (OpenEXR's "OpenEXR File Layout", scan line blocks).
+std::int64_t linesPerBlock(Imf::Compression compression)
+{
+    switch (compression)
+    {
+    case Imf::ZIP_COMPRESSION:
+    case Imf::PXR24_COMPRESSION:
+        return 16;
+    case Imf::PIZ_COMPRESSION:
+    case Imf::B44_COMPRESSION:
+    case Imf::B44A_COMPRESSION:
+    case Imf::DWAA_COMPRESSION:
+        return 32;
+    case Imf::DWAB_COMPRESSION:
+        return 256;
+    default:
+        return 1;
+    }
+}
+
+// The most float bytes a compressed byte can decode to, with a margin: deflate packs at most about 1032 bytes into
+// one, and a HALF value (2 bytes) becomes a 4-byte float, so ZIP, ZIPS and PXR24 stay within 2064 and the
+// run-length and Huffman coders (RLE, PIZ) and B44 within that too; DWAA and DWAB code a flat 8 x 8 block of each
+// channel in about a bit, far more than any other codec.
+std::int64_t maxExpansion(Imf::Compression compression)
+{
+    return compression == Imf::DWAA_COMPRESSION || compression == Imf::DWAB_COMPRESSION ? std::int64_t(1) << 20 : 4096;
+}
+
+// Walks the header attributes of every part before OpenEXR reads them: OpenEXR sizes a string or an attribute of a
+// type it does not know by the size the file gives, before reading it.
+void checkAttributeSizes(const std::string& path, const std::vector<unsigned char>& bytes, bool multiPart)
+{
+    std::size_t at = 8; // magic number and version field
+    do
+    {
+        while (at < bytes.size() && bytes[at] != 0)
+        {
+            const auto nameEnd = std::find(bytes.begin() + long(at), bytes.end(), 0);
+            const auto typeEnd = nameEnd == bytes.end() ? nameEnd : std::find(nameEnd + 1, bytes.end(), 0);
+            if (typeEnd == bytes.end() || bytes.end() - typeEnd < 5)
+                return; // OpenEXR names the truncation
+            const std::size_t valueAt = std::size_t(typeEnd - bytes.begin()) + 5;
+            std::uint32_t size = 0;
+            for (int i = 3; i >= 0; --i)
+                size = size << 8 | typeEnd[1 + i];
+            if (size > bytes.size() - valueAt)
+                failCorrupt(path, "header attribute " + std::string(bytes.begin() + long(at), nameEnd) + " of " +
+                                      std::to_string(std::int32_t(size)) + " bytes does not fit the file");
+            at = valueAt + size;
+        }
+        ++at; // the header's terminating zero byte; in a multi-part file, an empty header ends the list
+    } while (multiPart && at < bytes.size() && bytes[at] != 0);
+}
+
+// What OpenEXR will allocate for a header, bounded before it reads any pixels: the texels, the tiles' buffers, the
+// offset table and the float planes for what the file's bytes can hold.
+void checkLayout(const std::string& path, const Imf::Header& header, bool tiled, std::size_t fileBytes)
 {
     constexpr std::int64_t maxTexels = std::int64_t(1) << 28;
-    const std::int64_t width = std::int64_t(h.data_window.max_x) - h.data_window.min_x + 1;
-    const std::int64_t height = std::int64_t(h.data_window.max_y) - h.data_window.min_y + 1;
+    const Imath::Box2i& data = header.dataWindow();
+    const std::int64_t width = std::int64_t(data.max.x) - data.min.x + 1;
+    const std::int64_t height = std::int64_t(data.max.y) - data.min.y + 1;
     if (width < 1 || height < 1)
-        fail(path, "empty data window " +
-                       boxText({h.data_window.min_x, h.data_window.min_y, h.data_window.max_x, h.data_window.max_y}) +
+        fail(path, "empty data window " + boxText({data.min.x, data.min.y, data.max.x, data.max.y}) +
                        "; the image has no texels");
     if (width > maxTexels || height > maxTexels || width * height > maxTexels)
         fail(path, std::to_string(width) + "x" + std::to_string(height) + " texels, more than the 2^28 supported");
-    if (h.tiled &&
-        (h.tile_size_x < 1 || h.tile_size_y < 1 || std::int64_t(h.tile_size_x) * h.tile_size_y > 1 << 24 ||
-         h.tile_level_mode < 0 || h.tile_level_mode > 2 || h.tile_rounding_mode < 0 || h.tile_rounding_mode > 1))
-        failCorrupt(path, "tile description");
+    std::int64_t blocks = (height + linesPerBlock(header.compression()) - 1) / linesPerBlock(header.compression());
+    if (tiled)
+    {
+        const Imf::TileDescription& tiles = header.tileDescription();
+        if (tiles.xSize < 1 || tiles.ySize < 1 || std::int64_t(tiles.xSize) * tiles.ySize > 1 << 24)
+            failCorrupt(path, "tiles of " + std::to_string(tiles.xSize) + "x" + std::to_string(tiles.ySize) +
+                                  " texels; at most 2^24 are supported");
+        // The full-resolution level's tiles: the levels below add at most as many again in a mipmap.
+        blocks = ((width + tiles.xSize - 1) / tiles.xSize) * ((height + tiles.ySize - 1) / tiles.ySize);
+    }
+    if (blocks > std::int64_t(fileBytes / 8))
+        failCorrupt(path, "an offset table of " + std::to_string(blocks) + " blocks does not fit the file");
+    std::int64_t channels = 0;
+    for (auto c = header.channels().begin(); c != header.channels().end(); ++c)
+        ++channels;
+    const std::int64_t floatBytes = width * height * channels * 4;
+    if (floatBytes > maxExpansion(header.compression()) * std::int64_t(fileBytes) + (std::int64_t(64) << 20))
+        failCorrupt(path, std::to_string((floatBytes + (1 << 19)) >> 20) + " MiB of texels in a file of " +
+                              std::to_string(fileBytes) + " bytes");
+}
+
+// The channel list as fftbloom takes it: HALF or FLOAT, full resolution, RGB rather than luminance/chroma.
+void checkChannels(const std::string& path, const Imf::ChannelList& channels)
+{
+    const auto has = [&channels](const char* name) { return channels.findChannel(name) != nullptr; };
+    // Ahead of the subsampling check, which a luminance/chroma file's RY and BY channels would fail less clearly.
+    if (!(has("R") && has("G") && has("B")) && (has("Y") || has("RY") || has("BY")))
+        fail(path, "luminance/chroma (Y, RY, BY) images are not supported; convert to RGB");
+    for (auto c = channels.begin(); c != channels.end(); ++c)
+    {
+        const Imf::PixelType type = c.channel().type;
+        if (type != Imf::HALF && type != Imf::FLOAT)
+            fail(path, "channel " + std::string(c.name()) + " is " +
+                           (type == Imf::UINT ? "UINT" : std::to_string(int(type))) +
+                           "; only HALF and FLOAT pixel types are supported");
+        if (c.channel().xSampling != 1 || c.channel().ySampling != 1)
+            fail(path, "channel " + std::string(c.name()) + " is subsampled, which is not supported");
+    }
+}
+
+// A header attribute's value bytes as the file stores them.
+std::vector<unsigned char> attributeBytes(const Imf::Attribute& attribute)
+{
+    MemoryOutput out;
+    attribute.writeValueTo(out, Imf::EXR_VERSION);
+    return {out.bytes.begin(), out.bytes.end()};
+}
+
+// Reads the headers (all parts', to find deep data and part counts), refuses what fftbloom does not read, and reads
+// the one part's full-resolution pixels as float.
+Image decodeExr(const std::string& path, const std::vector<unsigned char>& bytes)
+{
+    if (bytes.size() < 8)
+        failCorrupt(path, "the file ends inside its version field");
+    int version = int(std::uint32_t(bytes[4]) | std::uint32_t(bytes[5]) << 8 | std::uint32_t(bytes[6]) << 16 |
+                      std::uint32_t(bytes[7]) << 24);
+    if (Imf::getVersion(version) != Imf::EXR_VERSION)
+        fail(path, "unsupported OpenEXR version " + std::to_string(Imf::getVersion(version)));
+    if (!Imf::supportsFlags(Imf::getFlags(version)))
+        failCorrupt(path, "unknown flags in the version field");
+    const bool multiPart = Imf::isMultiPart(version);
+    checkAttributeSizes(path, bytes, multiPart);
+    MemoryInput stream(path, bytes);
+    stream.seekg(8);
+    std::vector<Imf::Header> headers;
+    for (bool more = true; more;)
+    {
+        Imf::Header header;
+        header.readFrom(stream, version);
+        if (multiPart && header.readsNothing())
+            break;
+        headers.push_back(header);
+        more = multiPart;
+    }
+    // The flat API composites a deep part silently, or crashes without a frame buffer: deep parts never reach it.
+    for (std::size_t p = 0; p < headers.size(); ++p)
+    {
+        const Imf::Header& header = headers[p];
+        const bool deep = header.hasType() ? Imf::isDeepData(header.type()) : Imf::isNonImage(version);
+        if (deep)
+            fail(path,
+                 (multiPart
+                      ? "part " + std::to_string(p) + (header.hasName() ? " (" + header.name() + ")" : "") + " holds"
+                      : std::string("the file holds")) +
+                     " deep data (" + (header.hasType() ? header.type() : "deep flag") + "), which is not supported");
+    }
+    if (multiPart)
+        fail(path, "multi-part OpenEXR files are not supported yet (this one has " + std::to_string(headers.size()) +
+                       " parts); only single-part files are");
+    const Imf::Header& header = headers.front();
+    const bool tiled = Imf::isTiled(version);
+    checkLayout(path, header, tiled, bytes.size());
+    checkChannels(path, header.channels());
+    header.sanityCheck(tiled);
+
+    Image image;
+    const Imath::Box2i& data = header.dataWindow();
+    const Imath::Box2i& display = header.displayWindow();
+    image.width = data.max.x - data.min.x + 1;
+    image.height = data.max.y - data.min.y + 1;
+    image.layout.dataWindow = {data.min.x, data.min.y, data.max.x, data.max.y};
+    image.layout.displayWindow = {display.min.x, display.min.y, display.max.x, display.max.y};
+    image.layout.compression = Compression(header.compression()); // the same codes; sanityCheck refused others
+    image.layout.pixelAspectRatio = header.pixelAspectRatio();
+    image.layout.screenWindowCenter[0] = header.screenWindowCenter().x;
+    image.layout.screenWindowCenter[1] = header.screenWindowCenter().y;
+    image.layout.screenWindowWidth = header.screenWindowWidth();
+    for (auto a = header.begin(); a != header.end(); ++a)
+    {
+        if (!isStructural(a.name()))
+            image.layout.attributes.push_back({a.name(), a.attribute().typeName(), attributeBytes(a.attribute())});
+    }
+    Imf::FrameBuffer frame;
+    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
+    for (auto c = header.channels().begin(); c != header.channels().end(); ++c)
+    {
+        image.channels.push_back(
+            {c.name(), c.channel().type == Imf::HALF ? PixelType::Half : PixelType::Float, std::vector<float>(texels)});
+        frame.insert(c.name(), Imf::Slice::Make(Imf::FLOAT, image.channels.back().values.data(), data, sizeof(float),
+                                                sizeof(float) * std::size_t(image.width)));
+    }
+    stream.seekg(0);
+    if (tiled)
+    {
+        // Straight into the planes, tile by tile, rather than through InputFile's buffer of a whole row of tiles.
+        Imf::TiledInputFile file(stream, Imf::globalThreadCount());
+        file.setFrameBuffer(frame);
+        file.readTiles(0, file.numXTiles(0) - 1, 0, file.numYTiles(0) - 1, 0, 0);
+    }
+    else
+    {
+        Imf::InputFile file(stream, Imf::globalThreadCount());
+        file.setFrameBuffer(frame);
+        file.readPixels(data.min.y, data.max.y);
+    }
+    return image;
 }
 
 Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
 {
-    EXRVersion version = {};
-    if (ParseEXRVersionFromMemory(&version, bytes.data(), bytes.size()) != TINYEXR_SUCCESS)
-        failCorrupt(path, "version field");
-    if (version.multipart)
-        fail(path,
-             std::string(version.non_image ? "multi-part OpenEXR files with deep parts" : "multi-part OpenEXR files") +
-                 " are not supported; only single-part files are");
-    if (version.non_image)
-        fail(path, "deep OpenEXR files are not supported");
-    checkHeader(path, bytes, version);
-    EXRHeader h;
-    InitEXRHeader(&h);
-    const OnExit freeHeader{[&h] { FreeEXRHeader(&h); }};
-    const char* parseMessage = nullptr;
-    const int parsed = ParseEXRHeaderFromMemory(&h, &version, bytes.data(), bytes.size(), &parseMessage);
-    checkExr(path, parsed != TINYEXR_SUCCESS, parseMessage, "corrupt or truncated OpenEXR");
-    checkLayout(path, h);
-    const auto hasChannel = [&h](std::string_view name)
+    try
     {
-        return std::any_of(h.channels, h.channels + h.num_channels,
-                           [name](const EXRChannelInfo& channel) { return channel.name == name; });
-    };
-    // Ahead of the subsampling check, which a luminance/chroma file's RY and BY channels would fail less clearly.
-    if (!(hasChannel("R") && hasChannel("G") && hasChannel("B")) &&
-        (hasChannel("Y") || hasChannel("RY") || hasChannel("BY")))
-        fail(path, "luminance/chroma (Y, RY, BY) images are not supported; convert to RGB");
-    Image image;
-    image.layout.dataWindow = {h.data_window.min_x, h.data_window.min_y, h.data_window.max_x, h.data_window.max_y};
-    image.layout.displayWindow = {h.display_window.min_x, h.display_window.min_y, h.display_window.max_x,
-                                  h.display_window.max_y};
-    image.layout.compression = Compression(h.compression_type); // checkHeader refused codes past PIZ
-    image.layout.pixelAspectRatio = h.pixel_aspect_ratio;
-    image.layout.screenWindowCenter[0] = h.screen_window_center[0];
-    image.layout.screenWindowCenter[1] = h.screen_window_center[1];
-    image.layout.screenWindowWidth = h.screen_window_width;
-    for (int a = 0; a < h.num_custom_attributes; ++a)
-    {
-        const EXRAttribute& attribute = h.custom_attributes[a];
-        if (isStructural(attribute.name))
-            continue;
-        const std::string type = attribute.type;
-        // tinyexr reads an empty string as one zero byte; it is given back as it was.
-        const bool emptyString = type == "string" && attribute.size == 1 && attribute.value[0] == 0;
-        image.layout.attributes.push_back(
-            {attribute.name, type,
-             std::vector<unsigned char>(attribute.value, attribute.value + (emptyString ? 0 : attribute.size))});
+        return decodeExr(path, bytes);
     }
-    // A single-part file's optional "name", which tinyexr parses into the header instead of its custom attributes.
-    if (h.name[0] != 0)
-        image.layout.attributes.push_back(
-            {"name", "string", std::vector<unsigned char>(h.name, h.name + std::strlen(h.name))});
-    for (int c = 0; c < h.num_channels; ++c)
+    catch (const HostError&)
     {
-        const std::string name = h.channels[c].name;
-        const int type = h.pixel_types[c];
-        if (type != TINYEXR_PIXELTYPE_HALF && type != TINYEXR_PIXELTYPE_FLOAT)
-            fail(path, "channel " + name + " is " + (type == TINYEXR_PIXELTYPE_UINT ? "UINT" : std::to_string(type)) +
-                           "; only HALF and FLOAT pixel types are supported");
-        if (h.channels[c].x_sampling != 1 || h.channels[c].y_sampling != 1)
-            fail(path, "channel " + name + " is subsampled, which is not supported");
-        image.channels.push_back({name, type == TINYEXR_PIXELTYPE_HALF ? PixelType::Half : PixelType::Float, {}});
-        h.requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;
+        throw;
     }
-
-    EXRImage e;
-    InitEXRImage(&e);
-    // tinyexr frees a failed scanline decode's planes only up to num_channels, which it sets only on success.
-    // After a failure it has freed the image itself, leaving dangling pointers, so the guard comes after.
-    e.num_channels = h.num_channels;
-    // Given a line order other than INCREASING_Y, tinyexr mirrors the image (each tile, in a tiled file) top to
-    // bottom. The line order only says how the blocks follow each other in the file: each block carries its own
-    // coordinates, and tinyexr finds the blocks through the offset table whatever their order.
-    h.line_order = 0;
-    checkExrBlocks(path, bytes, h);
-    // tinyexr's Huffman table reader (hufUnpackEncTable, for PIZ) can read one byte past the Huffman data (a `>`
-    // where `>=` was meant), past the file for its last block: PIZ files are decoded from a copy with zero bytes
-    // after their end, as FFmpeg requires of its decoders' input (AV_INPUT_BUFFER_PADDING_SIZE).
-    std::vector<unsigned char> padded;
-    if (h.compression_type == TINYEXR_COMPRESSIONTYPE_PIZ)
+    catch (const std::bad_alloc&)
     {
-        padded = bytes;
-        padded.resize(padded.size() + 16);
+        fail(path, "not enough memory to read it");
     }
-    const char* loadMessage = nullptr;
-    const int loaded =
-        LoadEXRImageFromMemory(&e, &h, padded.empty() ? bytes.data() : padded.data(), bytes.size(), &loadMessage);
-    checkExr(path, loaded != TINYEXR_SUCCESS, loadMessage, "corrupt or truncated OpenEXR");
-    const OnExit freeImage{[&e] { FreeEXRImage(&e); }};
-    image.width = e.width;
-    image.height = e.height;
-    const std::size_t texels = std::size_t(e.width) * std::size_t(e.height);
-    for (int c = 0; c < h.num_channels; ++c)
+    catch (const Iex::BaseExc& error)
     {
-        std::vector<float>& values = image.channels[std::size_t(c)].values;
-        values.resize(texels);
-        if (!h.tiled)
-            std::copy_n(reinterpret_cast<const float*>(e.images[c]), texels, values.begin());
-        // A tile holds tile_size_x * tile_size_y values however it is clipped; mipmaps' top level only is read.
-        for (int t = 0; h.tiled && t < e.num_tiles; ++t)
-        {
-            const EXRTile& tile = e.tiles[t];
-            // tinyexr takes tile coordinates from the file without checking their sign or range.
-            const long x0 = long(tile.offset_x) * h.tile_size_x;
-            const long y0 = long(tile.offset_y) * h.tile_size_y;
-            if (x0 < 0 || y0 < 0 || tile.width < 0 || tile.height < 0 || tile.width > h.tile_size_x ||
-                tile.height > h.tile_size_y || x0 + tile.width > e.width || y0 + tile.height > e.height)
-                failCorrupt(path, "tile coordinates out of range");
-            const auto* plane = reinterpret_cast<const float*>(tile.images[c]);
-            for (long y = 0; y < tile.height; ++y)
-                std::copy(plane + y * h.tile_size_x, plane + y * h.tile_size_x + tile.width,
-                          values.begin() + (y0 + y) * e.width + x0);
-        }
+        failCorrupt(path, oneLine(error.what()));
     }
-    return image;
+    catch (const std::exception& error)
+    {
+        failCorrupt(path, oneLine(error.what()));
+    }
 }
 
 // The file as stb_image reads it. Past the end stb reads zeros, and a zero run length in a run-length-encoded .hdr
@@ -397,17 +487,6 @@ bool hasRgb(const Image& image)
     return image.find("R") >= 0 && image.find("G") >= 0 && image.find("B") >= 0;
 }
 
-// tinyexr's code for a compression it writes; the others are refused by name.
-int writableCompression(const std::string& path, Compression compression)
-{
-    const auto code = static_cast<unsigned>(compression);
-    if (code > TINYEXR_COMPRESSIONTYPE_PIZ)
-        fail(path, code < compressionNames.size()
-                       ? "cannot write " + std::string(compressionNames[code]) + " compression"
-                       : "cannot write compression code " + std::to_string(code));
-    return int(code);
-}
-
 // The data window an image of its extent is written with: the layout's, or at the origin when that is empty.
 Box2i dataWindow(const std::string& path, const Image& image)
 {
@@ -420,70 +499,6 @@ Box2i dataWindow(const std::string& path, const Image& image)
         fail(path, "data window " + boxText(window) + " is " + std::to_string(width) + "x" + std::to_string(height) +
                        " texels but the image is " + std::to_string(image.width) + "x" + std::to_string(image.height));
     return window;
-}
-
-// tinyexr writes the data and display windows as (0, 0) - (width - 1, height - 1), the default pixel aspect ratio
-// and screen window, and scanline blocks numbered from line 0. This gives its bytes the layout's values instead:
-// each value keeps its size, so nothing moves, and each block's first line moves by the data window's origin.
-// The walk checks what it relies on, so a different tinyexr fails here rather than writing a wrong file.
-void patchLayout(const std::string& path, unsigned char* bytes, std::size_t size, const Image& image, const Box2i& data)
-{
-    const ImageLayout& layout = image.layout;
-    const Box2i display = layout.displayWindow.empty() ? data : layout.displayWindow;
-    const auto storeBox = [](unsigned char* p, const Box2i& box)
-    {
-        for (const int v : {box.minX, box.minY, box.maxX, box.maxY})
-            store32(std::exchange(p, p + 4), std::uint32_t(v));
-    };
-    const auto storeFloat = [](unsigned char* p, float v) { store32(p, std::bit_cast<std::uint32_t>(v)); };
-    int patched = 0;
-    std::size_t at = 8; // magic number and version field
-    while (at < size && bytes[at] != 0)
-    {
-        const auto* nameEnd = static_cast<const unsigned char*>(std::memchr(bytes + at, 0, size - at));
-        const auto* typeEnd = nameEnd ? static_cast<const unsigned char*>(
-                                            std::memchr(nameEnd + 1, 0, size - std::size_t(nameEnd + 1 - bytes)))
-                                      : nullptr;
-        if (!typeEnd || size - std::size_t(typeEnd - bytes) < 5)
-            break;
-        const std::string_view name(reinterpret_cast<const char*>(bytes + at), std::size_t(nameEnd - bytes) - at);
-        const std::size_t valueAt = std::size_t(typeEnd - bytes) + 5;
-        const std::uint32_t valueSize = load32(typeEnd + 1);
-        if (valueSize > size - valueAt)
-            break;
-        unsigned char* value = bytes + valueAt;
-        const auto is = [&](std::string_view wanted, std::uint32_t wantedSize)
-        {
-            const bool match = name == wanted && valueSize == wantedSize;
-            patched += match ? 1 : 0;
-            return match;
-        };
-        if (is("dataWindow", 16))
-            storeBox(value, data);
-        else if (is("displayWindow", 16))
-            storeBox(value, display);
-        else if (is("pixelAspectRatio", 4))
-            storeFloat(value, layout.pixelAspectRatio);
-        else if (is("screenWindowCenter", 8))
-            storeFloat(value, layout.screenWindowCenter[0]), storeFloat(value + 4, layout.screenWindowCenter[1]);
-        else if (is("screenWindowWidth", 4))
-            storeFloat(value, layout.screenWindowWidth);
-        at = valueAt + valueSize;
-    }
-    // The offset table follows the header's terminating zero byte; each block starts with its first line's y.
-    const int lines = linesPerBlock(layout.compression);
-    const std::size_t blocks = (std::size_t(image.height) + std::size_t(lines) - 1) / std::size_t(lines);
-    const std::size_t table = at + 1;
-    if (patched != 5 || at >= size || bytes[at] != 0 || blocks > (size - table) / 8)
-        fail(path, "OpenEXR encoding failed (tinyexr wrote an unexpected header)");
-    for (std::size_t i = 0; i < blocks; ++i)
-    {
-        const std::uint64_t offset = load64(bytes + table + 8 * i);
-        const std::int64_t line = std::int64_t(i) * lines;
-        if (offset > size - 4 || load32(bytes + offset) != std::uint32_t(line))
-            fail(path, "OpenEXR encoding failed (tinyexr wrote an unexpected block " + std::to_string(i) + ")");
-        store32(bytes + offset, std::uint32_t(line + data.minY));
-    }
 }
 
 } // namespace
@@ -512,93 +527,114 @@ Image decodeImage(const std::string& path, const std::vector<unsigned char>& byt
     return image;
 }
 
-void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
+// `attribute` as OpenEXR's attribute of its type, read from its value bytes; a type OpenEXR does not know is kept
+// as the bytes given. Throws HostError when the bytes do not hold a value of a known type.
+std::unique_ptr<Imf::Attribute> toOpenExr(const std::string& path, const Attribute& attribute)
 {
-    checkExtent(path, image);
-    const int compression = writableCompression(path, image.layout.compression);
-    const Box2i data = dataWindow(path, image);
-
-    // OpenEXR readers take pixel data in channel-list order and keep that list sorted by name: write it sorted.
-    std::vector<std::size_t> order(image.channels.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return image.channels[a].name < image.channels[b].name; });
-    const auto count = order.size();
-    std::vector<EXRChannelInfo> infos(count);
-    std::vector<int> inputTypes(count, TINYEXR_PIXELTYPE_FLOAT);
-    std::vector<int> storedTypes(count);
-    std::vector<unsigned char*> planes(count);
-    bool longNames = false;
-    for (std::size_t i = 0; i < count; ++i)
+    std::unique_ptr<Imf::Attribute> value(Imf::Attribute::knownType(attribute.type.c_str())
+                                              ? Imf::Attribute::newAttribute(attribute.type.c_str())
+                                              : new Imf::OpaqueAttribute(attribute.type.c_str()));
+    MemoryInput in(path, attribute.value);
+    try
     {
-        const Channel& channel = image.channels[order[i]];
-        if (channel.name.empty() || channel.name.size() >= sizeof infos[i].name)
-            fail(path, "channel name \"" + channel.name + "\" must be 1 to 255 bytes long");
-        if (i > 0 && channel.name == image.channels[order[i - 1]].name)
-            fail(path, "two channels are called " + channel.name);
-        longNames = longNames || channel.name.size() > 31;
-        std::memcpy(infos[i].name, channel.name.c_str(), channel.name.size() + 1);
-        infos[i].pixel_type = TINYEXR_PIXELTYPE_FLOAT;
-        infos[i].x_sampling = 1;
-        infos[i].y_sampling = 1;
-        storedTypes[i] =
-            override.value_or(channel.type) == PixelType::Half ? TINYEXR_PIXELTYPE_HALF : TINYEXR_PIXELTYPE_FLOAT;
-        // tinyexr only reads the planes; its API is not const-correct.
-        planes[i] = reinterpret_cast<unsigned char*>(const_cast<float*>(channel.values.data()));
+        value->readValueFrom(in, int(attribute.value.size()), Imf::EXR_VERSION);
     }
+    catch (const std::exception& error)
+    {
+        fail(path, "attribute " + attribute.name + ": " + std::to_string(attribute.value.size()) +
+                       " bytes do not hold a " + attribute.type + " (" + oneLine(error.what()) + ")");
+    }
+    if (in.tellg() != attribute.value.size())
+        fail(path, "attribute " + attribute.name + ": " + std::to_string(attribute.value.size()) +
+                       " bytes do not hold a " + attribute.type + " (it takes " + std::to_string(in.tellg()) + ")");
+    return value;
+}
 
-    // tinyexr writes custom attributes as given; the layout's fields and the file's structure are written apart.
-    const std::vector<Attribute>& given = image.layout.attributes;
-    std::vector<EXRAttribute> attributes(given.size());
+// The header writeExr writes: windows, compression, pixel aspect ratio, screen window, channels and attributes.
+Imf::Header exrHeader(const std::string& path, const Image& image, std::optional<PixelType> override)
+{
+    const ImageLayout& layout = image.layout;
+    const auto code = static_cast<unsigned>(layout.compression);
+    if (code >= unsigned(Imf::NUM_COMPRESSION_METHODS))
+        fail(path, "cannot write compression code " + std::to_string(code));
+    const Box2i data = dataWindow(path, image);
+    const Box2i display = layout.displayWindow.empty() ? data : layout.displayWindow;
+    const auto box = [](const Box2i& b) { return Imath::Box2i({b.minX, b.minY}, {b.maxX, b.maxY}); };
+    Imf::Header header(box(display), box(data), layout.pixelAspectRatio,
+                       {layout.screenWindowCenter[0], layout.screenWindowCenter[1]}, layout.screenWindowWidth,
+                       Imf::INCREASING_Y, Imf::Compression(code));
+    for (const Channel& channel : image.channels)
+    {
+        if (channel.name.empty() || channel.name.size() > 255)
+            fail(path, "channel name \"" + channel.name + "\" must be 1 to 255 bytes long");
+        if (header.channels().findChannel(channel.name) != nullptr)
+            fail(path, "two channels are called " + channel.name);
+        header.channels().insert(
+            channel.name, Imf::Channel(override.value_or(channel.type) == PixelType::Half ? Imf::HALF : Imf::FLOAT));
+    }
+    const std::vector<Attribute>& given = layout.attributes;
     for (std::size_t i = 0; i < given.size(); ++i)
     {
         const Attribute& attribute = given[i];
         for (const std::string* text : {&attribute.name, &attribute.type})
         {
-            if (text->empty() || text->size() >= sizeof attributes[i].name || text->find('\0') != std::string::npos)
+            if (text->empty() || text->size() > 255 || text->find('\0') != std::string::npos)
                 fail(path, "attribute " + std::string(text == &attribute.name ? "name" : "type") + " \"" + *text +
                                "\" must be 1 to 255 bytes long, without zero bytes");
-            longNames = longNames || text->size() > 31;
         }
         if (isStructural(attribute.name))
             fail(path, "attribute " + attribute.name + " is written from the image and its layout, not as given");
-        for (std::size_t j = 0; j < i; ++j)
-        {
-            if (given[j].name == attribute.name)
-                fail(path, "two attributes are called " + attribute.name);
-        }
+        if (header.find(attribute.name) != header.end())
+            fail(path, "two attributes are called " + attribute.name);
         if (attribute.value.size() > std::size_t(INT_MAX))
             fail(path, "attribute " + attribute.name + " is larger than 2 GiB");
-        std::memcpy(attributes[i].name, attribute.name.c_str(), attribute.name.size() + 1);
-        std::memcpy(attributes[i].type, attribute.type.c_str(), attribute.type.size() + 1);
-        attributes[i].value = const_cast<unsigned char*>(attribute.value.data()); // only read, as the planes are
-        attributes[i].size = int(attribute.value.size());
+        header.insert(attribute.name, *toOpenExr(path, attribute));
     }
+    return header;
+}
 
-    // The arrays belong to the vectors above, so the header is never given to FreeEXRHeader.
-    EXRHeader header;
-    InitEXRHeader(&header);
-    header.num_channels = int(count);
-    header.channels = infos.data();
-    header.pixel_types = inputTypes.data();
-    header.requested_pixel_types = storedTypes.data();
-    header.compression_type = compression;
-    header.long_name = longNames ? 1 : 0;
-    header.num_custom_attributes = int(attributes.size());
-    header.custom_attributes = attributes.empty() ? nullptr : attributes.data();
-    EXRImage exr;
-    InitEXRImage(&exr);
-    exr.num_channels = int(count);
-    exr.width = image.width;
-    exr.height = image.height;
-    exr.images = planes.data();
-    unsigned char* memory = nullptr;
-    const char* message = nullptr;
-    const std::size_t size = SaveEXRImageToMemory(&exr, &header, &memory, &message);
-    const OnExit freeMemory{[memory] { std::free(memory); }};
-    checkExr(path, size == 0, message, "OpenEXR encoding failed");
-    patchLayout(path, memory, size, image, data);
-    writeFileAtomically(path, memory, size);
+void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
+{
+    checkExtent(path, image);
+    Imf::Header header = exrHeader(path, image, override);
+    MemoryOutput out;
+    try
+    {
+        // OpenEXR converts pixel types when it reads, not when it writes: HALF channels are given as halves.
+        Imf::FrameBuffer frame;
+        const Imath::Box2i& data = header.dataWindow();
+        std::vector<std::vector<Imath::half>> halves;
+        for (const Channel& channel : image.channels)
+        {
+            if (header.channels()[channel.name].type == Imf::FLOAT)
+            {
+                frame.insert(channel.name, Imf::Slice::Make(Imf::FLOAT, channel.values.data(), data, sizeof(float),
+                                                            sizeof(float) * std::size_t(image.width)));
+                continue;
+            }
+            std::vector<Imath::half>& values = halves.emplace_back(channel.values.size());
+            std::transform(channel.values.begin(), channel.values.end(), values.begin(),
+                           [](float v) { return Imath::half(v); });
+            frame.insert(channel.name, Imf::Slice::Make(Imf::HALF, values.data(), data, sizeof(Imath::half),
+                                                        sizeof(Imath::half) * std::size_t(image.width)));
+        }
+        Imf::OutputFile file(out, header, Imf::globalThreadCount());
+        file.setFrameBuffer(frame);
+        file.writePixels(image.height);
+    }
+    catch (const std::bad_alloc&)
+    {
+        fail(path, "not enough memory to encode it");
+    }
+    catch (const Iex::BaseExc& error)
+    {
+        fail(path, "OpenEXR encoding failed (" + oneLine(error.what()) + ")");
+    }
+    catch (const std::exception& error)
+    {
+        fail(path, "OpenEXR encoding failed (" + oneLine(error.what()) + ")");
+    }
+    writeFileAtomically(path, out.bytes.data(), out.bytes.size());
 }
 
 void writePngPreview(const std::string& path, const Image& image, float exposure)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Image files: OpenEXR (tinyexr) and Radiance .hdr (stb_image) in, OpenEXR and PNG previews out.
+// Image files: OpenEXR (the OpenEXR library) and Radiance .hdr (stb_image) in, OpenEXR and PNG previews out.
 #pragma once
 
 #include "image/image.h"
@@ -11,30 +11,37 @@
 namespace fftb
 {
 
-/// Reads an OpenEXR (scanline or tiled, any compression tinyexr decodes) or Radiance .hdr file, chosen by
-/// the file's magic bytes, not its name. Every EXR channel is kept in file order with its pixel type
-/// (UINT channels are refused); a .hdr file gives float channels R, G, B.
+/// Reads an OpenEXR (single-part, scanline or tiled, any compression: NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A,
+/// DWAA, DWAB) or Radiance .hdr file, chosen by the file's magic bytes, not its name. Every EXR channel is kept in file
+/// order (sorted by name) with its pixel type (UINT channels are refused); a .hdr file gives float channels R, G, B.
 /// An EXR file's layout is kept in `Image::layout`: data and display windows, compression, pixel aspect ratio,
-/// screen window and every other header attribute (name, type, value bytes, in file order; "name" last) except
-/// those describing the file's structure (channels, lineOrder, tiles, type, chunkCount and the deep-only ones).
+/// screen window and every other header attribute (name, type name and value bytes as the file stores them, in
+/// OpenEXR's order, sorted by name; types OpenEXR does not know as their bytes) except those describing the file's
+/// structure (channels, lineOrder, tiles, type, chunkCount, version and maxSamplesPerPixel).
 /// Of a tiled file with several levels only the full-resolution level is read. A .hdr file gives the default layout:
 /// both windows empty (the image at the origin), ZIP compression, no attributes. Throws HostError "<path>: <reason>"
-/// for a missing or unreadable file, an unknown format, a corrupt or truncated file, an unsupported compression (its
-/// name given), a multi-part or deep file (which of them said), a luminance/chroma (Y, RY, BY) or subsampled image, a
-/// zero-sized image or empty data window, more than 128 custom attributes, or an image with no R, G, B channels.
+/// for a missing or unreadable file, an unknown format, a corrupt or truncated file ("corrupt or truncated OpenEXR
+/// (<OpenEXR's reason>)"), a header asking for more than the file's bytes can hold, deep data ("... holds deep data",
+/// found in any part before any pixel is read), a multi-part file, a luminance/chroma (Y, RY, BY) or subsampled image,
+/// a zero-sized image or empty data window, or an image with no R, G, B channels. Decodes on OpenEXR's global thread
+/// pool (Imf::globalThreadCount(); none unless a program sets it).
 Image readImage(const std::string& path);
 
 /// readImage of a file's bytes already in memory; `path` only names it in errors.
 Image decodeImage(const std::string& path, const std::vector<unsigned char>& bytes);
 
-/// Writes `image` as a scanline OpenEXR with line order INCREASING_Y and `image.layout`'s windows, compression,
-/// pixel aspect ratio, screen window and attributes. Each channel is stored as its own PixelType, or as
-/// `override` when given. An empty data window puts the image at the origin; an empty display window is the data
-/// window. The file appears whole or not at all: it is written to a temporary file in the same folder and renamed
-/// over `path`. Throws HostError "<path>: <reason>" on failure, leaving nothing behind: among the reasons a data
-/// window whose extent is not the image's, a compression that cannot be written ("cannot write B44 compression";
-/// NONE, RLE, ZIPS, ZIP and PIZ can), an attribute name that is a structural one or the layout's own field, and
-/// names or types that are empty, longer than 255 bytes or repeated.
+/// Writes `image` as a single-part scanline OpenEXR with line order INCREASING_Y and `image.layout`'s windows,
+/// compression, pixel aspect ratio, screen window and attributes (each attribute's value bytes must hold a value of
+/// its type when OpenEXR knows the type; others are written as given). Each channel is stored as its own PixelType,
+/// or as `override` when given; floats are rounded to the nearest half for HALF. Every compression is written: NONE,
+/// RLE, ZIPS, ZIP and PIZ losslessly; PXR24 (FLOAT rounded to 24 bits), B44 and B44A (HALF in 4 x 4 blocks) and DWAA
+/// and DWAB (R, G, B at DWA level 45) re-encode with their loss (docs/exr.md). An empty data window puts the image at
+/// the origin; an empty display window is the data window. The file appears whole or not at all: it is encoded in
+/// memory, written to a temporary file in the same folder and renamed over `path`. Throws HostError
+/// "<path>: <reason>" on failure, leaving nothing behind: among the reasons a data window whose extent is not the
+/// image's, a compression code OpenEXR does not know ("cannot write compression code 10"), an attribute name that is
+/// a structural one or the layout's own field, names or types that are empty, longer than 255 bytes or repeated,
+/// value bytes that do not hold their type, and "OpenEXR encoding failed (<OpenEXR's reason>)".
 void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override = std::nullopt);
 
 /// Writes an 8-bit sRGB PNG preview of the image's R, G, B channels: each value times 2^exposure, tonemapped

@@ -6,7 +6,25 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
-#include <tinyexr.h>
+
+#include <Imath/half.h>
+#include <OpenEXR/ImfChannelList.h>
+#include <OpenEXR/ImfDeepFrameBuffer.h>
+#include <OpenEXR/ImfDeepScanLineOutputFile.h>
+#include <OpenEXR/ImfDeepScanLineOutputPart.h>
+#include <OpenEXR/ImfFrameBuffer.h>
+#include <OpenEXR/ImfHeader.h>
+#include <OpenEXR/ImfMatrixAttribute.h>
+#include <OpenEXR/ImfMultiPartOutputFile.h>
+#include <OpenEXR/ImfOpaqueAttribute.h>
+#include <OpenEXR/ImfOutputFile.h>
+#include <OpenEXR/ImfOutputPart.h>
+#include <OpenEXR/ImfPartType.h>
+#include <OpenEXR/ImfRationalAttribute.h>
+#include <OpenEXR/ImfStdIO.h>
+#include <OpenEXR/ImfStringAttribute.h>
+#include <OpenEXR/ImfTiledOutputFile.h>
+#include <OpenEXR/ImfVersion.h>
 
 #include <algorithm>
 #include <bit>
@@ -18,6 +36,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <tuple>
@@ -150,6 +169,26 @@ std::uint32_t u32At(const std::vector<char>& bytes, std::size_t at)
     return v;
 }
 
+// Scanlines in each block of a scanline file of `compression` (OpenEXR's "OpenEXR File Layout").
+int linesPerBlock(Compression compression)
+{
+    switch (compression)
+    {
+    case Compression::Zip:
+    case Compression::Pxr24:
+        return 16;
+    case Compression::Piz:
+    case Compression::B44:
+    case Compression::B44a:
+    case Compression::Dwaa:
+        return 32;
+    case Compression::Dwab:
+        return 256;
+    default:
+        return 1;
+    }
+}
+
 // An OpenEXR file's header attributes (name: type and value bytes) and the first line of each scanline block, read
 // straight from its bytes.
 struct RawExr
@@ -173,7 +212,7 @@ struct RawExr
         table = at + 1;
         const Box2i data = box("dataWindow");
         const int code = attributes.at("compression").second.at(0);
-        const int lines = code == 3 ? 16 : code == 4 ? 32 : 1; // ZIP, PIZ; NONE, RLE and ZIPS hold one line
+        const int lines = linesPerBlock(Compression(code));
         for (int i = 0; i < (data.maxY - data.minY + lines) / lines; ++i)
             blockLines.push_back(int(u32At(bytes, u32At(bytes, table + std::size_t(i) * 8))));
     }
@@ -203,7 +242,7 @@ std::size_t blockAt(const std::vector<char>& bytes, std::size_t index)
 }
 
 // A scanline OpenEXR without compression, built byte by byte from float channels sorted by name: a file made
-// without tinyexr or writeExr. Blocks lie in the file bottom first for DECREASING_Y (lineOrder 1), as OpenEXR
+// without OpenEXR or writeExr. Blocks lie in the file bottom first for DECREASING_Y (lineOrder 1), as OpenEXR
 // writes them; the offset table lists them by line either way.
 std::vector<char> buildExr(const Image& image, const Box2i& data, const Box2i& display, unsigned lineOrder)
 {
@@ -299,11 +338,108 @@ void expectSameBox(const Box2i& actual, const Box2i& expected, const std::string
         << what;
 }
 
+// Smooth values from 0.5 to 1.5 (of a HALF channel, values a half holds exactly): what the lossy codecs are meant
+// for, so that their error can be bounded.
+Image makeSmooth(int width, int height, const std::vector<std::string>& names, PixelType type)
+{
+    Image image{width, height, {}};
+    for (const auto& name : names)
+    {
+        Channel channel{name, type, std::vector<float>(std::size_t(width) * std::size_t(height))};
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x)
+            {
+                const float v = 1.0f + 0.5f * std::sin(0.2f * float(x) + float(name[0])) * std::cos(0.15f * float(y));
+                channel.values[std::size_t(y * width + x)] = type == PixelType::Half ? float(Imath::half(v)) : v;
+            }
+        image.channels.push_back(std::move(channel));
+    }
+    return image;
+}
+
+bool isLossless(Compression compression)
+{
+    return compression <= Compression::Piz;
+}
+
+// The largest relative error a value of makeSmooth may take through `compression` (0: every bit kept), measured
+// with OpenEXR 3.1.5 and given a margin. PXR24 rounds FLOAT to 24 bits (15 of 23 significand bits kept: 1.5e-5
+// measured, 2^-15 allowed) and keeps HALF exact. B44 and B44A code HALF in 4 x 4 blocks (0.39 % measured, 1 %
+// allowed) and keep FLOAT as it is. DWAA and DWAB code R, G and B (also Y, RY, BY and their layers) in 8 x 8 DCT
+// blocks at the default level 45, HALF or FLOAT (1.3 % measured, 3 % allowed), other channels losslessly.
+double tolerance(Compression compression, PixelType type, const std::string& name)
+{
+    const bool half = type == PixelType::Half;
+    const bool colour = name == "R" || name == "G" || name == "B";
+    switch (compression)
+    {
+    case Compression::Pxr24:
+        return half ? 0.0 : std::ldexp(1.0, -15);
+    case Compression::B44:
+    case Compression::B44a:
+        return half ? 0.01 : 0.0;
+    case Compression::Dwaa:
+    case Compression::Dwab:
+        return colour ? 0.03 : 0.0;
+    default:
+        return 0.0;
+    }
+}
+
+// Every channel of `original` in `read`, of its type, with every bit, or within `compression`'s tolerance.
+void expectWithinCodec(const Image& read, const Image& original, Compression compression)
+{
+    ASSERT_EQ(std::tuple(read.width, read.height, read.channels.size()),
+              std::tuple(original.width, original.height, original.channels.size()));
+    EXPECT_EQ(read.layout.compression, compression);
+    for (const Channel& c : original.channels)
+    {
+        const Channel& r = channel(read, c.name);
+        EXPECT_EQ(r.type, c.type) << "channel " << c.name;
+        const double allowed = tolerance(compression, c.type, c.name);
+        if (allowed == 0.0)
+        {
+            expectSameBits(r.values, c.values, "channel " + c.name);
+            continue;
+        }
+        double worst = 0.0;
+        for (std::size_t i = 0; i < c.values.size(); ++i)
+            worst = std::max(worst, std::abs(double(r.values[i]) - c.values[i]) / std::abs(double(c.values[i])));
+        EXPECT_LE(worst, allowed) << "channel " << c.name << ": largest relative error";
+        EXPECT_GT(worst, 0.0) << "channel " << c.name << ": a lossy codec kept every bit; is it the one asked for?";
+    }
+}
+
+// The compressions that keep every float bit.
 const std::pair<Compression, const char*> writableCompressions[] = {{Compression::None, "NONE"},
                                                                     {Compression::Rle, "RLE"},
                                                                     {Compression::Zips, "ZIPS"},
                                                                     {Compression::Zip, "ZIP"},
                                                                     {Compression::Piz, "PIZ"}};
+
+const std::pair<Compression, const char*> allCompressions[] = {
+    {Compression::None, "NONE"}, {Compression::Rle, "RLE"},   {Compression::Zips, "ZIPS"},
+    {Compression::Zip, "ZIP"},   {Compression::Piz, "PIZ"},   {Compression::Pxr24, "PXR24"},
+    {Compression::B44, "B44"},   {Compression::B44a, "B44A"}, {Compression::Dwaa, "DWAA"},
+    {Compression::Dwab, "DWAB"}};
+
+// `image`'s channels in an OpenEXR header and frame buffer of their own types; halves converted, kept in `halves`.
+Imf::FrameBuffer openExrPlanes(const Image& image, Imf::Header& header, std::vector<std::vector<Imath::half>>& halves)
+{
+    Imf::FrameBuffer frame;
+    for (const Channel& c : image.channels)
+    {
+        const bool half = c.type == PixelType::Half;
+        header.channels().insert(c.name, Imf::Channel(half ? Imf::HALF : Imf::FLOAT));
+        const char* base = reinterpret_cast<const char*>(c.values.data());
+        if (half)
+            base = reinterpret_cast<const char*>(halves.emplace_back(c.values.begin(), c.values.end()).data());
+        const std::size_t size = half ? 2 : 4;
+        frame.insert(c.name, Imf::Slice(half ? Imf::HALF : Imf::FLOAT, const_cast<char*>(base), size,
+                                        size * std::size_t(image.width)));
+    }
+    return frame;
+}
 
 TEST_F(ImageIoTest, FloatRoundTripIsExactHalfWithinHalfPrecision)
 {
@@ -356,88 +492,60 @@ TEST_F(ImageIoTest, ExtraChannelsAndAlphaPassThroughSortedWithTheirValues)
     }
 }
 
-// Writes `original` (float channels sorted by name) through tinyexr as a ZIP-compressed file of 16 x 16 tiles.
-void writeTiled(const std::string& path, const Image& original)
+// Writes `original` with OpenEXR's TiledOutputFile in 16 x 16 tiles. Of a mipmap, the levels below the first hold
+// the top-left corner of the image, not its reduction: a reader that took them for the first level would be caught.
+void writeTiled(const std::string& path, const Image& original, Imf::Compression compression = Imf::ZIP_COMPRESSION,
+                Imf::LevelMode levels = Imf::ONE_LEVEL)
 {
-    const int size = 16, tilesX = (original.width + size - 1) / size, tilesY = (original.height + size - 1) / size;
-    const std::size_t channels = original.channels.size();
-    std::vector<float> planes(std::size_t(tilesX * tilesY * size * size) * channels);
-    std::vector<unsigned char*> pointers; // [tile][channel]
-    std::vector<EXRTile> tiles(std::size_t(tilesX * tilesY));
-    for (int t = 0; t < tilesX * tilesY; ++t)
-    {
-        EXRTile& tile = tiles[std::size_t(t)];
-        tile.offset_x = t % tilesX;
-        tile.offset_y = t / tilesX;
-        tile.width = std::min(size, original.width - tile.offset_x * size);
-        tile.height = std::min(size, original.height - tile.offset_y * size);
-        for (std::size_t c = 0; c < channels; ++c)
-        {
-            float* plane = &planes[(std::size_t(t) * channels + c) * std::size_t(size * size)];
-            for (int y = 0; y < tile.height; ++y)
-                for (int x = 0; x < tile.width; ++x)
-                    plane[y * size + x] = original.channels[c].values[std::size_t(
-                        (tile.offset_y * size + y) * original.width + tile.offset_x * size + x)];
-            pointers.push_back(reinterpret_cast<unsigned char*>(plane));
-        }
-    }
-    for (std::size_t t = 0; t < tiles.size(); ++t)
-        tiles[t].images = &pointers[t * channels];
-    std::vector<EXRChannelInfo> infos(channels);
-    std::vector<int> types(channels, TINYEXR_PIXELTYPE_FLOAT);
-    for (std::size_t c = 0; c < channels; ++c)
-        std::strncpy(infos[c].name, original.channels[c].name.c_str(), sizeof infos[c].name - 1);
-    EXRHeader header;
-    InitEXRHeader(&header);
-    header.num_channels = int(channels);
-    header.channels = infos.data();
-    header.pixel_types = header.requested_pixel_types = types.data();
-    header.compression_type = TINYEXR_COMPRESSIONTYPE_ZIP;
-    header.tiled = 1;
-    header.tile_size_x = header.tile_size_y = size;
-    header.data_window = {0, 0, original.width - 1, original.height - 1}; // tinyexr counts tiles from it
-    EXRImage image;
-    InitEXRImage(&image);
-    image.num_channels = int(channels);
-    image.width = original.width;
-    image.height = original.height;
-    image.tiles = tiles.data();
-    image.num_tiles = int(tiles.size());
-    const char* error = nullptr;
-    ASSERT_EQ(SaveEXRImageToFile(&image, &header, path.c_str(), &error), TINYEXR_SUCCESS) << error;
+    Imf::Header header(original.width, original.height);
+    header.compression() = compression;
+    header.setTileDescription(Imf::TileDescription(16, 16, levels));
+    std::vector<std::vector<Imath::half>> halves;
+    const Imf::FrameBuffer frame = openExrPlanes(original, header, halves);
+    Imf::TiledOutputFile file(path.c_str(), header);
+    file.setFrameBuffer(frame);
+    for (int level = 0; level < file.numLevels(); ++level)
+        file.writeTiles(0, file.numXTiles(level) - 1, 0, file.numYTiles(level) - 1, level, level);
 }
 
 TEST_F(ImageIoTest, ReadsTiledExr)
 {
-    // 37 x 23 texels in 16 x 16 tiles: the edge tiles are clipped, which is where tile copies go wrong.
-    const Image original = makeImage(37, 23, {"B", "G", "R"}, PixelType::Float);
-    writeTiled(file("t.exr"), original);
-    const Image read = readImage(file("t.exr"));
-    ASSERT_EQ(read.width, original.width);
-    ASSERT_EQ(read.height, original.height);
-    for (const Channel& c : original.channels)
-        EXPECT_EQ(channel(read, c.name).values, c.values) << "channel " << c.name;
+    // 37 x 23 texels in 16 x 16 tiles: the edge tiles are clipped, which is where tile copies go wrong. Every
+    // compression, half and float, one level and a mipmap (its full-resolution level read).
+    for (const auto& [compression, name] : allCompressions)
+    {
+        for (const Imf::LevelMode levels : {Imf::ONE_LEVEL, Imf::MIPMAP_LEVELS})
+        {
+            const std::vector<std::string> names = {"B", "G", "R", "Z"};
+            for (const PixelType type : {PixelType::Half, PixelType::Float})
+            {
+                SCOPED_TRACE(std::string(name) + (type == PixelType::Half ? " half" : " float") +
+                             (levels == Imf::ONE_LEVEL ? ", one level" : ", mipmap"));
+                const Image original = !isLossless(compression)  ? makeSmooth(37, 23, names, type)
+                                       : type == PixelType::Half ? makeHalfValues(37, 23, names)
+                                                                 : makeBitPatterns(37, 23, names);
+                writeTiled(file("t.exr"), original, Imf::Compression(compression), levels);
+                expectWithinCodec(readImage(file("t.exr")), original, compression);
+            }
+        }
+    }
 }
 
-TEST_F(ImageIoTest, TileHeadersAreCheckedBeforeTinyexrReadsThem)
+TEST_F(ImageIoTest, DamagedTilesAreRefused)
 {
     writeTiled(file("t.exr"), makeImage(37, 23, {"B", "G", "R"}, PixelType::Float)); // 3 x 2 tiles of 16 x 16
     const std::vector<char> good = readBytes(file("t.exr"));
     const std::size_t tile = blockAt(good, 0);
-    const std::pair<std::size_t, std::string> damages[] = {
-        {tile, "block 0 is tile (3, 0) of level (0, 0), which the file does not have"},
-        {tile + 4, "block 0 is tile (0, 3) of level (0, 0), which the file does not have"},
-        {tile + 8, "block 0 is tile (0, 0) of level (3, 0), which the file does not have"},
-    };
-    for (const auto& [at, reason] : damages)
+    // A tile's coordinates and level, as its block header gives them: tile (3, 0), (0, 3), level (3, 0).
+    for (const std::size_t at : {tile, tile + 4, tile + 8})
     {
-        SCOPED_TRACE(reason);
+        SCOPED_TRACE("block header word at " + std::to_string(at - tile));
         std::vector<char> bad = good;
         putU32(bad, at, 3);
         writeBytes(file("bad.exr"), bad);
-        expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (" + reason);
+        expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (");
     }
-    // 16384 x 16384 texels in 1 x 1 tiles: tinyexr would size a 2 GiB offset table before reading the file.
+    // 16384 x 16384 texels in 1 x 1 tiles: an offset table of 2 GiB, refused before OpenEXR sizes it.
     std::vector<char> bad = good;
     const std::size_t window = attributeValue(bad, "dataWindow", "box2i"),
                       tiles = attributeValue(bad, "tiles", "tiledesc");
@@ -498,13 +606,20 @@ TEST_F(ImageIoTest, MissingFilesAndFilesThatAreNotImages)
 
 TEST_F(ImageIoTest, TruncatedFiles)
 {
-    writeExr(file("whole.exr"), makeImage(64, 48, {"B", "G", "R"}, PixelType::Half));
-    const std::vector<char> whole = readBytes(file("whole.exr"));
-    for (const std::size_t size : {std::size_t(4), std::size_t(8), std::size_t(60), whole.size() / 2, whole.size() - 1})
+    for (const auto& [compression, name] : allCompressions)
     {
-        SCOPED_TRACE("truncated to " + std::to_string(size) + " of " + std::to_string(whole.size()) + " bytes");
-        writeBytes(file("cut.exr"), std::vector<char>(whole.begin(), whole.begin() + long(size)));
-        expectError([&] { readImage(file("cut.exr")); }, file("cut.exr"), "corrupt or truncated OpenEXR (");
+        Image image = makeImage(64, 48, {"B", "G", "R"}, PixelType::Half);
+        image.layout.compression = compression;
+        writeExr(file("whole.exr"), image);
+        const std::vector<char> whole = readBytes(file("whole.exr"));
+        for (const std::size_t size :
+             {std::size_t(4), std::size_t(8), std::size_t(60), whole.size() / 2, whole.size() - 1})
+        {
+            SCOPED_TRACE(std::string(name) + " truncated to " + std::to_string(size) + " of " +
+                         std::to_string(whole.size()) + " bytes");
+            writeBytes(file("cut.exr"), std::vector<char>(whole.begin(), whole.begin() + long(size)));
+            expectError([&] { readImage(file("cut.exr")); }, file("cut.exr"), "corrupt or truncated OpenEXR (");
+        }
     }
     // stb run-length encodes rows 8 to 32767 texels wide: cut short, those hang stb_image alone; other rows
     // it silently reads as zeros.
@@ -529,26 +644,21 @@ TEST_F(ImageIoTest, OnlyRegularFilesAndNoMoreTexelsThanTheBytesHold)
     expectError([&] { readImage(file("huge.hdr")); }, file("huge.hdr"), "8192x8192 texels need at least 524 bytes");
 }
 
-TEST_F(ImageIoTest, UnsupportedCompressionIsNamed)
+TEST_F(ImageIoTest, UnknownCompressionIsRefused)
 {
     writeExr(file("zip.exr"), makeImage(8, 8, {"B", "G", "R"}, PixelType::Half));
-    const std::vector<char> zip = readBytes(file("zip.exr"));
-    const std::size_t valueAt = attributeValue(zip, "compression", "compression");
-    ASSERT_EQ(zip.at(valueAt), TINYEXR_COMPRESSIONTYPE_ZIP);
-    const std::pair<char, const char*> codes[] = {{5, "PXR24"}, {6, "B44"}, {7, "B44A"}, {8, "DWAA"}, {9, "DWAB"}};
-    for (const auto& [code, name] : codes)
-    {
-        std::vector<char> patched = zip;
-        patched[valueAt] = code;
-        writeBytes(file("in.exr"), patched);
-        expectError([&] { readImage(file("in.exr")); }, file("in.exr"), std::string("unsupported compression ") + name);
-    }
+    std::vector<char> bytes = readBytes(file("zip.exr"));
+    const std::size_t valueAt = attributeValue(bytes, "compression", "compression");
+    ASSERT_EQ(bytes.at(valueAt), char(Compression::Zip));
+    bytes[valueAt] = 10; // one past DWAB, the last code OpenEXR 3.1 knows
+    writeBytes(file("in.exr"), bytes);
+    expectError([&] { readImage(file("in.exr")); }, file("in.exr"), "corrupt or truncated OpenEXR (");
 }
 
 TEST_F(ImageIoTest, DamagedHeaderIsAnErrorNotACrash)
 {
-    // tinyexr asserts, ending the process, on a part type that contradicts the file's layout: a scanline file
-    // claiming to be tiled. The attribute goes last, before the header's terminating zero byte.
+    // A part type that contradicts the file's layout: a scanline file claiming to be tiled. The attribute goes last,
+    // before the header's terminating zero byte.
     writeExr(file("ok.exr"), makeImage(8, 8, {"B", "G", "R"}, PixelType::Half));
     std::vector<char> bytes = readBytes(file("ok.exr"));
     const std::size_t end = attributeValue(bytes, "screenWindowWidth", "float") + 4;
@@ -556,7 +666,13 @@ TEST_F(ImageIoTest, DamagedHeaderIsAnErrorNotACrash)
     const std::string type("type\0string\0\x0a\0\0\0tiledimage", 26);
     bytes.insert(bytes.begin() + long(end), type.begin(), type.end());
     writeBytes(file("bad.exr"), bytes);
-    expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (part type");
+    expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (");
+    // An attribute claiming more bytes than the file has, which OpenEXR would allocate before reading.
+    bytes = readBytes(file("ok.exr"));
+    putU32(bytes, attributeValue(bytes, "screenWindowWidth", "float") - 4, 0x7fff0000u);
+    writeBytes(file("long.exr"), bytes);
+    expectError([&] { readImage(file("long.exr")); }, file("long.exr"),
+                "corrupt or truncated OpenEXR (header attribute screenWindowWidth of 2147418112 bytes does not fit");
 }
 
 // A 40 x 40 PIZ file in two blocks (32 lines and 8) of Huffman coded half ramps, not stored raw.
@@ -571,10 +687,10 @@ std::vector<char> writePiz(const std::string& path)
     return readBytes(path);
 }
 
-TEST_F(ImageIoTest, DamagedPizBlocksAreRefusedBeforeTinyexrReadsThem)
+TEST_F(ImageIoTest, DamagedPizBlocksAreRefused)
 {
-    // tinyexr reads a PIZ block's bitmap (up to 8 KiB) and Huffman length before comparing them with the block's
-    // length, and hands its Huffman decoder a negative bit count: past the file, or undefined behaviour.
+    // A PIZ block's bitmap range and Huffman lengths pointing past the block, and a negative bit count: OpenEXR
+    // must refuse each (the fuzz target goes further), and the reason must name the file.
     const std::vector<char> good = writePiz(file("good.exr"));
     EXPECT_EQ(readImage(file("good.exr")).width, 40);
     const std::size_t data = blockAt(good, 0) + 8;
@@ -598,15 +714,14 @@ TEST_F(ImageIoTest, DamagedPizBlocksAreRefusedBeforeTinyexrReadsThem)
         std::vector<char> bad = good;
         putU32(bad, at, value);
         writeBytes(file("bad.exr"), bad);
-        expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"),
-                    "corrupt or truncated OpenEXR (PIZ block 0 of " + std::to_string(length) + " bytes: " + reason);
+        expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (");
     }
 }
 
 TEST_F(ImageIoTest, HeadersAskingMoreTexelsThanTheFileCanHoldAreRefused)
 {
-    // The PIZ file's 40 lines, still two blocks, now 1,000,000 texels wide: tinyexr would allocate 458 MiB of float
-    // and decode two blocks of a few hundred bytes into 183 MiB each, far past what any codec packs into them.
+    // The PIZ file's 40 lines, still two blocks, now 1,000,000 texels wide: 458 MiB of float planes for blocks of a
+    // few hundred bytes, far past what any codec packs into them, refused before anything is allocated.
     std::vector<char> bytes = writePiz(file("good.exr"));
     putU32(bytes, attributeValue(bytes, "dataWindow", "box2i") + 8, 999999);
     writeBytes(file("wide.exr"), bytes);
@@ -615,38 +730,32 @@ TEST_F(ImageIoTest, HeadersAskingMoreTexelsThanTheFileCanHoldAreRefused)
                     " bytes)");
 }
 
-TEST_F(ImageIoTest, OffsetTablesAndBlockHeadersAreCheckedBeforeTinyexrReadsThem)
+TEST_F(ImageIoTest, DamagedOffsetTablesAndBlockHeadersAreRefusedOrRepaired)
 {
-    writeExr(file("zip.exr"), makeImage(8, 40, {"B", "G", "R"}, PixelType::Half)); // ZIP: 3 blocks of 16 lines
+    const Image original = makeImage(8, 40, {"B", "G", "R"}, PixelType::Half);
+    writeExr(file("zip.exr"), original); // ZIP: 3 blocks of 16 lines
     const std::vector<char> good = readBytes(file("zip.exr"));
     const std::size_t table = RawExr(good).table, block = blockAt(good, 1);
     const auto size = std::uint32_t(good.size());
-    const std::tuple<std::size_t, std::uint32_t, std::string> damages[] = {
-        // tinyexr would rebuild a table with a zero entry by scanning the blocks.
-        {table + 8, 0u, "offset table entry 1 points at byte 0, outside the blocks"},
-        {table + 8, size, "offset table entry 1 points at byte " + std::to_string(size) + ", outside the blocks"},
-        {block, 40u, "block 1 starts at line 40, outside the data window"},
-        {block, std::uint32_t(-1), "block 1 starts at line -1, outside the data window"},
-        {block + 4, size, "block 1 of " + std::to_string(size) + " bytes does not fit the file"},
-        {block + 4, 0u, "block 1 of 0 bytes does not fit the file"},
+    // OpenEXR rebuilds an offset table with an entry outside the file by scanning the blocks: the image must then
+    // come back whole. A block header naming another line or a length past the file is refused.
+    const std::tuple<std::size_t, std::uint32_t, bool> damages[] = {
+        {table + 8, 0u, false},           {table + 8, size, false}, {block, 40u, true},
+        {block, std::uint32_t(-1), true}, {block + 4, size, true},  {block + 4, 0u, true},
     };
-    for (const auto& [at, value, reason] : damages)
+    for (const auto& [at, value, refused] : damages)
     {
-        SCOPED_TRACE(reason);
+        SCOPED_TRACE("byte " + std::to_string(at) + " set to " + std::to_string(value));
         std::vector<char> bad = good;
         putU32(bad, at, value);
         writeBytes(file("bad.exr"), bad);
-        expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (" + reason);
+        if (refused)
+            expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"), "corrupt or truncated OpenEXR (");
+        else
+            for (const Channel& c : original.channels)
+                EXPECT_EQ(channel(readImage(file("bad.exr")), c.name).values,
+                          channel(readImage(file("zip.exr")), c.name).values);
     }
-    // A chunkCount tinyexr would size its offset table by (8 GiB here), inserted with the offsets moved past it.
-    const std::string chunkCount("chunkCount\0int\0\x04\0\0\0\0\0\0\x40", 23);
-    std::vector<char> bad = good;
-    bad.insert(bad.begin() + long(table - 1), chunkCount.begin(), chunkCount.end());
-    for (std::size_t i = 0; i < 3; ++i)
-        putU32(bad, table + chunkCount.size() + 8 * i, u32At(good, table + 8 * i) + std::uint32_t(chunkCount.size()));
-    writeBytes(file("bad.exr"), bad);
-    expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"),
-                "corrupt or truncated OpenEXR (chunkCount 1073741824 where the header describes 3 blocks)");
 }
 
 TEST_F(ImageIoTest, ExrWithoutRgbIsRefused)
@@ -733,58 +842,49 @@ TEST_F(ImageIoTest, ToRgbaAndWithRgb)
     EXPECT_THROW(toRgba(makeImage(2, 2, {"Y"}, PixelType::Half)), HostError);
 }
 
-TEST_F(ImageIoTest, EveryWritableCompressionRoundTripsExactly)
+TEST_F(ImageIoTest, EveryCompressionRoundTrips)
 {
-    // Odd extents, one block or several for every compression (ZIP holds 16 lines a block, PIZ 32), float channels
-    // of every bit pattern and half channels of exact half values.
-    for (const auto& [compression, name] : writableCompressions)
+    // Odd extents, one block or several for every compression (16 to 256 lines a block), half and float. The
+    // lossless codecs keep float channels of every bit pattern and half channels of exact half values; the lossy
+    // ones (PXR24, B44, B44A, DWAA, DWAB) keep smooth values within their tolerance (see tolerance()), the
+    // channels they do not code lossily (Z here) exactly.
+    for (const auto& [compression, name] : allCompressions)
     {
-        for (const auto& [width, height] : {std::pair(37, 19), std::pair(37, 70), std::pair(1, 1)})
+        for (const auto& [width, height] : {std::pair(37, 19), std::pair(37, 270), std::pair(1, 1)})
         {
-            for (Image original :
-                 {makeBitPatterns(width, height, {"B", "G", "R"}), makeHalfValues(width, height, {"B", "G", "R"})})
+            const std::vector<std::string> names = {"B", "G", "R", "Z"};
+            for (const PixelType type : {PixelType::Half, PixelType::Float})
             {
-                const bool half = original.channels[0].type == PixelType::Half;
-                SCOPED_TRACE(std::string(name) + (half ? " half " : " float ") + std::to_string(width) + "x" +
-                             std::to_string(height));
+                SCOPED_TRACE(std::string(name) + (type == PixelType::Half ? " half " : " float ") +
+                             std::to_string(width) + "x" + std::to_string(height));
+                Image original = !isLossless(compression)  ? makeSmooth(width, height, names, type)
+                                 : type == PixelType::Half ? makeHalfValues(width, height, names)
+                                                           : makeBitPatterns(width, height, names);
                 original.layout.compression = compression;
                 writeExr(file("c.exr"), original);
                 EXPECT_EQ(RawExr(readBytes(file("c.exr"))).attributes.at("compression").second,
                           std::vector<char>{char(compression)});
                 const Image read = readImage(file("c.exr"));
-                EXPECT_EQ(read.layout.compression, compression);
-                ASSERT_EQ(std::tuple(read.width, read.height, read.channels.size()), std::tuple(width, height, 3u));
-                for (const Channel& c : original.channels)
-                {
-                    EXPECT_EQ(channel(read, c.name).type, c.type);
-                    expectSameBits(channel(read, c.name).values, c.values, "channel " + c.name);
-                }
+                if (width * height == 1 && !isLossless(compression))
+                    continue; // a single value: the lossy codecs may keep it exactly
+                expectWithinCodec(read, original, compression);
             }
         }
     }
 }
 
-TEST_F(ImageIoTest, UnwritableCompressionIsAnError)
+TEST_F(ImageIoTest, CompressionCodesOpenExrDoesNotKnowAreWriteErrors)
 {
     Image image = makeImage(8, 8, {"B", "G", "R"}, PixelType::Half);
-    const std::pair<Compression, const char*> codes[] = {{Compression::Pxr24, "PXR24"},
-                                                         {Compression::B44, "B44"},
-                                                         {Compression::B44a, "B44A"},
-                                                         {Compression::Dwaa, "DWAA"},
-                                                         {Compression::Dwab, "DWAB"}};
-    for (const auto& [compression, name] : codes)
-    {
-        image.layout.compression = compression;
-        expectError([&] { writeExr(file("out.exr"), image); }, file("out.exr"),
-                    std::string("cannot write ") + name + " compression");
-    }
+    image.layout.compression = Compression(10);
+    expectError([&] { writeExr(file("out.exr"), image); }, file("out.exr"), "cannot write compression code 10");
     EXPECT_TRUE(listing().empty());
 }
 
 TEST_F(ImageIoTest, ReadsDataWindowsAwayFromTheOrigin)
 {
-    // Files built without tinyexr: a data window inside the display window, one reaching out of it on the negative
-    // side (overscan), and both line orders, since tinyexr consults the line order when it places lines.
+    // Files built without OpenEXR: a data window inside the display window, one reaching out of it on the negative
+    // side (overscan), and both line orders, which only order the blocks in the file.
     const Image original = makeBitPatterns(37, 19, {"B", "G", "R"});
     const Box2i display = {0, 0, 99, 59};
     for (const Box2i& data : {Box2i{10, 20, 46, 38}, Box2i{-7, -3, 29, 15}})
@@ -819,7 +919,7 @@ TEST_F(ImageIoTest, ReadsDataWindowsAwayFromTheOrigin)
         const Image read = readImage(file("t.exr"));
         ASSERT_EQ(std::tuple(read.width, read.height), std::tuple(37, 23));
         expectSameBox(read.layout.dataWindow, data, "data window");
-        expectSameBox(read.layout.displayWindow, {0, 0, 36, 22}, "display window"); // as tinyexr wrote it
+        expectSameBox(read.layout.displayWindow, {0, 0, 36, 22}, "display window"); // as writeTiled wrote it
         for (const Channel& c : tiledOriginal.channels)
             expectSameBits(channel(read, c.name).values, c.values, "channel " + c.name);
     }
@@ -913,54 +1013,44 @@ void expectAttributes(const std::vector<Attribute>& actual, const std::vector<At
 
 TEST_F(ImageIoTest, CustomAttributesRoundTrip)
 {
-    // Written through tinyexr directly, read, written by writeExr and read again: the same attributes each time.
-    // The edge cases: an empty string, a name past 31 bytes (the file's long-name flag), and "name", which tinyexr
-    // keeps apart from the others (so it comes last).
-    Bytes matrix;
+    // Written through OpenEXR directly, read, written by writeExr and read again: the same attributes each time, in
+    // OpenEXR's order (by name). The edge cases: an empty string, a name past 31 bytes (the file's long-name flag),
+    // "name", and a type OpenEXR does not know (kept as its bytes).
+    Imath::M44f matrix;
+    Bytes matrixBytes;
     for (int i = 0; i < 16; ++i)
-        matrix.f32(i % 5 == 0 ? 1.0f : 0.125f * float(i));
+        matrixBytes.f32(matrix[i / 4][i % 4] = i % 5 == 0 ? 1.0f : 0.125f * float(i));
+    const std::vector<unsigned char> opaque = {1, 2, 3, 0, 255, 7};
     const std::vector<Attribute> expected = {
-        {"owner", "string", chars("lighting")},
-        {"framesPerSecond", "rational", Bytes().i32(24000).u32(1001).value()},
         {"comments", "string", {}},
-        {"worldToCamera", "m44f", matrix.value()},
-        {"nuke/node_hash/of_a_read_node_long_named", "string", chars("5f1e2a")},
+        {"framesPerSecond", "rational", Bytes().i32(24000).u32(1001).value()},
         {"name", "string", chars("beauty")},
+        {"nuke/node_hash/of_a_read_node_long_named", "string", chars("5f1e2a")},
+        {"owner", "string", chars("lighting")},
+        {"studioThing", "studioType", opaque},
+        {"worldToCamera", "m44f", matrixBytes.value()},
     };
-    std::vector<EXRAttribute> attributes(expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i)
-    {
-        std::strcpy(attributes[i].name, expected[i].name.c_str());
-        std::strcpy(attributes[i].type, expected[i].type.c_str());
-        attributes[i].value = const_cast<unsigned char*>(expected[i].value.data());
-        attributes[i].size = int(expected[i].value.size());
-    }
     const Image original = makeImage(8, 4, {"B", "G", "R"}, PixelType::Float);
-    std::vector<EXRChannelInfo> infos(3);
-    std::vector<int> types(3, TINYEXR_PIXELTYPE_FLOAT);
-    std::vector<unsigned char*> planes;
-    for (std::size_t c = 0; c < 3; ++c)
+    Imf::Header header(8, 4);
+    header.insert("owner", Imf::StringAttribute("lighting"));
+    header.insert("framesPerSecond", Imf::RationalAttribute(Imf::Rational(24000, 1001)));
+    header.insert("comments", Imf::StringAttribute(""));
+    header.insert("worldToCamera", Imf::M44fAttribute(matrix));
+    header.insert("nuke/node_hash/of_a_read_node_long_named", Imf::StringAttribute("5f1e2a"));
+    header.insert("name", Imf::StringAttribute("beauty"));
+    Imf::OpaqueAttribute studio("studioType");
+    const std::vector<char> opaqueChars(opaque.begin(), opaque.end());
+    Imf::StdISStream opaqueStream; // an OpaqueAttribute is only filled by reading
+    opaqueStream.str({opaqueChars.begin(), opaqueChars.end()});
+    studio.readValueFrom(opaqueStream, int(opaque.size()), Imf::EXR_VERSION);
+    header.insert("studioThing", studio);
+    std::vector<std::vector<Imath::half>> halves;
+    const Imf::FrameBuffer frame = openExrPlanes(original, header, halves);
     {
-        infos[c].name[0] = original.channels[c].name[0];
-        planes.push_back(reinterpret_cast<unsigned char*>(const_cast<float*>(original.channels[c].values.data())));
+        Imf::OutputFile out(file("t.exr").c_str(), header);
+        out.setFrameBuffer(frame);
+        out.writePixels(4);
     }
-    EXRHeader header;
-    InitEXRHeader(&header);
-    header.num_channels = 3;
-    header.channels = infos.data();
-    header.pixel_types = header.requested_pixel_types = types.data();
-    header.compression_type = TINYEXR_COMPRESSIONTYPE_ZIP;
-    header.long_name = 1;
-    header.num_custom_attributes = int(attributes.size());
-    header.custom_attributes = attributes.data();
-    EXRImage image;
-    InitEXRImage(&image);
-    image.num_channels = 3;
-    image.width = 8;
-    image.height = 4;
-    image.images = planes.data();
-    const char* error = nullptr;
-    ASSERT_EQ(SaveEXRImageToFile(&image, &header, file("t.exr").c_str(), &error), TINYEXR_SUCCESS) << error;
 
     const Image first = readImage(file("t.exr"));
     expectAttributes(first.layout.attributes, expected);
@@ -971,6 +1061,7 @@ TEST_F(ImageIoTest, CustomAttributesRoundTrip)
     EXPECT_EQ(raw.attributes.at("owner"),
               std::pair(std::string("string"), std::vector<char>{'l', 'i', 'g', 'h', 't', 'i', 'n', 'g'}));
     EXPECT_EQ(raw.attributes.at("comments"), std::pair(std::string("string"), std::vector<char>{}));
+    EXPECT_EQ(raw.attributes.at("studioThing"), std::pair(std::string("studioType"), opaqueChars));
     expectAttributes(readImage(file("w.exr")).layout.attributes, expected);
 }
 
@@ -985,6 +1076,8 @@ TEST_F(ImageIoTest, AttributesWriteExrCannotWriteAreErrors)
         {{{"", "string", chars("a")}}, "attribute name \"\" must be 1 to 255 bytes long"},
         {{{std::string(256, 'n'), "string", chars("a")}}, "must be 1 to 255 bytes long"},
         {{{"owner", "", chars("a")}}, "attribute type \"\" must be 1 to 255 bytes long"},
+        {{{"box", "box2i", chars("abc")}}, "attribute box: 3 bytes do not hold a box2i"},
+        {{{"ratio", "float", chars("abcdefgh")}}, "attribute ratio: 8 bytes do not hold a float"},
     };
     for (const auto& [attributes, reason] : cases)
     {
@@ -995,18 +1088,13 @@ TEST_F(ImageIoTest, AttributesWriteExrCannotWriteAreErrors)
     EXPECT_TRUE(listing().empty());
 }
 
-TEST_F(ImageIoTest, MoreCustomAttributesThanTinyexrKeepsAreRefused)
+TEST_F(ImageIoTest, HundredsOfCustomAttributesAreKept)
 {
-    // tinyexr keeps the first 128 and drops the rest without a word; a file is refused rather than thinned.
     Image image = makeImage(4, 4, {"B", "G", "R"}, PixelType::Half);
-    for (int i = 0; i < 129; ++i)
-        image.layout.attributes.push_back({"note" + std::to_string(i), "string", chars(std::to_string(i * i))});
-    writeExr(file("129.exr"), image);
-    expectError([&] { readImage(file("129.exr")); }, file("129.exr"),
-                "129 custom header attributes; at most 128 are supported");
-    image.layout.attributes.pop_back();
-    writeExr(file("128.exr"), image);
-    expectAttributes(readImage(file("128.exr")).layout.attributes, image.layout.attributes);
+    for (int i = 0; i < 300; ++i)
+        image.layout.attributes.push_back({"note" + std::to_string(1000 + i), "string", chars(std::to_string(i * i))});
+    writeExr(file("300.exr"), image);
+    expectAttributes(readImage(file("300.exr")).layout.attributes, image.layout.attributes);
 }
 
 TEST_F(ImageIoTest, AlphaAndAovChannelsAreBitExact)
@@ -1050,28 +1138,93 @@ TEST_F(ImageIoTest, LuminanceChromaImagesAreRefused)
     EXPECT_EQ(readImage(file("rgby.exr")).channels.size(), 4u);
 }
 
-TEST_F(ImageIoTest, MultiPartAndDeepFilesAreNamed)
+// A flat scanline part of 8 x 8 half R, G, B texels named `name`, for a multi-part file.
+Imf::Header flatPart(const std::string& name)
 {
-    writeExr(file("ok.exr"), makeImage(8, 8, {"B", "G", "R"}, PixelType::Half));
-    const std::vector<char> ok = readBytes(file("ok.exr"));
-    const std::pair<char, const char*> flags[] = {{0x10, "multi-part OpenEXR files are not supported"},
-                                                  {0x08, "deep OpenEXR files are not supported"},
-                                                  {0x18, "multi-part OpenEXR files with deep parts are not supported"}};
-    for (const auto& [flag, reason] : flags)
+    Imf::Header header(8, 8);
+    header.setName(name);
+    header.setType(Imf::SCANLINEIMAGE);
+    for (const char* c : {"B", "G", "R"})
+        header.channels().insert(c, Imf::Channel(Imf::HALF));
+    return header;
+}
+
+// A deep scanline part of 8 x 8 texels of one sample each, R, G, B and A, named `name`.
+Imf::Header deepPart(const std::string& name)
+{
+    Imf::Header header(8, 8);
+    header.setName(name);
+    header.setType(Imf::DEEPSCANLINE);
+    header.compression() = Imf::ZIPS_COMPRESSION;
+    for (const char* c : {"A", "B", "G", "R"})
+        header.channels().insert(c, Imf::Channel(Imf::FLOAT));
+    return header;
+}
+
+// One sample per texel, 0.5 in every channel, as a deep frame buffer over `counts` and `pointers` (64 each).
+Imf::DeepFrameBuffer deepFrame(std::vector<unsigned>& counts, std::vector<float>& values, std::vector<float*>& pointers)
+{
+    counts.assign(64, 1);
+    values.assign(64, 0.5f);
+    pointers.assign(64, nullptr);
+    for (std::size_t i = 0; i < 64; ++i)
+        pointers[i] = &values[i];
+    Imf::DeepFrameBuffer frame;
+    frame.insertSampleCountSlice(Imf::Slice(Imf::UINT, reinterpret_cast<char*>(counts.data()), 4, 32));
+    for (const char* c : {"A", "B", "G", "R"})
+        frame.insert(c, Imf::DeepSlice(Imf::FLOAT, reinterpret_cast<char*>(pointers.data()), sizeof(float*),
+                                       8 * sizeof(float*), sizeof(float)));
+    return frame;
+}
+
+TEST_F(ImageIoTest, MultiPartAndDeepFilesAreRefusedByName)
+{
+    std::vector<unsigned> counts;
+    std::vector<float> values;
+    std::vector<float*> pointers;
+    std::vector<Imath::half> flat(64, Imath::half(0.25f));
+    Imf::FrameBuffer flatFrame;
+    for (const char* c : {"B", "G", "R"})
+        flatFrame.insert(c, Imf::Slice(Imf::HALF, reinterpret_cast<char*>(flat.data()), 2, 16));
+    // A single-part deep file, which the flat API would composite (it has A) or crash on.
     {
-        std::vector<char> bytes = ok;
-        bytes.at(5) = char(bytes.at(5) | flag); // the version field's second byte holds bits 8 to 15
-        writeBytes(file("in.exr"), bytes);
-        expectError([&] { readImage(file("in.exr")); }, file("in.exr"), reason);
+        Imf::DeepScanLineOutputFile out(file("deep.exr").c_str(), deepPart("deep"));
+        out.setFrameBuffer(deepFrame(counts, values, pointers));
+        out.writePixels(8);
     }
-    // A deep part without the deep flag: its type says so. It goes last, before the header's terminating zero.
-    std::vector<char> bytes = ok;
-    const std::size_t end = attributeValue(bytes, "screenWindowWidth", "float") + 4;
-    ASSERT_EQ(bytes.at(end), 0);
-    const std::vector<char> type = Bytes().attribute("type", "string", Bytes().chars("deepscanline")).data;
-    bytes.insert(bytes.begin() + long(end), type.begin(), type.end());
-    writeBytes(file("deep.exr"), bytes);
-    expectError([&] { readImage(file("deep.exr")); }, file("deep.exr"), "deep OpenEXR files are not supported");
+    expectError([&] { readImage(file("deep.exr")); }, file("deep.exr"),
+                "the file holds deep data (deepscanline), which is not supported");
+    // Two flat parts, and a flat part beside a deep one.
+    {
+        const Imf::Header headers[] = {flatPart("beauty"), flatPart("diffuse")};
+        Imf::MultiPartOutputFile out(file("two.exr").c_str(), headers, 2);
+        for (int p = 0; p < 2; ++p)
+        {
+            Imf::OutputPart part(out, p);
+            part.setFrameBuffer(flatFrame);
+            part.writePixels(8);
+        }
+    }
+    expectError([&] { readImage(file("two.exr")); }, file("two.exr"),
+                "multi-part OpenEXR files are not supported yet (this one has 2 parts)");
+    {
+        const Imf::Header headers[] = {flatPart("beauty"), deepPart("depth")};
+        Imf::MultiPartOutputFile out(file("mixed.exr").c_str(), headers, 2);
+        Imf::OutputPart beauty(out, 0);
+        beauty.setFrameBuffer(flatFrame);
+        beauty.writePixels(8);
+        Imf::DeepScanLineOutputPart depth(out, 1);
+        depth.setFrameBuffer(deepFrame(counts, values, pointers));
+        depth.writePixels(8);
+    }
+    expectError([&] { readImage(file("mixed.exr")); }, file("mixed.exr"),
+                "part 1 (depth) holds deep data (deepscanline), which is not supported");
+    // A flat file whose version field says deep (non-image) without a part type.
+    writeExr(file("ok.exr"), makeImage(8, 8, {"B", "G", "R"}, PixelType::Half));
+    std::vector<char> bytes = readBytes(file("ok.exr"));
+    bytes.at(5) = char(bytes.at(5) | 0x08); // the version field's second byte holds bits 8 to 15
+    writeBytes(file("flag.exr"), bytes);
+    expectError([&] { readImage(file("flag.exr")); }, file("flag.exr"), "the file holds deep data (deep flag)");
 }
 
 TEST_F(ImageIoTest, EmptyImagesAreRefused)
