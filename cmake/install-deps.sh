@@ -15,6 +15,7 @@ packages=(
     libvkfft-dev glslang-dev                   # the benchmark's VkFFT anchor (glslang compiles its shaders)
     libglfw3-dev libimgui-dev                  # fftbloom-viewer: window, swapchain surface, Dear ImGui
     xvfb xauth                                 # the viewer's screenshot test on a virtual X display
+    slurmctld slurmd slurm-client munge        # the farm test: a private Slurm cluster on localhost
 )
 
 missing=()

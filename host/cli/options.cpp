@@ -98,6 +98,46 @@ bool readList(const std::string& path, char separator, std::vector<std::string>*
     return true;
 }
 
+/// Environment variable `name` as a number of digits only, below 2^31; false and a reason naming it otherwise.
+bool environmentNumber(const char* name, uint32_t* value, std::string* error)
+{
+    const char* text = std::getenv(name);
+    if (!text || !*text)
+    {
+        *error = std::string(name) + " is not set (not a task of a Slurm job array)";
+        return false;
+    }
+    const std::string s = text;
+    if (s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+    {
+        *error = std::string(name) + "=" + s + " is not a number";
+        return false;
+    }
+    *value = uint32_t(std::stoul(s));
+    return true;
+}
+
+/// This task's shard of a Slurm job array (sbatch --array=MIN-MAX:STEP, any MIN and STEP): I = (ID - MIN) / STEP of
+/// N = SLURM_ARRAY_TASK_COUNT tasks. False and a reason naming the variable when one is missing or inconsistent.
+bool slurmShard(uint32_t* index, uint32_t* count, std::string* error)
+{
+    uint32_t id = 0, min = 0, step = 1, n = 0;
+    if (!environmentNumber("SLURM_ARRAY_TASK_ID", &id, error) ||
+        !environmentNumber("SLURM_ARRAY_TASK_MIN", &min, error) ||
+        !environmentNumber("SLURM_ARRAY_TASK_COUNT", &n, error) ||
+        (std::getenv("SLURM_ARRAY_TASK_STEP") && !environmentNumber("SLURM_ARRAY_TASK_STEP", &step, error)))
+        return false;
+    if (step == 0 || n == 0 || id < min || (id - min) % step != 0 || (id - min) / step >= n)
+    {
+        *error = "SLURM_ARRAY_TASK_ID " + std::to_string(id) + " is not a task of MIN " + std::to_string(min) +
+                 ", STEP " + std::to_string(step) + ", COUNT " + std::to_string(n);
+        return false;
+    }
+    *index = (id - min) / step;
+    *count = n;
+    return true;
+}
+
 } // namespace
 
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
@@ -139,10 +179,14 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                  "replace existing outputs; without it, frames whose output exists are skipped (a killed run "
                  "resumes)");
     std::string shard;
-    app.add_option("--shard", shard, "I/N: process frames I, I+N, I+2N, ... of the list (0 <= I < N)")
+    app.add_option("--shard", shard,
+                   "I/N: process frames I, I+N, I+2N, ... of the list (0 <= I < N); slurm: I and N of this task "
+                   "of a Slurm job array (SLURM_ARRAY_TASK_ID, _MIN, _STEP, _COUNT; docs/farm.md)")
         ->check(
             [](const std::string& s) -> std::string
             {
+                if (s == "slurm")
+                    return "";
                 // Digits only: sscanf's %u would take "-1" as 4294967295.
                 unsigned i = 0, n = 0;
                 char end = 0;
@@ -356,13 +400,18 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         std::copy(tint.begin(), tint.end(), settings.tint.begin());
     if (!pixelType.empty())
         o.batch.pixelType = pixelType == "half" ? PixelType::Half : PixelType::Float;
-    if (!shard.empty())
-        std::sscanf(shard.c_str(), "%u/%u", &o.shardIndex, &o.shardCount);
     const auto usage = [](const std::string& message)
     {
         std::fprintf(stderr, "fftbloom: %s\n", message.c_str());
         return 2;
     };
+    if (shard == "slurm")
+    {
+        if (std::string error; !slurmShard(&o.shardIndex, &o.shardCount, &error))
+            return usage("--shard slurm: " + error);
+    }
+    else if (!shard.empty())
+        std::sscanf(shard.c_str(), "%u/%u", &o.shardIndex, &o.shardCount);
     for (const auto& [path, separator] : {std::pair{o.listPath, '\n'}, std::pair{o.list0Path, '\0'}})
         if (!path.empty())
             if (std::string error; !readList(path, separator, &o.inputs, &error))

@@ -223,6 +223,54 @@ TEST_F(BatchTest, ShardsCoverTheBatchExactlyOnce)
         EXPECT_TRUE(fs::exists(file("out") / numbered("f", i, ".exr"))) << i;
 }
 
+// --shard slurm: I = (SLURM_ARRAY_TASK_ID - _MIN) / _STEP of N = _COUNT, for an array --array=3-7:2 (tasks 3, 5, 7);
+// outside a job array, or with a task ID the array cannot have, a usage error naming the variable.
+TEST_F(BatchTest, SlurmShardsAreTheTasksOfTheJobArray)
+{
+    const std::vector<fs::path> inputs = writeInputs(5, 20);
+    fs::create_directory(file("out"));
+    const auto setArray = [](const char* id)
+    {
+        setenv("SLURM_ARRAY_TASK_ID", id, 1);
+        setenv("SLURM_ARRAY_TASK_MIN", "3", 1);
+        setenv("SLURM_ARRAY_TASK_STEP", "2", 1);
+        setenv("SLURM_ARRAY_TASK_COUNT", "3", 1);
+    };
+    std::multiset<std::string> written;
+    for (const char* id : {"3", "5", "7"})
+    {
+        setArray(id);
+        const fs::path report = file(std::string("slurm") + id + ".json");
+        const CliResult r = batch(inputs, file("out"), "--shard slurm --report " + quote(report));
+        ASSERT_EQ(r.code, 0) << r.err;
+        const nlohmann::json frames = readReport(report)["frames"];
+        for (const nlohmann::json& frame : frames)
+            written.insert(frame["input"].get<std::string>());
+        // Task 5 is shard 1 of 3: frames 1 and 4.
+        if (std::string(id) == "5")
+        {
+            EXPECT_EQ(frames.size(), 2u);
+        }
+    }
+    std::multiset<std::string> all;
+    for (const fs::path& input : inputs)
+        all.insert(input.string());
+    EXPECT_EQ(written, all);
+    for (const char* id : {"4", "9", "x"})
+    {
+        setArray(id);
+        const CliResult r = batch(inputs, file("out"), "--shard slurm");
+        EXPECT_EQ(r.code, 2) << id;
+        EXPECT_NE(r.err.find("SLURM_ARRAY_TASK_ID"), std::string::npos) << r.err;
+    }
+    for (const char* name :
+         {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP", "SLURM_ARRAY_TASK_COUNT"})
+        unsetenv(name);
+    const CliResult r = batch(inputs, file("out"), "--shard slurm");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("SLURM_ARRAY_TASK_ID is not set"), std::string::npos) << r.err;
+}
+
 TEST_F(BatchTest, KilledRunResumesWithTheSameCommand)
 {
     // Frames large enough that lavapipe takes a while over all of them, so the kill lands mid-batch.

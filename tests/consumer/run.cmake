@@ -4,7 +4,8 @@
 # (engine/), with the engine's own program and support code, builds it through add_subdirectory(plugin) and runs a
 # program that creates a context and a kernel on lavapipe. MODE=package: installs MAIN_BUILD into WORK_DIR/prefix, builds the consumer against it through
 # find_package(fftbloom <the header's major.minor>), and compiles consumer.c again with the flags of
-# `pkg-config --static fftbloom` (which link the shared library). C_COMPILER,
+# `pkg-config --static fftbloom` (which link the shared library); the installed tools (fftbloom, fftbloom-psf,
+# fftbloom-shaders) must run. C_COMPILER,
 # CXX_COMPILER, BUILD_TYPE, C_FLAGS, CXX_FLAGS and LINKER_FLAGS are the main build's, used for every compile and link
 # here. Any failing step fails the script.
 function(step)
@@ -67,4 +68,11 @@ if(MODE STREQUAL "package")
     # -lfftbloom finds the shared library first, which the loader must find too.
     get_filename_component(lib_dir "${pc_dir}" DIRECTORY)
     step(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${lib_dir} ${WORK_DIR}/consumer_pkgconfig)
+    # The tools are installed too: the fftbloom CLI, fftbloom-psf, fftbloom-shaders.
+    foreach(tool fftbloom fftbloom-psf fftbloom-shaders)
+        execute_process(COMMAND ${prefix}/bin/${tool} --help RESULT_VARIABLE result OUTPUT_QUIET ERROR_QUIET)
+        if(NOT result EQUAL 0)
+            message(FATAL_ERROR "${prefix}/bin/${tool} --help: ${result} (is it installed?)")
+        endif()
+    endforeach()
 endif()
