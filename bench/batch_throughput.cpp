@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // fftbloom-batch-bench: frames per second of the CLI's batch pipeline on EXR frames made from the sample
 // photographs, against the same pipeline with the GPU step left out (EXR decode + encode alone).
-#include "runner/batch.h"
 #include "host_error.h"
 #include "image/image_io.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
+#include "runner/batch.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -107,7 +107,7 @@ class PassThroughStage : public FrameStage
 {
   public:
     std::size_t capacity() const override { return 3; }
-    void submit(Texels rgba) override { frames_.push_back(std::move(rgba)); }
+    void submit(Texels rgba, const ImageLayout&) override { frames_.push_back(std::move(rgba)); }
     GpuRunner::Result collect() override
     {
         GpuRunner::Result result{std::move(frames_.front()), 0.0};

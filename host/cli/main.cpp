@@ -5,6 +5,7 @@
 #include "image/image_io.h"
 #include "options.h"
 #include "progress.h"
+#include "provenance.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "report.h"
@@ -12,6 +13,7 @@
 #include "vulkan/device_loss.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <new>
 
 namespace
@@ -43,13 +45,39 @@ Texels loadKernel(const CliOptions& o)
     }
 }
 
+/// --dry-run: one line per job on stdout. Returns the exit code a run would give for missing inputs.
+int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
+{
+    int code = kExitOk;
+    for (const BatchJob& job : jobs)
+    {
+        std::error_code ec;
+        if (!std::filesystem::exists(job.input, ec))
+        {
+            std::printf("%s: missing\n", job.input.c_str());
+            code = kExitSomeFailed;
+            continue;
+        }
+        const bool skipped = !overwrite && std::filesystem::exists(job.output, ec);
+        std::printf("%s -> %s%s%s%s\n", job.input.c_str(), job.output.c_str(), job.preview.empty() ? "" : " + ",
+                    job.preview.c_str(), skipped ? ": skipped: output exists" : "");
+    }
+    return code;
+}
+
 int run(CliOptions& o)
 {
-    std::vector<BatchJob> jobs = o.outDir.empty()
-                                     ? std::vector<BatchJob>{{o.inputs[0], o.output, o.preview}}
-                                     : shardOf(jobsForOutDir(o.inputs, o.outDir, o.suffix), o.shardIndex, o.shardCount);
+    // Sharded before naming so that a shard's frames depend on the inputs (the resolved --frames list) alone.
+    const std::vector<FrameInput> frames = o.output.empty() ? shardOf(o.frames, o.shardIndex, o.shardCount) : o.frames;
+    std::vector<std::string> inputs;
+    for (const FrameInput& frame : frames)
+        inputs.push_back(frame.path);
+    std::vector<BatchJob> jobs;
     try
     {
+        jobs = !o.output.empty()   ? std::vector<BatchJob>{{inputs[0], o.output, o.preview}}
+               : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
+                                   : jobsForOutputPattern(inputs, o.outputPattern);
         std::vector<NamedPath> reads, writes;
         for (const auto& [role, path] : {std::pair{"--kernel", &o.kernelPath}, std::pair{"--list", &o.listPath},
                                          std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
@@ -57,6 +85,7 @@ int run(CliOptions& o)
         writes.push_back({"--report", o.reportPath});
         checkJobs(jobs, reads, writes);
         o.batch.kernel = loadKernel(o);
+        o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernelPath);
     }
     catch (const HostError& e)
     {
@@ -79,6 +108,10 @@ int run(CliOptions& o)
                      e.what());
         return kExitUsage;
     }
+    for (const std::string& line : missingFrames(frames)) // each pattern's missing frames once; they fail below
+        std::fprintf(stderr, "fftbloom: %s\n", line.c_str());
+    if (o.dryRun)
+        return printPlan(jobs, o.batch.overwrite);
     BloomStage stage(runner, o.batch, kFramesInFlight);
     Progress progress(o.quiet, o.verbose);
     const BatchSummary summary =

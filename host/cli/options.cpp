@@ -3,10 +3,12 @@
 #include "options.h"
 
 #include "fftbloom/fftbloom.h"
+#include "host_error.h"
 #include "runner/kernel_extent.h"
 #include "runner/setting_names.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cfloat>
@@ -15,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace fftb
 {
@@ -138,6 +141,34 @@ bool slurmShard(uint32_t* index, uint32_t* count, std::string* error)
     return true;
 }
 
+/// The options that shape an output, as JSON: {"option": "value", ...} in --help's order, each given one or, if none
+/// was given, its default; the options naming files, frames, shards and the run's own behaviour left out. Every
+/// output records it (provenance.h).
+std::string outputSettingsJson(const CLI::App& app)
+{
+    static const std::set<std::string> kLeftOut = {
+        "help",    "version",        "settings", "inputs",   "list",      "list0",  "o",      "out-dir",
+        "suffix",  "output-pattern", "frames",   "dry-run",  "overwrite", "shard",  "report", "threads",
+        "preview", "exposure",       "device",   "validate", "quiet",     "verbose"};
+    nlohmann::ordered_json settings = nlohmann::ordered_json::object();
+    for (const CLI::Option* option : app.get_options())
+    {
+        const std::string name = option->get_single_name();
+        if (kLeftOut.count(name))
+            continue;
+        std::string value = option->get_default_str();
+        if (option->count() > 0)
+        {
+            value.clear();
+            for (const std::string& result : option->results())
+                value += (value.empty() ? "" : ",") + result;
+        }
+        if (!value.empty())
+            settings[name] = value;
+    }
+    return settings.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 } // namespace
 
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
@@ -146,6 +177,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                  "Writes an OpenEXR per frame whose R, G, B are bloomed and every other channel, the pixel types,\n"
                  "the data and display windows and the compression kept (docs/exr.md). Many frames at once:\n"
                  "  fftbloom shot/*.exr --out-dir bloomed/ [--shard I/N] [--report report.json]\n"
+                 "  fftbloom 'shot/shot.####.exr' --frames 1001-1100 --output-pattern 'bloomed/{stem}.{frame}.exr'\n"
                  "The bloom sees NaN as 0, negative values as 0 and values above --clamp as the clamp (the composite\n"
                  "keeps finite input values); the report counts them.\n"
                  "Checked before any frame is read (else exit 2, nothing done): option values, that no file\n"
@@ -175,6 +207,30 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         app.add_option("--out-dir", o.outDir, "write each output to DIR/<input name><suffix>.exr (DIR must exist)");
     single->excludes(outDir);
     app.add_option("--suffix", o.suffix, "with --out-dir: added to each output's name, e.g. _bloom")->needs(outDir);
+    app.add_option("--output-pattern", o.outputPattern,
+                   "write each output to PATTERN with the fields of its input's name filled in: {stem} (the name "
+                   "without frame number and extension), {frame} (the digits ending the name, padded as there), {name} "
+                   "(the name without extension), {ext} (the extension without dot); e.g. "
+                   "bloomed/{stem}_bloom.{frame}.exr (its folders must exist)")
+        ->excludes(single)
+        ->excludes(outDir)
+        ->check([](const std::string& s) { return checkOutputPattern(s); });
+    std::string frames;
+    app.add_option("--frames", frames,
+                   "the frames of inputs named by a pattern (shot.####.exr or shot.@@@@.exr: one # or @ per digit, "
+                   "padded; shot.%04d.exr; shot.%d.exr unpadded): FIRST-LAST, FIRST-LASTxSTEP or FRAME, "
+                   "comma-separated, e.g. 1001-1100x2,1200; missing frames are named on one line and fail")
+        ->check(
+            [](const std::string& s)
+            {
+                std::vector<uint32_t> parsed;
+                std::string error;
+                return parseFrameList(s, &parsed, &error) ? std::string() : error;
+            });
+    app.add_flag("--dry-run", o.dryRun,
+                 "resolve inputs and outputs and check everything a run checks before reading a frame (the device "
+                 "included), print one line per frame (IN -> OUT, \"skipped: output exists\" or \"missing\") and "
+                 "write nothing; exit 0, 1 when inputs are missing, 2 on a usage error");
     app.add_flag("--overwrite", o.batch.overwrite,
                  "replace existing outputs; without it, frames whose output exists are skipped (a killed run "
                  "resumes)");
@@ -377,6 +433,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     }
     if (const CLI::Option* config = app.get_config_ptr(); config && config->count() > 0)
         o.settingsPath = config->as<std::string>();
+    o.settingsJson = outputSettingsJson(app);
     BloomSettings& settings = o.batch.settings; // every name was checked by IsMember
     parseSettingName(padding, kPaddingNames, &settings.padding);
     parseSettingName(axis, kAxisOrderNames, &settings.axisOrder);
@@ -416,6 +473,20 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         if (!path.empty())
             if (std::string error; !readList(path, separator, &o.inputs, &error))
                 return usage(std::string(separator == '\n' ? "--list " : "--list0 ") + path + ": " + error);
+    try
+    {
+        std::vector<uint32_t> frameList;
+        if (std::string unused; !frames.empty())
+            parseFrameList(frames, &frameList, &unused); // checked above
+        o.frames = resolveFrames(o.inputs, frameList);
+    }
+    catch (const HostError& e)
+    {
+        return usage(e.what());
+    }
+    o.inputs.clear();
+    for (const FrameInput& frame : o.frames)
+        o.inputs.push_back(frame.path);
     parseKernelExtent(o.kernelExtent, &settings.kernelExtent, nullptr);
     if (!settings.kernelExtent.native() && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
         return usage("--kernel-extent " + o.kernelExtent +
@@ -427,8 +498,8 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         return usage("--knee: the soft knee must not be wider than --threshold");
     if (o.inputs.empty())
         return usage("no input frames (give paths, --list or --list0)");
-    if (o.output.empty() && o.outDir.empty())
-        return usage("say where outputs go: -o FILE (one input) or --out-dir DIR");
+    if (o.output.empty() && o.outDir.empty() && o.outputPattern.empty())
+        return usage("say where outputs go: -o FILE (one input), --out-dir DIR or --output-pattern PATTERN");
     if (!o.output.empty() && o.inputs.size() != 1)
         return usage("-o names one output, but " + std::to_string(o.inputs.size()) +
                      " inputs were given; use --out-dir");

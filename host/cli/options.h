@@ -4,6 +4,7 @@
 
 #include "psf/psf_generator.h"
 #include "runner/batch.h"
+#include "runner/frames.h"
 #include "runner/gpu_runner.h"
 
 #include <optional>
@@ -25,12 +26,15 @@ enum ExitCode : int
 /// Everything one fftbloom run needs, defaults as documented in `fftbloom --help`.
 struct CliOptions
 {
-    std::vector<std::string> inputs;     ///< from the command line, then from --list
+    std::vector<std::string> inputs;     ///< from the command line, then from --list; patterns resolved
+    std::vector<FrameInput> frames;      ///< `inputs` with the pattern each came from (runner/frames.h)
     std::string listPath;                ///< --list: a file of input paths, one a line
     std::string list0Path;               ///< --list0: a file of input paths, each ended by a NUL byte
     std::string output;                  ///< -o: the output of a single input
     std::string outDir;                  ///< --out-dir: outputs named after their inputs
     std::string suffix;                  ///< appended to the input's name in --out-dir
+    std::string outputPattern;           ///< --output-pattern: outputs named by fields of their inputs
+    bool dryRun = false;                 ///< --dry-run: check everything, print the plan, write nothing
     std::string preview;                 ///< optional PNG preview path (with -o)
     std::string reportPath;              ///< --report: JSON report
     std::string kernelPath;              ///< empty: the generated default PSF (docs/kernels.md)
@@ -39,6 +43,7 @@ struct CliOptions
     ApertureParams aperture;             ///< the generated PSF's aperture (--blades, --blade-curvature, ...)
     double airyRadiusTexels = 2.0;       ///< the generated PSF's scale (--airy-radius)
     std::string settingsPath;            ///< --settings: a file of option=value lines, read before the command line
+    std::string settingsJson;            ///< the options that shape the outputs, as JSON (provenance.h)
     uint32_t shardIndex = 0;             ///< --shard I/N
     uint32_t shardCount = 1;
     BatchOptions batch;
@@ -46,8 +51,8 @@ struct CliOptions
     bool quiet = false;
     bool verbose = false;
 };
-/// Parses argv and reads --list. Returns an exit code to stop with (0 after --help or --version, 2 for a usage
-/// error, its message printed to stderr), or std::nullopt to run.
+/// Parses argv, reads --list and resolves frame patterns with --frames. Returns an exit code to stop with (0 after
+/// --help or --version, 2 for a usage error, its message printed to stderr), or std::nullopt to run.
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& options);
 
 } // namespace fftb

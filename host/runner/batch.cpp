@@ -5,6 +5,7 @@
 #include "host_error.h"
 #include "image/atomic_file.h"
 #include "image/image_io.h"
+#include "runner/frames.h"
 #include "runner/restore.h"
 
 #include <sys/stat.h>
@@ -33,6 +34,14 @@ std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, cons
     std::vector<BatchJob> jobs;
     for (const std::string& input : inputs)
         jobs.push_back({input, (fs::path(outDir) / (fs::path(input).stem().string() + suffix + ".exr")).string(), ""});
+    return jobs;
+}
+
+std::vector<BatchJob> jobsForOutputPattern(const std::vector<std::string>& inputs, const std::string& pattern)
+{
+    std::vector<BatchJob> jobs;
+    for (const std::string& input : inputs)
+        jobs.push_back({input, outputPathFor(pattern, input), ""});
     return jobs;
 }
 
@@ -98,7 +107,8 @@ void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& 
             return;
         if (w.job && at->second.job)
             throw HostError(w.job->input + ": would be written to " + w.named.path + ", as " + at->second.job->input +
-                            " is; give the inputs different names or the outputs a --suffix");
+                            " is; give the inputs different names, or the outputs a --suffix or an --output-pattern "
+                            "that tells them apart");
         throw HostError(nameOf(w) + ": is also " + nameOf(at->second) + "; fftbloom writes each file once");
     };
     for (const BatchJob& job : jobs)
@@ -117,14 +127,6 @@ void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& 
                                 "; fftbloom never writes a file it reads");
 }
 
-std::vector<BatchJob> shardOf(const std::vector<BatchJob>& jobs, uint32_t index, uint32_t count)
-{
-    std::vector<BatchJob> shard;
-    for (std::size_t i = index; i < jobs.size(); i += count)
-        shard.push_back(jobs[i]);
-    return shard;
-}
-
 std::size_t BatchSummary::count(FrameStatus status) const
 {
     return std::size_t(
@@ -136,9 +138,17 @@ BloomStage::BloomStage(GpuRunner& runner, const BatchOptions& options, uint32_t 
 {
 }
 
-void BloomStage::submit(Texels rgba)
+void BloomStage::submit(Texels rgba, const ImageLayout& layout)
 {
-    runner_.submit(rgba, options_.kernel, options_.settings);
+    // A fraction of the diagonal is one of the display window's (the whole picture), not of the data window, which
+    // overscan enlarges and crops shrink from frame to frame. A display window of the frame's own extent leaves it
+    // to the plugin (FFTB_KERNEL_SCALE_FRAME_DIAGONAL, the same span in double precision).
+    BloomSettings settings = options_.settings;
+    const Box2i& display = layout.displayWindow;
+    const double width = double(display.maxX) - display.minX + 1.0, height = double(display.maxY) - display.minY + 1.0;
+    if (!display.empty() && (width != rgba.width || height != rgba.height))
+        settings.kernelExtent = inPixelsOf(settings.kernelExtent, width, height);
+    runner_.submit(rgba, options_.kernel, settings);
 }
 
 GpuRunner::Result BloomStage::collect()
@@ -294,6 +304,12 @@ class Pipeline
             if (frame.scrubbed)
                 restoreUnbloomed(frame.rgba, toRgba(frame.image), options_.scrubMax, options_.settings);
             Image result = withRgb(frame.image, frame.rgba);
+            std::vector<Attribute>& attributes = result.layout.attributes;
+            for (const Attribute& a : options_.outputAttributes)
+            {
+                std::erase_if(attributes, [&a](const Attribute& b) { return b.name == a.name; });
+                attributes.push_back(a);
+            }
             record.saturated = saturateHalfRgb(result, options_.pixelType);
             // The preview first: if it fails, the output is not written and its previous file stays. Each file is
             // replaced only by its complete successor (written beside it, then renamed).
@@ -359,7 +375,7 @@ class Pipeline
                     inFlight.push_back(std::move(frame)); // failed with the rest if submit() throws
                     try
                     {
-                        stage_.submit(std::move(inFlight.back()->rgba));
+                        stage_.submit(std::move(inFlight.back()->rgba), inFlight.back()->image.layout);
                     }
                     catch (const FrameRefused& e) // this frame alone: e.g. too large for the plugin
                     {

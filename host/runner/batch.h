@@ -29,6 +29,9 @@ struct BatchJob
 std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, const std::string& outDir,
                                     const std::string& suffix);
 
+/// The jobs for `inputs` written to `pattern` with its fields filled in (outputPathFor, runner/frames.h).
+std::vector<BatchJob> jobsForOutputPattern(const std::vector<std::string>& inputs, const std::string& pattern);
+
 /// A file the run reads or writes besides the frames, named for messages: {"--kernel", "psf.exr"}.
 struct NamedPath
 {
@@ -45,9 +48,15 @@ struct NamedPath
 void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& reads = {},
                const std::vector<NamedPath>& writes = {});
 
-/// Jobs `index`, `index + count`, `index + 2 count`, ... of `jobs`: shards 0/N .. N-1/N cover a batch exactly once.
-/// Requires index < count.
-std::vector<BatchJob> shardOf(const std::vector<BatchJob>& jobs, uint32_t index, uint32_t count);
+/// Items `index`, `index + count`, `index + 2 count`, ... of `items` (jobs, inputs): shards 0/N .. N-1/N cover a batch
+/// exactly once. Requires index < count.
+template <typename T> std::vector<T> shardOf(const std::vector<T>& items, uint32_t index, uint32_t count)
+{
+    std::vector<T> shard;
+    for (std::size_t i = index; i < items.size(); i += count)
+        shard.push_back(items[i]);
+    return shard;
+}
 
 /// What is done to every frame of a batch.
 struct BatchOptions
@@ -59,6 +68,9 @@ struct BatchOptions
     float previewExposure = 0.0f;       ///< stops, for BatchJob::preview
     bool overwrite = false;             ///< false: a job whose output exists is skipped (it is complete: see writeExr)
     unsigned threads = 0;               ///< decode and encode threads; 0: one per hardware thread
+    /// Header attributes every output gets (provenance: the version and settings that made it), each replacing an
+    /// input attribute of the same name.
+    std::vector<Attribute> outputAttributes;
 };
 
 enum class FrameStatus
@@ -104,7 +116,9 @@ class FrameStage
     virtual ~FrameStage() = default;
     /// Frames that may be submitted and not yet collected, >= 1.
     virtual std::size_t capacity() const = 0;
-    virtual void submit(Texels rgba) = 0;
+    /// `rgba` is the frame's texels, `layout` its file's (windows: the display window measures a kernel extent given
+    /// as a fraction of the frame's diagonal).
+    virtual void submit(Texels rgba, const ImageLayout& layout) = 0;
     virtual GpuRunner::Result collect() = 0;
 };
 
@@ -114,7 +128,7 @@ class BloomStage : public FrameStage
   public:
     BloomStage(GpuRunner& runner, const BatchOptions& options, uint32_t framesInFlight);
     std::size_t capacity() const override { return capacity_; }
-    void submit(Texels rgba) override;
+    void submit(Texels rgba, const ImageLayout& layout) override;
     GpuRunner::Result collect() override;
 
   private:

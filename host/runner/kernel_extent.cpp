@@ -38,6 +38,13 @@ bool parseKernelExtent(const std::string& text, KernelExtent* extent, std::strin
     return true;
 }
 
+KernelExtent inPixelsOf(const KernelExtent& extent, double width, double height)
+{
+    if (extent.unit != FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
+        return extent;
+    return {FFTB_KERNEL_SCALE_PIXELS, float(double(extent.value) * std::sqrt(width * width + height * height))};
+}
+
 std::string kernelExtentText(const KernelExtent& extent)
 {
     if (extent.native())

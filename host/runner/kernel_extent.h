@@ -28,6 +28,11 @@ struct KernelExtent
 /// Returns false and a one-line reason without the option's name otherwise, leaving `extent` as it was.
 bool parseKernelExtent(const std::string& text, KernelExtent* extent, std::string* error);
 
+/// `extent` measured on a frame of `width` x `height` pixels: a fraction of the diagonal becomes the pixels it spans,
+/// f sqrt(W^2 + H^2) (FFTB_KERNEL_SCALE_PIXELS); native and pixel extents are returned as they are. The CLI measures
+/// on an EXR's display window, so that overscan or a crop of the data window does not change the bloom's size.
+KernelExtent inPixelsOf(const KernelExtent& extent, double width, double height);
+
 /// The text parseKernelExtent reads back as `extent`: "native", "300px", "0.25diag".
 std::string kernelExtentText(const KernelExtent& extent);
 

@@ -547,7 +547,7 @@ TEST_F(BatchTest, UsageErrorsExitWith2AndWriteNothing)
         std::string message;
     } cases[] = {
         {quoted(inputs) + "-o " + quote(file("out.exr")), "-o names one output"},
-        {quoted(inputs), "-o FILE (one input) or --out-dir DIR"},
+        {quoted(inputs), "-o FILE (one input), --out-dir DIR or --output-pattern PATTERN"},
         {quoted(inputs) + "--out-dir " + quote(file("out")) + " --shard 3/3", "--shard"},
         {quoted({inputs[0], file("sub") / "f0.exr"}) + "--out-dir " + quote(file("out")), "sub/f0.exr"},
         {quoted(inputs) + "--out-dir " + quote(dir), "never overwrites an input"},
@@ -580,6 +580,105 @@ TEST_F(BatchTest, UsageErrorsExitWith2AndWriteNothing)
         EXPECT_EQ(listing(), before) << c.args;
         EXPECT_TRUE(fs::is_empty(file("out"))) << c.args;
     }
+}
+
+/// Frames 1001, 1002 and 1004 of shot.####.exr in `folder` (all 20x16).
+void writeShot(const fs::path& folder)
+{
+    for (const int frame : {1001, 1002, 1004})
+        writeExr((folder / numbered("shot.", frame, ".exr")).string(),
+                 makeImage(20, 16, {"R", "G", "B"}, PixelType::Half));
+}
+
+std::set<std::string> namesIn(const fs::path& folder)
+{
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(folder))
+        names.insert(entry.path().filename().string());
+    return names;
+}
+
+// A frame pattern with --frames and --output-pattern: the frames there are written with the number last, the missing
+// ones are named once as ranges and fail like any unreadable input (exit 1, "failed" in the report).
+TEST_F(BatchTest, FrameRangeWritesItsFramesByPatternAndNamesMissingFramesOnce)
+{
+    writeShot(dir);
+    fs::create_directory(file("bloomed"));
+    const std::string pattern = quote(file("bloomed") / "{stem}_bloom.{frame}.exr");
+    const CliResult r = run(quote(file("shot.####.exr")) + " --frames 1001-1005 --output-pattern " + pattern +
+                            " --kernel-size 8 --report " + quote(file("report.json")));
+    EXPECT_EQ(r.code, 1) << r.err;
+    const std::string missing = file("shot.####.exr").string() + ": frames 1003, 1005 missing";
+    const std::size_t at = r.err.find(missing);
+    EXPECT_NE(at, std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(missing, at + 1), std::string::npos) << "named twice:\n" << r.err;
+    EXPECT_EQ(namesIn(file("bloomed")),
+              std::set<std::string>({"shot_bloom.1001.exr", "shot_bloom.1002.exr", "shot_bloom.1004.exr"}));
+    const nlohmann::json frames = readReport(file("report.json"))["frames"];
+    ASSERT_EQ(frames.size(), 5u);
+    for (std::size_t i = 0; i < 5; ++i)
+        EXPECT_EQ(frames[i]["status"], i == 2 || i == 4 ? "failed" : "ok") << frames[i].dump();
+    EXPECT_EQ(frames[3]["input"], file("shot.1004.exr").string());
+}
+
+// --dry-run: every check of a real run, one plan line per frame, nothing written; %04d and @@@@ name the same frames,
+// x2 steps, and --shard splits the resolved range.
+TEST_F(BatchTest, DryRunPrintsThePlanAndWritesNothing)
+{
+    writeShot(dir);
+    fs::create_directory(file("out"));
+    writeBytes(file("out") / "shot.1004.exr", "an earlier output");
+    const auto before = listing();
+    const std::string out = " --output-pattern " + quote(file("out") / "{name}.{ext}") + " --kernel-size 8 --dry-run";
+    const std::string in1001 = file("shot.1001.exr").string(), out1001 = (file("out") / "shot.1001.exr").string();
+    const std::string in1004 = file("shot.1004.exr").string(), out1004 = (file("out") / "shot.1004.exr").string();
+    CliResult r = run(quote(file("shot.%04d.exr")) + " --frames 1001-1005x3,1003" + out);
+    EXPECT_EQ(r.code, 1) << r.err; // a frame is missing: the run would fail it
+    EXPECT_EQ(r.out, in1001 + " -> " + out1001 + "\n" + in1004 + " -> " + out1004 + ": skipped: output exists\n" +
+                         file("shot.1003.exr").string() + ": missing\n");
+    EXPECT_EQ(r.err, "fftbloom: " + file("shot.%04d.exr").string() + ": frame 1003 missing\n");
+    EXPECT_EQ(listing(), before);
+
+    r = run(quote(file("shot.@@@@.exr")) + " --frames 1001,1002,1004 --overwrite --shard 1/2" + out);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, file("shot.1002.exr").string() + " -> " + (file("out") / "shot.1002.exr").string() + "\n");
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(listing(), before);
+    EXPECT_EQ(readBytes(file("out") / "shot.1004.exr"), "an earlier output");
+}
+
+// Output patterns go through the checks of --out-dir: existing folders, no output over an input, no output twice.
+TEST_F(BatchTest, OutputPatternsAreCheckedLikeOutDirBeforeAnyFrameIsRead)
+{
+    writeShot(dir);
+    const auto before = listing();
+    const std::string shot = quote(file("shot.####.exr")) + " --frames 1001-1002 --kernel-size 8 --output-pattern ";
+    const struct
+    {
+        std::string args;
+        std::string message;
+    } cases[] = {
+        {shot + quote(file("absent") / "{name}.exr"), "no such folder"},
+        {shot + quote(file("{name}.{ext}")), "never overwrites an input"},
+        {shot + quote(file("{stem}.exr")), "would be written to"},
+        {shot + quote(file("{stem}.{frame}.{Ext}")), "unknown field {Ext}"},
+        {shot + quote(file("{name}.exr")) + " -o " + quote(file("x.exr")), "excludes"},
+        {quote(file("shot.####.exr")) + " --output-pattern " + quote(file("{name}_b.exr")), "needs --frames"},
+        {quote(file("shot.1001.exr")) + " --frames 1 --output-pattern " + quote(file("{name}_b.exr")),
+         "no input holds a frame placeholder"},
+        {quote(file("shot.1001.exr")) + " --frames 1001-1002,1002 -o " + quote(file("x.exr")),
+         "frame 1002 is listed twice"},
+    };
+    for (const auto& c : cases)
+        for (const char* dryRun : {"", " --dry-run"})
+        {
+            const CliResult r = run(c.args + dryRun);
+            EXPECT_EQ(r.code, 2) << c.args << dryRun << "\n" << r.err;
+            EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.args << dryRun << "\n" << r.err;
+            EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << dryRun << "\n" << r.err;
+            EXPECT_EQ(r.out, "") << c.args << dryRun;
+            EXPECT_EQ(listing(), before) << c.args << dryRun;
+        }
 }
 
 } // namespace

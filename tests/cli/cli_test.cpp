@@ -2,6 +2,12 @@
 // The fftbloom binary on one frame: exit codes, one-line errors that name the file at fault, all-or-nothing output.
 #include "cli_fixture.h"
 
+#include "fftbloom/fftbloom.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
 namespace fftb
 {
 namespace
@@ -281,17 +287,18 @@ TEST_F(CliTest, SpectrumInterpolationPicksTheFilterItsWidthAndTheOversampling)
     {
         const CliResult r = bloom(file("in.exr"), file(name), "--output bloom " + options);
         EXPECT_EQ(r.code, 0) << r.err;
-        return readBytes(file(name));
+        // The pixels: the files differ anyway, in the settings they record (provenance).
+        return channel(readImage(file(name).string()), "R").values;
     };
-    const std::string byDefault = bloomWith("default.exr", "");
-    const std::string es = bloomWith("es.exr", "--spectrum-interpolation es --interpolation-width 8 "
-                                               "--spectrum-oversampling 2");
-    const std::string es6 = bloomWith("es6.exr", "--interpolation-width 6");
-    const std::string es1x = bloomWith("es1x.exr", "--spectrum-oversampling 1");
-    const std::string cubic = bloomWith("cubic.exr", "--spectrum-interpolation cubic --interpolation-width 4");
-    const std::string linear = bloomWith("linear.exr", "--spectrum-interpolation linear");
+    const std::vector<float> byDefault = bloomWith("default.exr", "");
+    const std::vector<float> es = bloomWith("es.exr", "--spectrum-interpolation es --interpolation-width 8 "
+                                                      "--spectrum-oversampling 2");
+    const std::vector<float> es6 = bloomWith("es6.exr", "--interpolation-width 6");
+    const std::vector<float> es1x = bloomWith("es1x.exr", "--spectrum-oversampling 1");
+    const std::vector<float> cubic = bloomWith("cubic.exr", "--spectrum-interpolation cubic --interpolation-width 4");
+    const std::vector<float> linear = bloomWith("linear.exr", "--spectrum-interpolation linear");
     EXPECT_EQ(byDefault, es) << "es, 8 taps, oversampling 2 is the default";
-    for (const std::string* other : {&es6, &es1x, &cubic, &linear})
+    for (const std::vector<float>* other : {&es6, &es1x, &cubic, &linear})
         EXPECT_NE(es, *other);
     EXPECT_NE(cubic, linear);
     const struct
@@ -536,6 +543,75 @@ TEST_F(CliTest, HalfResolutionNeedsTheResampledSpectrumAndChangesTheBloom)
     EXPECT_EQ(channel(readImage(file("default.exr").string()), "R").values, channel(full, "R").values)
         << "full resolution is the default";
     EXPECT_NE(channel(readImage(file("half.exr").string()), "R").values, channel(full, "R").values);
+}
+
+// --kernel-extent <f>diag measures the display window (the whole picture), not the data window: a 24 x 16 data window
+// inside a 48 x 32 display window blooms as with the pixels f sqrt(48^2 + 32^2), and unlike the same pixels with
+// display window = data window.
+TEST_F(CliTest, KernelExtentDiagonalIsTheDisplayWindows)
+{
+    Image overscan = makeImage(24, 16, {"R", "G", "B"}, PixelType::Float);
+    overscan.layout.dataWindow = {0, 0, 23, 15};
+    overscan.layout.displayWindow = {0, 0, 47, 31};
+    writeExr(file("overscan.exr").string(), overscan);
+    Image plain = overscan;
+    plain.layout.displayWindow = plain.layout.dataWindow;
+    writeExr(file("plain.exr").string(), plain);
+    char pixels[32];
+    std::snprintf(pixels, sizeof pixels, "%.9gpx", double(float(0.25 * std::sqrt(48.0 * 48.0 + 32.0 * 32.0))));
+    ASSERT_EQ(bloom(file("overscan.exr"), file("diag.exr"), "--kernel-extent 0.25diag").code, 0);
+    ASSERT_EQ(bloom(file("overscan.exr"), file("px.exr"), "--kernel-extent " + std::string(pixels)).code, 0);
+    ASSERT_EQ(bloom(file("plain.exr"), file("plain_diag.exr"), "--kernel-extent 0.25diag").code, 0);
+    const Image diag = readImage(file("diag.exr").string());
+    EXPECT_EQ(channel(diag, "R").values, channel(readImage(file("px.exr").string()), "R").values) << pixels;
+    EXPECT_NE(channel(diag, "R").values, channel(readImage(file("plain_diag.exr").string()), "R").values);
+}
+
+// Every output records how it was made: the plugin's version, the options that shaped it as JSON (not the paths,
+// shards or verbosity) and the kernel file with its SHA-256 (against sha256sum's); blooming an output again replaces
+// the attributes instead of adding a second set.
+TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
+{
+    writeInput("in.exr", PixelType::Float);
+    writeExr(file("psf.exr").string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Float));
+    const std::string kernel = " --kernel " + quote(file("psf.exr").string());
+    CliResult r = bloom(file("in.exr"), file("out.exr"), kernel + " --intensity 0.5 --resolution half -v");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image out = readImage(file("out.exr").string());
+    const auto value = [&out](const std::string& name)
+    {
+        for (const Attribute& a : out.layout.attributes)
+            if (a.name == name)
+            {
+                EXPECT_EQ(a.type, "string") << name;
+                return std::string(a.value.begin(), a.value.end());
+            }
+        ADD_FAILURE() << "no attribute " << name;
+        return std::string();
+    };
+    EXPECT_EQ(value("fftbloom.version"), std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) +
+                                             "." + std::to_string(FFTB_VERSION_PATCH));
+    const nlohmann::json settings = nlohmann::json::parse(value("fftbloom.settings"));
+    EXPECT_EQ(settings["intensity"], "0.5");
+    EXPECT_EQ(settings["resolution"], "half");
+    EXPECT_EQ(settings["kernel-size"], "8");
+    EXPECT_EQ(settings["padding"], "zero-normalized") << "defaults are recorded too";
+    for (const char* leftOut : {"inputs", "o", "verbose", "shard", "report"})
+        EXPECT_FALSE(settings.contains(leftOut)) << leftOut;
+    EXPECT_EQ(value("fftbloom.kernel"), file("psf.exr").string());
+    FILE* pipe = popen(("sha256sum " + quote(file("psf.exr").string())).c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char digest[65] = {};
+    ASSERT_EQ(std::fread(digest, 1, 64, pipe), 64u);
+    pclose(pipe);
+    EXPECT_EQ(value("fftbloom.kernelSha256"), std::string(digest));
+
+    r = bloom(file("out.exr"), file("again.exr"), kernel);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image again = readImage(file("again.exr").string());
+    EXPECT_EQ(std::count_if(again.layout.attributes.begin(), again.layout.attributes.end(),
+                            [](const Attribute& a) { return a.name == "fftbloom.settings"; }),
+              1);
 }
 
 TEST_F(CliTest, KernelExtentTooLargeForAFrameFailsItNamingTheScale)

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Frame patterns, --frames lists, missing-frame ranges and output names by pattern (runner/frames.h).
+#include "host_error.h"
+#include "runner/frames.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fftb
+{
+namespace
+{
+
+std::vector<uint32_t> frameList(const std::string& text)
+{
+    std::vector<uint32_t> frames;
+    std::string error;
+    EXPECT_TRUE(parseFrameList(text, &frames, &error)) << text << ": " << error;
+    return frames;
+}
+
+std::string frameListError(const std::string& text)
+{
+    std::vector<uint32_t> frames;
+    std::string error;
+    EXPECT_FALSE(parseFrameList(text, &frames, &error)) << text << " was accepted";
+    return error;
+}
+
+TEST(FramesTest, PlaceholdersOfEveryStyleGiveTheSamePaddedPath)
+{
+    for (const std::string pattern :
+         {"shots/sh010/shot.####.exr", "shots/sh010/shot.@@@@.exr", "shots/sh010/shot.%04d.exr"})
+    {
+        const std::optional<FramePattern> found = findFramePattern(pattern);
+        ASSERT_TRUE(found) << pattern;
+        EXPECT_EQ(framePath(*found, 7), "shots/sh010/shot.0007.exr") << pattern;
+        EXPECT_EQ(framePath(*found, 1001), "shots/sh010/shot.1001.exr") << pattern;
+        EXPECT_EQ(framePath(*found, 123456), "shots/sh010/shot.123456.exr") << pattern; // wider than the padding
+    }
+    const std::optional<FramePattern> unpadded = findFramePattern("shot.%d.exr");
+    ASSERT_TRUE(unpadded);
+    EXPECT_EQ(framePath(*unpadded, 7), "shot.7.exr");
+    const std::optional<FramePattern> wide = findFramePattern("shot_%012d.exr");
+    ASSERT_TRUE(wide);
+    EXPECT_EQ(framePath(*wide, 42), "shot_000000000042.exr");
+    EXPECT_EQ(framePath(*findFramePattern("#.exr"), 3), "3.exr");
+}
+
+TEST(FramesTest, PlainNamesFolderPlaceholdersAndTwoPlaceholdersAreNotPatterns)
+{
+    EXPECT_FALSE(findFramePattern("shot.1001.exr"));
+    EXPECT_FALSE(findFramePattern("50%.exr"));
+    EXPECT_FALSE(findFramePattern("%s.exr"));
+    EXPECT_FALSE(findFramePattern("take#2/shot.1001.exr")); // only the file name is searched
+    EXPECT_THROW(findFramePattern("shot.####.%04d.exr"), HostError);
+    EXPECT_THROW(findFramePattern("shot.##.@@.exr"), HostError);
+}
+
+TEST(FramesTest, FrameListsKeepTheirOrderAndStep)
+{
+    EXPECT_EQ(frameList("1001"), std::vector<uint32_t>({1001}));
+    EXPECT_EQ(frameList("1001-1004"), std::vector<uint32_t>({1001, 1002, 1003, 1004}));
+    EXPECT_EQ(frameList("1001-1008x3"), std::vector<uint32_t>({1001, 1004, 1007}));
+    EXPECT_EQ(frameList("1020,1001-1002,0"), std::vector<uint32_t>({1020, 1001, 1002, 0}));
+    EXPECT_EQ(frameList("999999999").size(), 1u);
+}
+
+TEST(FramesTest, MalformedFrameListsAreRefusedWithTheItem)
+{
+    for (const std::string text : {"", "1001-", "-5", "1001-1000", "1001-1010x0", "1001-1010x", "1001x2", "10a",
+                                   "1001,,1002", "1001,", "1000000000", "1001-1002-1003", " 1001", "+1001"})
+        EXPECT_NE(frameListError(text).find("is not FIRST-LAST"), std::string::npos) << text;
+    EXPECT_EQ(frameListError("1001-1010,1005"), "frame 1005 is listed twice");
+}
+
+TEST(FramesTest, RangesTextJoinsConsecutiveFrames)
+{
+    EXPECT_EQ(frameRangesText({1005, 1006, 1007, 1010}), "1005-1007, 1010");
+    EXPECT_EQ(frameRangesText({1}), "1");
+    EXPECT_EQ(frameRangesText({1, 3, 4}), "1, 3-4");
+    EXPECT_EQ(frameRangesText({}), "");
+}
+
+TEST(FramesTest, ResolvingExpandsPatternsAndKeepsPlainPaths)
+{
+    const std::vector<FrameInput> resolved = resolveFrames({"a.exr", "s.##.exr"}, {8, 10});
+    ASSERT_EQ(resolved.size(), 3u);
+    EXPECT_EQ(resolved[0].path, "a.exr");
+    EXPECT_EQ(resolved[0].pattern, "");
+    EXPECT_EQ(resolved[1].path, "s.08.exr");
+    EXPECT_EQ(resolved[1].pattern, "s.##.exr");
+    EXPECT_EQ(resolved[1].frame, 8u);
+    EXPECT_EQ(resolved[2].path, "s.10.exr");
+    EXPECT_EQ(resolveFrames({"a.exr"}, {}).size(), 1u);
+}
+
+TEST(FramesTest, APatternWithoutFramesAndFramesWithoutAPatternAreRefused)
+{
+    try
+    {
+        resolveFrames({"a.exr", "s.####.exr"}, {});
+        FAIL() << "a pattern without --frames was accepted";
+    }
+    catch (const HostError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("s.####.exr: a frame pattern needs --frames"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(resolveFrames({"a.exr"}, {1}), HostError);
+}
+
+TEST(FramesTest, MissingFramesAreOneLinePerPatternInRanges)
+{
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "fftbloom_frames_missing";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const char* name : {"s.1.exr", "s.2.exr", "s.6.exr", "t.3.exr", "u.1.exr", "u.2.exr"})
+        std::ofstream(dir / name) << "x";
+    const std::string s = (dir / "s.#.exr").string(), t = (dir / "t.%d.exr").string(), u = (dir / "u.@.exr").string();
+    const std::vector<FrameInput> inputs = resolveFrames({s, t, u, (dir / "plain.exr").string()}, {1, 2, 3, 4, 5, 6});
+    const std::vector<std::string> lines = missingFrames(inputs);
+    std::filesystem::remove_all(dir);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], s + ": frames 3-5 missing");
+    EXPECT_EQ(lines[1], t + ": frames 1-2, 4-6 missing");
+    EXPECT_EQ(lines[2], u + ": frames 3-6 missing"); // a missing plain path is not a frame: the batch names it
+    EXPECT_EQ(missingFrames({{(dir / "gone.7.exr").string(), "gone.#.exr", 7}}),
+              std::vector<std::string>({"gone.#.exr: frame 7 missing"}));
+}
+
+TEST(FramesTest, OutputPatternFieldsComeFromTheInputName)
+{
+    const std::string pattern = "out/{stem}_bloom.{frame}.{ext}|{name}";
+    EXPECT_EQ(outputPathFor(pattern, "/shots/shot.1001.exr"), "out/shot_bloom.1001.exr|shot.1001");
+    EXPECT_EQ(outputPathFor(pattern, "shot_0042.hdr"), "out/shot_bloom.0042.hdr|shot_0042");
+    EXPECT_EQ(outputPathFor(pattern, "plate-v2-7.exr"), "out/plate-v2_bloom.7.exr|plate-v2-7");
+    EXPECT_EQ(outputPathFor(pattern, "0100.exr"), "out/_bloom.0100.exr|0100");
+    EXPECT_EQ(outputPathFor("{stem}.{ext}", "beauty.exr"), "beauty.exr");
+    EXPECT_EQ(outputPathFor("fixed.exr", "beauty.exr"), "fixed.exr");
+    EXPECT_THROW(outputPathFor("{stem}.{frame}.exr", "beauty.exr"), HostError);
+}
+
+TEST(FramesTest, OutputPatternsWithUnknownFieldsOrLoneBracesAreRefused)
+{
+    EXPECT_EQ(checkOutputPattern("bloomed/{stem}_bloom.{frame}.exr"), "");
+    EXPECT_EQ(checkOutputPattern("{name}{ext}{stem}{frame}"), "");
+    EXPECT_NE(checkOutputPattern("{stem}.{Frame}.exr").find("unknown field {Frame}"), std::string::npos);
+    EXPECT_NE(checkOutputPattern("{}.exr").find("unknown field {}"), std::string::npos);
+    EXPECT_NE(checkOutputPattern("{stem.exr").find("a '{' outside a field"), std::string::npos);
+    EXPECT_NE(checkOutputPattern("stem}.exr").find("a '}' outside a field"), std::string::npos);
+}
+
+} // namespace
+} // namespace fftb
