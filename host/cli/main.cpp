@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <new>
+#include <optional>
 
 namespace
 {
@@ -112,25 +113,47 @@ int run(CliOptions& o)
         std::fprintf(stderr, "fftbloom: %s\n", line.c_str());
     if (o.dryRun)
         return printPlan(jobs, o.batch.overwrite);
-    BloomStage stage(runner, o.batch, kFramesInFlight);
-    Progress progress(o.quiet, o.verbose);
-    const BatchSummary summary =
-        runBatch(jobs, o.batch, stage,
-                 [&](const FrameRecord& f, std::size_t done, std::size_t total) { progress.onFrame(f, done, total); });
-    progress.finish(summary, runner.deviceName());
-    int failed = summary.count(FrameStatus::Failed) > 0 ? kExitSomeFailed : kExitOk;
-    if (!o.reportPath.empty())
+    // The report: a line per frame as it ends, so a killed run keeps what it did. A report that cannot be written
+    // does not stop the batch: it is named once and the run ends with exit 1.
+    std::optional<ReportWriter> report;
+    bool reportFailed = false;
+    const auto reportOrStop = [&](auto&& write)
     {
+        if (!report || reportFailed)
+            return;
         try
         {
-            writeReport(o.reportPath, summary, runner.deviceName());
+            write(*report);
         }
         catch (const HostError& e)
         {
             std::fprintf(stderr, "fftbloom: %s\n", e.what());
-            failed = kExitSomeFailed;
+            reportFailed = true;
+        }
+    };
+    if (!o.reportPath.empty())
+    {
+        try
+        {
+            report.emplace(o.reportPath, runner.deviceName());
+        }
+        catch (const HostError& e)
+        {
+            std::fprintf(stderr, "fftbloom: %s\n", e.what());
+            reportFailed = true;
         }
     }
+    BloomStage stage(runner, o.batch, kFramesInFlight);
+    Progress progress(o.quiet, o.verbose);
+    const BatchSummary summary = runBatch(jobs, o.batch, stage,
+                                          [&](const FrameRecord& f, std::size_t done, std::size_t total)
+                                          {
+                                              progress.onFrame(f, done, total);
+                                              reportOrStop([&f](ReportWriter& r) { r.frame(f); });
+                                          });
+    progress.finish(summary, runner.deviceName());
+    reportOrStop([&summary](ReportWriter& r) { r.summary(summary); });
+    int failed = summary.count(FrameStatus::Failed) > 0 || reportFailed ? kExitSomeFailed : kExitOk;
     if (!summary.fatalError.empty())
     {
         std::fprintf(stderr, "fftbloom: the batch stopped: %s\n", summary.fatalError.c_str());

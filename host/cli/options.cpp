@@ -251,7 +251,9 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                     return s + " is not I/N with 0 <= I < N";
                 return "";
             });
-    app.add_option("--report", o.reportPath, "write a JSON report: per frame and totals");
+    app.add_option("--report", o.reportPath,
+                   "append a JSON Lines report: a run line, a line per frame as it ends (a killed run keeps them), a "
+                   "summary line");
     app.add_option("--threads", o.batch.threads, "decode and encode threads; default: one per hardware thread")
         ->check(CLI::Range(1u, 1024u));
     app.add_option("--clamp", o.batch.scrubMax, "largest colour value passed to the bloom; larger ones are clamped")

@@ -44,6 +44,12 @@ Progress::Progress(bool quiet, bool verbose)
 
 void Progress::onFrame(const FrameRecord& f, std::size_t done, std::size_t total)
 {
+    if (f.status == FrameStatus::Ok)
+        ++written_;
+    else if (f.status == FrameStatus::Skipped)
+        ++skipped_;
+    else
+        ++failed_;
     if (barShown_ && (f.status == FrameStatus::Failed || verbose_))
     {
         std::printf("\r\033[K"); // the line goes where the bar was; the bar is redrawn below it
@@ -82,12 +88,13 @@ void Progress::drawBar(std::size_t done, std::size_t total)
 {
     constexpr int kWidth = 30;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double fps = elapsed > 0.0 ? double(done) / elapsed : 0.0;
+    // Skipped frames take no time and failed ones little: the rate and the ETA are the written frames'.
+    const double fps = elapsed > 0.0 ? double(written_) / elapsed : 0.0;
     const int filled = total ? int(kWidth * done / total) : kWidth;
     std::string bar(std::size_t(filled), '=');
     bar.resize(kWidth, ' ');
-    std::printf("\r\033[K[%s] %zu/%zu  %.1f fps  ETA %s", bar.c_str(), done, total, fps,
-                fps > 0.0 ? clockOf(double(total - done) / fps).c_str() : "-");
+    std::printf("\r\033[K[%s] %zu/%zu (%zu skipped, %zu failed)  %.1f fps  ETA %s", bar.c_str(), done, total, skipped_,
+                failed_, fps, fps > 0.0 ? clockOf(double(total - done) / fps).c_str() : "-");
     barShown_ = true;
 }
 
@@ -97,11 +104,11 @@ void Progress::finish(const BatchSummary& summary, const std::string& deviceName
         return;
     if (barShown_)
         std::printf("\r\033[K");
-    const std::size_t processed = summary.count(FrameStatus::Ok) + summary.count(FrameStatus::Failed);
-    std::printf("fftbloom: %zu frames: %zu written, %zu skipped, %zu failed in %.1f s (%.1f frames/s) on %s\n",
-                summary.frames.size(), summary.count(FrameStatus::Ok), summary.count(FrameStatus::Skipped),
-                summary.count(FrameStatus::Failed), summary.wallSeconds,
-                summary.wallSeconds > 0.0 ? double(processed) / summary.wallSeconds : 0.0, deviceName.c_str());
+    const std::size_t written = summary.count(FrameStatus::Ok);
+    std::printf("fftbloom: %zu frames: %zu written, %zu skipped, %zu failed in %.1f s (%.1f written/s) on %s\n",
+                summary.frames.size(), written, summary.count(FrameStatus::Skipped), summary.count(FrameStatus::Failed),
+                summary.wallSeconds, summary.wallSeconds > 0.0 ? double(written) / summary.wallSeconds : 0.0,
+                deviceName.c_str());
     std::fflush(stdout);
 }
 

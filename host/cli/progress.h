@@ -12,7 +12,8 @@ namespace fftb
 {
 
 /// Prints failures to stderr always; progress to stdout unless quiet: a bar redrawn in place when stdout is a
-/// terminal (frames done/total, frames per second, ETA), else one line per frame. Verbose adds a line per frame
+/// terminal (frames done/total, the skipped and failed among them, frames written per second, and the ETA of the
+/// rest at that rate), else one line per frame. Verbose adds a line per frame
 /// with the FFT plan and timings on a terminal too.
 class Progress
 {
@@ -27,6 +28,8 @@ class Progress
 
   private:
     void drawBar(std::size_t done, std::size_t total);
+
+    std::size_t written_ = 0, skipped_ = 0, failed_ = 0;
 
     bool quiet_;
     bool verbose_;

@@ -1,72 +1,123 @@
 // SPDX-License-Identifier: MIT
-// Builds the --report JSON with nlohmann::json.
+// The --report file, a JSON line per event, with nlohmann::json.
 #include "report.h"
 
-#include "image/atomic_file.h"
+#include "host_error.h"
 
 #include "fftbloom/fftbloom.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
 
 namespace fftb
 {
 
-void writeReport(const std::string& path, const BatchSummary& summary, const std::string& deviceName)
+namespace
+{
+
+using Json = nlohmann::ordered_json;
+
+/// One line: file names need not be UTF-8, so invalid bytes become U+FFFD rather than failing the report.
+std::string lineOf(const Json& json)
+{
+    return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+} // namespace
+
+ReportWriter::ReportWriter(const std::string& path, const std::string& deviceName) : path_(path)
+{
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0)
+        throw HostError(path + ": cannot be opened for the report: " + std::strerror(errno));
+    append(lineOf(Json{{"type", "run"},
+                       {"fftbloom", std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) +
+                                        "." + std::to_string(FFTB_VERSION_PATCH)},
+                       {"device", deviceName}}));
+}
+
+ReportWriter::~ReportWriter()
+{
+    if (fd_ >= 0)
+        ::close(fd_);
+}
+
+void ReportWriter::append(const std::string& line)
+{
+    // O_APPEND: each write lands at the end, whole, even beside another process appending to the same file.
+    for (std::size_t written = 0; written < line.size();)
+    {
+        const ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            throw HostError(path_ + ": the report cannot be written: " + std::strerror(errno));
+        written += std::size_t(n);
+    }
+    if (::fsync(fd_) != 0)
+        throw HostError(path_ + ": the report cannot be written: " + std::strerror(errno));
+}
+
+void ReportWriter::frame(const FrameRecord& f)
 {
     static const char* const statusNames[] = {"ok", "skipped", "failed"};
-    nlohmann::ordered_json frames = nlohmann::ordered_json::array();
-    double decode = 0.0, gpu = 0.0, encode = 0.0;
+    Json frame{{"type", "frame"},
+               {"index", f.index},
+               {"input", f.job.input},
+               {"output", f.job.output},
+               {"status", statusNames[int(f.status)]}};
+    if (f.status == FrameStatus::Failed)
+        frame["error"] = f.error;
+    if (f.width > 0)
+    {
+        frame["width"] = f.width;
+        frame["height"] = f.height;
+        frame["fft"] = {f.plan.paddedWidth, f.plan.paddedHeight};
+        frame["kernelScale"] = f.plan.kernelScale;
+        frame["kernelExtent"] = {f.plan.kernelExtentWidth, f.plan.kernelExtentHeight};
+        frame["firstAxis"] = f.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x";
+        frame["scrubbed"] = {
+            {"nan", f.scrubbed.nan}, {"negative", f.scrubbed.negative}, {"clamped", f.scrubbed.clamped}};
+        frame["saturated"] = f.saturated;
+        frame["seconds"] = {{"decode", f.decodeSeconds}, {"gpuStage", f.gpuSeconds}, {"encode", f.encodeSeconds}};
+        frame["gpuMilliseconds"] = f.gpuMilliseconds;
+    }
+    append(lineOf(frame));
+}
+
+void ReportWriter::summary(const BatchSummary& summary)
+{
+    double decode = 0.0, gpuMilliseconds = 0.0, encode = 0.0;
     uint64_t scrubbed = 0, saturated = 0;
     for (const FrameRecord& f : summary.frames)
     {
-        nlohmann::ordered_json frame{
-            {"input", f.job.input}, {"output", f.job.output}, {"status", statusNames[int(f.status)]}};
-        if (f.status == FrameStatus::Failed)
-            frame["error"] = f.error;
-        if (f.width > 0)
-        {
-            frame["width"] = f.width;
-            frame["height"] = f.height;
-            frame["fft"] = {f.plan.paddedWidth, f.plan.paddedHeight};
-            frame["kernelScale"] = f.plan.kernelScale;
-            frame["kernelExtent"] = {f.plan.kernelExtentWidth, f.plan.kernelExtentHeight};
-            frame["firstAxis"] = f.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x";
-            frame["scrubbed"] = {
-                {"nan", f.scrubbed.nan}, {"negative", f.scrubbed.negative}, {"clamped", f.scrubbed.clamped}};
-            frame["saturated"] = f.saturated;
-            frame["seconds"] = {{"decode", f.decodeSeconds}, {"gpu", f.gpuSeconds}, {"encode", f.encodeSeconds}};
-            frame["gpuMilliseconds"] = f.gpuMilliseconds;
-        }
-        frames.push_back(std::move(frame));
         decode += f.decodeSeconds;
-        gpu += f.gpuSeconds;
+        gpuMilliseconds += f.gpuMilliseconds;
         encode += f.encodeSeconds;
         scrubbed += f.scrubbed.total();
         saturated += f.saturated;
     }
-    const std::size_t processed = summary.count(FrameStatus::Ok) + summary.count(FrameStatus::Failed);
-    nlohmann::ordered_json report{
-        {"fftbloom", std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) + "." +
-                         std::to_string(FFTB_VERSION_PATCH)},
-        {"device", deviceName},
-        {"frames", std::move(frames)},
-        {"totals",
-         {{"frames", summary.frames.size()},
-          {"ok", summary.count(FrameStatus::Ok)},
-          {"skipped", summary.count(FrameStatus::Skipped)},
-          {"failed", summary.count(FrameStatus::Failed)},
-          {"scrubbed", scrubbed},
-          {"saturated", saturated},
-          {"wallSeconds", summary.wallSeconds},
-          {"framesPerSecond", summary.wallSeconds > 0.0 ? double(processed) / summary.wallSeconds : 0.0},
-          {"decodeSeconds", decode},
-          {"gpuSeconds", gpu},
-          {"encodeSeconds", encode}}}};
+    const std::size_t written = summary.count(FrameStatus::Ok);
+    Json line{{"type", "summary"},
+              {"frames", summary.frames.size()},
+              {"ok", written},
+              {"skipped", summary.count(FrameStatus::Skipped)},
+              {"failed", summary.count(FrameStatus::Failed)},
+              {"scrubbed", scrubbed},
+              {"saturated", saturated},
+              {"wallSeconds", summary.wallSeconds},
+              {"framesPerSecond", summary.wallSeconds > 0.0 ? double(written) / summary.wallSeconds : 0.0},
+              {"decodeSeconds", decode},
+              {"gpuSeconds", gpuMilliseconds / 1e3},
+              {"encodeSeconds", encode}};
     if (!summary.fatalError.empty())
-        report["stoppedBy"] = summary.fatalError;
-    // File names need not be UTF-8: invalid bytes become U+FFFD rather than failing the report.
-    const std::string text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    writeFileAtomically(path, text.data(), text.size());
+        line["stoppedBy"] = summary.fatalError;
+    append(lineOf(line));
 }
 
 } // namespace fftb

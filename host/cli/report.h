@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The JSON report of a batch (--report).
+// The report of a batch (--report): JSON Lines, appended as the batch goes.
 #pragma once
 
 #include "runner/batch.h"
@@ -9,14 +9,38 @@
 namespace fftb
 {
 
-/// Writes `summary` as JSON to `path`, whole or not at all:
-/// { "fftbloom": version, "device": name, "frames": [ { "input", "output", "status": "ok" | "skipped" | "failed",
-///   "error" (failed only), "width", "height", "fft": [width, height], "firstAxis": "x" | "y",
-///   "scrubbed": { "nan", "negative", "clamped" }, "seconds": { "decode", "gpu", "encode" }, "gpuMilliseconds" } ],
-///   "totals": { "frames", "ok", "skipped", "failed", "scrubbed", "wallSeconds", "framesPerSecond",
-///   "decodeSeconds", "gpuSeconds", "encodeSeconds" }, "stoppedBy" (only when the batch stopped early) }.
-/// Seconds are wall time on the thread doing the step; frames per second counts frames written or failed.
-/// Throws HostError "<path>: <reason>".
-void writeReport(const std::string& path, const BatchSummary& summary, const std::string& deviceName);
+/// Appends the report of one run to `path` (created if missing), one JSON object a line, each line written and
+/// flushed to the file (fsync) as soon as its event happens, so a killed run keeps every line it finished and the
+/// run that resumes it appends its own:
+///   {"type": "run", "fftbloom": version, "device": name}                                when the run starts
+///   {"type": "frame", "index" (the frame's position in the run's list, from 0: lines come as frames end, not in
+///    that order), "input", "output", "status": "ok" | "skipped" | "failed", "error" (failed only), "width",
+///    "height", "fft": [width, height], "kernelScale", "kernelExtent": [width, height], "firstAxis": "x" | "y",
+///    "scrubbed": {"nan", "negative", "clamped"}, "saturated", "seconds": {"decode", "gpuStage", "encode"},
+///    "gpuMilliseconds"}                                                                  as each frame ends
+///   {"type": "summary", "frames", "ok", "skipped", "failed", "scrubbed", "saturated", "wallSeconds",
+///    "framesPerSecond", "decodeSeconds", "gpuSeconds", "encodeSeconds", "stoppedBy" (only when the batch stopped
+///    early)}                                                                             when the run ends
+/// A frame's "gpuMilliseconds" is the time of its passes by the GPU's timestamps, and the summary's "gpuSeconds" is
+/// their sum, in seconds; "seconds.gpuStage" is the wall time from submission to readback, queueing and transfers
+/// included. "framesPerSecond" counts frames written (status ok) only. A reader should skip a last line without its
+/// end, which a kill during the write can leave. Throws HostError "<path>: <reason>".
+class ReportWriter
+{
+  public:
+    ReportWriter(const std::string& path, const std::string& deviceName);
+    ~ReportWriter();
+    ReportWriter(const ReportWriter&) = delete;
+    ReportWriter& operator=(const ReportWriter&) = delete;
+
+    void frame(const FrameRecord& record);
+    void summary(const BatchSummary& summary);
+
+  private:
+    void append(const std::string& line);
+
+    std::string path_;
+    int fd_ = -1;
+};
 
 } // namespace fftb

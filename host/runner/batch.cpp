@@ -185,7 +185,10 @@ class Pipeline
         : jobs_(jobs), options_(options), stage_(stage), onFrame_(onFrame), records_(jobs.size())
     {
         for (std::size_t i = 0; i < jobs.size(); ++i)
+        {
             records_[i].job = jobs[i];
+            records_[i].index = i;
+        }
         const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
         workers_ = threads;
         // Decoded frames waiting for the GPU or for a worker: enough to keep both busy, few enough to bound memory.

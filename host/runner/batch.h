@@ -84,6 +84,7 @@ enum class FrameStatus
 struct FrameRecord
 {
     BatchJob job;
+    std::size_t index = 0; ///< the job's position in the batch's list (frames end out of order)
     FrameStatus status = FrameStatus::Failed;
     std::string error; ///< one line, "<path>: <reason>", when Failed
     int width = 0;

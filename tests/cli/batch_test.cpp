@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 namespace fftb
@@ -58,7 +59,40 @@ class BatchTest : public CliTest
         return run(quoted(inputs) + "--out-dir " + quote(outDir) + " --kernel-size 8 " + extra);
     }
 
-    static nlohmann::json readReport(const fs::path& path) { return nlohmann::json::parse(readBytes(path)); }
+    /// The --report file's JSON lines as {"runs": [{"run": ..., "frames": [...], "totals": ...}, ...]} and, at the top,
+    /// the last run's "frames" and "totals" (its summary line without "type"). Every line must be whole JSON with a
+    /// known type, in the order run, frames, summary.
+    static nlohmann::json readReport(const fs::path& path)
+    {
+        nlohmann::json report{{"runs", nlohmann::json::array()}};
+        std::istringstream lines(readBytes(path));
+        for (std::string line; std::getline(lines, line);)
+        {
+            nlohmann::json entry = nlohmann::json::parse(line);
+            const std::string type = entry.at("type");
+            entry.erase("type");
+            nlohmann::json& runs = report["runs"];
+            if (type == "run")
+                runs.push_back({{"run", entry}, {"frames", nlohmann::json::array()}});
+            else if (type == "frame" && !runs.empty() && !runs.back().contains("totals"))
+                runs.back()["frames"].push_back(entry);
+            else if (type == "summary" && !runs.empty() && !runs.back().contains("totals"))
+                runs.back()["totals"] = entry;
+            else
+                ADD_FAILURE() << path << ": a " << type << " line out of order: " << line;
+        }
+        if (!report["runs"].empty())
+        {
+            // The lines come as frames end; their "index" gives the list's order.
+            nlohmann::json frames = report["runs"].back()["frames"];
+            std::sort(frames.begin(), frames.end(),
+                      [](const nlohmann::json& a, const nlohmann::json& b) { return a["index"] < b["index"]; });
+            report["frames"] = frames;
+            if (report["runs"].back().contains("totals"))
+                report["totals"] = report["runs"].back()["totals"];
+        }
+        return report;
+    }
 };
 
 TEST_F(BatchTest, MixedSizesAreAllWrittenAndReported)
@@ -289,7 +323,8 @@ TEST_F(BatchTest, KilledRunResumesWithTheSameCommand)
     ASSERT_GE(child, 0);
     if (child == 0)
     {
-        const std::string command = quote(FFTBLOOM_CLI_PATH) + " " + args + quote(file("out")) + " -q";
+        const std::string command =
+            quote(FFTBLOOM_CLI_PATH) + " " + args + quote(file("out")) + " -q --report " + quote(file("report.json"));
         ::execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
@@ -313,9 +348,27 @@ TEST_F(BatchTest, KilledRunResumesWithTheSameCommand)
     EXPECT_GE(complete, 1);
     EXPECT_LT(complete, kFrames) << "every frame was done before the kill";
 
+    // The killed run's report keeps a line per frame it finished, each output complete, and no summary.
+    nlohmann::json report = readReport(file("report.json"));
+    ASSERT_EQ(report["runs"].size(), 1u);
+    EXPECT_FALSE(report["runs"][0].contains("totals"));
+    int reported = 0;
+    for (const nlohmann::json& frame : report["runs"][0]["frames"])
+    {
+        EXPECT_EQ(frame["status"], "ok");
+        EXPECT_TRUE(fs::exists(frame["output"].get<std::string>())) << frame.dump();
+        ++reported;
+    }
+    EXPECT_LE(reported, complete);
+
     const CliResult resumed = run(args + quote(file("out")) + " --report " + quote(file("report.json")));
     ASSERT_EQ(resumed.code, 0) << resumed.err;
-    EXPECT_EQ(readReport(file("report.json"))["totals"]["skipped"], complete);
+    report = readReport(file("report.json"));
+    ASSERT_EQ(report["runs"].size(), 2u) << "the resumed run appends to the report";
+    EXPECT_EQ(report["runs"][0]["frames"].size(), std::size_t(reported)) << "the killed run's lines are kept";
+    EXPECT_EQ(report["totals"]["skipped"], complete);
+    EXPECT_EQ(report["totals"]["ok"], kFrames - complete);
+    EXPECT_EQ(report["frames"].size(), std::size_t(kFrames));
     const CliResult whole = run(args + quote(file("whole")));
     ASSERT_EQ(whole.code, 0) << whole.err;
     for (int i = 0; i < kFrames; ++i)
