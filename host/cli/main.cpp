@@ -69,7 +69,9 @@ int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
 int run(CliOptions& o)
 {
     // Sharded before naming so that a shard's frames depend on the inputs (the resolved --frames list) alone.
-    const std::vector<FrameInput> frames = o.output.empty() ? shardOf(o.frames, o.shardIndex, o.shardCount) : o.frames;
+    const std::vector<FrameInput> frames = !o.output.empty() ? o.frames
+                                           : o.contiguous    ? chunkOf(o.frames, o.shardIndex, o.shardCount)
+                                                             : shardOf(o.frames, o.shardIndex, o.shardCount);
     std::vector<std::string> inputs;
     for (const FrameInput& frame : frames)
         inputs.push_back(frame.path);

@@ -147,9 +147,9 @@ bool slurmShard(uint32_t* index, uint32_t* count, std::string* error)
 std::string outputSettingsJson(const CLI::App& app)
 {
     static const std::set<std::string> kLeftOut = {
-        "help",    "version",        "settings", "inputs",   "list",      "list0",  "o",      "out-dir",
-        "suffix",  "output-pattern", "frames",   "dry-run",  "overwrite", "shard",  "report", "threads",
-        "preview", "exposure",       "device",   "validate", "quiet",     "verbose"};
+        "help",    "version",        "settings", "inputs",  "list",      "list0", "o",      "out-dir",
+        "suffix",  "output-pattern", "frames",   "dry-run", "overwrite", "shard", "chunk",  "report",
+        "threads", "preview",        "exposure", "device",  "validate",  "quiet", "verbose"};
     nlohmann::ordered_json settings = nlohmann::ordered_json::object();
     for (const CLI::Option* option : app.get_options())
     {
@@ -234,23 +234,29 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_flag("--overwrite", o.batch.overwrite,
                  "replace existing outputs; without it, frames whose output exists are skipped (a killed run "
                  "resumes)");
-    std::string shard;
-    app.add_option("--shard", shard,
-                   "I/N: process frames I, I+N, I+2N, ... of the list (0 <= I < N); slurm: I and N of this task "
-                   "of a Slurm job array (SLURM_ARRAY_TASK_ID, _MIN, _STEP, _COUNT; docs/farm.md)")
-        ->check(
-            [](const std::string& s) -> std::string
-            {
-                if (s == "slurm")
-                    return "";
-                // Digits only: sscanf's %u would take "-1" as 4294967295.
-                unsigned i = 0, n = 0;
-                char end = 0;
-                if (s.find_first_not_of("0123456789/") != std::string::npos ||
-                    std::sscanf(s.c_str(), "%u/%u%c", &i, &n, &end) != 2 || n == 0 || i >= n)
-                    return s + " is not I/N with 0 <= I < N";
-                return "";
-            });
+    const auto taskOfN = [](const std::string& s) -> std::string
+    {
+        if (s == "slurm")
+            return "";
+        // Digits only: sscanf's %u would take "-1" as 4294967295.
+        unsigned i = 0, n = 0;
+        char end = 0;
+        if (s.find_first_not_of("0123456789/") != std::string::npos ||
+            std::sscanf(s.c_str(), "%u/%u%c", &i, &n, &end) != 2 || n == 0 || i >= n)
+            return s + " is not I/N with 0 <= I < N";
+        return "";
+    };
+    std::string shard, chunk;
+    CLI::Option* shardOption =
+        app.add_option("--shard", shard,
+                       "I/N: process frames I, I+N, I+2N, ... of the list (0 <= I < N); slurm: I and N of this task "
+                       "of a Slurm job array (SLURM_ARRAY_TASK_ID, _MIN, _STEP, _COUNT; docs/farm.md)")
+            ->check(taskOfN);
+    app.add_option("--chunk", chunk,
+                   "I/N: process the I-th of N contiguous runs of the list, e.g. frames 1026-1050 of --frames "
+                   "1001-1100 --chunk 1/4 (the first len % N runs one frame longer); slurm as for --shard")
+        ->check(taskOfN)
+        ->excludes(shardOption);
     app.add_option("--report", o.reportPath,
                    "append a JSON Lines report: a run line, a line per frame as it ends (a killed run keeps them), a "
                    "summary line");
@@ -464,13 +470,15 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         std::fprintf(stderr, "fftbloom: %s\n", message.c_str());
         return 2;
     };
-    if (shard == "slurm")
+    o.contiguous = !chunk.empty();
+    const std::string& task = o.contiguous ? chunk : shard;
+    if (task == "slurm")
     {
         if (std::string error; !slurmShard(&o.shardIndex, &o.shardCount, &error))
-            return usage("--shard slurm: " + error);
+            return usage(std::string(o.contiguous ? "--chunk" : "--shard") + " slurm: " + error);
     }
-    else if (!shard.empty())
-        std::sscanf(shard.c_str(), "%u/%u", &o.shardIndex, &o.shardCount);
+    else if (!task.empty())
+        std::sscanf(task.c_str(), "%u/%u", &o.shardIndex, &o.shardCount);
     for (const auto& [path, separator] : {std::pair{o.listPath, '\n'}, std::pair{o.list0Path, '\0'}})
         if (!path.empty())
             if (std::string error; !readList(path, separator, &o.inputs, &error))

@@ -44,8 +44,9 @@ struct CliOptions
     double airyRadiusTexels = 2.0;       ///< the generated PSF's scale (--airy-radius)
     std::string settingsPath;            ///< --settings: a file of option=value lines, read before the command line
     std::string settingsJson;            ///< the options that shape the outputs, as JSON (provenance.h)
-    uint32_t shardIndex = 0;             ///< --shard I/N
+    uint32_t shardIndex = 0;             ///< --shard I/N or --chunk I/N
     uint32_t shardCount = 1;
+    bool contiguous = false; ///< --chunk: shard I is a contiguous run of the list (chunkOf)
     BatchOptions batch;
     RunnerOptions runner;
     bool quiet = false;

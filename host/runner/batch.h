@@ -58,6 +58,16 @@ template <typename T> std::vector<T> shardOf(const std::vector<T>& items, uint32
     return shard;
 }
 
+/// The `index`-th of `count` contiguous runs of `items`: the first items.size() % count runs hold one item more than
+/// the others, so chunks 0/N .. N-1/N cover a batch exactly once, in order. Requires index < count.
+template <typename T> std::vector<T> chunkOf(const std::vector<T>& items, uint32_t index, uint32_t count)
+{
+    const std::size_t base = items.size() / count, longer = items.size() % count;
+    const std::size_t first = index * base + std::min<std::size_t>(index, longer);
+    const std::size_t length = base + (index < longer ? 1 : 0);
+    return std::vector<T>(items.begin() + std::ptrdiff_t(first), items.begin() + std::ptrdiff_t(first + length));
+}
+
 /// What is done to every frame of a batch.
 struct BatchOptions
 {

@@ -305,6 +305,30 @@ TEST_F(BatchTest, SlurmShardsAreTheTasksOfTheJobArray)
     EXPECT_NE(r.err.find("SLURM_ARRAY_TASK_ID is not set"), std::string::npos) << r.err;
 }
 
+// --chunk I/N: the I-th contiguous run of the list; --shard and --chunk together are a usage error.
+TEST_F(BatchTest, ChunksAreContiguousRunsOfTheList)
+{
+    const std::vector<fs::path> inputs = writeInputs(5, 20);
+    fs::create_directory(file("out"));
+    for (const auto& [chunk, expected] :
+         {std::pair{"0/2", std::vector<int>{0, 1, 2}}, std::pair{"1/2", std::vector<int>{3, 4}}})
+    {
+        const fs::path report = file(std::string("chunk") + chunk[0] + ".jsonl");
+        const CliResult r = batch(inputs, file("out"), std::string("--chunk ") + chunk + " --report " + quote(report));
+        ASSERT_EQ(r.code, 0) << r.err;
+        std::vector<int> written;
+        const nlohmann::json frames = readReport(report)["frames"];
+        for (const nlohmann::json& frame : frames)
+            for (int i = 0; i < 5; ++i)
+                if (frame["input"] == inputs[std::size_t(i)].string())
+                    written.push_back(i);
+        EXPECT_EQ(written, expected) << chunk;
+    }
+    const CliResult r = batch(inputs, file("out"), "--chunk 0/2 --shard 0/2");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--chunk"), std::string::npos) << r.err;
+}
+
 TEST_F(BatchTest, KilledRunResumesWithTheSameCommand)
 {
     // Frames large enough that lavapipe takes a while over all of them, so the kill lands mid-batch.

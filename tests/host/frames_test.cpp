@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Frame patterns, --frames lists, missing-frame ranges and output names by pattern (runner/frames.h).
 #include "host_error.h"
+#include "runner/batch.h"
 #include "runner/frames.h"
 
 #include <gtest/gtest.h>
@@ -151,6 +152,27 @@ TEST(FramesTest, OutputPatternsWithUnknownFieldsOrLoneBracesAreRefused)
     EXPECT_NE(checkOutputPattern("{}.exr").find("unknown field {}"), std::string::npos);
     EXPECT_NE(checkOutputPattern("{stem.exr").find("a '{' outside a field"), std::string::npos);
     EXPECT_NE(checkOutputPattern("stem}.exr").find("a '}' outside a field"), std::string::npos);
+}
+
+// Shards interleave and chunks are contiguous; either way N of them cover a list once, in its order.
+TEST(FramesTest, ShardsInterleaveAndChunksAreContiguousRuns)
+{
+    const std::vector<int> items{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    EXPECT_EQ(shardOf(items, 1, 4), (std::vector<int>{1, 5, 9}));
+    EXPECT_EQ(chunkOf(items, 0, 4), (std::vector<int>{0, 1, 2}));
+    EXPECT_EQ(chunkOf(items, 1, 4), (std::vector<int>{3, 4, 5}));
+    EXPECT_EQ(chunkOf(items, 2, 4), (std::vector<int>{6, 7}));
+    EXPECT_EQ(chunkOf(items, 3, 4), (std::vector<int>{8, 9}));
+    for (uint32_t count : {1u, 3u, 7u, 10u, 13u})
+    {
+        std::vector<int> joined;
+        for (uint32_t index = 0; index < count; ++index)
+        {
+            const std::vector<int> chunk = chunkOf(items, index, count);
+            joined.insert(joined.end(), chunk.begin(), chunk.end());
+        }
+        EXPECT_EQ(joined, items) << count << " chunks";
+    }
 }
 
 } // namespace
