@@ -10,6 +10,7 @@ packages=(
     libopenexr-dev libstb-dev libcli11-dev     # image I/O (OpenEXR with Imath) and argument parsing
     libfftw3-dev libgtest-dev                  # the double-precision reference and the tests
     libssl-dev                                 # SHA-256 of the kernel file in every output's provenance
+    libopencolorio-dev                         # previews through the studio's OpenColorIO display transform
     nlohmann-json3-dev                         # JSON: the CLI's report, bench results, shader binding tables
     libspirv-cross-c-shared-dev                # fftbloom-shaders (HLSL/MSL/GLSL export), reflection in the tests
     clang libclang-rt-14-dev                   # the libFuzzer targets (clang, sanitizers)

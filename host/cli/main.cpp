@@ -89,6 +89,8 @@ int run(CliOptions& o)
         checkJobs(jobs, reads, writes);
         o.batch.kernel = loadKernel(o);
         o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernelPath);
+        if (!o.preview.empty())
+            o.batch.previewDisplay = OcioDisplay::fromEnvironment();
     }
     catch (const HostError& e)
     {
@@ -115,6 +117,10 @@ int run(CliOptions& o)
         std::fprintf(stderr, "fftbloom: %s\n", line.c_str());
     if (o.dryRun)
         return printPlan(jobs, o.batch.overwrite);
+    if (!o.preview.empty() && !o.quiet)
+        std::printf("fftbloom: preview %s\n",
+                    o.batch.previewDisplay ? ("through OpenColorIO's " + o.batch.previewDisplay->description()).c_str()
+                                           : "tonemapped by the built-in Reinhard operator, sRGB ($OCIO is not set)");
     // The report: a line per frame as it ends, so a killed run keeps what it did. A report that cannot be written
     // does not stop the batch: it is named once and the run ends with exit 1.
     std::optional<ReportWriter> report;

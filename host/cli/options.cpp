@@ -265,7 +265,9 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     app.add_option("--clamp", o.batch.scrubMax, "largest colour value passed to the bloom; larger ones are clamped")
         ->capture_default_str()
         ->check(finiteIn(0.0, kMaxLinearValue, true));
-    app.add_option("--preview", o.preview, "with -o: also write an 8-bit sRGB PNG preview (Reinhard tonemap) here")
+    app.add_option("--preview", o.preview,
+                   "with -o: also write an 8-bit PNG preview here, through the default display and view of the "
+                   "OpenColorIO config $OCIO names, else tonemapped (Reinhard) to sRGB")
         ->needs(single);
     app.add_option("--exposure", o.batch.previewExposure, "preview exposure in stops, -64..64")
         ->capture_default_str()

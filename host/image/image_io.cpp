@@ -637,7 +637,7 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
     writeFileAtomically(path, out.bytes.data(), out.bytes.size());
 }
 
-void writePngPreview(const std::string& path, const Image& image, float exposure)
+void writePngPreview(const std::string& path, const Image& image, float exposure, const OcioDisplay* display)
 {
     checkExtent(path, image);
     if (!hasRgb(image))
@@ -645,18 +645,24 @@ void writePngPreview(const std::string& path, const Image& image, float exposure
     const Texels rgba = toRgba(image);
     const float scale = std::exp2(exposure);
     const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
-    std::vector<unsigned char> pixels(texels * 3);
+    std::vector<float> rgb(texels * 3);
     for (std::size_t i = 0; i < texels; ++i)
-    {
         for (std::size_t c = 0; c < 3; ++c)
+            rgb[i * 3 + c] = rgba.values[i * 4 + c] * scale;
+    if (display)
+        display->apply(rgb.data(), texels); // encodes for the display: only clamped below
+    std::vector<unsigned char> pixels(texels * 3);
+    for (std::size_t i = 0; i < rgb.size(); ++i)
+    {
+        // max() with 0 first also maps NaN to 0; +inf would tonemap to NaN, so it is pinned to white.
+        const float x = std::max(0.0f, rgb[i]);
+        float encoded = std::min(x, 1.0f);
+        if (!display)
         {
-            // max() with 0 first also maps NaN to 0; +inf would tonemap to NaN, so it is pinned to white.
-            const float x = std::max(0.0f, rgba.values[i * 4 + c] * scale);
             const float mapped = std::isinf(x) ? 1.0f : x / (1.0f + x);
-            const float encoded =
-                mapped <= 0.0031308f ? 12.92f * mapped : 1.055f * std::pow(mapped, 1.0f / 2.4f) - 0.055f;
-            pixels[i * 3 + c] = static_cast<unsigned char>(std::lround(encoded * 255.0f));
+            encoded = mapped <= 0.0031308f ? 12.92f * mapped : 1.055f * std::pow(mapped, 1.0f / 2.4f) - 0.055f;
         }
+        pixels[i] = static_cast<unsigned char>(std::lround(encoded * 255.0f));
     }
     std::string png;
     const auto append = [](void* out, void* data, int size)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "image/image.h"
+#include "image/ocio_display.h"
 
 #include <optional>
 #include <string>
@@ -44,9 +45,11 @@ Image decodeImage(const std::string& path, const std::vector<unsigned char>& byt
 /// value bytes that do not hold their type, and "OpenEXR encoding failed (<OpenEXR's reason>)".
 void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override = std::nullopt);
 
-/// Writes an 8-bit sRGB PNG preview of the image's R, G, B channels: each value times 2^exposure, tonemapped
-/// with the Reinhard operator x / (1 + x), then sRGB-encoded. Same all-or-nothing rule and errors as writeExr.
-void writePngPreview(const std::string& path, const Image& image, float exposure = 0.0f);
+/// Writes an 8-bit PNG preview of the image's R, G, B channels, each value times 2^exposure, then: through
+/// `display`, an OpenColorIO display transform (clamped to [0, 1], NaN as 0), when given; else tonemapped with the
+/// Reinhard operator x / (1 + x) and sRGB-encoded. Same all-or-nothing rule and errors as writeExr.
+void writePngPreview(const std::string& path, const Image& image, float exposure = 0.0f,
+                     const OcioDisplay* display = nullptr);
 
 /// The R, G, B and A (1 where absent) channels of `image` as interleaved RGBA texels.
 Texels toRgba(const Image& image);

@@ -317,7 +317,8 @@ class Pipeline
             // The preview first: if it fails, the output is not written and its previous file stays. Each file is
             // replaced only by its complete successor (written beside it, then renamed).
             if (!record.job.preview.empty())
-                writePngPreview(record.job.preview, result, options_.previewExposure);
+                writePngPreview(record.job.preview, result, options_.previewExposure,
+                                options_.previewDisplay ? &*options_.previewDisplay : nullptr);
             writeExr(record.job.output, result, options_.pixelType);
             record.status = FrameStatus::Ok;
         }

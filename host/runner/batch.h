@@ -3,6 +3,7 @@
 #pragma once
 
 #include "image/image.h"
+#include "image/ocio_display.h"
 #include "image/scrub.h"
 #include "runner/gpu_runner.h"
 #include "runner/restore.h"
@@ -76,8 +77,10 @@ struct BatchOptions
     std::optional<PixelType> pixelType; ///< output channel type; default: as the input's
     float scrubMax = kDefaultScrubMax;  ///< see scrubRgb
     float previewExposure = 0.0f;       ///< stops, for BatchJob::preview
-    bool overwrite = false;             ///< false: a job whose output exists is skipped (it is complete: see writeExr)
-    unsigned threads = 0;               ///< decode and encode threads; 0: one per hardware thread
+    /// BatchJob::preview through this OpenColorIO display transform; none: the built-in tonemap (writePngPreview)
+    std::optional<OcioDisplay> previewDisplay;
+    bool overwrite = false; ///< false: a job whose output exists is skipped (it is complete: see writeExr)
+    unsigned threads = 0;   ///< decode and encode threads; 0: one per hardware thread
     /// Header attributes every output gets (provenance: the version and settings that made it), each replacing an
     /// input attribute of the same name.
     std::vector<Attribute> outputAttributes;

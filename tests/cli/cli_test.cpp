@@ -465,13 +465,24 @@ TEST_F(CliTest, AdditiveWithEverythingBelowTheThresholdIsTheInput)
         EXPECT_EQ(channel(in, name).values, channel(out, name).values) << "channel " << name;
 }
 
-TEST_F(CliTest, PreviewIsPng)
+// The preview says how it was made: the built-in tonemap without $OCIO; a config $OCIO names that cannot be read is a
+// usage error naming it, before anything is written (OcioDisplayTest has the transform itself).
+TEST_F(CliTest, PreviewIsPngAndSaysWhetherOpenColorIOMadeIt)
 {
     writeInput();
-    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--preview " + quote(file("preview.png")));
+    unsetenv("OCIO");
+    CliResult r = bloom(file("in.exr"), file("out.exr"), "--preview " + quote(file("preview.png")));
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(fs::exists(file("out.exr")));
     EXPECT_EQ(readBytes(file("preview.png")).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_NE(r.out.find("preview tonemapped by the built-in Reinhard operator"), std::string::npos) << r.out;
+    const auto before = listing();
+    setenv("OCIO", file("missing.ocio").c_str(), 1);
+    r = bloom(file("in.exr"), file("other.exr"), "--preview " + quote(file("other.png")));
+    unsetenv("OCIO");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("$OCIO=" + file("missing.ocio").string()), std::string::npos) << r.err;
+    EXPECT_EQ(listing(), before);
 }
 
 // A side output that cannot be written leaves the main output's previous file as it was (it used to remove it with
