@@ -59,8 +59,6 @@ void ReportWriter::append(const std::string& line)
             throw HostError(path_ + ": the report cannot be written: " + std::strerror(errno));
         written += std::size_t(n);
     }
-    if (::fsync(fd_) != 0)
-        throw HostError(path_ + ": the report cannot be written: " + std::strerror(errno));
 }
 
 void ReportWriter::frame(const FrameRecord& f)

@@ -9,9 +9,10 @@
 namespace fftb
 {
 
-/// Appends the report of one run to `path` (created if missing), one JSON object a line, each line written and
-/// flushed to the file (fsync) as soon as its event happens, so a killed run keeps every line it finished and the
-/// run that resumes it appends its own:
+/// Appends the report of one run to `path` (created if missing), one JSON object a line, each line handed to the
+/// operating system (one write(2), no buffering in the process) as soon as its event happens, so a killed run keeps
+/// every line it finished and the run that resumes it appends its own. No fsync: it would stall the batch's lock on
+/// slow (network) file systems, and only a crash of the machine, not of the process, can lose lines the system holds:
 ///   {"type": "run", "fftbloom": version, "device": name}                                when the run starts
 ///   {"type": "frame", "index" (the frame's position in the run's list, from 0: lines come as frames end, not in
 ///    that order), "input", "output", "status": "ok" | "skipped" | "failed", "error" (failed only), "width",
