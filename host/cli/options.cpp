@@ -410,7 +410,16 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                    "--spectrum resampled; docs/integration.md)")
         ->capture_default_str()
         ->check(CLI::IsMember(settingNames(kResolutionNames)));
-    app.add_option("--pixel-type", pixelType, "output channel type, half or float; default: as the input's")
+    app.add_option("--part", o.batch.selection.part,
+                   "of multi-part OpenEXR inputs, bloom the part with this name; default: the first part holding the "
+                   "layer's R, G, B. Every other part is copied as it is (docs/exr.md)");
+    app.add_option("--layer", o.batch.selection.layer,
+                   "bloom the channels NAME.R, NAME.G, NAME.B (NAME.A as alpha), e.g. diffuse; default: R, G, B. "
+                   "Every other channel is kept as it is")
+        ->check([](const std::string& s) -> std::string
+                { return s.empty() || s.front() == '.' || s.back() == '.' ? s + " is not a layer name" : ""; });
+    app.add_option("--pixel-type", pixelType,
+                   "output channel type of the bloomed part, half or float; default: as the input's")
         ->check(CLI::IsMember({"half", "float"}));
     app.add_option("--device", o.runner.deviceIndex,
                    "Vulkan physical device index, >= 0; default: the first discrete GPU, else lavapipe (CPU)")

@@ -14,12 +14,14 @@ namespace
 // Indices of the R, G and B channels, each checked to hold width * height values.
 std::array<std::size_t, 3> rgbChannels(const Image& image)
 {
-    const std::array<int, 3> found = {image.find("R"), image.find("G"), image.find("B")};
+    const std::array<int, 3> found = {image.find(image.colourChannel("R")), image.find(image.colourChannel("G")),
+                                      image.find(image.colourChannel("B"))};
     std::array<std::size_t, 3> indices = {};
     for (std::size_t c = 0; c < 3; ++c)
     {
         if (found[c] < 0)
-            throw HostError("image: no R, G, B channels");
+            throw HostError("image: no " + image.colourChannel("R") + ", " + image.colourChannel("G") + ", " +
+                            image.colourChannel("B") + " channels");
         indices[c] = std::size_t(found[c]);
         if (image.channels[indices[c]].values.size() != std::size_t(image.width) * std::size_t(image.height))
             throw HostError("image: channel " + image.channels[indices[c]].name + " does not hold " +
@@ -40,13 +42,18 @@ int Image::find(const std::string& name) const
     return -1;
 }
 
+std::string Image::colourChannel(const std::string& component) const
+{
+    return layer.empty() ? component : layer + "." + component;
+}
+
 Texels toRgba(const Image& image)
 {
     const auto rgb = rgbChannels(image);
-    const int alpha = image.find("A");
+    const int alpha = image.find(image.colourChannel("A"));
     if (alpha >= 0 && image.channels[std::size_t(alpha)].values.size() != image.channels[rgb[0]].values.size())
-        throw HostError("image: channel A does not hold " + std::to_string(image.width) + "x" +
-                        std::to_string(image.height) + " values");
+        throw HostError("image: channel " + image.colourChannel("A") + " does not hold " + std::to_string(image.width) +
+                        "x" + std::to_string(image.height) + " values");
     Texels rgba(image.width, image.height, 4);
     const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
     for (std::size_t i = 0; i < texels; ++i)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,13 @@ struct Channel
     std::vector<float> values;
 };
 
+/// The multi-part OpenEXR file an image is one part of, so that writeExr writes the file's other parts too.
+struct ExrParts
+{
+    std::shared_ptr<const std::vector<unsigned char>> file; ///< the file's bytes as read; null: not a multi-part file
+    int part = 0;                                           ///< the index of the part the image holds
+};
+
 /// An image as read from a file: every channel kept, in file order, so extra channels pass through.
 struct Image
 {
@@ -78,9 +86,15 @@ struct Image
     int height = 0;
     std::vector<Channel> channels;
     ImageLayout layout;
+    /// The prefix of the colour channels: empty for R, G, B and A; "diffuse" for diffuse.R, diffuse.G, diffuse.B
+    /// and diffuse.A (OpenEXR's layer naming, "Interpreting OpenEXR Images", Layers).
+    std::string layer;
+    ExrParts parts; ///< the file's other parts, when it has any
 
     /// Index of the channel called `name` (exact match), or -1.
     int find(const std::string& name) const;
+    /// The name of colour component `component` ("R", "G", "B" or "A") in the image's layer: "R" or "diffuse.R".
+    std::string colourChannel(const std::string& component) const;
 };
 
 /// A colour plane set: width * height texels of interleaved floats, `components` per texel, row-major,

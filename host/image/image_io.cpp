@@ -15,12 +15,16 @@
 #include <OpenEXR/ImfFrameBuffer.h>
 #include <OpenEXR/ImfHeader.h>
 #include <OpenEXR/ImfIO.h>
-#include <OpenEXR/ImfInputFile.h>
+#include <OpenEXR/ImfInputPart.h>
+#include <OpenEXR/ImfMultiPartInputFile.h>
+#include <OpenEXR/ImfMultiPartOutputFile.h>
 #include <OpenEXR/ImfOpaqueAttribute.h>
 #include <OpenEXR/ImfOutputFile.h>
+#include <OpenEXR/ImfOutputPart.h>
 #include <OpenEXR/ImfPartType.h>
 #include <OpenEXR/ImfThreading.h>
-#include <OpenEXR/ImfTiledInputFile.h>
+#include <OpenEXR/ImfTiledInputPart.h>
+#include <OpenEXR/ImfTiledOutputPart.h>
 #include <OpenEXR/ImfVersion.h>
 
 #include <fcntl.h>
@@ -279,10 +283,61 @@ std::vector<unsigned char> attributeBytes(const Imf::Attribute& attribute)
     return {out.bytes.begin(), out.bytes.end()};
 }
 
-// Reads the headers (all parts', to find deep data and part counts), refuses what fftbloom does not read, and reads
-// the one part's full-resolution pixels as float.
-Image decodeExr(const std::string& path, const std::vector<unsigned char>& bytes)
+// The names of `layer`'s R, G, B channels, for messages: "R, G, B" or "diffuse.R, diffuse.G, diffuse.B".
+std::string colourNames(const std::string& layer)
 {
+    const std::string prefix = layer.empty() ? "" : layer + ".";
+    return prefix + "R, " + prefix + "G, " + prefix + "B";
+}
+
+// The index of the part `selection` names: the part called selection.part, else the first part holding the layer's
+// R, G and B channels. Throws HostError naming the part, or the parts there are, when there is none.
+std::size_t choosePart(const std::string& path, const std::vector<Imf::Header>& headers,
+                       const ImageSelection& selection)
+{
+    const std::string prefix = selection.layer.empty() ? "" : selection.layer + ".";
+    const auto holdsColour = [&prefix](const Imf::Header& header)
+    {
+        const Imf::ChannelList& channels = header.channels();
+        return channels.findChannel(prefix + "R") && channels.findChannel(prefix + "G") &&
+               channels.findChannel(prefix + "B");
+    };
+    const std::string colour = colourNames(selection.layer);
+    if (!selection.part.empty())
+    {
+        std::string names;
+        for (std::size_t p = 0; p < headers.size(); ++p)
+        {
+            if (!headers[p].hasName())
+                continue;
+            if (headers[p].name() == selection.part)
+            {
+                if (!holdsColour(headers[p]))
+                    fail(path, "part " + selection.part + " has no " + colour + " channels");
+                return p;
+            }
+            names += (names.empty() ? "" : ", ") + headers[p].name();
+        }
+        fail(path, "no part is called " + selection.part + " (" +
+                       (names.empty() ? std::string("its parts have no names") : "the parts: " + names) + ")");
+    }
+    for (std::size_t p = 0; p < headers.size(); ++p)
+    {
+        if (holdsColour(headers[p]))
+            return p;
+    }
+    if (headers.size() == 1 && selection.layer.empty())
+        checkChannels(path, headers.front().channels()); // names a luminance/chroma image as such
+    fail(path, "no " + colour + " channels" +
+                   (headers.size() > 1 ? " in any of its " + std::to_string(headers.size()) + " parts" : ""));
+}
+
+// Reads the headers (every part's), refuses deep data and what fftbloom does not read, and reads the chosen part's
+// full-resolution pixels as float. A multi-part image keeps the file's bytes for writeExr to copy the other parts.
+Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsigned char>> file,
+                const ImageSelection& selection)
+{
+    const std::vector<unsigned char>& bytes = *file;
     if (bytes.size() < 8)
         failCorrupt(path, "the file ends inside its version field");
     int version = int(std::uint32_t(bytes[4]) | std::uint32_t(bytes[5]) << 8 | std::uint32_t(bytes[6]) << 16 |
@@ -306,6 +361,8 @@ Image decodeExr(const std::string& path, const std::vector<unsigned char>& bytes
         more = multiPart;
     }
     // The flat API composites a deep part silently, or crashes without a frame buffer: deep parts never reach it.
+    // Every part's layout is bounded: opening the file reads every part's offset table.
+    std::vector<bool> tiled;
     for (std::size_t p = 0; p < headers.size(); ++p)
     {
         const Imf::Header& header = headers[p];
@@ -316,17 +373,18 @@ Image decodeExr(const std::string& path, const std::vector<unsigned char>& bytes
                       ? "part " + std::to_string(p) + (header.hasName() ? " (" + header.name() + ")" : "") + " holds"
                       : std::string("the file holds")) +
                      " deep data (" + (header.hasType() ? header.type() : "deep flag") + "), which is not supported");
+        tiled.push_back(multiPart ? header.hasType() && Imf::isTiled(header.type()) : Imf::isTiled(version));
+        checkLayout(path, header, tiled[p], bytes.size());
+        header.sanityCheck(tiled[p], multiPart);
     }
-    if (multiPart)
-        fail(path, "multi-part OpenEXR files are not supported yet (this one has " + std::to_string(headers.size()) +
-                       " parts); only single-part files are");
-    const Imf::Header& header = headers.front();
-    const bool tiled = Imf::isTiled(version);
-    checkLayout(path, header, tiled, bytes.size());
-    checkChannels(path, header.channels());
-    header.sanityCheck(tiled);
+    const std::size_t part = choosePart(path, headers, selection);
+    const Imf::Header& header = headers[part];
+    checkChannels(path, header.channels()); // the other parts' channels are copied as they are
 
     Image image;
+    image.layer = selection.layer;
+    if (multiPart)
+        image.parts = {file, int(part)};
     const Imath::Box2i& data = header.dataWindow();
     const Imath::Box2i& display = header.displayWindow();
     image.width = data.max.x - data.min.x + 1;
@@ -353,27 +411,29 @@ Image decodeExr(const std::string& path, const std::vector<unsigned char>& bytes
                                                 sizeof(float) * std::size_t(image.width)));
     }
     stream.seekg(0);
-    if (tiled)
+    Imf::MultiPartInputFile input(stream, Imf::globalThreadCount());
+    if (tiled[part])
     {
-        // Straight into the planes, tile by tile, rather than through InputFile's buffer of a whole row of tiles.
-        Imf::TiledInputFile file(stream, Imf::globalThreadCount());
-        file.setFrameBuffer(frame);
-        file.readTiles(0, file.numXTiles(0) - 1, 0, file.numYTiles(0) - 1, 0, 0);
+        // Straight into the planes, tile by tile, rather than through InputPart's buffer of a whole row of tiles.
+        Imf::TiledInputPart reader(input, int(part));
+        reader.setFrameBuffer(frame);
+        reader.readTiles(0, reader.numXTiles(0) - 1, 0, reader.numYTiles(0) - 1, 0, 0);
     }
     else
     {
-        Imf::InputFile file(stream, Imf::globalThreadCount());
-        file.setFrameBuffer(frame);
-        file.readPixels(data.min.y, data.max.y);
+        Imf::InputPart reader(input, int(part));
+        reader.setFrameBuffer(frame);
+        reader.readPixels(data.min.y, data.max.y);
     }
     return image;
 }
 
-Image readExr(const std::string& path, const std::vector<unsigned char>& bytes)
+Image readExr(const std::string& path, std::shared_ptr<const std::vector<unsigned char>> bytes,
+              const ImageSelection& selection)
 {
     try
     {
-        return decodeExr(path, bytes);
+        return decodeExr(path, std::move(bytes), selection);
     }
     catch (const HostError&)
     {
@@ -448,8 +508,12 @@ void checkHdrSize(const std::string& path, const std::vector<unsigned char>& byt
                        std::to_string(available) + " after its header)");
 }
 
-Image readHdr(const std::string& path, const std::vector<unsigned char>& bytes)
+Image readHdr(const std::string& path, const std::vector<unsigned char>& bytes, const ImageSelection& selection)
 {
+    if (!selection.part.empty())
+        fail(path, "no part is called " + selection.part + " (a Radiance .hdr image has no parts)");
+    if (!selection.layer.empty())
+        fail(path, "no " + colourNames(selection.layer) + " channels (a Radiance .hdr image has R, G, B only)");
     checkHdrSize(path, bytes);
     HdrSource source{bytes};
     // Only stb's .hdr loader sees these files (readImage checked the signature), and it never skips.
@@ -484,7 +548,8 @@ void checkExtent(const std::string& path, const Image& image)
 
 bool hasRgb(const Image& image)
 {
-    return image.find("R") >= 0 && image.find("G") >= 0 && image.find("B") >= 0;
+    return image.find(image.colourChannel("R")) >= 0 && image.find(image.colourChannel("G")) >= 0 &&
+           image.find(image.colourChannel("B")) >= 0;
 }
 
 // The data window an image of its extent is written with: the layout's, or at the origin when that is empty.
@@ -501,30 +566,36 @@ Box2i dataWindow(const std::string& path, const Image& image)
     return window;
 }
 
-} // namespace
-
-Image readImage(const std::string& path)
+// An OpenEXR or Radiance .hdr file's image, the format told by its magic bytes.
+Image decodeFile(const std::string& path, std::shared_ptr<const std::vector<unsigned char>> file,
+                 const ImageSelection& selection)
 {
-    return decodeImage(path, readFile(path));
-}
-
-Image decodeImage(const std::string& path, const std::vector<unsigned char>& bytes)
-{
+    const std::vector<unsigned char>& bytes = *file;
     const auto startsWith = [&](const std::string& magic)
     { return bytes.size() >= magic.size() && std::equal(magic.begin(), magic.end(), bytes.begin()); };
     Image image;
     if (startsWith("\x76\x2f\x31\x01"))
-        image = readExr(path, bytes);
+        image = readExr(path, std::move(file), selection);
     else if (startsWith("#?RADIANCE\n") || startsWith("#?RGBE\n"))
-        image = readHdr(path, bytes);
+        image = readHdr(path, bytes, selection);
     else
         fail(path, "not an OpenEXR or Radiance .hdr image");
     if (image.width < 1 || image.height < 1)
         fail(path,
              "zero-sized image (" + std::to_string(image.width) + "x" + std::to_string(image.height) + " texels)");
-    if (!hasRgb(image))
-        fail(path, "no R, G, B channels");
     return image;
+}
+
+} // namespace
+
+Image readImage(const std::string& path, const ImageSelection& selection)
+{
+    return decodeFile(path, std::make_shared<const std::vector<unsigned char>>(readFile(path)), selection);
+}
+
+Image decodeImage(const std::string& path, const std::vector<unsigned char>& bytes, const ImageSelection& selection)
+{
+    return decodeFile(path, std::make_shared<const std::vector<unsigned char>>(bytes), selection);
 }
 
 // `attribute` as OpenEXR's attribute of its type, read from its value bytes; a type OpenEXR does not know is kept
@@ -593,7 +664,51 @@ Imf::Header exrHeader(const std::string& path, const Image& image, std::optional
     return header;
 }
 
-void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
+// Writes `header` and the image's pixels as a single-part file, or as the part image.parts.part of a copy of the
+// multi-part file it was read from, every other part's blocks copied as they are.
+void encodeParts(const std::string& path, const Image& image, Imf::Header header, const Imf::FrameBuffer& frame,
+                 MemoryOutput& out)
+{
+    if (!image.parts.file)
+    {
+        Imf::OutputFile file(out, header, Imf::globalThreadCount());
+        file.setFrameBuffer(frame);
+        file.writePixels(image.height);
+        return;
+    }
+    MemoryInput stream(path, *image.parts.file);
+    Imf::MultiPartInputFile input(stream, Imf::globalThreadCount());
+    const int part = image.parts.part;
+    if (part < 0 || part >= input.parts())
+        fail(path, "part " + std::to_string(part) + " is not a part of the file it was read from (" +
+                       std::to_string(input.parts()) + " parts)");
+    header.setType(Imf::SCANLINEIMAGE);
+    std::vector<Imf::Header> headers;
+    for (int p = 0; p < input.parts(); ++p)
+        headers.push_back(p == part ? header : input.header(p));
+    Imf::MultiPartOutputFile output(out, headers.data(), int(headers.size()), false, Imf::globalThreadCount());
+    for (int p = 0; p < input.parts(); ++p)
+    {
+        if (p == part)
+        {
+            Imf::OutputPart written(output, p);
+            written.setFrameBuffer(frame);
+            written.writePixels(image.height);
+        }
+        else if (Imf::isTiled(headers[std::size_t(p)].type()))
+        {
+            Imf::TiledInputPart copied(input, p);
+            Imf::TiledOutputPart(output, p).copyPixels(copied);
+        }
+        else
+        {
+            Imf::InputPart copied(input, p);
+            Imf::OutputPart(output, p).copyPixels(copied);
+        }
+    }
+}
+
+std::vector<char> encodeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
 {
     checkExtent(path, image);
     Imf::Header header = exrHeader(path, image, override);
@@ -618,9 +733,11 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
             frame.insert(channel.name, Imf::Slice::Make(Imf::HALF, values.data(), data, sizeof(Imath::half),
                                                         sizeof(Imath::half) * std::size_t(image.width)));
         }
-        Imf::OutputFile file(out, header, Imf::globalThreadCount());
-        file.setFrameBuffer(frame);
-        file.writePixels(image.height);
+        encodeParts(path, image, header, frame, out);
+    }
+    catch (const HostError&)
+    {
+        throw;
     }
     catch (const std::bad_alloc&)
     {
@@ -634,14 +751,20 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
     {
         fail(path, "OpenEXR encoding failed (" + oneLine(error.what()) + ")");
     }
-    writeFileAtomically(path, out.bytes.data(), out.bytes.size());
+    return std::move(out.bytes);
+}
+
+void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
+{
+    const std::vector<char> bytes = encodeExr(path, image, override);
+    writeFileAtomically(path, bytes.data(), bytes.size());
 }
 
 void writePngPreview(const std::string& path, const Image& image, float exposure, const OcioDisplay* display)
 {
     checkExtent(path, image);
     if (!hasRgb(image))
-        fail(path, "no R, G, B channels");
+        fail(path, "no " + colourNames(image.layer) + " channels");
     const Texels rgba = toRgba(image);
     const float scale = std::exp2(exposure);
     const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);

@@ -48,15 +48,16 @@ std::vector<BatchJob> jobsForOutputPattern(const std::vector<std::string>& input
 namespace
 {
 
-/// Clamps the R, G, B channels that are written as half floats (their type, or `override`) to +-65504, the largest
-/// finite half: a value beyond it (ringing beside a 65504 frame, a huge float input) would be written as Inf.
+/// Clamps the layer's R, G, B channels that are written as half floats (their type, or `override`) to +-65504, the
+/// largest finite half: a value beyond it (ringing beside a 65504 frame, a huge float input) would be written as Inf.
 /// Returns how many values changed.
 uint64_t saturateHalfRgb(Image& image, std::optional<PixelType> override)
 {
     constexpr float kHalfMax = 65504.0f;
     uint64_t saturated = 0;
+    const std::string r = image.colourChannel("R"), g = image.colourChannel("G"), b = image.colourChannel("B");
     for (Channel& channel : image.channels)
-        if ((channel.name == "R" || channel.name == "G" || channel.name == "B") &&
+        if ((channel.name == r || channel.name == g || channel.name == b) &&
             override.value_or(channel.type) == PixelType::Half)
             for (float& v : channel.values)
                 if (std::fabs(v) > kHalfMax)
@@ -276,7 +277,7 @@ class Pipeline
         {
             auto frame = std::make_unique<Frame>();
             frame->index = index;
-            frame->image = readImage(record.job.input);
+            frame->image = readImage(record.job.input, options_.selection);
             frame->rgba = toRgba(frame->image);
             record.width = frame->rgba.width;
             record.height = frame->rgba.height;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "image/image.h"
+#include "image/image_io.h"
 #include "image/ocio_display.h"
 #include "image/scrub.h"
 #include "runner/gpu_runner.h"
@@ -74,6 +75,8 @@ struct BatchOptions
 {
     Texels kernel; ///< RGB point spread function
     BloomSettings settings;
+    /// The part and layer of each input that is bloomed (readImage); the other parts and channels pass through
+    ImageSelection selection;
     std::optional<PixelType> pixelType; ///< output channel type; default: as the input's
     float scrubMax = kDefaultScrubMax;  ///< see scrubRgb
     float previewExposure = 0.0f;       ///< stops, for BatchJob::preview

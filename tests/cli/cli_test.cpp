@@ -679,6 +679,8 @@ TEST_F(CliTest, HelpListsEveryOption)
                                "--precision",
                                "--device",
                                "--pixel-type",
+                               "--part",
+                               "--layer",
                                "--resolution",
                                "-o ",
                                "--out-dir",

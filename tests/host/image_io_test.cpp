@@ -2,6 +2,7 @@
 // Image file round trips, readers' and writers' error messages, and the all-or-nothing write rule.
 #include "host_error.h"
 #include "image/image_io.h"
+#include "image_test_fixture.h"
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
@@ -9,17 +10,11 @@
 
 #include <Imath/half.h>
 #include <OpenEXR/ImfChannelList.h>
-#include <OpenEXR/ImfDeepFrameBuffer.h>
-#include <OpenEXR/ImfDeepScanLineOutputFile.h>
-#include <OpenEXR/ImfDeepScanLineOutputPart.h>
 #include <OpenEXR/ImfFrameBuffer.h>
 #include <OpenEXR/ImfHeader.h>
 #include <OpenEXR/ImfMatrixAttribute.h>
-#include <OpenEXR/ImfMultiPartOutputFile.h>
 #include <OpenEXR/ImfOpaqueAttribute.h>
 #include <OpenEXR/ImfOutputFile.h>
-#include <OpenEXR/ImfOutputPart.h>
-#include <OpenEXR/ImfPartType.h>
 #include <OpenEXR/ImfRationalAttribute.h>
 #include <OpenEXR/ImfStdIO.h>
 #include <OpenEXR/ImfStringAttribute.h>
@@ -41,96 +36,10 @@
 #include <set>
 #include <tuple>
 
-namespace fs = std::filesystem;
-
 namespace fftb
 {
 namespace
 {
-
-class ImageIoTest : public ::testing::Test
-{
-  protected:
-    void SetUp() override
-    {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir = fs::path(::testing::TempDir()) / (std::string("fftbloom_image_io_") + info->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    void TearDown() override { fs::remove_all(dir); }
-
-    std::string file(const std::string& name) const { return (dir / name).string(); }
-
-    std::set<std::string> listing() const
-    {
-        std::set<std::string> names;
-        for (const auto& entry : fs::directory_iterator(dir))
-            names.insert(entry.path().filename().string());
-        return names;
-    }
-
-    fs::path dir;
-};
-
-// Values spread over six decades with both signs, fixed seed, distinct per channel.
-Image makeImage(int width, int height, const std::vector<std::string>& names, PixelType type)
-{
-    std::mt19937 random(1234);
-    std::uniform_real_distribution<float> decade(-3.0f, 3.0f);
-    Image image{width, height, {}};
-    for (const auto& name : names)
-    {
-        Channel channel{name, type, std::vector<float>(std::size_t(width) * std::size_t(height))};
-        for (float& v : channel.values)
-            v = std::pow(10.0f, decade(random)) * (random() % 4 == 0 ? -1.0f : 1.0f);
-        image.channels.push_back(std::move(channel));
-    }
-    return image;
-}
-
-std::vector<char> readBytes(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void writeBytes(const std::string& path, const std::vector<char>& bytes)
-{
-    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-// Byte offset of the value of the header attribute `name` of type `type`.
-std::size_t attributeValue(const std::vector<char>& bytes, const std::string& name, const std::string& type)
-{
-    const std::string key = name + '\0' + type + '\0';
-    const auto at = std::search(bytes.begin(), bytes.end(), key.begin(), key.end());
-    EXPECT_NE(at, bytes.end()) << "no attribute " << name;
-    return std::size_t(at - bytes.begin()) + key.size() + 4; // after the int32 size
-}
-
-// Runs `action`, which must throw a HostError naming `path` and containing `reason`.
-void expectError(const std::function<void()>& action, const std::string& path, const std::string& reason)
-{
-    try
-    {
-        action();
-        ADD_FAILURE() << "no error; expected \"" << path << ": ..." << reason << "\"";
-    }
-    catch (const HostError& error)
-    {
-        const std::string message = error.what();
-        EXPECT_EQ(message.rfind(path + ": ", 0), 0u) << "message: " << message;
-        EXPECT_NE(message.find(reason), std::string::npos) << "message: " << message;
-    }
-}
-
-const Channel& channel(const Image& image, const std::string& name)
-{
-    const int index = image.find(name);
-    EXPECT_GE(index, 0) << "no channel " << name;
-    return image.channels.at(std::size_t(index));
-}
 
 // Little-endian bytes built up for a file or an attribute value, as OpenEXR stores them.
 struct Bytes
@@ -1136,95 +1045,6 @@ TEST_F(ImageIoTest, LuminanceChromaImagesAreRefused)
     // Y beside R, G, B is one more channel.
     writeExr(file("rgby.exr"), makeImage(8, 8, {"B", "G", "R", "Y"}, PixelType::Half));
     EXPECT_EQ(readImage(file("rgby.exr")).channels.size(), 4u);
-}
-
-// A flat scanline part of 8 x 8 half R, G, B texels named `name`, for a multi-part file.
-Imf::Header flatPart(const std::string& name)
-{
-    Imf::Header header(8, 8);
-    header.setName(name);
-    header.setType(Imf::SCANLINEIMAGE);
-    for (const char* c : {"B", "G", "R"})
-        header.channels().insert(c, Imf::Channel(Imf::HALF));
-    return header;
-}
-
-// A deep scanline part of 8 x 8 texels of one sample each, R, G, B and A, named `name`.
-Imf::Header deepPart(const std::string& name)
-{
-    Imf::Header header(8, 8);
-    header.setName(name);
-    header.setType(Imf::DEEPSCANLINE);
-    header.compression() = Imf::ZIPS_COMPRESSION;
-    for (const char* c : {"A", "B", "G", "R"})
-        header.channels().insert(c, Imf::Channel(Imf::FLOAT));
-    return header;
-}
-
-// One sample per texel, 0.5 in every channel, as a deep frame buffer over `counts` and `pointers` (64 each).
-Imf::DeepFrameBuffer deepFrame(std::vector<unsigned>& counts, std::vector<float>& values, std::vector<float*>& pointers)
-{
-    counts.assign(64, 1);
-    values.assign(64, 0.5f);
-    pointers.assign(64, nullptr);
-    for (std::size_t i = 0; i < 64; ++i)
-        pointers[i] = &values[i];
-    Imf::DeepFrameBuffer frame;
-    frame.insertSampleCountSlice(Imf::Slice(Imf::UINT, reinterpret_cast<char*>(counts.data()), 4, 32));
-    for (const char* c : {"A", "B", "G", "R"})
-        frame.insert(c, Imf::DeepSlice(Imf::FLOAT, reinterpret_cast<char*>(pointers.data()), sizeof(float*),
-                                       8 * sizeof(float*), sizeof(float)));
-    return frame;
-}
-
-TEST_F(ImageIoTest, MultiPartAndDeepFilesAreRefusedByName)
-{
-    std::vector<unsigned> counts;
-    std::vector<float> values;
-    std::vector<float*> pointers;
-    std::vector<Imath::half> flat(64, Imath::half(0.25f));
-    Imf::FrameBuffer flatFrame;
-    for (const char* c : {"B", "G", "R"})
-        flatFrame.insert(c, Imf::Slice(Imf::HALF, reinterpret_cast<char*>(flat.data()), 2, 16));
-    // A single-part deep file, which the flat API would composite (it has A) or crash on.
-    {
-        Imf::DeepScanLineOutputFile out(file("deep.exr").c_str(), deepPart("deep"));
-        out.setFrameBuffer(deepFrame(counts, values, pointers));
-        out.writePixels(8);
-    }
-    expectError([&] { readImage(file("deep.exr")); }, file("deep.exr"),
-                "the file holds deep data (deepscanline), which is not supported");
-    // Two flat parts, and a flat part beside a deep one.
-    {
-        const Imf::Header headers[] = {flatPart("beauty"), flatPart("diffuse")};
-        Imf::MultiPartOutputFile out(file("two.exr").c_str(), headers, 2);
-        for (int p = 0; p < 2; ++p)
-        {
-            Imf::OutputPart part(out, p);
-            part.setFrameBuffer(flatFrame);
-            part.writePixels(8);
-        }
-    }
-    expectError([&] { readImage(file("two.exr")); }, file("two.exr"),
-                "multi-part OpenEXR files are not supported yet (this one has 2 parts)");
-    {
-        const Imf::Header headers[] = {flatPart("beauty"), deepPart("depth")};
-        Imf::MultiPartOutputFile out(file("mixed.exr").c_str(), headers, 2);
-        Imf::OutputPart beauty(out, 0);
-        beauty.setFrameBuffer(flatFrame);
-        beauty.writePixels(8);
-        Imf::DeepScanLineOutputPart depth(out, 1);
-        depth.setFrameBuffer(deepFrame(counts, values, pointers));
-        depth.writePixels(8);
-    }
-    expectError([&] { readImage(file("mixed.exr")); }, file("mixed.exr"),
-                "part 1 (depth) holds deep data (deepscanline), which is not supported");
-    // A flat file whose version field says deep (non-image) without a part type.
-    writeExr(file("ok.exr"), makeImage(8, 8, {"B", "G", "R"}, PixelType::Half));
-    std::vector<char> bytes = readBytes(file("ok.exr"));
-    bytes.at(5) = char(bytes.at(5) | 0x08); // the version field's second byte holds bits 8 to 15
-    writeBytes(file("flag.exr"), bytes);
-    expectError([&] { readImage(file("flag.exr")); }, file("flag.exr"), "the file holds deep data (deep flag)");
 }
 
 TEST_F(ImageIoTest, EmptyImagesAreRefused)
