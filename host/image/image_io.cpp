@@ -239,7 +239,8 @@ void checkLayout(const std::string& path, const Imf::Header& header, bool tiled,
     if (tiled)
     {
         const Imf::TileDescription& tiles = header.tileDescription();
-        if (tiles.xSize < 1 || tiles.ySize < 1 || std::int64_t(tiles.xSize) * tiles.ySize > 1 << 24)
+        if (tiles.xSize < 1 || tiles.ySize < 1 || tiles.xSize > 1 << 24 || tiles.ySize > 1 << 24 ||
+            std::int64_t(tiles.xSize) * tiles.ySize > 1 << 24)
             failCorrupt(path, "tiles of " + std::to_string(tiles.xSize) + "x" + std::to_string(tiles.ySize) +
                                   " texels; at most 2^24 are supported");
         // The full-resolution level's tiles: the levels below add at most as many again in a mipmap.

@@ -465,6 +465,12 @@ TEST_F(ImageIoTest, DamagedTilesAreRefused)
     writeBytes(file("bad.exr"), bad);
     expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"),
                 "corrupt or truncated OpenEXR (an offset table of 268435456 blocks does not fit the file)");
+    // Tiles of 2^32 - 3 texels a side: their area would overflow a 64-bit product.
+    putU32(bad, tiles, 0xFFFFFFFDu);
+    putU32(bad, tiles + 4, 0xFFFFFFFDu);
+    writeBytes(file("bad.exr"), bad);
+    expectError([&] { readImage(file("bad.exr")); }, file("bad.exr"),
+                "corrupt or truncated OpenEXR (tiles of 4294967293x4294967293 texels; at most 2^24 are supported)");
 }
 
 TEST_F(ImageIoTest, ReadsRadianceHdrWithinRgbePrecision)
