@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -66,7 +67,7 @@ std::string BloomCase::name() const
            (spectrum == FFTB_SPECTRUM_MODE_RESAMPLED ? interpolationName() : "") +
            (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "") +
            (storage == FFTB_STORAGE_PRECISION_FLOAT16 ? " fp16" : "") +
-           (resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half" : "");
+           (resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half" : "") + (generatedKernel ? " generated" : "");
 }
 
 Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
@@ -138,7 +139,10 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 
     FftbContextCreateInfo ci =
         contextCreateInfo(device.instance(), device.logical(), c.width, c.height, c.kernelSize, c.kernelSize, &message);
-    ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer; // two command buffers of blooms pending at once, below
+    // Two command buffers of blooms pending at once, below. A generated kernel takes a descriptor set too: half as
+    // many frames to a command buffer then.
+    const uint32_t framesPerCommandBuffer = c.generatedKernel ? kBloomsPerCommandBuffer / 2 : kBloomsPerCommandBuffer;
+    ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer;
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     planner.lengthPolicy = c.lengths;
     ci.pNext = &planner;
@@ -189,7 +193,9 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     upload = device.createBuffer(texels * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
     input = device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     output = device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_STORAGE_BIT);
-    queries = device.createTimestampPool(uint32_t(total) * FFTB_TIMESTAMP_COUNT);
+    // Per frame: the generation's start, then the bloom's timestamps.
+    constexpr uint32_t kQueries = FFTB_TIMESTAMP_COUNT + 1;
+    queries = device.createTimestampPool(uint32_t(total) * kQueries);
     std::mt19937 rng(1);
     std::exponential_distribution<float> hdr(1.0f); // mostly dim, a long bright tail
     auto* halves = static_cast<uint16_t*>(upload.mapped);
@@ -199,7 +205,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     VkCommandBuffer cb = device.beginCommands();
     VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, c.width, c.height);
     VulkanDevice::prepareComputeOutput(cb, output.image);
-    vkCmdResetQueryPool(cb, queries, 0, uint32_t(total) * FFTB_TIMESTAMP_COUNT);
+    vkCmdResetQueryPool(cb, queries, 0, uint32_t(total) * kQueries);
 
     FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
     ti.queryPool = queries;
@@ -224,15 +230,27 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     VulkanDevice::Submission running, previous;
     for (int f = 0; f < total; ++f)
     {
-        ti.firstQuery = uint32_t(f) * FFTB_TIMESTAMP_COUNT;
-        if (FftbResult r = fftbCmdBloom(context, cb, &bi); r != FFTB_SUCCESS)
+        ti.firstQuery = uint32_t(f) * kQueries + 1;
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, uint32_t(f) * kQueries);
+        FftbResult r = FFTB_SUCCESS;
+        if (c.generatedKernel)
+        {
+            FftbApertureInfo eye{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
+            eye.corona = 0.5f;
+            eye.seed = uint32_t(f);
+            eye.airyRadiusTexels = 2.0f + 0.25f * std::sin(0.05f * float(f));
+            r = fftbCmdGenerateKernel(context, cb, &eye, kernel);
+        }
+        if (r == FFTB_SUCCESS)
+            r = fftbCmdBloom(context, cb, &bi);
+        if (r != FFTB_SUCCESS)
         {
             device.submitAndWait(cb);
             device.wait(running);
             device.wait(previous);
-            check(r, "fftbCmdBloom");
+            check(r, c.generatedKernel ? "fftbCmdGenerateKernel, fftbCmdBloom" : "fftbCmdBloom");
         }
-        if ((f + 1) % int(kBloomsPerCommandBuffer) == 0 && f + 1 < total)
+        if ((f + 1) % int(framesPerCommandBuffer) == 0 && f + 1 < total)
         {
             previous = running;
             running = device.submit(cb);
@@ -243,17 +261,20 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     device.submitAndWait(cb);
     device.wait(running);
 
-    std::vector<uint64_t> t(size_t(total) * FFTB_TIMESTAMP_COUNT);
+    std::vector<uint64_t> t(size_t(total) * kQueries);
     checkVulkan(vkGetQueryPoolResults(device.device(), queries, 0, uint32_t(t.size()), t.size() * 8, t.data(), 8,
                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
                 "vkGetQueryPoolResults");
     const double ms = device.timestampPeriod() * 1e-6;
     BloomTiming timing;
-    timing.kernelSpectrumMs = double(t[1] - t[0]) * ms;
-    std::vector<double> p1, p2, p3, sum;
+    timing.kernelSpectrumMs = double(t[2] - t[1]) * ms;
+    std::vector<double> p1, p2, p3, sum, generation, spectrum, frame;
     for (int f = c.warmupFrames; f < total; ++f)
     {
-        const uint64_t* s = &t[size_t(f) * FFTB_TIMESTAMP_COUNT];
+        const uint64_t* s = &t[size_t(f) * kQueries + 1];
+        generation.push_back(double(s[0] - s[-1]) * ms);
+        spectrum.push_back(double(s[1] - s[0]) * ms);
+        frame.push_back(double(s[4] - s[-1]) * ms);
         p1.push_back(double(s[2] - s[1]) * ms);
         p2.push_back(double(s[3] - s[2]) * ms);
         p3.push_back(double(s[4] - s[3]) * ms);
@@ -263,6 +284,12 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     timing.pass2Ms = median(p2);
     timing.pass3Ms = median(p3);
     timing.totalMs = median(sum);
+    if (c.generatedKernel)
+    {
+        timing.generationMs = median(generation);
+        timing.frameSpectrumMs = median(spectrum);
+        timing.frameMs = median(frame);
+    }
 
     timing.plan = plan;
     timing.traffic = trafficOf(plan, c.width, c.height, c.storage, c.padding);

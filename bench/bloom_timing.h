@@ -24,12 +24,15 @@ struct BloomCase
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     /// Half: pass 3's time includes pass 4 (upsampling), as FFTB_TIMESTAMP_COUNT documents.
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
+    /// Each frame first makes the kernel on the GPU (fftbCmdGenerateKernel): an eye whose pupil (Airy radius) follows
+    /// a slow sine and whose lens particles flicker (a new seed every frame), as animated glare does.
+    bool generatedKernel = false;
     int warmupFrames = 5;
     int frames = 50;
 
     /// "1920x1080/256 zero resampled" for the default ES interpolation, with " es6" for another width, " cubic 1x"
     /// or " linear 1x" for those at oversampling 1; " pow2" appended for power-of-two lengths, " fp16" for fp16
-    /// storage, " half" for half resolution
+    /// storage, " half" for half resolution, " generated" for a kernel generated every frame
     std::string name() const;
     /// The interpolation's part of name(): "" for the default.
     std::string interpolationName() const;
@@ -83,6 +86,9 @@ struct BloomTiming
     double kernelSpectrumMs = 0; ///< the two kernel passes, measured once (first frame)
     double pass1Ms = 0, pass2Ms = 0, pass3Ms = 0;
     double totalMs = 0; ///< median of the per-frame sums of the three passes
+    /// BloomCase::generatedKernel: medians per frame of the generation, of the kernel spectrum it makes stale, and of
+    /// the whole frame (generation, spectrum and the three passes)
+    double generationMs = 0, frameSpectrumMs = 0, frameMs = 0;
 };
 
 /// Blooms an RGBA16F frame of random HDR values into an RGBA16F storage image, warmupFrames + frames times, 8 to a

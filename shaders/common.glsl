@@ -3,38 +3,12 @@
 #ifndef FFTB_COMMON_GLSL
 #define FFTB_COMMON_GLSL
 
+#include "intermediate.glsl"
+
 layout(push_constant) uniform PushBlock
 {
     FftbPushConstants pc;
 };
-
-layout(constant_id = FFTB_SPEC_HALF_STORAGE) const bool HALF_STORAGE = false;
-
-// Complex half-spectrum lines, blocked: see intermediateIndex. Element i is intermediate[i], its real and imaginary
-// parts' fp32 bits, in fp32 storage; in half storage it is the 32-bit word i of the buffer (intermediate[i / 2], its
-// component i % 2), the two parts as fp16 (packHalf2x16): the same index, half the bytes. Read and written through
-// loadIntermediate and storeIntermediate.
-layout(set = 0, binding = FFTB_BINDING_INTERMEDIATE, std430) buffer Intermediate
-{
-    uvec2 intermediate[];
-};
-
-// Half storage: the largest finite fp16. Stored values are clamped to it, so a frame past the range saturates
-// instead of turning into infinities and NaNs over whole lines.
-const float HALF_MAX = 65504.0;
-
-vec2 loadIntermediate(uint i)
-{
-    return HALF_STORAGE ? unpackHalf2x16(intermediate[i >> 1u][i & 1u]) : uintBitsToFloat(intermediate[i]);
-}
-
-void storeIntermediate(uint i, vec2 z)
-{
-    if (HALF_STORAGE)
-        intermediate[i >> 1u][i & 1u] = packHalf2x16(clamp(z, -HALF_MAX, HALF_MAX));
-    else
-        intermediate[i] = floatBitsToUint(z);
-}
 
 // [channel][k1][k2] centred kernel half spectrum.
 layout(set = 0, binding = FFTB_BINDING_KERNEL_SPECTRUM, std430) buffer KernelSpectrum
@@ -123,62 +97,5 @@ int paddedSource(uint p, uint imageLength, uint paddedLength, uint mirrorSplit)
     const int position = p < mirrorSplit ? int(p) : int(p) - int(paddedLength);
     return int(mirroredRepeat(position, imageLength));
 }
-
-// Element v of half-spectrum line k1 < halfLines of `channel` in the intermediate, for lines of `lineCount` elements:
-// B = FFTB_INTERMEDIATE_BLOCK_LINES adjacent lines interleaved, [channel][k1 / B][v][k1 % B]. Pass 1 (consecutive k1
-// across a subgroup, one v) then writes whole 32-byte sectors, and pass 3 reads whole sectors.
-uint intermediateIndex(uint channel, uint k1, uint halfLines, uint v, uint lineCount)
-{
-    const uint blocks = (halfLines + FFTB_INTERMEDIATE_BLOCK_LINES - 1u) / FFTB_INTERMEDIATE_BLOCK_LINES;
-    const uint block = channel * blocks + k1 / FFTB_INTERMEDIATE_BLOCK_LINES;
-    return (block * lineCount + v) * FFTB_INTERMEDIATE_BLOCK_LINES + k1 % FFTB_INTERMEDIATE_BLOCK_LINES;
-}
-
-#ifdef FFTB_FFT_GLSL
-// After a forward FFT of z = a + i b (two real lines packed, seeds/000 "Exploiting the Hermitian Symmetry"),
-// stores the half spectra A[k] = (Z[k] + conj Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2,
-// of lines v0 and v0 + 1 at intermediateIndex(channel, k, N/2 + 1, v, lineCount); B only if v0 + 1 < lineCount.
-// Half storage stores A / N and B / N instead: |A[k]| / N <= max |a|, so a frame within fp16's range stays within it
-// (pass 2 then scales by 1 / N2 alone; FftbPushConstants::inverseScale).
-void storeHalfSpectrum(uint channel, uint v0, uint lineCount, uint k, vec2 z, vec2 zMirror)
-{
-    const float scale = HALF_STORAGE ? 0.5 / float(FFT_LENGTH) : 0.5;
-    const vec2 d = z - zMirror;
-    const uint a = intermediateIndex(channel, k, FFT_LENGTH / 2u + 1u, v0, lineCount);
-    storeIntermediate(a, scale * (z + zMirror));
-    if (v0 + 1u < lineCount)
-        storeIntermediate(a + FFTB_INTERMEDIATE_BLOCK_LINES, scale * vec2(d.y, -d.x));
-}
-
-void storeHalfSpectra(uint channel, uint v0, uint lineCount)
-{
-    if (SPLIT_RADIX == 1u)
-    {
-        // The spectrum is in shared memory, natural order.
-        for (uint k = gl_LocalInvocationID.x; k <= FFT_LENGTH / 2u; k += WORKGROUP_SIZE)
-            storeHalfSpectrum(channel, v0, lineCount, k, fftSharedGet(k),
-                              conjugate(fftSharedGet((FFT_LENGTH - k) % FFT_LENGTH)));
-        return;
-    }
-    // Long lines: slots k S .. k S + S - 1 hold X[R q + k], and X[N - (R q + k)] lies in sub-line (R - k) mod R. Each
-    // sub-line r in turn goes through shared memory (at q), where the invocations holding its mirrors read them.
-    for (uint r = 0u; r < SPLIT_RADIX; ++r)
-    {
-        barrier();
-        for (uint j = 0u; j < SUB_ELEMENTS; ++j)
-            fftSharedPut(gl_LocalInvocationID.x + j * WORKGROUP_SIZE, fftGet(r * SUB_ELEMENTS + j));
-        barrier();
-        const uint mirrored = (SPLIT_RADIX - r) % SPLIT_RADIX;
-        for (uint j = 0u; j < SUB_ELEMENTS; ++j)
-        {
-            const uint e = mirrored * SUB_ELEMENTS + j;
-            const uint k = fftFrequencyIndex(e);
-            if (k <= FFT_LENGTH / 2u)
-                storeHalfSpectrum(channel, v0, lineCount, k, fftGet(e),
-                                  conjugate(fftSharedGet(((FFT_LENGTH - k) % FFT_LENGTH) / SPLIT_RADIX)));
-        }
-    }
-}
-#endif
 
 #endif

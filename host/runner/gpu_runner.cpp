@@ -67,6 +67,7 @@ struct GpuRunner::State
     std::string pluginMessage;
     std::vector<float> kernelTexels;
     KernelChoice kernelChoice;
+    bool kernelGenerated = false; ///< the kernel's texels were replaced by fftbCmdGenerateKernel
 
     ~State()
     {
@@ -150,7 +151,8 @@ struct GpuRunner::State
         }
         FftbContextCreateInfo ci = contextCreateInfo(device.instance(), device.logical(), extent[0], extent[1],
                                                      extent[2], extent[3], &pluginMessage);
-        ci.maxFramesInFlight = uint32_t(slots.size());
+        // Each frame may record a kernel generation and a bloom, each taking a descriptor set.
+        ci.maxFramesInFlight = 2 * uint32_t(slots.size());
         FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
         planner.lengthPolicy = lengths;
         ci.pNext = &planner;
@@ -208,6 +210,7 @@ struct GpuRunner::State
                 fail(r, "fftbCreateKernel");
             kernelTexels = psf.values;
             kernelChoice = choice;
+            kernelGenerated = false;
         }
     }
 
@@ -334,6 +337,8 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         return;
     }
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
+    if (s.kernelGenerated && !settings.generatedKernel)
+        s.kernelTexels.clear(); // the kernel holds generated texels, not `kernel`'s: make it anew
     FftbBloomInfo bi = s.plan(w, h, kernel, settings);
     const std::size_t slotIndex = s.nextSlot;
     State::Slot& slot = s.slots[slotIndex];
@@ -355,10 +360,18 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     }
     bi.inputView = slot.input.view;
     bi.outputView = slot.output.view;
-    if (FftbResult recorded = fftbCmdBloom(s.context, cb, &bi); recorded != FFTB_SUCCESS)
+    FftbResult recorded = FFTB_SUCCESS;
+    if (settings.generatedKernel)
+    {
+        recorded = fftbCmdGenerateKernel(s.context, cb, &*settings.generatedKernel, s.kernel);
+        s.kernelGenerated = true;
+    }
+    if (recorded == FFTB_SUCCESS)
+        recorded = fftbCmdBloom(s.context, cb, &bi);
+    if (recorded != FFTB_SUCCESS)
     {
         d.submitAndWait(cb); // the uploads alone: simpler than a second way to free a recording buffer
-        s.fail(recorded, "fftbCmdBloom");
+        s.fail(recorded, settings.generatedKernel ? "fftbCmdGenerateKernel, fftbCmdBloom" : "fftbCmdBloom");
     }
 
     recordImageReadback(cb, slot.output.image, w, h, slot.download.buffer);

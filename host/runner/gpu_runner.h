@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace fftb
@@ -50,6 +51,9 @@ struct BloomSettings
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     /// the resolution the bloom is convolved at; half needs the resampled spectrum (FftbBloomResolution)
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
+    /// When set, each frame's kernel is made on the GPU from this aperture first (fftbCmdGenerateKernel): the kernel
+    /// texels given to submit() then fix its size only (K x K, K a power of two in 64..2048).
+    std::optional<FftbApertureInfo> generatedKernel;
 };
 
 /// Device choice and checks for a GpuRunner.

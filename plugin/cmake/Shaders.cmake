@@ -11,6 +11,10 @@ set(FFTBLOOM_SHADERS
     image_fft_second_convolve_ifft_second
     image_ifft_first_composite
     image_upsample_composite
+    psf_aperture_fft
+    psf_pattern_fft
+    psf_spectral_rgb
+    psf_normalize
     CACHE INTERNAL "the plugin's passes, shaders/<name>.comp")
 
 # Compiles FFTBLOOM_SHADER_DIR/<name>.comp (or SOURCE_DIR/<name>.comp) for every name in NAMES and adds the SPIR-V to

@@ -140,6 +140,18 @@ PsfSampling psfSamplingOf(const PsfParams& p)
     return s;
 }
 
+int psfFftSizeBound(int sizeTexels)
+{
+    const double bins = 2.0 * kAiryNull;
+    const double reach = (sizeTexels / 2.0 + 0.5) * bins * kPsfReferenceNm / kPsfShortestNm + 2.0;
+    return fftFriendly(int(std::ceil(std::max(2.0 * reach, 1.5 / kAiryNull * 1024.0))));
+}
+
+int psfOccluderBound(int sizeTexels)
+{
+    return 5000 + 200 + 1500 + std::max(8, int(std::ceil(std::numbers::pi * 0.925 * kAiryNull * 0.8 * sizeTexels)) + 1);
+}
+
 std::vector<Wavelength> wavelengthsOf(const PsfParams& p)
 {
     if (p.monochromaticNm > 0.0)

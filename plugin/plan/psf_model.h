@@ -110,6 +110,15 @@ bool checkPsfParams(const PsfParams& params, PsfParamError* error);
 /// and of the plugin (plan.h, isFftLength) up to 16384, that holds the pattern the kernel's border reaches at 380 nm.
 PsfSampling psfSamplingOf(const PsfParams& params);
 
+/// The largest FFT size N psfSamplingOf gives a kernel of `sizeTexels` at any Airy radius in range: at most
+/// max(2 * reach at 2.44 bins per texel, 1260) made FFT-friendly (the bins per texel are at most 2 * 1.2197, at an Airy
+/// radius of 1; the zero padding times the aperture's minimum diameter is at most 1.5 / 1.2197 * 1024).
+int psfFftSizeBound(int sizeTexels);
+
+/// The most occluders occludersOf gives a kernel of `sizeTexels`: 5000 dust, 200 scratches, 1500 particles and the
+/// lens fibres, at most 2.84 K + 1 (at a halo radius of 0.8 and an Airy radius of 1).
+int psfOccluderBound(int sizeTexels);
+
 /// A particle (a disc) or a scratch or fibre (a segment with round ends) over the aperture, in units of the aperture's
 /// radius (its circumscribed circle is the unit circle), y up. It multiplies the transmission by 1 - opacity c, c
 /// the sample's coverage: clamp(0.5 + (width - distance) R, 0, 1), R the radius in samples.

@@ -343,6 +343,27 @@ FftbResult fftbCmdPrepareKernel(FftbContext context, VkCommandBuffer commandBuff
                       { return c.cmdPrepareKernel(cb, i); });
 }
 
+FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuffer, const FftbApertureInfo* info,
+                                 FftbKernel kernel)
+{
+    if (!context)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    return guarded(
+        context,
+        [&]
+        {
+            if (!commandBuffer)
+                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "commandBuffer: VK_NULL_HANDLE"};
+            if (!info || info->sType != FFTB_STRUCTURE_TYPE_APERTURE_INFO)
+                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                    "apertureInfo: NULL or not FFTB_STRUCTURE_TYPE_APERTURE_INFO"};
+            if (!kernel)
+                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                    "kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
+            context->context.cmdGenerateKernel(commandBuffer, *info, *fftb::kernelOf(kernel));
+        });
+}
+
 FftbResult fftbPreparePipelines(FftbContext context, uint32_t count, const FftbBloomInfo* infos)
 {
     if (!context)

@@ -28,6 +28,10 @@ enum class Pass : uint32_t
     ImageFftSecondConvolveIfftSecond,
     ImageIfftFirstComposite,
     ImageUpsampleComposite, ///< half resolution only; no FFT: its pipeline's key has FFT length 0
+    PsfApertureFft,         ///< fftbCmdGenerateKernel: the aperture's rows and their FFT
+    PsfPatternFft,          ///< its columns' FFT and the diffraction pattern
+    PsfSpectralRgb,         ///< the pattern over each texel at every wavelength; no FFT
+    PsfNormalize,           ///< unit sum per channel and deapodization; no FFT
     Count,
 };
 
@@ -93,6 +97,8 @@ class Context
     FftbResult cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info);
     /// fftbCmdPrepareKernel: as cmdBloom, recording the kernel spectrum passes only.
     FftbResult cmdPrepareKernel(VkCommandBuffer commandBuffer, const FftbBloomInfo& info);
+    /// fftbCmdGenerateKernel (generate.cpp); throws Failure on an error.
+    void cmdGenerateKernel(VkCommandBuffer commandBuffer, const FftbApertureInfo& info, Kernel& kernel);
     /// fftbPreparePipelines; may run on another thread than the other calls.
     void preparePipelines(const FftbBloomInfo& info);
     const Device& device() const { return *device_; }
@@ -124,6 +130,8 @@ class Context
     /// Invocations per workgroup of an FFT of `fftLength` on this device (workgroupSizeOf at its limits).
     uint32_t workgroupSizeFor(uint32_t fftLength) const;
     VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
+    /// The next descriptor set, with the generator's buffer as the intermediate, the kernel's texels and the twiddles.
+    VkDescriptorSet generatorDescriptorSet(const Kernel::Generation& buffers);
     /// The push constants of every pass of a bloom with `info`, planned as `plan`.
     FftbPushConstants pushConstantsOf(const FftbBloomInfo& info, const Plan& plan) const;
     /// The two passes that compute the kernel spectrum of `plan`, a barrier after each.
@@ -133,8 +141,15 @@ class Context
     /// Passes 1-3 with `push`, a barrier between each; `stamp` writes a timestamp after each.
     template <typename Stamp>
     void imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, const FftbPushConstants& push, Stamp stamp);
+    /// Binds the pipeline of (pass, fftLength, half, rowLength), pushes `pushBytes` of `push` and dispatches, in a
+    /// debug label naming the pass.
     void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength, uint32_t groupsX,
-                  uint32_t groupsY, const FftbPushConstants& push);
+                  uint32_t groupsY, const void* push, uint32_t pushBytes);
+    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength, uint32_t groupsX,
+                  uint32_t groupsY, const FftbPushConstants& push)
+    {
+        dispatch(cb, pass, fftLength, half, rowLength, groupsX, groupsY, &push, sizeof(push));
+    }
     void barrier(VkCommandBuffer cb) const;
     void checkImageBarriers(const FftbImageBarrierInfo& images) const;
     /// The FftbImageBarrierInfo barriers before the first pass (`before`) or after the last.

@@ -100,13 +100,13 @@ void Device::check(VkResult result, const char* call) const
     throw Failure{r, result, std::string(call) + " failed with VkResult " + std::to_string(int(result))};
 }
 
-Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible) const
+Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUsageFlags extraUsage) const
 {
     Buffer b;
     b.sizeBytes = std::max<VkDeviceSize>(sizeBytes, 16);
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = b.sizeBytes;
-    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extraUsage;
     bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     check(vk.vkCreateBuffer(device, &bci, allocator, &b.buffer), "vkCreateBuffer");
     VkMemoryRequirements req;

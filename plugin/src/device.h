@@ -57,8 +57,9 @@ class Device
 
     /// Throws a Failure naming `call` when `result` is not VK_SUCCESS (out-of-memory results keep their meaning).
     void check(VkResult result, const char* call) const;
-    /// A storage buffer of at least `sizeBytes`, device-local, or host-visible, coherent and mapped.
-    Buffer createBuffer(VkDeviceSize sizeBytes, bool hostVisible) const;
+    /// A storage buffer (with `extraUsage` too) of at least `sizeBytes`, device-local, or host-visible, coherent and
+    /// mapped.
+    Buffer createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUsageFlags extraUsage = 0) const;
     void destroyBuffer(Buffer& buffer) const;
     /// Calls the message callback, if any.
     void report(FftbResult result, VkResult vkResult, const std::string& message) const;

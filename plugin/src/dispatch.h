@@ -21,6 +21,7 @@ namespace fftb
     X(vkCmdDispatch)                                                                                                   \
     X(vkCmdPipelineBarrier)                                                                                            \
     X(vkCmdPushConstants)                                                                                              \
+    X(vkCmdUpdateBuffer)                                                                                               \
     X(vkCmdWriteTimestamp)                                                                                             \
     X(vkCreateBuffer)                                                                                                  \
     X(vkCreateComputePipelines)                                                                                        \

@@ -82,25 +82,39 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     // Planar on the device: each channel's lines are contiguous for the kernel's first pass. A resampled spectrum
     // with the ES window is the transform of the deapodized kernel (resampling.h); the spectrum length S does not
     // depend on the axis order, so both slots share these texels.
-    std::vector<double> deapodizeX(width_, 1.0), deapodizeY(height_, 1.0);
+    std::vector<double> deapodizeY(height_, 1.0);
+    deapodizeX_.assign(width_, 1.0);
     if (mode_ == SpectrumMode::Resampled)
     {
-        deapodizeX = deapodization(resampling_, width_, resampling_.oversampling * pow2Ceil(width_));
-        deapodizeY = deapodization(resampling_, height_, resampling_.oversampling * pow2Ceil(height_));
+        deapodizeX_ = fftb::deapodization(resampling_, width_, resampling_.oversampling * pow2Ceil(width_));
+        deapodizeY = fftb::deapodization(resampling_, height_, resampling_.oversampling * pow2Ceil(height_));
     }
     texels_ = device_->createBuffer(VkDeviceSize(3) * texels * sizeof(float), true);
     auto* planar = static_cast<float*>(texels_.mapped);
     for (size_t i = 0; i < texels; ++i)
         for (int c = 0; c < 3; ++c)
             planar[c * texels + i] =
-                float(placed[i * 3 + size_t(c)] / sums[size_t(c)] * deapodizeX[i % width_] * deapodizeY[i / width_]);
+                float(placed[i * 3 + size_t(c)] / sums[size_t(c)] * deapodizeX_[i % width_] * deapodizeY[i / width_]);
 }
 
 Kernel::~Kernel()
 {
     device_->destroyBuffer(texels_);
+    for (Buffer& buffer : generators_)
+        device_->destroyBuffer(buffer);
     for (Slot& slot : slots_)
         device_->destroyBuffer(slot.buffer);
+}
+
+Kernel::Generation Kernel::replaceTexels(VkDeviceSize generatorBytes)
+{
+    std::lock_guard lock(mutex_);
+    if (generators_.empty() || generators_.back().sizeBytes < generatorBytes)
+        generators_.push_back(device_->createBuffer(generatorBytes, false, VK_BUFFER_USAGE_TRANSFER_DST_BIT));
+    for (Slot& slot : slots_)
+        slot.spectrumLength1 = slot.spectrumLength2 = 0;
+    serial_ = nextSerial();
+    return {texels_.buffer, generators_.back().buffer};
 }
 
 bool Kernel::needsSpectrum(const Plan& plan) const

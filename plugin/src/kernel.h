@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace fftb
 {
@@ -37,10 +38,28 @@ class Kernel
     /// Whether bind(plan) would compute the spectrum, without changing anything.
     bool needsSpectrum(const Plan& plan) const;
 
+    /// The kernel's texels are about to be replaced on the GPU (fftbCmdGenerateKernel): its spectra are recomputed by
+    /// the next bind, and its serial changes (results computed with the old texels are not reused). Returns the
+    /// buffers the generator writes: the texels, and its own buffer of at least `generatorBytes`, allocated or grown
+    /// now (a smaller one stays alive with the kernel: command buffers may still use it).
+    struct Generation
+    {
+        VkBuffer texels;
+        VkBuffer generator;
+    };
+    Generation replaceTexels(VkDeviceSize generatorBytes);
+    /// The factors texel x (or y) of the kernel is stored times along each axis: the resampled spectrum's
+    /// deapodization (resampling.h), 1 in exact mode. Square kernels only (both axes alike).
+    const std::vector<double>& deapodization() const { return deapodizeX_; }
+
     const Device& device() const { return *device_; }
     /// Unique among the kernels this process creates, unlike the address, which may be reused: what results computed
     /// with the kernel (a context's border weights) are keyed by.
-    uint64_t serial() const { return serial_; }
+    uint64_t serial() const
+    {
+        std::lock_guard lock(mutex_);
+        return serial_;
+    }
     uint32_t width() const { return width_; }
     uint32_t height() const { return height_; }
     SpectrumMode mode() const { return mode_; }
@@ -69,7 +88,9 @@ class Kernel
     SpectrumMode mode_ = SpectrumMode::Resampled;
     SpectrumResampling resampling_;
     Buffer texels_;
-    Slot slots_[2]; ///< x first, y first
+    std::vector<double> deapodizeX_;
+    std::vector<Buffer> generators_; ///< the generator's buffers, the last in use: fftbCmdGenerateKernel
+    Slot slots_[2];                  ///< x first, y first
     mutable std::mutex mutex_;
 };
 

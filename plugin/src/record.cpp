@@ -34,7 +34,7 @@ void Context::barrier(VkCommandBuffer cb) const
 }
 
 void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength,
-                       uint32_t groupsX, uint32_t groupsY, const FftbPushConstants& push)
+                       uint32_t groupsX, uint32_t groupsY, const void* push, uint32_t pushBytes)
 {
     static constexpr const char* labels[] = {
         "fftbloom: kernel spectrum, first-axis FFT",
@@ -43,11 +43,15 @@ void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool h
         "fftbloom: pass 2, second-axis FFT, Hadamard product, inverse FFT",
         "fftbloom: pass 3, first-axis inverse FFT, composite",
         "fftbloom: pass 4, upsample, composite",
+        "fftbloom: PSF, aperture and row FFT",
+        "fftbloom: PSF, column FFT and diffraction pattern",
+        "fftbloom: PSF, spectral integration to RGB",
+        "fftbloom: PSF, normalization",
     };
     static_assert(std::size(labels) == size_t(Pass::Count));
     device_->cmdBeginLabel(cb, labels[uint32_t(pass)]);
     vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass, fftLength, half, rowLength));
-    vk_.vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    vk_.vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
     vk_.vkCmdDispatch(cb, groupsX, groupsY, 1);
     device_->cmdEndLabel(cb);
 }

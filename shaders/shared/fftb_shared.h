@@ -139,4 +139,39 @@ struct FftbPushConstants
     float tintBlue;
 };
 
+// Push constants of the PSF generator's passes (fftbCmdGenerateKernel; plugin/plan/psf_model.h), in the same range as
+// FftbPushConstants. The generator's buffer, bound as the intermediate, holds: the aperture rows' half spectra
+// (intermediateIndex, channel 0, `rows` lines of N/2 + 1), then from 32-bit word patternStart the N x N diffraction
+// pattern |F|^2 (floats, row-major, the zero frequency at (N/2, N/2)), from occluderStart FFTB_PSF_OCCLUDER_WORDS
+// words per occluder (ax, ay, bx, by, width, opacity, 1 for a segment else 0, unused), from wavelengthStart
+// FFTB_PSF_WAVELENGTH_WORDS per wavelength (bins per texel at it, R, G, B weights) and from deapodizeStart the K
+// factors of the resampled spectrum's deapodization (1 without it), all floats.
+#define FFTB_PSF_OCCLUDER_WORDS 8
+#define FFTB_PSF_WAVELENGTH_WORDS 4
+// Invocations of the generator's passes without an FFT: 16 x 16 per workgroup, one per kernel texel; the
+// normalization runs one workgroup of FFTB_PSF_NORMALIZE_INVOCATIONS.
+#define FFTB_PSF_TILE 16
+#define FFTB_PSF_NORMALIZE_INVOCATIONS 256
+struct FftbPsfPushConstants
+{
+    FFTB_UINT fftLength;       // N: the aperture grid and its FFT are N x N
+    FFTB_UINT firstRow;        // the grid row of the first aperture row transformed; rows outside them are zero
+    FFTB_UINT rows;            // aperture rows transformed, even
+    FFTB_UINT kernelLength;    // K: the kernel is K x K texels
+    FFTB_UINT blades;          // 0: a circular iris
+    FFTB_UINT vanes;           // spider vanes
+    FFTB_UINT occluderCount;   // occluders in the buffer
+    FFTB_UINT occluderStart;   // 32-bit word of the first occluder
+    FFTB_UINT wavelengthCount; // wavelengths in the buffer
+    FFTB_UINT wavelengthStart; // 32-bit word of the first wavelength
+    FFTB_UINT patternStart;    // 32-bit word of the pattern
+    FFTB_UINT deapodizeStart;  // 32-bit word of K factors: texel (x, y) is stored times factor x times factor y
+    float radius;              // the aperture's radius R in grid samples
+    float bladeRotation;       // radians
+    float bladeCurvature;      // k = c / sqrt(1 - c^2 a^2) of the blades' arcs (psf_generator.cpp, Stop)
+    float obstruction;         // central obstruction radius over the aperture's
+    float vaneHalfWidth;       // over the aperture's radius
+    float vaneAngle;           // radians
+};
+
 #endif

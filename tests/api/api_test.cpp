@@ -654,6 +654,49 @@ TEST_F(ApiTest, CreateKernelRejectsABadPlacementNamingTheField)
     EXPECT_TRUE(messages_.empty());
 }
 
+TEST_F(ApiTest, CmdGenerateKernelChecksItsArgumentsNamingTheField)
+{
+    FftbContextCreateInfo create = validCreateInfo();
+    create.maxKernelResolutionWidth = create.maxKernelResolutionHeight = 64;
+    ASSERT_EQ(fftbCreateContext(&create, &context_), FFTB_SUCCESS);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    FftbApertureInfo aperture{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
+    aperture.blades = 6;
+    ASSERT_EQ(createKernel(kernel(48, 48)), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, kernel_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "a generated kernel is K x K, K a power of two in 64..2048");
+    ASSERT_EQ(createKernel(kernel(64, 64)), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernel: VK_NULL_HANDLE");
+    EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, nullptr, kernel_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "apertureInfo: NULL");
+    FftbApertureInfo wrongType = aperture;
+    wrongType.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
+    EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &wrongType, kernel_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FFTB_STRUCTURE_TYPE_APERTURE_INFO");
+    const struct
+    {
+        void (*set)(FftbApertureInfo&);
+        const char* field;
+    } cases[] = {
+        {[](FftbApertureInfo& a) { a.blades = 2; }, "apertureInfo.blades"},
+        {[](FftbApertureInfo& a) { a.airyRadiusTexels = 9.0f; }, "apertureInfo.airyRadiusTexels"},
+        {[](FftbApertureInfo& a) { a.corona = std::numeric_limits<float>::quiet_NaN(); }, "apertureInfo.corona"},
+        {[](FftbApertureInfo& a) { a.dust = 5001; }, "apertureInfo.dust"},
+        {[](FftbApertureInfo& a) { a.wavelengths = 8; }, "apertureInfo.wavelengths"}};
+    for (const auto& c : cases)
+    {
+        FftbApertureInfo bad = aperture;
+        c.set(bad);
+        EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &bad, kernel_), FFTB_ERROR_INVALID_ARGUMENT) << c.field;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, c.field);
+    }
+    // Zeros are the defaults: an Airy radius of 2 texels, 32 wavelengths.
+    EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, kernel_), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty());
+    endCommandBuffer(cb);
+}
+
 TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
 {
     createContext();

@@ -7,6 +7,7 @@
 #include <spirv_cross_c.h>
 
 #include <cstddef>
+#include <iterator>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -51,6 +52,27 @@ namespace
     X(tintGreen)                                                                                                       \
     X(tintBlue)
 
+// Every member of FftbPsfPushConstants, the block of the PSF generator's passes (psf_*), in declaration order.
+#define FFTB_PSF_PUSH_CONSTANT_MEMBERS(X)                                                                              \
+    X(fftLength)                                                                                                       \
+    X(firstRow)                                                                                                        \
+    X(rows)                                                                                                            \
+    X(kernelLength)                                                                                                    \
+    X(blades)                                                                                                          \
+    X(vanes)                                                                                                           \
+    X(occluderCount)                                                                                                   \
+    X(occluderStart)                                                                                                   \
+    X(wavelengthCount)                                                                                                 \
+    X(wavelengthStart)                                                                                                 \
+    X(patternStart)                                                                                                    \
+    X(deapodizeStart)                                                                                                  \
+    X(radius)                                                                                                          \
+    X(bladeRotation)                                                                                                   \
+    X(bladeCurvature)                                                                                                  \
+    X(obstruction)                                                                                                     \
+    X(vaneHalfWidth)                                                                                                   \
+    X(vaneAngle)
+
 struct ExpectedMember
 {
     const char* name;
@@ -68,6 +90,16 @@ template <typename T> constexpr spvc_basetype scalarType()
     ExpectedMember{#m, unsigned(offsetof(FftbPushConstants, m)), scalarType<decltype(FftbPushConstants::m)>()},
 const ExpectedMember kPushConstantMembers[] = {FFTB_PUSH_CONSTANT_MEMBERS(FFTB_EXPECTED_MEMBER)};
 #undef FFTB_EXPECTED_MEMBER
+#define FFTB_EXPECTED_MEMBER(m)                                                                                        \
+    ExpectedMember{#m, unsigned(offsetof(FftbPsfPushConstants, m)), scalarType<decltype(FftbPsfPushConstants::m)>()},
+const ExpectedMember kPsfPushConstantMembers[] = {FFTB_PSF_PUSH_CONSTANT_MEMBERS(FFTB_EXPECTED_MEMBER)};
+#undef FFTB_EXPECTED_MEMBER
+
+// Whether a pass is one of the PSF generator's (fftbCmdGenerateKernel), whose push constants are FftbPsfPushConstants.
+bool isPsfPass(const std::string& name)
+{
+    return name.rfind("psf_", 0) == 0;
+}
 
 // Every resource type that occupies a descriptor binding.
 const spvc_resource_type kDescriptorResourceTypes[] = {
@@ -169,7 +201,11 @@ TEST(SpirvModules, TableHoldsEveryPassInPassOrder)
                                                "image_fft_first",
                                                "image_fft_second_convolve_ifft_second",
                                                "image_ifft_first_composite",
-                                               "image_upsample_composite"};
+                                               "image_upsample_composite",
+                                               "psf_aperture_fft",
+                                               "psf_pattern_fft",
+                                               "psf_spectral_rgb",
+                                               "psf_normalize"};
     std::vector<std::string> names;
     for (size_t i = 0; i < fftb::kSpirvModuleCount; ++i)
         names.emplace_back(fftb::kSpirvModules[i].name);
@@ -199,6 +235,11 @@ TEST(SpirvModules, KernelSpectrumPassesDeclareNoImage)
 
 TEST_P(ReflectionTest, PushConstantBlockMatchesFftbPushConstants)
 {
+    const bool psf = isPsfPass(module().name);
+    const size_t expectedSize = psf ? sizeof(FftbPsfPushConstants) : sizeof(FftbPushConstants);
+    const std::vector<ExpectedMember> expectedMembers =
+        psf ? std::vector<ExpectedMember>(std::begin(kPsfPushConstantMembers), std::end(kPsfPushConstantMembers))
+            : std::vector<ExpectedMember>(std::begin(kPushConstantMembers), std::end(kPushConstantMembers));
     const Reflection r(module());
     ASSERT_TRUE(r.valid());
     const spvc_compiler c = r.compiler();
@@ -211,7 +252,7 @@ TEST_P(ReflectionTest, PushConstantBlockMatchesFftbPushConstants)
     spvc_type structType = spvc_compiler_get_type_handle(c, structId);
     size_t blockSize = 0;
     ASSERT_EQ(spvc_compiler_get_declared_struct_size(c, structType, &blockSize), SPVC_SUCCESS);
-    EXPECT_EQ(blockSize, sizeof(FftbPushConstants)) << module().name << ": push-constant block size";
+    EXPECT_EQ(blockSize, expectedSize) << module().name << ": push-constant block size";
     if (spvc_type_get_num_member_types(structType) == 1)
     {
         const spvc_type_id memberId = spvc_type_get_member_type(structType, 0);
@@ -229,12 +270,12 @@ TEST_P(ReflectionTest, PushConstantBlockMatchesFftbPushConstants)
 
     size_t structSize = 0;
     ASSERT_EQ(spvc_compiler_get_declared_struct_size(c, structType, &structSize), SPVC_SUCCESS);
-    EXPECT_EQ(structSize, sizeof(FftbPushConstants)) << module().name << ": declared size of the push-constant struct";
+    EXPECT_EQ(structSize, expectedSize) << module().name << ": declared size of the push-constant struct";
     const unsigned memberCount = spvc_type_get_num_member_types(structType);
-    ASSERT_EQ(memberCount, std::size(kPushConstantMembers)) << module().name << ": members of the push-constant struct";
+    ASSERT_EQ(memberCount, expectedMembers.size()) << module().name << ": members of the push-constant struct";
     for (unsigned i = 0; i < memberCount; ++i)
     {
-        const ExpectedMember& expected = kPushConstantMembers[i];
+        const ExpectedMember& expected = expectedMembers[i];
         const std::string name = spvc_compiler_get_member_name(c, structId, i);
         EXPECT_EQ(name, expected.name) << module().name << ": member " << i;
         unsigned offset = ~0u;
@@ -301,7 +342,24 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     spvc_specialization_constant x{}, y{}, z{};
     spvc_compiler_get_work_group_size_specialization_constants(c, &x, &y, &z);
     EXPECT_EQ(spvc_compiler_get_execution_model(c), SpvExecutionModelGLCompute) << module().name;
-    if (std::string(module().name) == "image_upsample_composite")
+    const std::string name = module().name;
+    if (name == "psf_spectral_rgb" || name == "psf_normalize")
+    {
+        // The generator's passes without an FFT: nothing specialized but intermediate.glsl's HALF_STORAGE (their
+        // pipelines have no VkSpecializationInfo: fp32); 16 x 16 invocations, one per kernel texel, or one workgroup
+        // of FFTB_PSF_NORMALIZE_INVOCATIONS (plugin/src/generate.cpp).
+        ids.erase(FFTB_SPEC_HALF_STORAGE);
+        EXPECT_TRUE(ids.empty()) << name << ": specialization constants its pipeline would not set";
+        EXPECT_EQ(x.id, 0u);
+        const bool tile = name == "psf_spectral_rgb";
+        EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 0),
+                  tile ? unsigned(FFTB_PSF_TILE) : unsigned(FFTB_PSF_NORMALIZE_INVOCATIONS));
+        EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 1),
+                  tile ? unsigned(FFTB_PSF_TILE) : 1u);
+        EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 2), 1u);
+        return;
+    }
+    if (name == "image_upsample_composite")
     {
         // The one pass without an FFT: nothing specialized (its pipeline has no VkSpecializationInfo) but
         // common.glsl's HALF_STORAGE, which only the intermediate's accessors read, not this pass; 8 x 8 invocations,

@@ -59,6 +59,7 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS = 10,
     FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION = 11,
     FFTB_STRUCTURE_TYPE_PASS_STATISTIC = 12,
+    FFTB_STRUCTURE_TYPE_APERTURE_INFO = 13,
     FFTB_STRUCTURE_TYPE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStructureType;
 
@@ -404,6 +405,36 @@ typedef struct FftbKernelInfo
     float centreOffsetV;
 } FftbKernelInfo;
 
+/** An aperture whose diffraction pattern fftbCmdGenerateKernel makes the kernel: a lens's iris with an optional
+ *  central obstruction, spider vanes, dust and scratches, or an eye's pupil with its lens fibres and particles. Lengths
+ *  are fractions of the aperture's diameter D (the circle through the blade tips); angles in degrees, counter-clockwise
+ *  on screen, 0 along +x. The model and its sources are docs/kernels.md's "Generated PSFs": the same as fftbloom-psf
+ *  and the CPU generator (host/psf/psf_generator.h, ApertureParams and PsfParams), whose ranges apply; a value outside
+ *  its range, or not finite, returns FFTB_ERROR_INVALID_ARGUMENT naming the field. */
+typedef struct FftbApertureInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_APERTURE_INFO */
+    const void* pNext;
+    uint32_t blades;        /**< iris blades: 0 a circle, else 3 .. 16; each straight edge diffracts a spike pair */
+    float bladeRotationDeg; /**< -360 .. 360 */
+    float bladeCurvature;   /**< 0 straight blades .. 1 a circle */
+    float obstruction;      /**< central obstruction diameter over D, 0 .. 0.9; 0: none */
+    uint32_t vanes;         /**< spider vanes from the centre to the rim, 0 .. 8 */
+    float vaneWidth;        /**< over D, 0.001 .. 0.1; 0 means 0.01 */
+    float vaneAngleDeg;     /**< direction of the first vane, -360 .. 360 */
+    uint32_t dust;          /**< opaque particles 0.4 % .. 1.6 % of D wide, 0 .. 5000, placed from `seed` */
+    uint32_t scratches;     /**< opaque scratches 10 % .. 40 % of D long, 0 .. 200, placed from `seed` */
+    /** The eye's scattering (Ritschel et al. 2009, "Temporal Glare"): lens fibres on the pupil's rim (the lenticular
+     *  halo) and particles (the ciliary corona), 0 .. 1; 0: neither. */
+    float corona;
+    float haloRadius; /**< the halo's radius at 550 nm over the kernel's half size, 0.1 .. 0.8; 0 means 0.4 */
+    uint32_t seed;    /**< of the dust, scratches and eye particles: the same seed, the same kernel */
+    /** The PSF's scale: the radius in kernel texels of a circular aperture's first dark ring at 550 nm, 1 .. 16 and at
+     *  most K / 8; 0 means 2 (the spikes then reach the kernel's border). */
+    float airyRadiusTexels;
+    uint32_t wavelengths; /**< across 380 .. 780 nm, 16 .. 256; 0 means 32 */
+} FftbApertureInfo;
+
 /** Frame-lifetime settings of one fftbCmdBloom. */
 typedef struct FftbBloomInfo
 {
@@ -690,6 +721,26 @@ FftbResult fftbPreparePipelines(FftbContext context, uint32_t count, const FftbB
  *  fftbCmdBloom does. Border weights (FFTB_PADDING_ZERO_NORMALIZED) are still computed by the first bloom of an
  *  extent. Returns the errors of fftbCmdBloom (FFTB_NOT_READY included). */
 FftbResult fftbCmdPrepareKernel(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
+
+/** Records the passes that make `kernel` the point spread function of `apertureInfo` on the GPU, with no CPU round
+ *  trip: the aperture drawn on an N x N grid (N from the kernel size and Airy radius, docs/kernels.md), its 2D FFT by
+ *  the plugin's FFT, the Fraunhofer pattern |F|^2 integrated over each kernel texel at every wavelength (the pattern
+ *  scales with lambda), weighted by the CIE 1931 colour matching functions into linear Rec.709 R, G, B, clamped at 0
+ *  and normalized per channel. It matches the CPU generator (fftbloom-psf) within the tolerance docs/kernels.md
+ *  states. `kernel` must be K x K texels, K a power of two in 64 .. 2048 (its texels are replaced; its rotation and
+ *  centre offset do not apply to the generated texels). Its spectra are recomputed by the next fftbCmdBloom or
+ *  fftbCmdPrepareKernel recorded after this call, which must execute after this command buffer (the same queue, or a
+ *  semaphore). Records vkCmdUpdateBuffer of the aperture's occluders (up to about 300 KiB; the queue must support transfer, as
+ *  compute queues do), barriers before it (after
+ *  earlier use of the kernel) and after its last pass (its writes visible to later compute shaders), and takes one
+ *  of the context's maxFramesInFlight descriptor sets (with a bloom in the same command buffer, two: a context
+ *  recording both per frame needs twice the frames in flight). Compiles its four pipelines when first used for an N
+ *  (whatever the context's flags), and allocates the kernel's generator buffer on first use: 9.4 MiB up to
+ *  K = 256, 81 MiB at 1024. Clobbers the bound compute pipeline, descriptor set 0 and push constants. Returns
+ *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of range, a kernel of another size or
+ *  device), FFTB_ERROR_DEVICE_LIMIT, FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuffer,
+                                 const FftbApertureInfo* apertureInfo, FftbKernel kernel);
 
 /** Records the bloom into `commandBuffer` (primary or secondary, recording, compute-capable queue); never
  *  submits or waits. Records three compute passes, preceded, the first time the kernel is used at a spectrum extent

@@ -135,6 +135,13 @@ class Context : public UniqueHandle<FftbContext, fftbDestroyContext>
         return fftbCmdPrepareKernel(handle_, commandBuffer, &info);
     }
 
+    /** fftbCmdGenerateKernel. */
+    FftbResult cmdGenerateKernel(VkCommandBuffer commandBuffer, const FftbApertureInfo& info, FftbKernel kernel,
+                                 std::nothrow_t) noexcept
+    {
+        return fftbCmdGenerateKernel(handle_, commandBuffer, &info, kernel);
+    }
+
     /** fftbPreparePipelines; may run on another thread while this context records. */
     FftbResult preparePipelines(uint32_t count, const FftbBloomInfo* infos, std::nothrow_t) noexcept
     {
@@ -178,6 +185,10 @@ class Context : public UniqueHandle<FftbContext, fftbDestroyContext>
     bool cmdPrepareKernel(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
     {
         return check("fftbCmdPrepareKernel", cmdPrepareKernel(commandBuffer, info, std::nothrow)) == FFTB_SUCCESS;
+    }
+    void cmdGenerateKernel(VkCommandBuffer commandBuffer, const FftbApertureInfo& info, FftbKernel kernel)
+    {
+        check("fftbCmdGenerateKernel", cmdGenerateKernel(commandBuffer, info, kernel, std::nothrow));
     }
     void preparePipelines(uint32_t count, const FftbBloomInfo* infos)
     {
