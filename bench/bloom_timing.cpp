@@ -193,8 +193,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     upload = device.createBuffer(texels * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
     input = device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     output = device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_STORAGE_BIT);
-    // Per frame: the generation's start, then the bloom's timestamps.
-    constexpr uint32_t kQueries = FFTB_TIMESTAMP_COUNT + 1;
+    // Per frame: the generation's timestamps, then the bloom's.
+    constexpr uint32_t kQueries = 2 * FFTB_TIMESTAMP_COUNT;
     queries = device.createTimestampPool(uint32_t(total) * kQueries);
     std::mt19937 rng(1);
     std::exponential_distribution<float> hdr(1.0f); // mostly dim, a long bright tail
@@ -230,17 +230,23 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     VulkanDevice::Submission running, previous;
     for (int f = 0; f < total; ++f)
     {
-        ti.firstQuery = uint32_t(f) * kQueries + 1;
-        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, uint32_t(f) * kQueries);
+        ti.firstQuery = uint32_t(f) * kQueries + FFTB_TIMESTAMP_COUNT;
         FftbResult r = FFTB_SUCCESS;
         if (c.generatedKernel)
         {
+            FftbTimestampInfo generationTimes{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
+            generationTimes.queryPool = queries;
+            generationTimes.firstQuery = uint32_t(f) * kQueries;
             FftbApertureInfo eye{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
+            eye.pNext = &generationTimes;
             eye.corona = 0.5f;
             eye.seed = uint32_t(f);
             eye.airyRadiusTexels = 2.0f + 0.25f * std::sin(0.05f * float(f));
             r = fftbCmdGenerateKernel(context, cb, &eye, kernel);
         }
+        else // the generation's queries, written so that every query of the pool has a result
+            for (uint32_t q = 0; q < FFTB_TIMESTAMP_COUNT; ++q)
+                vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, uint32_t(f) * kQueries + q);
         if (r == FFTB_SUCCESS)
             r = fftbCmdBloom(context, cb, &bi);
         if (r != FFTB_SUCCESS)
@@ -267,14 +273,18 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
                 "vkGetQueryPoolResults");
     const double ms = device.timestampPeriod() * 1e-6;
     BloomTiming timing;
-    timing.kernelSpectrumMs = double(t[2] - t[1]) * ms;
+    timing.kernelSpectrumMs = double(t[FFTB_TIMESTAMP_COUNT + 1] - t[FFTB_TIMESTAMP_COUNT]) * ms;
     std::vector<double> p1, p2, p3, sum, generation, spectrum, frame;
+    std::vector<double> generationPasses[4];
     for (int f = c.warmupFrames; f < total; ++f)
     {
-        const uint64_t* s = &t[size_t(f) * kQueries + 1];
-        generation.push_back(double(s[0] - s[-1]) * ms);
+        const uint64_t* g = &t[size_t(f) * kQueries];
+        const uint64_t* s = g + FFTB_TIMESTAMP_COUNT;
+        for (size_t pass = 0; pass < 4 && c.generatedKernel; ++pass)
+            generationPasses[pass].push_back(double(g[pass + 1] - g[pass]) * ms);
+        generation.push_back(double(g[4] - g[0]) * ms);
         spectrum.push_back(double(s[1] - s[0]) * ms);
-        frame.push_back(double(s[4] - s[-1]) * ms);
+        frame.push_back(double(s[4] - g[0]) * ms);
         p1.push_back(double(s[2] - s[1]) * ms);
         p2.push_back(double(s[3] - s[2]) * ms);
         p3.push_back(double(s[4] - s[3]) * ms);
@@ -289,6 +299,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         timing.generationMs = median(generation);
         timing.frameSpectrumMs = median(spectrum);
         timing.frameMs = median(frame);
+        for (size_t pass = 0; pass < 4; ++pass)
+            timing.generationPassMs[pass] = median(generationPasses[pass]);
     }
 
     timing.plan = plan;

@@ -89,6 +89,9 @@ struct BloomTiming
     /// BloomCase::generatedKernel: medians per frame of the generation, of the kernel spectrum it makes stale, and of
     /// the whole frame (generation, spectrum and the three passes)
     double generationMs = 0, frameSpectrumMs = 0, frameMs = 0;
+    /// The generation's passes: the upload with the aperture and row FFT, the column FFT and pattern, the spectral
+    /// integration, the normalization (FFTB_TIMESTAMP_COUNT)
+    double generationPassMs[4] = {};
 };
 
 /// Blooms an RGBA16F frame of random HDR values into an RGBA16F storage image, warmupFrames + frames times, 8 to a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PSF generator, step 4: scales each channel of the kernel to unit sum and deapodizes it, as fftbCreateKernel does
-// with the texels it is given (plugin/src/kernel.cpp). One workgroup.
+// with the texels it is given (plugin/src/kernel.cpp). Each workgroup adds up step 3's sums of its workgroups, then
+// scales a FFTB_PSF_NORMALIZE_TILE x FFTB_PSF_NORMALIZE_TILE tile of the kernel.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared/fftb_shared.h"
@@ -17,10 +18,11 @@ shared vec3 partial[FFTB_PSF_NORMALIZE_INVOCATIONS];
 
 void main()
 {
-    const uint texels = pc.kernelLength * pc.kernelLength, id = gl_LocalInvocationID.x;
+    const uint k = pc.kernelLength, texels = k * k, id = gl_LocalInvocationID.x;
+    const uint tiles = (k + FFTB_PSF_TILE - 1u) / FFTB_PSF_TILE;
     vec3 sum = vec3(0.0);
-    for (uint i = id; i < texels; i += FFTB_PSF_NORMALIZE_INVOCATIONS)
-        sum += vec3(kernelTexels[i], kernelTexels[texels + i], kernelTexels[2u * texels + i]);
+    for (uint t = id; t < tiles * tiles; t += FFTB_PSF_NORMALIZE_INVOCATIONS)
+        sum += vec3(psfWord(3u * t), psfWord(3u * t + 1u), psfWord(3u * t + 2u));
     partial[id] = sum;
     barrier();
     for (uint stride = FFTB_PSF_NORMALIZE_INVOCATIONS / 2u; stride > 0u; stride /= 2u)
@@ -33,11 +35,14 @@ void main()
     const vec3 total = partial[0];
     const vec3 scale = vec3(total.x > 0.0 ? 1.0 / total.x : 0.0, total.y > 0.0 ? 1.0 / total.y : 0.0,
                             total.z > 0.0 ? 1.0 / total.z : 0.0);
-    for (uint i = id; i < texels; i += FFTB_PSF_NORMALIZE_INVOCATIONS)
+    const uvec2 origin = gl_WorkGroupID.xy * FFTB_PSF_NORMALIZE_TILE;
+    for (uint i = id; i < FFTB_PSF_NORMALIZE_TILE * FFTB_PSF_NORMALIZE_TILE; i += FFTB_PSF_NORMALIZE_INVOCATIONS)
     {
-        const float deapodize = psfWord(pc.deapodizeStart + i % pc.kernelLength) *
-                                psfWord(pc.deapodizeStart + i / pc.kernelLength);
+        const uvec2 texel = origin + uvec2(i % FFTB_PSF_NORMALIZE_TILE, i / FFTB_PSF_NORMALIZE_TILE);
+        if (texel.x >= k || texel.y >= k)
+            continue;
+        const float deapodize = psfWord(pc.deapodizeStart + texel.x) * psfWord(pc.deapodizeStart + texel.y);
         for (uint c = 0u; c < 3u; ++c)
-            kernelTexels[c * texels + i] *= scale[c] * deapodize;
+            kernelTexels[c * texels + texel.y * k + texel.x] *= scale[c] * deapodize;
     }
 }

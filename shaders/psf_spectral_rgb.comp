@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // PSF generator, step 3: each kernel texel integrates the diffraction pattern over its footprint at every wavelength
 // (the pattern scales with lambda: a texel spans binsPerTexel * 550 nm / lambda bins), weighted by the wavelength's
-// linear Rec.709 R, G, B (CIE 1931), summed and clamped at 0 (host/psf/psf_generator.cpp, axisTaps).
+// linear Rec.709 R, G, B (CIE 1931), summed and clamped at 0 (host/psf/psf_generator.cpp, axisTaps); each workgroup
+// also writes its texels' sums per channel for step 4.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared/fftb_shared.h"
@@ -27,12 +28,12 @@ float tentIntegral(float t)
     return 1.0;
 }
 
+shared vec3 partial[FFTB_PSF_TILE * FFTB_PSF_TILE];
+
 void main()
 {
     const uvec2 texel = gl_GlobalInvocationID.xy;
     const uint k = pc.kernelLength, n = pc.fftLength;
-    if (texel.x >= k || texel.y >= k)
-        return;
     vec3 sum = vec3(0.0);
     for (uint w = 0u; w < pc.wavelengthCount; ++w)
     {
@@ -58,6 +59,25 @@ void main()
         sum += value * vec3(psfWord(word + 1u), psfWord(word + 2u), psfWord(word + 3u));
     }
     // Spectral colours outside the Rec.709 gamut sum to negative values where one hue dominates.
-    for (uint c = 0u; c < 3u; ++c)
-        kernelTexels[(c * k + texel.y) * k + texel.x] = max(sum[c], 0.0);
+    sum = max(sum, vec3(0.0));
+    const bool inside = texel.x < k && texel.y < k;
+    if (inside)
+        for (uint c = 0u; c < 3u; ++c)
+            kernelTexels[(c * k + texel.y) * k + texel.x] = sum[c];
+    // The workgroup's sums per channel, for the normalization: at word 3 * workgroup of the buffer, over the rows'
+    // half spectra, which pass 2 has read.
+    const uint id = gl_LocalInvocationIndex;
+    partial[id] = inside ? sum : vec3(0.0);
+    barrier();
+    for (uint stride = FFTB_PSF_TILE * FFTB_PSF_TILE / 2u; stride > 0u; stride /= 2u)
+    {
+        if (id < stride)
+            partial[id] += partial[id + stride];
+        barrier();
+    }
+    if (id < 3u)
+    {
+        const uint tiles = (k + FFTB_PSF_TILE - 1u) / FFTB_PSF_TILE; // the workgroups along x (no NumWorkgroups in HLSL)
+        setPsfWord(3u * (gl_WorkGroupID.y * tiles + gl_WorkGroupID.x) + id, partial[0][id]);
+    }
 }

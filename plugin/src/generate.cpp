@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -128,7 +129,19 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     const Kernel::Generation buffers = kernel.replaceTexels(boundWords * 4);
     const VkDescriptorSet set = generatorDescriptorSet(buffers);
 
+    const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
+    if (timestamps && !timestamps->queryPool)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
+    uint32_t stamp = 0;
+    const auto writeTimestamp = [&]
+    {
+        if (timestamps)
+            vk_.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps->queryPool,
+                                    timestamps->firstQuery + stamp++);
+    };
+
     device_->cmdBeginLabel(cb, "fftbloom: generate the kernel");
+    writeTimestamp();
     // After earlier compute use of the kernel and of this buffer: the update below overwrites what they read.
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -146,14 +159,18 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
                              nullptr, 0, nullptr);
     vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set, 0, nullptr);
     const uint32_t tiles = (k + FFTB_PSF_TILE - 1) / FFTB_PSF_TILE;
-    dispatch(cb, Pass::PsfApertureFft, n, false, 0, rows / 2, 1, &push, sizeof(push));
-    barrier(cb);
-    dispatch(cb, Pass::PsfPatternFft, n, false, 0, n / 2 + 1, 1, &push, sizeof(push));
-    barrier(cb);
-    dispatch(cb, Pass::PsfSpectralRgb, 0, false, 0, tiles, tiles, &push, sizeof(push));
-    barrier(cb);
-    dispatch(cb, Pass::PsfNormalize, 0, false, 0, 1, 1, &push, sizeof(push));
-    barrier(cb);
+    const uint32_t normalizeTiles = (k + FFTB_PSF_NORMALIZE_TILE - 1) / FFTB_PSF_NORMALIZE_TILE;
+    const std::tuple<Pass, uint32_t, uint32_t, uint32_t> passes[] = {
+        {Pass::PsfApertureFft, n, rows / 2, 1},
+        {Pass::PsfPatternFft, n, n / 2 + 1, 1},
+        {Pass::PsfSpectralRgb, 0, tiles, tiles},
+        {Pass::PsfNormalize, 0, normalizeTiles, normalizeTiles}};
+    for (const auto& [pass, length, groupsX, groupsY] : passes)
+    {
+        dispatch(cb, pass, length, false, 0, groupsX, groupsY, &push, sizeof(push));
+        barrier(cb);
+        writeTimestamp();
+    }
     device_->cmdEndLabel(cb);
 }
 

@@ -100,6 +100,7 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
 Kernel::~Kernel()
 {
     device_->destroyBuffer(texels_);
+    device_->destroyBuffer(generatedTexels_);
     for (Buffer& buffer : generators_)
         device_->destroyBuffer(buffer);
     for (Slot& slot : slots_)
@@ -111,10 +112,13 @@ Kernel::Generation Kernel::replaceTexels(VkDeviceSize generatorBytes)
     std::lock_guard lock(mutex_);
     if (generators_.empty() || generators_.back().sizeBytes < generatorBytes)
         generators_.push_back(device_->createBuffer(generatorBytes, false, VK_BUFFER_USAGE_TRANSFER_DST_BIT));
+    // The GPU writes and reads generated texels: device-local, unlike the host-visible ones uploaded at creation.
+    if (!generatedTexels_.buffer)
+        generatedTexels_ = device_->createBuffer(texels_.sizeBytes, false);
     for (Slot& slot : slots_)
         slot.spectrumLength1 = slot.spectrumLength2 = 0;
     serial_ = nextSerial();
-    return {texels_.buffer, generators_.back().buffer};
+    return {generatedTexels_.buffer, generators_.back().buffer};
 }
 
 bool Kernel::needsSpectrum(const Plan& plan) const
@@ -137,7 +141,7 @@ Kernel::Binding Kernel::bind(const Plan& plan)
     const bool compute = !slot.holds(plan);
     slot.spectrumLength1 = plan.first.spectrumLength;
     slot.spectrumLength2 = plan.second.spectrumLength;
-    return {texels_.buffer, slot.buffer.buffer, compute};
+    return {generatedTexels_.buffer ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, compute};
 }
 
 } // namespace fftb

@@ -40,8 +40,9 @@ class Kernel
 
     /// The kernel's texels are about to be replaced on the GPU (fftbCmdGenerateKernel): its spectra are recomputed by
     /// the next bind, and its serial changes (results computed with the old texels are not reused). Returns the
-    /// buffers the generator writes: the texels, and its own buffer of at least `generatorBytes`, allocated or grown
-    /// now (a smaller one stays alive with the kernel: command buffers may still use it).
+    /// buffers the generator writes: device-local texels (bound from now on), and its own buffer of at least
+    /// `generatorBytes`, allocated or grown now (a smaller one stays alive with the kernel: command buffers may still
+    /// use it).
     struct Generation
     {
         VkBuffer texels;
@@ -87,7 +88,8 @@ class Kernel
     uint32_t width_ = 0, height_ = 0;
     SpectrumMode mode_ = SpectrumMode::Resampled;
     SpectrumResampling resampling_;
-    Buffer texels_;
+    Buffer texels_;          ///< host-visible, uploaded at creation
+    Buffer generatedTexels_; ///< device-local, from the first fftbCmdGenerateKernel on: then bound instead
     std::vector<double> deapodizeX_;
     std::vector<Buffer> generators_; ///< the generator's buffers, the last in use: fftbCmdGenerateKernel
     Slot slots_[2];                  ///< x first, y first

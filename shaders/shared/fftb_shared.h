@@ -145,13 +145,15 @@ struct FftbPushConstants
 // pattern |F|^2 (floats, row-major, the zero frequency at (N/2, N/2)), from occluderStart FFTB_PSF_OCCLUDER_WORDS
 // words per occluder (ax, ay, bx, by, width, opacity, 1 for a segment else 0, unused), from wavelengthStart
 // FFTB_PSF_WAVELENGTH_WORDS per wavelength (bins per texel at it, R, G, B weights) and from deapodizeStart the K
-// factors of the resampled spectrum's deapodization (1 without it), all floats.
+// factors of the resampled spectrum's deapodization (1 without it), all floats. Once the pattern is made, the rows'
+// words hold the spectral integration's sums: 3 per workgroup (R, G, B), row-major over its workgroups.
 #define FFTB_PSF_OCCLUDER_WORDS 8
 #define FFTB_PSF_WAVELENGTH_WORDS 4
 // Invocations of the generator's passes without an FFT: 16 x 16 per workgroup, one per kernel texel; the
-// normalization runs one workgroup of FFTB_PSF_NORMALIZE_INVOCATIONS.
+// normalization's workgroups of FFTB_PSF_NORMALIZE_INVOCATIONS scale FFTB_PSF_NORMALIZE_TILE^2 texels each.
 #define FFTB_PSF_TILE 16
 #define FFTB_PSF_NORMALIZE_INVOCATIONS 256
+#define FFTB_PSF_NORMALIZE_TILE 64
 struct FftbPsfPushConstants
 {
     FFTB_UINT fftLength;       // N: the aperture grid and its FFT are N x N

@@ -606,10 +606,13 @@ typedef struct FftbNodeDescription
  *  were cached),
  *  [2] after pass 1 (first-axis FFT), [3] after pass 2 (second-axis FFT, product, inverse), [4] after pass 3
  *  (first-axis inverse and composite; at FFTB_BLOOM_RESOLUTION_HALF after pass 4, upsampling and composite).
- *  Written at VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT. */
+ *  Written at VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT. Chained to FftbApertureInfo::pNext, fftbCmdGenerateKernel
+ *  writes as many: [0] before its first command, [1] after the aperture and row FFT, [2] after the column FFT and
+ *  diffraction pattern, [3] after the spectral integration, [4] after the normalization. */
 #define FFTB_TIMESTAMP_COUNT 5u
 
-/** Per-pass GPU timing, chained to FftbBloomInfo::pNext (for profilers, the demo and the benchmark). */
+/** Per-pass GPU timing, chained to FftbBloomInfo::pNext or FftbApertureInfo::pNext (for profilers, the demo and the
+ *  benchmark). */
 typedef struct FftbTimestampInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO */
