@@ -18,7 +18,8 @@ void main()
         if (i >= FFT_LENGTH)
             break;
         const bool inside = i >= pc.firstRow && i < pc.firstRow + pc.rows;
-        fftPut(e, inside ? loadIntermediate(intermediateIndex(0u, k1, middle + 1u, i - pc.firstRow, pc.rows)) : vec2(0.0));
+        fftPut(e,
+               inside ? loadIntermediate(intermediateIndex(0u, k1, middle + 1u, i - pc.firstRow, pc.rows)) : vec2(0.0));
     }
     fftRun(false);
     // Columns N/2 .. N-1 come from k1 < N/2, column 0 from k1 = N/2 and columns 1 .. N/2 - 1 from the mirrors of

@@ -30,43 +30,97 @@ float tentIntegral(float t)
 
 shared vec3 partial[FFTB_PSF_TILE * FFTB_PSF_TILE];
 
+// Bins a texel's footprint touches along an axis: it spans at most 2 * 1.2197 * 550 / 380 = 3.53 bins (an Airy radius
+// of 1 texel at 380 nm; psf_model.h, psfFftSizeBound), so floor(lo) .. ceil(lo + 3.53) holds at most 6; a tile of 16
+// texels at most 16 * 3.53 + 6 < 64 bins.
+const int MAX_TAPS = 6;
+const int MAX_SPAN = 64;
+// Per wavelength, separably: the weights of each column's and each row's bins, then the pattern's rows the tile
+// touches integrated along x for each column of the tile (`across`), then those along y for each texel. (Weights
+// computed where they are used instead, with two alternating `across` buffers and one barrier a wavelength, measured
+// 10 % slower on an H100 at K = 256 and 50 % at 512: bench/results/README.md.)
+shared float weightX[FFTB_PSF_TILE][MAX_TAPS];
+shared float weightY[FFTB_PSF_TILE][MAX_TAPS];
+shared int firstBinX[FFTB_PSF_TILE];
+shared int firstBinY[FFTB_PSF_TILE];
+shared int tapsX[FFTB_PSF_TILE];
+shared int tapsY[FFTB_PSF_TILE];
+shared float across[MAX_SPAN][FFTB_PSF_TILE];
+
+// Texel `t`'s footprint along an axis at `bins` bins per texel: [lo, lo + bins] around bin N/2.
+float footprintStart(uint t, float bins)
+{
+    return (float(t) - float(pc.kernelLength / 2u) - 0.5) * bins;
+}
+
 void main()
 {
     const uvec2 texel = gl_GlobalInvocationID.xy;
-    const uint k = pc.kernelLength, n = pc.fftLength;
+    const uvec2 origin = gl_WorkGroupID.xy * FFTB_PSF_TILE;
+    const uvec2 local = gl_LocalInvocationID.xy;
+    const uint n = pc.fftLength, id = gl_LocalInvocationIndex;
+    const int centre = int(n / 2u);
     vec3 sum = vec3(0.0);
     for (uint w = 0u; w < pc.wavelengthCount; ++w)
     {
         const uint word = pc.wavelengthStart + w * FFTB_PSF_WAVELENGTH_WORDS;
         const float bins = psfWord(word);
-        // Texel x covers bins [(x - K/2 - 1/2) s, (x - K/2 + 1/2) s] around bin N/2; the weights integrate the
-        // linear interpolation between bin centres over it.
-        const vec2 lo = (vec2(texel) - float(k / 2u) - 0.5) * bins, hi = lo + bins;
-        const ivec2 first = ivec2(floor(lo)), last = ivec2(ceil(hi));
-        float value = 0.0;
-        for (int y = first.y; y <= last.y; ++y)
+        // The weights integrate the linear interpolation between bin centres over each footprint.
+        if (id < 2u * FFTB_PSF_TILE)
         {
-            const float wy = tentIntegral(hi.y - float(y)) - tentIntegral(lo.y - float(y));
-            const uint row = uint(clamp(y + int(n / 2u), 0, int(n) - 1)) * n;
-            float across = 0.0;
-            for (int x = first.x; x <= last.x; ++x)
+            const uint t = id % FFTB_PSF_TILE;
+            const bool x = id < FFTB_PSF_TILE;
+            const float lo = footprintStart((x ? origin.x : origin.y) + t, bins), hi = lo + bins;
+            const int first = int(floor(lo)), taps = min(int(ceil(hi)) - first + 1, MAX_TAPS);
+            for (int j = 0; j < MAX_TAPS; ++j)
             {
-                const float wx = tentIntegral(hi.x - float(x)) - tentIntegral(lo.x - float(x));
-                across += wx * psfWord(pc.patternStart + row + uint(clamp(x + int(n / 2u), 0, int(n) - 1)));
+                const float weight =
+                    j < taps ? tentIntegral(hi - float(first + j)) - tentIntegral(lo - float(first + j)) : 0.0;
+                if (x)
+                    weightX[t][j] = weight;
+                else
+                    weightY[t][j] = weight;
             }
-            value += wy * across;
+            if (x)
+            {
+                firstBinX[t] = first;
+                tapsX[t] = taps;
+            }
+            else
+            {
+                firstBinY[t] = first;
+                tapsY[t] = taps;
+            }
         }
+        barrier();
+        const int firstRow = firstBinY[0];
+        const int rows = min(firstBinY[FFTB_PSF_TILE - 1] + tapsY[FFTB_PSF_TILE - 1] - firstRow, MAX_SPAN);
+        for (uint e = id; e < uint(rows) * FFTB_PSF_TILE; e += FFTB_PSF_TILE * FFTB_PSF_TILE)
+        {
+            const uint column = e % FFTB_PSF_TILE;
+            const uint row =
+                pc.patternStart + uint(clamp(firstRow + int(e / FFTB_PSF_TILE) + centre, 0, int(n) - 1)) * n;
+            float value = 0.0;
+            for (int j = 0; j < tapsX[column]; ++j)
+                value += weightX[column][j] * psfWord(row + uint(clamp(firstBinX[column] + j + centre, 0, int(n) - 1)));
+            across[e / FFTB_PSF_TILE][column] = value;
+        }
+        barrier();
+        float value = 0.0;
+        for (int j = 0; j < tapsY[local.y]; ++j)
+            value += weightY[local.y][j] * across[min(firstBinY[local.y] - firstRow + j, MAX_SPAN - 1)][local.x];
         sum += value * vec3(psfWord(word + 1u), psfWord(word + 2u), psfWord(word + 3u));
+        barrier(); // the next wavelength's weights overwrite these
     }
     // Spectral colours outside the Rec.709 gamut sum to negative values where one hue dominates.
     sum = max(sum, vec3(0.0));
+    const uint k = pc.kernelLength;
     const bool inside = texel.x < k && texel.y < k;
     if (inside)
         for (uint c = 0u; c < 3u; ++c)
             kernelTexels[(c * k + texel.y) * k + texel.x] = sum[c];
     // The workgroup's sums per channel, for the normalization: at word 3 * workgroup of the buffer, over the rows'
     // half spectra, which pass 2 has read.
-    const uint id = gl_LocalInvocationIndex;
     partial[id] = inside ? sum : vec3(0.0);
     barrier();
     for (uint stride = FFTB_PSF_TILE * FFTB_PSF_TILE / 2u; stride > 0u; stride /= 2u)
@@ -77,7 +131,8 @@ void main()
     }
     if (id < 3u)
     {
-        const uint tiles = (k + FFTB_PSF_TILE - 1u) / FFTB_PSF_TILE; // the workgroups along x (no NumWorkgroups in HLSL)
+        const uint tiles =
+            (k + FFTB_PSF_TILE - 1u) / FFTB_PSF_TILE; // the workgroups along x (no NumWorkgroups in HLSL)
         setPsfWord(3u * (gl_WorkGroupID.y * tiles + gl_WorkGroupID.x) + id, partial[0][id]);
     }
 }
