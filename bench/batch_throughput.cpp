@@ -107,7 +107,7 @@ class PassThroughStage : public FrameStage
 {
   public:
     std::size_t capacity() const override { return 3; }
-    void submit(Texels rgba, const ImageLayout&) override { frames_.push_back(std::move(rgba)); }
+    void submit(Texels rgba, const ImageLayout&, uint32_t) override { frames_.push_back(std::move(rgba)); }
     GpuRunner::Result collect() override
     {
         GpuRunner::Result result{std::move(frames_.front()), 0.0};

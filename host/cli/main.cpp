@@ -12,6 +12,8 @@
 #include "runner/batch.h"
 #include "vulkan/device_loss.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <new>
@@ -66,15 +68,50 @@ int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
     return code;
 }
 
+/// --animate: the aperture of the generated PSF, which each frame's kernel is made from on the GPU with its own seed.
+FftbApertureInfo animatedAperture(const CliOptions& o)
+{
+    FftbApertureInfo info{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
+    const ApertureParams& a = o.aperture;
+    info.blades = uint32_t(a.blades);
+    info.bladeRotationDeg = float(a.bladeRotationDeg);
+    info.bladeCurvature = float(a.bladeCurvature);
+    info.obstruction = float(a.obstruction);
+    info.vanes = uint32_t(a.vanes);
+    info.vaneWidth = float(a.vaneWidth);
+    info.vaneAngleDeg = float(a.vaneAngleDeg);
+    info.dust = uint32_t(a.dust);
+    info.scratches = uint32_t(a.scratches);
+    info.corona = float(a.corona);
+    info.haloRadius = float(a.haloRadius);
+    // As defaultPsf: the Airy radius at most K / 8.
+    info.airyRadiusTexels = float(std::min(o.airyRadiusTexels, o.kernelSize / 8.0));
+    return info;
+}
+
+/// An input and the seed of its animated kernel: --seed plus its frame number (frameNumberOf).
+struct SeededFrame
+{
+    FrameInput input;
+    uint32_t kernelSeed = 0;
+};
+
 int run(CliOptions& o)
 {
+    std::vector<SeededFrame> seeded;
+    for (std::size_t i = 0; i < o.frames.size(); ++i)
+        seeded.push_back({o.frames[i], o.aperture.seed + frameNumberOf(o.frames[i], i)});
     // Sharded before naming so that a shard's frames depend on the inputs (the resolved --frames list) alone.
-    const std::vector<FrameInput> frames = !o.output.empty() ? o.frames
-                                           : o.contiguous    ? chunkOf(o.frames, o.shardIndex, o.shardCount)
-                                                             : shardOf(o.frames, o.shardIndex, o.shardCount);
+    const std::vector<SeededFrame> frames = !o.output.empty() ? seeded
+                                            : o.contiguous    ? chunkOf(seeded, o.shardIndex, o.shardCount)
+                                                              : shardOf(seeded, o.shardIndex, o.shardCount);
+    std::vector<FrameInput> frameInputs;
     std::vector<std::string> inputs;
-    for (const FrameInput& frame : frames)
-        inputs.push_back(frame.path);
+    for (const SeededFrame& frame : frames)
+    {
+        frameInputs.push_back(frame.input);
+        inputs.push_back(frame.input.path);
+    }
     std::vector<BatchJob> jobs;
     try
     {
@@ -87,7 +124,11 @@ int run(CliOptions& o)
             reads.push_back({role, *path});
         writes.push_back({"--report", o.reportPath});
         checkJobs(jobs, reads, writes);
+        for (std::size_t i = 0; i < jobs.size(); ++i)
+            jobs[i].kernelSeed = frames[i].kernelSeed;
         o.batch.kernel = loadKernel(o);
+        if (o.animate)
+            o.batch.animatedKernel = animatedAperture(o);
         o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernelPath);
         if (!o.preview.empty())
             o.batch.previewDisplay = OcioDisplay::fromEnvironment();
@@ -113,7 +154,7 @@ int run(CliOptions& o)
                      e.what());
         return kExitUsage;
     }
-    for (const std::string& line : missingFrames(frames)) // each pattern's missing frames once; they fail below
+    for (const std::string& line : missingFrames(frameInputs)) // each pattern's missing frames once; they fail below
         std::fprintf(stderr, "fftbloom: %s\n", line.c_str());
     if (o.dryRun)
         return printPlan(jobs, o.batch.overwrite);

@@ -299,6 +299,24 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->capture_default_str()
         ->check(finiteIn(1.0, 16.0))
         ->excludes(kernelFile);
+    app.add_option("--corona", o.aperture.corona,
+                   "generated PSF: the eye's lens fibres and particles (the lenticular halo and ciliary corona of "
+                   "Ritschel et al. 2009), 0..1; use with --blades 0")
+        ->capture_default_str()
+        ->check(finiteIn(0.0, 1.0))
+        ->excludes(kernelFile);
+    app.add_option("--seed", o.aperture.seed,
+                   "generated PSF: places the eye's particles; with --animate each frame's seed is this plus its frame "
+                   "number")
+        ->capture_default_str()
+        ->check(CLI::Range(0u, 1000000000u))
+        ->excludes(kernelFile);
+    app.add_flag("--animate", o.animate,
+                 "make the generated PSF on the GPU for every frame, seeded by --seed plus the frame number (the "
+                 "digits ending the input's name, else its place in the list): the eye's particles and fibres "
+                 "flicker from frame to frame, and a frame gets the same kernel in any rerun, shard or chunk; "
+                 "needs --kernel-size a power of two in 64..2048 (docs/kernels.md)")
+        ->excludes(kernelFile);
     app.add_option("--kernel-size", o.kernelSize,
                    "the kernel's resolution: the PSF resampled to N x N texels, N a power of two in 2..4096 (its "
                    "sampling, not how large it appears: --kernel-extent)")
@@ -515,6 +533,9 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                      "resampled");
     if (settings.resolution == FFTB_BLOOM_RESOLUTION_HALF && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
         return usage("--resolution half: needs --spectrum resampled (the kernel at half its extent)");
+    if (o.animate && (o.kernelSize < 64 || o.kernelSize > 2048))
+        return usage("--animate: the kernel is made on the GPU at --kernel-size, a power of two in 64..2048, not " +
+                     std::to_string(o.kernelSize));
     if (prefilter.knee > prefilter.threshold)
         return usage("--knee: the soft knee must not be wider than --threshold");
     if (o.inputs.empty())

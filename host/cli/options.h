@@ -42,9 +42,10 @@ struct CliOptions
     std::string kernelExtent = "native"; ///< --kernel-extent, parsed into batch.settings.kernelExtent
     ApertureParams aperture;             ///< the generated PSF's aperture (--blades, --blade-curvature, ...)
     double airyRadiusTexels = 2.0;       ///< the generated PSF's scale (--airy-radius)
-    std::string settingsPath;            ///< --settings: a file of option=value lines, read before the command line
-    std::string settingsJson;            ///< the options that shape the outputs, as JSON (provenance.h)
-    uint32_t shardIndex = 0;             ///< --shard I/N or --chunk I/N
+    bool animate = false;     ///< --animate: each frame's kernel generated on the GPU, seeded by its frame number
+    std::string settingsPath; ///< --settings: a file of option=value lines, read before the command line
+    std::string settingsJson; ///< the options that shape the outputs, as JSON (provenance.h)
+    uint32_t shardIndex = 0;  ///< --shard I/N or --chunk I/N
     uint32_t shardCount = 1;
     bool contiguous = false; ///< --chunk: shard I is a contiguous run of the list (chunkOf)
     BatchOptions batch;

@@ -139,7 +139,7 @@ BloomStage::BloomStage(GpuRunner& runner, const BatchOptions& options, uint32_t 
 {
 }
 
-void BloomStage::submit(Texels rgba, const ImageLayout& layout)
+void BloomStage::submit(Texels rgba, const ImageLayout& layout, uint32_t kernelSeed)
 {
     // A fraction of the diagonal is one of the display window's (the whole picture), not of the data window, which
     // overscan enlarges and crops shrink from frame to frame. A display window of the frame's own extent leaves it
@@ -149,6 +149,11 @@ void BloomStage::submit(Texels rgba, const ImageLayout& layout)
     const double width = double(display.maxX) - display.minX + 1.0, height = double(display.maxY) - display.minY + 1.0;
     if (!display.empty() && (width != rgba.width || height != rgba.height))
         settings.kernelExtent = inPixelsOf(settings.kernelExtent, width, height);
+    if (options_.animatedKernel)
+    {
+        settings.generatedKernel = options_.animatedKernel;
+        settings.generatedKernel->seed = kernelSeed;
+    }
     runner_.submit(rgba, options_.kernel, settings);
 }
 
@@ -380,7 +385,8 @@ class Pipeline
                     inFlight.push_back(std::move(frame)); // failed with the rest if submit() throws
                     try
                     {
-                        stage_.submit(std::move(inFlight.back()->rgba), inFlight.back()->image.layout);
+                        stage_.submit(std::move(inFlight.back()->rgba), inFlight.back()->image.layout,
+                                      records_[inFlight.back()->index].job.kernelSeed);
                     }
                     catch (const FrameRefused& e) // this frame alone: e.g. too large for the plugin
                     {

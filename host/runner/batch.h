@@ -25,6 +25,9 @@ struct BatchJob
     std::string input;
     std::string output;
     std::string preview; ///< empty: none
+    /// The seed of the frame's kernel when it is animated (BatchOptions::animatedKernel): the same frame gets the
+    /// same kernel in any run, shard or chunk.
+    uint32_t kernelSeed = 0;
 };
 
 /// The jobs for `inputs` written into `outDir`: `outDir/<input's name without extension><suffix>.exr`.
@@ -84,6 +87,10 @@ struct BatchOptions
     std::optional<OcioDisplay> previewDisplay;
     bool overwrite = false; ///< false: a job whose output exists is skipped (it is complete: see writeExr)
     unsigned threads = 0;   ///< decode and encode threads; 0: one per hardware thread
+    /// When set, each frame's kernel is made on the GPU from this aperture (fftbCmdGenerateKernel) with its job's
+    /// kernelSeed as the seed: the occluders placed from it (dust, scratches, the eye's particles and fibres) change
+    /// from frame to frame, as animated glare does. `kernel` then fixes the kernel's size only.
+    std::optional<FftbApertureInfo> animatedKernel;
     /// Header attributes every output gets (provenance: the version and settings that made it), each replacing an
     /// input attribute of the same name.
     std::vector<Attribute> outputAttributes;
@@ -134,8 +141,8 @@ class FrameStage
     /// Frames that may be submitted and not yet collected, >= 1.
     virtual std::size_t capacity() const = 0;
     /// `rgba` is the frame's texels, `layout` its file's (windows: the display window measures a kernel extent given
-    /// as a fraction of the frame's diagonal).
-    virtual void submit(Texels rgba, const ImageLayout& layout) = 0;
+    /// as a fraction of the frame's diagonal), `kernelSeed` its job's (BatchJob::kernelSeed).
+    virtual void submit(Texels rgba, const ImageLayout& layout, uint32_t kernelSeed) = 0;
     virtual GpuRunner::Result collect() = 0;
 };
 
@@ -145,7 +152,7 @@ class BloomStage : public FrameStage
   public:
     BloomStage(GpuRunner& runner, const BatchOptions& options, uint32_t framesInFlight);
     std::size_t capacity() const override { return capacity_; }
-    void submit(Texels rgba, const ImageLayout& layout) override;
+    void submit(Texels rgba, const ImageLayout& layout, uint32_t kernelSeed) override;
     GpuRunner::Result collect() override;
 
   private:

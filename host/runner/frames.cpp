@@ -170,6 +170,17 @@ std::string frameRangesText(const std::vector<uint32_t>& frames)
     return text;
 }
 
+uint32_t frameNumberOf(const FrameInput& input, std::size_t position)
+{
+    if (!input.pattern.empty())
+        return input.frame;
+    const std::string digits = fieldsOf(input.path).at("frame");
+    uint32_t frame = 0;
+    if (!digits.empty() && parseFrame(digits.substr(digits.size() > 9 ? digits.size() - 9 : 0), &frame))
+        return frame;
+    return uint32_t(position);
+}
+
 std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, const std::vector<uint32_t>& frames)
 {
     std::vector<FrameInput> resolved;

@@ -3,6 +3,7 @@
 // by pattern ({stem}_bloom.{frame}.exr). Vulkan-free.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,6 +43,10 @@ struct FrameInput
     std::string pattern; ///< the pattern it came from, as given; empty for a plain path
     uint32_t frame = 0;  ///< its frame number, when it came from a pattern
 };
+
+/// The frame number of the input at `position` of the resolved list: its pattern's frame, else the number its file
+/// name ends in before the extension (shot.1001.exr: 1001; the last nine digits), else `position`.
+uint32_t frameNumberOf(const FrameInput& input, std::size_t position);
 
 /// `inputs` with every pattern replaced by its frames (in --frames order); plain paths kept as they are. Throws
 /// HostError naming the path when an input holds a pattern and `frames` is empty, or when `frames` is not empty

@@ -77,6 +77,15 @@ TEST(FramesTest, MalformedFrameListsAreRefusedWithTheItem)
     EXPECT_EQ(frameListError("1001-1010,1005"), "frame 1005 is listed twice");
 }
 
+TEST(FramesTest, FrameNumbersComeFromThePatternThenTheNameThenThePosition)
+{
+    EXPECT_EQ(frameNumberOf({"/s/shot.1001.exr", "/s/shot.####.exr", 1001}, 7), 1001u);
+    EXPECT_EQ(frameNumberOf({"/s/shot.1001.exr", "", 0}, 7), 1001u);
+    EXPECT_EQ(frameNumberOf({"/s/plate_0042.exr", "", 0}, 7), 42u);
+    EXPECT_EQ(frameNumberOf({"/s/2024/plate.exr", "", 0}, 7), 7u); // digits of a folder are no frame number
+    EXPECT_EQ(frameNumberOf({"/s/take12345678901.exr", "", 0}, 7), 345678901u); // the last nine digits
+}
+
 TEST(FramesTest, RangesTextJoinsConsecutiveFrames)
 {
     EXPECT_EQ(frameRangesText({1005, 1006, 1007, 1010}), "1005-1007, 1010");
