@@ -96,8 +96,8 @@ void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* cal
 
 KernelKey kernelKeyOf(const Settings& s)
 {
-    return {s.kernelFile,        s.kernelSize, s.spectrum, s.aperture, s.airyRadiusTexels, s.kernelRotationDegrees,
-            s.kernelCentreOffset};
+    return {s.kernelFile,         s.kernelSize, s.spectrum, s.aperture, s.airyRadiusTexels, s.kernelRotationDegrees,
+            s.kernelCentreOffset, s.animate};
 }
 
 Texels makeKernel(const KernelKey& key)

@@ -29,6 +29,10 @@ struct KernelKey
     double airyRadiusTexels = 0.0;
     float rotationDegrees = 0.0f;        ///< FftbKernelInfo::rotationDegrees
     std::array<float, 2> centreOffset{}; ///< FftbKernelInfo::centreOffsetU, V
+    /// Settings::animate: the GPU replaces the texels every frame (a new kernel from the CPU's texels when it stops)
+    bool animate = false;
+    /// Whether the kernel is made on the GPU every frame: animated, generated, of a size the GPU generator takes.
+    bool animated() const { return animate && file.empty() && size >= 64 && size <= 2048 && (size & (size - 1)) == 0; }
     /// Whether the two make the same texels: the spectrum mode and the placement are the plugin's.
     bool sameTexels(const KernelKey& o) const
     {
@@ -36,7 +40,8 @@ struct KernelKey
         const ApertureParams& b = o.aperture;
         return file == o.file && size == o.size && airyRadiusTexels == o.airyRadiusTexels && a.blades == b.blades &&
                a.bladeCurvature == b.bladeCurvature && a.obstruction == b.obstruction && a.vanes == b.vanes &&
-               a.bladeRotationDeg == b.bladeRotationDeg;
+               a.bladeRotationDeg == b.bladeRotationDeg && a.corona == b.corona && a.seed == b.seed &&
+               animate == o.animate;
     }
     bool operator==(const KernelKey& o) const
     {

@@ -228,6 +228,17 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
                      });
     else if (key == "airy-radius")
         ok = real(1.0, 16.0, [&](double f) { s.airyRadiusTexels = f; });
+    else if (key == "corona")
+        ok = real(0.0, 1.0, [&](double f) { s.aperture.corona = f; });
+    else if (key == "seed")
+        ok = integer(0, 1000000000,
+                     [&](int i)
+                     {
+                         s.aperture.seed = uint32_t(i);
+                         return true;
+                     });
+    else if (key == "animate")
+        ok = parseChoice<bool>(value, {{"true", true}, {"false", false}}, &s.animate);
     else if (key == "split")
         ok = real(0.0, 1.0, [&](double f) { s.split = float(f); });
     else if (key == "difference-gain")
@@ -307,7 +318,8 @@ std::vector<std::string> presetLines(const Settings& s)
         for (std::string line :
              {"blades=" + std::to_string(s.aperture.blades), "blade-curvature=" + numberText(s.aperture.bladeCurvature),
               "obstruction=" + numberText(s.aperture.obstruction), "vanes=" + std::to_string(s.aperture.vanes),
-              "airy-radius=" + numberText(s.airyRadiusTexels)})
+              "airy-radius=" + numberText(s.airyRadiusTexels), "corona=" + numberText(s.aperture.corona),
+              "seed=" + std::to_string(s.aperture.seed), std::string(s.animate ? "animate=true" : "animate=false")})
             lines.push_back(line);
     return lines;
 }
@@ -320,7 +332,14 @@ std::string cliCommand(const Settings& settings, const std::string& input, const
         if (std::find(defaults.begin(), defaults.end(), line) == defaults.end())
         {
             const size_t eq = line.find('=');
-            command += " --" + line.substr(0, eq) + " " + shellWord(line.substr(eq + 1));
+            const std::string value = line.substr(eq + 1);
+            // A flag's "true" is the flag alone: its value on the command line would be read as an input.
+            command += " --" + line.substr(0, eq);
+            if (value != "true")
+            {
+                command += ' ';
+                command += shellWord(value);
+            }
         }
     return command;
 }

@@ -78,8 +78,12 @@ struct Settings
     int kernelSize = 256;      ///< the kernel's resolution: the PSF's texels per side
     KernelExtent kernelExtent; ///< how large the kernel appears on the frame (FftbBloomInfo::kernelScale); native
     std::string kernelFile;    ///< empty: the generated PSF of `aperture`
-    ApertureParams aperture;   ///< the generated PSF's aperture
+    ApertureParams aperture;   ///< the generated PSF's aperture (its corona and seed included)
     double airyRadiusTexels = 2.0;
+    /// The generated PSF made on the GPU every frame (fftbCmdGenerateKernel), seeded by aperture.seed plus the frame
+    /// number (the eye's particles flicker), its Airy radius following the pupil adapted to 100 * 2^-exposure cd/m^2
+    /// (pupilAiryRadius): the "eye" mode. Kernel sizes 64..2048 only.
+    bool animate = false;
     float kernelRotationDegrees = 0.0f;        ///< FftbKernelInfo::rotationDegrees, counter-clockwise
     std::array<float, 2> kernelCentreOffset{}; ///< FftbKernelInfo::centreOffsetU, V: [-1, 1] of the kernel's size
     bool ui = true;                            ///< draw the controls
@@ -95,7 +99,8 @@ struct Settings
 /// sharpen, composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero-normalized|zero|mirror), axis
 /// (auto|x|y), spectrum
 /// (resampled|exact), precision (fp32|fp16), kernel-size, kernel-extent (native|<n>px|<f>diag), kernel
-/// (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, ui (on|off), split, difference-gain, compare
+/// (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, corona, seed, animate (true|false), ui
+/// (on|off), split, difference-gain, compare
 /// (composite|bloom), rerun (auto|always|changes).
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 

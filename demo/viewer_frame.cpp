@@ -3,6 +3,8 @@
 // swapchain image, Dear ImGui over it, the screenshot's copy; submission, presentation and the GPU timings.
 #include "viewer_internal.h"
 
+#include "psf/psf_generator.h"
+#include "runner/aperture_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <backends/imgui_impl_vulkan.h>
@@ -141,9 +143,26 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
         sceneGeneration_,    node.applied,       settings.padding, settings.axisOrder, settings.storage,
         settings.resolution, settings.intensity, settings.tint,    settings.sharpen,   bloomOnly,
         settings.composite,  settings.threshold, settings.knee,    settings.clamp,     extent};
-    if (!bloomEveryFrame() && node.recorded == state)
+    const bool animated = node.applied.animated();
+    if (!bloomEveryFrame() && !animated && node.recorded == state)
         return false;
     node.recorded = state;
+    if (animated)
+    {
+        // The eye mode: the kernel made on the GPU, its particles placed anew each frame, the pupil adapted to the
+        // exposure (a scene shown 1 stop brighter is 1 stop darker: 100 * 2^-exposure cd/m^2).
+        const KernelKey& k = node.applied;
+        const double radius = pupilAiryRadius(k.airyRadiusTexels, 100.0 * std::exp2(-double(settings_.exposure)));
+        FftbApertureInfo eye = apertureInfoOf(k.aperture, std::clamp(radius, 1.0, std::min(16.0, k.size / 8.0)));
+        eye.seed = k.aperture.seed + uint32_t(frameNumber_);
+        if (const FftbResult r = node.context.cmdGenerateKernel(cb, eye, node.psf.get(), std::nothrow);
+            r != FFTB_SUCCESS)
+        {
+            throwIfDeviceLost(node, r, "fftbCmdGenerateKernel");
+            throw ViewerError(std::string("fftbCmdGenerateKernel: ") + fftbResultToString(r) + " (" +
+                              node.pluginMessage + ")");
+        }
+    }
     // The output image was read by the previous frame's display pass.
     VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
                              VK_ACCESS_SHADER_READ_BIT, VK_ACCESS_SHADER_WRITE_BIT,

@@ -282,6 +282,17 @@ void Viewer::drawUi()
             float airy = float(e.airyRadiusTexels);
             ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
             e.airyRadiusTexels = airy;
+            float corona = float(e.aperture.corona);
+            ImGui::SliderFloat("Corona", &corona, 0.0f, 1.0f); // an eye's lens fibres and particles
+            e.aperture.corona = corona;
+            int seed = int(std::min<uint32_t>(e.aperture.seed, 1000000000u));
+            ImGui::InputInt("Seed", &seed);
+            e.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
+            ImGui::Checkbox("Eye: made on the GPU every frame", &e.animate);
+            if (e.animate && !kernelKeyOf(e).animated())
+                ImGui::TextDisabled("needs a kernel size of 64..2048");
+            else if (e.animate)
+                ImGui::TextDisabled("particles flicker; the pupil follows the exposure");
         }
         else
         {

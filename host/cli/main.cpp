@@ -9,6 +9,7 @@
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "report.h"
+#include "runner/aperture_info.h"
 #include "runner/batch.h"
 #include "vulkan/device_loss.h"
 
@@ -68,27 +69,6 @@ int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
     return code;
 }
 
-/// --animate: the aperture of the generated PSF, which each frame's kernel is made from on the GPU with its own seed.
-FftbApertureInfo animatedAperture(const CliOptions& o)
-{
-    FftbApertureInfo info{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
-    const ApertureParams& a = o.aperture;
-    info.blades = uint32_t(a.blades);
-    info.bladeRotationDeg = float(a.bladeRotationDeg);
-    info.bladeCurvature = float(a.bladeCurvature);
-    info.obstruction = float(a.obstruction);
-    info.vanes = uint32_t(a.vanes);
-    info.vaneWidth = float(a.vaneWidth);
-    info.vaneAngleDeg = float(a.vaneAngleDeg);
-    info.dust = uint32_t(a.dust);
-    info.scratches = uint32_t(a.scratches);
-    info.corona = float(a.corona);
-    info.haloRadius = float(a.haloRadius);
-    // As defaultPsf: the Airy radius at most K / 8.
-    info.airyRadiusTexels = float(std::min(o.airyRadiusTexels, o.kernelSize / 8.0));
-    return info;
-}
-
 /// An input and the seed of its animated kernel: --seed plus its frame number (frameNumberOf).
 struct SeededFrame
 {
@@ -128,7 +108,8 @@ int run(CliOptions& o)
             jobs[i].kernelSeed = frames[i].kernelSeed;
         o.batch.kernel = loadKernel(o);
         if (o.animate)
-            o.batch.animatedKernel = animatedAperture(o);
+            // As defaultPsf: the Airy radius at most K / 8.
+            o.batch.animatedKernel = apertureInfoOf(o.aperture, std::min(o.airyRadiusTexels, o.kernelSize / 8.0));
         o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernelPath);
         if (!o.preview.empty())
             o.batch.previewDisplay = OcioDisplay::fromEnvironment();

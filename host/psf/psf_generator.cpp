@@ -676,6 +676,16 @@ Image psfImage(const Texels& psf, const PsfParams& params)
     return image;
 }
 
+double pupilDiameterMm(double luminance)
+{
+    return 4.9 - 3.0 * std::tanh(0.4 * (std::log10(luminance) + 1.0));
+}
+
+double pupilAiryRadius(double airyRadiusTexels, double luminance)
+{
+    return airyRadiusTexels * pupilDiameterMm(100.0) / pupilDiameterMm(luminance);
+}
+
 Texels defaultPsf(int size, const ApertureParams& aperture, double airyRadiusTexels)
 {
     if (size < 2)

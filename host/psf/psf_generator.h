@@ -39,6 +39,16 @@ Texels generatePsf(const PsfParams& params);
 /// resampling"). Throws HostError for size < 2; otherwise as generatePsf.
 Texels defaultPsf(int size, const ApertureParams& aperture = {}, double airyRadiusTexels = 2.0);
 
+/// The diameter in mm of a pupil adapted to `luminance` cd/m^2 (> 0): Moon and Spencer 1944 ("On the Stiles-Crawford
+/// effect", JOSA 34), D = 4.9 - 3 tanh(0.4 (log10 L + 1)), as restated by Watson and Yellott 2012 ("A unified
+/// formula for light-adapted pupil size", Journal of Vision 12(10)): 7.9 mm in the dark, 4.9 mm at 0.1 cd/m^2,
+/// 2.4 mm at 100, towards 1.9 mm.
+double pupilDiameterMm(double luminance);
+
+/// The Airy radius of an eye's PSF adapted to `luminance` cd/m^2 when it is `airyRadiusTexels` at 100 cd/m^2: the
+/// diffraction pattern scales as 1 / D (Airy radius 1.22 lambda / D), so a dark-adapted, wider pupil makes it smaller.
+double pupilAiryRadius(double airyRadiusTexels, double luminance);
+
 /// `psf` as an Image with float channels R, G, B and every parameter of `params` as a string header attribute
 /// "fftbloom.psf.<flag>" (the tool's option name, e.g. "fftbloom.psf.blades" = "6"), plus "fftbloom.psf.model"
 /// naming the model; uncompressed (ZIP would save a few percent at many times the writing time). Ready for writeExr.

@@ -354,6 +354,22 @@ TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
     EXPECT_GT(moved.brightest(), 20.0f);
 }
 
+// The eye mode: the kernel made on the GPU every frame. Its first frame (seed + 0, the pupil at exposure 0 adapted to
+// 100 cd/m^2: the Airy radius as set) is the generated PSF the CPU makes; another seed moves the particles.
+TEST_F(ViewerTest, EyeModeIsTheGeneratedPsfMadeOnTheGpuAndFlickersWithTheSeed)
+{
+    const std::string scene = writeScene().string();
+    const std::string eye = "ui=off view=difference compare=bloom blades=0 corona=0.8 seed=3 animate=true ";
+    const Screenshot same = screenshot(scene, "same.png", eye + "difference-gain=0 b.animate=false", 1);
+    const Screenshot moved = screenshot(scene, "moved.png", eye + "difference-gain=0 b.seed=4", 1);
+    ASSERT_EQ(same.width, kWidth);
+    ASSERT_EQ(moved.width, kWidth);
+    std::printf("eye mode against the CPU's PSF: brightest difference %.1f; seed 3 against 4: %.1f\n",
+                double(same.brightest()), double(moved.brightest()));
+    EXPECT_LE(same.brightest(), 2.0f);   // measured 0 on lavapipe
+    EXPECT_GT(moved.brightest(), 50.0f); // measured 209 on lavapipe
+}
+
 TEST_F(ViewerTest, SplitShowsAOnTheLeftAndBOnTheRight)
 {
     const std::string scene = writeScene().string();
@@ -664,7 +680,10 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
                            "blade-curvature=0.3",
                            "obstruction=0.2",
                            "vanes=4",
-                           "airy-radius=3.3"})
+                           "airy-radius=3.3",
+                           "corona=0.4",
+                           "seed=9",
+                           "animate=true"})
         ASSERT_TRUE(applySetting(s, kv, &error)) << error;
     const std::vector<std::string> lines = presetLines(s);
     Settings read;
@@ -677,6 +696,7 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
     EXPECT_NE(command.find(" --blade-curvature 0.3"), std::string::npos) << command;
     EXPECT_NE(command.find(" --resolution half"), std::string::npos) << command;
     EXPECT_EQ(command.find("--vanes 0"), std::string::npos) << "defaults are left out: " << command;
+    EXPECT_NE(command.find(" --corona 0.4 --seed 9 --animate"), std::string::npos) << "a flag alone: " << command;
     EXPECT_EQ(cliCommand(Settings{}, "in.exr", "out.exr"), "fftbloom in.exr -o out.exr");
     s.kernelFile = "psf.exr";
     const std::vector<std::string> withFile = presetLines(s);

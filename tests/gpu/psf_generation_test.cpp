@@ -5,6 +5,7 @@
 // texels the ES interpolation needs). Prints the errors docs/kernels.md states.
 #include "gpu_test_support.h"
 #include "psf/psf_generator.h"
+#include "runner/aperture_info.h"
 
 #include <gtest/gtest.h>
 
@@ -52,20 +53,7 @@ PsfParams psfParams(int blades, double curvature, double obstruction, int vanes,
 
 FftbApertureInfo apertureInfo(const PsfParams& p)
 {
-    FftbApertureInfo info{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
-    info.blades = uint32_t(p.aperture.blades);
-    info.bladeRotationDeg = float(p.aperture.bladeRotationDeg);
-    info.bladeCurvature = float(p.aperture.bladeCurvature);
-    info.obstruction = float(p.aperture.obstruction);
-    info.vanes = uint32_t(p.aperture.vanes);
-    info.vaneWidth = float(p.aperture.vaneWidth);
-    info.vaneAngleDeg = float(p.aperture.vaneAngleDeg);
-    info.dust = uint32_t(p.aperture.dust);
-    info.scratches = uint32_t(p.aperture.scratches);
-    info.corona = float(p.aperture.corona);
-    info.haloRadius = float(p.aperture.haloRadius);
-    info.seed = p.aperture.seed;
-    info.airyRadiusTexels = float(p.airyRadiusTexels);
+    FftbApertureInfo info = apertureInfoOf(p.aperture, p.airyRadiusTexels);
     info.wavelengths = uint32_t(p.wavelengths);
     return info;
 }

@@ -567,5 +567,21 @@ TEST(GeneratedAperture, HasTheAreaOfItsShape)
     EXPECT_NEAR(area / expected, 1.0, 0.002);
 }
 
+TEST(PupilTest, MoonAndSpencerDiameterAndTheAiryRadiusItGives)
+{
+    // D = 4.9 - 3 tanh(0.4 (log10 L + 1)) mm: 4.9 at 0.1 cd/m^2, 7.9 and 1.9 in the limits; tanh(1.2) = 0.83365460701.
+    EXPECT_NEAR(pupilDiameterMm(0.1), 4.9, 1e-12);
+    EXPECT_NEAR(pupilDiameterMm(100.0), 4.9 - 3.0 * 0.8336546070121552, 1e-12);
+    EXPECT_NEAR(pupilDiameterMm(1e-12), 7.9, 1e-3);
+    EXPECT_NEAR(pupilDiameterMm(1e12), 1.9, 1e-3);
+    for (double l = 1e-4; l < 1e6; l *= 10.0)
+        EXPECT_GT(pupilDiameterMm(l), pupilDiameterMm(l * 10.0)) << l;
+    // The Airy radius 1.22 lambda / D: as set at 100 cd/m^2, smaller for the wider, dark-adapted pupil.
+    EXPECT_DOUBLE_EQ(pupilAiryRadius(2.0, 100.0), 2.0);
+    EXPECT_NEAR(pupilAiryRadius(2.0, 0.1), 2.0 * pupilDiameterMm(100.0) / 4.9, 1e-12);
+    EXPECT_LT(pupilAiryRadius(2.0, 1.0), 2.0);
+    EXPECT_GT(pupilAiryRadius(2.0, 10000.0), 2.0);
+}
+
 } // namespace
 } // namespace fftb
