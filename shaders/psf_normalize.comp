@@ -19,9 +19,9 @@ shared vec3 partial[FFTB_PSF_NORMALIZE_INVOCATIONS];
 void main()
 {
     const uint k = pc.kernelLength, texels = k * k, id = gl_LocalInvocationID.x;
-    const uint tiles = (k + FFTB_PSF_TILE - 1u) / FFTB_PSF_TILE;
+    const uint tiles = k / FFTB_PSF_TILE, workgroups = tiles * (tiles / 2u + 2u); // step 3's (psf_spectral_rgb.comp)
     vec3 sum = vec3(0.0);
-    for (uint t = id; t < tiles * tiles; t += FFTB_PSF_NORMALIZE_INVOCATIONS)
+    for (uint t = id; t < workgroups; t += FFTB_PSF_NORMALIZE_INVOCATIONS)
         sum += vec3(psfWord(3u * t), psfWord(3u * t + 1u), psfWord(3u * t + 2u));
     partial[id] = sum;
     barrier();

@@ -55,9 +55,24 @@ float footprintStart(uint t, float bins)
 
 void main()
 {
-    const uvec2 texel = gl_GlobalInvocationID.xy;
-    const uvec2 origin = gl_WorkGroupID.xy * FFTB_PSF_TILE;
+    // The kernel is point-symmetric about its centre (the pattern is, |F(-k)| = |F(k)|, and texel K - x's footprint is
+    // texel x's mirrored): workgroup rows 0 .. T/2 - 1 (T = K / 16 tiles a side) compute rows K/2 .. K - 1 and write
+    // each texel (x, y), x >= 1, y > K/2, at (K - x, K - y) too; row T/2 computes the tiles of row 0, which write that
+    // row alone, and row T/2 + 1 the tiles of column 0 above K/2, which write that column alone (rows 1 .. K/2 - 1).
+    const uint k = pc.kernelLength, tiles = k / FFTB_PSF_TILE, halfTiles = tiles / 2u;
+    const uvec2 group = gl_WorkGroupID.xy;
+    if (group.y == halfTiles + 1u && group.x >= halfTiles)
+    {
+        // The whole workgroup: column 0 has T/2 tiles above K/2. No texels, no light.
+        if (gl_LocalInvocationIndex < 3u)
+            setPsfWord(3u * (group.y * tiles + group.x) + gl_LocalInvocationIndex, 0.0);
+        return;
+    }
+    const uvec2 origin = group.y < halfTiles   ? uvec2(group.x, halfTiles + group.y) * FFTB_PSF_TILE
+                         : group.y == halfTiles ? uvec2(group.x * FFTB_PSF_TILE, 0u)
+                                                : uvec2(0u, group.x * FFTB_PSF_TILE);
     const uvec2 local = gl_LocalInvocationID.xy;
+    const uvec2 texel = origin + local;
     const uint n = pc.fftLength, id = gl_LocalInvocationIndex;
     const int centre = int(n / 2u);
     vec3 sum = vec3(0.0);
@@ -114,14 +129,17 @@ void main()
     }
     // Spectral colours outside the Rec.709 gamut sum to negative values where one hue dominates.
     sum = max(sum, vec3(0.0));
-    const uint k = pc.kernelLength;
-    const bool inside = texel.x < k && texel.y < k;
-    if (inside)
+    const bool own = group.y < halfTiles || (group.y == halfTiles ? texel.y == 0u : texel.x == 0u && texel.y > 0u);
+    const bool mirrored = group.y < halfTiles && texel.x > 0u && texel.y > k / 2u;
+    if (own)
         for (uint c = 0u; c < 3u; ++c)
             kernelTexels[(c * k + texel.y) * k + texel.x] = sum[c];
-    // The workgroup's sums per channel, for the normalization: at word 3 * workgroup of the buffer, over the rows'
-    // half spectra, which pass 2 has read.
-    partial[id] = inside ? sum : vec3(0.0);
+    if (mirrored)
+        for (uint c = 0u; c < 3u; ++c)
+            kernelTexels[(c * k + k - texel.y) * k + k - texel.x] = sum[c];
+    // The workgroup's sums per channel over the texels it wrote, for the normalization: at word 3 * workgroup of the
+    // buffer, over the rows' half spectra, which pass 2 has read.
+    partial[id] = (own ? sum : vec3(0.0)) + (mirrored ? sum : vec3(0.0));
     barrier();
     for (uint stride = FFTB_PSF_TILE * FFTB_PSF_TILE / 2u; stride > 0u; stride /= 2u)
     {
@@ -131,8 +149,6 @@ void main()
     }
     if (id < 3u)
     {
-        const uint tiles =
-            (k + FFTB_PSF_TILE - 1u) / FFTB_PSF_TILE; // the workgroups along x (no NumWorkgroups in HLSL)
-        setPsfWord(3u * (gl_WorkGroupID.y * tiles + gl_WorkGroupID.x) + id, partial[0][id]);
+        setPsfWord(3u * (group.y * tiles + group.x) + id, partial[0][id]); // T workgroups a row (no HLSL NumWorkgroups)
     }
 }

@@ -163,7 +163,7 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     const std::tuple<Pass, uint32_t, uint32_t, uint32_t> passes[] = {
         {Pass::PsfApertureFft, n, rows / 2, 1},
         {Pass::PsfPatternFft, n, n / 2 + 1, 1},
-        {Pass::PsfSpectralRgb, 0, tiles, tiles},
+        {Pass::PsfSpectralRgb, 0, tiles, tiles / 2 + 2}, // half the kernel, and row and column 0 (the shader)
         {Pass::PsfNormalize, 0, normalizeTiles, normalizeTiles}};
     for (const auto& [pass, length, groupsX, groupsY] : passes)
     {
