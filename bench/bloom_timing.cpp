@@ -139,10 +139,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 
     FftbContextCreateInfo ci =
         contextCreateInfo(device.instance(), device.logical(), c.width, c.height, c.kernelSize, c.kernelSize, &message);
-    // Two command buffers of blooms pending at once, below. A generated kernel takes a descriptor set too: half as
-    // many frames to a command buffer then.
-    const uint32_t framesPerCommandBuffer = c.generatedKernel ? kBloomsPerCommandBuffer / 2 : kBloomsPerCommandBuffer;
-    ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer;
+    ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer; // two command buffers of blooms pending at once, below
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     planner.lengthPolicy = c.lengths;
     ci.pNext = &planner;
@@ -256,7 +253,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
             device.wait(previous);
             check(r, c.generatedKernel ? "fftbCmdGenerateKernel, fftbCmdBloom" : "fftbCmdBloom");
         }
-        if ((f + 1) % int(framesPerCommandBuffer) == 0 && f + 1 < total)
+        if ((f + 1) % int(kBloomsPerCommandBuffer) == 0 && f + 1 < total)
         {
             previous = running;
             running = device.submit(cb);

@@ -61,7 +61,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
     FftbContextCreateInfo ci = contextCreateInfo(wd_.instance(), wd_.logical(), std::max(w, node.contextWidth),
                                                  std::max(h, node.contextHeight), kMaxKernelSize, kMaxKernelSize);
     ci.getDeviceProcAddr = trackingGetDeviceProcAddr;
-    ci.maxFramesInFlight = 2 * kFramesInFlight; // the eye mode records a kernel generation beside each bloom
+    ci.maxFramesInFlight = kFramesInFlight;
     ci.messageCallback = [](FftbResult, VkResult vkResult, const char* text, void* user)
     {
         static_cast<BloomNode*>(user)->pluginMessage = text;

@@ -151,8 +151,7 @@ struct GpuRunner::State
         }
         FftbContextCreateInfo ci = contextCreateInfo(device.instance(), device.logical(), extent[0], extent[1],
                                                      extent[2], extent[3], &pluginMessage);
-        // Each frame may record a kernel generation and a bloom, each taking a descriptor set.
-        ci.maxFramesInFlight = 2 * uint32_t(slots.size());
+        ci.maxFramesInFlight = uint32_t(slots.size());
         FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
         planner.lengthPolicy = lengths;
         ci.pNext = &planner;
@@ -206,7 +205,17 @@ struct GpuRunner::State
             ki.rotationDegrees = choice.rotationDegrees;
             ki.centreOffsetU = choice.centreOffset[0];
             ki.centreOffsetV = choice.centreOffset[1];
-            if (FftbResult r = fftbCreateKernel(context, &ki, &kernel); r != FFTB_SUCCESS)
+            FftbResult r = fftbCreateKernel(context, &ki, &kernel);
+            // An exact-mode spectrum is sized for the context's largest frames: a context grown by larger frames
+            // before may not hold it where one of this frame's extents does (the frames in flight were drained).
+            if (r == FFTB_ERROR_DEVICE_LIMIT && !std::equal(extent, extent + 4, contextExtent))
+            {
+                pluginMessage.clear();
+                if (const FftbResult resized = createContext(extent); resized != FFTB_SUCCESS)
+                    fail(resized, "fftbResizeContext");
+                r = fftbCreateKernel(context, &ki, &kernel);
+            }
+            if (r != FFTB_SUCCESS)
                 fail(r, "fftbCreateKernel");
             kernelTexels = psf.values;
             kernelChoice = choice;

@@ -70,9 +70,12 @@ void Context::destroy()
     if (descriptorPool_)
         vk_.vkDestroyDescriptorPool(device_->device, std::exchange(descriptorPool_, VK_NULL_HANDLE),
                                     device_->allocator);
-    if (pipelineLayout_)
-        vk_.vkDestroyPipelineLayout(device_->device, std::exchange(pipelineLayout_, VK_NULL_HANDLE),
-                                    device_->allocator);
+    for (VkPipelineLayout* layout : {&pipelineLayout_, &generatorPipelineLayout_})
+        if (*layout)
+            vk_.vkDestroyPipelineLayout(device_->device, std::exchange(*layout, VK_NULL_HANDLE), device_->allocator);
+    if (generatorSetLayout_)
+        vk_.vkDestroyDescriptorSetLayout(device_->device, std::exchange(generatorSetLayout_, VK_NULL_HANDLE),
+                                         device_->allocator);
     if (setLayout_)
         vk_.vkDestroyDescriptorSetLayout(device_->device, std::exchange(setLayout_, VK_NULL_HANDLE),
                                          device_->allocator);
@@ -182,14 +185,29 @@ void Context::createLayouts()
     device_->check(vk_.vkCreatePipelineLayout(device_->device, &plci, device_->allocator, &pipelineLayout_),
                    "vkCreatePipelineLayout");
 
+    // The PSF generator's: the three buffers its passes bind, under the same binding numbers.
+    constexpr uint32_t generatorBindings[] = {FFTB_BINDING_INTERMEDIATE, FFTB_BINDING_KERNEL_TEXELS,
+                                              FFTB_BINDING_TWIDDLES};
+    VkDescriptorSetLayoutBinding generator[std::size(generatorBindings)] = {};
+    for (size_t i = 0; i < std::size(generatorBindings); ++i)
+        generator[i] = bindings[generatorBindings[i]];
+    dlci.bindingCount = uint32_t(std::size(generator));
+    dlci.pBindings = generator;
+    device_->check(vk_.vkCreateDescriptorSetLayout(device_->device, &dlci, device_->allocator, &generatorSetLayout_),
+                   "vkCreateDescriptorSetLayout");
+    plci.pSetLayouts = &generatorSetLayout_;
+    device_->check(vk_.vkCreatePipelineLayout(device_->device, &plci, device_->allocator, &generatorPipelineLayout_),
+                   "vkCreatePipelineLayout");
+
     const uint32_t setCount = uint32_t(descriptorSets_.size());
     const VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, setCount},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, setCount},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, setCount * (FFTB_BINDING_COUNT - 2)},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         setCount * (FFTB_BINDING_COUNT - 2) + setCount * uint32_t(std::size(generatorBindings))},
     };
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpci.maxSets = setCount;
+    dpci.maxSets = 2 * setCount;
     dpci.poolSizeCount = 3;
     dpci.pPoolSizes = sizes;
     device_->check(vk_.vkCreateDescriptorPool(device_->device, &dpci, device_->allocator, &descriptorPool_),
@@ -201,6 +219,11 @@ void Context::createLayouts()
     dsai.descriptorSetCount = setCount;
     dsai.pSetLayouts = layouts.data();
     device_->check(vk_.vkAllocateDescriptorSets(device_->device, &dsai, descriptorSets_.data()),
+                   "vkAllocateDescriptorSets");
+    generatorSets_.resize(setCount);
+    layouts.assign(setCount, generatorSetLayout_);
+    dsai.pSetLayouts = layouts.data();
+    device_->check(vk_.vkAllocateDescriptorSets(device_->device, &dsai, generatorSets_.data()),
                    "vkAllocateDescriptorSets");
 
     for (uint32_t i = 0; i < uint32_t(Pass::Count); ++i)
@@ -233,7 +256,7 @@ VkPipeline Context::pipeline(const PipelineKey& key)
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     cpci.stage.module = modules_[uint32_t(pass)];
     cpci.stage.pName = "main";
-    cpci.layout = pipelineLayout_;
+    cpci.layout = layoutOf(pass);
     if (device_->getPipelineExecutableStatistics)
         cpci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     if (fftLength == 0) // a pass without an FFT: nothing to specialize

@@ -176,6 +176,18 @@ class Context
     std::map<PipelineKey, VkPipeline> pipelines_;
     std::vector<VkDescriptorSet> descriptorSets_; ///< one per frame in flight, written in turn
     uint32_t nextDescriptorSet_ = 0;
+    /// The PSF generator's passes bind only buffers (the intermediate: its own buffer, the kernel's texels, the
+    /// twiddles): a layout of those alone, so that binding its sets never reads image views a bloom left behind, which
+    /// may be destroyed since. One set per frame in flight, written in turn.
+    VkDescriptorSetLayout generatorSetLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout generatorPipelineLayout_ = VK_NULL_HANDLE;
+    std::vector<VkDescriptorSet> generatorSets_;
+    uint32_t nextGeneratorSet_ = 0;
+    /// The pipeline layout of `pass`: the generator's for the PSF passes, else the bloom's.
+    VkPipelineLayout layoutOf(Pass pass) const
+    {
+        return pass >= Pass::PsfApertureFft ? generatorPipelineLayout_ : pipelineLayout_;
+    }
     Buffer twiddles_;
 };
 

@@ -157,7 +157,7 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vk_.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
                              nullptr, 0, nullptr);
-    vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set, 0, nullptr);
+    vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, generatorPipelineLayout_, 0, 1, &set, 0, nullptr);
     const uint32_t tiles = (k + FFTB_PSF_TILE - 1) / FFTB_PSF_TILE;
     const uint32_t normalizeTiles = (k + FFTB_PSF_NORMALIZE_TILE - 1) / FFTB_PSF_NORMALIZE_TILE;
     const std::tuple<Pass, uint32_t, uint32_t, uint32_t> passes[] = {
@@ -176,15 +176,11 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
 
 VkDescriptorSet Context::generatorDescriptorSet(const Kernel::Generation& buffers)
 {
-    const VkDescriptorSet set = descriptorSets_[nextDescriptorSet_];
-    nextDescriptorSet_ = (nextDescriptorSet_ + 1) % uint32_t(descriptorSets_.size());
-    // Every buffer binding is written: the passes use three, and the others get the twiddles rather than keep
-    // buffers an earlier call bound, which may be destroyed since (a kernel's spectrum).
+    const VkDescriptorSet set = generatorSets_[nextGeneratorSet_];
+    nextGeneratorSet_ = (nextGeneratorSet_ + 1) % uint32_t(generatorSets_.size());
     const std::pair<uint32_t, VkBuffer> bindings[] = {{FFTB_BINDING_INTERMEDIATE, buffers.generator},
                                                       {FFTB_BINDING_KERNEL_TEXELS, buffers.texels},
-                                                      {FFTB_BINDING_KERNEL_SPECTRUM, twiddles_.buffer},
-                                                      {FFTB_BINDING_TWIDDLES, twiddles_.buffer},
-                                                      {FFTB_BINDING_BORDER_WEIGHTS, twiddles_.buffer}};
+                                                      {FFTB_BINDING_TWIDDLES, twiddles_.buffer}};
     VkDescriptorBufferInfo infos[std::size(bindings)];
     VkWriteDescriptorSet writes[std::size(bindings)];
     for (size_t i = 0; i < std::size(bindings); ++i)

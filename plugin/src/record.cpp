@@ -51,7 +51,7 @@ void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool h
     static_assert(std::size(labels) == size_t(Pass::Count));
     device_->cmdBeginLabel(cb, labels[uint32_t(pass)]);
     vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass, fftLength, half, rowLength));
-    vk_.vkCmdPushConstants(cb, pipelineLayout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
+    vk_.vkCmdPushConstants(cb, layoutOf(pass), VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
     vk_.vkCmdDispatch(cb, groupsX, groupsY, 1);
     device_->cmdEndLabel(cb);
 }

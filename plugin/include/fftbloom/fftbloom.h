@@ -733,12 +733,11 @@ FftbResult fftbCmdPrepareKernel(FftbContext context, VkCommandBuffer commandBuff
  *  states. `kernel` must be K x K texels, K a power of two in 64 .. 2048 (its texels are replaced; its rotation and
  *  centre offset do not apply to the generated texels). Its spectra are recomputed by the next fftbCmdBloom or
  *  fftbCmdPrepareKernel recorded after this call, which must execute after this command buffer (the same queue, or a
- *  semaphore). Records vkCmdUpdateBuffer of the aperture's occluders (up to about 300 KiB; the queue must support transfer, as
- *  compute queues do), barriers before it (after
- *  earlier use of the kernel) and after its last pass (its writes visible to later compute shaders), and takes one
- *  of the context's maxFramesInFlight descriptor sets (with a bloom in the same command buffer, two: a context
- *  recording both per frame needs twice the frames in flight). Compiles its four pipelines when first used for an N
- *  (whatever the context's flags), and allocates the kernel's generator buffer on first use: 9.4 MiB up to
+ *  semaphore). Records vkCmdUpdateBuffer of the aperture's occluders (up to about 300 KiB; compute queues support
+ *  it), a barrier before it (after earlier use of the kernel) and one after its last pass (its writes visible to later
+ *  compute shaders). Writes the next of maxFramesInFlight descriptor sets of its own, apart from the bloom's:
+ *  generating and blooming every frame needs no more frames in flight. Compiles its four pipelines when first used
+ *  for an N (whatever the context's flags), and allocates the kernel's generator buffer on first use: 9.4 MiB up to
  *  K = 256, 81 MiB at 1024. Clobbers the bound compute pipeline, descriptor set 0 and push constants. Returns
  *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of range, a kernel of another size or
  *  device), FFTB_ERROR_DEVICE_LIMIT, FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
