@@ -92,8 +92,11 @@ void writeTiled(const std::string& path, const Image& image, Imf::LevelMode leve
     for (int level = 1; level < out.numLevels(); ++level)
     {
         const Imath::Box2i w = out.dataWindowForLevel(level);
-        Image black =
-            makeImage(w.max.x - w.min.x + 1, w.max.y - w.min.y + 1, {"A", "B", "G", "R", "Z"}, PixelType::Half);
+        // Zeros in the full level's channels (makeImage's bright texel would lie outside a level a texel high).
+        Image black{w.max.x - w.min.x + 1, w.max.y - w.min.y + 1, {}};
+        for (const Channel& channel : image.channels)
+            black.channels.push_back(
+                {channel.name, channel.type, std::vector<float>(std::size_t(black.width) * std::size_t(black.height))});
         black.layout.dataWindow = {w.min.x, w.min.y, w.max.x, w.max.y};
         out.setFrameBuffer(frameBuffer(black, storage));
         out.writeTiles(0, out.numXTiles(level) - 1, 0, out.numYTiles(level) - 1, level);
