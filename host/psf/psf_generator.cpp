@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <exception>
@@ -31,13 +30,6 @@ namespace
 // ---------------------------------------------------------------------------------------------------------------------
 // Parameters: ranges, messages, header attributes.
 
-std::string number(double v)
-{
-    std::array<char, 32> text{};
-    const auto result = std::to_chars(text.data(), text.data() + text.size(), v);
-    return std::string(text.data(), result.ptr);
-}
-
 /// One parameter as the tool and the EXR header name it, and its value as text.
 struct Field
 {
@@ -50,20 +42,20 @@ std::vector<Field> fieldsOf(const PsfParams& p)
     const ApertureParams& a = p.aperture;
     return {
         {"size", std::to_string(p.sizeTexels)},
-        {"airy-radius", number(p.airyRadiusTexels)},
+        {"airy-radius", psfValueText(p.airyRadiusTexels)},
         {"wavelengths", std::to_string(p.wavelengths)},
-        {"monochromatic", number(p.monochromaticNm)},
+        {"monochromatic", psfValueText(p.monochromaticNm)},
         {"blades", std::to_string(a.blades)},
-        {"blade-rotation", number(a.bladeRotationDeg)},
-        {"blade-curvature", number(a.bladeCurvature)},
-        {"obstruction", number(a.obstruction)},
+        {"blade-rotation", psfValueText(a.bladeRotationDeg)},
+        {"blade-curvature", psfValueText(a.bladeCurvature)},
+        {"obstruction", psfValueText(a.obstruction)},
         {"vanes", std::to_string(a.vanes)},
-        {"vane-width", number(a.vaneWidth)},
-        {"vane-angle", number(a.vaneAngleDeg)},
+        {"vane-width", psfValueText(a.vaneWidth)},
+        {"vane-angle", psfValueText(a.vaneAngleDeg)},
         {"dust", std::to_string(a.dust)},
         {"scratches", std::to_string(a.scratches)},
-        {"corona", number(a.corona)},
-        {"halo-radius", number(a.haloRadius)},
+        {"corona", psfValueText(a.corona)},
+        {"halo-radius", psfValueText(a.haloRadius)},
         {"seed", std::to_string(a.seed)},
     };
 }
@@ -569,8 +561,8 @@ void runJobs(int jobs, const std::function<void(int)>& work)
 void validatePsfParams(const PsfParams& p)
 {
     if (PsfParamError e; !checkPsfParams(p, &e))
-        throw HostError("psf: " + e.field + " = " + number(e.value) + " is outside " + e.range + " (fftbloom-psf --" +
-                        e.flag + ")");
+        throw HostError("psf: " + e.field + " = " + psfValueText(e.value) + " is outside " + e.range +
+                        " (fftbloom-psf --" + e.flag + ")");
 }
 
 PsfSampling psfSampling(const PsfParams& params)

@@ -11,13 +11,6 @@ namespace fftb
 namespace
 {
 
-std::string number(double v)
-{
-    std::array<char, 32> text{};
-    const auto result = std::to_chars(text.data(), text.data() + text.size(), v);
-    return std::string(text.data(), result.ptr);
-}
-
 /// The smallest even n' >= n whose prime factors are 2, 3, 5 and 7: sizes FFTW and the plugin transform fast.
 int fftFriendly(int n)
 {
@@ -79,6 +72,13 @@ std::array<double, 3> xyzToRec709(const std::array<double, 3>& v)
 
 } // namespace
 
+std::string psfValueText(double v)
+{
+    std::array<char, 32> text{};
+    const auto result = std::to_chars(text.data(), text.data() + text.size(), v);
+    return std::string(text.data(), result.ptr);
+}
+
 bool checkPsfParams(const PsfParams& p, PsfParamError* error)
 {
     bool ok = true;
@@ -92,7 +92,7 @@ bool checkPsfParams(const PsfParams& p, PsfParamError* error)
         [&](const char* field, const char* flag, double value, double lo, double hi, const char* unit = "")
     {
         if (!(value >= lo && value <= hi)) // also catches NaN
-            fail(field, flag, value, number(lo) + ".." + number(hi) + unit);
+            fail(field, flag, value, psfValueText(lo) + ".." + psfValueText(hi) + unit);
     };
     const int k = p.sizeTexels;
     if (k < 64 || k > 2048 || (k & (k - 1)) != 0)

@@ -103,6 +103,9 @@ struct PsfParamError
     std::string range;
 };
 
+/// A parameter's value as text, in the shortest form that reads back the same (std::to_chars): "2", "0.3".
+std::string psfValueText(double value);
+
 /// False and the first parameter out of its range in `error`; true when every parameter is in range.
 bool checkPsfParams(const PsfParams& params, PsfParamError* error);
 
