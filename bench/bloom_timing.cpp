@@ -67,7 +67,8 @@ std::string BloomCase::name() const
            (spectrum == FFTB_SPECTRUM_MODE_RESAMPLED ? interpolationName() : "") +
            (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "") +
            (storage == FFTB_STORAGE_PRECISION_FLOAT16 ? " fp16" : "") +
-           (resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half" : "") + (generatedKernel ? " generated" : "");
+           (resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half" : "") + (generatedKernel ? " generated" : "") +
+           (views > 1 ? " " + std::to_string(views) + " views" + (separateViews ? " separate" : "") : "");
 }
 
 Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
@@ -140,6 +141,10 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     FftbContextCreateInfo ci =
         contextCreateInfo(device.instance(), device.logical(), c.width, c.height, c.kernelSize, c.kernelSize, &message);
     ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer; // two command buffers of blooms pending at once, below
+    ci.maxViews = c.separateViews ? 1 : c.views;
+    // fftbCmdBloom calls per frame, and frames per command buffer so that it holds kBloomsPerCommandBuffer calls.
+    const uint32_t calls = c.separateViews ? c.views : 1;
+    const int framesPerCommandBuffer = int(std::max(kBloomsPerCommandBuffer / calls, 1u));
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     planner.lengthPolicy = c.lengths;
     ci.pNext = &planner;
@@ -152,7 +157,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 
     const int total = c.warmupFrames + c.frames;
     VulkanDevice::Buffer upload{};
-    VulkanDevice::Image input{}, output{};
+    std::vector<VulkanDevice::Image> images; // per view: its input, then its output
     VkQueryPool queries = VK_NULL_HANDLE;
     struct Release
     {
@@ -160,20 +165,19 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         FftbContext& context;
         FftbKernel& kernel;
         VulkanDevice::Buffer& upload;
-        VulkanDevice::Image& input;
-        VulkanDevice::Image& output;
+        std::vector<VulkanDevice::Image>& images;
         VkQueryPool& queries;
         ~Release()
         {
             fftbDestroyKernel(kernel);
             fftbDestroyContext(context);
             d.destroy(upload);
-            d.destroy(input);
-            d.destroy(output);
+            for (VulkanDevice::Image& image : images)
+                d.destroy(image);
             if (queries)
                 vkDestroyQueryPool(d.device(), queries, nullptr);
         }
-    } release{device, context, kernel, upload, input, output, queries};
+    } release{device, context, kernel, upload, images, queries};
 
     const Texels psf = defaultPsf(int(c.kernelSize));
     FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
@@ -187,21 +191,29 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 
     const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
     const size_t texels = size_t(c.width) * c.height;
-    upload = device.createBuffer(texels * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-    input = device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    output = device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_STORAGE_BIT);
-    // Per frame: the generation's timestamps, then the bloom's.
-    constexpr uint32_t kQueries = 2 * FFTB_TIMESTAMP_COUNT;
+    upload = device.createBuffer(texels * 8 * c.views, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    // Per frame: the generation's timestamps, then each call's.
+    const uint32_t kQueries = (1 + calls) * FFTB_TIMESTAMP_COUNT;
     queries = device.createTimestampPool(uint32_t(total) * kQueries);
     std::mt19937 rng(1);
     std::exponential_distribution<float> hdr(1.0f); // mostly dim, a long bright tail
     auto* halves = static_cast<uint16_t*>(upload.mapped);
-    for (size_t i = 0; i < texels * 4; ++i)
+    for (size_t i = 0; i < texels * 4 * c.views; ++i)
         halves[i] = toHalf(i % 4 == 3 ? 1.0f : std::min(hdr(rng), 60000.0f));
 
     VkCommandBuffer cb = device.beginCommands();
-    VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, c.width, c.height);
-    VulkanDevice::prepareComputeOutput(cb, output.image);
+    std::vector<VkImageView> inputViews, outputViews;
+    for (uint32_t v = 0; v < c.views; ++v)
+    {
+        const VulkanDevice::Image& input = images.emplace_back(
+            device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+        VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, c.width, c.height, VkDeviceSize(v) * texels * 8);
+        inputViews.push_back(input.view);
+        const VulkanDevice::Image& output =
+            images.emplace_back(device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_STORAGE_BIT));
+        VulkanDevice::prepareComputeOutput(cb, output.image);
+        outputViews.push_back(output.view);
+    }
     vkCmdResetQueryPool(cb, queries, 0, uint32_t(total) * kQueries);
 
     FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
@@ -209,9 +221,9 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.pNext = &ti;
     bi.kernel = kernel;
-    bi.inputView = input.view;
+    bi.inputView = inputViews[0];
     bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    bi.outputView = output.view;
+    bi.outputView = outputViews[0];
     bi.width = c.width;
     bi.height = c.height;
     bi.padding = c.padding;
@@ -219,10 +231,19 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     bi.resolution = c.resolution;
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = 0.25f;
+    FftbMultiViewInfo multiView{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
+    multiView.viewCount = c.views;
+    multiView.pInputViews = inputViews.data();
+    multiView.pOutputViews = outputViews.data();
+    if (!c.separateViews && c.views > 1)
+    {
+        ti.pNext = &multiView;
+        bi.inputView = bi.outputView = VK_NULL_HANDLE;
+    }
     FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     check(fftbDescribeNode(context, &bi, &plan), "fftbDescribeNode");
     // Each fftbCmdBloom rewrites the next of the context's maxFramesInFlight descriptor sets, so the call that many
-    // calls earlier must have completed: blooms go in command buffers of kBloomsPerCommandBuffer, and one is
+    // calls earlier must have completed: calls go in command buffers of kBloomsPerCommandBuffer, and one is
     // recorded while the previous one runs (the GPU never idles), after the one before that has completed.
     VulkanDevice::Submission running, previous;
     for (int f = 0; f < total; ++f)
@@ -244,8 +265,16 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         else // the generation's queries, written so that every query of the pool has a result
             for (uint32_t q = 0; q < FFTB_TIMESTAMP_COUNT; ++q)
                 vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, uint32_t(f) * kQueries + q);
-        if (r == FFTB_SUCCESS)
+        for (uint32_t call = 0; call < calls && r == FFTB_SUCCESS; ++call)
+        {
+            ti.firstQuery = uint32_t(f) * kQueries + (1 + call) * FFTB_TIMESTAMP_COUNT;
+            if (c.separateViews)
+            {
+                bi.inputView = inputViews[call];
+                bi.outputView = outputViews[call];
+            }
             r = fftbCmdBloom(context, cb, &bi);
+        }
         if (r != FFTB_SUCCESS)
         {
             device.submitAndWait(cb);
@@ -253,7 +282,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
             device.wait(previous);
             check(r, c.generatedKernel ? "fftbCmdGenerateKernel, fftbCmdBloom" : "fftbCmdBloom");
         }
-        if ((f + 1) % int(kBloomsPerCommandBuffer) == 0 && f + 1 < total)
+        if ((f + 1) % framesPerCommandBuffer == 0 && f + 1 < total)
         {
             previous = running;
             running = device.submit(cb);
@@ -276,16 +305,21 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     for (int f = c.warmupFrames; f < total; ++f)
     {
         const uint64_t* g = &t[size_t(f) * kQueries];
-        const uint64_t* s = g + FFTB_TIMESTAMP_COUNT;
+        const uint64_t* s = g + FFTB_TIMESTAMP_COUNT;                  // the first call's
+        const uint64_t* last = g + calls * FFTB_TIMESTAMP_COUNT;       // the last call's
         for (size_t pass = 0; pass < 4 && c.generatedKernel; ++pass)
             generationPasses[pass].push_back(double(g[pass + 1] - g[pass]) * ms);
         generation.push_back(double(g[4] - g[0]) * ms);
         spectrum.push_back(double(s[1] - s[0]) * ms);
-        frame.push_back(double(s[4] - g[0]) * ms);
-        p1.push_back(double(s[2] - s[1]) * ms);
-        p2.push_back(double(s[3] - s[2]) * ms);
-        p3.push_back(double(s[4] - s[3]) * ms);
-        sum.push_back(double(s[4] - s[1]) * ms);
+        frame.push_back(double(last[4] - g[0]) * ms);
+        double passes[3] = {};
+        for (const uint64_t* call = s; call <= last; call += FFTB_TIMESTAMP_COUNT)
+            for (size_t pass = 0; pass < 3; ++pass)
+                passes[pass] += double(call[pass + 2] - call[pass + 1]) * ms;
+        p1.push_back(passes[0]);
+        p2.push_back(passes[1]);
+        p3.push_back(passes[2]);
+        sum.push_back(double(last[4] - s[1]) * ms);
     }
     timing.pass1Ms = median(p1);
     timing.pass2Ms = median(p2);
@@ -302,9 +336,15 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 
     timing.plan = plan;
     timing.traffic = trafficOf(plan, c.width, c.height, c.storage, c.padding);
+    for (double* bytes : {&timing.traffic.frame, &timing.traffic.intermediate, &timing.traffic.pass1,
+                          &timing.traffic.pass2, &timing.traffic.pass3, &timing.traffic.floor})
+        *bytes *= c.views; // the kernel spectrum is read by each view's lines
+    
     if (device.pipelineStatistics())
     {
         bi.pNext = nullptr;
+        bi.inputView = inputViews[0];
+        bi.outputView = outputViews[0];
         uint32_t count = 0;
         check(fftbGetPassStatistics(context, &bi, &count, nullptr), "fftbGetPassStatistics");
         std::vector<FftbPassStatistic> statistics(count, {FFTB_STRUCTURE_TYPE_PASS_STATISTIC});

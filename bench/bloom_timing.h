@@ -27,12 +27,17 @@ struct BloomCase
     /// Each frame first makes the kernel on the GPU (fftbCmdGenerateKernel): an eye whose pupil (Airy radius) follows
     /// a slow sine and whose lens particles flicker (a new seed every frame), as animated glare does.
     bool generatedKernel = false;
+    /// Views of the frame's extent bloomed each frame (different frames, one kernel): by one fftbCmdBloom with an
+    /// FftbMultiViewInfo, or by a call each when `separateViews`.
+    uint32_t views = 1;
+    bool separateViews = false;
     int warmupFrames = 5;
     int frames = 50;
 
     /// "1920x1080/256 zero resampled" for the default ES interpolation, with " es6" for another width, " cubic 1x"
     /// or " linear 1x" for those at oversampling 1; " pow2" appended for power-of-two lengths, " fp16" for fp16
-    /// storage, " half" for half resolution, " generated" for a kernel generated every frame
+    /// storage, " half" for half resolution, " generated" for a kernel generated every frame, " 2 views" or
+    /// " 2 views separate" for several views
     std::string name() const;
     /// The interpolation's part of name(): "" for the default.
     std::string interpolationName() const;
@@ -82,10 +87,11 @@ struct BloomTiming
     /// The passes' pipeline statistics, where the device has VK_KHR_pipeline_executable_properties.
     std::vector<PassStatistic> statistics;
     FftbNodeDescription plan{}; ///< fftbDescribeNode of the timed bloom
-    Traffic traffic;
+    Traffic traffic; ///< of every view
     double kernelSpectrumMs = 0; ///< the two kernel passes, measured once (first frame)
-    double pass1Ms = 0, pass2Ms = 0, pass3Ms = 0;
-    double totalMs = 0; ///< median of the per-frame sums of the three passes
+    double pass1Ms = 0, pass2Ms = 0, pass3Ms = 0; ///< summed over the views' calls when separate
+    /// median of the per-frame sums of the three passes: from the first call's pass 1 to the last call's pass 3
+    double totalMs = 0;
     /// BloomCase::generatedKernel: medians per frame of the generation, of the kernel spectrum it makes stale, and of
     /// the whole frame (generation, spectrum and the three passes)
     double generationMs = 0, frameSpectrumMs = 0, frameMs = 0;
@@ -94,9 +100,9 @@ struct BloomTiming
     double generationPassMs[4] = {};
 };
 
-/// Blooms an RGBA16F frame of random HDR values into an RGBA16F storage image, warmupFrames + frames times, 8 to a
-/// command buffer with the next one queued behind, with the default PSF of kernelSize^2. Throws HostError on
-/// failure.
+/// Blooms an RGBA16F frame of random HDR values (per view) into an RGBA16F storage image, warmupFrames + frames
+/// times, 8 calls to a command buffer with the next one queued behind, with the default PSF of kernelSize^2. Throws
+/// HostError on failure.
 BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c);
 
 } // namespace fftb::bench

@@ -27,6 +27,7 @@ struct Options
 {
     std::string jsonPath, markdownPath;
     int frames = 50, warmup = 2000, deviceIndex = -1;
+    uint32_t views = 1;
     uint64_t copyMiB = 2048;
     bool smoke = false, vkfft = true, powerOfTwo = false, validation = false, generatedKernel = false;
     std::string sizes = "1280x720/256,1280x720/512,1920x1080/256,1920x1080/512,3840x2160/512";
@@ -59,6 +60,26 @@ std::vector<BloomCase> casesFor(const Options& o)
         sizes.push_back(size);
     }
     std::vector<BloomCase> cases;
+    if (o.views > 1)
+    {
+        // Each size as o.views views: a call each, then one call for all (FftbMultiViewInfo).
+        for (const Size& s : sizes)
+            for (const FftbPadding padding : {FFTB_PADDING_ZERO_NORMALIZED, FFTB_PADDING_ZERO})
+                for (const bool separate : {true, false})
+                {
+                    BloomCase c;
+                    c.width = s.w;
+                    c.height = s.h;
+                    c.kernelSize = s.k;
+                    c.padding = padding;
+                    c.views = o.views;
+                    c.separateViews = separate;
+                    c.frames = o.frames;
+                    c.warmupFrames = o.warmup;
+                    cases.push_back(c);
+                }
+        return cases;
+    }
     if (o.generatedKernel)
     {
         // The default bloom with its fixed kernel, then with the kernel generated every frame; normalized
@@ -160,9 +181,11 @@ int run(const Options& o)
                             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     std::string table = "| case | axis first | padded | pass 1 | pass 2 | pass 3 | total ms | floor ms | × floor | "
                         "skeleton ms | × skeleton | VkFFT core ms | VkFFT end-to-end ms | VkFFT e2e / ours | "
-                        "generated kernel: generation (its 4 passes) + spectrum → frame ms (× fixed kernel) |\n"
+                        "generated kernel: generation (its 4 passes) + spectrum → frame ms (× fixed kernel); views: "
+                        "× separate calls |\n"
                         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     double fixedKernelMs = 0.0; // the last fixed-kernel case's passes: what a generated kernel's frame is held to
+    double separateViewsMs = 0.0; // the last case's separate calls: what one call for every view is held to
     for (const BloomCase& c : casesFor(o))
     {
         std::string reason;
@@ -226,6 +249,17 @@ int run(const Options& o)
         }
         else
             fixedKernelMs = t.totalMs;
+        if (c.views > 1)
+        {
+            j["views"] = {{"count", c.views}, {"separate", c.separateViews}};
+            if (c.separateViews)
+                separateViewsMs = t.totalMs;
+            else
+            {
+                j["views"]["overSeparateCalls"] = t.totalMs / separateViewsMs;
+                generatedCell = fixed(t.totalMs / separateViewsMs, 3) + "×";
+            }
+        }
         std::string vkfftCells = "n/a | n/a | n/a";
         // VkFFT's convolution zero-pads; it solves the same problem as our zero-padded cases only (normalized
         // convolution adds the division). Its time does not depend on our interpolation: measured once per size,
@@ -234,7 +268,7 @@ int run(const Options& o)
         const auto size = std::tuple{c.width, c.height, c.kernelSize};
         // Half resolution is compared with VkFFT's full-resolution convolution, measured for the full cases before it.
         if (o.vkfft && c.padding != FFTB_PADDING_MIRROR && !otherInterpolation && !vkfftBySize.count(size) &&
-            c.resolution == FFTB_BLOOM_RESOLUTION_FULL && !c.generatedKernel)
+            c.resolution == FFTB_BLOOM_RESOLUTION_FULL && !c.generatedKernel && c.views == 1)
         {
             VkfftCase v;
             v.width = c.width;
@@ -249,7 +283,7 @@ int run(const Options& o)
             vkfftBySize[size] = measureVkfft(device, v);
         }
         if (o.vkfft && c.padding != FFTB_PADDING_MIRROR && !otherInterpolation && vkfftBySize.count(size) &&
-            !c.generatedKernel)
+            !c.generatedKernel && c.views == 1)
         {
             const VkfftTiming& vt = vkfftBySize.at(size);
             j["vkfft"] = {{"ok", vt.ok},
@@ -354,6 +388,11 @@ int main(int argc, char** argv)
     app.add_flag("--generated-kernel", o.generatedKernel,
                  "instead of the usual cases: per size the default bloom with its fixed kernel, then with the kernel "
                  "generated on the GPU every frame (an eye whose pupil and lens particles change each frame)");
+    app.add_option("--views", o.views,
+                   "bloom each size as this many views (different frames, one kernel), by a call each and by one "
+                   "call for all (FftbMultiViewInfo), with zero padding and normalized convolution")
+        ->check(CLI::Range(1u, uint32_t(FFTB_MAX_VIEWS)))
+        ->capture_default_str();
     app.add_flag("--smoke", o.smoke, "one tiny case, few frames: checks that the benchmark runs (lavapipe in CI)");
     app.add_flag("!--no-vkfft", o.vkfft, "skip the VkFFT anchor");
     app.add_flag("--validate", o.validation,

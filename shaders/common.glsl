@@ -55,15 +55,15 @@ uvec2 frameExtent()
     return uvec2(imageCoord(2u * pc.imageLength1 - odd.x, 2u * pc.imageLength2 - odd.y));
 }
 
-// Half resolution: the element of `intermediate` where the bloom of texel (x, y) of the downsampled frame starts, its
-// R and G; B and 0 follow. After the tap table, one 16-byte unit per texel, [y][x] (plugin/plan/plan.h,
-// halfResolutionBloomStart).
+// Half resolution: the element of `intermediate` where the bloom of texel (x, y) of the downsampled frame of the view
+// (viewIndex) starts, its R and G; B and 0 follow. After the tap table, one 16-byte unit per texel, [view][y][x]
+// (plugin/plan/plan.h, halfResolutionBloomStart).
 uint halfResolutionBloomIndex(ivec2 texel)
 {
     const uint tapEntries = pc.paddedLength2 + 1u + pc.paddedLength1 / 2u + 1u;
     const uint start = pc.tapTableStart + FFTB_TAP_TABLE_ENTRY_UNITS * tapEntries;
     const uint width = uint(imageCoord(pc.imageLength1, pc.imageLength2).x);
-    return 2u * (start + uint(texel.y) * width + uint(texel.x));
+    return 2u * (start + viewIndex() * pc.imageLength1 * pc.imageLength2 + uint(texel.y) * width + uint(texel.x));
 }
 
 // What the passes write at a texel of input `source` given its tinted bloom: the bloom (FFTB_GPU_OUTPUT_BLOOM), the

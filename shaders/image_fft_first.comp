@@ -7,8 +7,7 @@
 #include "shared/fftb_shared.h"
 #include "fft.glsl"
 #include "common.glsl"
-
-layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
+#include "frame_views.glsl"
 
 // Texel (x, y) of the image transformed: the prefiltered frame texel, or at half resolution the mean of the
 // prefiltered frame texels (2x, 2y) .. (2x + 1, 2y + 1), a texel past the frame's last column or row standing for
@@ -16,11 +15,11 @@ layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage
 vec3 prefilteredTexel(ivec2 texel)
 {
     if (!halfResolution())
-        return prefilter(texelFetch(inputImage, texel, 0).rgb);
+        return prefilter(fetchFrame(texel).rgb);
     const ivec2 last = ivec2(frameExtent()) - 1;
     const ivec2 a = 2 * texel, b = min(a + 1, last);
-    return 0.25 * (prefilter(texelFetch(inputImage, a, 0).rgb) + prefilter(texelFetch(inputImage, ivec2(b.x, a.y), 0).rgb) +
-                   prefilter(texelFetch(inputImage, ivec2(a.x, b.y), 0).rgb) + prefilter(texelFetch(inputImage, b, 0).rgb));
+    return 0.25 * (prefilter(fetchFrame(a).rgb) + prefilter(fetchFrame(ivec2(b.x, a.y)).rgb) +
+                   prefilter(fetchFrame(ivec2(a.x, b.y)).rgb) + prefilter(fetchFrame(b).rgb));
 }
 
 // The prefiltered colour at padded position i of line v (0 in the zero padding and past the image's last line); 1
@@ -78,9 +77,10 @@ void writeTaps(uint entry, float position, uint spectrumLength)
 // frequencies of an unscaled kernel). Every bin of every line and channel reads with the same taps, so the
 // invocations of this pass write them once (plugin/plan/plan.h, tapTableEntries): entries k2 < N2, entry N2 for +N2/2
 // (the other side of an even N2's Nyquist bin, which pass 2 reads at -N2/2), entries N2 + 1 + k1 for k1 <= N1 / 2.
+// Every view reads the same table: view 0's workgroups write it.
 void writeTapTable()
 {
-    if ((pc.flags & FFTB_GPU_FLAG_RESAMPLED) == 0u)
+    if ((pc.flags & FFTB_GPU_FLAG_RESAMPLED) == 0u || viewIndex() != 0u)
         return;
     const uint n2 = pc.paddedLength2;
     const uint entries = n2 + 1u + FFT_LENGTH / 2u + 1u;

@@ -10,9 +10,9 @@
 #include "shared/fftb_shared.h"
 #include "fft.glsl"
 #include "common.glsl"
+#define FFTB_WRITES_OUTPUT
+#include "frame_views.glsl"
 
-layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
-layout(set = 0, binding = FFTB_BINDING_OUTPUT_IMAGE) uniform writeonly image2D outputImage;
 layout(set = 0, binding = FFTB_BINDING_BORDER_WEIGHTS, std430) buffer BorderWeights
 {
     float borderWeights[];
@@ -92,8 +92,8 @@ void writeTexel(uint u, uint v, vec3 bloom)
         intermediate[at + 1u] = uvec2(floatBitsToUint(bloom.b), 0u);
         return;
     }
-    const vec4 source = texelFetch(inputImage, imageCoord(u, v), 0);
-    imageStore(outputImage, imageCoord(u, v), vec4(compositeOf(source, bloom), source.a));
+    const vec4 source = fetchFrame(imageCoord(u, v));
+    storeOutput(imageCoord(u, v), vec4(compositeOf(source, bloom), source.a));
 }
 
 void main()

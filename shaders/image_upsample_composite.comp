@@ -6,11 +6,10 @@
 #extension GL_GOOGLE_include_directive : require
 #include "shared/fftb_shared.h"
 #include "common.glsl"
+#define FFTB_WRITES_OUTPUT
+#include "frame_views.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
-
-layout(set = 0, binding = FFTB_BINDING_INPUT_IMAGE) uniform sampler2D inputImage;
-layout(set = 0, binding = FFTB_BINDING_OUTPUT_IMAGE) uniform writeonly image2D outputImage;
 
 vec3 halfResolutionBloom(ivec2 texel)
 {
@@ -31,6 +30,6 @@ void main()
     const vec2 f = position - vec2(a);
     const vec3 bloom = mix(mix(halfResolutionBloom(a), halfResolutionBloom(ivec2(b.x, a.y)), f.x),
                            mix(halfResolutionBloom(ivec2(a.x, b.y)), halfResolutionBloom(b), f.x), f.y);
-    const vec4 source = texelFetch(inputImage, texel, 0);
-    imageStore(outputImage, texel, vec4(compositeOf(source, bloom), source.a));
+    const vec4 source = fetchFrame(texel);
+    storeOutput(texel, vec4(compositeOf(source, bloom), source.a));
 }

@@ -5,6 +5,14 @@
 #define FFTB_INTERMEDIATE_GLSL
 
 layout(constant_id = FFTB_SPEC_HALF_STORAGE) const bool HALF_STORAGE = false;
+layout(constant_id = FFTB_SPEC_MULTI_VIEW) const bool MULTI_VIEW = false;
+
+// The view this workgroup transforms: its workgroup grid layer when the passes bloom several (fftb_shared.h,
+// FFTB_SPEC_MULTI_VIEW), else 0, a constant once specialized.
+uint viewIndex()
+{
+    return MULTI_VIEW ? gl_WorkGroupID.z : 0u;
+}
 
 // Complex half-spectrum lines, blocked: see intermediateIndex. Element i is intermediate[i], its real and imaginary
 // parts' fp32 bits, in fp32 storage; in half storage it is the 32-bit word i of the buffer (intermediate[i / 2], its
@@ -33,12 +41,13 @@ void storeIntermediate(uint i, vec2 z)
 }
 
 // Element v of half-spectrum line k1 < halfLines of `channel` in the intermediate, for lines of `lineCount` elements:
-// B = FFTB_INTERMEDIATE_BLOCK_LINES adjacent lines interleaved, [channel][k1 / B][v][k1 % B]. Pass 1 (consecutive k1
-// across a subgroup, one v) then writes whole 32-byte sectors, and pass 3 reads whole sectors.
+// B = FFTB_INTERMEDIATE_BLOCK_LINES adjacent lines interleaved, [view][channel][k1 / B][v][k1 % B] (plugin/plan/plan.h,
+// intermediateIndex). Pass 1 (consecutive k1 across a subgroup, one v) then writes whole 32-byte sectors, and pass 3
+// reads whole sectors.
 uint intermediateIndex(uint channel, uint k1, uint halfLines, uint v, uint lineCount)
 {
     const uint blocks = (halfLines + FFTB_INTERMEDIATE_BLOCK_LINES - 1u) / FFTB_INTERMEDIATE_BLOCK_LINES;
-    const uint block = channel * blocks + k1 / FFTB_INTERMEDIATE_BLOCK_LINES;
+    const uint block = (viewIndex() * 3u + channel) * blocks + k1 / FFTB_INTERMEDIATE_BLOCK_LINES;
     return (block * lineCount + v) * FFTB_INTERMEDIATE_BLOCK_LINES + k1 % FFTB_INTERMEDIATE_BLOCK_LINES;
 }
 

@@ -46,9 +46,10 @@ VulkanDevice::Buffer VulkanDevice::createBuffer(VkDeviceSize sizeBytes, VkBuffer
     return createVulkanBuffer(logical_.physicalDevice, logical_.device, sizeBytes, usage, hostVisible);
 }
 
-VulkanDevice::Image VulkanDevice::createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)
+VulkanDevice::Image VulkanDevice::createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage,
+                                              uint32_t layers)
 {
-    return createVulkanImage(logical_.physicalDevice, logical_.device, width, height, format, usage);
+    return createVulkanImage(logical_.physicalDevice, logical_.device, width, height, format, usage, layers);
 }
 
 void VulkanDevice::destroy(Buffer& b)
@@ -133,9 +134,10 @@ void VulkanDevice::submitAndWait(VkCommandBuffer cb)
     wait(submission);
 }
 
-void VulkanDevice::uploadForCompute(VkCommandBuffer cb, VkBuffer source, VkImage image, uint32_t width, uint32_t height)
+void VulkanDevice::uploadForCompute(VkCommandBuffer cb, VkBuffer source, VkImage image, uint32_t width, uint32_t height,
+                                    VkDeviceSize sourceOffset)
 {
-    const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {width, height, 1}};
+    const VkBufferImageCopy region{sourceOffset, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {width, height, 1}};
     transition(cb, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
                VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
     vkCmdCopyBufferToImage(cb, source, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);

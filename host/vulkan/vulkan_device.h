@@ -66,8 +66,8 @@ class VulkanDevice
 
     /// A buffer of `sizeBytes`; host-visible and coherent (mapped) or device-local.
     Buffer createBuffer(VkDeviceSize sizeBytes, VkBufferUsageFlags usage, bool hostVisible);
-    /// A device-local 2D image with one mip level and a colour view of the same format.
-    Image createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage);
+    /// A device-local 2D image with one mip level and `layers` array layers, a 2D colour view of its format per layer.
+    Image createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage, uint32_t layers = 1);
     void destroy(Buffer& buffer);
     void destroy(Image& image);
     VkQueryPool createTimestampPool(uint32_t count);
@@ -90,9 +90,10 @@ class VulkanDevice
     /// submit() then wait().
     void submitAndWait(VkCommandBuffer commandBuffer);
 
-    /// Records the copy of `source` (tightly packed texels) into all of `image` (width x height, from UNDEFINED)
-    /// and leaves it SHADER_READ_ONLY_OPTIMAL, visible to compute shaders.
-    static void uploadForCompute(VkCommandBuffer cb, VkBuffer source, VkImage image, uint32_t width, uint32_t height);
+    /// Records the copy of `source` from byte `sourceOffset` (tightly packed texels) into all of `image` (width x
+    /// height, from UNDEFINED) and leaves it SHADER_READ_ONLY_OPTIMAL, visible to compute shaders.
+    static void uploadForCompute(VkCommandBuffer cb, VkBuffer source, VkImage image, uint32_t width, uint32_t height,
+                                 VkDeviceSize sourceOffset = 0);
     /// Records the transition of `image` from UNDEFINED to GENERAL, ready for compute-shader writes.
     static void prepareComputeOutput(VkCommandBuffer cb, VkImage image);
 

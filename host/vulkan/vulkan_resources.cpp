@@ -75,7 +75,7 @@ VulkanBuffer createVulkanBuffer(VkPhysicalDevice gpu, VkDevice device, VkDeviceS
 }
 
 VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t width, uint32_t height, VkFormat format,
-                              VkImageUsageFlags usage)
+                              VkImageUsageFlags usage, uint32_t layers)
 {
     VulkanImage img;
     img.width = width;
@@ -87,7 +87,7 @@ VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t wi
         ici.format = format;
         ici.extent = {width, height, 1};
         ici.mipLevels = 1;
-        ici.arrayLayers = 1;
+        ici.arrayLayers = layers;
         ici.samples = VK_SAMPLE_COUNT_1_BIT;
         ici.tiling = VK_IMAGE_TILING_OPTIMAL;
         ici.usage = usage;
@@ -97,12 +97,18 @@ VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t wi
         vkGetImageMemoryRequirements(device, img.image, &req);
         img.memory = allocateMemory(gpu, device, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
         checkVulkan(vkBindImageMemory(device, img.image, img.memory, 0), "vkBindImageMemory");
-        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vci.image = img.image;
-        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vci.format = format;
-        vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        checkVulkan(vkCreateImageView(device, &vci, nullptr, &img.view), "vkCreateImageView");
+        for (uint32_t layer = 0; layer < layers; ++layer)
+        {
+            VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+            vci.image = img.image;
+            vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+            vci.format = format;
+            vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, layer, 1};
+            VkImageView view = VK_NULL_HANDLE;
+            checkVulkan(vkCreateImageView(device, &vci, nullptr, &view), "vkCreateImageView");
+            img.layerViews.push_back(view);
+        }
+        img.view = img.layerViews[0];
     }
     catch (const HostError&)
     {
@@ -123,8 +129,8 @@ void destroyVulkanBuffer(VkDevice device, VulkanBuffer& b)
 
 void destroyVulkanImage(VkDevice device, VulkanImage& img)
 {
-    if (img.view)
-        vkDestroyImageView(device, img.view, nullptr);
+    for (VkImageView view : img.layerViews)
+        vkDestroyImageView(device, view, nullptr);
     if (img.image)
         vkDestroyImage(device, img.image, nullptr);
     if (img.memory)

@@ -8,6 +8,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace fftb
 {
@@ -34,12 +35,13 @@ struct VulkanBuffer
     void* mapped = nullptr; ///< host-visible buffers stay mapped
 };
 
-/// A 2D image with one mip level, its memory and a colour view of its format.
+/// A 2D image with one mip level and one or more array layers, its memory and a 2D colour view of its format per layer.
 struct VulkanImage
 {
     VkImage image = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE; ///< layer 0's view, layerViews[0]
+    std::vector<VkImageView> layerViews; ///< a VK_IMAGE_VIEW_TYPE_2D view of each layer
     uint32_t width = 0;
     uint32_t height = 0;
 };
@@ -50,9 +52,10 @@ uint32_t findMemoryType(VkPhysicalDevice gpu, uint32_t bits, VkMemoryPropertyFla
 /// A buffer of `sizeBytes`: host-visible and coherent (mapped), or device-local. Nothing is left on failure.
 VulkanBuffer createVulkanBuffer(VkPhysicalDevice gpu, VkDevice device, VkDeviceSize sizeBytes, VkBufferUsageFlags usage,
                                 bool hostVisible);
-/// A device-local 2D image with one mip level and a colour view of the same format. Nothing is left on failure.
+/// A device-local 2D image with one mip level and `layers` array layers, and a 2D colour view of the same format per
+/// layer. Nothing is left on failure.
 VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t width, uint32_t height, VkFormat format,
-                              VkImageUsageFlags usage);
+                              VkImageUsageFlags usage, uint32_t layers = 1);
 /// Destroys what `buffer` holds (any part may be null) and empties it.
 void destroyVulkanBuffer(VkDevice device, VulkanBuffer& buffer);
 /// Destroys what `image` holds (any part may be null) and empties it.

@@ -148,7 +148,7 @@ std::vector<uint32_t> radicesOf(uint32_t length)
 }
 
 std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t length, uint32_t workgroupSize,
-                                                                    bool halfStorage, uint32_t rowLength)
+                                                                    bool halfStorage, uint32_t rowLength, bool multiView)
 {
     const uint32_t shared = sharedLengthOf(length);
     std::array<uint32_t, kSpecializationConstantCount> values{length,
@@ -161,6 +161,7 @@ std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t len
     for (uint32_t i = 0; i < kMaxSharedStages; ++i)
         values[kSpecializationFirstRadix + i] = i < radices.size() ? radices[i] : 1;
     values[kSpecializationFirstRadix + kMaxSharedStages] = rowLength;
+    values[kSpecializationMultiView] = multiView ? 1u : 0u;
     return values;
 }
 
@@ -445,16 +446,18 @@ uint32_t intermediateBlocks(uint32_t halfLines)
     return (halfLines + kIntermediateBlockLines - 1) / kIntermediateBlockLines;
 }
 
-uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, uint32_t v, uint32_t lineCount)
+uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, uint32_t v, uint32_t lineCount,
+                           uint32_t view)
 {
-    const uint64_t block = uint64_t(channel) * intermediateBlocks(halfLines) + k1 / kIntermediateBlockLines;
+    const uint64_t block =
+        (uint64_t(view) * 3 + channel) * intermediateBlocks(halfLines) + k1 / kIntermediateBlockLines;
     return (block * lineCount + v) * kIntermediateBlockLines + k1 % kIntermediateBlockLines;
 }
 
-uint64_t intermediateElements(const Plan& plan)
+uint64_t intermediateElements(const Plan& plan, uint32_t views)
 {
     const uint64_t frame =
-        uint64_t(3) * intermediateBlocks(plan.halfSpectrumLines()) * kIntermediateBlockLines * plan.second.imageLength;
+        uint64_t(3) * views * intermediateBlocks(plan.halfSpectrumLines()) * kIntermediateBlockLines * plan.second.imageLength;
     const uint64_t kernelLines = std::min(plan.second.kernelLength, plan.second.spectrumLength);
     const uint64_t kernel =
         uint64_t(3) * intermediateBlocks(plan.first.spectrumLength / 2 + 1) * kIntermediateBlockLines * kernelLines;
@@ -475,26 +478,26 @@ uint64_t tapTableEntries(const Plan& plan)
     return uint64_t(plan.second.paddedLength) + 1 + plan.halfSpectrumLines();
 }
 
-uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes)
+uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes, uint32_t views)
 {
-    return (intermediateElements(plan) * elementBytes + 15) / 16;
+    return (intermediateElements(plan, views) * elementBytes + 15) / 16;
 }
 
-uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes)
+uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views)
 {
     static_assert(kTapTableEntryBytes % 16 == 0);
-    return tapTableStart(plan, elementBytes) + tapTableEntries(plan) * (kTapTableEntryBytes / 16);
+    return tapTableStart(plan, elementBytes, views) + tapTableEntries(plan) * (kTapTableEntryBytes / 16);
 }
 
-uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes)
+uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views)
 {
     if (plan.halfResolution)
-        return (halfResolutionBloomStart(plan, elementBytes) +
-                uint64_t(plan.first.imageLength) * plan.second.imageLength) *
+        return (halfResolutionBloomStart(plan, elementBytes, views) +
+                uint64_t(views) * plan.first.imageLength * plan.second.imageLength) *
                16;
     return tapTableEntries(plan) == 0
-               ? intermediateElements(plan) * elementBytes
-               : tapTableStart(plan, elementBytes) * 16 + tapTableEntries(plan) * kTapTableEntryBytes;
+               ? intermediateElements(plan, views) * elementBytes
+               : tapTableStart(plan, elementBytes, views) * 16 + tapTableEntries(plan) * kTapTableEntryBytes;
 }
 
 uint64_t spectrumElements(const Plan& plan)
@@ -503,7 +506,7 @@ uint64_t spectrumElements(const Plan& plan)
 }
 
 bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
-                  LengthPolicy lengths, ScratchSizes* sizes, std::string* error)
+                  LengthPolicy lengths, ScratchSizes* sizes, std::string* error, uint32_t maxViews)
 {
     ScratchSizes s;
     bool anyPlan = false;
@@ -520,7 +523,7 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
                 if (!makePlan(request, &plan, nullptr))
                     continue;
                 anyPlan = anyPlan || !half; // maximum extents no full-resolution bloom fits are refused
-                s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8));
+                s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8, maxViews));
                 s.spectrumElements = std::max(s.spectrumElements, spectrumElements(plan));
             }
     if (!anyPlan)

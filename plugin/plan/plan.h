@@ -84,8 +84,10 @@ double fftLengthCost(uint32_t length);
 
 /// Most Stockham stages of a line in shared memory (FFTB_MAX_SHARED_STAGES): 3^7 = 2187 takes 7.
 constexpr uint32_t kMaxSharedStages = 8;
-/// Specialization constants of every pass (FFTB_SPEC_FFT_LENGTH .. FFTB_SPEC_ROW_LENGTH: ids 0 .. 14, in order).
-constexpr uint32_t kSpecializationConstantCount = 15;
+/// Specialization constants of every pass (FFTB_SPEC_FFT_LENGTH .. FFTB_SPEC_MULTI_VIEW: ids 0 .. 15, in order).
+constexpr uint32_t kSpecializationConstantCount = 16;
+/// The id of FFTB_SPEC_MULTI_VIEW, the last.
+constexpr uint32_t kSpecializationMultiView = 15;
 /// The id of FFTB_SPEC_RADIX_0; the kMaxSharedStages radices follow it.
 constexpr uint32_t kSpecializationFirstRadix = 6;
 
@@ -93,9 +95,11 @@ constexpr uint32_t kSpecializationFirstRadix = 6;
 /// invocations (workgroupSizeOf), indexed by id (shaders/shared/fftb_shared.h): the length, the workgroup size, the
 /// twiddle table offsets of the length and of its shared-memory length, `halfStorage` as a VkBool32 (1 or 0), the
 /// radices of the shared-memory stages (radicesOf of sharedLengthOf(length)), 1 past the last, then `rowLength`
-/// (pass 2's rowLengthOf; 0 for the other passes).
+/// (pass 2's rowLengthOf; 0 for the other passes), then `multiView` as a VkBool32 (the frame passes of a bloom of
+/// several views, FftbMultiViewInfo).
 std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t length, uint32_t workgroupSize,
-                                                                    bool halfStorage, uint32_t rowLength = 0);
+                                                                    bool halfStorage, uint32_t rowLength = 0,
+                                                                    bool multiView = false);
 
 /// Fine entries of the twiddle table of a length past kMaxSharedFftLength (FFTB_TWIDDLE_FINE_ELEMENTS).
 constexpr uint32_t kTwiddleFineElements = 128;
@@ -302,14 +306,17 @@ constexpr uint32_t kIntermediateBlockLines = 4;
 uint32_t intermediateBlocks(uint32_t halfLines);
 
 /// Where element v of half-spectrum line k1 < halfLines of `channel` lies in the intermediate, for lines of
-/// `lineCount` elements: [channel][k1 / B][v][k1 % B], B = kIntermediateBlockLines (common.glsl, intermediateIndex).
-uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, uint32_t v, uint32_t lineCount);
+/// `lineCount` elements: [channel][k1 / B][v][k1 % B], B = kIntermediateBlockLines (common.glsl, intermediateIndex);
+/// the lines of view `view` of a multi-view bloom follow those of the views before it, [view][channel]...
+uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, uint32_t v, uint32_t lineCount,
+                           uint32_t view = 0);
 
 /// Complex fp32 elements of the intermediate buffer `plan` uses, over its three colour channels: the frame's half
 /// spectrum along the first axis, 3 B ceil((N1 / 2 + 1) / B) L2 (only image lines along the second axis are stored;
 /// B = kIntermediateBlockLines), or, when the kernel spectrum is computed, the kernel's first-axis transform,
-/// 3 B ceil((S1 / 2 + 1) / B) min(K2, S2), if larger.
-uint64_t intermediateElements(const Plan& plan);
+/// 3 B ceil((S1 / 2 + 1) / B) min(K2, S2), if larger. `views` frames (FftbMultiViewInfo) hold `views` times the
+/// frame's.
+uint64_t intermediateElements(const Plan& plan, uint32_t views = 1);
 
 /// Pass 2's shared memory holds, besides its FFT, one row of the resampled spectrum per line (S2 complex values): its
 /// shared arrays are sized for max(sharedLengthOf(N2), rowLengthOf(plan)). The row length S2 when it is longer than
@@ -328,17 +335,17 @@ constexpr uint64_t kTapTableEntryBytes = 48;
 uint64_t tapTableEntries(const Plan& plan);
 
 /// Where the tap table starts in the scratch, in 16-byte units: after the intermediate's intermediateElements(plan)
-/// elements of `elementBytes` bytes (8 fp32, 4 fp16), rounded up.
-uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes);
+/// elements of `elementBytes` bytes (8 fp32, 4 fp16) for `views` views, rounded up.
+uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
 
 /// Half resolution: where pass 3 writes the bloom of the downsampled frame in the scratch, in 16-byte units, after the
 /// tap table (the shaders compute it the same way: common.glsl, halfResolutionBloomIndex). One 16-byte unit per
-/// texel, fp32 R, G, B and 0, [y][x] over the downsampled frame's width and height.
-uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes);
+/// texel, fp32 R, G, B and 0, [view][y][x] over the downsampled frame's width and height.
+uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
 
 /// Bytes of the scratch `plan` uses with intermediate elements of `elementBytes` bytes: the intermediate, then the tap
-/// table, then at half resolution the downsampled frame's bloom.
-uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes);
+/// table, then at half resolution the downsampled frame's bloom; of `views` views (FftbMultiViewInfo).
+uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
 
 /// Complex fp32 elements of the kernel spectrum `plan` reads: 3 (S1 / 2 + 1) S2, the centred half spectrum.
 uint64_t spectrumElements(const Plan& plan);
@@ -350,13 +357,14 @@ uint64_t spectrumElements(const Plan& plan);
 /// the worst case.
 struct ScratchSizes
 {
-    uint64_t scratchBytes = 0;     ///< scratchBytes(plan, 8), worst case
+    uint64_t scratchBytes = 0;     ///< scratchBytes(plan, 8, maxViews), worst case
     uint64_t spectrumElements = 0; ///< spectrumElements(plan), worst case (exact mode at the maximum extents)
 };
 
-/// Fills `sizes` for a context's maximum extents; false and a reason when no frame of those extents can be planned.
+/// Fills `sizes` for a context's maximum extents and views; false and a reason when no frame of those extents can be
+/// planned.
 bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
-                  LengthPolicy lengths, ScratchSizes* sizes, std::string* error);
+                  LengthPolicy lengths, ScratchSizes* sizes, std::string* error, uint32_t maxViews = 1);
 
 /// The worst spectrumElements over padding, for one axis order, spectrum mode and oversampling (resampled mode), of a
 /// kernel of `kernelWidth` x `kernelHeight` with frames up to `maxWidth` x `maxHeight`: what one kernel spectrum slot

@@ -56,6 +56,9 @@ template <typename Info> void checkExtents(const Info& info)
     if (info.maxKernelExtentWidth > FFTB_MAX_KERNEL_LENGTH || info.maxKernelExtentHeight > FFTB_MAX_KERNEL_LENGTH)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                             "maxKernelExtentWidth, maxKernelExtentHeight: must lie in 0 .. 4096"};
+    if (info.maxViews > FFTB_MAX_VIEWS)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                            "maxViews: must lie in 0 .. " + std::to_string(FFTB_MAX_VIEWS)};
 }
 
 /// The checks of a create info that need no device.
@@ -182,7 +185,7 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
             std::string reason;
             const fftb::Extents extents = fftb::extentsOf(*info);
             if (!fftb::scratchSizes(extents.width, extents.height, extents.scratchKernelWidth(),
-                                    extents.scratchKernelHeight(), lengths, &sizes, &reason))
+                                    extents.scratchKernelHeight(), lengths, &sizes, &reason, extents.views))
                 throw fftb::Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
             uint64_t resampled = 0;
             for (fftb::AxisOrder order : {fftb::AxisOrder::XFirst, fftb::AxisOrder::YFirst})

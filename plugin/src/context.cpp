@@ -24,12 +24,14 @@ static_assert(kTwiddleFineElements == FFTB_TWIDDLE_FINE_ELEMENTS, "plan.h and ff
 static_assert(FFTB_SPEC_FFT_LENGTH == 0 && FFTB_SPEC_WORKGROUP_SIZE == 1 && FFTB_SPEC_TWIDDLE_OFFSET == 2 &&
                   FFTB_SPEC_SHARED_LENGTH == 3 && FFTB_SPEC_SHARED_TWIDDLE_OFFSET == 4 && FFTB_SPEC_HALF_STORAGE == 5 &&
                   FFTB_SPEC_RADIX_0 == kSpecializationFirstRadix && FFTB_SPEC_RADIX_7 + 1 == FFTB_SPEC_ROW_LENGTH &&
-                  FFTB_SPEC_ROW_LENGTH + 1 == kSpecializationConstantCount &&
+                  FFTB_SPEC_ROW_LENGTH + 1 == FFTB_SPEC_MULTI_VIEW && FFTB_SPEC_MULTI_VIEW == kSpecializationMultiView &&
+                  FFTB_SPEC_MULTI_VIEW + 1 == kSpecializationConstantCount &&
                   FFTB_MAX_SHARED_STAGES == kMaxSharedStages,
               "plan.h (specializationOf) and fftb_shared.h disagree");
 static_assert(kMinBorderWeight == FFTB_MIN_BORDER_WEIGHT, "plan.h and fftb_shared.h disagree");
 static_assert(kMaxFftLength == FFTB_MAX_FFT_LENGTH && kMaxKernelLength == FFTB_MAX_KERNEL_LENGTH,
               "plan.h and fftbloom.h disagree");
+static_assert(FFTB_GPU_MAX_VIEWS == FFTB_MAX_VIEWS, "fftb_shared.h and fftbloom.h disagree");
 
 Context::Context(const FftbContextCreateInfo& info)
     : device_(std::make_shared<const Device>(info)), vk_(device_->vk), max_(extentsOf(info)), flags_(info.flags),
@@ -91,14 +93,14 @@ Scratch Context::makeScratch(const Extents& extents, const void* chain) const
     ScratchSizes sizes;
     std::string reason;
     if (!scratchSizes(extents.width, extents.height, extents.scratchKernelWidth(), extents.scratchKernelHeight(),
-                      lengths_, &sizes, &reason))
+                      lengths_, &sizes, &reason, extents.views))
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
     // Shaders index the scratch with 32-bit element offsets and bind it whole.
     const VkDeviceSize bytes = sizes.scratchBytes;
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
     if (bytes > limits.maxStorageBufferRange)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                      "maxWidth, maxHeight, maxKernelResolution*, maxKernelExtent*: the scratch needs " +
+                      "maxWidth, maxHeight, maxKernelResolution*, maxKernelExtent*, maxViews: the scratch needs " +
                           std::to_string(bytes) + " bytes, past the device's maxStorageBufferRange of " +
                           std::to_string(limits.maxStorageBufferRange)};
     if (auto next = findInChain<FftbScratchInfo>(chain, FFTB_STRUCTURE_TYPE_SCRATCH_INFO))
@@ -167,9 +169,18 @@ void Context::createLayouts()
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
         bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     }
+    // The image bindings hold one view each of a multi-view bloom (FftbMultiViewInfo).
+    const std::array<VkSampler, FFTB_MAX_VIEWS> samplers = [&]
+    {
+        std::array<VkSampler, FFTB_MAX_VIEWS> s;
+        s.fill(sampler_);
+        return s;
+    }();
     bindings[FFTB_BINDING_INPUT_IMAGE].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    bindings[FFTB_BINDING_INPUT_IMAGE].pImmutableSamplers = &sampler_;
+    bindings[FFTB_BINDING_INPUT_IMAGE].descriptorCount = FFTB_MAX_VIEWS;
+    bindings[FFTB_BINDING_INPUT_IMAGE].pImmutableSamplers = samplers.data();
     bindings[FFTB_BINDING_OUTPUT_IMAGE].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    bindings[FFTB_BINDING_OUTPUT_IMAGE].descriptorCount = FFTB_MAX_VIEWS;
     VkDescriptorSetLayoutCreateInfo dlci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     dlci.bindingCount = FFTB_BINDING_COUNT;
     dlci.pBindings = bindings;
@@ -201,8 +212,8 @@ void Context::createLayouts()
 
     const uint32_t setCount = uint32_t(descriptorSets_.size());
     const VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, setCount},
-        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, setCount},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, setCount * FFTB_MAX_VIEWS},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, setCount * FFTB_MAX_VIEWS},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          setCount * (FFTB_BINDING_COUNT - 2) + setCount * uint32_t(std::size(generatorBindings))},
     };
@@ -250,7 +261,7 @@ VkPipeline Context::pipeline(const PipelineKey& key)
         if (auto it = pipelines_.find(key); it != pipelines_.end())
             return it->second;
     }
-    const auto [pass, fftLength, halfStorage, rowLength] = key;
+    const auto [pass, fftLength, halfStorage, rowLength, multiView] = key;
     VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -259,8 +270,14 @@ VkPipeline Context::pipeline(const PipelineKey& key)
     cpci.layout = layoutOf(pass);
     if (device_->getPipelineExecutableStatistics)
         cpci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-    if (fftLength == 0) // a pass without an FFT: nothing to specialize
+    if (fftLength == 0) // a pass without an FFT: only whether it blooms several views
+    {
+        const VkBool32 value = multiView ? VK_TRUE : VK_FALSE;
+        const VkSpecializationMapEntry entry{FFTB_SPEC_MULTI_VIEW, 0, sizeof value};
+        const VkSpecializationInfo spec{1, &entry, sizeof value, &value};
+        cpci.stage.pSpecializationInfo = pass == Pass::ImageUpsampleComposite ? &spec : nullptr;
         return createPipeline(key, cpci);
+    }
     const VkPhysicalDeviceLimits& limits = device_->properties.limits;
     const uint32_t workgroupSize = workgroupSizeFor(fftLength);
     const uint32_t sharedLength = std::max(sharedLengthOf(fftLength), rowLength);
@@ -279,7 +296,7 @@ VkPipeline Context::pipeline(const PipelineKey& key)
                           std::to_string(limits.maxComputeSharedMemorySize) + ")"};
     // One 32-bit value per specialization constant (a boolean is a 32-bit VkBool32).
     const std::array<uint32_t, kSpecializationConstantCount> values =
-        specializationOf(fftLength, workgroupSize, halfStorage, rowLength);
+        specializationOf(fftLength, workgroupSize, halfStorage, rowLength, multiView);
     VkSpecializationMapEntry entries[kSpecializationConstantCount];
     for (uint32_t id = 0; id < kSpecializationConstantCount; ++id)
         entries[id] = {id, id * uint32_t(sizeof(uint32_t)), sizeof(uint32_t)};
@@ -300,13 +317,24 @@ VkPipeline Context::createPipeline(const PipelineKey& key, const VkComputePipeli
     return at->second;
 }
 
-VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel)
+VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel, bool bloom)
 {
     // Rewritten every call: views may be destroyed and their handles reused, so a cache keyed by handle is unsafe.
     const VkDescriptorSet set = descriptorSets_[nextDescriptorSet_];
     nextDescriptorSet_ = (nextDescriptorSet_ + 1) % uint32_t(descriptorSets_.size());
-    const VkDescriptorImageInfo inputInfo{VK_NULL_HANDLE, info.inputView, info.inputLayout};
-    const VkDescriptorImageInfo outputInfo{VK_NULL_HANDLE, info.outputView, VK_IMAGE_LAYOUT_GENERAL};
+    // Every element of the image arrays is written: those past the view count with view 0 (fftb_shared.h).
+    const auto* multiView = findInChain<FftbMultiViewInfo>(info.pNext, FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO);
+    const uint32_t views = multiView ? multiView->viewCount : 1;
+    // fftbCmdPrepareKernel has no views, or reads none: its passes use none, so the image bindings keep what they held.
+    const bool hasViews = multiView ? bloom : info.inputView != VK_NULL_HANDLE;
+    VkDescriptorImageInfo inputInfo[FFTB_MAX_VIEWS] = {}, outputInfo[FFTB_MAX_VIEWS] = {};
+    for (uint32_t i = 0; hasViews && i < FFTB_MAX_VIEWS; ++i)
+    {
+        const uint32_t view = i < views ? i : 0;
+        inputInfo[i] = {VK_NULL_HANDLE, multiView ? multiView->pInputViews[view] : info.inputView, info.inputLayout};
+        outputInfo[i] = {VK_NULL_HANDLE, multiView ? multiView->pOutputViews[view] : info.outputView,
+                         VK_IMAGE_LAYOUT_GENERAL};
+    }
     VkDescriptorBufferInfo bufferInfos[FFTB_BINDING_COUNT] = {};
     bufferInfos[FFTB_BINDING_INTERMEDIATE] = {scratch_.buffer, scratch_.offset, scratch_.size};
     bufferInfos[FFTB_BINDING_KERNEL_TEXELS] = {kernel.texels, 0, VK_WHOLE_SIZE};
@@ -316,9 +344,8 @@ VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kern
     bufferInfos[FFTB_BINDING_BORDER_WEIGHTS] = {
         borderWeights_.buffer.buffer ? borderWeights_.buffer.buffer : twiddles_.buffer, 0, VK_WHOLE_SIZE};
     VkWriteDescriptorSet writes[FFTB_BINDING_COUNT] = {};
-    // fftbCmdPrepareKernel has no views: its passes use none, so the image bindings keep what they held.
     static_assert(FFTB_BINDING_INPUT_IMAGE == 0 && FFTB_BINDING_OUTPUT_IMAGE == 1, "the image bindings come first");
-    const uint32_t first = info.inputView ? 0 : FFTB_BINDING_OUTPUT_IMAGE + 1;
+    const uint32_t first = hasViews ? 0 : FFTB_BINDING_OUTPUT_IMAGE + 1;
     for (uint32_t i = 0; i < FFTB_BINDING_COUNT; ++i)
     {
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -329,10 +356,12 @@ VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kern
         writes[i].pBufferInfo = &bufferInfos[i];
     }
     writes[FFTB_BINDING_INPUT_IMAGE].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    writes[FFTB_BINDING_INPUT_IMAGE].pImageInfo = &inputInfo;
+    writes[FFTB_BINDING_INPUT_IMAGE].descriptorCount = FFTB_MAX_VIEWS;
+    writes[FFTB_BINDING_INPUT_IMAGE].pImageInfo = inputInfo;
     writes[FFTB_BINDING_INPUT_IMAGE].pBufferInfo = nullptr;
     writes[FFTB_BINDING_OUTPUT_IMAGE].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    writes[FFTB_BINDING_OUTPUT_IMAGE].pImageInfo = &outputInfo;
+    writes[FFTB_BINDING_OUTPUT_IMAGE].descriptorCount = FFTB_MAX_VIEWS;
+    writes[FFTB_BINDING_OUTPUT_IMAGE].pImageInfo = outputInfo;
     writes[FFTB_BINDING_OUTPUT_IMAGE].pBufferInfo = nullptr;
     vk_.vkUpdateDescriptorSets(device_->device, FFTB_BINDING_COUNT - first, writes + first, 0, nullptr);
     return set;

@@ -63,6 +63,7 @@ struct BorderWeights
 struct Extents
 {
     uint32_t width, height, kernelWidth, kernelHeight, kernelExtentWidth, kernelExtentHeight;
+    uint32_t views; ///< the most views of one bloom (FftbMultiViewInfo), >= 1
     /// The kernel lengths the scratch is sized for: per axis the larger of the resolution (the kernel's first-axis
     /// transform) and the extent (the frame's padding).
     uint32_t scratchKernelWidth() const { return std::max(kernelWidth, kernelExtentWidth); }
@@ -77,7 +78,8 @@ template <typename Info> Extents extentsOf(const Info& info)
             info.maxKernelResolutionWidth,
             info.maxKernelResolutionHeight,
             info.maxKernelExtentWidth ? info.maxKernelExtentWidth : info.maxKernelResolutionWidth,
-            info.maxKernelExtentHeight ? info.maxKernelExtentHeight : info.maxKernelResolutionHeight};
+            info.maxKernelExtentHeight ? info.maxKernelExtentHeight : info.maxKernelResolutionHeight,
+            info.maxViews ? info.maxViews : 1};
 }
 
 class Context
@@ -111,25 +113,30 @@ class Context
     void createLayouts();
     /// Checks `info` and returns its plan, planned once per request (plans_, under planMutex_).
     Plan plan(const FftbBloomInfo& info);
+    /// The views `info` blooms: its FftbMultiViewInfo's viewCount (checked against FFTB_MAX_VIEWS and maxViews), or 1.
+    uint32_t viewCountOf(const FftbBloomInfo& info) const;
     /// A pipeline's specialization: the pass, its FFT length, the image passes' fp16 intermediate
-    /// (FFTB_STORAGE_PRECISION_FLOAT16; the kernel passes always store fp32), pass 2's rowLengthOf.
-    using PipelineKey = std::tuple<Pass, uint32_t, bool, uint32_t>;
+    /// (FFTB_STORAGE_PRECISION_FLOAT16; the kernel passes always store fp32), pass 2's rowLengthOf, and whether the
+    /// frame passes bloom several views (FftbMultiViewInfo).
+    using PipelineKey = std::tuple<Pass, uint32_t, bool, uint32_t, bool>;
     /// The pipelines a bloom planned as `plan` binds: five, six at half resolution.
-    static std::vector<PipelineKey> pipelinesOf(const Plan& plan, bool halfStorage);
+    static std::vector<PipelineKey> pipelinesOf(const Plan& plan, bool halfStorage, bool multiView);
     /// The pipeline of `key`, compiled now if it is not yet (pipelines_, under pipelineMutex_; compiled outside it).
     VkPipeline pipeline(const PipelineKey& key);
     /// Compiles the pipeline of `key` from `cpci` and adds it, or destroys it for one another thread added meanwhile.
     VkPipeline createPipeline(const PipelineKey& key, const VkComputePipelineCreateInfo& cpci);
     VkPipeline pipeline(Pass pass, uint32_t fftLength, bool halfStorage, uint32_t rowLength = 0)
     {
-        return pipeline(PipelineKey{pass, fftLength, halfStorage, rowLength});
+        return pipeline(PipelineKey{pass, fftLength, halfStorage, rowLength, false});
     }
     /// Before recording: the pipelines of `plan` are compiled; false when some are not and the context may not
     /// compile while recording (FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT). A compile is reported.
-    bool pipelinesReady(const Plan& plan, bool halfStorage, const char* call);
+    bool pipelinesReady(const Plan& plan, bool halfStorage, bool multiView, const char* call);
     /// Invocations per workgroup of an FFT of `fftLength` on this device (workgroupSizeOf at its limits).
     uint32_t workgroupSizeFor(uint32_t fftLength) const;
-    VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel);
+    /// The next descriptor set, with the buffers and the views of `info`: its FftbMultiViewInfo's, if chained, for a
+    /// bloom (`bloom`); else its inputView and outputView, if given.
+    VkDescriptorSet nextDescriptorSet(const FftbBloomInfo& info, const Kernel::Binding& kernel, bool bloom);
     /// The next descriptor set, with the generator's buffer as the intermediate, the kernel's texels and the twiddles.
     VkDescriptorSet generatorDescriptorSet(const Kernel::Generation& buffers);
     /// The push constants of every pass of a bloom with `info`, planned as `plan`.
@@ -138,17 +145,20 @@ class Context
     void kernelPasses(VkCommandBuffer cb, const Plan& plan, const FftbPushConstants& push);
     /// Whether a bloom with `info`, planned as `plan`, first computes the border weights.
     bool needsBorderWeights(const FftbBloomInfo& info, const Plan& plan) const;
-    /// Passes 1-3 with `push`, a barrier between each; `stamp` writes a timestamp after each.
+    /// Passes 1-3 (and 4 at half resolution) with `push`, a barrier between each, over `views` views (one workgroup
+    /// grid layer each) with the pipelines for several views when `multiView`; `stamp` writes a timestamp after
+    /// each.
     template <typename Stamp>
-    void imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, const FftbPushConstants& push, Stamp stamp);
-    /// Binds the pipeline of (pass, fftLength, half, rowLength), pushes `pushBytes` of `push` and dispatches, in a
-    /// debug label naming the pass.
-    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength, uint32_t groupsX,
-                  uint32_t groupsY, const void* push, uint32_t pushBytes);
-    void dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength, uint32_t groupsX,
-                  uint32_t groupsY, const FftbPushConstants& push)
+    void imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, bool multiView, uint32_t views,
+                     const FftbPushConstants& push, Stamp stamp);
+    /// Binds the pipeline of `key`, pushes `pushBytes` of `push` and dispatches groupsX x groupsY x groupsZ
+    /// workgroups, in a debug label naming the pass.
+    void dispatch(VkCommandBuffer cb, const PipelineKey& key, uint32_t groupsX, uint32_t groupsY, uint32_t groupsZ,
+                  const void* push, uint32_t pushBytes);
+    void dispatch(VkCommandBuffer cb, const PipelineKey& key, uint32_t groupsX, uint32_t groupsY, uint32_t groupsZ,
+                  const FftbPushConstants& push)
     {
-        dispatch(cb, pass, fftLength, half, rowLength, groupsX, groupsY, &push, sizeof(push));
+        dispatch(cb, key, groupsX, groupsY, groupsZ, &push, sizeof(push));
     }
     void barrier(VkCommandBuffer cb) const;
     void checkImageBarriers(const FftbImageBarrierInfo& images) const;

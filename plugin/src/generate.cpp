@@ -167,7 +167,7 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
         {Pass::PsfNormalize, 0, normalizeTiles, normalizeTiles}};
     for (const auto& [pass, length, groupsX, groupsY] : passes)
     {
-        dispatch(cb, pass, length, false, 0, groupsX, groupsY, &push, sizeof(push));
+        dispatch(cb, PipelineKey{pass, length, false, 0, false}, groupsX, groupsY, 1, &push, sizeof(push));
         barrier(cb);
         writeTimestamp();
     }

@@ -22,7 +22,29 @@ bool halfStorage(const FftbBloomInfo& info)
     return info.storagePrecision == FFTB_STORAGE_PRECISION_FLOAT16;
 }
 
+/// The FftbMultiViewInfo chained to `info`, or nullptr.
+const FftbMultiViewInfo* multiViewOf(const FftbBloomInfo& info)
+{
+    return findInChain<FftbMultiViewInfo>(info.pNext, FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO);
+}
+
 } // namespace
+
+uint32_t Context::viewCountOf(const FftbBloomInfo& info) const
+{
+    const FftbMultiViewInfo* views = multiViewOf(info);
+    if (!views)
+        return 1;
+    if (views->viewCount == 0 || views->viewCount > FFTB_MAX_VIEWS)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "FftbMultiViewInfo.viewCount: " + std::to_string(views->viewCount) + " outside 1 .. " +
+                          std::to_string(FFTB_MAX_VIEWS)};
+    if (views->viewCount > max_.views)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "FftbMultiViewInfo.viewCount: " + std::to_string(views->viewCount) +
+                          " views, more than the context's maxViews " + std::to_string(max_.views)};
+    return views->viewCount;
+}
 
 void Context::barrier(VkCommandBuffer cb) const
 {
@@ -33,9 +55,10 @@ void Context::barrier(VkCommandBuffer cb) const
                              0, nullptr, 0, nullptr);
 }
 
-void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool half, uint32_t rowLength,
-                       uint32_t groupsX, uint32_t groupsY, const void* push, uint32_t pushBytes)
+void Context::dispatch(VkCommandBuffer cb, const PipelineKey& key, uint32_t groupsX, uint32_t groupsY, uint32_t groupsZ,
+                       const void* push, uint32_t pushBytes)
 {
+    const Pass pass = std::get<0>(key);
     static constexpr const char* labels[] = {
         "fftbloom: kernel spectrum, first-axis FFT",
         "fftbloom: kernel spectrum, second-axis FFT",
@@ -50,9 +73,9 @@ void Context::dispatch(VkCommandBuffer cb, Pass pass, uint32_t fftLength, bool h
     };
     static_assert(std::size(labels) == size_t(Pass::Count));
     device_->cmdBeginLabel(cb, labels[uint32_t(pass)]);
-    vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass, fftLength, half, rowLength));
+    vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(key));
     vk_.vkCmdPushConstants(cb, layoutOf(pass), VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
-    vk_.vkCmdDispatch(cb, groupsX, groupsY, 1);
+    vk_.vkCmdDispatch(cb, groupsX, groupsY, groupsZ);
     device_->cmdEndLabel(cb);
 }
 
@@ -135,8 +158,11 @@ Plan Context::plan(const FftbBloomInfo& info)
                 std::to_string(extentHeight) + " is larger than the context's maximum kernel extent " +
                 std::to_string(max_.kernelExtentWidth) + "x" + std::to_string(max_.kernelExtentHeight) +
                 " (maxKernelExtentWidth x Height)"};
-    checkChain(info.pNext, {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO},
+    checkChain(info.pNext,
+               {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO,
+                FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO},
                "bloomInfo.pNext");
+    viewCountOf(info);
 
     PlanRequest request{info.width, info.height, kernel.width(), kernel.height()};
     request.padding = info.padding == FFTB_PADDING_MIRROR ? Padding::Mirror : Padding::Zero;
@@ -172,7 +198,7 @@ void Context::describe(const FftbBloomInfo& info, FftbNodeDescription* d)
     d->output = {VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
     d->scratch = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                   VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    d->scratchBytes = scratchBytes(plan, halfStorage(info) ? 4 : 8);
+    d->scratchBytes = scratchBytes(plan, halfStorage(info) ? 4 : 8, viewCountOf(info));
     d->spectrumBytes = spectrumElements(plan) * 8;
     d->spectrumPassCount = computeSpectrum ? 2 : 0;
     d->borderWeightPassCount = needsBorderWeights(info, plan) ? 3 : 0;
@@ -202,7 +228,8 @@ FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, F
         const auto [pass, length] = passes[number - 1];
         VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
         const uint32_t rowLength = pass == Pass::ImageFftSecondConvolveIfftSecond ? rowLengthOf(plan) : 0;
-        pipelineInfo.pipeline = pipeline(pass, length, halfStorage(info), rowLength);
+        pipelineInfo.pipeline =
+            pipeline(PipelineKey{pass, length, halfStorage(info), rowLength, multiViewOf(info) != nullptr});
         uint32_t executables = 0;
         device_->check(device_->getPipelineExecutableProperties(device_->device, &pipelineInfo, &executables, nullptr),
                        "vkGetPipelineExecutablePropertiesKHR");
@@ -257,25 +284,29 @@ FftbResult Context::passStatistics(const FftbBloomInfo& info, uint32_t* count, F
 }
 
 template <typename Stamp>
-void Context::imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, const FftbPushConstants& push, Stamp stamp)
+void Context::imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, bool multiView, uint32_t views,
+                          const FftbPushConstants& push, Stamp stamp)
 {
     const AxisPlan& a = plan.first;
     const AxisPlan& b = plan.second;
-    dispatch(cb, Pass::ImageFftFirst, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
+    dispatch(cb, PipelineKey{Pass::ImageFftFirst, a.paddedLength, half, 0, multiView}, (b.imageLength + 1) / 2, 1,
+             views, push);
     stamp();
     barrier(cb);
-    dispatch(cb, Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan),
-             plan.halfSpectrumLines(), 3, push);
+    dispatch(cb, PipelineKey{Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan), multiView},
+             plan.halfSpectrumLines(), 3, views, push);
     stamp();
     barrier(cb);
-    dispatch(cb, Pass::ImageIfftFirstComposite, a.paddedLength, half, 0, (b.imageLength + 1) / 2, 1, push);
+    dispatch(cb, PipelineKey{Pass::ImageIfftFirstComposite, a.paddedLength, half, 0, multiView},
+             (b.imageLength + 1) / 2, 1, views, push);
     // Half resolution: pass 4 upsamples the bloom pass 3 wrote and composites; one timestamp after both.
     if (plan.halfResolution && push.borderWeights != FFTB_GPU_BORDER_WEIGHTS_WRITE)
     {
         barrier(cb);
         const uint32_t width = plan.firstAxisIsX ? a.frameLength : b.frameLength;
         const uint32_t height = plan.firstAxisIsX ? b.frameLength : a.frameLength;
-        dispatch(cb, Pass::ImageUpsampleComposite, 0, false, 0, (width + 7) / 8, (height + 7) / 8, push);
+        dispatch(cb, PipelineKey{Pass::ImageUpsampleComposite, 0, false, 0, multiView}, (width + 7) / 8,
+                 (height + 7) / 8, views, push);
     }
     stamp();
 }
@@ -318,7 +349,7 @@ FftbPushConstants Context::pushConstantsOf(const FftbBloomInfo& info, const Plan
                                                                                      : FFTB_GPU_INTERPOLATION_ES;
     push.interpolationWidth = resampling.width;
     push.esBeta = esBeta(resampling.width, resampling.oversampling);
-    push.tapTableStart = uint32_t(tapTableStart(plan, half ? 4 : 8));
+    push.tapTableStart = uint32_t(tapTableStart(plan, half ? 4 : 8, viewCountOf(info)));
     push.threshold = info.prefilterThreshold;
     push.knee = info.prefilterKnee;
     push.clampValue = info.prefilterClamp;
@@ -332,25 +363,26 @@ FftbPushConstants Context::pushConstantsOf(const FftbBloomInfo& info, const Plan
     return push;
 }
 
-std::vector<Context::PipelineKey> Context::pipelinesOf(const Plan& plan, bool half)
+std::vector<Context::PipelineKey> Context::pipelinesOf(const Plan& plan, bool half, bool multiView)
 {
     std::vector<PipelineKey> keys{
-        PipelineKey{Pass::KernelFftFirst, plan.first.spectrumLength, false, 0},
-        PipelineKey{Pass::KernelFftSecond, plan.second.spectrumLength, false, 0},
-        PipelineKey{Pass::ImageFftFirst, plan.first.paddedLength, half, 0},
-        PipelineKey{Pass::ImageFftSecondConvolveIfftSecond, plan.second.paddedLength, half, rowLengthOf(plan)},
-        PipelineKey{Pass::ImageIfftFirstComposite, plan.first.paddedLength, half, 0}};
+        PipelineKey{Pass::KernelFftFirst, plan.first.spectrumLength, false, 0, false},
+        PipelineKey{Pass::KernelFftSecond, plan.second.spectrumLength, false, 0, false},
+        PipelineKey{Pass::ImageFftFirst, plan.first.paddedLength, half, 0, multiView},
+        PipelineKey{Pass::ImageFftSecondConvolveIfftSecond, plan.second.paddedLength, half, rowLengthOf(plan),
+                    multiView},
+        PipelineKey{Pass::ImageIfftFirstComposite, plan.first.paddedLength, half, 0, multiView}};
     if (plan.halfResolution)
-        keys.push_back(PipelineKey{Pass::ImageUpsampleComposite, 0, false, 0});
+        keys.push_back(PipelineKey{Pass::ImageUpsampleComposite, 0, false, 0, multiView});
     return keys;
 }
 
-bool Context::pipelinesReady(const Plan& plan, bool half, const char* call)
+bool Context::pipelinesReady(const Plan& plan, bool half, bool multiView, const char* call)
 {
     std::vector<PipelineKey> missing;
     {
         const std::lock_guard lock(pipelineMutex_);
-        for (const PipelineKey& key : pipelinesOf(plan, half))
+        for (const PipelineKey& key : pipelinesOf(plan, half, multiView))
             if (pipelines_.count(key) == 0 && std::find(missing.begin(), missing.end(), key) == missing.end())
                 missing.push_back(key);
     }
@@ -384,7 +416,7 @@ bool Context::pipelinesReady(const Plan& plan, bool half, const char* call)
 void Context::preparePipelines(const FftbBloomInfo& info)
 {
     const Plan plan = this->plan(info);
-    for (const PipelineKey& key : pipelinesOf(plan, halfStorage(info)))
+    for (const PipelineKey& key : pipelinesOf(plan, halfStorage(info), multiViewOf(info) != nullptr))
         pipeline(key);
 }
 
@@ -393,9 +425,11 @@ void Context::kernelPasses(VkCommandBuffer cb, const Plan& plan, const FftbPushC
     const AxisPlan& a = plan.first;
     const AxisPlan& b = plan.second;
     const uint32_t kernelLines = std::min(b.kernelLength, b.spectrumLength);
-    dispatch(cb, Pass::KernelFftFirst, a.spectrumLength, false, 0, (kernelLines + 1) / 2, 1, push);
+    dispatch(cb, PipelineKey{Pass::KernelFftFirst, a.spectrumLength, false, 0, false}, (kernelLines + 1) / 2, 1, 1,
+             push);
     barrier(cb);
-    dispatch(cb, Pass::KernelFftSecond, b.spectrumLength, false, 0, a.spectrumLength / 2 + 1, 3, push);
+    dispatch(cb, PipelineKey{Pass::KernelFftSecond, b.spectrumLength, false, 0, false}, a.spectrumLength / 2 + 1, 3, 1,
+             push);
     barrier(cb);
 }
 
@@ -406,11 +440,11 @@ FftbResult Context::cmdPrepareKernel(VkCommandBuffer cb, const FftbBloomInfo& in
     Kernel& kernel = *kernelOf(info.kernel);
     if (!kernel.needsSpectrum(plan))
         return FFTB_SUCCESS;
-    if (!pipelinesReady(plan, half, "fftbCmdPrepareKernel"))
+    if (!pipelinesReady(plan, half, multiViewOf(info) != nullptr, "fftbCmdPrepareKernel"))
         return FFTB_NOT_READY;
     const FftbPushConstants push = pushConstantsOf(info, plan);
     const Kernel::Binding binding = kernel.bind(plan);
-    const VkDescriptorSet set = nextDescriptorSet(info, binding);
+    const VkDescriptorSet set = nextDescriptorSet(info, binding, false);
     device_->cmdBeginLabel(cb, "fftbloom: kernel spectrum");
     vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set, 0, nullptr);
     barrier(cb); // after earlier compute use of the scratch and the kernel
@@ -421,9 +455,26 @@ FftbResult Context::cmdPrepareKernel(VkCommandBuffer cb, const FftbBloomInfo& in
 
 FftbResult Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
 {
-    if (!info.inputView || !info.outputView)
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "inputView, outputView: VK_NULL_HANDLE"};
     const Plan plan = this->plan(info);
+    const FftbMultiViewInfo* multiView = multiViewOf(info);
+    if (!multiView && (!info.inputView || !info.outputView))
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "inputView, outputView: VK_NULL_HANDLE"};
+    if (multiView)
+    {
+        if (info.inputView || info.outputView)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "inputView, outputView: must be VK_NULL_HANDLE with an FftbMultiViewInfo, which gives the "
+                          "views"};
+        if (!multiView->pInputViews || !multiView->pOutputViews)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "FftbMultiViewInfo.pInputViews, pOutputViews: NULL"};
+        for (uint32_t i = 0; i < multiView->viewCount; ++i)
+            if (!multiView->pInputViews[i] || !multiView->pOutputViews[i])
+                throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                              "FftbMultiViewInfo.pInputViews[" + std::to_string(i) + "], pOutputViews[" +
+                                  std::to_string(i) + "]: VK_NULL_HANDLE"};
+    }
+    const uint32_t views = multiView ? multiView->viewCount : 1;
     const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
     if (timestamps && !timestamps->queryPool)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
@@ -444,7 +495,7 @@ FftbResult Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
 
     // Everything that can fail comes before the kernel is bound (which marks its spectrum as computed) and before
     // anything is recorded: pipelines report a device limit (workgroup size, shared memory) here.
-    if (!pipelinesReady(plan, half, "fftbCmdBloom"))
+    if (!pipelinesReady(plan, half, multiView != nullptr, "fftbCmdBloom"))
         return FFTB_NOT_READY;
     const bool computeBorderWeights = needsBorderWeights(info, plan);
     // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), which makeScratch checked
@@ -459,7 +510,7 @@ FftbResult Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         borderWeights_.halfStorage = half;
     }
 
-    const VkDescriptorSet set = nextDescriptorSet(info, kernel);
+    const VkDescriptorSet set = nextDescriptorSet(info, kernel, true);
     device_->cmdBeginLabel(cb, "fftbloom");
     vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout_, 0, 1, &set, 0, nullptr);
     // Orders this bloom after earlier compute use of the scratch and the kernel (the previous frame's passes).
@@ -475,11 +526,12 @@ FftbResult Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         FftbPushConstants indicator = push;
         indicator.borderWeights = FFTB_GPU_BORDER_WEIGHTS_WRITE;
         indicator.sharpen = 0.0f;
-        imagePasses(cb, plan, half, indicator, [] {});
+        // Every view has the same weights: view 0's lines compute them.
+        imagePasses(cb, plan, half, multiView != nullptr, 1, indicator, [] {});
         barrier(cb);
     }
     writeTimestamp();
-    imagePasses(cb, plan, half, push, writeTimestamp);
+    imagePasses(cb, plan, half, multiView != nullptr, views, push, writeTimestamp);
     if (images)
         cmdImageBarriers(cb, *images, info.inputLayout, false);
     device_->cmdEndLabel(cb);

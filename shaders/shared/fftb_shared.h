@@ -4,8 +4,8 @@
 #define FFTB_SHARED_H
 
 // One descriptor set for every pass.
-#define FFTB_BINDING_INPUT_IMAGE 0     // combined image sampler: the HDR frame, read with texelFetch
-#define FFTB_BINDING_OUTPUT_IMAGE 1    // storage image: the bloomed or composited frame
+#define FFTB_BINDING_INPUT_IMAGE 0     // combined image samplers: the HDR frame of each view, read with texelFetch
+#define FFTB_BINDING_OUTPUT_IMAGE 1    // storage images: the bloomed or composited frame of each view
 #define FFTB_BINDING_INTERMEDIATE 2    // storage buffer: the frame's half spectrum along the first axis
 #define FFTB_BINDING_KERNEL_TEXELS 3   // storage buffer: the kernel, planar RGB floats, x fastest
 #define FFTB_BINDING_KERNEL_SPECTRUM 4 // storage buffer: the kernel's centred half spectrum
@@ -43,6 +43,12 @@
 // Pass 2: the length S2 of a row of the resampled spectrum longer than SHARED_LENGTH, which the shared arrays then
 // hold too (plugin/plan/plan.h, rowLengthOf); 0 otherwise.
 #define FFTB_SPEC_ROW_LENGTH 14
+// 1: the image passes bloom several views (FftbMultiViewInfo), view z in workgroup grid layer z: its frame and output
+// are element z of the image bindings' arrays and its lines follow those of the views before it in the scratch
+// (intermediate.glsl, viewIndex). 0: one view, element 0.
+#define FFTB_SPEC_MULTI_VIEW 15
+// Elements of the image bindings' arrays (FFTB_MAX_VIEWS): views past the bloom's count hold its view 0.
+#define FFTB_GPU_MAX_VIEWS 8
 // Most Stockham stages of a line in shared memory (3^7 = 2187 takes 7).
 #define FFTB_MAX_SHARED_STAGES 8
 

@@ -588,6 +588,69 @@ TEST_F(ApiTest, CmdBloomRejectsExtentLargerThanAtCreation)
     endCommandBuffer(cb);
 }
 
+TEST_F(ApiTest, CreateRejectsMoreViewsThanTheMaximum)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    info.maxViews = FFTB_MAX_VIEWS + 1;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxViews");
+    // The scratch holds a spectrum per view.
+    FftbMemoryRequirements one{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS}, two{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    info.maxViews = 0;
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &one), FFTB_SUCCESS);
+    info.maxViews = 2;
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &two), FFTB_SUCCESS);
+    EXPECT_GT(two.scratchBytes, one.scratchBytes + one.scratchBytes / 2);
+    EXPECT_LT(two.scratchBytes, 2 * one.scratchBytes);
+    EXPECT_EQ(two.borderWeightBytes, one.borderWeightBytes) << "the views share the border weights";
+}
+
+TEST_F(ApiTest, CmdBloomChecksTheMultiViewInfoNamingTheField)
+{
+    FftbContextCreateInfo createInfo = validCreateInfo();
+    createInfo.maxViews = 2;
+    ASSERT_EQ(fftbCreateContext(&createInfo, &context_), FFTB_SUCCESS);
+    const FftbKernelInfo kernelInfo = kernel(3, 3);
+    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
+    FftbBloomInfo info = validBloomInfo();
+    const VkImageView inputs[2] = {info.inputView, info.inputView}, outputs[2] = {info.outputView, info.outputView};
+    FftbMultiViewInfo views{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
+    views.viewCount = 2;
+    views.pInputViews = inputs;
+    views.pOutputViews = outputs;
+    info.pNext = &views;
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputView, outputView: must be VK_NULL_HANDLE");
+    info.inputView = info.outputView = VK_NULL_HANDLE;
+    struct Case
+    {
+        uint32_t viewCount;
+        bool nullArray, nullView;
+        FftbResult result;
+        const char* field;
+    };
+    for (const Case& c : {Case{0, false, false, FFTB_ERROR_INVALID_ARGUMENT, "FftbMultiViewInfo.viewCount: 0"},
+                          Case{FFTB_MAX_VIEWS + 1, false, false, FFTB_ERROR_INVALID_ARGUMENT, "viewCount: 9 outside"},
+                          Case{3, false, false, FFTB_ERROR_DEVICE_LIMIT, "maxViews 2"},
+                          Case{2, true, false, FFTB_ERROR_INVALID_ARGUMENT, "pInputViews, pOutputViews: NULL"},
+                          Case{2, false, true, FFTB_ERROR_INVALID_ARGUMENT, "pInputViews[1], pOutputViews[1]"}})
+    {
+        const VkImageView withNull[2] = {inputs[0], VK_NULL_HANDLE};
+        views.viewCount = c.viewCount;
+        views.pInputViews = c.nullArray ? nullptr : c.nullView ? withNull : inputs;
+        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), c.result) << c.field;
+        expectOneMessage(c.result, c.field);
+        if (c.nullArray || c.nullView)
+            continue;
+        FftbNodeDescription d{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+        EXPECT_EQ(fftbDescribeNode(context_, &info, &d), c.result) << c.field;
+        expectOneMessage(c.result, c.field);
+    }
+    endCommandBuffer(cb);
+}
+
 TEST_F(ApiTest, CmdBloomRejectsSharpenOutsideUnitInterval)
 {
     createContext();

@@ -310,11 +310,14 @@ TEST_P(ReflectionTest, DescriptorsUseSharedBindingsAndTypes)
             EXPECT_EQ(type, expectedResourceType(binding))
                 << where << ": is a " << resourceTypeName(type) << ", the set layout has a "
                 << resourceTypeName(expectedResourceType(binding));
-            // The set layout has descriptorCount 1 and the API takes 2D views.
+            // The set layout has descriptorCount 1 for buffers and FFTB_GPU_MAX_VIEWS for the images (one per view of
+            // FftbMultiViewInfo), and the API takes 2D views.
             const spvc_type t = spvc_compiler_get_type_handle(c, res.type_id);
-            EXPECT_EQ(spvc_type_get_num_array_dimensions(t), 0u) << where << ": arrays of descriptors";
-            if (type == SPVC_RESOURCE_TYPE_SAMPLED_IMAGE || type == SPVC_RESOURCE_TYPE_STORAGE_IMAGE)
+            const bool image = type == SPVC_RESOURCE_TYPE_SAMPLED_IMAGE || type == SPVC_RESOURCE_TYPE_STORAGE_IMAGE;
+            ASSERT_EQ(spvc_type_get_num_array_dimensions(t), image ? 1u : 0u) << where << ": arrays of descriptors";
+            if (image)
             {
+                EXPECT_EQ(spvc_type_get_array_dimension(t, 0), unsigned(FFTB_GPU_MAX_VIEWS)) << where;
                 EXPECT_EQ(spvc_type_get_image_dimension(t), SpvDim2D) << where << ": not a 2D image";
                 EXPECT_FALSE(spvc_type_get_image_arrayed(t)) << where << ": arrayed image";
             }
@@ -335,7 +338,7 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     for (size_t i = 0; i < count; ++i)
     {
         // The plugin's VkSpecializationInfo sets exactly these: any other id would keep its default.
-        EXPECT_LE(constants[i].constant_id, unsigned(FFTB_SPEC_ROW_LENGTH))
+        EXPECT_LE(constants[i].constant_id, unsigned(FFTB_SPEC_MULTI_VIEW))
             << module().name << ": constant_id " << constants[i].constant_id << " is no FFTB_SPEC_* id";
         ids.insert(constants[i].constant_id);
     }
@@ -345,10 +348,11 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     const std::string name = module().name;
     if (name == "psf_spectral_rgb" || name == "psf_normalize")
     {
-        // The generator's passes without an FFT: nothing specialized but intermediate.glsl's HALF_STORAGE (their
-        // pipelines have no VkSpecializationInfo: fp32); 16 x 16 invocations, one per kernel texel, or one workgroup
-        // of FFTB_PSF_NORMALIZE_INVOCATIONS (plugin/src/generate.cpp).
+        // The generator's passes without an FFT: nothing specialized but intermediate.glsl's HALF_STORAGE and
+        // MULTI_VIEW (their pipelines have no VkSpecializationInfo: fp32, one view); 16 x 16 invocations, one per
+        // kernel texel, or one workgroup of FFTB_PSF_NORMALIZE_INVOCATIONS (plugin/src/generate.cpp).
         ids.erase(FFTB_SPEC_HALF_STORAGE);
+        ids.erase(FFTB_SPEC_MULTI_VIEW);
         EXPECT_TRUE(ids.empty()) << name << ": specialization constants its pipeline would not set";
         EXPECT_EQ(x.id, 0u);
         const bool tile = name == "psf_spectral_rgb";
@@ -361,9 +365,11 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     }
     if (name == "image_upsample_composite")
     {
-        // The one pass without an FFT: nothing specialized (its pipeline has no VkSpecializationInfo) but
-        // common.glsl's HALF_STORAGE, which only the intermediate's accessors read, not this pass; 8 x 8 invocations,
-        // one per frame texel (plugin/src/record.cpp dispatches ceil(W / 8) x ceil(H / 8)).
+        // The one frame pass without an FFT: only FFTB_SPEC_MULTI_VIEW is specialized (and common.glsl's
+        // HALF_STORAGE, which only the intermediate's accessors read, not this pass, keeps its default); 8 x 8
+        // invocations, one per frame texel (plugin/src/record.cpp dispatches ceil(W / 8) x ceil(H / 8) x views).
+        EXPECT_TRUE(ids.count(FFTB_SPEC_MULTI_VIEW)) << module().name << ": no FFTB_SPEC_MULTI_VIEW";
+        ids.erase(FFTB_SPEC_MULTI_VIEW);
         ids.erase(FFTB_SPEC_HALF_STORAGE);
         EXPECT_TRUE(ids.empty()) << module().name << ": specialization constants its pipeline would not set";
         EXPECT_EQ(x.id, 0u);

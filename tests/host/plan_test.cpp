@@ -118,8 +118,10 @@ TEST(Plan, SpecializationNamesEveryStageOfTheSharedMemoryLength)
     const std::array<uint32_t, kSpecializationConstantCount> split = specializationOf(8192, 1024, true);
     EXPECT_EQ(split, (std::array<uint32_t, kSpecializationConstantCount>{
                          8192, 1024, t.offsetOf(8192), 4096, t.offsetOf(4096), 1, 8, 8, 8, 8, 1, 1, 1, 1, 0}));
-    // Pass 2 with a row of the resampled spectrum longer than its line: the last constant.
-    EXPECT_EQ(specializationOf(980, 245, false, 1024)[kSpecializationConstantCount - 1], 1024u);
+    // Pass 2 with a row of the resampled spectrum longer than its line; several views: the last constant.
+    EXPECT_EQ(specializationOf(980, 245, false, 1024)[kSpecializationFirstRadix + kMaxSharedStages], 1024u);
+    EXPECT_EQ(specializationOf(980, 245, false, 1024)[kSpecializationMultiView], 0u);
+    EXPECT_EQ(specializationOf(980, 245, false, 1024, true)[kSpecializationMultiView], 1u);
 }
 
 // Pass 2's shared arrays hold a row of the resampled spectrum longer than its FFT when it is at most 4096 long.
@@ -315,6 +317,36 @@ TEST(Plan, RefusesEmptyExtentsAndFramesTooLargeNamingTheField)
     EXPECT_TRUE(makePlan({7680, 4320, 1024, 1024, Padding::Mirror}, &plan, &error)) << error;
     EXPECT_FALSE(makePlan({10, 10, 8, 8192}, &plan, &error));
     EXPECT_NE(error.find("kernel resolution"), std::string::npos) << error;
+}
+
+TEST(Plan, SeveralViewsHoldTheirFramesSpectraOneAfterAnother)
+{
+    // Each view's lines follow the previous view's (FftbMultiViewInfo); the tap table and, at half resolution, the
+    // views' blooms follow them all; the kernel's transform, which the views share, does not multiply.
+    for (const bool half : {false, true})
+    {
+        PlanRequest request{90, 70, 24, 18, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Resampled};
+        request.halfResolution = half;
+        Plan plan;
+        std::string error;
+        ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
+        const uint32_t halfLines = plan.halfSpectrumLines(), lines = plan.second.imageLength;
+        const uint64_t frame = intermediateIndex(0, 0, halfLines, 0, lines, 1);
+        EXPECT_EQ(frame * 3, intermediateElements(plan, 3));
+        EXPECT_EQ(intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines, 1),
+                  frame + intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines));
+        EXPECT_LT(intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines, 2), intermediateElements(plan, 3));
+        EXPECT_EQ(tapTableStart(plan, 8, 3), (intermediateElements(plan, 3) * 8 + 15) / 16);
+        const uint64_t bloom = half ? uint64_t(plan.first.imageLength) * plan.second.imageLength * 16 : 0;
+        EXPECT_EQ(scratchBytes(plan, 8, 3) - tapTableStart(plan, 8, 3) * 16,
+                  scratchBytes(plan, 8, 1) - tapTableStart(plan, 8, 1) * 16 + 2 * bloom);
+    }
+    ScratchSizes one, two;
+    std::string error;
+    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &one, &error)) << error;
+    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &two, &error, 2)) << error;
+    EXPECT_GT(two.scratchBytes, one.scratchBytes + one.scratchBytes / 2);
+    EXPECT_EQ(two.spectrumElements, one.spectrumElements);
 }
 
 TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)

@@ -25,6 +25,9 @@ extern "C" {
  *  and the largest kernel extent on the frame, in pixels, of a scaled kernel (FftbBloomInfo::kernelScale). The
  *  resampled spectrum of such a kernel is 2 pow2ceil(length) = 8192 bins long at most, an FFT length. */
 #define FFTB_MAX_KERNEL_LENGTH 4096u
+/** Most views one fftbCmdBloom blooms (FftbMultiViewInfo::viewCount): stereo eyes, split-screen players, the six faces
+ *  of a cube map. */
+#define FFTB_MAX_VIEWS 8u
 
 /** Result codes: 0 on success, one negative value per cause. Like Vulkan's, every enum ends with a _MAX_ENUM entry
  *  that makes it 32 bits wide, so any int32 stored in an enum field is a value of its type (and unknown ones are
@@ -60,6 +63,7 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION = 11,
     FFTB_STRUCTURE_TYPE_PASS_STATISTIC = 12,
     FFTB_STRUCTURE_TYPE_APERTURE_INFO = 13,
+    FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO = 14,
     FFTB_STRUCTURE_TYPE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStructureType;
 
@@ -267,6 +271,9 @@ typedef struct FftbContextCreateInfo
      *  vkGetPipelineCacheData), so a second run compiles from it. Used from several threads at once by
      *  fftbPreparePipelines and fftbCmdBloom: not created with VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT. */
     VkPipelineCache pipelineCache;
+    /** The most views one fftbCmdBloom blooms together (FftbMultiViewInfo::viewCount), 0 .. FFTB_MAX_VIEWS; 0 means
+     *  1. The scratch holds this many frames' spectra (FftbMemoryRequirements::scratchBytes grows about linearly). */
+    uint32_t maxViews;
 } FftbContextCreateInfo;
 
 /** Which FFT lengths the planner may pad a frame to. */
@@ -335,6 +342,7 @@ typedef struct FftbResizeInfo
     uint32_t maxKernelResolutionHeight;
     uint32_t maxKernelExtentWidth; /**< as in FftbContextCreateInfo: 0 is the maximum resolution's */
     uint32_t maxKernelExtentHeight;
+    uint32_t maxViews; /**< as in FftbContextCreateInfo: 0 means 1 */
 } FftbResizeInfo;
 
 /** The memory a context of given maximum extents needs, from fftbGetMemoryRequirements. Bytes, before the
@@ -343,7 +351,8 @@ typedef struct FftbMemoryRequirements
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS */
     void* pNext;             /**< NULL */
-    /** Device-local storage buffer per context, the frame's half spectrum: 3 (N1/2 + 1) L2 x 8 bytes at worst over
+    /** Device-local storage buffer per context, the frame's half spectrum, once per view (maxViews): 3 (N1/2 + 1) L2
+     *  x 8 bytes a view at worst over
      *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis), then, for resampled
      *  spectra, the interpolation's taps of every frequency, (N2 + N1/2 + 2) x 48 bytes. Allocated by the context,
      *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomInfo::kernelScale): their extent
@@ -439,7 +448,7 @@ typedef struct FftbApertureInfo
 typedef struct FftbBloomInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BLOOM_INFO */
-    const void* pNext;       /**< NULL, or a chain of FftbTimestampInfo, FftbImageBarrierInfo */
+    const void* pNext;       /**< NULL, or a chain of FftbTimestampInfo, FftbImageBarrierInfo, FftbMultiViewInfo */
     /** The kernel to convolve with, from fftbCreateKernel on a context of this device; its resolution no larger than
      *  this context's maxKernelResolutionWidth x maxKernelResolutionHeight. */
     FftbKernel kernel;
@@ -550,6 +559,29 @@ typedef struct FftbImageBarrierInfo
     uint32_t bloomQueueFamilyIndex;
 } FftbImageBarrierInfo;
 
+/** Several views bloomed by one fftbCmdBloom, chained to FftbBloomInfo::pNext: stereo eyes, split-screen players, the
+ *  faces of a cube map. Every view is bloomed with the same kernel, settings, width and height, as separate calls
+ *  would bloom it (the same result but for float rounding: the passes are specialized for several views); they share the kernel spectrum, the border weights and the
+ *  interpolation's taps, and each pass transforms the lines of every view in one dispatch (one workgroup grid layer
+ *  per view), so the passes wait at three barriers in all instead of three per view. The views of an array image
+ *  (a multiview render target, a cube map) are given as one VK_IMAGE_VIEW_TYPE_2D view per layer.
+ *  When chained, FftbBloomInfo::inputView and outputView must be VK_NULL_HANDLE (the views are these), and an
+ *  FftbImageBarrierInfo's ranges must cover the subresources of every view (the layers of one image: its barriers
+ *  are recorded once for that image). fftbDescribeNode and fftbPreparePipelines read viewCount only. Errors,
+ *  FFTB_ERROR_INVALID_ARGUMENT naming the field: viewCount outside 1 .. FFTB_MAX_VIEWS, a NULL array or view, an
+ *  inputView or outputView of FftbBloomInfo given as well; FFTB_ERROR_DEVICE_LIMIT: viewCount past the context's
+ *  maxViews. */
+typedef struct FftbMultiViewInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO */
+    const void* pNext;       /**< NULL */
+    uint32_t viewCount;      /**< 1 .. the context's maxViews */
+    /** viewCount frames, as FftbBloomInfo::inputView (same layout, inputLayout); view i is the i-th. */
+    const VkImageView* pInputViews;
+    /** viewCount results, as FftbBloomInfo::outputView; none may alias an input or another output. */
+    const VkImageView* pOutputViews;
+} FftbMultiViewInfo;
+
 /** How fftbCmdBloom uses one resource: for a render graph's dependency tracking. Synchronization2 values. */
 typedef struct FftbResourceUse
 {
@@ -568,7 +600,7 @@ typedef struct FftbNodeDescription
     /** The output as the passes write it: GENERAL, COMPUTE_SHADER, SHADER_STORAGE_WRITE. */
     FftbResourceUse output;
     /** The scratch: COMPUTE_SHADER, SHADER_STORAGE_READ | SHADER_STORAGE_WRITE, transient (undefined before and
-     *  after). `scratchBytes` of it are used at this extent, from its start. */
+     *  after). `scratchBytes` of it are used at this extent and view count (FftbMultiViewInfo), from its start. */
     FftbResourceUse scratch;
     VkDeviceSize scratchBytes;
     /** The kernel's spectrum for this extent and axis order, persistent in the kernel: written by this call when
