@@ -205,8 +205,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     std::vector<VkImageView> inputViews, outputViews;
     for (uint32_t v = 0; v < c.views; ++v)
     {
-        const VulkanDevice::Image& input = images.emplace_back(
-            device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+        const VulkanDevice::Image& input = images.emplace_back(device.createImage(
+            c.width, c.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
         VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, c.width, c.height, VkDeviceSize(v) * texels * 8);
         inputViews.push_back(input.view);
         const VulkanDevice::Image& output =
@@ -305,8 +305,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     for (int f = c.warmupFrames; f < total; ++f)
     {
         const uint64_t* g = &t[size_t(f) * kQueries];
-        const uint64_t* s = g + FFTB_TIMESTAMP_COUNT;                  // the first call's
-        const uint64_t* last = g + calls * FFTB_TIMESTAMP_COUNT;       // the last call's
+        const uint64_t* s = g + FFTB_TIMESTAMP_COUNT;            // the first call's
+        const uint64_t* last = g + calls * FFTB_TIMESTAMP_COUNT; // the last call's
         for (size_t pass = 0; pass < 4 && c.generatedKernel; ++pass)
             generationPasses[pass].push_back(double(g[pass + 1] - g[pass]) * ms);
         generation.push_back(double(g[4] - g[0]) * ms);
@@ -339,7 +339,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     for (double* bytes : {&timing.traffic.frame, &timing.traffic.intermediate, &timing.traffic.pass1,
                           &timing.traffic.pass2, &timing.traffic.pass3, &timing.traffic.floor})
         *bytes *= c.views; // the kernel spectrum is read by each view's lines
-    
+
     if (device.pipelineStatistics())
     {
         bi.pNext = nullptr;

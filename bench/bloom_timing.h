@@ -86,9 +86,9 @@ struct BloomTiming
 {
     /// The passes' pipeline statistics, where the device has VK_KHR_pipeline_executable_properties.
     std::vector<PassStatistic> statistics;
-    FftbNodeDescription plan{}; ///< fftbDescribeNode of the timed bloom
-    Traffic traffic; ///< of every view
-    double kernelSpectrumMs = 0; ///< the two kernel passes, measured once (first frame)
+    FftbNodeDescription plan{};                   ///< fftbDescribeNode of the timed bloom
+    Traffic traffic;                              ///< of every view
+    double kernelSpectrumMs = 0;                  ///< the two kernel passes, measured once (first frame)
     double pass1Ms = 0, pass2Ms = 0, pass3Ms = 0; ///< summed over the views' calls when separate
     /// median of the per-frame sums of the three passes: from the first call's pass 1 to the last call's pass 3
     double totalMs = 0;

@@ -184,7 +184,7 @@ int run(const Options& o)
                         "generated kernel: generation (its 4 passes) + spectrum → frame ms (× fixed kernel); views: "
                         "× separate calls |\n"
                         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
-    double fixedKernelMs = 0.0; // the last fixed-kernel case's passes: what a generated kernel's frame is held to
+    double fixedKernelMs = 0.0;   // the last fixed-kernel case's passes: what a generated kernel's frame is held to
     double separateViewsMs = 0.0; // the last case's separate calls: what one call for every view is held to
     for (const BloomCase& c : casesFor(o))
     {

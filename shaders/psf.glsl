@@ -108,4 +108,17 @@ bool occluderReachesRows(uint o, uint j0, uint j1)
     return bottom >= float(j0) && top <= float(j1);
 }
 
+// The first and last grid column occluder o can cover (its factor is exactly 1 elsewhere: coverage is 0 a half sample
+// past its edge): its extent in x plus a sample and a half, clamped to the grid.
+uvec2 occluderColumns(uint o)
+{
+    const uint w = pc.occluderStart + o * FFTB_PSF_OCCLUDER_WORDS;
+    const bool segment = psfWord(w + 6u) != 0.0;
+    const float ax = psfWord(w), bx = segment ? psfWord(w + 2u) : ax;
+    const float reach = psfWord(w + 4u) + 1.5 / pc.radius;
+    const float centre = float(pc.fftLength / 2u), last = float(pc.fftLength - 1u);
+    return uvec2(clamp(floor(centre + (min(ax, bx) - reach) * pc.radius), 0.0, last),
+                 clamp(ceil(centre + (max(ax, bx) + reach) * pc.radius), 0.0, last));
+}
+
 #endif

@@ -8,7 +8,8 @@
 #include "fft.glsl"
 #include "psf.glsl"
 
-// Occluders reaching this workgroup's rows, gathered in batches into fftRe before the FFT uses it.
+// Occluders reaching this workgroup's rows, gathered in batches into fftRe (the occluder) and fftIm (the first and last
+// grid column it can cover, 16 bits each) before the FFT uses them.
 shared uint reachingCount;
 
 void main()
@@ -31,17 +32,27 @@ void main()
         for (uint o = first + gl_LocalInvocationID.x; o < min(first + batch, pc.occluderCount); o += WORKGROUP_SIZE)
         {
             if (occluderReachesRows(o, j0, j1))
-                fftRe[atomicAdd(reachingCount, 1u)] = uintBitsToFloat(o);
+            {
+                const uint slot = atomicAdd(reachingCount, 1u);
+                const uvec2 columns = occluderColumns(o);
+                fftRe[slot] = uintBitsToFloat(o);
+                fftIm[slot] = uintBitsToFloat(columns.x | (columns.y << 16u));
+            }
         }
         barrier();
+        // Outside its columns an occluder's factor is exactly 1: only the samples it can cover are evaluated.
         for (uint n = 0u; n < reachingCount; ++n)
         {
-            const uint o = floatBitsToUint(fftRe[n]);
+            const uint o = floatBitsToUint(fftRe[n]), columns = floatBitsToUint(fftIm[n]);
+            const uint first = columns & 0xffffu, last = columns >> 16u;
             for (uint e = 0u; e < ELEMENTS; ++e)
             {
-                const uint i = min(fftTimeIndex(e), FFT_LENGTH - 1u);
-                t0[e] *= occlusion(o, i, j0);
-                t1[e] *= occlusion(o, i, j1);
+                const uint i = fftTimeIndex(e);
+                if (i >= first && i <= last)
+                {
+                    t0[e] *= occlusion(o, i, j0);
+                    t1[e] *= occlusion(o, i, j1);
+                }
             }
         }
         barrier();

@@ -2,13 +2,17 @@
 // PSF generator, step 3: each kernel texel integrates the diffraction pattern over its footprint at every wavelength
 // (the pattern scales with lambda: a texel spans binsPerTexel * 550 nm / lambda bins), weighted by the wavelength's
 // linear Rec.709 R, G, B (CIE 1931), summed and clamped at 0 (host/psf/psf_generator.cpp, axisTaps); each workgroup
-// also writes its texels' sums per channel for step 4.
+// also writes its texels' sums per channel for step 4. The wavelengths are split over the workgroup's
+// FFTB_PSF_SLICES slices, each a 16 x 16 grid of invocations, one per texel of the tile: the chain of barriers a
+// workgroup waits through is that many times shorter. (On an H200: 4 slices against 1, 0.041 against 0.062 ms at K = 256, the same at 512,
+// 0.296 against 0.280 at 1024, where the tiles alone fill the GPU; bench/results/README.md.)
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "shared/fftb_shared.h"
 #include "psf.glsl"
 
-layout(local_size_x = FFTB_PSF_TILE, local_size_y = FFTB_PSF_TILE) in;
+layout(local_size_x = FFTB_PSF_TILE, local_size_y = FFTB_PSF_TILE, local_size_z = FFTB_PSF_SLICES) in;
 
 // Planar RGB, x fastest: texels[(channel * K + y) * K + x].
 layout(set = 0, binding = FFTB_BINDING_KERNEL_TEXELS, std430) writeonly buffer KernelTexels
@@ -35,17 +39,17 @@ shared vec3 partial[FFTB_PSF_TILE * FFTB_PSF_TILE];
 // texels at most 16 * 3.53 + 6 < 64 bins.
 const int MAX_TAPS = 6;
 const int MAX_SPAN = 64;
-// Per wavelength, separably: the weights of each column's and each row's bins, then the pattern's rows the tile
-// touches integrated along x for each column of the tile (`across`), then those along y for each texel. (Weights
+// Per wavelength and slice, separably: the weights of each column's and each row's bins, then the pattern's rows the
+// tile touches integrated along x for each column of the tile (`across`), then those along y for each texel. (Weights
 // computed where they are used instead, with two alternating `across` buffers and one barrier a wavelength, measured
-// 10 % slower on an H100 at K = 256 and 50 % at 512: bench/results/README.md.)
-shared float weightX[FFTB_PSF_TILE][MAX_TAPS];
-shared float weightY[FFTB_PSF_TILE][MAX_TAPS];
-shared int firstBinX[FFTB_PSF_TILE];
-shared int firstBinY[FFTB_PSF_TILE];
-shared int tapsX[FFTB_PSF_TILE];
-shared int tapsY[FFTB_PSF_TILE];
-shared float across[MAX_SPAN][FFTB_PSF_TILE];
+// 10 % slower on an H100 at K = 256 and 50 % at 512: bench/results/README.md.) At the end `across` holds each slice's
+// sums, [slice][channel * 16 + y][x].
+shared float weightX[FFTB_PSF_SLICES][FFTB_PSF_TILE][MAX_TAPS];
+shared float weightY[FFTB_PSF_SLICES][FFTB_PSF_TILE][MAX_TAPS];
+shared int firstBinX[FFTB_PSF_SLICES][FFTB_PSF_TILE];
+shared int firstBinY[FFTB_PSF_SLICES][FFTB_PSF_TILE];
+shared int tapsY[FFTB_PSF_SLICES][FFTB_PSF_TILE];
+shared float across[FFTB_PSF_SLICES][MAX_SPAN][FFTB_PSF_TILE];
 
 // Texel `t`'s footprint along an axis at `bins` bins per texel: [lo, lo + bins] around bin N/2.
 float footprintStart(uint t, float bins)
@@ -73,12 +77,16 @@ void main()
                                                 : uvec2(0u, group.x * FFTB_PSF_TILE);
     const uvec2 local = gl_LocalInvocationID.xy;
     const uvec2 texel = origin + local;
-    const uint n = pc.fftLength, id = gl_LocalInvocationIndex;
+    const uint slice = gl_LocalInvocationID.z;
+    const uint n = pc.fftLength, id = local.y * FFTB_PSF_TILE + local.x; // within the slice
     const int centre = int(n / 2u);
     vec3 sum = vec3(0.0);
-    for (uint w = 0u; w < pc.wavelengthCount; ++w)
+    // Slice s takes wavelengths s, s + 4, s + 8, ...; every slice runs as many batches (the barriers).
+    for (uint batch = 0u; batch < pc.wavelengthCount; batch += FFTB_PSF_SLICES)
     {
-        const uint word = pc.wavelengthStart + w * FFTB_PSF_WAVELENGTH_WORDS;
+        const uint w = batch + slice;
+        const bool hasWavelength = w < pc.wavelengthCount;
+        const uint word = pc.wavelengthStart + min(w, pc.wavelengthCount - 1u) * FFTB_PSF_WAVELENGTH_WORDS;
         const float bins = psfWord(word);
         // The weights integrate the linear interpolation between bin centres over each footprint.
         if (id < 2u * FFTB_PSF_TILE)
@@ -92,45 +100,61 @@ void main()
                 const float weight =
                     j < taps ? tentIntegral(hi - float(first + j)) - tentIntegral(lo - float(first + j)) : 0.0;
                 if (x)
-                    weightX[t][j] = weight;
+                    weightX[slice][t][j] = weight;
                 else
-                    weightY[t][j] = weight;
+                    weightY[slice][t][j] = weight;
             }
             if (x)
-            {
-                firstBinX[t] = first;
-                tapsX[t] = taps;
-            }
+                firstBinX[slice][t] = first;
             else
             {
-                firstBinY[t] = first;
-                tapsY[t] = taps;
+                firstBinY[slice][t] = first;
+                tapsY[slice][t] = taps;
             }
         }
         barrier();
-        const int firstRow = firstBinY[0];
-        const int rows = min(firstBinY[FFTB_PSF_TILE - 1] + tapsY[FFTB_PSF_TILE - 1] - firstRow, MAX_SPAN);
+        const int firstRow = firstBinY[slice][0];
+        const int rows =
+            min(firstBinY[slice][FFTB_PSF_TILE - 1] + tapsY[slice][FFTB_PSF_TILE - 1] - firstRow, MAX_SPAN);
         for (uint e = id; e < uint(rows) * FFTB_PSF_TILE; e += FFTB_PSF_TILE * FFTB_PSF_TILE)
         {
             const uint column = e % FFTB_PSF_TILE;
             const uint row =
                 pc.patternStart + uint(clamp(firstRow + int(e / FFTB_PSF_TILE) + centre, 0, int(n) - 1)) * n;
+            // Every tap, weight 0 past the column's: the loads are independent and issued together.
             float value = 0.0;
-            for (int j = 0; j < tapsX[column]; ++j)
-                value += weightX[column][j] * psfWord(row + uint(clamp(firstBinX[column] + j + centre, 0, int(n) - 1)));
-            across[e / FFTB_PSF_TILE][column] = value;
+            [[unroll]] for (int j = 0; j < MAX_TAPS; ++j)
+                value += weightX[slice][column][j] *
+                         psfWord(row + uint(clamp(firstBinX[slice][column] + j + centre, 0, int(n) - 1)));
+            across[slice][e / FFTB_PSF_TILE][column] = value;
         }
         barrier();
-        float value = 0.0;
-        for (int j = 0; j < tapsY[local.y]; ++j)
-            value += weightY[local.y][j] * across[min(firstBinY[local.y] - firstRow + j, MAX_SPAN - 1)][local.x];
-        sum += value * vec3(psfWord(word + 1u), psfWord(word + 2u), psfWord(word + 3u));
+        if (hasWavelength)
+        {
+            // Rows past the texel's taps may hold anything (shared memory is not initialized): selected out.
+            float value = 0.0;
+            [[unroll]] for (int j = 0; j < MAX_TAPS; ++j)
+                value += j < tapsY[slice][local.y]
+                             ? weightY[slice][local.y][j] *
+                                   across[slice][min(firstBinY[slice][local.y] - firstRow + j, MAX_SPAN - 1)][local.x]
+                             : 0.0;
+            sum += value * vec3(psfWord(word + 1u), psfWord(word + 2u), psfWord(word + 3u));
+        }
         barrier(); // the next wavelength's weights overwrite these
     }
+    // The slices' sums, added in slice 0 (in slice order: the same sum on every device).
+    for (uint c = 0u; c < 3u; ++c)
+        across[slice][c * FFTB_PSF_TILE + local.y][local.x] = sum[c];
+    barrier();
+    sum = vec3(0.0);
+    for (uint s = 0u; s < FFTB_PSF_SLICES; ++s)
+        sum += vec3(across[s][local.y][local.x], across[s][FFTB_PSF_TILE + local.y][local.x],
+                    across[s][2u * FFTB_PSF_TILE + local.y][local.x]);
     // Spectral colours outside the Rec.709 gamut sum to negative values where one hue dominates.
     sum = max(sum, vec3(0.0));
-    const bool own = group.y < halfTiles || (group.y == halfTiles ? texel.y == 0u : texel.x == 0u && texel.y > 0u);
-    const bool mirrored = group.y < halfTiles && texel.x > 0u && texel.y > k / 2u;
+    const bool own = slice == 0u &&
+                     (group.y < halfTiles || (group.y == halfTiles ? texel.y == 0u : texel.x == 0u && texel.y > 0u));
+    const bool mirrored = slice == 0u && group.y < halfTiles && texel.x > 0u && texel.y > k / 2u;
     if (own)
         for (uint c = 0u; c < 3u; ++c)
             kernelTexels[(c * k + texel.y) * k + texel.x] = sum[c];
@@ -139,15 +163,16 @@ void main()
             kernelTexels[(c * k + k - texel.y) * k + k - texel.x] = sum[c];
     // The workgroup's sums per channel over the texels it wrote, for the normalization: at word 3 * workgroup of the
     // buffer, over the rows' half spectra, which pass 2 has read.
-    partial[id] = (own ? sum : vec3(0.0)) + (mirrored ? sum : vec3(0.0));
+    if (slice == 0u)
+        partial[id] = (own ? sum : vec3(0.0)) + (mirrored ? sum : vec3(0.0));
     barrier();
     for (uint stride = FFTB_PSF_TILE * FFTB_PSF_TILE / 2u; stride > 0u; stride /= 2u)
     {
-        if (id < stride)
+        if (slice == 0u && id < stride)
             partial[id] += partial[id + stride];
         barrier();
     }
-    if (id < 3u)
+    if (slice == 0u && id < 3u)
     {
         setPsfWord(3u * (group.y * tiles + group.x) + id, partial[0][id]); // T workgroups a row (no HLSL NumWorkgroups)
     }

@@ -40,7 +40,7 @@ struct VulkanImage
 {
     VkImage image = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE; ///< layer 0's view, layerViews[0]
+    VkImageView view = VK_NULL_HANDLE;   ///< layer 0's view, layerViews[0]
     std::vector<VkImageView> layerViews; ///< a VK_IMAGE_VIEW_TYPE_2D view of each layer
     uint32_t width = 0;
     uint32_t height = 0;

@@ -147,8 +147,8 @@ std::vector<uint32_t> radicesOf(uint32_t length)
     return radices;
 }
 
-std::array<uint32_t, kSpecializationConstantCount> specializationOf(uint32_t length, uint32_t workgroupSize,
-                                                                    bool halfStorage, uint32_t rowLength, bool multiView)
+std::array<uint32_t, kSpecializationConstantCount>
+specializationOf(uint32_t length, uint32_t workgroupSize, bool halfStorage, uint32_t rowLength, bool multiView)
 {
     const uint32_t shared = sharedLengthOf(length);
     std::array<uint32_t, kSpecializationConstantCount> values{length,
@@ -456,8 +456,8 @@ uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, ui
 
 uint64_t intermediateElements(const Plan& plan, uint32_t views)
 {
-    const uint64_t frame =
-        uint64_t(3) * views * intermediateBlocks(plan.halfSpectrumLines()) * kIntermediateBlockLines * plan.second.imageLength;
+    const uint64_t frame = uint64_t(3) * views * intermediateBlocks(plan.halfSpectrumLines()) *
+                           kIntermediateBlockLines * plan.second.imageLength;
     const uint64_t kernelLines = std::min(plan.second.kernelLength, plan.second.spectrumLength);
     const uint64_t kernel =
         uint64_t(3) * intermediateBlocks(plan.first.spectrumLength / 2 + 1) * kIntermediateBlockLines * kernelLines;

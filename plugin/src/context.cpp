@@ -24,7 +24,8 @@ static_assert(kTwiddleFineElements == FFTB_TWIDDLE_FINE_ELEMENTS, "plan.h and ff
 static_assert(FFTB_SPEC_FFT_LENGTH == 0 && FFTB_SPEC_WORKGROUP_SIZE == 1 && FFTB_SPEC_TWIDDLE_OFFSET == 2 &&
                   FFTB_SPEC_SHARED_LENGTH == 3 && FFTB_SPEC_SHARED_TWIDDLE_OFFSET == 4 && FFTB_SPEC_HALF_STORAGE == 5 &&
                   FFTB_SPEC_RADIX_0 == kSpecializationFirstRadix && FFTB_SPEC_RADIX_7 + 1 == FFTB_SPEC_ROW_LENGTH &&
-                  FFTB_SPEC_ROW_LENGTH + 1 == FFTB_SPEC_MULTI_VIEW && FFTB_SPEC_MULTI_VIEW == kSpecializationMultiView &&
+                  FFTB_SPEC_ROW_LENGTH + 1 == FFTB_SPEC_MULTI_VIEW &&
+                  FFTB_SPEC_MULTI_VIEW == kSpecializationMultiView &&
                   FFTB_SPEC_MULTI_VIEW + 1 == kSpecializationConstantCount &&
                   FFTB_MAX_SHARED_STAGES == kMaxSharedStages,
               "plan.h (specializationOf) and fftb_shared.h disagree");

@@ -293,7 +293,8 @@ void Context::imagePasses(VkCommandBuffer cb, const Plan& plan, bool half, bool 
              views, push);
     stamp();
     barrier(cb);
-    dispatch(cb, PipelineKey{Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan), multiView},
+    dispatch(cb,
+             PipelineKey{Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan), multiView},
              plan.halfSpectrumLines(), 3, views, push);
     stamp();
     barrier(cb);
@@ -466,8 +467,7 @@ FftbResult Context::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
                           "inputView, outputView: must be VK_NULL_HANDLE with an FftbMultiViewInfo, which gives the "
                           "views"};
         if (!multiView->pInputViews || !multiView->pOutputViews)
-            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                          "FftbMultiViewInfo.pInputViews, pOutputViews: NULL"};
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbMultiViewInfo.pInputViews, pOutputViews: NULL"};
         for (uint32_t i = 0; i < multiView->viewCount; ++i)
             if (!multiView->pInputViews[i] || !multiView->pOutputViews[i])
                 throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,

@@ -155,11 +155,13 @@ struct FftbPushConstants
 // words hold the spectral integration's sums: 3 per workgroup (R, G, B), row-major over its workgroups.
 #define FFTB_PSF_OCCLUDER_WORDS 8
 #define FFTB_PSF_WAVELENGTH_WORDS 4
-// Invocations of the generator's passes without an FFT: 16 x 16 per workgroup, one per kernel texel; the
-// normalization's workgroups of FFTB_PSF_NORMALIZE_INVOCATIONS scale FFTB_PSF_NORMALIZE_TILE^2 texels each.
+// Invocations of the generator's passes without an FFT: the spectral integration's 16 x 16 per slice, one per kernel
+// texel, FFTB_PSF_SLICES slices sharing the wavelengths (psf_spectral_rgb.comp); the normalization's workgroups of
+// FFTB_PSF_NORMALIZE_INVOCATIONS scale FFTB_PSF_NORMALIZE_TILE^2 texels each.
 #define FFTB_PSF_TILE 16
+#define FFTB_PSF_SLICES 4
 #define FFTB_PSF_NORMALIZE_INVOCATIONS 256
-#define FFTB_PSF_NORMALIZE_TILE 64
+#define FFTB_PSF_NORMALIZE_TILE 16
 struct FftbPsfPushConstants
 {
     FFTB_UINT fftLength;       // N: the aperture grid and its FFT are N x N

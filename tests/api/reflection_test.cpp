@@ -349,18 +349,20 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     if (name == "psf_spectral_rgb" || name == "psf_normalize")
     {
         // The generator's passes without an FFT: nothing specialized but intermediate.glsl's HALF_STORAGE and
-        // MULTI_VIEW (their pipelines have no VkSpecializationInfo: fp32, one view); 16 x 16 invocations, one per
-        // kernel texel, or one workgroup of FFTB_PSF_NORMALIZE_INVOCATIONS (plugin/src/generate.cpp).
+        // MULTI_VIEW (their pipelines have no VkSpecializationInfo: fp32, one view); 16 x 16 x FFTB_PSF_SLICES
+        // invocations, one per kernel texel and slice, or one workgroup of FFTB_PSF_NORMALIZE_INVOCATIONS
+        // (plugin/src/generate.cpp).
+        const bool tile = name == "psf_spectral_rgb";
         ids.erase(FFTB_SPEC_HALF_STORAGE);
         ids.erase(FFTB_SPEC_MULTI_VIEW);
         EXPECT_TRUE(ids.empty()) << name << ": specialization constants its pipeline would not set";
         EXPECT_EQ(x.id, 0u);
-        const bool tile = name == "psf_spectral_rgb";
         EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 0),
                   tile ? unsigned(FFTB_PSF_TILE) : unsigned(FFTB_PSF_NORMALIZE_INVOCATIONS));
         EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 1),
                   tile ? unsigned(FFTB_PSF_TILE) : 1u);
-        EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 2), 1u);
+        EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 2),
+                  tile ? unsigned(FFTB_PSF_SLICES) : 1u);
         return;
     }
     if (name == "image_upsample_composite")

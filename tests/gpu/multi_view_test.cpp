@@ -42,7 +42,8 @@ std::string viewsName(const ::testing::TestParamInfo<ViewsCase>& info)
 {
     const ViewsCase& c = info.param;
     std::string name = std::to_string(c.views) + "views_" + settingName(c.padding, kPaddingNames) + "_" +
-                       settingName(c.axisOrder, kAxisOrderNames) + (c.resolution == FFTB_BLOOM_RESOLUTION_HALF ? "_half" : "") +
+                       settingName(c.axisOrder, kAxisOrderNames) +
+                       (c.resolution == FFTB_BLOOM_RESOLUTION_HALF ? "_half" : "") +
                        (c.output == FFTB_OUTPUT_MODE_COMPOSITE ? "_composite" : "") +
                        (c.storage == FFTB_STORAGE_PRECISION_FLOAT16 ? "_fp16" : "");
     std::replace(name.begin(), name.end(), '-', '_');
@@ -247,7 +248,8 @@ TEST_P(MultiViewLayers, AStereoPairInTheLayersOfOneImage)
         frames.push_back(test::randomFrame(int(kWidth), int(kHeight), 200 + eye));
         VulkanDevice::Buffer& upload = frameBuffer(VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         std::memcpy(upload.mapped, frames.back().values.data(), frames.back().values.size() * sizeof(float));
-        const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, eye, 1}, {0, 0, 0}, {kWidth, kHeight, 1}};
+        const VkBufferImageCopy region{
+            0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, eye, 1}, {0, 0, 0}, {kWidth, kHeight, 1}};
         vkCmdCopyBufferToImage(cb, upload.buffer, input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
         downloads.push_back(&frameBuffer(VK_BUFFER_USAGE_TRANSFER_DST_BIT));
     }
@@ -274,7 +276,8 @@ TEST_P(MultiViewLayers, AStereoPairInTheLayersOfOneImage)
     ASSERT_EQ(fftbCmdBloom(context_, cb, &bi), FFTB_SUCCESS) << message_;
     for (uint32_t eye = 0; eye < 2; ++eye)
     {
-        const VkBufferImageCopy region{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, eye, 1}, {0, 0, 0}, {kWidth, kHeight, 1}};
+        const VkBufferImageCopy region{
+            0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, eye, 1}, {0, 0, 0}, {kWidth, kHeight, 1}};
         vkCmdCopyImageToBuffer(cb, output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, downloads[eye]->buffer, 1,
                                &region);
     }
@@ -287,7 +290,8 @@ TEST_P(MultiViewLayers, AStereoPairInTheLayersOfOneImage)
     s.output = c.output;
     for (uint32_t eye = 0; eye < 2; ++eye)
     {
-        const double error = test::relativeError(texelsOf(*downloads[eye]), test::referenceFor(frames[eye], kernelTexels_, s));
+        const double error =
+            test::relativeError(texelsOf(*downloads[eye]), test::referenceFor(frames[eye], kernelTexels_, s));
         std::printf("[          ] eye %u: %.2e of the reference's peak\n", eye, error);
         EXPECT_LE(error, test::Tolerance::kFp32) << "eye " << eye;
     }

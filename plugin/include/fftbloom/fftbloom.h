@@ -560,17 +560,17 @@ typedef struct FftbImageBarrierInfo
 } FftbImageBarrierInfo;
 
 /** Several views bloomed by one fftbCmdBloom, chained to FftbBloomInfo::pNext: stereo eyes, split-screen players, the
- *  faces of a cube map. Every view is bloomed with the same kernel, settings, width and height, as separate calls
- *  would bloom it (the same result but for float rounding: the passes are specialized for several views); they share the kernel spectrum, the border weights and the
- *  interpolation's taps, and each pass transforms the lines of every view in one dispatch (one workgroup grid layer
- *  per view), so the passes wait at three barriers in all instead of three per view. The views of an array image
- *  (a multiview render target, a cube map) are given as one VK_IMAGE_VIEW_TYPE_2D view per layer.
- *  When chained, FftbBloomInfo::inputView and outputView must be VK_NULL_HANDLE (the views are these), and an
- *  FftbImageBarrierInfo's ranges must cover the subresources of every view (the layers of one image: its barriers
- *  are recorded once for that image). fftbDescribeNode and fftbPreparePipelines read viewCount only. Errors,
- *  FFTB_ERROR_INVALID_ARGUMENT naming the field: viewCount outside 1 .. FFTB_MAX_VIEWS, a NULL array or view, an
- *  inputView or outputView of FftbBloomInfo given as well; FFTB_ERROR_DEVICE_LIMIT: viewCount past the context's
- *  maxViews. */
+ *  faces of a cube map. Every view is bloomed with the same kernel, settings, width and height, as a call of its own
+ *  would bloom it (bit for bit on lavapipe and an H100; the passes are compiled for several views, so a driver may
+ *  round differently). The views share the kernel spectrum, the border weights and the interpolation's taps, and each
+ *  pass transforms the lines of every view in one dispatch (a workgroup grid layer per view): three barriers in all
+ *  instead of three per view. The views of an array image (a multiview render target, a cube map) are given as one
+ *  VK_IMAGE_VIEW_TYPE_2D view per layer. When chained, FftbBloomInfo::inputView and outputView must be
+ *  VK_NULL_HANDLE (the views are these), and an FftbImageBarrierInfo's ranges must cover the subresources of every
+ *  view (the layers of one image: its barriers are recorded once, for that image). fftbDescribeNode,
+ *  fftbPreparePipelines and fftbCmdPrepareKernel read viewCount only. Errors, FFTB_ERROR_INVALID_ARGUMENT naming the
+ *  field: viewCount outside 1 .. FFTB_MAX_VIEWS, a NULL array or view, FftbBloomInfo's inputView or outputView given
+ *  as well; FFTB_ERROR_DEVICE_LIMIT: viewCount past the context's maxViews. */
 typedef struct FftbMultiViewInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO */
