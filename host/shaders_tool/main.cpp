@@ -86,6 +86,10 @@ void addResources(const Cross& cross, spvc_compiler compiler, spvc_resources res
                                                                            SpvDecorationNonWritable);
         }
         Json resource{{"name", list[i].name}, {"kind", kind}, {"set", set}, {"binding", binding}};
+        // An array of descriptors (the images, one per view) takes a register, index or unit per element.
+        const spvc_type handle = spvc_compiler_get_type_handle(compiler, list[i].type_id);
+        if (spvc_type_get_num_array_dimensions(handle) == 1)
+            resource["count"] = spvc_type_get_array_dimension(handle, 0);
         const std::string b = std::to_string(binding), space = ", space" + std::to_string(set) + ")";
         if (target.backend == SPVC_BACKEND_HLSL)
         {

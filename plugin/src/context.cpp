@@ -345,8 +345,10 @@ VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kern
     bufferInfos[FFTB_BINDING_BORDER_WEIGHTS] = {
         borderWeights_.buffer.buffer ? borderWeights_.buffer.buffer : twiddles_.buffer, 0, VK_WHOLE_SIZE};
     VkWriteDescriptorSet writes[FFTB_BINDING_COUNT] = {};
-    static_assert(FFTB_BINDING_INPUT_IMAGE == 0 && FFTB_BINDING_OUTPUT_IMAGE == 1, "the image bindings come first");
-    const uint32_t first = hasViews ? 0 : FFTB_BINDING_OUTPUT_IMAGE + 1;
+    static_assert(FFTB_BINDING_INPUT_IMAGE + 2 == FFTB_BINDING_COUNT &&
+                      FFTB_BINDING_OUTPUT_IMAGE + 1 == FFTB_BINDING_COUNT,
+                  "the image bindings come last");
+    const uint32_t count = hasViews ? FFTB_BINDING_COUNT : FFTB_BINDING_INPUT_IMAGE;
     for (uint32_t i = 0; i < FFTB_BINDING_COUNT; ++i)
     {
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -364,7 +366,7 @@ VkDescriptorSet Context::nextDescriptorSet(const FftbBloomInfo& info, const Kern
     writes[FFTB_BINDING_OUTPUT_IMAGE].descriptorCount = FFTB_MAX_VIEWS;
     writes[FFTB_BINDING_OUTPUT_IMAGE].pImageInfo = outputInfo;
     writes[FFTB_BINDING_OUTPUT_IMAGE].pBufferInfo = nullptr;
-    vk_.vkUpdateDescriptorSets(device_->device, FFTB_BINDING_COUNT - first, writes + first, 0, nullptr);
+    vk_.vkUpdateDescriptorSets(device_->device, count, writes, 0, nullptr);
     return set;
 }
 

@@ -3,14 +3,15 @@
 #ifndef FFTB_SHARED_H
 #define FFTB_SHARED_H
 
-// One descriptor set for every pass.
-#define FFTB_BINDING_INPUT_IMAGE 0     // combined image samplers: the HDR frame of each view, read with texelFetch
-#define FFTB_BINDING_OUTPUT_IMAGE 1    // storage images: the bloomed or composited frame of each view
-#define FFTB_BINDING_INTERMEDIATE 2    // storage buffer: the frame's half spectrum along the first axis
-#define FFTB_BINDING_KERNEL_TEXELS 3   // storage buffer: the kernel, planar RGB floats, x fastest
-#define FFTB_BINDING_KERNEL_SPECTRUM 4 // storage buffer: the kernel's centred half spectrum
-#define FFTB_BINDING_TWIDDLES 5        // storage buffer: per FFT length, its twiddle table (below)
-#define FFTB_BINDING_BORDER_WEIGHTS 6  // storage buffer: normalized convolution's weights, planar RGB floats (below)
+// One descriptor set for every pass. The image bindings, arrays of FFTB_GPU_MAX_VIEWS, come last: exported to HLSL
+// their registers t5..t12 and u6..u13 (a register per element from the binding's number) overlap no buffer's.
+#define FFTB_BINDING_INTERMEDIATE 0    // storage buffer: the frame's half spectrum along the first axis
+#define FFTB_BINDING_KERNEL_TEXELS 1   // storage buffer: the kernel, planar RGB floats, x fastest
+#define FFTB_BINDING_KERNEL_SPECTRUM 2 // storage buffer: the kernel's centred half spectrum
+#define FFTB_BINDING_TWIDDLES 3        // storage buffer: per FFT length, its twiddle table (below)
+#define FFTB_BINDING_BORDER_WEIGHTS 4  // storage buffer: normalized convolution's weights, planar RGB floats (below)
+#define FFTB_BINDING_INPUT_IMAGE 5     // combined image samplers: the HDR frame of each view, read with texelFetch
+#define FFTB_BINDING_OUTPUT_IMAGE 6    // storage images: the bloomed or composited frame of each view
 #define FFTB_BINDING_COUNT 7
 
 // Twiddles come from tables computed in double precision on the host (plugin/plan/plan.h, twiddleTables): GPU sin/cos

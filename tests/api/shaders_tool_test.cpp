@@ -16,6 +16,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace
 {
@@ -102,13 +103,36 @@ TEST_P(ShadersToolTest, ExportsEveryPassWithItsBindingsAndCompilesBack)
         const std::string source = readText(file);
         ASSERT_FALSE(source.empty()) << file;
         EXPECT_FALSE(pass["resources"].empty()) << name;
-        // Every register, index or binding the table promises is the one the source declares.
+        // Every register, index or binding the table promises is the one the source declares. An array of
+        // descriptors (the images, one per view) says how many it takes; in HLSL, register(xN, spaceS) to xN + count -
+        // 1, and no two resources' ranges may overlap (D3D12 refuses a root signature whose ranges do).
+        struct Range
+        {
+            char kind;
+            unsigned first, count;
+            std::string resource;
+        };
+        std::vector<Range> ranges;
         for (const nlohmann::json& resource : pass["resources"])
         {
+            const bool image =
+                resource["binding"] == FFTB_BINDING_INPUT_IMAGE || resource["binding"] == FFTB_BINDING_OUTPUT_IMAGE;
+            const unsigned count = resource.value("count", 1u);
+            EXPECT_EQ(count, image ? unsigned(FFTB_GPU_MAX_VIEWS) : 1u) << name << ": " << resource["name"];
             const nlohmann::json& where = resource[c.language];
             for (const nlohmann::json& token : where.is_array() ? where : nlohmann::json::array({where}))
-                EXPECT_NE(source.find(token.get<std::string>()), std::string::npos)
-                    << name << ": " << token << " not in " << file;
+            {
+                const std::string text = token.get<std::string>();
+                EXPECT_NE(source.find(text), std::string::npos) << name << ": " << token << " not in " << file;
+                if (std::string(c.language) != "hlsl")
+                    continue;
+                const Range r{text.at(9), unsigned(std::stoul(text.substr(10))), count, resource["name"]};
+                for (const Range& other : ranges)
+                    EXPECT_FALSE(r.kind == other.kind && r.first < other.first + other.count &&
+                                 other.first < r.first + r.count)
+                        << name << ": " << text << " (" << count << ") overlaps " << other.resource;
+                ranges.push_back(r);
+            }
         }
         // The PSF generator's passes push FftbPsfPushConstants, the bloom's FftbPushConstants (fftb_shared.h).
         EXPECT_EQ(pass["pushConstants"]["bytes"],
