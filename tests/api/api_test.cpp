@@ -875,6 +875,8 @@ TEST_F(ApiTest, WithoutCompilingWhileRecordingABloomIsNotReadyUntilItsPipelinesA
     FftbContextCreateInfo info = validCreateInfo();
     info.flags = FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT;
     info.pipelineCache = cache;
+    info.maxViews = 2;
+    info.maxFramesInFlight = 8; // every bloom below is recorded into one command buffer, each with a descriptor set
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
     const VkCommandBuffer cb = beginCommandBuffer();
@@ -901,6 +903,22 @@ TEST_F(ApiTest, WithoutCompilingWhileRecordingABloomIsNotReadyUntilItsPipelinesA
     worker.join();
     EXPECT_EQ(prepared, FFTB_SUCCESS);
     EXPECT_EQ(fftbCmdBloom(context_, cb, &large), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+    // The passes of several views are compiled apart: prepared with an FftbMultiViewInfo of any view count.
+    const VkImageView inputs[2] = {small.inputView, small.inputView}, outputs[2] = {small.outputView, small.outputView};
+    FftbMultiViewInfo views{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
+    views.viewCount = 2;
+    views.pInputViews = inputs;
+    views.pOutputViews = outputs;
+    FftbBloomInfo stereo = small;
+    stereo.pNext = &views;
+    stereo.inputView = stereo.outputView = VK_NULL_HANDLE;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &stereo), FFTB_NOT_READY);
+    expectOneMessage(FFTB_NOT_READY, "fftbPreparePipelines");
+    views.viewCount = 1;
+    ASSERT_EQ(fftbPreparePipelines(context_, 1, &stereo), FFTB_SUCCESS);
+    views.viewCount = 2;
+    EXPECT_EQ(fftbCmdBloom(context_, cb, &stereo), FFTB_SUCCESS);
     EXPECT_TRUE(messages_.empty()) << messages_[0].text;
     FftbBloomInfo wrong = small;
     wrong.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;

@@ -739,7 +739,8 @@ FftbResult fftbGetKernelExtent(const FftbBloomInfo* bloomInfo, uint32_t kernelWi
 /** Compiles ahead every pipeline that fftbCmdBloom(context, ..., &bloomInfos[i]) needs, i < count, so that recording
  *  them compiles nothing (the views are not read; each info is checked as fftbDescribeNode checks it). Pipelines
  *  depend on the FFT lengths, not on the frame: one info per padded extent (fftbDescribeNode's paddedWidth x
- *  paddedHeight) and storage precision suffices. The one call that may overlap others on the same context: a worker
+ *  paddedHeight) and storage precision suffices, and for blooms of several views one with an FftbMultiViewInfo
+ *  (their passes are compiled apart; any viewCount serves). The one call that may overlap others on the same context: a worker
  *  thread may prepare while another records, describes or prepares (not while fftbResizeContext or
  *  fftbDestroyContext run). Returns the argument errors of fftbDescribeNode, FFTB_ERROR_DEVICE_LIMIT (a pass past the
  *  device's workgroup or shared-memory limits), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
