@@ -248,7 +248,6 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     VulkanDevice::Submission running, previous;
     for (int f = 0; f < total; ++f)
     {
-        ti.firstQuery = uint32_t(f) * kQueries + FFTB_TIMESTAMP_COUNT;
         FftbResult r = FFTB_SUCCESS;
         if (c.generatedKernel)
         {
