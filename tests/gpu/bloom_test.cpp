@@ -11,7 +11,9 @@
 #include <cmath>
 #include <ostream>
 #include <set>
+#include <string>
 #include <tuple>
+#include <utility>
 
 namespace fftb::test
 {
@@ -243,34 +245,73 @@ TEST(Composite, MixesInputAndBloomAndKeepsAlpha)
 }
 
 // Frame extents whose padded lengths (3x3 kernel, zero padding: N >= L + 1) use every radix, alone and mixed, from
-// 3 to 4096: the full bloom against the reference, and a centred one-hot kernel as a forward/inverse round trip.
-TEST(MixedRadix, EveryRadixAndMixedLengthsMatchTheReference)
+// 3 to 4096: the full bloom against the reference, and a centred one-hot kernel as a forward/inverse round trip, one
+// test an extent (MixedRadix.ExtentsCoverEveryRadix checks that together they use every radix).
+constexpr std::pair<int, int> kMixedRadixExtents[] = {{4, 2},    {8, 4},     {6, 6},    {14, 14},  {40, 34},
+                                                      {10, 48},  {112, 104}, {24, 124}, {14, 342}, {10, 624},
+                                                      {8, 1214}, {6, 2186},  {4, 3374}, {4, 4095}};
+
+BloomSettings mixedRadixSettings()
 {
-    const std::pair<int, int> extents[] = {{4, 2},    {8, 4},    {6, 6},    {14, 14},  {40, 34},  {10, 48},  {112, 104},
-                                           {24, 124}, {14, 342}, {10, 624}, {8, 1214}, {6, 2186}, {4, 3374}, {4, 4095}};
-    Texels kernel = randomKernel(3, 3, 31);
-    normalizePsf(kernel);
+    return bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
+}
+
+Plan mixedRadixPlan(int w, int h)
+{
+    const BloomSettings s = mixedRadixSettings();
+    Plan plan;
+    EXPECT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, toPlan(s.padding), toPlan(s.axisOrder), toPlan(s.spectrum)},
+                         &plan, nullptr));
+    return plan;
+}
+
+/// "WxH", the name of a test of one extent.
+std::string extentName(const ::testing::TestParamInfo<std::pair<int, int>>& p)
+{
+    return std::to_string(p.param.first) + "x" + std::to_string(p.param.second);
+}
+
+/// A w x h random frame bloomed with `kernel` (3x3) against the reference, and with a centred one-hot kernel as a
+/// forward/inverse round trip through every pass; `plan`'s padded lengths are named on failure.
+void expectBloomAndRoundTrip(int w, int h, const Texels& kernel, const BloomSettings& s, const Plan& plan)
+{
+    const Texels frame = randomFrame(w, h, uint32_t(w * h));
+    EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.padding)),
+              Tolerance::kFp32)
+        << w << "x" << h << ", padded " << plan.first.paddedLength << "x" << plan.second.paddedLength;
+    EXPECT_LE(relativeError(runner().bloom(frame, oneHotKernel(3, 3, 1, 1), s), frame), Tolerance::kFp32)
+        << "round trip " << w << "x" << h;
+    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+}
+
+TEST(MixedRadix, ExtentsCoverEveryRadix)
+{
     std::set<uint32_t> radices;
-    for (const auto& [w, h] : extents)
+    for (const auto& [w, h] : kMixedRadixExtents)
     {
-        BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
-        Plan plan;
-        ASSERT_TRUE(
-            makePlan({uint32_t(w), uint32_t(h), 3, 3, toPlan(s.padding), toPlan(s.axisOrder), toPlan(s.spectrum)},
-                     &plan, nullptr));
+        const Plan plan = mixedRadixPlan(w, h);
         for (const uint32_t n : {plan.first.paddedLength, plan.second.paddedLength})
             for (const uint32_t r : radicesOf(n))
                 radices.insert(r);
-        const Texels frame = randomFrame(w, h, uint32_t(w * h));
-        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.padding)),
-                  Tolerance::kFp32)
-            << w << "x" << h << ", padded " << plan.first.paddedLength << "x" << plan.second.paddedLength;
-        EXPECT_LE(relativeError(runner().bloom(frame, oneHotKernel(3, 3, 1, 1), s), frame), Tolerance::kFp32)
-            << "round trip " << w << "x" << h;
     }
     EXPECT_EQ(radices, (std::set<uint32_t>{2, 3, 4, 5, 7, 8}));
-    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
+
+class MixedRadixExtent : public ::testing::TestWithParam<std::pair<int, int>>
+{
+};
+
+TEST_P(MixedRadixExtent, MatchesTheReference)
+{
+    const auto [w, h] = GetParam();
+    const BloomSettings s = mixedRadixSettings();
+    const Plan plan = mixedRadixPlan(w, h);
+    Texels kernel = randomKernel(3, 3, 31);
+    normalizePsf(kernel);
+    expectBloomAndRoundTrip(w, h, kernel, s, plan);
+}
+
+INSTANTIATE_TEST_SUITE_P(MixedRadix, MixedRadixExtent, ::testing::ValuesIn(kMixedRadixExtents), extentName);
 
 // Production frame sizes against the double-precision linear convolution: 1920x1080 with a 256² kernel everywhere;
 // 3840x2160 with 256² and 7680x4320 with a 1024² kernel (lines of 8192 and more) on GPUs only, as lavapipe takes
@@ -370,20 +411,13 @@ TEST_P(LongestLines, OnEitherAxisMatchTheReferenceAndRoundTrip)
     ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, toPlan(s.padding), toPlan(s.axisOrder), toPlan(s.spectrum)},
                          &plan, nullptr));
     EXPECT_EQ(std::max(plan.first.paddedLength, plan.second.paddedLength), pow2Ceil(uint32_t(std::max(w, h))));
-    const Texels frame = randomFrame(w, h, uint32_t(w * h));
-    EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.padding)),
-              Tolerance::kFp32)
-        << w << "x" << h << ", padded " << plan.first.paddedLength << "x" << plan.second.paddedLength;
-    EXPECT_LE(relativeError(runner().bloom(frame, oneHotKernel(3, 3, 1, 1), s), frame), Tolerance::kFp32)
-        << "round trip " << w << "x" << h;
-    EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
+    expectBloomAndRoundTrip(w, h, kernel, s, plan);
 }
 
 INSTANTIATE_TEST_SUITE_P(Extents, LongestLines,
                          ::testing::Values(std::pair{8191, 4}, std::pair{4, 8191}, std::pair{16383, 2},
                                            std::pair{2, 16383}),
-                         [](const ::testing::TestParamInfo<std::pair<int, int>>& p)
-                         { return std::to_string(p.param.first) + "x" + std::to_string(p.param.second); });
+                         extentName);
 
 // The kernel spectrum is cached per extent; a second frame of another extent must not reuse a stale one.
 TEST(SpectrumCache, ExactSpectrumFollowsTheFrameExtent)
