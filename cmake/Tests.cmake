@@ -18,9 +18,6 @@ function(fftbloom_label_tests label)
     set_property(TEST ${tests} APPEND PROPERTY FIXTURES_REQUIRED suite)
 endfunction()
 
-# CTest starts the tests of highest COST first (before it has timed a run of its own): the long ones are given one, so
-# that neither core is left idle at the end of a run with one of them still going.
-
 # One CTest test per GoogleTest test of `target` (found when it is built), labelled `label`; PROPERTIES as
 # gtest_discover_tests takes them. For programs whose tests need no Vulkan device, or each a device of its own.
 function(fftbloom_discover_tests target label)
@@ -36,7 +33,9 @@ endfunction()
 # The GoogleTest tests of `target` as SHARDS processes <name>.shard.0 .. SHARDS-1 (GoogleTest's sharding: test i runs
 # in shard i mod SHARDS), labelled `label`. For the GPU tests: one Vulkan instance and device a process, whose compiled
 # pipelines the process's tests share, instead of one each (docs/testing.md). FILTER, if given, is a GoogleTest filter
-# (GTEST_FILTER) that every shard applies.
+# (GTEST_FILTER) that every shard applies. Shards have a COST, as the other long tests do: CTest starts the tests of
+# highest COST first (before it has timed a run of its own), so that no core is left idle at the end of a run with
+# one long test still going.
 function(fftbloom_add_test_shards target name label)
     cmake_parse_arguments(ARG "" "SHARDS;FILTER;TIMEOUT" "" ${ARGN})
     math(EXPR last "${ARG_SHARDS} - 1")
