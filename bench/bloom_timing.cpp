@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Per-pass timing of fftbloom: one context per case, every frame's timestamps in one query pool.
+// Per-pass timing of fftbloom: one context and plan per case, every frame's timestamps in one query pool.
 #include "bloom_timing.h"
 
 #include "copy_bandwidth.h"
@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -140,7 +139,6 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 
     FftbContextCreateInfo ci =
         contextCreateInfo(device.instance(), device.logical(), c.width, c.height, c.kernelSize, c.kernelSize, &message);
-    ci.maxFramesInFlight = 2 * kBloomsPerCommandBuffer; // two command buffers of blooms pending at once, below
     ci.maxViews = c.separateViews ? 1 : c.views;
     // fftbCmdBloom calls per frame, and frames per command buffer so that it holds kBloomsPerCommandBuffer calls.
     const uint32_t calls = c.separateViews ? c.views : 1;
@@ -154,6 +152,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     FftbContext context = nullptr;
     check(fftbCreateContext(&ci, &context), "fftbCreateContext");
     FftbKernel kernel = nullptr;
+    FftbBloomPlan bloomPlan = nullptr;
 
     const int total = c.warmupFrames + c.frames;
     VulkanDevice::Buffer upload{};
@@ -164,11 +163,13 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         VulkanDevice& d;
         FftbContext& context;
         FftbKernel& kernel;
+        FftbBloomPlan& plan;
         VulkanDevice::Buffer& upload;
         std::vector<VulkanDevice::Image>& images;
         VkQueryPool& queries;
         ~Release()
         {
+            fftbDestroyBloomPlan(plan);
             fftbDestroyKernel(kernel);
             fftbDestroyContext(context);
             d.destroy(upload);
@@ -177,8 +178,11 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
             if (queries)
                 vkDestroyQueryPool(d.device(), queries, nullptr);
         }
-    } release{device, context, kernel, upload, images, queries};
+    } release{device, context, kernel, bloomPlan, upload, images, queries};
 
+    // The generated kernel's eye: its pupil stays (the kernel is made for one Airy radius, FftbKernelGeneratorInfo),
+    // its particles move every frame (the seed).
+    constexpr float kEyeAiryRadius = 2.0f;
     const Texels psf = defaultPsf(int(c.kernelSize));
     FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
     ki.width = ki.height = c.kernelSize;
@@ -187,7 +191,22 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ki.interpolation = c.interpolation;
     ki.interpolationWidth = c.interpolationWidth;
     ki.spectrumOversampling = c.spectrumOversampling;
+    FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
+    generator.airyRadiusTexels = kEyeAiryRadius;
+    if (c.generatedKernel)
+        ki.pNext = &generator;
     check(fftbCreateKernel(context, &ki, &kernel), "fftbCreateKernel");
+
+    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    pi.kernel = kernel;
+    pi.width = c.width;
+    pi.height = c.height;
+    pi.viewCount = c.separateViews ? 1 : c.views;
+    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    pi.padding = c.padding;
+    pi.storagePrecision = c.storage;
+    pi.resolution = c.resolution;
+    check(fftbCreateBloomPlan(context, &pi, &bloomPlan), "fftbCreateBloomPlan");
 
     const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
     const size_t texels = size_t(c.width) * c.height;
@@ -220,15 +239,8 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     ti.queryPool = queries;
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.pNext = &ti;
-    bi.kernel = kernel;
     bi.inputView = inputViews[0];
-    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bi.outputView = outputViews[0];
-    bi.width = c.width;
-    bi.height = c.height;
-    bi.padding = c.padding;
-    bi.storagePrecision = c.storage;
-    bi.resolution = c.resolution;
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = 0.25f;
     FftbMultiViewInfo multiView{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
@@ -241,10 +253,9 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         bi.inputView = bi.outputView = VK_NULL_HANDLE;
     }
     FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    check(fftbDescribeNode(context, &bi, &plan), "fftbDescribeNode");
-    // Each fftbCmdBloom rewrites the next of the context's maxFramesInFlight descriptor sets, so the call that many
-    // calls earlier must have completed: calls go in command buffers of kBloomsPerCommandBuffer, and one is
-    // recorded while the previous one runs (the GPU never idles), after the one before that has completed.
+    check(fftbDescribeNode(bloomPlan, &plan), "fftbDescribeNode");
+    // Calls go in command buffers of kBloomsPerCommandBuffer, and one is recorded while the previous one runs (the
+    // GPU never idles); two are pending at most.
     VulkanDevice::Submission running, previous;
     for (int f = 0; f < total; ++f)
     {
@@ -258,7 +269,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
             eye.pNext = &generationTimes;
             eye.corona = 0.5f;
             eye.seed = uint32_t(f);
-            eye.airyRadiusTexels = 2.0f + 0.25f * std::sin(0.05f * float(f));
+            eye.airyRadiusTexels = kEyeAiryRadius;
             r = fftbCmdGenerateKernel(context, cb, &eye, kernel);
         }
         else // the generation's queries, written so that every query of the pool has a result
@@ -272,7 +283,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
                 bi.inputView = inputViews[call];
                 bi.outputView = outputViews[call];
             }
-            r = fftbCmdBloom(context, cb, &bi);
+            r = fftbCmdBloom(bloomPlan, cb, &bi);
         }
         if (r != FFTB_SUCCESS)
         {
@@ -285,7 +296,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
         {
             previous = running;
             running = device.submit(cb);
-            device.wait(previous); // its descriptor sets are the next command buffer's
+            device.wait(previous);
             cb = device.beginCommands();
         }
     }
@@ -341,13 +352,10 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
 
     if (device.pipelineStatistics())
     {
-        bi.pNext = nullptr;
-        bi.inputView = inputViews[0];
-        bi.outputView = outputViews[0];
         uint32_t count = 0;
-        check(fftbGetPassStatistics(context, &bi, &count, nullptr), "fftbGetPassStatistics");
+        check(fftbGetPassStatistics(bloomPlan, &count, nullptr), "fftbGetPassStatistics");
         std::vector<FftbPassStatistic> statistics(count, {FFTB_STRUCTURE_TYPE_PASS_STATISTIC});
-        check(fftbGetPassStatistics(context, &bi, &count, statistics.data()), "fftbGetPassStatistics");
+        check(fftbGetPassStatistics(bloomPlan, &count, statistics.data()), "fftbGetPassStatistics");
         for (const FftbPassStatistic& s : statistics)
             timing.statistics.push_back({s.pass, s.fftLength, s.workgroupSize, s.name, s.value});
     }

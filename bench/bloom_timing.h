@@ -24,8 +24,9 @@ struct BloomCase
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     /// Half: pass 3's time includes pass 4 (upsampling), as FFTB_TIMESTAMP_COUNT documents.
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    /// Each frame first makes the kernel on the GPU (fftbCmdGenerateKernel): an eye whose pupil (Airy radius) follows
-    /// a slow sine and whose lens particles flicker (a new seed every frame), as animated glare does.
+    /// Each frame first makes the kernel on the GPU (fftbCmdGenerateKernel): an eye whose lens particles flicker (a
+    /// new seed every frame), as animated glare does; its pupil (Airy radius, 2 texels) stays, as the kernel's
+    /// FftbKernelGeneratorInfo requires.
     bool generatedKernel = false;
     /// Views of the frame's extent bloomed each frame (different frames, one kernel): by one fftbCmdBloom with an
     /// FftbMultiViewInfo, or by a call each when `separateViews`.
@@ -86,7 +87,7 @@ struct BloomTiming
 {
     /// The passes' pipeline statistics, where the device has VK_KHR_pipeline_executable_properties.
     std::vector<PassStatistic> statistics;
-    FftbNodeDescription plan{};                   ///< fftbDescribeNode of the timed bloom
+    FftbNodeDescription plan{};                   ///< fftbDescribeNode of the timed bloom's plan
     Traffic traffic;                              ///< of every view
     double kernelSpectrumMs = 0;                  ///< the two kernel passes, measured once (first frame)
     double pass1Ms = 0, pass2Ms = 0, pass3Ms = 0; ///< summed over the views' calls when separate

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// fftbloom-record-bench: what a new frame extent costs the CPU in fftbCmdBloom (dynamic resolution), with the
-// pipelines compiled while recording, compiled ahead by fftbPreparePipelines, and compiled ahead from a warm
-// VkPipelineCache; and the warm record of an extent already seen. Host wall times of the calls, in milliseconds.
+// fftbloom-record-bench: what a new frame extent costs the CPU (dynamic resolution): fftbCreateBloomPlan compiling
+// the pipelines the context lacks, fftbCreateBloomPlan with the context's pipelines held, fftbCreateBloomPlan in a
+// fresh context from a warm VkPipelineCache; and fftbCmdBloom with a plan, which never compiles, on its first and a
+// later record. Host wall times of the calls, in milliseconds.
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
 #include "psf/psf_generator.h"
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <vector>
 
 namespace
 {
@@ -40,11 +42,12 @@ void require(FftbResult result, const char* call, const std::string& message)
         throw HostError(std::string(call) + ": " + fftbResultToString(result) + " (" + message + ")");
 }
 
-/// One row per extent: first record compiling, warm record, prepare, record after prepare, prepare from the cache.
+/// One row per extent: the plan compiling, the plan with the pipelines held, the first and a warm record with the
+/// plan, the plan from a warm VkPipelineCache.
 struct Row
 {
     Extent extent;
-    double firstRecord = 0, warmRecord = 0, prepare = 0, recordAfterPrepare = 0, prepareFromCache = 0;
+    double coldPlan = 0, warmPlan = 0, firstRecord = 0, warmRecord = 0, planFromCache = 0;
 };
 
 class Bench
@@ -63,8 +66,8 @@ class Bench
         output_ = device.createImage(maxWidth_, maxHeight_, VK_FORMAT_R32G32B32A32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT);
         // The layouts every bloom expects; their content does not matter here.
         VkCommandBuffer cb = device.beginCommands();
-        VulkanDevice::transition(cb, input_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, 0,
-                                 VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+        VulkanDevice::transition(cb, input_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                 0, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
         VulkanDevice::prepareComputeOutput(cb, output_.image);
         device.submitAndWait(cb);
@@ -83,41 +86,36 @@ class Bench
     {
         std::vector<Row> rows(extents_.size());
         {
-            Session compiling(*this, 0, VK_NULL_HANDLE);
+            // The extents in turn on one context, as dynamic resolution meets them: a plan compiles only the
+            // pipelines no earlier plan of the context needed. The pipelines go into the cache too.
+            Session session(*this);
             for (size_t i = 0; i < extents_.size(); ++i)
             {
                 rows[i].extent = extents_[i];
-                rows[i].firstRecord = compiling.record(extents_[i]);
-                rows[i].warmRecord = compiling.record(extents_[i]);
+                rows[i].coldPlan = session.plan(extents_[i]);
+                const FftbBloomPlan plan = session.latestPlan();
+                rows[i].warmPlan = session.plan(extents_[i]);
+                rows[i].firstRecord = session.record(plan);
+                rows[i].warmRecord = session.record(plan);
             }
         }
-        {
-            Session ahead(*this, FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT, cache_);
-            for (size_t i = 0; i < extents_.size(); ++i)
-            {
-                rows[i].prepare = ahead.prepare(extents_[i]);
-                rows[i].recordAfterPrepare = ahead.record(extents_[i]);
-            }
-        }
-        Session cached(*this, FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT, cache_);
+        Session cached(*this);
         for (size_t i = 0; i < extents_.size(); ++i)
-            rows[i].prepareFromCache = cached.prepare(extents_[i]);
+            rows[i].planFromCache = cached.plan(extents_[i]);
         return rows;
     }
 
   private:
-    /// A fresh context and kernel: nothing compiled yet.
+    /// A fresh context and kernel, compiling through the bench's pipeline cache; and the plans made with it.
     class Session
     {
       public:
-        Session(Bench& bench, FftbContextCreateFlags flags, VkPipelineCache cache) : bench_(bench)
+        explicit Session(Bench& bench) : bench_(bench)
         {
             const uint32_t k = uint32_t(bench.psf_.width);
             FftbContextCreateInfo ci = contextCreateInfo(bench.device_.instance(), bench.device_.logical(),
                                                          bench.maxWidth_, bench.maxHeight_, k, k, &message_);
-            ci.flags = flags;
-            ci.pipelineCache = cache;
-            ci.maxFramesInFlight = 1;
+            ci.pipelineCache = bench.cache_;
             require(fftbCreateContext(&ci, &context_), "fftbCreateContext", message_);
             FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
             ki.width = ki.height = k;
@@ -126,42 +124,42 @@ class Bench
         }
         ~Session()
         {
+            for (FftbBloomPlan plan : plans_)
+                fftbDestroyBloomPlan(plan);
             fftbDestroyKernel(kernel_);
             fftbDestroyContext(context_);
         }
 
-        FftbBloomInfo info(const Extent& e) const
+        /// The time of fftbCreateBloomPlan of extent `e`; the session keeps the plan (latestPlan()).
+        double plan(const Extent& e)
         {
-            FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-            bi.kernel = kernel_;
-            bi.inputView = bench_.input_.view;
-            bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-            bi.outputView = bench_.output_.view;
-            bi.width = e.width;
-            bi.height = e.height;
-            bi.intensity = 0.25f;
-            return bi;
-        }
-
-        /// The time of fftbCmdBloom alone; the command buffer is then submitted and waited for (the images' content
-        /// does not matter), so the next record may reuse the descriptor set.
-        double record(const Extent& e)
-        {
-            const FftbBloomInfo bi = info(e);
-            VkCommandBuffer cb = bench_.device_.beginCommands();
+            FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+            pi.kernel = kernel_;
+            pi.width = e.width;
+            pi.height = e.height;
+            pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+            FftbBloomPlan plan = nullptr;
             FftbResult result = FFTB_SUCCESS;
-            const double ms = millisecondsOf([&] { result = fftbCmdBloom(context_, cb, &bi); });
-            bench_.device_.submitAndWait(cb);
-            require(result, "fftbCmdBloom", message_);
+            const double ms = millisecondsOf([&] { result = fftbCreateBloomPlan(context_, &pi, &plan); });
+            require(result, "fftbCreateBloomPlan", message_);
+            plans_.push_back(plan);
             return ms;
         }
+        FftbBloomPlan latestPlan() const { return plans_.back(); }
 
-        double prepare(const Extent& e)
+        /// The time of fftbCmdBloom alone; the command buffer is then submitted and waited for (the images' content
+        /// does not matter).
+        double record(FftbBloomPlan plan)
         {
-            const FftbBloomInfo bi = info(e);
+            FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+            bi.inputView = bench_.input_.view;
+            bi.outputView = bench_.output_.view;
+            bi.intensity = 0.25f;
+            VkCommandBuffer cb = bench_.device_.beginCommands();
             FftbResult result = FFTB_SUCCESS;
-            const double ms = millisecondsOf([&] { result = fftbPreparePipelines(context_, 1, &bi); });
-            require(result, "fftbPreparePipelines", message_);
+            const double ms = millisecondsOf([&] { result = fftbCmdBloom(plan, cb, &bi); });
+            bench_.device_.submitAndWait(cb);
+            require(result, "fftbCmdBloom", message_);
             return ms;
         }
 
@@ -170,6 +168,7 @@ class Bench
         std::string message_;
         FftbContext context_ = nullptr;
         FftbKernel kernel_ = nullptr;
+        std::vector<FftbBloomPlan> plans_;
     };
 
     VulkanDevice& device_;
@@ -188,10 +187,11 @@ int main(int argc, char** argv)
     int kernelSize = 64, deviceIndex = -1;
     std::string jsonPath, command;
     bool validation = false;
-    CLI::App app{"fftbloom-record-bench: host milliseconds of fftbCmdBloom on a new extent (compiling while "
-                 "recording), of fftbPreparePipelines, of the record after it, and of fftbPreparePipelines from a warm "
-                 "VkPipelineCache. The drivers' own disk caches are switched off (MESA_SHADER_CACHE_DISABLE, "
-                 "__GL_SHADER_DISK_CACHE) unless set in the environment."};
+    CLI::App app{
+        "fftbloom-record-bench: host milliseconds of fftbCreateBloomPlan on a new extent (compiling), of "
+        "fftbCreateBloomPlan with the pipelines held, of fftbCmdBloom's first and warm record with a plan, and "
+        "of fftbCreateBloomPlan in a fresh context from a warm VkPipelineCache. The drivers' own disk caches "
+        "are switched off (MESA_SHADER_CACHE_DISABLE, __GL_SHADER_DISK_CACHE) unless set in the environment."};
     app.add_option("--extents", extentTexts, "frame extents WxH, in the order recorded")->capture_default_str();
     app.add_option("--kernel-size", kernelSize, "default PSF size")->capture_default_str()->check(CLI::Range(2, 4096));
     app.add_option("--device", deviceIndex, "Vulkan physical device index");
@@ -223,20 +223,21 @@ int main(int argc, char** argv)
         }
         const std::string name = device.properties().deviceName;
         std::printf("%s, kernel %d^2; host milliseconds per call\n\n", name.c_str(), kernelSize);
-        std::printf("| extent | first record, compiling | warm record | fftbPreparePipelines | record after it | "
-                    "fftbPreparePipelines, warm VkPipelineCache |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
+        std::printf("| extent | fftbCreateBloomPlan, compiling | fftbCreateBloomPlan, pipelines held | "
+                    "first fftbCmdBloom | warm fftbCmdBloom | fftbCreateBloomPlan, warm VkPipelineCache |\n"
+                    "| --- | ---: | ---: | ---: | ---: | ---: |\n");
         nlohmann::json json{{"device", name}, {"kernelSize", kernelSize}, {"command", command}, {"rows", {}}};
         for (const Row& r : rows)
         {
-            std::printf("| %ux%u | %.2f | %.3f | %.2f | %.3f | %.2f |\n", r.extent.width, r.extent.height,
-                        r.firstRecord, r.warmRecord, r.prepare, r.recordAfterPrepare, r.prepareFromCache);
+            std::printf("| %ux%u | %.2f | %.3f | %.3f | %.3f | %.2f |\n", r.extent.width, r.extent.height, r.coldPlan,
+                        r.warmPlan, r.firstRecord, r.warmRecord, r.planFromCache);
             json["rows"].push_back({{"width", r.extent.width},
                                     {"height", r.extent.height},
+                                    {"coldPlanMs", r.coldPlan},
+                                    {"warmPlanMs", r.warmPlan},
                                     {"firstRecordMs", r.firstRecord},
                                     {"warmRecordMs", r.warmRecord},
-                                    {"prepareMs", r.prepare},
-                                    {"recordAfterPrepareMs", r.recordAfterPrepare},
-                                    {"prepareFromCacheMs", r.prepareFromCache}});
+                                    {"planFromCacheMs", r.planFromCache}});
         }
         if (!jsonPath.empty())
             std::ofstream(jsonPath) << json.dump(2) << "\n";

@@ -3,6 +3,7 @@
 #include "bloom_node.h"
 
 #include "psf/psf.h"
+#include "psf/psf_generator.h"
 
 #include <fftw3.h>
 
@@ -94,10 +95,18 @@ void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* cal
         throw VulkanError(call, VK_ERROR_DEVICE_LOST);
 }
 
-KernelKey kernelKeyOf(const Settings& s)
+KernelKey kernelKeyOf(const Settings& s, float exposure)
 {
-    return {s.kernelFile,         s.kernelSize, s.spectrum, s.aperture, s.airyRadiusTexels, s.kernelRotationDegrees,
-            s.kernelCentreOffset, s.animate};
+    KernelKey key{s.kernelFile,         s.kernelSize,       s.spectrum,
+                  s.aperture,           s.airyRadiusTexels, s.kernelRotationDegrees,
+                  s.kernelCentreOffset, s.animate};
+    // The eye mode: the pupil adapted to the exposure (a scene shown 1 stop brighter is 1 stop darker:
+    // 100 * 2^-exposure cd/m^2), within the generator's range.
+    if (key.animated())
+        key.generatorAiryRadius =
+            float(std::clamp(pupilAiryRadius(s.airyRadiusTexels, 100.0 * std::exp2(-double(exposure))), 1.0,
+                             std::min(16.0, s.kernelSize / 8.0)));
+    return key;
 }
 
 Texels makeKernel(const KernelKey& key)

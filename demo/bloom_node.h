@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The viewer's bloom node as an engine would hold it (the plugin's context, the kernel it was given, the output
-// image), the kernels it is given, their views, and the count of the device memory the plugin holds.
+// The viewer's bloom node as an engine would hold it (the plugin's context, the kernel it was given, the plan made
+// with it, the output image), the kernels it is given, their views, and the count of the device memory the plugin
+// holds.
 #pragma once
 
 #include "fftbloom/fftbloom.hpp"
@@ -31,6 +32,9 @@ struct KernelKey
     std::array<float, 2> centreOffset{}; ///< FftbKernelInfo::centreOffsetU, V
     /// Settings::animate: the GPU replaces the texels every frame (a new kernel from the CPU's texels when it stops)
     bool animate = false;
+    /// When animated: the Airy radius the GPU generates with, the pupil adapted to the exposure
+    /// (FftbKernelGeneratorInfo::airyRadiusTexels: a new kernel when it changes); 0 otherwise
+    float generatorAiryRadius = 0.0f;
     /// Whether the kernel is made on the GPU every frame: animated, generated, of a size the GPU generator takes.
     bool animated() const { return animate && file.empty() && size >= 64 && size <= 2048 && (size & (size - 1)) == 0; }
     /// Whether the two make the same texels: the spectrum mode and the placement are the plugin's.
@@ -46,14 +50,28 @@ struct KernelKey
     bool operator==(const KernelKey& o) const
     {
         return sameTexels(o) && spectrum == o.spectrum && rotationDegrees == o.rotationDegrees &&
-               centreOffset == o.centreOffset;
+               centreOffset == o.centreOffset && generatorAiryRadius == o.generatorAiryRadius;
     }
 };
 
-KernelKey kernelKeyOf(const Settings& s);
+/// The kernel settings of `s`; `exposure` (stops) is the display's, which the eye mode's pupil follows.
+KernelKey kernelKeyOf(const Settings& s, float exposure);
 
-/// One bloom node as an engine would hold it: the plugin's context, the kernel it was given, its output image.
-/// The viewer has two, A and B; B runs only in the comparison views.
+/// The plan-lifetime part of the settings and the frame's extent: a change means a new fftbloom::BloomPlan. A new
+/// kernel means one too (the plan is made with it).
+struct PlanKey
+{
+    uint32_t width = 0, height = 0;
+    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
+    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
+    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
+    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
+    KernelExtent extent; ///< as given to the plugin (Viewer::appliedExtent)
+    bool operator==(const PlanKey&) const = default;
+};
+
+/// One bloom node as an engine would hold it: the plugin's context, the kernel it was given, the plan made with them,
+/// its output image. The viewer has two, A and B; B runs only in the comparison views.
 struct BloomNode
 {
     fftbloom::Context context;
@@ -62,6 +80,10 @@ struct BloomNode
     Texels kernel;
     fftbloom::Kernel psf; ///< `kernel` made on `context` (fftbCreateKernel)
     KernelKey applied;
+    /// Made with `psf` for `planned` (fftbCreateBloomPlan) when it is first needed, kept while neither changes; none
+    /// while the plugin refuses `planned`.
+    fftbloom::BloomPlan plan;
+    std::optional<PlanKey> planned;
     VulkanImage output;
     std::string pluginMessage;            ///< the message callback's last text
     VkResult pluginVkResult = VK_SUCCESS; ///< and the VkResult it named
@@ -71,24 +93,14 @@ struct BloomNode
     {
         uint64_t scene = 0;
         KernelKey kernel;
-        FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
-        FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
-        FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
-        FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
+        PlanKey plan;
         float intensity = 0.0f;
         std::array<float, 3> tint{};
         float sharpen = 0.0f;
         bool bloomOnly = false;
         CompositeMode composite = CompositeMode::Conserving;
         float threshold = 0.0f, knee = 0.0f, clamp = 0.0f;
-        KernelExtent extent;
-        bool operator==(const Recorded& o) const
-        {
-            return scene == o.scene && kernel == o.kernel && padding == o.padding && axisOrder == o.axisOrder &&
-                   storage == o.storage && resolution == o.resolution && intensity == o.intensity && tint == o.tint &&
-                   sharpen == o.sharpen && bloomOnly == o.bloomOnly && composite == o.composite &&
-                   threshold == o.threshold && knee == o.knee && clamp == o.clamp && extent == o.extent;
-        }
+        bool operator==(const Recorded&) const = default;
     };
     std::optional<Recorded> recorded;
 };

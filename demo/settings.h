@@ -53,9 +53,10 @@ enum class Rerun
 /// does).
 constexpr float kMinimumIntensity = 0.001f;
 
-/// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, sharpen, padding, axis, the
-/// composite, the prefilter and the kernel extent) go to
-/// FftbBloomInfo every frame; kernel-lifetime ones (the kernel, its resolution, the spectrum mode) to fftbCreateKernel.
+/// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, tint, sharpen, the composite, the
+/// prefilter) go to FftbBloomInfo every frame; plan-lifetime ones (padding, axis, precision, resolution, the kernel
+/// extent) to fftbCreateBloomPlan when they change; kernel-lifetime ones (the kernel, its resolution, the spectrum
+/// mode, its placement) to fftbCreateKernel.
 struct Settings
 {
     View view = View::Composite;
@@ -71,18 +72,20 @@ struct Settings
     FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
-    /// how the spectra are stored between the passes (FftbBloomInfo::storagePrecision)
+    /// how the spectra are stored between the passes (FftbBloomPlanCreateInfo::storagePrecision)
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
-    /// the resolution the bloom is convolved at (FftbBloomInfo::resolution); half needs the resampled spectrum
+    /// the resolution the bloom is convolved at (FftbBloomPlanCreateInfo::resolution): half needs the resampled
+    /// spectrum
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
     int kernelSize = 256;      ///< the kernel's resolution: the PSF's texels per side
-    KernelExtent kernelExtent; ///< how large the kernel appears on the frame (FftbBloomInfo::kernelScale); native
+    KernelExtent kernelExtent; ///< how large the kernel appears (FftbBloomPlanCreateInfo::kernelScale); native
     std::string kernelFile;    ///< empty: the generated PSF of `aperture`
     ApertureParams aperture;   ///< the generated PSF's aperture (its corona and seed included)
     double airyRadiusTexels = 2.0;
     /// The generated PSF made on the GPU every frame (fftbCmdGenerateKernel), seeded by aperture.seed plus the frame
     /// number (the eye's particles flicker), its Airy radius following the pupil adapted to 100 * 2^-exposure cd/m^2
-    /// (pupilAiryRadius): the "eye" mode. Kernel sizes 64..2048 only.
+    /// (pupilAiryRadius; a new kernel, made for that radius, when the exposure changes): the "eye" mode. Kernel sizes
+    /// 64..2048 only.
     bool animate = false;
     float kernelRotationDegrees = 0.0f;        ///< FftbKernelInfo::rotationDegrees, counter-clockwise
     std::array<float, 2> kernelCentreOffset{}; ///< FftbKernelInfo::centreOffsetU, V: [-1, 1] of the kernel's size

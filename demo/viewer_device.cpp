@@ -34,8 +34,12 @@ void Viewer::destroyDeviceObjects()
     if (imguiVulkan_)
         ImGui_ImplVulkan_Shutdown();
     imguiVulkan_ = false;
+    framesCompleted_ = framesSubmitted_;
+    releaseRetired();
     for (BloomNode& node : nodes_)
     {
+        node.plan.reset(); // before its kernel, the kernel before its context
+        node.planned.reset();
         node.psf.reset();
         node.context.reset();
         node.contextWidth = node.contextHeight = 0;

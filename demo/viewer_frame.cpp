@@ -3,7 +3,6 @@
 // swapchain image, Dear ImGui over it, the screenshot's copy; submission, presentation and the GPU timings.
 #include "viewer_internal.h"
 
-#include "psf/psf_generator.h"
 #include "runner/aperture_info.h"
 #include "vulkan/vulkan_device.h"
 
@@ -22,6 +21,8 @@ bool Viewer::drawFrame(bool screenshot)
     VkDevice d = wd_.device();
     Frame& f = frames_[frameIndex_];
     checkVulkan(wd_.waitForFence(f.fence), "vkWaitForFences");
+    framesCompleted_ = std::max(framesCompleted_, f.submission);
+    releaseRetired();
     readTimestamps(f);
 
     uint32_t imageIndex = 0;
@@ -53,6 +54,7 @@ bool Viewer::drawFrame(bool screenshot)
     si.signalSemaphoreCount = 1;
     si.pSignalSemaphores = &renderFinished_[imageIndex];
     checkVulkan(vkQueueSubmit(wd_.queue(), 1, &si, f.fence), "vkQueueSubmit");
+    f.submission = ++framesSubmitted_;
     f.queriesWritten = f.queries != VK_NULL_HANDLE && bloomRecorded_;
 
     VkSwapchainKHR swapchain = wd_.swapchain();
@@ -138,22 +140,28 @@ void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool
 bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
 {
     const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
-    const KernelExtent extent = appliedExtent(settings, node.applied);
-    const BloomNode::Recorded state{
-        sceneGeneration_,    node.applied,       settings.padding, settings.axisOrder, settings.storage,
-        settings.resolution, settings.intensity, settings.tint,    settings.sharpen,   bloomOnly,
-        settings.composite,  settings.threshold, settings.knee,    settings.clamp,     extent};
+    const PlanKey planKey{input_.width,
+                          input_.height,
+                          settings.padding,
+                          settings.axisOrder,
+                          settings.storage,
+                          settings.resolution,
+                          appliedExtent(settings, node.applied)};
+    const BloomNode::Recorded state{sceneGeneration_,   node.applied,     planKey,       settings.intensity,
+                                    settings.tint,      settings.sharpen, bloomOnly,     settings.composite,
+                                    settings.threshold, settings.knee,    settings.clamp};
     const bool animated = node.applied.animated();
     if (!bloomEveryFrame() && !animated && node.recorded == state)
+        return false;
+    if (!makePlan(node, planKey))
         return false;
     node.recorded = state;
     if (animated)
     {
-        // The eye mode: the kernel made on the GPU, its particles placed anew each frame, the pupil adapted to the
-        // exposure (a scene shown 1 stop brighter is 1 stop darker: 100 * 2^-exposure cd/m^2).
+        // The eye mode: the kernel made on the GPU, its particles placed anew each frame, the pupil the kernel was made
+        // for (KernelKey::generatorAiryRadius).
         const KernelKey& k = node.applied;
-        const double radius = pupilAiryRadius(k.airyRadiusTexels, 100.0 * std::exp2(-double(settings_.exposure)));
-        FftbApertureInfo eye = apertureInfoOf(k.aperture, std::clamp(radius, 1.0, std::min(16.0, k.size / 8.0)));
+        FftbApertureInfo eye = apertureInfoOf(k.aperture, k.generatorAiryRadius);
         eye.seed = k.aperture.seed + uint32_t(frameNumber_);
         if (const FftbResult r = node.context.cmdGenerateKernel(cb, eye, node.psf.get(), std::nothrow);
             r != FFTB_SUCCESS)
@@ -172,16 +180,8 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     ti.firstQuery = 0;
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.pNext = queries ? &ti : nullptr;
-    bi.kernel = node.psf.get();
     bi.inputView = input_.view;
-    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bi.outputView = node.output.view;
-    bi.width = input_.width;
-    bi.height = input_.height;
-    bi.padding = settings.padding;
-    bi.axisOrder = settings.axisOrder;
-    bi.storagePrecision = settings.storage;
-    bi.resolution = settings.resolution;
     bi.outputMode = bloomOnly                                       ? FFTB_OUTPUT_MODE_BLOOM
                     : settings.composite == CompositeMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
                                                                     : FFTB_OUTPUT_MODE_COMPOSITE;
@@ -192,9 +192,7 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     // The knee in the threshold's units, as the CLI's --knee; no larger than the threshold, whichever was set last.
     bi.prefilterKnee = std::min(settings.knee, settings.threshold);
     bi.prefilterClamp = settings.clamp;
-    bi.kernelScaleUnit = extent.unit;
-    bi.kernelScale = extent.value;
-    if (const FftbResult r = node.context.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
+    if (const FftbResult r = node.plan.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCmdBloom");
         throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")");
@@ -209,14 +207,14 @@ KernelExtent Viewer::appliedExtent(const Settings& settings, const KernelKey& ap
 {
     if (settings.kernelExtent.native() || applied.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
         return {};
-    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-    bi.width = input_.width;
-    bi.height = input_.height;
-    bi.kernelScaleUnit = settings.kernelExtent.unit;
-    bi.kernelScale = settings.kernelExtent.value;
+    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    pi.width = input_.width;
+    pi.height = input_.height;
+    pi.kernelScaleUnit = settings.kernelExtent.unit;
+    pi.kernelScale = settings.kernelExtent.value;
     // The larger side spans ceil(span) pixels: past kMaxKernelSize the span is clamped to it.
     uint32_t width = 0, height = 0;
-    if (fftbGetKernelExtent(&bi, uint32_t(applied.size), uint32_t(applied.size), &width, &height) == FFTB_SUCCESS &&
+    if (fftbGetKernelExtent(&pi, uint32_t(applied.size), uint32_t(applied.size), &width, &height) == FFTB_SUCCESS &&
         std::max(width, height) > uint32_t(kMaxKernelSize))
         return {FFTB_KERNEL_SCALE_PIXELS, float(kMaxKernelSize)};
     return settings.kernelExtent;

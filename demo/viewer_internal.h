@@ -4,7 +4,9 @@
 // their kernels), viewer_frame.cpp (recording a frame), viewer_files.cpp (opening and saving files) and
 // viewer_ui.cpp (the panel and the input).
 // The bloom node uses the plugin exactly as an engine would: fftbloom::Context, fftbloom::Kernel made when the kernel
-// changes, fftbCmdBloom into the frame's command buffer with timestamps chained.
+// changes, fftbloom::BloomPlan made when the frame's extent, a plan-lifetime setting or the kernel changes,
+// fftbCmdBloom of the plan into the frame's command buffer with the per-frame values and timestamps chained; a
+// replaced plan or kernel is destroyed once the frames in flight that use it have completed.
 #pragma once
 
 #include "bloom_node.h"
@@ -47,6 +49,7 @@ struct Frame
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
+    uint64_t submission = 0; ///< the number of the submission the fence signals (Viewer::framesSubmitted_)
     VkSemaphore imageAvailable = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;
     bool queriesWritten = false;
@@ -126,7 +129,7 @@ class Viewer
     /// Every device-level object that does not depend on the scene: frames in flight, the display pipeline, the
     /// UI's render pass, the swapchain's framebuffers (once the window has an area) and Dear ImGui's Vulkan backend.
     void createDeviceObjects();
-    /// Destroys every object made on the device, the plugin's contexts and kernels and the images included, and
+    /// Destroys every object made on the device, the plugin's contexts, kernels and plans and the images included, and
     /// empties their handles; the host copies (scene, kernels, settings) stay. Nothing may be pending.
     void destroyDeviceObjects();
     void createFrames();
@@ -175,8 +178,20 @@ class Viewer
     void finishKernels();
     /// Whether the other node holds the same PSF (the two often differ only in the spectrum mode).
     bool sharedKernel(const BloomNode& node, const KernelKey& key);
-    /// A new kernel for `node`; on failure the message is set and the settings revert.
+    /// A new kernel for `node` (the old one and its plan retired); on failure the message is set and the settings
+    /// revert.
     bool installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel);
+    /// Makes `node`'s plan for `key` (fftbCreateBloomPlan, compiling the pipelines the context lacks) unless it was
+    /// made for it already; the previous plan is retired. False when the plugin refuses `key` (the message set; not
+    /// tried again until the key changes); with --screenshot, a refusal throws ViewerError.
+    bool makePlan(BloomNode& node, const PlanKey& key);
+    /// Keeps `plan` and `kernel` (either may be empty) until every frame submitted so far has completed, then
+    /// destroys them, the plan first.
+    void retire(fftbloom::BloomPlan plan, fftbloom::Kernel kernel = {});
+    /// Destroys what was retired before the last frame known to have completed.
+    void releaseRetired();
+    /// vkDeviceWaitIdle: every frame has completed, and everything retired is destroyed.
+    void waitIdle();
     static void revertKernelSettings(const BloomNode& node, Settings& settings);
     /// `rgba` (RGBA32F texels) uploaded into a new image, left SHADER_READ_ONLY_OPTIMAL for compute shaders.
     VulkanImage uploadTexels(const Texels& rgba);
@@ -188,8 +203,9 @@ class Viewer
     /// Records and presents one frame; false when the swapchain had to be recreated first.
     bool drawFrame(bool screenshot);
     void recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot);
-    /// Records fftbCmdBloom of `node` with `settings` (timestamps into `queries` when given).
-    /// Returns false when skipped: nothing it depends on changed and the settings ask for no rerun.
+    /// Records fftbCmdBloom of `node` with `settings` (timestamps into `queries` when given), its plan made first when
+    /// the frame's extent, the kernel or a plan-lifetime setting changed. Returns false when skipped: nothing it
+    /// depends on changed and the settings ask for no rerun, or the plugin refused the plan.
     bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries);
     /// The kernel extent the plugin is given: the settings', native for an exact-mode kernel (which cannot be
     /// scaled) and at most kMaxKernelSize pixels across (the contexts' maximum kernel width and height).
@@ -279,6 +295,16 @@ class Viewer
     VkCommandPool oneShotPool_ = VK_NULL_HANDLE;
     std::array<Frame, kFramesInFlight> frames_{};
     uint32_t frameIndex_ = 0;
+    uint64_t framesSubmitted_ = 0; // frames submitted so far
+    uint64_t framesCompleted_ = 0; // of those, the last known to have completed (its fence waited for)
+    /// A plan or kernel replaced while frames in flight may use it, with framesSubmitted_ when it was retired.
+    struct Retired
+    {
+        uint64_t afterSubmission = 0;
+        fftbloom::BloomPlan plan;
+        fftbloom::Kernel kernel;
+    };
+    std::deque<Retired> retired_; // oldest first
 
     int frameNumber_ = 0;            // frames presented
     bool halfwayDone_ = false;       // the screenshot mode's halfway changes (--resize, --drop, --later) were made

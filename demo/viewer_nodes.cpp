@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The scene input and the bloom nodes: the plugin's contexts grown to the scene, kernels made on a worker thread and
-// handed to the plugin, the kernel views.
+// handed to the plugin, the plans made with them, what they replace destroyed once no frame uses it, the kernel
+// views.
 #include "viewer_internal.h"
 
 #include "runner/context_info.h"
@@ -26,6 +27,11 @@ bool Viewer::createKernel(BloomNode& node, const Texels& kernel, const KernelKey
     ki.rotationDegrees = key.rotationDegrees;
     ki.centreOffsetU = key.centreOffset[0];
     ki.centreOffsetV = key.centreOffset[1];
+    // The eye mode's kernel is made on the GPU every frame, at the Airy radius it is created for.
+    FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
+    generator.airyRadiusTexels = key.generatorAiryRadius;
+    if (key.animated())
+        ki.pNext = &generator;
     if (const FftbResult r = node.context.createKernel(ki, psf, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCreateKernel");
@@ -39,7 +45,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
 {
     if (node.context && w <= node.contextWidth && h <= node.contextHeight)
         return true;
-    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // fftbResizeContext: nothing pending
+    waitIdle(); // fftbResizeContext: nothing pending
     if (node.context)
     {
         FftbResizeInfo ri{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
@@ -54,6 +60,8 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
         }
         node.contextWidth = ri.maxWidth;
         node.contextHeight = ri.maxHeight;
+        node.plan.reset(); // before its kernel
+        node.planned.reset();
         node.psf.reset();
         return node.kernel.values.empty() || createKernel(node, node.kernel, node.applied, node.psf);
     }
@@ -61,7 +69,6 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
     FftbContextCreateInfo ci = contextCreateInfo(wd_.instance(), wd_.logical(), std::max(w, node.contextWidth),
                                                  std::max(h, node.contextHeight), kMaxKernelSize, kMaxKernelSize);
     ci.getDeviceProcAddr = trackingGetDeviceProcAddr;
-    ci.maxFramesInFlight = kFramesInFlight;
     ci.messageCallback = [](FftbResult, VkResult vkResult, const char* text, void* user)
     {
         static_cast<BloomNode*>(user)->pluginMessage = text;
@@ -83,7 +90,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
 bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& layout)
 {
     const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
-    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    waitIdle();
     if (!growContext(nodes_[0], w, h, name) || (nodes_[1].context && !growContext(nodes_[1], w, h, name)))
         return false;
 
@@ -127,7 +134,7 @@ bool Viewer::startB()
         nodes_[1] = BloomNode{};
         return false;
     }
-    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    waitIdle();
     createOutput(nodes_[1]);
     updateDisplaySets();
     return true;
@@ -135,7 +142,7 @@ bool Viewer::startB()
 
 bool Viewer::applyKernel(BloomNode& node, Settings& settings)
 {
-    const KernelKey key = kernelKeyOf(settings);
+    const KernelKey key = kernelKeyOf(settings, settings_.exposure);
     Texels kernel;
     try
     {
@@ -182,10 +189,10 @@ void Viewer::updateKernels()
     {
         BloomNode& node = nodes_[i];
         Settings& settings = i == 0 ? settings_ : settingsB_;
-        const KernelKey key = kernelKeyOf(settings);
+        const KernelKey key = kernelKeyOf(settings, settings_.exposure);
         if (!node.context || key == node.applied)
             continue;
-        // A new spectrum mode or placement alone: the plugin's, from the texels the node has.
+        // A new spectrum mode, placement or eye's pupil alone: the plugin's, from the texels the node has.
         if (!node.kernel.values.empty() && node.applied.sameTexels(key))
         {
             installKernel(node, settings, key, Texels(node.kernel));
@@ -228,7 +235,9 @@ bool Viewer::installKernel(BloomNode& node, Settings& settings, const KernelKey&
         revertKernelSettings(node, settings);
         return false;
     }
-    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle"); // the old kernel: nothing pending
+    // The old kernel and the plan made with it, until the frames in flight that use them have completed.
+    retire(std::move(node.plan), std::move(node.psf));
+    node.planned.reset();
     node.psf = std::move(psf);
     node.kernel = std::move(kernel);
     node.applied = key;
@@ -236,6 +245,59 @@ bool Viewer::installKernel(BloomNode& node, Settings& settings, const KernelKey&
     if (&node == &nodes_[0])
         spectrumTimeMs_ = 0.0;
     return true;
+}
+
+bool Viewer::makePlan(BloomNode& node, const PlanKey& key)
+{
+    if (node.planned == key)
+        return bool(node.plan);
+    retire(std::move(node.plan));
+    node.planned = key;
+    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    pi.kernel = node.psf.get();
+    pi.width = key.width;
+    pi.height = key.height;
+    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    pi.padding = key.padding;
+    pi.axisOrder = key.axisOrder;
+    pi.storagePrecision = key.storage;
+    pi.resolution = key.resolution;
+    pi.kernelScaleUnit = key.extent.unit;
+    pi.kernelScale = key.extent.value;
+    if (const FftbResult r = node.context.createBloomPlan(pi, node.plan, std::nothrow); r != FFTB_SUCCESS)
+    {
+        throwIfDeviceLost(node, r, "fftbCreateBloomPlan");
+        message_ = std::string(&node == &nodes_[0] ? "A" : "B") + ": fftbCreateBloomPlan: " + fftbResultToString(r) +
+                   " (" + node.pluginMessage + ")";
+        // The panel says why, and the bloom waits for other settings; a screenshot would show no bloom.
+        if (!options_.screenshotPath.empty())
+            throw ViewerError(message_);
+        return false;
+    }
+    return true;
+}
+
+void Viewer::retire(fftbloom::BloomPlan plan, fftbloom::Kernel kernel)
+{
+    if (plan || kernel)
+        retired_.push_back({framesSubmitted_, std::move(plan), std::move(kernel)});
+}
+
+void Viewer::releaseRetired()
+{
+    while (!retired_.empty() && retired_.front().afterSubmission <= framesCompleted_)
+    {
+        retired_.front().plan.reset(); // before its kernel
+        retired_.front().kernel.reset();
+        retired_.pop_front();
+    }
+}
+
+void Viewer::waitIdle()
+{
+    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    framesCompleted_ = framesSubmitted_;
+    releaseRetired();
 }
 
 void Viewer::revertKernelSettings(const BloomNode& node, Settings& settings)
@@ -268,7 +330,7 @@ void Viewer::makeKernelView()
 {
     const Texels view =
         kernelViewTexels(nodes_[editB_ && nodes_[1].context ? 1 : 0].kernel, settings_.view == View::Spectrum);
-    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    waitIdle();
     destroy(kernelView_);
     kernelView_ = uploadTexels(view);
     updateDisplaySets();

@@ -289,7 +289,7 @@ void Viewer::drawUi()
             ImGui::InputInt("Seed", &seed);
             e.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
             ImGui::Checkbox("Eye: made on the GPU every frame", &e.animate);
-            if (e.animate && !kernelKeyOf(e).animated())
+            if (e.animate && !kernelKeyOf(e, settings_.exposure).animated())
                 ImGui::TextDisabled("needs a kernel size of 64..2048");
             else if (e.animate)
                 ImGui::TextDisabled("particles flicker; the pupil follows the exposure");
@@ -420,26 +420,13 @@ void Viewer::drawKernelExtent(Settings& e)
 
 void Viewer::drawPlan()
 {
-    // The plan as the plugin made it (fftbDescribeNode), for the edited node's context and kernel.
-    BloomNode& node = nodes_[editB_ ? 1 : 0];
-    if (!node.context || !node.psf)
+    // The edited node's plan as the plugin made it (fftbDescribeNode); a plan is made when its bloom is next recorded
+    // after a change.
+    const BloomNode& node = nodes_[editB_ ? 1 : 0];
+    if (!node.plan)
         return;
-    const Settings& e = edited();
-    const KernelExtent extent = appliedExtent(e, node.applied);
-    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-    bi.kernel = node.psf.get();
-    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    bi.width = input_.width;
-    bi.height = input_.height;
-    bi.padding = e.padding;
-    bi.storagePrecision = e.storage;
-    bi.resolution = e.resolution;
-    bi.kernelScaleUnit = extent.unit;
-    bi.kernelScale = extent.value;
-    bi.outputMode = FFTB_OUTPUT_MODE_BLOOM; // the plan does not depend on the output mode (nor its intensity)
-    FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, xFirst = plan, yFirst = plan;
-    bi.axisOrder = e.axisOrder;
-    if (const FftbResult r = node.context.describeNode(bi, plan, std::nothrow); r != FFTB_SUCCESS)
+    FftbNodeDescription plan{};
+    if (const FftbResult r = node.plan.describeNode(plan, std::nothrow); r != FFTB_SUCCESS)
     {
         ImGui::TextWrapped("plan: %s (%s)", fftbResultToString(r), node.pluginMessage.c_str());
         return;
@@ -447,24 +434,11 @@ void Viewer::drawPlan()
     const bool planXFirst = plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST;
     ImGui::Text("Plan: %s first: N %u x %u", planXFirst ? "x" : "y", planXFirst ? plan.paddedWidth : plan.paddedHeight,
                 planXFirst ? plan.paddedHeight : plan.paddedWidth);
-    if (!extent.native())
+    if (!node.planned->extent.native())
         ImGui::TextDisabled("kernel %u x %u pixels on the frame (x%.3g)", plan.kernelExtentWidth,
                             plan.kernelExtentHeight, plan.kernelScale);
-    bi.axisOrder = FFTB_AXIS_ORDER_X_FIRST;
-    const bool haveX = node.context.describeNode(bi, xFirst, std::nothrow) == FFTB_SUCCESS;
-    bi.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
-    const bool haveY = node.context.describeNode(bi, yFirst, std::nothrow) == FFTB_SUCCESS;
-    if (haveX && haveY)
-    {
-        const double cx = xFirst.modelledCost, cy = yFirst.modelledCost;
-        if (e.axisOrder == FFTB_AXIS_ORDER_AUTO)
-            ImGui::TextWrapped("auto picked %s first: modelled cost %.3g against %.3g for %s first "
-                               "(FFT lines x length cost, plus texels moved)",
-                               planXFirst ? "x" : "y", planXFirst ? cx : cy, planXFirst ? cy : cx,
-                               planXFirst ? "y" : "x");
-        else
-            ImGui::TextDisabled("cost: x first %.3g, y first %.3g", cx, cy);
-    }
+    ImGui::TextDisabled("modelled cost %.3g (FFT lines x length cost, plus texels moved)%s", plan.modelledCost,
+                        node.planned->axisOrder == FFTB_AXIS_ORDER_AUTO ? ": auto picks the cheaper order" : "");
 }
 
 void Viewer::drawTimings()

@@ -64,6 +64,7 @@ void WindowDevice::createDevice()
     request.queueFlags = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
     request.presentTo = surface_;
     request.queueDescription = "draws, computes and presents to the window";
+    // createLogicalDevice adds VK_KHR_push_descriptor, which fftbloom requires.
     request.extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
     try
     {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The smallest headless use of fftbloom, in C: a Vulkan device, a context and a kernel, the pipelines and the kernel
- * spectrum prepared ahead, one bloom recorded with the plugin placing the images' barriers, and the result read back.
- * A single light in a black 64x64 frame is bloomed with a 9x9 Gaussian in the energy-conserving composite; the frame's
- * total light must be unchanged. Exits 0 when it is, 1 otherwise. */
+/* The smallest headless use of fftbloom, in C: a Vulkan device, then at load time a context, a kernel and a plan (its
+ * pipelines compiled there), then per frame a bloom recorded with the plugin placing the images' barriers, here one
+ * frame whose result is read back. A single light in a black 64x64 frame is bloomed with a 9x9 Gaussian in the
+ * energy-conserving composite; the frame's total light must be unchanged. Exits 0 when it is, 1 otherwise. */
 #include <fftbloom/fftbloom.h>
 
 #include <math.h>
@@ -81,6 +81,7 @@ int main(void)
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     VkPhysicalDeviceFeatures features = {0};
+    const char* pushDescriptor = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     VkDevice device;
     VkQueue queue;
@@ -103,6 +104,8 @@ int main(void)
     FftbContext context;
     FftbKernelInfo ki = {FFTB_STRUCTURE_TYPE_KERNEL_INFO};
     FftbKernel kernel;
+    FftbBloomPlanCreateInfo pi = {FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    FftbBloomPlan plan;
     FftbBloomInfo bi = {FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     FftbImageBarrierInfo barriers = {FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
     static float texels[K * K * 3], pixels[W * H * 4];
@@ -110,7 +113,7 @@ int main(void)
     double before = 0.0, after = 0.0;
     int i, spread;
 
-    /* The device: Vulkan 1.1, one compute queue, the one feature fftbloom needs. */
+    /* The device: Vulkan 1.1, one compute queue, the feature and the extension fftbloom needs. */
     app.apiVersion = VK_API_VERSION_1_1;
     ici.pApplicationInfo = &app;
     CHECK(vkCreateInstance(&ici, NULL, &instance));
@@ -126,6 +129,8 @@ int main(void)
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
     dci.pEnabledFeatures = &features;
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &pushDescriptor;
     CHECK(vkCreateDevice(gpu, &dci, NULL, &device));
     vkGetDeviceQueue(device, family, 0, &queue);
     pci.queueFamilyIndex = family;
@@ -155,12 +160,12 @@ int main(void)
     CHECK(createImage(gpu, device, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &output,
                       &outputMemory, &outputView));
 
-    /* fftbloom: a context for frames up to W x H, a 9x9 Gaussian kernel, never compiling while recording. */
+    /* At load time: a context for frames up to W x H, a 9x9 Gaussian kernel, and the plan of its bloom of W x H
+     * frames, which compiles the pipelines: recording a bloom never compiles. */
     ci.instance = instance, ci.physicalDevice = gpu, ci.device = device;
     ci.getInstanceProcAddr = vkGetInstanceProcAddr, ci.getDeviceProcAddr = vkGetDeviceProcAddr;
     ci.maxWidth = W, ci.maxHeight = H, ci.maxKernelResolutionWidth = ci.maxKernelResolutionHeight = K;
     ci.messageCallback = printMessage;
-    ci.flags = FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT;
     CHECK(fftbCreateContext(&ci, &context));
     for (i = 0; i < K * K * 3; ++i)
     {
@@ -170,15 +175,13 @@ int main(void)
     ki.width = ki.height = K;
     ki.texels = texels; /* normalized per channel by fftbloom */
     CHECK(fftbCreateKernel(context, &ki, &kernel));
-    bi.kernel = kernel;
-    bi.inputView = inputView, bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    bi.outputView = outputView;
-    bi.width = W, bi.height = H;
-    bi.padding = FFTB_PADDING_ZERO; /* the light stays far from the edges: none leaves the frame */
-    bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE, bi.intensity = 0.5f;
-    CHECK(fftbPreparePipelines(context, 1, &bi)); /* at load time, or on a worker thread */
+    pi.kernel = kernel;
+    pi.width = W, pi.height = H;
+    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    pi.padding = FFTB_PADDING_ZERO; /* the light stays far from the edges: none leaves the frame */
+    CHECK(fftbCreateBloomPlan(context, &pi, &plan));
 
-    /* One command buffer: upload, kernel spectrum, bloom (the plugin moves the images), readback. */
+    /* Per frame, one command buffer: upload, bloom (the plugin moves the images), readback. */
     CHECK(vkBeginCommandBuffer(cb, &begin));
     toCopy.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     toCopy.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
@@ -191,7 +194,6 @@ int main(void)
     region.imageSubresource.layerCount = 1;
     region.imageExtent.width = W, region.imageExtent.height = H, region.imageExtent.depth = 1;
     vkCmdCopyBufferToImage(cb, staging, input, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    CHECK(fftbCmdPrepareKernel(context, cb, &bi));
     barriers.inputImage = input, barriers.inputRange = range;
     barriers.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
     barriers.inputStageMask = VK_PIPELINE_STAGE_2_COPY_BIT, barriers.inputAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
@@ -201,8 +203,9 @@ int main(void)
     barriers.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
     barriers.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
     bi.pNext = &barriers;
-    if (fftbCmdBloom(context, cb, &bi) != FFTB_SUCCESS)
-        return 1;
+    bi.inputView = inputView, bi.outputView = outputView;
+    bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE, bi.intensity = 0.5f;
+    CHECK(fftbCmdBloom(plan, cb, &bi));
     vkCmdCopyImageToBuffer(cb, output, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &region);
     CHECK(vkEndCommandBuffer(cb));
     submit.commandBufferCount = 1;
@@ -217,6 +220,7 @@ int main(void)
            pixels[(H / 2 * W + W / 2) * 4], mapped[(H / 2 * W + W / 2) * 4]);
     spread = mapped[(H / 2 * W + W / 2) * 4] < 1000.0f;
 
+    fftbDestroyBloomPlan(plan);
     fftbDestroyKernel(kernel);
     fftbDestroyContext(context);
     vkDestroyImageView(device, inputView, NULL), vkDestroyImageView(device, outputView, NULL);

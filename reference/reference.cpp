@@ -112,11 +112,11 @@ int64_t floorMod(int64_t a, int64_t m)
 }
 
 /// Reads the image along one axis at any integer position under the padding rule of referenceConvolution.
-int64_t linearSource(int64_t q, int length, Padding padding)
+int64_t linearSource(int64_t q, int length, FftbPadding padding)
 {
     if (q >= 0 && q < length)
         return q;
-    if (padding == Padding::Zero)
+    if (padding != FFTB_PADDING_MIRROR)
         return -1;
     // GL_MIRRORED_REPEAT, written out here rather than shared with the planner so the two stay independent.
     const int64_t m = floorMod(q, 2 * int64_t(length));
@@ -125,7 +125,7 @@ int64_t linearSource(int64_t q, int length, Padding padding)
 
 } // namespace
 
-Texels referenceConvolution(const Texels& frame, const Texels& kernel, Padding padding)
+Texels referenceConvolution(const Texels& frame, const Texels& kernel, FftbPadding padding)
 {
     checkInputs(frame, kernel);
     const int w = frame.width, h = frame.height;
@@ -235,9 +235,9 @@ struct HalfSpectrum
         return 0.0;
     }
 
-    std::complex<double> interpolate(double u, double v, SpectrumInterpolation interpolation) const
+    std::complex<double> interpolate(double u, double v, FftbSpectrumInterpolation interpolation) const
     {
-        return interpolation == SpectrumInterpolation::Cubic ? cubic(u, v) : bilinear(u, v);
+        return interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC ? cubic(u, v) : bilinear(u, v);
     }
 };
 
@@ -314,7 +314,7 @@ double referenceWrappedConvolutionAt(PlaneView frame, PlaneView kernel, uint32_t
 }
 
 Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
-                                    SpectrumInterpolation interpolation)
+                                    FftbSpectrumInterpolation interpolation)
 {
     checkInputs(frame, kernel);
     const AxisPlan& ax = plan.firstAxisIsX ? plan.first : plan.second;
@@ -330,7 +330,7 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
     const int sx = int(ax.spectrumLength), sy = int(ay.spectrumLength);
     const auto cx = int64_t(ax.kernelCentre), cy = int64_t(ay.kernelCentre);
     const double sigma = plan.kernelScale;
-    if (!(sigma > 0.0) || !std::isfinite(sigma) || (sigma != 1.0 && plan.spectrum == SpectrumMode::Exact))
+    if (!(sigma > 0.0) || !std::isfinite(sigma) || (sigma != 1.0 && plan.spectrum == FFTB_SPECTRUM_MODE_EXACT))
         throw HostError("reference: the kernel scale must be finite, > 0, and 1 in exact mode");
 
     RealTransform2d image(nx, ny);
@@ -356,7 +356,7 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
     for (int c = 0; c < 3; ++c)
     {
         std::optional<KernelDtft> dtft;
-        if (interpolation == SpectrumInterpolation::Es)
+        if (interpolation == FFTB_SPECTRUM_INTERPOLATION_ES)
             dtft.emplace(kernel, c, cx, cy, fx, fy);
         for (int y = 0; y < ny; ++y)
             for (int x = 0; x < nx; ++x)
@@ -505,11 +505,11 @@ Texels referenceNormalized(const Texels& bloom, const Texels& weights)
         for (int x = 0; x < bloom.width; ++x)
             for (int c = 0; c < 3; ++c)
                 out.at(x, y, c) =
-                    float(double(bloom.at(x, y, c)) / std::max(double(weights.at(x, y, c)), kMinBorderWeight));
+                    float(double(bloom.at(x, y, c)) / std::max(double(weights.at(x, y, c)), FFTB_MIN_BORDER_WEIGHT));
     return out;
 }
 
-Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, OutputMode mode,
+Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, FftbOutputMode mode,
                        double intensity, const std::array<double, 3>& tint)
 {
     if (frame.width != bloom.width || frame.height != bloom.height || frame.components < 3 || bloom.components < 3)
@@ -524,8 +524,8 @@ Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter
             for (int c = 0; c < 3; ++c)
             {
                 const double b = tint[std::size_t(c)] * bloom.at(x, y, c);
-                const double v = mode == OutputMode::Bloom       ? b
-                                 : mode == OutputMode::Composite ? in[c] + intensity * (b - p[c])
+                const double v = mode == FFTB_OUTPUT_MODE_BLOOM       ? b
+                                 : mode == FFTB_OUTPUT_MODE_COMPOSITE ? in[c] + intensity * (b - p[c])
                                                                  : in[c] + intensity * b;
                 out.at(x, y, c) = float(v);
             }

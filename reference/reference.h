@@ -11,13 +11,22 @@
 namespace fftb
 {
 
+/// The bloom's prefilter (FftbBloomInfo::prefilterThreshold, prefilterKnee, prefilterClamp), in the frame's linear
+/// values; all 0: off.
+struct Prefilter
+{
+    float threshold = 0.0f; ///< T >= 0; 0: no threshold
+    float knee = 0.0f;      ///< soft-knee width k in [0, T]
+    float clamp = 0.0f;     ///< cap C on max(r, g, b), hue kept; 0: none
+};
+
 /// Linear convolution of an RGB(A) frame with a kernel, computed in double precision with FFTW:
 ///   out(p) = sum_j kernel(j) * in(p - (j - c)),  c = (K / 2) per axis (0-based, x right, y down),
-/// in(q) outside the image being 0 (Padding::Zero) or GL_MIRRORED_REPEAT of the image (Padding::Mirror).
+/// in(q) outside the image being 0 (FFTB_PADDING_ZERO) or GL_MIRRORED_REPEAT of the image (FFTB_PADDING_MIRROR).
 /// The kernel is used as given (normalize it first). The transform size is the smallest one with no
 /// wrap-around, L + K - 1 per axis (any length FFTW accepts), chosen independently of the GPU's plan.
 /// `frame` has 3 or 4 components; the result has the frame's extent and 3 components (R, G, B).
-Texels referenceConvolution(const Texels& frame, const Texels& kernel, Padding padding);
+Texels referenceConvolution(const Texels& frame, const Texels& kernel, FftbPadding padding);
 
 /// One channel of width x height values of double, row-major.
 struct PlaneView
@@ -45,15 +54,15 @@ double referenceWrappedConvolutionAt(PlaneView frame, PlaneView kernel, uint32_t
 /// |sigma * k * S / N| > S / 2 along either axis: the spectrum K(sigma f) of the kernel k(x / sigma) / sigma^2,
 /// band-limited to one period of the stored spectrum. At the Nyquist bin of an even N, which is both +N/2 and -N/2, the
 /// response is the mean of the readings at the two (they differ once sigma != 1), which keeps it Hermitian.
-/// SpectrumInterpolation::Es is not simulated: the kernel's own spectrum (its DTFT) is read at sigma * k / N cycles per
+/// FFTB_SPECTRUM_INTERPOLATION_ES is not simulated: the kernel's own spectrum (its DTFT) is read at sigma * k / N cycles per
 /// texel instead, the limit that the ES window with deapodization approaches, so comparing against it measures that
 /// interpolation's whole error (S only sets the band limit, |sigma * k / N| <= 1 / 2).
 Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
-                                    SpectrumInterpolation interpolation);
+                                    FftbSpectrumInterpolation interpolation);
 
 /// Normalized convolution (Knutsson & Westin 1993, "Normalized and Differential Convolution"), the bloom that
 /// FFTB_PADDING_ZERO_NORMALIZED writes: each channel of `bloom`, a zero-padded convolution, divided by
-/// max(w, kMinBorderWeight), w = `weights`, the same convolution (kernel, plan and sharpening) of the frame's
+/// max(w, FFTB_MIN_BORDER_WEIGHT), w = `weights`, the same convolution (kernel, plan and sharpening) of the frame's
 /// indicator, a frame of ones. Both have the same extent and 3 or more components; the result has 3.
 Texels referenceNormalized(const Texels& bloom, const Texels& weights);
 
@@ -80,7 +89,7 @@ Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter);
 /// What the plugin writes from the input `frame` and `bloom` = the convolution of referencePrefilter(frame), in double
 /// precision, with b = tint * bloom per channel: b (Bloom), frame + intensity * (b - p) (Composite),
 /// frame + intensity * b (Additive). The result has the frame's extent and 3 components.
-Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, OutputMode mode,
+Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter& prefilter, FftbOutputMode mode,
                        double intensity, const std::array<double, 3>& tint = {1.0, 1.0, 1.0});
 
 } // namespace fftb

@@ -92,7 +92,7 @@ int paddedSource(uint p, uint imageLength, uint paddedLength, uint mirrorSplit)
 {
     if (p < imageLength)
         return int(p);
-    if (pc.padding == FFTB_GPU_PADDING_ZERO)
+    if (pc.padding != FFTB_GPU_PADDING_MIRROR)
         return -1;
     const int position = p < mirrorSplit ? int(p) : int(p) - int(paddedLength);
     return int(mirroredRepeat(position, imageLength));

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <vector>
 
 namespace fftb
@@ -28,8 +29,24 @@ struct KernelChoice
     uint32_t oversampling = 0;
     float rotationDegrees = 0.0f;
     std::array<float, 2> centreOffset{};
+    std::optional<float> generatorAiryRadius; ///< FftbKernelGeneratorInfo, for a kernel made on the GPU
     bool operator==(const KernelChoice&) const = default;
 };
+
+/// The plan-lifetime settings of a bloom (FftbBloomPlanCreateInfo without its kernel): what a plan is kept for.
+struct PlanKey
+{
+    uint32_t width = 0, height = 0;
+    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
+    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
+    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
+    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
+    KernelExtent kernelExtent;
+    bool operator==(const PlanKey&) const = default;
+};
+
+/// Plans kept for the extents and settings seen last (dynamic resolution alternates between a few).
+constexpr std::size_t kMaxPlans = 8;
 
 } // namespace
 
@@ -63,6 +80,7 @@ struct GpuRunner::State
 
     FftbContext context = nullptr;
     FftbKernel kernel = nullptr;
+    std::vector<std::pair<PlanKey, FftbBloomPlan>> plans; ///< of `kernel`, oldest first
     uint32_t contextExtent[4] = {};
     std::string pluginMessage;
     std::vector<float> kernelTexels;
@@ -85,6 +103,7 @@ struct GpuRunner::State
             if (slot.queries)
                 vkDestroyQueryPool(device.device(), slot.queries, nullptr);
         }
+        destroyPlans();
         fftbDestroyKernel(kernel);
         fftbDestroyContext(context);
     }
@@ -106,6 +125,14 @@ struct GpuRunner::State
         device.destroy(slot.upload);
         device.destroy(slot.download);
         slot.width = slot.height = 0;
+    }
+
+    /// Destroys every plan; no frame may be in flight.
+    void destroyPlans()
+    {
+        for (auto& [key, plan] : plans)
+            fftbDestroyBloomPlan(plan);
+        plans.clear();
     }
 
     /// Waits for every frame in flight, queueing their results for collect().
@@ -151,7 +178,6 @@ struct GpuRunner::State
         }
         FftbContextCreateInfo ci = contextCreateInfo(device.instance(), device.logical(), extent[0], extent[1],
                                                      extent[2], extent[3], &pluginMessage);
-        ci.maxFramesInFlight = uint32_t(slots.size());
         FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
         planner.lengthPolicy = lengths;
         ci.pNext = &planner;
@@ -174,6 +200,7 @@ struct GpuRunner::State
         if (newKernel)
         {
             drain(); // the scratch and the kernel are shared by every frame in flight
+            destroyPlans();
             fftbDestroyKernel(kernel);
             kernel = nullptr;
             kernelTexels.clear();
@@ -205,6 +232,12 @@ struct GpuRunner::State
             ki.rotationDegrees = choice.rotationDegrees;
             ki.centreOffsetU = choice.centreOffset[0];
             ki.centreOffsetV = choice.centreOffset[1];
+            FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
+            if (choice.generatorAiryRadius)
+            {
+                generator.airyRadiusTexels = *choice.generatorAiryRadius;
+                ki.pNext = &generator;
+            }
             FftbResult r = fftbCreateKernel(context, &ki, &kernel);
             // An exact-mode spectrum is sized for the context's largest frames: a context grown by larger frames
             // before may not hold it where one of this frame's extents does (the frames in flight were drained).
@@ -223,31 +256,16 @@ struct GpuRunner::State
         }
     }
 
-    /// The bloom's FftbBloomInfo for a w x h frame with these settings, its context and kernel made (prepare()):
-    /// everything but the views. Throws FrameRefused when the plugin refuses them.
-    FftbBloomInfo plan(uint32_t w, uint32_t h, const Texels& psf, const BloomSettings& settings)
+    /// The plan of a w x h frame with these settings, its context and kernel made (prepare()), reused when it was
+    /// made before. Throws FrameRefused when the plugin refuses them.
+    FftbBloomPlan plan(uint32_t w, uint32_t h, const Texels& psf, const BloomSettings& settings)
     {
-        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-        bi.width = w;
-        bi.height = h;
-        bi.padding = settings.padding;
-        bi.axisOrder = settings.axisOrder;
-        bi.outputMode = settings.output;
-        bi.intensity = settings.intensity;
-        std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
-        bi.sharpen = settings.sharpen;
-        bi.prefilterThreshold = settings.prefilter.threshold;
-        bi.prefilterKnee = settings.prefilter.knee;
-        bi.prefilterClamp = settings.prefilter.clamp;
-        bi.kernelScaleUnit = settings.kernelExtent.unit;
-        bi.kernelScale = settings.kernelExtent.value;
-        bi.storagePrecision = settings.storage;
-        bi.resolution = settings.resolution;
+        FftbBloomPlanCreateInfo pi = planInfoOf(settings, w, h);
         // The context's maximum kernel resolution (its maximum extent left 0: the same) holds the kernel's extent on
-        // the frame too; a kernel scale the plugin refuses is named by fftbDescribeNode below.
+        // the frame too; a kernel scale the plugin refuses is named by fftbCreateBloomPlan below.
         const uint32_t kw = uint32_t(psf.width), kh = uint32_t(psf.height);
         uint32_t extent[4] = {w, h, kw, kh};
-        if (fftbGetKernelExtent(&bi, kw, kh, &extent[2], &extent[3]) == FFTB_SUCCESS)
+        if (fftbGetKernelExtent(&pi, kw, kh, &extent[2], &extent[3]) == FFTB_SUCCESS)
         {
             if (extent[2] > FFTB_MAX_KERNEL_LENGTH || extent[3] > FFTB_MAX_KERNEL_LENGTH)
                 throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT,
@@ -264,12 +282,28 @@ struct GpuRunner::State
             extent[3] = kh;
         }
         pluginMessage.clear();
+        std::optional<float> airy;
+        if (settings.generatedKernel)
+            airy = settings.generatedKernel->airyRadiusTexels;
         prepare(extent, psf,
                 {settings.spectrum, settings.interpolation, settings.interpolationWidth, settings.spectrumOversampling,
-                 settings.kernelRotationDegrees, settings.kernelCentreOffset});
-        bi.kernel = kernel;
-        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        return bi;
+                 settings.kernelRotationDegrees, settings.kernelCentreOffset, airy});
+        const PlanKey key{
+            w, h, settings.padding, settings.axisOrder, settings.storage, settings.resolution, settings.kernelExtent};
+        for (const auto& [made, plan] : plans)
+            if (made == key)
+                return plan;
+        if (plans.size() == kMaxPlans)
+        {
+            drain(); // a plan is destroyed only when no frame in flight uses it
+            destroyPlans();
+        }
+        pi.kernel = kernel;
+        FftbBloomPlan plan = nullptr;
+        if (const FftbResult r = fftbCreateBloomPlan(context, &pi, &plan); r != FFTB_SUCCESS)
+            fail(r, "fftbCreateBloomPlan");
+        plans.emplace_back(key, plan);
+        return plan;
     }
 
     /// The slot's staging buffers and images, made for this extent unless they already are.
@@ -290,6 +324,34 @@ struct GpuRunner::State
         slot.height = h;
     }
 };
+
+FftbBloomInfo bloomInfoOf(const BloomSettings& settings)
+{
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    bi.outputMode = settings.output;
+    bi.intensity = settings.intensity;
+    bi.sharpen = settings.sharpen;
+    bi.prefilterThreshold = settings.prefilter.threshold;
+    bi.prefilterKnee = settings.prefilter.knee;
+    bi.prefilterClamp = settings.prefilter.clamp;
+    std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
+    return bi;
+}
+
+FftbBloomPlanCreateInfo planInfoOf(const BloomSettings& settings, uint32_t width, uint32_t height)
+{
+    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    pi.width = width;
+    pi.height = height;
+    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    pi.padding = settings.padding;
+    pi.axisOrder = settings.axisOrder;
+    pi.storagePrecision = settings.storage;
+    pi.resolution = settings.resolution;
+    pi.kernelScaleUnit = settings.kernelExtent.unit;
+    pi.kernelScale = settings.kernelExtent.value;
+    return pi;
+}
 
 GpuRunner::GpuRunner(const RunnerOptions& options)
 {
@@ -348,11 +410,12 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
     if (s.kernelGenerated && !settings.generatedKernel)
         s.kernelTexels.clear(); // the kernel holds generated texels, not `kernel`'s: make it anew
-    FftbBloomInfo bi = s.plan(w, h, kernel, settings);
+    const FftbBloomPlan plan = s.plan(w, h, kernel, settings);
     const std::size_t slotIndex = s.nextSlot;
     State::Slot& slot = s.slots[slotIndex];
-    if (FftbResult described = fftbDescribeNode(s.context, &bi, &slot.plan); described != FFTB_SUCCESS)
+    if (FftbResult described = fftbDescribeNode(plan, &slot.plan); described != FFTB_SUCCESS)
         s.fail(described, "fftbDescribeNode");
+    FftbBloomInfo bi = bloomInfoOf(settings);
     s.size(slot, w, h);
     std::memcpy(slot.upload.mapped, frame.values.data(), frame.values.size() * sizeof(float));
 
@@ -376,7 +439,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         s.kernelGenerated = true;
     }
     if (recorded == FFTB_SUCCESS)
-        recorded = fftbCmdBloom(s.context, cb, &bi);
+        recorded = fftbCmdBloom(plan, cb, &bi);
     if (recorded != FFTB_SUCCESS)
     {
         d.submitAndWait(cb); // the uploads alone: simpler than a second way to free a recording buffer
@@ -411,11 +474,7 @@ void GpuRunner::check(const Texels& kernel, const BloomSettings& settings)
     State& s = *state_;
     if (kernel.components != 3)
         throw HostError("bloom: kernel must be RGB");
-    FftbBloomInfo bi = s.plan(1, 1, kernel, settings);
-    bi.intensity = bi.intensity == 0.0f ? 1.0f : bi.intensity; // a composite of intensity 0 is never recorded
-    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    if (FftbResult described = fftbDescribeNode(s.context, &bi, &description); described != FFTB_SUCCESS)
-        s.fail(described, "fftbDescribeNode");
+    s.plan(1, 1, kernel, settings);
 }
 
 Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings)

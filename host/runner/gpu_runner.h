@@ -56,6 +56,13 @@ struct BloomSettings
     std::optional<FftbApertureInfo> generatedKernel;
 };
 
+/// The per-frame values of `settings` (FftbBloomInfo), without views.
+FftbBloomInfo bloomInfoOf(const BloomSettings& settings);
+
+/// The plan-lifetime values of `settings` for a `width` x `height` frame read in
+/// VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL (FftbBloomPlanCreateInfo), without the kernel.
+FftbBloomPlanCreateInfo planInfoOf(const BloomSettings& settings, uint32_t width, uint32_t height);
+
 /// Device choice and checks for a GpuRunner.
 struct RunnerOptions
 {

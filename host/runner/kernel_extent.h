@@ -10,7 +10,8 @@
 namespace fftb
 {
 
-/// How large the kernel appears on the frame, whatever its resolution: FftbBloomInfo::kernelScaleUnit and kernelScale.
+/// How large the kernel appears on the frame, whatever its resolution: FftbBloomPlanCreateInfo::kernelScaleUnit and
+/// kernelScale.
 struct KernelExtent
 {
     FftbKernelScaleUnit unit = FFTB_KERNEL_SCALE_NATIVE;

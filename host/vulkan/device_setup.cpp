@@ -140,7 +140,11 @@ LogicalDevice createLogicalDevice(VkInstance instance, const DeviceRequest& requ
         features13.synchronization2 = VK_TRUE;
         dci.pNext = &features13;
     }
+    // fftbloom's requirement (fftbloom.h): every pass pushes its descriptors.
+    if (!hasDeviceExtension(gpu, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+        throw HostError("Vulkan: " + name + " lacks " VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     std::vector<const char*> extensions = request.extensions;
+    extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     if (request.pipelineStatistics && hasDeviceExtension(gpu, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME))

@@ -7,27 +7,27 @@
 namespace fftb
 {
 
-bool makeSpectrumResampling(SpectrumInterpolation interpolation, uint32_t width, uint32_t oversampling,
+bool makeSpectrumResampling(FftbSpectrumInterpolation interpolation, uint32_t width, uint32_t oversampling,
                             SpectrumResampling* resampling, std::string* error)
 {
     SpectrumResampling r;
     r.interpolation = interpolation;
-    const uint32_t fixedWidth = interpolation == SpectrumInterpolation::Cubic    ? 4
-                                : interpolation == SpectrumInterpolation::Linear ? 2
-                                                                                 : 0;
+    const uint32_t fixedWidth = interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? 4
+                                : interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? 2
+                                                                                      : 0;
     r.width = width != 0 ? width : fixedWidth != 0 ? fixedWidth : kDefaultEsWidth;
     r.oversampling = oversampling != 0 ? oversampling : kDefaultSpectrumOversampling;
     if (fixedWidth != 0 && r.width != fixedWidth)
     {
         *error = "interpolationWidth: " + std::to_string(width) + " taps; " +
-                 (interpolation == SpectrumInterpolation::Cubic ? "cubic" : "linear") + " interpolation has " +
+                 (interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC ? "cubic" : "linear") + " interpolation has " +
                  std::to_string(fixedWidth) + " (or 0)";
         return false;
     }
-    if (r.width < kMinEsWidth || r.width > kMaxInterpolationWidth)
+    if (r.width < kMinEsWidth || r.width > FFTB_MAX_INTERPOLATION_WIDTH)
     {
         *error = "interpolationWidth: " + std::to_string(width) + " taps, outside [" + std::to_string(kMinEsWidth) +
-                 ", " + std::to_string(kMaxInterpolationWidth) + "]";
+                 ", " + std::to_string(FFTB_MAX_INTERPOLATION_WIDTH) + "]";
         return false;
     }
     if (r.oversampling > kMaxSpectrumOversampling)
@@ -49,21 +49,20 @@ double tapWeight(const SpectrumResampling& resampling, double t)
     t = std::abs(t);
     switch (resampling.interpolation)
     {
-    case SpectrumInterpolation::Es:
+    case FFTB_SPECTRUM_INTERPOLATION_ES:
     {
         const double z = 2.0 * t / double(resampling.width);
         if (z >= 1.0)
             return 0.0;
         return std::exp(double(esBeta(resampling.width, resampling.oversampling)) * (std::sqrt(1.0 - z * z) - 1.0));
     }
-    case SpectrumInterpolation::Cubic:
+    case FFTB_SPECTRUM_INTERPOLATION_CUBIC:
         if (t <= 1.0)
             return (1.5 * t - 2.5) * t * t + 1.0;
         return t < 2.0 ? ((-0.5 * t + 2.5) * t - 4.0) * t + 2.0 : 0.0;
-    case SpectrumInterpolation::Linear:
+    default: // FFTB_SPECTRUM_INTERPOLATION_LINEAR
         return t < 1.0 ? 1.0 - t : 0.0;
     }
-    return 0.0;
 }
 
 namespace
@@ -123,7 +122,7 @@ double esTransform(uint32_t width, float beta, double nu)
 std::vector<double> deapodization(const SpectrumResampling& resampling, uint32_t kernelLength, uint32_t spectrumLength)
 {
     std::vector<double> factors(kernelLength, 1.0);
-    if (resampling.interpolation != SpectrumInterpolation::Es)
+    if (resampling.interpolation != FFTB_SPECTRUM_INTERPOLATION_ES)
         return factors;
     const float beta = esBeta(resampling.width, resampling.oversampling);
     const int64_t centre = kernelLength / 2;

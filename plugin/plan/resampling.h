@@ -3,6 +3,10 @@
 // Fourier transform and the deapodization that cancels it (FftbSpectrumInterpolation).
 #pragma once
 
+#include "shared/fftb_shared.h"
+
+#include <fftbloom/fftbloom.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,20 +14,6 @@
 namespace fftb
 {
 
-/// How the resampled spectrum is interpolated (FftbSpectrumInterpolation).
-enum class SpectrumInterpolation
-{
-    /// The exponential of semicircle psi(z) = exp(beta (sqrt(1 - z^2) - 1)), z = 2 t / W, over W taps per axis, with
-    /// the kernel deapodized (divided by psi's Fourier transform) before its FFT: the gridding of the non-uniform FFT
-    /// (Barnett, Magland & af Klinteberg 2019, "A parallel non-uniform fast Fourier transform library based on an
-    /// 'exponential of semicircle' kernel", SIAM J. Sci. Comput. 41(5)).
-    Es,
-    Cubic,  ///< Keys' cubic convolution, a = -1/2, 4 x 4 taps, no deapodization
-    Linear, ///< bilinear, 2 x 2 taps, no deapodization
-};
-
-/// Most taps per axis any interpolation reads (FFTB_MAX_INTERPOLATION_WIDTH).
-constexpr uint32_t kMaxInterpolationWidth = 8;
 /// Fewest taps per axis of the ES window.
 constexpr uint32_t kMinEsWidth = 2;
 /// The ES window's taps per axis by default: the narrowest that keeps the bloom within 1e-6 of its peak in fp32
@@ -36,7 +26,7 @@ constexpr uint32_t kDefaultSpectrumOversampling = 2;
 /// How the resampled spectrum is stored and read: an interpolation, its taps per axis and the oversampling.
 struct SpectrumResampling
 {
-    SpectrumInterpolation interpolation = SpectrumInterpolation::Es;
+    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
     uint32_t width = kDefaultEsWidth;                     ///< taps per axis: 4 cubic, 2 linear, 2 .. 8 ES
     uint32_t oversampling = kDefaultSpectrumOversampling; ///< 1 or 2
     bool operator==(const SpectrumResampling&) const = default;
@@ -44,9 +34,9 @@ struct SpectrumResampling
 
 /// Fills `resampling` from the public settings (FftbKernelInfo::interpolation, interpolationWidth,
 /// spectrumOversampling; 0 picks the default) and returns true; false and a reason naming the field when one is out
-/// of range (a width other than 4 for cubic or 2 for linear, outside [kMinEsWidth, kMaxInterpolationWidth] for ES; an
-/// oversampling other than 1 or 2).
-bool makeSpectrumResampling(SpectrumInterpolation interpolation, uint32_t width, uint32_t oversampling,
+/// of range (a width other than 4 for cubic or 2 for linear, outside [kMinEsWidth, FFTB_MAX_INTERPOLATION_WIDTH] for
+/// ES; an oversampling other than 1 or 2).
+bool makeSpectrumResampling(FftbSpectrumInterpolation interpolation, uint32_t width, uint32_t oversampling,
                             SpectrumResampling* resampling, std::string* error);
 
 /// The ES window's shape parameter for `width` taps and `oversampling`: beta = 0.97 pi (1 - 1 / (2 oversampling)) W

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The C entry points: argument checks, and every failure turned into a result code and a message.
-#include "context.h"
+#include "bloom_plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,28 +37,21 @@ template <typename Report, typename Body> FftbResult guardedBy(Report&& report, 
 }
 
 /// guardedBy for a context: failures go to its message callback.
-template <typename Body> FftbResult guarded(FftbContext context, Body&& body)
+template <typename Body> FftbResult guarded(const fftb::Context& context, Body&& body)
 {
-    return guardedBy([&](const fftb::Failure& f) { context->context.device().report(f.result, f.vkResult, f.message); },
+    return guardedBy([&](const fftb::Failure& f) { context.device()->report(f.result, f.vkResult, f.message); },
                      std::forward<Body>(body));
 }
 
 /// Checks the maximum extents of a create or resize info; throws naming the field.
 template <typename Info> void checkExtents(const Info& info)
 {
-    if (info.maxWidth == 0 || info.maxHeight == 0)
-        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "maxWidth, maxHeight: must be >= 1"};
-    if (info.maxKernelResolutionWidth == 0 || info.maxKernelResolutionHeight == 0 ||
-        info.maxKernelResolutionWidth > FFTB_MAX_KERNEL_LENGTH ||
-        info.maxKernelResolutionHeight > FFTB_MAX_KERNEL_LENGTH)
-        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                            "maxKernelResolutionWidth, maxKernelResolutionHeight: must lie in 1 .. 4096"};
-    if (info.maxKernelExtentWidth > FFTB_MAX_KERNEL_LENGTH || info.maxKernelExtentHeight > FFTB_MAX_KERNEL_LENGTH)
-        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                            "maxKernelExtentWidth, maxKernelExtentHeight: must lie in 0 .. 4096"};
+    // extentsOf reads 0 views as 1.
     if (info.maxViews > FFTB_MAX_VIEWS)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                             "maxViews: must lie in 0 .. " + std::to_string(FFTB_MAX_VIEWS)};
+    if (const std::string reason = fftb::checkExtents(fftb::extentsOf(info)); !reason.empty())
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, reason};
 }
 
 /// The checks of a create info that need no device.
@@ -68,14 +61,10 @@ void checkCreateInfo(const FftbContextCreateInfo& info)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                             "sType: not FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO"};
     checkExtents(info);
-    if (info.maxFramesInFlight > 16)
-        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "maxFramesInFlight: must lie in 0 .. 16"};
-    if (info.flags & ~FftbContextCreateFlags(FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT))
-        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "flags: unknown bits"};
-    fftb::checkChain(
-        info.pNext,
-        {FFTB_STRUCTURE_TYPE_PLANNER_INFO, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO, FFTB_STRUCTURE_TYPE_SCRATCH_INFO},
-        "createInfo.pNext");
+    fftb::checkChain(info.pNext,
+                     {FFTB_STRUCTURE_TYPE_PLANNER_INFO, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO,
+                      FFTB_STRUCTURE_TYPE_SCRATCH_INFO, FFTB_STRUCTURE_TYPE_BUFFER_ALLOCATOR_INFO},
+                     "createInfo.pNext");
     const auto* planner = fftb::findInChain<FftbPlannerInfo>(info.pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO);
     if (planner && planner->lengthPolicy > FFTB_LENGTH_POLICY_POWER_OF_TWO)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbPlannerInfo.lengthPolicy: unknown value"};
@@ -93,14 +82,6 @@ template <typename Body> FftbResult guardedCreate(const FftbContextCreateInfo& i
         std::forward<Body>(body));
 }
 
-/// guarded for a call that returns a status besides its failures (FFTB_INCOMPLETE, FFTB_NOT_READY): `body` returns it.
-template <typename Body> FftbResult guardedStatus(FftbContext context, Body&& body)
-{
-    FftbResult status = FFTB_SUCCESS;
-    const FftbResult failure = guarded(context, [&] { status = body(); });
-    return failure != FFTB_SUCCESS ? failure : status;
-}
-
 /// Throws naming the field when `info` is NULL or not an FftbBloomInfo.
 void checkBloomInfo(const FftbBloomInfo* info)
 {
@@ -111,21 +92,11 @@ void checkBloomInfo(const FftbBloomInfo* info)
                             "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
 }
 
-/// fftbCmdBloom and fftbCmdPrepareKernel: the checks of their arguments, then `record`'s status.
-template <typename Record>
-FftbResult recordInto(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* info, Record&& record)
+/// Throws when `commandBuffer` is VK_NULL_HANDLE.
+void checkCommandBuffer(VkCommandBuffer commandBuffer)
 {
-    if (!context)
-        return FFTB_ERROR_INVALID_ARGUMENT;
-    return guardedStatus(
-        context,
-        [&]
-        {
-            if (!commandBuffer)
-                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "commandBuffer: VK_NULL_HANDLE"};
-            checkBloomInfo(info);
-            return record(context->context, commandBuffer, *info);
-        });
+    if (!commandBuffer)
+        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "commandBuffer: VK_NULL_HANDLE"};
 }
 
 } // namespace
@@ -157,8 +128,6 @@ const char* fftbResultToString(FftbResult result)
         return "FFTB_ERROR_VULKAN";
     case FFTB_INCOMPLETE:
         return "FFTB_INCOMPLETE";
-    case FFTB_NOT_READY:
-        return "FFTB_NOT_READY";
     case FFTB_RESULT_MAX_ENUM:
         break;
     }
@@ -178,9 +147,7 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                                     "requirements.sType: not FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS"};
             checkCreateInfo(*info);
             const auto* planner = fftb::findInChain<FftbPlannerInfo>(info->pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO);
-            const fftb::LengthPolicy lengths = planner && planner->lengthPolicy == FFTB_LENGTH_POLICY_POWER_OF_TWO
-                                                   ? fftb::LengthPolicy::PowerOfTwo
-                                                   : fftb::LengthPolicy::MixedRadix;
+            const FftbLengthPolicy lengths = planner ? planner->lengthPolicy : FFTB_LENGTH_POLICY_MIXED_RADIX;
             fftb::ScratchSizes sizes;
             std::string reason;
             const fftb::Extents extents = fftb::extentsOf(*info);
@@ -188,11 +155,11 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                                     extents.scratchKernelHeight(), lengths, &sizes, &reason, extents.views))
                 throw fftb::Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
             uint64_t resampled = 0;
-            for (fftb::AxisOrder order : {fftb::AxisOrder::XFirst, fftb::AxisOrder::YFirst})
+            for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
                 resampled = std::max(resampled, fftb::spectrumSlotElements(info->maxWidth, info->maxHeight,
                                                                            info->maxKernelResolutionWidth,
                                                                            info->maxKernelResolutionHeight, order,
-                                                                           fftb::SpectrumMode::Resampled,
+                                                                           FFTB_SPECTRUM_MODE_RESAMPLED,
                                                                            fftb::kMaxSpectrumOversampling, lengths));
             requirements->scratchBytes = sizes.scratchBytes;
             requirements->exactSpectrumBytes = sizes.spectrumElements * 8;
@@ -201,6 +168,13 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                 VkDeviceSize(3) * info->maxKernelResolutionWidth * info->maxKernelResolutionHeight * 4;
             requirements->twiddleBytes = VkDeviceSize(fftb::twiddleTables().totalElements) * 8;
             requirements->borderWeightBytes = fftb::borderWeightBytes(info->maxWidth, info->maxHeight);
+            uint32_t generated = 2048; // the largest generated kernel size the maximum resolution holds
+            while (generated >= 64 &&
+                   (generated > info->maxKernelResolutionWidth || generated > info->maxKernelResolutionHeight))
+                generated /= 2;
+            requirements->generatorBytes =
+                generated < 64 ? 0
+                               : fftb::generatorBufferBytes(generated) + VkDeviceSize(3) * generated * generated * 4;
         });
 }
 
@@ -234,7 +208,7 @@ FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* info)
 {
     if (!context)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    return guarded(context,
+    return guarded(context->context,
                    [&]
                    {
                        if (!info)
@@ -253,7 +227,7 @@ FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* info, Fft
     if (!context || !kernel)
         return FFTB_ERROR_INVALID_ARGUMENT;
     *kernel = nullptr;
-    return guarded(context,
+    return guarded(context->context,
                    [&]
                    {
                        if (!info)
@@ -263,6 +237,7 @@ FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* info, Fft
                                                "kernelInfo.sType: not FFTB_STRUCTURE_TYPE_KERNEL_INFO"};
                        if (!info->texels)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.texels: NULL"};
+                       fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO}, "kernelInfo.pNext");
                        *kernel = reinterpret_cast<FftbKernel>(context->context.createKernel(*info));
                    });
 }
@@ -272,59 +247,77 @@ void fftbDestroyKernel(FftbKernel kernel)
     delete fftb::kernelOf(kernel);
 }
 
-FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* info, FftbNodeDescription* description)
+FftbResult fftbCreateBloomPlan(FftbContext context, const FftbBloomPlanCreateInfo* info, FftbBloomPlan* plan)
 {
-    if (!context)
+    if (!context || !plan)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    return guarded(context,
+    *plan = nullptr;
+    return guarded(context->context,
+                   [&]
+                   {
+                       if (!info)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "createInfo: NULL"};
+                       if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                               "createInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO"};
+                       fftb::checkChain(info->pNext, {}, "createInfo.pNext");
+                       if (!info->kernel)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                               "createInfo.kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
+                       *plan = reinterpret_cast<FftbBloomPlan>(new fftb::BloomPlan(context->context, *info));
+                   });
+}
+
+void fftbDestroyBloomPlan(FftbBloomPlan plan)
+{
+    delete fftb::bloomPlanOf(plan);
+}
+
+FftbResult fftbDescribeNode(FftbBloomPlan plan, FftbNodeDescription* description)
+{
+    if (!plan)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    return guarded(fftb::bloomPlanOf(plan)->context(),
                    [&]
                    {
                        if (!description)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "description: NULL"};
-                       checkBloomInfo(info);
                        if (description->sType != FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                                                "description.sType: not FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION"};
-                       context->context.describe(*info, description);
+                       fftb::bloomPlanOf(plan)->describe(description);
                    });
 }
 
-FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* info, uint32_t* count,
-                                 FftbPassStatistic* statistics)
+FftbResult fftbGetPassStatistics(FftbBloomPlan plan, uint32_t* count, FftbPassStatistic* statistics)
 {
-    if (!context)
+    if (!plan)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    return guardedStatus(context,
-                         [&]
-                         {
-                             if (!count)
-                                 throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "count: NULL"};
-                             checkBloomInfo(info);
-                             return context->context.passStatistics(*info, count, statistics);
-                         });
+    FftbResult status = FFTB_SUCCESS;
+    const FftbResult failure =
+        guarded(fftb::bloomPlanOf(plan)->context(),
+                [&]
+                {
+                    if (!count)
+                        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "count: NULL"};
+                    status = fftb::bloomPlanOf(plan)->passStatistics(count, statistics);
+                });
+    return failure != FFTB_SUCCESS ? failure : status;
 }
 
-FftbResult fftbGetKernelExtent(const FftbBloomInfo* info, uint32_t kernelWidth, uint32_t kernelHeight,
+FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* info, uint32_t kernelWidth, uint32_t kernelHeight,
                                uint32_t* extentWidth, uint32_t* extentHeight)
 {
-    if (!info || !extentWidth || !extentHeight || info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO || info->width == 0 ||
-        info->height == 0 || kernelWidth == 0 || kernelHeight == 0)
+    if (!info || !extentWidth || !extentHeight || info->sType != FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO ||
+        info->width == 0 || info->height == 0 || kernelWidth == 0 || kernelHeight == 0 ||
+        info->kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
         return FFTB_ERROR_INVALID_ARGUMENT;
     fftb::KernelScale scale;
-    switch (info->kernelScaleUnit)
+    if (info->kernelScaleUnit != FFTB_KERNEL_SCALE_NATIVE)
     {
-    case FFTB_KERNEL_SCALE_NATIVE:
-        break;
-    case FFTB_KERNEL_SCALE_PIXELS:
-    case FFTB_KERNEL_SCALE_FRAME_DIAGONAL:
         if (!(info->kernelScale > 0.0f) || !std::isfinite(info->kernelScale))
             return FFTB_ERROR_INVALID_ARGUMENT;
-        scale.unit = info->kernelScaleUnit == FFTB_KERNEL_SCALE_PIXELS ? fftb::KernelScaleUnit::Pixels
-                                                                       : fftb::KernelScaleUnit::FrameDiagonal;
-        scale.value = info->kernelScale;
-        break;
-    default:
-        return FFTB_ERROR_INVALID_ARGUMENT;
+        scale = {info->kernelScaleUnit, info->kernelScale};
     }
     const double span = fftb::kernelSpan(scale, info->width, info->height);
     const uint32_t larger = std::max(kernelWidth, kernelHeight);
@@ -333,17 +326,29 @@ FftbResult fftbGetKernelExtent(const FftbBloomInfo* info, uint32_t kernelWidth, 
     return FFTB_SUCCESS;
 }
 
-FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* info)
+FftbResult fftbCmdBloom(FftbBloomPlan plan, VkCommandBuffer commandBuffer, const FftbBloomInfo* info)
 {
-    return recordInto(context, commandBuffer, info,
-                      [](fftb::Context& c, VkCommandBuffer cb, const FftbBloomInfo& i) { return c.cmdBloom(cb, i); });
+    if (!plan)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    return guarded(fftb::bloomPlanOf(plan)->context(),
+                   [&]
+                   {
+                       checkCommandBuffer(commandBuffer);
+                       checkBloomInfo(info);
+                       fftb::bloomPlanOf(plan)->cmdBloom(commandBuffer, *info);
+                   });
 }
 
-FftbResult fftbCmdPrepareKernel(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* info)
+FftbResult fftbCmdPrepareKernel(FftbBloomPlan plan, VkCommandBuffer commandBuffer)
 {
-    return recordInto(context, commandBuffer, info,
-                      [](fftb::Context& c, VkCommandBuffer cb, const FftbBloomInfo& i)
-                      { return c.cmdPrepareKernel(cb, i); });
+    if (!plan)
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    return guarded(fftb::bloomPlanOf(plan)->context(),
+                   [&]
+                   {
+                       checkCommandBuffer(commandBuffer);
+                       fftb::bloomPlanOf(plan)->cmdPrepareKernel(commandBuffer);
+                   });
 }
 
 FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuffer, const FftbApertureInfo* info,
@@ -351,39 +356,17 @@ FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuf
 {
     if (!context)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    return guarded(
-        context,
-        [&]
-        {
-            if (!commandBuffer)
-                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "commandBuffer: VK_NULL_HANDLE"};
-            if (!info || info->sType != FFTB_STRUCTURE_TYPE_APERTURE_INFO)
-                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                    "apertureInfo: NULL or not FFTB_STRUCTURE_TYPE_APERTURE_INFO"};
-            if (!kernel)
-                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                    "kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
-            context->context.cmdGenerateKernel(commandBuffer, *info, *fftb::kernelOf(kernel));
-        });
-}
-
-FftbResult fftbPreparePipelines(FftbContext context, uint32_t count, const FftbBloomInfo* infos)
-{
-    if (!context)
-        return FFTB_ERROR_INVALID_ARGUMENT;
-    return guarded(context,
+    return guarded(context->context,
                    [&]
                    {
-                       if (count > 0 && !infos)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfos: NULL"};
-                       for (uint32_t i = 0; i < count; ++i)
-                       {
-                           if (infos[i].sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
-                               throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                                   "bloomInfos[" + std::to_string(i) +
-                                                       "].sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
-                           context->context.preparePipelines(infos[i]);
-                       }
+                       checkCommandBuffer(commandBuffer);
+                       if (!info || info->sType != FFTB_STRUCTURE_TYPE_APERTURE_INFO)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                               "apertureInfo: NULL or not FFTB_STRUCTURE_TYPE_APERTURE_INFO"};
+                       if (!kernel)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                               "kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
+                       context->context.cmdGenerateKernel(commandBuffer, *info, *fftb::kernelOf(kernel));
                    });
 }
 

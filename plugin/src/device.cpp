@@ -34,6 +34,19 @@ Device::Device(const FftbContextCreateInfo& info)
                           std::to_string(VK_API_VERSION_MAJOR(properties.apiVersion)) + "." +
                           std::to_string(VK_API_VERSION_MINOR(properties.apiVersion)) + ", 1.1 is required"};
 
+    if (auto next = findInChain<FftbBufferAllocatorInfo>(info.pNext, FFTB_STRUCTURE_TYPE_BUFFER_ALLOCATOR_INFO))
+    {
+        if (!next->allocate || !next->free)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbBufferAllocatorInfo.allocate, free: NULL"};
+        bufferAllocator_ = *next;
+    }
+    cmdPushDescriptorSet =
+        reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(info.getDeviceProcAddr(device, "vkCmdPushDescriptorSetKHR"));
+    if (!cmdPushDescriptorSet)
+        throw Failure{FFTB_ERROR_UNSUPPORTED, VK_SUCCESS,
+                      "device: VK_KHR_push_descriptor is not enabled (getDeviceProcAddr has no "
+                      "vkCmdPushDescriptorSetKHR); every pass pushes its descriptors"};
+
     if (auto next = findInChain<FftbDeviceFeaturesInfo>(info.pNext, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO))
     {
         if (next->synchronization2)
@@ -104,9 +117,21 @@ Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUs
 {
     Buffer b;
     b.sizeBytes = std::max<VkDeviceSize>(sizeBytes, 16);
+    const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extraUsage;
+    if (bufferAllocator_.allocate)
+    {
+        const VkResult result = bufferAllocator_.allocate(bufferAllocator_.userData, b.sizeBytes, usage,
+                                                          hostVisible ? VK_TRUE : VK_FALSE, &b.buffer, &b.mapped);
+        check(result, "FftbBufferAllocatorInfo.allocate");
+        if (!b.buffer || (hostVisible && !b.mapped))
+            throw Failure{FFTB_ERROR_VULKAN, VK_SUCCESS,
+                          "FftbBufferAllocatorInfo.allocate: returned VK_SUCCESS without a buffer or a mapping"};
+        b.engine = true;
+        return b;
+    }
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = b.sizeBytes;
-    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extraUsage;
+    bci.usage = usage;
     bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     check(vk.vkCreateBuffer(device, &bci, allocator, &b.buffer), "vkCreateBuffer");
     VkMemoryRequirements req;
@@ -138,9 +163,20 @@ Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUs
     return b;
 }
 
+void Device::cmdComputeBarrier(VkCommandBuffer cb) const
+{
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb,
+                            0, nullptr, 0, nullptr);
+}
+
 void Device::destroyBuffer(Buffer& b) const
 {
-    if (b.buffer)
+    if (b.engine)
+        bufferAllocator_.free(bufferAllocator_.userData, b.buffer);
+    else if (b.buffer)
         vk.vkDestroyBuffer(device, b.buffer, allocator);
     if (b.memory)
         vk.vkFreeMemory(device, b.memory, allocator);

@@ -44,6 +44,7 @@ struct Buffer
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkDeviceSize sizeBytes = 0;
     void* mapped = nullptr; ///< host-visible buffers stay mapped
+    bool engine = false;    ///< made by the engine's FftbBufferAllocatorInfo: released through it
 };
 
 /// Everything taken from FftbContextCreateInfo that does not depend on extents. Immutable after construction, so
@@ -80,6 +81,8 @@ class Device
     };
     /// Records the two barriers of an FftbImageBarrierInfo (input and output) in one command.
     void cmdImageBarriers(VkCommandBuffer cb, const ImageBarrier (&barriers)[2]) const;
+    /// A barrier between compute passes: their shader reads and writes before it, before those after it.
+    void cmdComputeBarrier(VkCommandBuffer cb) const;
     /// Opens and closes a debug label when the instance has VK_EXT_debug_utils (FftbDeviceFeaturesInfo::debugUtils).
     void cmdBeginLabel(VkCommandBuffer cb, const char* name) const;
     void cmdEndLabel(VkCommandBuffer cb) const;
@@ -93,6 +96,7 @@ class Device
 
   private:
     VkAllocationCallbacks allocatorCopy_{}; ///< the caller's callbacks, copied: its struct need not outlive the call
+    FftbBufferAllocatorInfo bufferAllocator_{}; ///< the engine's buffer allocator, when chained (allocate set)
     PFN_fftbMessageCallback callback_;
     void* callbackUserData_;
     PFN_vkCmdPipelineBarrier2 cmdPipelineBarrier2_ = nullptr;            ///< set with synchronization2
@@ -100,6 +104,8 @@ class Device
     PFN_vkCmdEndDebugUtilsLabelEXT cmdEndDebugUtilsLabel_ = nullptr;
 
   public:
+    /// VK_KHR_push_descriptor's, which every pass records its descriptors with.
+    PFN_vkCmdPushDescriptorSetKHR cmdPushDescriptorSet = nullptr;
     /// Set with FftbDeviceFeaturesInfo::pipelineExecutableInfo: pipelines capture their statistics.
     PFN_vkGetPipelineExecutablePropertiesKHR getPipelineExecutableProperties = nullptr;
     PFN_vkGetPipelineExecutableStatisticsKHR getPipelineExecutableStatistics = nullptr;

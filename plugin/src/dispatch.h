@@ -13,10 +13,8 @@ namespace fftb
     X(vkGetPhysicalDeviceProperties)
 
 #define FFTB_DEVICE_FUNCTIONS(X)                                                                                       \
-    X(vkAllocateDescriptorSets)                                                                                        \
     X(vkAllocateMemory)                                                                                                \
     X(vkBindBufferMemory)                                                                                              \
-    X(vkCmdBindDescriptorSets)                                                                                         \
     X(vkCmdBindPipeline)                                                                                               \
     X(vkCmdDispatch)                                                                                                   \
     X(vkCmdPipelineBarrier)                                                                                            \
@@ -25,13 +23,11 @@ namespace fftb
     X(vkCmdWriteTimestamp)                                                                                             \
     X(vkCreateBuffer)                                                                                                  \
     X(vkCreateComputePipelines)                                                                                        \
-    X(vkCreateDescriptorPool)                                                                                          \
     X(vkCreateDescriptorSetLayout)                                                                                     \
     X(vkCreatePipelineLayout)                                                                                          \
     X(vkCreateSampler)                                                                                                 \
     X(vkCreateShaderModule)                                                                                            \
     X(vkDestroyBuffer)                                                                                                 \
-    X(vkDestroyDescriptorPool)                                                                                         \
     X(vkDestroyDescriptorSetLayout)                                                                                    \
     X(vkDestroyPipeline)                                                                                               \
     X(vkDestroyPipelineLayout)                                                                                         \
@@ -40,8 +36,7 @@ namespace fftb
     X(vkFreeMemory)                                                                                                    \
     X(vkGetBufferMemoryRequirements)                                                                                   \
     X(vkMapMemory)                                                                                                     \
-    X(vkUnmapMemory)                                                                                                   \
-    X(vkUpdateDescriptorSets)
+    X(vkUnmapMemory)
 
 struct VulkanFunctions
 {

@@ -40,40 +40,65 @@ PsfParams psfParamsOf(const FftbApertureInfo& info, uint32_t k)
     return p;
 }
 
-/// The generator's buffer for a pattern of `n` x `n` (an FFT size) and `rows` aperture rows: the 32-bit word where the
-/// pattern starts, after the rows' half spectra (intermediateIndex, in 8-byte elements).
-uint32_t patternStartOf(uint32_t n, uint32_t rows)
-{
-    const uint32_t blocks = (n / 2 + 1 + FFTB_INTERMEDIATE_BLOCK_LINES - 1) / FFTB_INTERMEDIATE_BLOCK_LINES;
-    return 2 * blocks * FFTB_INTERMEDIATE_BLOCK_LINES * rows;
-}
-
 /// Aperture rows transformed for an aperture of `radius` samples: its reach either side of the centre row, even.
 uint32_t apertureRowsOf(double radius)
 {
     return 2 * (uint32_t(std::ceil(radius)) + 2) + 2;
 }
 
-} // namespace
-
-void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info, Kernel& kernel)
+/// Throws FFTB_ERROR_INVALID_ARGUMENT naming the field of `structure` when `params` are out of range.
+void checkParams(const PsfParams& params, const std::string& structure)
 {
-    if (kernel.device().device != device_->device)
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernel: created on another VkDevice"};
-    const uint32_t k = kernel.width();
-    if (kernel.height() != k || k < 64 || k > 2048 || (k & (k - 1)) != 0)
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                      "kernel: " + std::to_string(k) + "x" + std::to_string(kernel.height()) +
-                          " texels; a generated kernel is K x K, K a power of two in 64..2048"};
-    const PsfParams params = psfParamsOf(info, k);
     if (PsfParamError e; !checkPsfParams(params, &e))
     {
         const std::string field = e.field.rfind("aperture.", 0) == 0 ? e.field.substr(9) : e.field;
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                      "apertureInfo." + field + ": " + std::to_string(e.value) + " is outside " + e.range};
+                      structure + "." + field + ": " + std::to_string(e.value) + " is outside " + e.range};
     }
+}
+
+} // namespace
+
+GeneratorSetup generatorSetupOf(const FftbKernelInfo& kernel, const FftbKernelGeneratorInfo& generator,
+                                const VkPhysicalDeviceLimits& limits)
+{
+    const uint32_t k = kernel.width;
+    if (kernel.height != k || k < 64 || k > 2048 || (k & (k - 1)) != 0)
+        throw Failure{
+            FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+            "kernelInfo.width, height: " + std::to_string(k) + "x" + std::to_string(kernel.height) +
+                " texels; a generated kernel (FftbKernelGeneratorInfo) is K x K, K a power of two in 64..2048"};
+    FftbApertureInfo aperture{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
+    aperture.airyRadiusTexels = generator.airyRadiusTexels;
+    const PsfParams params = psfParamsOf(aperture, k);
+    checkParams(params, "FftbKernelGeneratorInfo");
+    // Sized for the largest sampling of this kernel size: any aperture, its occluders and wavelengths fit.
+    const uint64_t bytes = generatorBufferBytes(k);
+    if (bytes > limits.maxStorageBufferRange)
+        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                      "kernelInfo: generating a " + std::to_string(k) + "x" + std::to_string(k) + " PSF needs " +
+                          std::to_string(bytes) + " bytes, past the device's maxStorageBufferRange"};
+    return {float(params.airyRadiusTexels), uint32_t(psfSamplingOf(params).fftSize), bytes};
+}
+
+void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info, Kernel& kernel) const
+{
+    if (kernel.device().device != device_->device)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernel: created on another VkDevice"};
+    const GeneratorSetup* generator = kernel.generator();
+    if (!generator)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "kernel: created without an FftbKernelGeneratorInfo (fftbCreateKernel)"};
+    const uint32_t k = kernel.width();
+    const PsfParams params = psfParamsOf(info, k);
+    checkParams(params, "apertureInfo");
+    if (float(params.airyRadiusTexels) != generator->airyRadiusTexels)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "apertureInfo.airyRadiusTexels: " + std::to_string(params.airyRadiusTexels) +
+                          ", not the kernel's FftbKernelGeneratorInfo.airyRadiusTexels " +
+                          std::to_string(generator->airyRadiusTexels) + " (the generator's FFT size follows it)"};
     const PsfSampling sampling = psfSamplingOf(params);
-    const uint32_t n = uint32_t(sampling.fftSize);
+    const uint32_t n = generator->fftLength;
     const double radius = sampling.apertureDiameterSamples / 2.0;
     const uint32_t rows = apertureRowsOf(radius);
 
@@ -98,7 +123,7 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     push.blades = uint32_t(params.aperture.blades);
     push.vanes = uint32_t(params.aperture.vanes);
     push.occluderCount = occluders;
-    push.patternStart = patternStartOf(n, rows);
+    push.patternStart = generatorPatternStart(n, rows);
     push.occluderStart = push.patternStart + n * n;
     push.wavelengthCount = uint32_t(wavelengths.size());
     push.wavelengthStart = push.occluderStart + occluders * FFTB_PSF_OCCLUDER_WORDS;
@@ -113,31 +138,18 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     push.vaneHalfWidth = float(params.aperture.vaneWidth);
     push.vaneAngle = float(params.aperture.vaneAngleDeg * degrees);
 
-    // Sized once for the largest sampling of this kernel size, so that animating the Airy radius reuses the buffer.
-    const uint32_t bound = uint32_t(psfFftSizeBound(int(k)));
-    const uint64_t boundWords = uint64_t(patternStartOf(bound, bound / 2 + 8)) + uint64_t(bound) * bound +
-                                uint64_t(psfOccluderBound(int(k))) * FFTB_PSF_OCCLUDER_WORDS +
-                                256 * FFTB_PSF_WAVELENGTH_WORDS + k;
-    if (boundWords * 4 > device_->properties.limits.maxStorageBufferRange)
-        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                      "kernel: generating a " + std::to_string(k) + "x" + std::to_string(k) + " PSF needs " +
-                          std::to_string(boundWords * 4) + " bytes, past the device's maxStorageBufferRange"};
-    // Everything that can fail, compiling the pipelines included, comes before the kernel is marked as replaced.
-    for (const auto& [pass, length] : {std::pair{Pass::PsfApertureFft, n}, std::pair{Pass::PsfPatternFft, n},
-                                       std::pair{Pass::PsfSpectralRgb, 0u}, std::pair{Pass::PsfNormalize, 0u}})
-        pipeline(pass, length, false);
-    const Kernel::Generation buffers = kernel.replaceTexels(boundWords * 4);
-    const VkDescriptorSet set = generatorDescriptorSet(buffers);
-
     const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
     if (timestamps && !timestamps->queryPool)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
+    // Everything that can fail comes before the kernel is marked as replaced.
+    const Kernel::Generation buffers = kernel.replaceTexels();
+    const auto& vk = device_->vk;
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]
     {
         if (timestamps)
-            vk_.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps->queryPool,
-                                    timestamps->firstQuery + stamp++);
+            vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps->queryPool,
+                                   timestamps->firstQuery + stamp++);
     };
 
     device_->cmdBeginLabel(cb, "fftbloom: generate the kernel");
@@ -146,18 +158,17 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     mb.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vk_.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
-                             nullptr, 0, nullptr);
+    vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
+                            nullptr, 0, nullptr);
     constexpr size_t kMaxUpdateFloats = 65536 / sizeof(float); // vkCmdUpdateBuffer's limit
     for (size_t first = 0; first < data.size(); first += kMaxUpdateFloats)
-        vk_.vkCmdUpdateBuffer(cb, buffers.generator, (VkDeviceSize(push.occluderStart) + first) * sizeof(float),
-                              std::min(kMaxUpdateFloats, data.size() - first) * sizeof(float), data.data() + first);
+        vk.vkCmdUpdateBuffer(cb, buffers.generator, (VkDeviceSize(push.occluderStart) + first) * sizeof(float),
+                             std::min(kMaxUpdateFloats, data.size() - first) * sizeof(float), data.data() + first);
     mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vk_.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
-                             nullptr, 0, nullptr);
-    vk_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, generatorPipelineLayout_, 0, 1, &set, 0, nullptr);
+    vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
+                            nullptr, 0, nullptr);
     const uint32_t tiles = (k + FFTB_PSF_TILE - 1) / FFTB_PSF_TILE;
     const uint32_t normalizeTiles = (k + FFTB_PSF_NORMALIZE_TILE - 1) / FFTB_PSF_NORMALIZE_TILE;
     const std::tuple<Pass, uint32_t, uint32_t, uint32_t> passes[] = {
@@ -165,36 +176,16 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
         {Pass::PsfPatternFft, n, n / 2 + 1, 1},
         {Pass::PsfSpectralRgb, 0, tiles, tiles / 2 + 2}, // half the kernel, and row and column 0 (the shader)
         {Pass::PsfNormalize, 0, normalizeTiles, normalizeTiles}};
+    PassResources resources;
+    resources.intermediate = buffers.generator;
+    resources.kernelTexels = buffers.texels;
     for (const auto& [pass, length, groupsX, groupsY] : passes)
     {
-        dispatch(cb, PipelineKey{pass, length, false, 0, false}, groupsX, groupsY, 1, &push, sizeof(push));
-        barrier(cb);
+        pipelines_->dispatch(cb, PipelineKey{pass, length}, {groupsX, groupsY, 1}, resources, &push, sizeof(push));
+        device_->cmdComputeBarrier(cb);
         writeTimestamp();
     }
     device_->cmdEndLabel(cb);
-}
-
-VkDescriptorSet Context::generatorDescriptorSet(const Kernel::Generation& buffers)
-{
-    const VkDescriptorSet set = generatorSets_[nextGeneratorSet_];
-    nextGeneratorSet_ = (nextGeneratorSet_ + 1) % uint32_t(generatorSets_.size());
-    const std::pair<uint32_t, VkBuffer> bindings[] = {{FFTB_BINDING_INTERMEDIATE, buffers.generator},
-                                                      {FFTB_BINDING_KERNEL_TEXELS, buffers.texels},
-                                                      {FFTB_BINDING_TWIDDLES, twiddles_.buffer}};
-    VkDescriptorBufferInfo infos[std::size(bindings)];
-    VkWriteDescriptorSet writes[std::size(bindings)];
-    for (size_t i = 0; i < std::size(bindings); ++i)
-    {
-        infos[i] = {bindings[i].second, 0, VK_WHOLE_SIZE};
-        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = set;
-        writes[i].dstBinding = bindings[i].first;
-        writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[i].pBufferInfo = &infos[i];
-    }
-    vk_.vkUpdateDescriptorSets(device_->device, uint32_t(std::size(writes)), writes, 0, nullptr);
-    return set;
 }
 
 } // namespace fftb

@@ -23,18 +23,18 @@ uint64_t nextSerial()
 } // namespace
 
 Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth, uint32_t maxHeight,
-               LengthPolicy lengths)
+               FftbLengthPolicy lengths)
     : device_(std::move(device)), serial_(nextSerial()), width_(info.width), height_(info.height),
-      mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled)
+      mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED)
 {
     if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.spectrumMode: unknown value"};
     if (info.interpolation > FFTB_SPECTRUM_INTERPOLATION_LINEAR)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.interpolation: unknown value"};
-    const SpectrumInterpolation interpolation =
-        info.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? SpectrumInterpolation::Cubic
-        : info.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? SpectrumInterpolation::Linear
-                                                                   : SpectrumInterpolation::Es;
+    const FftbSpectrumInterpolation interpolation =
+        info.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? FFTB_SPECTRUM_INTERPOLATION_CUBIC
+        : info.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+                                                                   : FFTB_SPECTRUM_INTERPOLATION_ES;
     std::string reason;
     if (!makeSpectrumResampling(interpolation, info.interpolationWidth, info.spectrumOversampling, &resampling_,
                                 &reason))
@@ -70,7 +70,7 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     const VkDeviceSize range = device_->properties.limits.maxStorageBufferRange;
     for (uint32_t s = 0; s < 2; ++s)
     {
-        const AxisOrder order = s == 0 ? AxisOrder::XFirst : AxisOrder::YFirst;
+        const FftbAxisOrder order = s == 0 ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
         slots_[s].capacityElements =
             spectrumSlotElements(maxWidth, maxHeight, width_, height_, order, mode_, resampling_.oversampling, lengths);
         if (slots_[s].capacityElements * 8 > range)
@@ -84,41 +84,61 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     // depend on the axis order, so both slots share these texels.
     std::vector<double> deapodizeY(height_, 1.0);
     deapodizeX_.assign(width_, 1.0);
-    if (mode_ == SpectrumMode::Resampled)
+    if (mode_ == FFTB_SPECTRUM_MODE_RESAMPLED)
     {
         deapodizeX_ = fftb::deapodization(resampling_, width_, resampling_.oversampling * pow2Ceil(width_));
         deapodizeY = fftb::deapodization(resampling_, height_, resampling_.oversampling * pow2Ceil(height_));
     }
+    if (auto next = findInChain<FftbKernelGeneratorInfo>(info.pNext, FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO))
+        generator_ = generatorSetupOf(info, *next, device_->properties.limits);
     texels_ = device_->createBuffer(VkDeviceSize(3) * texels * sizeof(float), true);
     auto* planar = static_cast<float*>(texels_.mapped);
     for (size_t i = 0; i < texels; ++i)
         for (int c = 0; c < 3; ++c)
             planar[c * texels + i] =
                 float(placed[i * 3 + size_t(c)] / sums[size_t(c)] * deapodizeX_[i % width_] * deapodizeY[i / width_]);
+    try
+    {
+        // The GPU writes and reads generated texels: device-local, unlike the host-visible ones uploaded here.
+        if (generator_.fftLength)
+        {
+            generatorBuffer_ = device_->createBuffer(generator_.bufferBytes, false, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+            generatedTexels_ = device_->createBuffer(texels_.sizeBytes, false);
+        }
+    }
+    catch (...)
+    {
+        for (Buffer* b : {&texels_, &generatorBuffer_, &generatedTexels_})
+            device_->destroyBuffer(*b);
+        throw;
+    }
 }
 
 Kernel::~Kernel()
 {
     device_->destroyBuffer(texels_);
     device_->destroyBuffer(generatedTexels_);
-    for (Buffer& buffer : generators_)
-        device_->destroyBuffer(buffer);
+    device_->destroyBuffer(generatorBuffer_);
     for (Slot& slot : slots_)
         device_->destroyBuffer(slot.buffer);
 }
 
-Kernel::Generation Kernel::replaceTexels(VkDeviceSize generatorBytes)
+std::vector<PipelineKey> Kernel::generatorPipelines() const
+{
+    if (!generator_.fftLength)
+        return {};
+    const uint32_t n = generator_.fftLength;
+    return {{Pass::PsfApertureFft, n}, {Pass::PsfPatternFft, n}, {Pass::PsfSpectralRgb, 0}, {Pass::PsfNormalize, 0}};
+}
+
+Kernel::Generation Kernel::replaceTexels()
 {
     std::lock_guard lock(mutex_);
-    if (generators_.empty() || generators_.back().sizeBytes < generatorBytes)
-        generators_.push_back(device_->createBuffer(generatorBytes, false, VK_BUFFER_USAGE_TRANSFER_DST_BIT));
-    // The GPU writes and reads generated texels: device-local, unlike the host-visible ones uploaded at creation.
-    if (!generatedTexels_.buffer)
-        generatedTexels_ = device_->createBuffer(texels_.sizeBytes, false);
     for (Slot& slot : slots_)
         slot.spectrumLength1 = slot.spectrumLength2 = 0;
+    generated_ = true;
     serial_ = nextSerial();
-    return {generatedTexels_.buffer, generators_.back().buffer};
+    return {generatedTexels_.buffer, generatorBuffer_.buffer};
 }
 
 bool Kernel::needsSpectrum(const Plan& plan) const
@@ -127,21 +147,26 @@ bool Kernel::needsSpectrum(const Plan& plan) const
     return !slots_[slotOf(plan)].holds(plan);
 }
 
-Kernel::Binding Kernel::bind(const Plan& plan)
+void Kernel::reserve(const Plan& plan)
 {
     std::lock_guard lock(mutex_);
     Slot& slot = slots_[slotOf(plan)];
-    const uint64_t elements = spectrumElements(plan);
-    if (elements > slot.capacityElements)
+    if (spectrumElements(plan) > slot.capacityElements)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "kernel: its exact-mode spectrum was sized for smaller frames (the maximum extent of the "
                       "context it was created with); create it with this context"};
     if (!slot.buffer.buffer)
         slot.buffer = device_->createBuffer(slot.capacityElements * 8, false);
+}
+
+Kernel::Binding Kernel::bind(const Plan& plan)
+{
+    std::lock_guard lock(mutex_);
+    Slot& slot = slots_[slotOf(plan)];
     const bool compute = !slot.holds(plan);
     slot.spectrumLength1 = plan.first.spectrumLength;
     slot.spectrumLength2 = plan.second.spectrumLength;
-    return {generatedTexels_.buffer ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, compute};
+    return {generated_ ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, compute};
 }
 
 } // namespace fftb

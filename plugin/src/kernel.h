@@ -3,8 +3,7 @@
 #pragma once
 
 #include "device.h"
-#include "plan.h"
-#include "shared/fftb_shared.h"
+#include "recipe.h"
 
 #include <memory>
 #include <mutex>
@@ -13,21 +12,39 @@
 namespace fftb
 {
 
+/// What a kernel made on the GPU needs (FftbKernelGeneratorInfo): the Airy radius it was made for, the generator's FFT
+/// size and the bytes of its buffer.
+struct GeneratorSetup
+{
+    float airyRadiusTexels = 0.0f;
+    uint32_t fftLength = 0;
+    VkDeviceSize bufferBytes = 0;
+};
+
+/// Checks a generated kernel's size and Airy radius (generate.cpp): K x K, K a power of two in 64 .. 2048, and the
+/// radius of FftbApertureInfo::airyRadiusTexels; throws Failure naming the field.
+GeneratorSetup generatorSetupOf(const FftbKernelInfo& kernel, const FftbKernelGeneratorInfo& generator,
+                                const VkPhysicalDeviceLimits& limits);
+
 class Kernel
 {
   public:
     /// Validates, normalizes per channel and uploads `info.texels`. Exact-mode spectra are sized for frames up to
-    /// `maxWidth` x `maxHeight` planned with `lengths`.
+    /// `maxWidth` x `maxHeight` planned with `lengths`. With an FftbKernelGeneratorInfo chained, allocates the
+    /// generator's buffers too.
     Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth, uint32_t maxHeight,
-           LengthPolicy lengths);
+           FftbLengthPolicy lengths);
     ~Kernel();
     Kernel(const Kernel&) = delete;
     Kernel& operator=(const Kernel&) = delete;
 
-    /// The buffers a bloom planned as `plan` binds: the planar texels and the spectrum slot of its axis order.
-    /// `computeSpectrum` is true when the slot does not yet hold the spectrum `plan` reads: the caller records the
-    /// spectrum passes into the same command buffer. Allocates the slot on first use. Throws FFTB_ERROR_DEVICE_LIMIT
-    /// when the spectrum is larger than the slot (an exact-mode kernel used with frames larger than it was made for).
+    /// A plan of `plan` is made: allocates the spectrum slot of its axis order if it has none. Throws
+    /// FFTB_ERROR_DEVICE_LIMIT when the spectrum is larger than the slot (an exact-mode kernel used with frames larger
+    /// than it was made for).
+    void reserve(const Plan& plan);
+    /// The buffers a bloom planned as `plan` binds (reserve()d): the planar texels and the spectrum slot of its axis
+    /// order. `computeSpectrum` is true when the slot does not yet hold the spectrum `plan` reads: the caller records
+    /// the spectrum passes into the same command buffer, and the slot holds it from then on.
     struct Binding
     {
         VkBuffer texels;
@@ -38,17 +55,19 @@ class Kernel
     /// Whether bind(plan) would compute the spectrum, without changing anything.
     bool needsSpectrum(const Plan& plan) const;
 
+    /// The generator's setup, or nullptr for a kernel made without an FftbKernelGeneratorInfo.
+    const GeneratorSetup* generator() const { return generator_.fftLength ? &generator_ : nullptr; }
+    /// The pipelines fftbCmdGenerateKernel binds for this kernel: none without a generator.
+    std::vector<PipelineKey> generatorPipelines() const;
     /// The kernel's texels are about to be replaced on the GPU (fftbCmdGenerateKernel): its spectra are recomputed by
     /// the next bind, and its serial changes (results computed with the old texels are not reused). Returns the
-    /// buffers the generator writes: device-local texels (bound from now on), and its own buffer of at least
-    /// `generatorBytes`, allocated or grown now (a smaller one stays alive with the kernel: command buffers may still
-    /// use it).
+    /// buffers the generator writes: device-local texels (bound from now on), and its own buffer.
     struct Generation
     {
         VkBuffer texels;
         VkBuffer generator;
     };
-    Generation replaceTexels(VkDeviceSize generatorBytes);
+    Generation replaceTexels();
     /// The factors texel x (or y) of the kernel is stored times along each axis: the resampled spectrum's
     /// deapodization (resampling.h), 1 in exact mode. Square kernels only (both axes alike).
     const std::vector<double>& deapodization() const { return deapodizeX_; }
@@ -63,7 +82,7 @@ class Kernel
     }
     uint32_t width() const { return width_; }
     uint32_t height() const { return height_; }
-    SpectrumMode mode() const { return mode_; }
+    FftbSpectrumMode mode() const { return mode_; }
     /// How its resampled spectrum is stored and read (FftbKernelInfo::interpolation, interpolationWidth,
     /// spectrumOversampling).
     const SpectrumResampling& resampling() const { return resampling_; }
@@ -86,13 +105,15 @@ class Kernel
     std::shared_ptr<const Device> device_;
     uint64_t serial_ = 0;
     uint32_t width_ = 0, height_ = 0;
-    SpectrumMode mode_ = SpectrumMode::Resampled;
+    FftbSpectrumMode mode_ = FFTB_SPECTRUM_MODE_RESAMPLED;
     SpectrumResampling resampling_;
     Buffer texels_;          ///< host-visible, uploaded at creation
-    Buffer generatedTexels_; ///< device-local, from the first fftbCmdGenerateKernel on: then bound instead
+    Buffer generatedTexels_; ///< device-local, bound instead once fftbCmdGenerateKernel recorded (generated_)
+    bool generated_ = false;
     std::vector<double> deapodizeX_;
-    std::vector<Buffer> generators_; ///< the generator's buffers, the last in use: fftbCmdGenerateKernel
-    Slot slots_[2];                  ///< x first, y first
+    GeneratorSetup generator_;
+    Buffer generatorBuffer_; ///< fftbCmdGenerateKernel's intermediate
+    Slot slots_[2];          ///< x first, y first
     mutable std::mutex mutex_;
 };
 

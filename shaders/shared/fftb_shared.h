@@ -48,6 +48,8 @@
 // are element z of the image bindings' arrays and its lines follow those of the views before it in the scratch
 // (intermediate.glsl, viewIndex). 0: one view, element 0.
 #define FFTB_SPEC_MULTI_VIEW 15
+// Specialization constants of every pass: ids 0 .. FFTB_SPEC_COUNT - 1 (plugin/plan/plan.h, specializationOf).
+#define FFTB_SPEC_COUNT 16
 // Elements of the image bindings' arrays (FFTB_MAX_VIEWS): views past the bloom's count hold its view 0.
 #define FFTB_GPU_MAX_VIEWS 8
 // Most Stockham stages of a line in shared memory (3^7 = 2187 takes 7).
@@ -73,8 +75,12 @@
 #define FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1 8u
 #define FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2 16u
 
-#define FFTB_GPU_PADDING_ZERO 0
-#define FFTB_GPU_PADDING_MIRROR 1
+// FftbPushConstants::padding, outputMode and interpolation hold the values of the public enums FftbPadding,
+// FftbOutputMode and FftbSpectrumInterpolation (plugin/include/fftbloom/fftbloom.h), which GLSL cannot include: these
+// are equal to them (static_assert in plugin/plan/recipe.cpp).
+#define FFTB_GPU_PADDING_ZERO_NORMALIZED 0
+#define FFTB_GPU_PADDING_ZERO 1
+#define FFTB_GPU_PADDING_MIRROR 2
 // Normalized convolution (FFTB_PADDING_ZERO_NORMALIZED; Knutsson & Westin 1993): the border weights w are the bloom
 // of the frame's indicator (1 inside the frame, 0 in the padding) with the unsharpened kernel, fp32, planar
 // [channel][v][u] over L2 lines of L1 texels (u along the first axis). NONE: the bloom as convolved. WRITE: pass 1
@@ -86,18 +92,19 @@
 // The least divisor of normalized convolution (plugin/plan/plan.h, kMinBorderWeight): the bloom is amplified 16x
 // at most where little of the kernel lies inside the frame.
 #define FFTB_MIN_BORDER_WEIGHT 0.0625
-#define FFTB_GPU_OUTPUT_BLOOM 0
-#define FFTB_GPU_OUTPUT_COMPOSITE 1
+#define FFTB_GPU_OUTPUT_COMPOSITE 0
+#define FFTB_GPU_OUTPUT_BLOOM 1
 #define FFTB_GPU_OUTPUT_ADDITIVE 2
-#define FFTB_GPU_INTERPOLATION_CUBIC 0
-#define FFTB_GPU_INTERPOLATION_LINEAR 1
-#define FFTB_GPU_INTERPOLATION_ES 2
+#define FFTB_GPU_INTERPOLATION_ES 0
+#define FFTB_GPU_INTERPOLATION_CUBIC 1
+#define FFTB_GPU_INTERPOLATION_LINEAR 2
 // Most taps per axis of the resampled spectrum's interpolation (plugin/plan/resampling.h, kMaxInterpolationWidth).
 #define FFTB_MAX_INTERPOLATION_WIDTH 8
 // 16-byte units of one entry of pass 2's tap table (plugin/plan/plan.h, kTapTableEntryBytes), which lies in the
 // scratch after the intermediate from 16-byte unit pc.tapTableStart: the weights of taps 0-3, of taps 4-7, then the
 // first tap's bin. Read and written as the intermediate's 8-byte elements (common.glsl), two per unit.
 #define FFTB_TAP_TABLE_ENTRY_UNITS 3
+#define FFTB_TAP_TABLE_ENTRY_BYTES (FFTB_TAP_TABLE_ENTRY_UNITS * 16)
 
 #ifdef VULKAN
 #define FFTB_UINT uint

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The C API's argument checks and result codes, on a lavapipe device with the Khronos validation layer on.
+// The C API's argument checks and result codes, and the lifetimes of plans, kernels and images across frames, on a
+// lavapipe device with the Khronos validation layer and its synchronization validation on.
 #include "vulkan/loaded_libraries.h"
 
 #include <fftbloom/fftbloom.h>
@@ -13,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -29,15 +32,8 @@ struct Message
     std::string text;
 };
 
-/// Records failures and FFTB_NOT_READY; the notes of FFTB_SUCCESS (pipelines compiled while recording) are
-/// checked apart (recordEveryMessage).
+/// Records every message: the plugin calls the callback for failures only.
 void recordMessage(FftbResult result, VkResult vkResult, const char* message, void* userData)
-{
-    if (result != FFTB_SUCCESS)
-        static_cast<std::vector<Message>*>(userData)->push_back({result, vkResult, message ? message : "(null)"});
-}
-
-void recordEveryMessage(FftbResult result, VkResult vkResult, const char* message, void* userData)
 {
     static_cast<std::vector<Message>*>(userData)->push_back({result, vkResult, message ? message : "(null)"});
 }
@@ -61,11 +57,73 @@ bool hasLayer(const char* name)
     return false;
 }
 
+bool hasDeviceExtension(VkPhysicalDevice physicalDevice, const char* name)
+{
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> extensions(count);
+    vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count, extensions.data());
+    for (const VkExtensionProperties& extension : extensions)
+        if (std::strcmp(extension.extensionName, name) == 0)
+            return true;
+    return false;
+}
+
+/// Kernel texels (RGB, 0.1 .. 1) that differ from texel to texel, channel to channel and seed to seed: the bloom of
+/// another kernel, or of this one mirrored, differs from this one's.
+std::vector<float> unevenTexels(uint32_t width, uint32_t height, uint32_t seed)
+{
+    std::vector<float> texels(size_t(width) * height * 3);
+    for (size_t i = 0; i < texels.size(); ++i)
+        texels[i] = 0.1f + float((i * 7 + seed * 13) % 17) / 18.0f;
+    return texels;
+}
+
+/// The kernel info of `texels` (width x height, kept alive by the caller) in FFTB_SPECTRUM_MODE_EXACT: its bloom is the
+/// linear convolution to fp32 accuracy.
+FftbKernelInfo exactKernelInfo(const std::vector<float>& texels, uint32_t width, uint32_t height)
+{
+    FftbKernelInfo info{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+    info.width = width;
+    info.height = height;
+    info.texels = texels.data();
+    info.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
+    return info;
+}
+
 /// A Vulkan 1.1 instance with validation, a device on lavapipe, and the small objects the calls need.
 /// Every validation warning or error is collected and fails the test at teardown.
 class ApiTest : public ::testing::Test
 {
   protected:
+    /// The extent of the frames the GPU tests bloom.
+    static constexpr uint32_t kFrame = 16;
+
+    /// An image, its memory and its 2D view.
+    struct Image
+    {
+        VkImage image = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        VkImageView view = VK_NULL_HANDLE;
+    };
+
+    /// A host-visible, coherent buffer, mapped.
+    struct HostBuffer
+    {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        float* mapped = nullptr;
+    };
+
+    /// One frame on the GPU: a black kFrame x kFrame input with a single light of 1 at (lightX, lightY), uploaded from
+    /// a host buffer, and an output read back into another.
+    struct GpuFrame
+    {
+        uint32_t lightX = 0, lightY = 0;
+        Image input, output;
+        HostBuffer upload, readback;
+    };
+
     void SetUp() override
     {
         const char* layer = "VK_LAYER_KHRONOS_validation";
@@ -120,6 +178,7 @@ class ApiTest : public ::testing::Test
                 physicalDevice_ = d;
         }
         ASSERT_NE(physicalDevice_, VK_NULL_HANDLE) << "no lavapipe device (Debian: mesa-vulkan-drivers)";
+        ASSERT_TRUE(hasDeviceExtension(physicalDevice_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME));
 
         vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &count, nullptr);
         std::vector<VkQueueFamilyProperties> families(count);
@@ -128,35 +187,39 @@ class ApiTest : public ::testing::Test
             if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
                 queueFamily_ = i;
         ASSERT_NE(queueFamily_, UINT32_MAX) << "no compute queue";
-
-        const float priority = 1.0f;
-        VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-        qci.queueFamilyIndex = queueFamily_;
-        qci.queueCount = 1;
-        qci.pQueuePriorities = &priority;
-        // The plugin's output is a storage image of any format: FftbContextCreateInfo requires this feature.
-        VkPhysicalDeviceFeatures features{};
-        features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
-        VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-        dci.queueCreateInfoCount = 1;
-        dci.pQueueCreateInfos = &qci;
-        dci.pEnabledFeatures = &features;
-        ASSERT_EQ(vkCreateDevice(physicalDevice_, &dci, nullptr, &device_), VK_SUCCESS);
+        ASSERT_EQ(createDevice(true, &device_), VK_SUCCESS);
+        vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
     }
 
     void TearDown() override
     {
+        if (device_)
+        {
+            // After a failed assertion, work may still be pending, and waiting for an event.
+            for (VkEvent event : events_)
+                vkSetEvent(device_, event);
+            vkDeviceWaitIdle(device_);
+        }
+        for (FftbBloomPlan plan : plans_)
+            fftbDestroyBloomPlan(plan);
+        for (FftbKernel kernel : kernels_)
+            fftbDestroyKernel(kernel);
         fftbDestroyKernel(kernel_);
-        if (context_)
-            fftbDestroyContext(context_);
+        fftbDestroyContext(context_);
         if (device_)
         {
             for (VkImageView view : views_)
                 vkDestroyImageView(device_, view, nullptr);
             for (VkImage image : images_)
                 vkDestroyImage(device_, image, nullptr);
+            for (VkBuffer buffer : buffers_)
+                vkDestroyBuffer(device_, buffer, nullptr);
             for (VkDeviceMemory memory : memories_)
                 vkFreeMemory(device_, memory, nullptr);
+            for (VkFence fence : fences_)
+                vkDestroyFence(device_, fence, nullptr);
+            for (VkEvent event : events_)
+                vkDestroyEvent(device_, event, nullptr);
             if (commandPool_)
                 vkDestroyCommandPool(device_, commandPool_, nullptr);
             vkDestroyDevice(device_, nullptr);
@@ -174,6 +237,29 @@ class ApiTest : public ::testing::Test
             ADD_FAILURE() << "validation: " << m;
     }
 
+    /// A device on physicalDevice_ with one compute queue and the feature fftbloom needs, and with the extension it
+    /// needs when `pushDescriptor`.
+    VkResult createDevice(bool pushDescriptor, VkDevice* device) const
+    {
+        const float priority = 1.0f;
+        VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+        qci.queueFamilyIndex = queueFamily_;
+        qci.queueCount = 1;
+        qci.pQueuePriorities = &priority;
+        // The plugin's output is a storage image of any format, and every pass pushes its descriptors:
+        // FftbContextCreateInfo requires both.
+        VkPhysicalDeviceFeatures features{};
+        features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+        const char* extension = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+        VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+        dci.queueCreateInfoCount = 1;
+        dci.pQueueCreateInfos = &qci;
+        dci.pEnabledFeatures = &features;
+        dci.enabledExtensionCount = pushDescriptor ? 1 : 0;
+        dci.ppEnabledExtensionNames = &extension;
+        return vkCreateDevice(physicalDevice_, &dci, nullptr, device);
+    }
+
     /// Valid settings for a small context; tests break one field at a time.
     FftbContextCreateInfo validCreateInfo()
     {
@@ -188,7 +274,6 @@ class ApiTest : public ::testing::Test
         info.maxHeight = 48;
         info.maxKernelResolutionWidth = 16;
         info.maxKernelResolutionHeight = 8;
-        info.maxFramesInFlight = 2;
         info.messageCallback = recordMessage;
         info.messageUserData = &messages_;
         return info;
@@ -216,12 +301,76 @@ class ApiTest : public ::testing::Test
         return info;
     }
 
-    /// fftbCreateKernel of `info` on context_ into kernel_ (the previous one destroyed).
+    /// fftbCreateKernel of `info` on context_ into kernel_ (the previous one destroyed, with the plans).
     FftbResult createKernel(const FftbKernelInfo& info)
     {
+        destroyPlans();
         fftbDestroyKernel(kernel_);
         kernel_ = nullptr;
         return fftbCreateKernel(context_, &info, &kernel_);
+    }
+
+    /// A kernel of `info` on context_ besides kernel_, destroyed at teardown unless destroyKernel is called first.
+    FftbKernel addKernel(const FftbKernelInfo& info)
+    {
+        FftbKernel made = nullptr;
+        EXPECT_EQ(fftbCreateKernel(context_, &info, &made), FFTB_SUCCESS);
+        if (made)
+            kernels_.push_back(made);
+        return made;
+    }
+
+    void destroyKernel(FftbKernel kernel)
+    {
+        kernels_.erase(std::find(kernels_.begin(), kernels_.end(), kernel));
+        fftbDestroyKernel(kernel);
+    }
+
+    /// Valid plan settings within validCreateInfo()'s extents, for kernel_.
+    FftbBloomPlanCreateInfo validPlanInfo() const
+    {
+        FftbBloomPlanCreateInfo info{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+        info.kernel = kernel_;
+        info.width = 16;
+        info.height = 16;
+        info.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        info.padding = FFTB_PADDING_ZERO;
+        info.axisOrder = FFTB_AXIS_ORDER_AUTO;
+        return info;
+    }
+
+    /// fftbCreateBloomPlan of `info` on `context` (context_ when null) into `*plan`; a plan made is destroyed at
+    /// teardown, or by destroyPlan or destroyPlans, before any kernel or context.
+    FftbResult createPlan(const FftbBloomPlanCreateInfo& info, FftbBloomPlan* plan, FftbContext context = nullptr)
+    {
+        int sentinel = 0;
+        *plan = reinterpret_cast<FftbBloomPlan>(&sentinel); // any non-null value, to see it cleared on failure
+        const FftbResult result = fftbCreateBloomPlan(context ? context : context_, &info, plan);
+        EXPECT_EQ(result == FFTB_SUCCESS, *plan != nullptr) << "a plan exactly when it succeeds";
+        if (*plan)
+            plans_.push_back(*plan);
+        return result;
+    }
+
+    /// A plan of `info` on context_; expects success and silence.
+    FftbBloomPlan plan(const FftbBloomPlanCreateInfo& info)
+    {
+        FftbBloomPlan made = nullptr;
+        EXPECT_EQ(createPlan(info, &made), FFTB_SUCCESS) << (messages_.empty() ? "" : messages_[0].text);
+        return made;
+    }
+
+    void destroyPlan(FftbBloomPlan plan)
+    {
+        plans_.erase(std::find(plans_.begin(), plans_.end(), plan));
+        fftbDestroyBloomPlan(plan);
+    }
+
+    void destroyPlans()
+    {
+        for (FftbBloomPlan plan : plans_)
+            fftbDestroyBloomPlan(plan);
+        plans_.clear();
     }
 
     /// Expects exactly one message since the last check, with `result` and naming `field`; then forgets it.
@@ -235,49 +384,195 @@ class ApiTest : public ::testing::Test
         messages_.clear();
     }
 
-    /// A 2D RGBA32F view the bloom could read or write; never used by the GPU here, so left in its initial layout.
-    VkImageView createView()
+    /// Memory for `requirements` with `flags`, freed at teardown unless released first (destroyImage,
+    /// destroyHostBuffer).
+    VkDeviceMemory allocate(const VkMemoryRequirements& requirements, VkMemoryPropertyFlags flags)
     {
-        VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-        ici.imageType = VK_IMAGE_TYPE_2D;
-        ici.format = VK_FORMAT_R32G32B32A32_SFLOAT;
-        ici.extent = {16, 16, 1};
-        ici.mipLevels = 1;
-        ici.arrayLayers = 1;
-        ici.samples = VK_SAMPLE_COUNT_1_BIT;
-        ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-        ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
-        ici.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-        ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        VkImage image = VK_NULL_HANDLE;
-        EXPECT_EQ(vkCreateImage(device_, &ici, nullptr, &image), VK_SUCCESS);
-        images_.push_back(image);
-
-        // A view needs bound memory (VUID-VkImageViewCreateInfo-image-01020).
-        VkMemoryRequirements req;
-        vkGetImageMemoryRequirements(device_, image, &req);
         VkPhysicalDeviceMemoryProperties props;
         vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &props);
         uint32_t type = 0;
-        while (type < props.memoryTypeCount && !(req.memoryTypeBits & (1u << type)))
+        while (type < props.memoryTypeCount && (!(requirements.memoryTypeBits & (1u << type)) ||
+                                                (props.memoryTypes[type].propertyFlags & flags) != flags))
             ++type;
+        EXPECT_LT(type, props.memoryTypeCount) << "no memory type with flags " << flags;
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        mai.allocationSize = req.size;
+        mai.allocationSize = requirements.size;
         mai.memoryTypeIndex = type;
         VkDeviceMemory memory = VK_NULL_HANDLE;
         EXPECT_EQ(vkAllocateMemory(device_, &mai, nullptr, &memory), VK_SUCCESS);
         memories_.push_back(memory);
-        EXPECT_EQ(vkBindImageMemory(device_, image, memory, 0), VK_SUCCESS);
+        return memory;
+    }
 
+    /// Destroys `handle` with `destroy` and forgets it in `owned`.
+    template <typename Handle, typename Destroy>
+    void release(std::vector<Handle>& owned, Handle& handle, Destroy destroy)
+    {
+        if (!handle)
+            return;
+        owned.erase(std::find(owned.begin(), owned.end(), handle));
+        destroy(device_, handle, nullptr);
+        handle = VK_NULL_HANDLE;
+    }
+
+    /// A 2D RGBA32F image of `size` x `size` texels with `usage`, bound to memory of its own, and its view.
+    Image createImage(VkImageUsageFlags usage, uint32_t size)
+    {
+        VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+        ici.imageType = VK_IMAGE_TYPE_2D;
+        ici.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+        ici.extent = {size, size, 1};
+        ici.mipLevels = 1;
+        ici.arrayLayers = 1;
+        ici.samples = VK_SAMPLE_COUNT_1_BIT;
+        ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+        ici.usage = usage;
+        ici.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+        ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        Image image;
+        EXPECT_EQ(vkCreateImage(device_, &ici, nullptr, &image.image), VK_SUCCESS);
+        images_.push_back(image.image);
+        // A view needs bound memory (VUID-VkImageViewCreateInfo-image-01020).
+        VkMemoryRequirements requirements;
+        vkGetImageMemoryRequirements(device_, image.image, &requirements);
+        image.memory = allocate(requirements, 0);
+        EXPECT_EQ(vkBindImageMemory(device_, image.image, image.memory, 0), VK_SUCCESS);
         VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vci.image = image;
+        vci.image = image.image;
         vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
         vci.format = ici.format;
         vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        VkImageView view = VK_NULL_HANDLE;
-        EXPECT_EQ(vkCreateImageView(device_, &vci, nullptr, &view), VK_SUCCESS);
-        views_.push_back(view);
-        return view;
+        EXPECT_EQ(vkCreateImageView(device_, &vci, nullptr, &image.view), VK_SUCCESS);
+        views_.push_back(image.view);
+        return image;
+    }
+
+    void destroyImage(Image& image)
+    {
+        release(views_, image.view, vkDestroyImageView);
+        release(images_, image.image, vkDestroyImage);
+        release(memories_, image.memory, vkFreeMemory);
+    }
+
+    /// A 16 x 16 view the bloom could read or write; never used by the GPU, so left in its initial layout.
+    VkImageView createView() { return createImage(VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT, 16).view; }
+
+    /// A host-visible, coherent buffer of `bytes` with `usage`, mapped.
+    HostBuffer createHostBuffer(VkDeviceSize bytes, VkBufferUsageFlags usage)
+    {
+        VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        bci.size = bytes;
+        bci.usage = usage;
+        HostBuffer b;
+        EXPECT_EQ(vkCreateBuffer(device_, &bci, nullptr, &b.buffer), VK_SUCCESS);
+        buffers_.push_back(b.buffer);
+        VkMemoryRequirements requirements;
+        vkGetBufferMemoryRequirements(device_, b.buffer, &requirements);
+        b.memory = allocate(requirements, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        EXPECT_EQ(vkBindBufferMemory(device_, b.buffer, b.memory, 0), VK_SUCCESS);
+        void* mapped = nullptr;
+        EXPECT_EQ(vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &mapped), VK_SUCCESS);
+        b.mapped = static_cast<float*>(mapped);
+        return b;
+    }
+
+    void destroyHostBuffer(HostBuffer& b)
+    {
+        release(buffers_, b.buffer, vkDestroyBuffer);
+        release(memories_, b.memory, vkFreeMemory);
+    }
+
+    /// The images and buffers of a frame whose single light lies at (lightX, lightY).
+    GpuFrame createFrame(uint32_t lightX, uint32_t lightY)
+    {
+        GpuFrame f;
+        f.lightX = lightX;
+        f.lightY = lightY;
+        const VkDeviceSize bytes = VkDeviceSize(kFrame) * kFrame * 4 * sizeof(float);
+        f.upload = createHostBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        f.readback = createHostBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        for (uint32_t i = 0; i < kFrame * kFrame * 4; ++i)
+            f.upload.mapped[i] = i % 4 == 3 || i / 4 == lightY * kFrame + lightX ? 1.0f : 0.0f;
+        f.input = createImage(VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, kFrame);
+        f.output = createImage(VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, kFrame);
+        return f;
+    }
+
+    void destroyFrame(GpuFrame& f)
+    {
+        destroyImage(f.input);
+        destroyImage(f.output);
+        destroyHostBuffer(f.upload);
+        destroyHostBuffer(f.readback);
+    }
+
+    /// Records the upload of `f`'s input, its bloom with `plan` in FFTB_OUTPUT_MODE_BLOOM (the plugin moving the
+    /// images between their layouts) and the readback of its output, which the host may read once `cb` completed.
+    void recordFrame(VkCommandBuffer cb, FftbBloomPlan plan, const GpuFrame& f)
+    {
+        const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        VkImageMemoryBarrier toCopy{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        toCopy.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        toCopy.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        toCopy.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        toCopy.srcQueueFamilyIndex = toCopy.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        toCopy.image = f.input.image;
+        toCopy.subresourceRange = range;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                             nullptr, 1, &toCopy);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {kFrame, kFrame, 1};
+        vkCmdCopyBufferToImage(cb, f.upload.buffer, f.input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+
+        FftbImageBarrierInfo barriers{FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
+        barriers.inputImage = f.input.image;
+        barriers.inputRange = range;
+        barriers.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        barriers.inputStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+        barriers.inputAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        barriers.outputImage = f.output.image;
+        barriers.outputRange = range;
+        barriers.outputOldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        barriers.outputNewLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        barriers.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+        barriers.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+        FftbBloomInfo bloom{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        bloom.pNext = &barriers;
+        bloom.inputView = f.input.view;
+        bloom.outputView = f.output.view;
+        bloom.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+        EXPECT_EQ(fftbCmdBloom(plan, cb, &bloom), FFTB_SUCCESS) << (messages_.empty() ? "" : messages_[0].text);
+
+        vkCmdCopyImageToBuffer(cb, f.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, f.readback.buffer, 1, &region);
+        VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
+                             0, nullptr);
+    }
+
+    /// Expects the output of `f`, bloomed in exact mode, to be the kernel of `texels` (width x height) normalized per
+    /// channel with its centre texel on the light, and 0 elsewhere: the bloom of one texel of 1 is the kernel. With
+    /// FFTB_PADDING_ZERO_NORMALIZED too, for a light at least twice the kernel's half extent from every edge: the
+    /// border weights are 1 wherever its bloom reaches.
+    void expectTheKernelAtTheLight(const GpuFrame& f, const std::vector<float>& texels, uint32_t width, uint32_t height)
+    {
+        double sums[3] = {};
+        for (size_t i = 0; i < texels.size(); ++i)
+            sums[i % 3] += texels[i];
+        double peak = 0.0, error = 0.0;
+        for (int y = 0; y < int(kFrame); ++y)
+            for (int x = 0; x < int(kFrame); ++x)
+                for (int c = 0; c < 3; ++c)
+                {
+                    const int kx = x - int(f.lightX) + int(width / 2), ky = y - int(f.lightY) + int(height / 2);
+                    const bool inside = kx >= 0 && ky >= 0 && kx < int(width) && ky < int(height);
+                    const double expected = inside ? texels[(size_t(ky) * width + size_t(kx)) * 3 + c] / sums[c] : 0.0;
+                    peak = std::max(peak, expected);
+                    error = std::max(error, std::abs(f.readback.mapped[(y * kFrame + x) * 4 + c] - expected));
+                }
+        EXPECT_LE(error, 1e-4 * peak) << "the bloom of the light at (" << f.lightX << ", " << f.lightY << ")";
     }
 
     /// A primary command buffer in the recording state.
@@ -308,19 +603,60 @@ class ApiTest : public ::testing::Test
         vkFreeCommandBuffers(device_, commandPool_, 1, &cb);
     }
 
-    /// Valid per-frame settings within validCreateInfo()'s extents.
+    /// An unsignaled fence, destroyed at teardown.
+    VkFence createFence()
+    {
+        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VkFence fence = VK_NULL_HANDLE;
+        EXPECT_EQ(vkCreateFence(device_, &fci, nullptr, &fence), VK_SUCCESS);
+        fences_.push_back(fence);
+        return fence;
+    }
+
+    /// An unset event, destroyed at teardown (which sets it first, so that no command buffer is left waiting).
+    VkEvent createEvent()
+    {
+        VkEventCreateInfo eci{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+        VkEvent event = VK_NULL_HANDLE;
+        EXPECT_EQ(vkCreateEvent(device_, &eci, nullptr, &event), VK_SUCCESS);
+        events_.push_back(event);
+        return event;
+    }
+
+    /// Ends `cb` and submits it, signalling `fence`.
+    void submit(VkCommandBuffer cb, VkFence fence)
+    {
+        ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cb;
+        ASSERT_EQ(vkQueueSubmit(queue_, 1, &si, fence), VK_SUCCESS);
+    }
+
+    /// Waits for `fence` and makes it unsignaled again, then frees `cb`, which signalled it.
+    void wait(VkFence fence, VkCommandBuffer cb)
+    {
+        ASSERT_EQ(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX), VK_SUCCESS);
+        ASSERT_EQ(vkResetFences(device_, 1, &fence), VK_SUCCESS);
+        vkFreeCommandBuffers(device_, commandPool_, 1, &cb);
+    }
+
+    /// Submits `cb` and waits for it to complete.
+    void submitAndWait(VkCommandBuffer cb)
+    {
+        if (!fence_)
+            fence_ = createFence();
+        submit(cb, fence_);
+        wait(fence_, cb);
+    }
+
+    /// Valid per-frame settings for a plan of one view: views it could read and write, the bloom alone.
     FftbBloomInfo validBloomInfo()
     {
         FftbBloomInfo info{};
         info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
-        info.kernel = kernel_;
         info.inputView = createView();
-        info.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         info.outputView = createView();
-        info.width = 16;
-        info.height = 16;
-        info.padding = FFTB_PADDING_ZERO;
-        info.axisOrder = FFTB_AXIS_ORDER_AUTO;
         info.outputMode = FFTB_OUTPUT_MODE_BLOOM;
         info.intensity = 1.0f;
         info.sharpen = 0.0f;
@@ -332,12 +668,19 @@ class ApiTest : public ::testing::Test
     VkPhysicalDevice physicalDevice_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = UINT32_MAX;
     VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
     VkCommandPool commandPool_ = VK_NULL_HANDLE;
+    VkFence fence_ = VK_NULL_HANDLE;
     std::vector<VkImage> images_;
+    std::vector<VkBuffer> buffers_;
     std::vector<VkDeviceMemory> memories_;
     std::vector<VkImageView> views_;
+    std::vector<VkFence> fences_;
+    std::vector<VkEvent> events_;
     FftbContext context_ = nullptr;
     FftbKernel kernel_ = nullptr;
+    std::vector<FftbKernel> kernels_;
+    std::vector<FftbBloomPlan> plans_;
     std::vector<float> kernelTexels_;
     std::vector<Message> messages_;
     std::vector<std::string> validationMessages_;
@@ -392,15 +735,6 @@ TEST_F(ApiTest, CreateRejectsKernelWiderThanTheLongestFft)
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelResolutionWidth");
 }
 
-TEST_F(ApiTest, CreateRejectsTooManyFramesInFlight)
-{
-    FftbContextCreateInfo info = validCreateInfo();
-    info.maxFramesInFlight = 17;
-    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(context_, nullptr);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxFramesInFlight");
-}
-
 TEST_F(ApiTest, CreateChecksThePlannerInfoChain)
 {
     FftbContextCreateInfo info = validCreateInfo();
@@ -425,16 +759,26 @@ TEST_F(ApiTest, CreateAndDestroyAreClean)
     createContext();
     fftbDestroyContext(context_);
     context_ = nullptr;
-    // Both ends of maxFramesInFlight's documented range: 0 (the default, 3) and 16.
-    FftbContextCreateInfo info = validCreateInfo();
-    info.maxFramesInFlight = 0;
-    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
-    fftbDestroyContext(context_);
-    context_ = nullptr;
-    info.maxFramesInFlight = 16;
-    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    createContext(); // a second context on the same device, after the first is gone
+    // NULL handles are ignored.
+    fftbDestroyBloomPlan(nullptr);
+    fftbDestroyKernel(nullptr);
+    fftbDestroyContext(nullptr);
     EXPECT_TRUE(messages_.empty());
     // TearDown destroys it; the validation layer reports any object left behind at vkDestroyDevice.
+}
+
+TEST_F(ApiTest, CreateReturnsUnsupportedOnADeviceWithoutPushDescriptors)
+{
+    // Every pass pushes its descriptors: a device created without VK_KHR_push_descriptor cannot run them.
+    VkDevice device = VK_NULL_HANDLE;
+    ASSERT_EQ(createDevice(false, &device), VK_SUCCESS);
+    FftbContextCreateInfo info = validCreateInfo();
+    info.device = device;
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_UNSUPPORTED);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_UNSUPPORTED, "VK_KHR_push_descriptor");
+    vkDestroyDevice(device, nullptr);
 }
 
 TEST_F(ApiTest, CreateRejectsExtentsNeedingAnFftLongerThan16384)
@@ -555,12 +899,11 @@ TEST_F(ApiTest, CreateKernelRejectsKernelLargerThanTheMaximum)
     EXPECT_TRUE(messages_.empty());
 }
 
-TEST_F(ApiTest, CmdBloomWithoutKernel)
+TEST_F(ApiTest, CreateBloomPlanWithoutKernel)
 {
     createContext();
-    const FftbBloomInfo info = validBloomInfo();
-    const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    FftbBloomPlan plan = nullptr;
+    EXPECT_EQ(createPlan(validPlanInfo(), &plan), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernel");
     // A rejected kernel leaves no handle behind.
     FftbKernelInfo kernelInfo = kernel(2, 2);
@@ -568,24 +911,77 @@ TEST_F(ApiTest, CmdBloomWithoutKernel)
     EXPECT_EQ(createKernel(kernelInfo), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(kernel_, nullptr);
     messages_.clear();
-    endCommandBuffer(cb);
 }
 
-TEST_F(ApiTest, CmdBloomRejectsExtentLargerThanAtCreation)
+TEST_F(ApiTest, CreateBloomPlanRejectsExtentLargerThanTheContexts)
 {
     createContext();
-    const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
-    FftbBloomInfo info = validBloomInfo();
-    const VkCommandBuffer cb = beginCommandBuffer();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo info = validPlanInfo();
+    FftbBloomPlan plan = nullptr;
     info.width = 65; // maxWidth is 64
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_EQ(createPlan(info, &plan), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "width");
     info.width = 16;
     info.height = 49; // maxHeight is 48
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_EQ(createPlan(info, &plan), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "height");
-    endCommandBuffer(cb);
+}
+
+// fftbCreateBloomPlan checks every field once, naming it, before it compiles or allocates anything.
+TEST_F(ApiTest, CreateBloomPlanRejectsABadFieldNamingIt)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    int sentinel = 0;
+    FftbBloomPlan plan = reinterpret_cast<FftbBloomPlan>(&sentinel);
+    EXPECT_EQ(fftbCreateBloomPlan(context_, nullptr, &plan), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(plan, nullptr) << "the output handle is cleared on failure";
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "createInfo: NULL");
+    const FftbBloomPlanCreateInfo valid = validPlanInfo();
+    EXPECT_EQ(fftbCreateBloomPlan(context_, &valid, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCreateBloomPlan(nullptr, &valid, &plan), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(messages_.empty()) << "without a plan to return or a context, there is no callback to call";
+
+    static const FftbPlannerInfo stranger{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+    const struct
+    {
+        void (*set)(FftbBloomPlanCreateInfo&);
+        FftbResult result;
+        const char* field;
+    } cases[] = {
+        {[](FftbBloomPlanCreateInfo& i) { i.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO; }, FFTB_ERROR_INVALID_ARGUMENT,
+         "createInfo.sType"},
+        {[](FftbBloomPlanCreateInfo& i) { i.pNext = &stranger; }, FFTB_ERROR_INVALID_ARGUMENT, "createInfo.pNext"},
+        {[](FftbBloomPlanCreateInfo& i) { i.inputLayout = VK_IMAGE_LAYOUT_UNDEFINED; }, FFTB_ERROR_INVALID_ARGUMENT,
+         "inputLayout"},
+        {[](FftbBloomPlanCreateInfo& i) { i.width = 0; }, FFTB_ERROR_INVALID_ARGUMENT, "width"},
+        {[](FftbBloomPlanCreateInfo& i) { i.viewCount = FFTB_MAX_VIEWS + 1; }, FFTB_ERROR_INVALID_ARGUMENT,
+         "viewCount: 9 outside"},
+        {[](FftbBloomPlanCreateInfo& i) { i.viewCount = 2; }, FFTB_ERROR_DEVICE_LIMIT, "maxViews 1"},
+        {[](FftbBloomPlanCreateInfo& i) { i.padding = FftbPadding(3); }, FFTB_ERROR_INVALID_ARGUMENT, "padding"},
+        {[](FftbBloomPlanCreateInfo& i) { i.axisOrder = FftbAxisOrder(3); }, FFTB_ERROR_INVALID_ARGUMENT, "axisOrder"},
+        {[](FftbBloomPlanCreateInfo& i) { i.storagePrecision = FftbStoragePrecision(2); }, FFTB_ERROR_INVALID_ARGUMENT,
+         "storagePrecision"},
+        {[](FftbBloomPlanCreateInfo& i) { i.resolution = FftbBloomResolution(2); }, FFTB_ERROR_INVALID_ARGUMENT,
+         "resolution"},
+        {[](FftbBloomPlanCreateInfo& i) { i.kernelScaleUnit = FftbKernelScaleUnit(3); }, FFTB_ERROR_INVALID_ARGUMENT,
+         "kernelScaleUnit"},
+        {[](FftbBloomPlanCreateInfo& i)
+         {
+             i.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+             i.kernelScale = std::numeric_limits<float>::quiet_NaN();
+         },
+         FFTB_ERROR_INVALID_ARGUMENT, "kernelScale"},
+    };
+    for (const auto& c : cases)
+    {
+        FftbBloomPlanCreateInfo info = validPlanInfo();
+        c.set(info);
+        EXPECT_EQ(createPlan(info, &plan), c.result) << c.field;
+        expectOneMessage(c.result, c.field);
+    }
+    EXPECT_TRUE(plans_.empty());
 }
 
 TEST_F(ApiTest, CreateRejectsMoreViewsThanTheMaximum)
@@ -606,62 +1002,102 @@ TEST_F(ApiTest, CreateRejectsMoreViewsThanTheMaximum)
     EXPECT_EQ(two.borderWeightBytes, one.borderWeightBytes) << "the views share the border weights";
 }
 
+// A plan of several views takes its views from an FftbMultiViewInfo of exactly its view count, and only from it.
 TEST_F(ApiTest, CmdBloomChecksTheMultiViewInfoNamingTheField)
 {
     FftbContextCreateInfo createInfo = validCreateInfo();
     createInfo.maxViews = 2;
     ASSERT_EQ(fftbCreateContext(&createInfo, &context_), FFTB_SUCCESS);
-    const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.viewCount = 3;
+    FftbBloomPlan stereo = nullptr;
+    EXPECT_EQ(createPlan(planInfo, &stereo), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "viewCount: 3 views, more than the context's maxViews 2");
+    planInfo.viewCount = 2;
+    stereo = plan(planInfo);
+    ASSERT_NE(stereo, nullptr);
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(stereo, &node), FFTB_SUCCESS);
     FftbBloomInfo info = validBloomInfo();
-    const VkImageView inputs[2] = {info.inputView, info.inputView}, outputs[2] = {info.outputView, info.outputView};
+    const VkImageView inputs[2] = {info.inputView, createView()}, outputs[2] = {info.outputView, createView()};
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(stereo, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfo.pNext: no FftbMultiViewInfo, for a plan of 2 views");
     FftbMultiViewInfo views{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
     views.viewCount = 2;
     views.pInputViews = inputs;
     views.pOutputViews = outputs;
     info.pNext = &views;
-    const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(stereo, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputView, outputView: must be VK_NULL_HANDLE");
     info.inputView = info.outputView = VK_NULL_HANDLE;
     struct Case
     {
         uint32_t viewCount;
         bool nullArray, nullView;
-        FftbResult result;
         const char* field;
     };
-    for (const Case& c : {Case{0, false, false, FFTB_ERROR_INVALID_ARGUMENT, "FftbMultiViewInfo.viewCount: 0"},
-                          Case{FFTB_MAX_VIEWS + 1, false, false, FFTB_ERROR_INVALID_ARGUMENT, "viewCount: 9 outside"},
-                          Case{3, false, false, FFTB_ERROR_DEVICE_LIMIT, "maxViews 2"},
-                          Case{2, true, false, FFTB_ERROR_INVALID_ARGUMENT, "pInputViews, pOutputViews: NULL"},
-                          Case{2, false, true, FFTB_ERROR_INVALID_ARGUMENT, "pInputViews[1], pOutputViews[1]"}})
+    for (const Case& c : {Case{0, false, false, "FftbMultiViewInfo.viewCount: 0, the plan's is 2"},
+                          Case{1, false, false, "FftbMultiViewInfo.viewCount: 1, the plan's is 2"},
+                          Case{3, false, false, "FftbMultiViewInfo.viewCount: 3, the plan's is 2"},
+                          Case{2, true, false, "pInputViews, pOutputViews: NULL"},
+                          Case{2, false, true, "pInputViews[1], pOutputViews[1]"}})
     {
         const VkImageView withNull[2] = {inputs[0], VK_NULL_HANDLE};
         views.viewCount = c.viewCount;
         views.pInputViews = c.nullArray ? nullptr : c.nullView ? withNull : inputs;
-        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), c.result) << c.field;
-        expectOneMessage(c.result, c.field);
-        if (c.nullArray || c.nullView)
-            continue;
-        FftbNodeDescription d{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-        EXPECT_EQ(fftbDescribeNode(context_, &info, &d), c.result) << c.field;
-        expectOneMessage(c.result, c.field);
+        EXPECT_EQ(fftbCmdBloom(stereo, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << c.field;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, c.field);
     }
+    views.viewCount = 2;
+    views.pInputViews = inputs;
+    EXPECT_EQ(fftbCmdBloom(stereo, cb, &info), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty());
     endCommandBuffer(cb);
+}
+
+TEST_F(ApiTest, CmdBloomRefusesAMultiViewInfoForAPlanOfOneView)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    for (uint32_t viewCount : {0u, 1u}) // both mean one view
+    {
+        FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+        planInfo.viewCount = viewCount;
+        const FftbBloomPlan single = plan(planInfo);
+        ASSERT_NE(single, nullptr);
+        FftbBloomInfo info = validBloomInfo();
+        const VkImageView inputs[1] = {info.inputView}, outputs[1] = {info.outputView};
+        FftbMultiViewInfo views{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
+        views.viewCount = 1;
+        views.pInputViews = inputs;
+        views.pOutputViews = outputs;
+        info.pNext = &views;
+        const VkCommandBuffer cb = beginCommandBuffer();
+        EXPECT_EQ(fftbCmdBloom(single, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "an FftbMultiViewInfo, for a plan of one view");
+        info.inputView = info.outputView = VK_NULL_HANDLE; // as a bloom of several views gives them
+        EXPECT_EQ(fftbCmdBloom(single, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "an FftbMultiViewInfo, for a plan of one view");
+        info.pNext = nullptr;
+        EXPECT_EQ(fftbCmdBloom(single, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "and no views at all";
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputView, outputView: VK_NULL_HANDLE");
+        endCommandBuffer(cb);
+    }
 }
 
 TEST_F(ApiTest, CmdBloomRejectsSharpenOutsideUnitInterval)
 {
     createContext();
-    const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbBloomPlan bloomPlan = plan(validPlanInfo());
     FftbBloomInfo info = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
     for (float sharpen : {1.5f, -0.25f, std::numeric_limits<float>::quiet_NaN()})
     {
         info.sharpen = sharpen;
-        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "sharpen " << sharpen;
+        EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "sharpen " << sharpen;
         expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sharpen");
     }
     endCommandBuffer(cb);
@@ -670,8 +1106,8 @@ TEST_F(ApiTest, CmdBloomRejectsSharpenOutsideUnitInterval)
 TEST_F(ApiTest, CmdBloomRejectsANegativeOrNonFiniteTintAndTakesAnyOther)
 {
     createContext();
-    const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbBloomPlan bloomPlan = plan(validPlanInfo());
     const VkCommandBuffer cb = beginCommandBuffer();
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     for (float bad : {-0.5f, nan, inf})
@@ -680,12 +1116,12 @@ TEST_F(ApiTest, CmdBloomRejectsANegativeOrNonFiniteTintAndTakesAnyOther)
             FftbBloomInfo info = validBloomInfo();
             info.tint[0] = info.tint[1] = info.tint[2] = 1.0f;
             info.tint[c] = bad;
-            EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "tint[" << c << "] " << bad;
+            EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "tint[" << c << "] " << bad;
             expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "tint");
         }
     FftbBloomInfo info = validBloomInfo();
     info.tint[0] = 8.0f; // above 1, and a zero channel
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
     endCommandBuffer(cb);
     EXPECT_TRUE(messages_.empty());
 }
@@ -722,13 +1158,27 @@ TEST_F(ApiTest, CmdGenerateKernelChecksItsArgumentsNamingTheField)
     FftbContextCreateInfo create = validCreateInfo();
     create.maxKernelResolutionWidth = create.maxKernelResolutionHeight = 64;
     ASSERT_EQ(fftbCreateContext(&create, &context_), FFTB_SUCCESS);
+    // The generator is set up when the kernel is made, for one Airy radius: K x K texels, K a power of two.
+    FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
+    FftbKernelInfo generated = kernel(48, 48);
+    generated.pNext = &generator;
+    EXPECT_EQ(createKernel(generated), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "a generated kernel (FftbKernelGeneratorInfo) is K x K, K a power "
+                                                  "of two in 64..2048");
+    generated = kernel(64, 64);
+    generated.pNext = &generator;
+    generator.airyRadiusTexels = 9.0f; // at most K / 8
+    EXPECT_EQ(createKernel(generated), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FftbKernelGeneratorInfo.airyRadiusTexels");
+
     const VkCommandBuffer cb = beginCommandBuffer();
     FftbApertureInfo aperture{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
     aperture.blades = 6;
-    ASSERT_EQ(createKernel(kernel(48, 48)), FFTB_SUCCESS);
-    EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, kernel_), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "a generated kernel is K x K, K a power of two in 64..2048");
     ASSERT_EQ(createKernel(kernel(64, 64)), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, kernel_), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernel: created without an FftbKernelGeneratorInfo");
+    generator.airyRadiusTexels = 0.0f; // 2 texels
+    ASSERT_EQ(createKernel(generated), FFTB_SUCCESS);
     EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernel: VK_NULL_HANDLE");
     EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, nullptr, kernel_), FFTB_ERROR_INVALID_ARGUMENT);
@@ -744,6 +1194,8 @@ TEST_F(ApiTest, CmdGenerateKernelChecksItsArgumentsNamingTheField)
     } cases[] = {
         {[](FftbApertureInfo& a) { a.blades = 2; }, "apertureInfo.blades"},
         {[](FftbApertureInfo& a) { a.airyRadiusTexels = 9.0f; }, "apertureInfo.airyRadiusTexels"},
+        {[](FftbApertureInfo& a) { a.airyRadiusTexels = 3.0f; },
+         "apertureInfo.airyRadiusTexels: 3.000000, not the kernel's FftbKernelGeneratorInfo.airyRadiusTexels"},
         {[](FftbApertureInfo& a) { a.corona = std::numeric_limits<float>::quiet_NaN(); }, "apertureInfo.corona"},
         {[](FftbApertureInfo& a) { a.dust = 5001; }, "apertureInfo.dust"},
         {[](FftbApertureInfo& a) { a.wavelengths = 8; }, "apertureInfo.wavelengths"}};
@@ -754,7 +1206,7 @@ TEST_F(ApiTest, CmdGenerateKernelChecksItsArgumentsNamingTheField)
         EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &bad, kernel_), FFTB_ERROR_INVALID_ARGUMENT) << c.field;
         expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, c.field);
     }
-    // Zeros are the defaults: an Airy radius of 2 texels, 32 wavelengths.
+    // Zeros are the defaults: an Airy radius of 2 texels, as the kernel's generator has, and 32 wavelengths.
     EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, kernel_), FFTB_SUCCESS);
     EXPECT_TRUE(messages_.empty());
     endCommandBuffer(cb);
@@ -763,15 +1215,15 @@ TEST_F(ApiTest, CmdGenerateKernelChecksItsArgumentsNamingTheField)
 TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
 {
     createContext();
-    const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbBloomPlan bloomPlan = plan(validPlanInfo());
     const VkCommandBuffer cb = beginCommandBuffer();
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     for (float threshold : {-0.5f, nan, inf})
     {
         FftbBloomInfo info = validBloomInfo();
         info.prefilterThreshold = threshold;
-        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "threshold " << threshold;
+        EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "threshold " << threshold;
         expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "prefilterThreshold");
     }
     for (float knee : {-0.5f, nan, 1.5f})
@@ -779,14 +1231,14 @@ TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
         FftbBloomInfo info = validBloomInfo();
         info.prefilterThreshold = 1.0f;
         info.prefilterKnee = knee;
-        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "knee " << knee;
+        EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "knee " << knee;
         expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "prefilterKnee");
     }
     for (float clamp : {-1.0f, nan, inf})
     {
         FftbBloomInfo info = validBloomInfo();
         info.prefilterClamp = clamp;
-        EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "clamp " << clamp;
+        EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "clamp " << clamp;
         expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "prefilterClamp");
     }
     FftbBloomInfo info = validBloomInfo();
@@ -794,21 +1246,23 @@ TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
     info.prefilterKnee = 1.0f; // the widest knee allowed
     info.prefilterClamp = 10.0f;
     info.outputMode = FFTB_OUTPUT_MODE_ADDITIVE;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
     info.outputMode = FftbOutputMode(3);
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "outputMode");
-    info.outputMode = FFTB_OUTPUT_MODE_ADDITIVE;
-    info.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
-    info.storagePrecision = FftbStoragePrecision(2);
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "storagePrecision");
     endCommandBuffer(cb);
+    // The storage precision is the plan's.
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
+    EXPECT_NE(plan(planInfo), nullptr);
+    planInfo.storagePrecision = FftbStoragePrecision(2);
+    FftbBloomPlan refused = nullptr;
+    EXPECT_EQ(createPlan(planInfo, &refused), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "storagePrecision");
 }
 
-// Every zero field of the per-frame info is the documented default, or refused naming the field where no default is
-// safe (docs/integration.md, "Per-frame settings").
+// Every zero field of the plan's and the frame's info is the documented default, or refused naming the field where no
+// default is safe (docs/integration.md, "Per-frame settings").
 static_assert(FFTB_PADDING_ZERO_NORMALIZED == 0 && FFTB_AXIS_ORDER_AUTO == 0 && FFTB_OUTPUT_MODE_COMPOSITE == 0 &&
                   FFTB_KERNEL_SCALE_NATIVE == 0 && FFTB_STORAGE_PRECISION_FLOAT32 == 0 &&
                   FFTB_SPECTRUM_MODE_RESAMPLED == 0 && FFTB_SPECTRUM_INTERPOLATION_ES == 0 &&
@@ -819,167 +1273,230 @@ TEST_F(ApiTest, AZeroInitializedBloomInfoIsTheCompositeOrRefusedNamingTheField)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo planInfo{};
+    planInfo.sType = FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO;
+    planInfo.kernel = kernel_;
+    planInfo.width = 16;
+    planInfo.height = 16;
+    FftbBloomPlan bloomPlan = nullptr;
+    EXPECT_EQ(createPlan(planInfo, &bloomPlan), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputLayout");
+    planInfo.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    bloomPlan = plan(planInfo);
+    ASSERT_NE(bloomPlan, nullptr);
+    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &description), FFTB_SUCCESS);
+    EXPECT_EQ(description.borderWeightPassCount, 3u) << "padding 0 is the normalized zero padding";
+    EXPECT_EQ(description.borderWeightBytes, VkDeviceSize(3) * 16 * 16 * 4);
+
     const VkCommandBuffer cb = beginCommandBuffer();
     FftbBloomInfo info{};
     info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
-    info.kernel = kernel_;
     info.inputView = createView();
     info.outputView = createView();
-    info.width = 16;
-    info.height = 16;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputLayout");
-    info.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT)
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT)
         << "a composite of intensity 0 would return the input";
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "intensity");
     info.outputMode = FFTB_OUTPUT_MODE_ADDITIVE;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "intensity");
     info.outputMode = FFTB_OUTPUT_MODE_BLOOM; // intensity is not read
-    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &description), FFTB_SUCCESS);
-    EXPECT_EQ(description.borderWeightPassCount, 3u) << "padding 0 is the normalized zero padding";
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
     info.outputMode = FftbOutputMode(0);
     info.intensity = 0.25f;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
     endCommandBuffer(cb);
 }
 
-TEST_F(ApiTest, RecordingCompilesWhatItLacksAndSaysHowLong)
+/// Counts the Vulkan calls that compile or allocate, passing them on: what the plugin makes in each of its calls.
+struct CreationCounter
+{
+    static inline PFN_vkCreateComputePipelines createComputePipelines = nullptr;
+    static inline PFN_vkCreateBuffer createBuffer = nullptr;
+    static inline PFN_vkAllocateMemory allocateMemory = nullptr;
+    static inline int pipelines = 0, buffers = 0, allocations = 0;
+
+    static VKAPI_ATTR VkResult VKAPI_CALL countPipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                                                         const VkComputePipelineCreateInfo* infos,
+                                                         const VkAllocationCallbacks* allocator, VkPipeline* out)
+    {
+        pipelines += int(count);
+        return createComputePipelines(device, cache, count, infos, allocator, out);
+    }
+    static VKAPI_ATTR VkResult VKAPI_CALL countBuffer(VkDevice device, const VkBufferCreateInfo* info,
+                                                      const VkAllocationCallbacks* allocator, VkBuffer* out)
+    {
+        ++buffers;
+        return createBuffer(device, info, allocator, out);
+    }
+    static VKAPI_ATTR VkResult VKAPI_CALL countAllocation(VkDevice device, const VkMemoryAllocateInfo* info,
+                                                          const VkAllocationCallbacks* allocator, VkDeviceMemory* out)
+    {
+        ++allocations;
+        return allocateMemory(device, info, allocator, out);
+    }
+    static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getDeviceProcAddr(VkDevice device, const char* name)
+    {
+        const PFN_vkVoidFunction function = vkGetDeviceProcAddr(device, name);
+        if (std::strcmp(name, "vkCreateComputePipelines") == 0)
+        {
+            createComputePipelines = reinterpret_cast<PFN_vkCreateComputePipelines>(function);
+            return reinterpret_cast<PFN_vkVoidFunction>(&countPipelines);
+        }
+        if (std::strcmp(name, "vkCreateBuffer") == 0)
+        {
+            createBuffer = reinterpret_cast<PFN_vkCreateBuffer>(function);
+            return reinterpret_cast<PFN_vkVoidFunction>(&countBuffer);
+        }
+        if (std::strcmp(name, "vkAllocateMemory") == 0)
+        {
+            allocateMemory = reinterpret_cast<PFN_vkAllocateMemory>(function);
+            return reinterpret_cast<PFN_vkVoidFunction>(&countAllocation);
+        }
+        return function;
+    }
+    static int total() { return pipelines + buffers + allocations; }
+    static void reset() { pipelines = buffers = allocations = 0; }
+};
+
+// fftbCreateBloomPlan compiles the pipelines and allocates the buffers of the plan's blooms; recording one compiles and
+// allocates nothing, and the bloom it records runs as it is.
+TEST_F(ApiTest, CreateBloomPlanCompilesSoARecordedBloomNeedsNothingMore)
 {
     FftbContextCreateInfo info = validCreateInfo();
-    info.messageCallback = recordEveryMessage;
+    info.getDeviceProcAddr = &CreationCounter::getDeviceProcAddr;
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
-    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
-    const VkCommandBuffer cb = beginCommandBuffer();
-    const FftbBloomInfo bloom = validBloomInfo();
-    ASSERT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS);
-    ASSERT_EQ(messages_.size(), 1u) << "one note for the pipelines compiled while recording";
-    EXPECT_EQ(messages_[0].result, FFTB_SUCCESS);
-    EXPECT_NE(messages_[0].text.find("fftbCmdBloom: compiled 5 pipelines (FFT lengths "), std::string::npos)
-        << messages_[0].text;
-    EXPECT_NE(messages_[0].text.find(" ms; fftbPreparePipelines"), std::string::npos) << messages_[0].text;
-    messages_.clear();
-    ASSERT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS);
-    EXPECT_TRUE(messages_.empty()) << "the second bloom of an extent compiles nothing: " << messages_[0].text;
-    endCommandBuffer(cb);
+    const std::vector<float> texels = unevenTexels(5, 5, 0);
+    ASSERT_EQ(createKernel(exactKernelInfo(texels, 5, 5)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED; // border weights, which the first bloom computes
+    CreationCounter::reset();
+    const FftbBloomPlan first = plan(planInfo);
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(CreationCounter::pipelines, 5) << "the kernel spectrum's 2 passes and the bloom's 3";
+    EXPECT_EQ(CreationCounter::buffers, 2) << "the kernel spectrum and the border weights";
+    EXPECT_EQ(CreationCounter::allocations, 2);
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(first, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.passCount, 8u) << "the kernel spectrum and the border weights come first";
+
+    GpuFrame frame = createFrame(7, 9);
+    CreationCounter::reset();
+    VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdPrepareKernel(first, cb), FFTB_SUCCESS);
+    recordFrame(cb, first, frame);
+    EXPECT_EQ(CreationCounter::total(), 0) << "recording compiles and allocates nothing";
+    submitAndWait(cb);
+    expectTheKernelAtTheLight(frame, texels, 5, 5);
+
+    // A second plan of the same settings shares the context's pipelines and the kernel's spectrum; its border
+    // weights are its own.
+    const FftbBloomPlan second = plan(planInfo);
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(CreationCounter::pipelines, 0);
+    EXPECT_EQ(CreationCounter::buffers, 1);
+    ASSERT_EQ(fftbDescribeNode(second, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.spectrumPassCount, 0u);
+    EXPECT_EQ(node.borderWeightPassCount, 3u);
+    CreationCounter::reset();
+    cb = beginCommandBuffer();
+    recordFrame(cb, second, frame);
+    EXPECT_EQ(CreationCounter::total(), 0);
+    submitAndWait(cb);
+    expectTheKernelAtTheLight(frame, texels, 5, 5);
+    EXPECT_TRUE(messages_.empty()) << "no note, no failure: " << messages_[0].text;
 }
 
-TEST_F(ApiTest, WithoutCompilingWhileRecordingABloomIsNotReadyUntilItsPipelinesArePrepared)
+// fftbCreateBloomPlan is the one call that may overlap others on a context: a worker makes a plan (for another kernel)
+// while this thread describes and records with one made before, through the engine's pipeline cache.
+TEST_F(ApiTest, APlanIsMadeOnAWorkerWhileAnotherRecords)
 {
     VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
     VkPipelineCache cache = VK_NULL_HANDLE;
     ASSERT_EQ(vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache), VK_SUCCESS);
     FftbContextCreateInfo info = validCreateInfo();
-    info.flags = FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT;
     info.pipelineCache = cache;
-    info.maxViews = 2;
-    info.maxFramesInFlight = 8; // every bloom below is recorded into one command buffer, each with a descriptor set
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbKernel other = addKernel(kernel(3, 3));
+    const FftbBloomPlan small = plan(validPlanInfo());
+    ASSERT_NE(small, nullptr);
+    FftbBloomPlanCreateInfo largeInfo = validPlanInfo();
+    largeInfo.kernel = other;
+    largeInfo.width = 60; // other FFT lengths
+    largeInfo.height = 45;
+    FftbBloomPlan large = nullptr;
+    FftbResult made = FFTB_ERROR_VULKAN;
+    std::thread worker([&] { made = fftbCreateBloomPlan(context_, &largeInfo, &large); });
+    const FftbBloomInfo bloom = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
-    FftbBloomInfo small = validBloomInfo();
-    FftbBloomInfo large = validBloomInfo();
-    large.width = 60; // other FFT lengths
-    large.height = 45;
-    for (FftbBloomInfo* bloom : {&small, &large})
-    {
-        EXPECT_EQ(fftbCmdBloom(context_, cb, bloom), FFTB_NOT_READY);
-        expectOneMessage(FFTB_NOT_READY, "fftbPreparePipelines");
-        EXPECT_EQ(fftbCmdPrepareKernel(context_, cb, bloom), FFTB_NOT_READY);
-        expectOneMessage(FFTB_NOT_READY, "fftbCmdPrepareKernel");
-    }
-    ASSERT_EQ(fftbPreparePipelines(context_, 1, &small), FFTB_SUCCESS);
-    // A worker prepares the large extent while this thread describes and records the small one: the one call that
-    // may overlap others on a context.
-    FftbResult prepared = FFTB_ERROR_VULKAN;
-    std::thread worker([&] { prepared = fftbPreparePipelines(context_, 1, &large); });
     FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     for (int i = 0; i < 50; ++i)
-        EXPECT_EQ(fftbDescribeNode(context_, &small, &description), FFTB_SUCCESS);
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &small), FFTB_SUCCESS);
+        EXPECT_EQ(fftbDescribeNode(small, &description), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(small, cb, &bloom), FFTB_SUCCESS);
     worker.join();
-    EXPECT_EQ(prepared, FFTB_SUCCESS);
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &large), FFTB_SUCCESS);
+    ASSERT_EQ(made, FFTB_SUCCESS);
+    plans_.push_back(large);
+    EXPECT_EQ(fftbCmdBloom(large, cb, &bloom), FFTB_SUCCESS);
     EXPECT_TRUE(messages_.empty()) << messages_[0].text;
-    // The passes of several views are compiled apart: prepared with an FftbMultiViewInfo of any view count.
-    const VkImageView inputs[2] = {small.inputView, small.inputView}, outputs[2] = {small.outputView, small.outputView};
-    FftbMultiViewInfo views{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
-    views.viewCount = 2;
-    views.pInputViews = inputs;
-    views.pOutputViews = outputs;
-    FftbBloomInfo stereo = small;
-    stereo.pNext = &views;
-    stereo.inputView = stereo.outputView = VK_NULL_HANDLE;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &stereo), FFTB_NOT_READY);
-    expectOneMessage(FFTB_NOT_READY, "fftbPreparePipelines");
-    views.viewCount = 1;
-    ASSERT_EQ(fftbPreparePipelines(context_, 1, &stereo), FFTB_SUCCESS);
-    views.viewCount = 2;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &stereo), FFTB_SUCCESS);
-    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
-    FftbBloomInfo wrong = small;
-    wrong.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
-    const FftbBloomInfo both[2] = {small, wrong};
-    EXPECT_EQ(fftbPreparePipelines(context_, 2, both), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfos[1].sType");
-    EXPECT_EQ(fftbPreparePipelines(context_, 1, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfos");
     endCommandBuffer(cb);
-    fftbDestroyKernel(kernel_);
-    kernel_ = nullptr;
+    destroyPlans();
     fftbDestroyContext(context_);
     context_ = nullptr;
     vkDestroyPipelineCache(device_, cache, nullptr);
-    info.flags = 0x2;
-    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "flags");
 }
 
 TEST_F(ApiTest, APreparedKernelSpectrumLeavesTheBloomOnlyItsThreePasses)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
-    FftbBloomInfo bloom = validBloomInfo();
-    bloom.padding = FFTB_PADDING_MIRROR;
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.padding = FFTB_PADDING_MIRROR;
+    const FftbBloomPlan bloomPlan = plan(planInfo);
+    ASSERT_NE(bloomPlan, nullptr);
     FftbNodeDescription before{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &bloom, &before), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &before), FFTB_SUCCESS);
     EXPECT_EQ(before.spectrumPassCount, 2u);
-    FftbBloomInfo noViews = bloom; // the views are not read
-    noViews.inputView = VK_NULL_HANDLE;
-    noViews.outputView = VK_NULL_HANDLE;
     const VkCommandBuffer cb = beginCommandBuffer();
-    ASSERT_EQ(fftbCmdPrepareKernel(context_, cb, &noViews), FFTB_SUCCESS);
+    ASSERT_EQ(fftbCmdPrepareKernel(bloomPlan, cb), FFTB_SUCCESS);
     FftbNodeDescription after{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &bloom, &after), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &after), FFTB_SUCCESS);
     EXPECT_EQ(after.spectrumPassCount, 0u);
     EXPECT_EQ(after.passCount, 3u);
-    EXPECT_EQ(fftbCmdPrepareKernel(context_, cb, &noViews), FFTB_SUCCESS) << "prepared already: records nothing";
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdPrepareKernel(bloomPlan, cb), FFTB_SUCCESS) << "prepared already: records nothing";
+    const FftbBloomInfo bloom = validBloomInfo();
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &bloom), FFTB_SUCCESS);
     EXPECT_TRUE(messages_.empty()) << messages_[0].text;
-    EXPECT_EQ(fftbCmdPrepareKernel(context_, VK_NULL_HANDLE, &noViews), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdPrepareKernel(bloomPlan, VK_NULL_HANDLE), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "commandBuffer");
+    EXPECT_EQ(fftbCmdPrepareKernel(nullptr, cb), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(messages_.empty()) << "a null plan has no callback to call";
     endCommandBuffer(cb);
 }
 
 TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
 {
     createContext();
-    const FftbKernelInfo kernelInfo = kernel(3, 3);
-    ASSERT_EQ(createKernel(kernelInfo), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbBloomPlan bloomPlan = plan(validPlanInfo());
     FftbBloomInfo info = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, cb, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfo");
-    EXPECT_EQ(fftbCmdBloom(context_, VK_NULL_HANDLE, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, VK_NULL_HANDLE, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "commandBuffer");
     info.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
     EXPECT_EQ(fftbCmdBloom(nullptr, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
-    EXPECT_TRUE(messages_.empty()) << "a null context has no callback to call";
+    EXPECT_TRUE(messages_.empty()) << "a null plan has no callback to call";
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    EXPECT_EQ(fftbDescribeNode(nullptr, &node), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbDescribeNode(bloomPlan, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "description");
+    node.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
+    EXPECT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "description.sType");
     endCommandBuffer(cb);
 }
 
@@ -999,6 +1516,7 @@ TEST_F(ApiTest, MemoryRequirementsNeedNoDeviceAndGrowWithTheExtents)
     EXPECT_EQ(small.resampledSpectrumBytes, VkDeviceSize(3) * (16 / 2 + 1) * 32 * 8);
     EXPECT_EQ(small.kernelTexelBytes, VkDeviceSize(3) * 16 * 8 * 4);
     EXPECT_GT(small.twiddleBytes, 0u);
+    EXPECT_EQ(small.borderWeightBytes, VkDeviceSize(3) * 64 * 48 * 4) << "a plan of the largest frame's";
     info.maxWidth = 1920;
     info.maxHeight = 1080;
     FftbMemoryRequirements large{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
@@ -1033,15 +1551,19 @@ TEST_F(ApiTest, KernelResolutionAndKernelExtentHaveTheirOwnMaxima)
     EXPECT_EQ(createKernel(kernel(32, 8)), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelResolutionWidth");
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
-    FftbBloomInfo bloom = validBloomInfo();
-    bloom.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    bloom.kernelScale = 64.0f; // 64 x 32 pixels: within the extent, four times the resolution
-    ASSERT_EQ(fftbDescribeNode(context_, &bloom, &node), FFTB_SUCCESS);
-    EXPECT_EQ(node.kernelExtentWidth, 64u);
-    bloom.kernelScale = 65.0f;
-    EXPECT_EQ(fftbDescribeNode(context_, &bloom, &node), FFTB_ERROR_DEVICE_LIMIT);
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    planInfo.kernelScale = 65.0f;
+    FftbBloomPlan bloomPlan = nullptr;
+    EXPECT_EQ(createPlan(planInfo, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelExtentWidth");
+    planInfo.kernelScale = 64.0f; // 64 x 32 pixels: within the extent, four times the resolution
+    bloomPlan = plan(planInfo);
+    ASSERT_NE(bloomPlan, nullptr);
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.kernelExtentWidth, 64u);
+    destroyPlans();
     fftbDestroyKernel(kernel_);
     kernel_ = nullptr;
     fftbDestroyContext(context_);
@@ -1051,8 +1573,8 @@ TEST_F(ApiTest, KernelResolutionAndKernelExtentHaveTheirOwnMaxima)
     info.maxKernelExtentWidth = info.maxKernelExtentHeight = 4;
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
-    bloom = validBloomInfo();
-    EXPECT_EQ(fftbDescribeNode(context_, &bloom, &node), FFTB_ERROR_DEVICE_LIMIT);
+    planInfo = validPlanInfo();
+    EXPECT_EQ(createPlan(planInfo, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelExtentWidth");
     FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
     resize.maxWidth = 64;
@@ -1064,18 +1586,18 @@ TEST_F(ApiTest, KernelResolutionAndKernelExtentHaveTheirOwnMaxima)
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "maxKernelExtentWidth");
     resize.maxKernelExtentWidth = 0; // the resolution's
     ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS);
-    EXPECT_EQ(fftbDescribeNode(context_, &bloom, &node), FFTB_SUCCESS);
+    EXPECT_NE(plan(planInfo), nullptr);
 }
 
 TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
-    FftbBloomInfo info = validBloomInfo();
+    FftbBloomPlanCreateInfo info = validPlanInfo();
     info.width = 100; // maxWidth is 64
     info.height = 48;
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_ERROR_DEVICE_LIMIT);
+    FftbBloomPlan wide = nullptr;
+    EXPECT_EQ(createPlan(info, &wide), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "width");
 
     FftbResizeInfo resize{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
@@ -1084,35 +1606,54 @@ TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
     resize.maxKernelResolutionWidth = resize.maxKernelResolutionHeight = 512;
     EXPECT_EQ(fftbResizeContext(context_, &resize), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
+    EXPECT_EQ(createPlan(info, &wide), FFTB_ERROR_DEVICE_LIMIT) << "the old extent is kept";
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "width");
     info.width = 64;
-    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS) << "the old extent still works";
-    info.width = 100;
-    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_ERROR_DEVICE_LIMIT) << "and no more";
-    messages_.clear();
+    const FftbBloomPlan full = plan(info);
+    ASSERT_NE(full, nullptr) << "and still works";
 
     resize.maxWidth = 100;
     resize.maxKernelResolutionWidth = 16;
     resize.maxKernelResolutionHeight = 8;
     ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS);
-    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    info.width = 100;
+    wide = plan(info);
+    ASSERT_NE(wide, nullptr);
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(wide, &node), FFTB_SUCCESS);
     EXPECT_GE(node.paddedWidth, 100u + 3 / 2);
     resize.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
     EXPECT_EQ(fftbResizeContext(context_, &resize), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
+
+    // Smaller again: the plan made for the larger extent records no more, the one within the new extent does.
+    resize.sType = FFTB_STRUCTURE_TYPE_RESIZE_INFO;
+    resize.maxWidth = 64;
+    ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS);
+    const FftbBloomInfo bloom = validBloomInfo();
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(wide, cb, &bloom), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "fftbResizeContext");
+    EXPECT_EQ(fftbCmdPrepareKernel(wide, cb), FFTB_ERROR_DEVICE_LIMIT);
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "fftbResizeContext");
+    EXPECT_EQ(fftbCmdBloom(full, cb, &bloom), FFTB_SUCCESS);
+    endCommandBuffer(cb);
 }
 
 TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
-    FftbBloomInfo info = validBloomInfo();
+    FftbBloomPlanCreateInfo info = validPlanInfo();
     info.width = 40;
     info.height = 30;
     info.inputLayout = VK_IMAGE_LAYOUT_GENERAL;
     info.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
     info.padding = FFTB_PADDING_ZERO_NORMALIZED;
+    const FftbBloomPlan bloomPlan = plan(info);
+    ASSERT_NE(bloomPlan, nullptr);
     FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.input.layout, VK_IMAGE_LAYOUT_GENERAL);
     EXPECT_EQ(node.input.stageMask, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     EXPECT_EQ(node.input.accessMask, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
@@ -1131,15 +1672,18 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     EXPECT_EQ(node.spectrumPassCount, 2u) << "a new kernel's spectrum is computed by its first bloom";
     EXPECT_EQ(node.borderWeightPassCount, 3u) << "FFTB_PADDING_ZERO_NORMALIZED, the default: weights first";
     EXPECT_EQ(node.passCount, 8u);
-    EXPECT_EQ(requirements.borderWeightBytes, VkDeviceSize(3) * createInfo.maxWidth * createInfo.maxHeight * 4);
+    EXPECT_EQ(node.borderWeightBytes, VkDeviceSize(3) * 40 * 30 * 4) << "the plan's frame's";
+    EXPECT_LE(node.borderWeightBytes, requirements.borderWeightBytes);
     EXPECT_EQ(node.kernelExtentWidth, 16u) << "native: the kernel's resolution";
     EXPECT_EQ(node.kernelExtentHeight, 8u);
     EXPECT_EQ(node.kernelScale, 1.0);
     EXPECT_GT(node.modelledCost, 0.0);
-    FftbBloomInfo half = info;
-    half.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
+    FftbBloomPlanCreateInfo halfInfo = info;
+    halfInfo.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
+    const FftbBloomPlan half = plan(halfInfo);
+    ASSERT_NE(half, nullptr);
     FftbNodeDescription halfNode{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &half, &halfNode), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(half, &halfNode), FFTB_SUCCESS);
     // fp16 storage: 4 bytes per complex element of the half spectrum, not 8; pass 2's tap table is the same in both.
     const VkDeviceSize taps = VkDeviceSize(node.paddedWidth + 1 + node.paddedHeight / 2 + 1) * 48;
     ASSERT_GE(halfNode.scratchBytes, taps);
@@ -1147,28 +1691,28 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
         << "the half spectrum, 16-byte aligned";
 
     const VkCommandBuffer cb = beginCommandBuffer();
-    ASSERT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    const FftbBloomInfo bloom = validBloomInfo();
+    ASSERT_EQ(fftbCmdBloom(bloomPlan, cb, &bloom), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.passCount, 3u) << "the spectrum and the border weights are recorded once";
-    FftbBloomInfo other = info;
+    // The spectrum belongs to the kernel, the border weights to the plan.
+    ASSERT_EQ(fftbDescribeNode(half, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.spectrumPassCount, 0u) << "the kernel holds the spectrum of this extent and axis order";
+    EXPECT_EQ(node.borderWeightPassCount, 3u) << "this plan's weights are not computed yet";
     for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
     {
+        FftbBloomPlanCreateInfo other = info;
         other.padding = padding;
-        ASSERT_EQ(fftbDescribeNode(context_, &other, &node), FFTB_SUCCESS);
+        const FftbBloomPlan unnormalized = plan(other);
+        ASSERT_NE(unnormalized, nullptr);
+        ASSERT_EQ(fftbDescribeNode(unnormalized, &node), FFTB_SUCCESS);
         EXPECT_EQ(node.borderWeightPassCount, 0u) << "no border weights without normalization";
+        EXPECT_EQ(node.borderWeightBytes, 0u);
     }
-    other = info;
-    other.width = 41;
-    ASSERT_EQ(fftbDescribeNode(context_, &other, &node), FFTB_SUCCESS);
-    EXPECT_EQ(node.borderWeightPassCount, 3u) << "the weights follow the extent";
-    EXPECT_EQ(node.spectrumPassCount, 0u) << "the resampled spectrum does not";
-    other = info;
-    other.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    other.kernelScale = 12.0f;
-    ASSERT_EQ(fftbDescribeNode(context_, &other, &node), FFTB_SUCCESS);
-    EXPECT_EQ(node.borderWeightPassCount, 3u) << "and the kernel scale";
     info.axisOrder = FFTB_AXIS_ORDER_X_FIRST;
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    const FftbBloomPlan xFirst = plan(info);
+    ASSERT_NE(xFirst, nullptr);
+    ASSERT_EQ(fftbDescribeNode(xFirst, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.passCount, 8u) << "the other axis order has a spectrum and weights of its own";
     endCommandBuffer(cb);
     EXPECT_TRUE(messages_.empty());
@@ -1178,33 +1722,35 @@ TEST_F(ApiTest, PassStatisticsNeedTheDeclaredFeatureAndCheckTheirArguments)
 {
     createContext(); // without FftbDeviceFeaturesInfo::pipelineExecutableInfo
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
-    FftbBloomInfo info = validBloomInfo();
+    const FftbBloomPlan bloomPlan = plan(validPlanInfo());
+    ASSERT_NE(bloomPlan, nullptr);
     uint32_t count = 7;
-    EXPECT_EQ(fftbGetPassStatistics(context_, &info, &count, nullptr), FFTB_ERROR_UNSUPPORTED);
+    EXPECT_EQ(fftbGetPassStatistics(bloomPlan, &count, nullptr), FFTB_ERROR_UNSUPPORTED);
     EXPECT_EQ(count, 7u) << "nothing written on failure";
     expectOneMessage(FFTB_ERROR_UNSUPPORTED, "pipelineExecutableInfo");
-    EXPECT_EQ(fftbGetPassStatistics(context_, &info, nullptr, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbGetPassStatistics(bloomPlan, nullptr, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "count");
-    EXPECT_EQ(fftbGetPassStatistics(nullptr, &info, &count, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
-    info.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
-    EXPECT_EQ(fftbGetPassStatistics(context_, &info, &count, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfo.sType");
+    EXPECT_EQ(fftbGetPassStatistics(nullptr, &count, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(messages_.empty()) << "a null plan has no callback to call";
 }
 
 TEST_F(ApiTest, DescribeNodeGivesEachAxisOrdersModelledCostAutoPickingTheSmaller)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
-    FftbBloomInfo info = validBloomInfo();
+    FftbBloomPlanCreateInfo info = validPlanInfo();
     info.width = 64;
     info.height = 7;
     FftbNodeDescription chosen{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, x{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION},
         y{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &chosen), FFTB_SUCCESS);
-    info.axisOrder = FFTB_AXIS_ORDER_X_FIRST;
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &x), FFTB_SUCCESS);
-    info.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &y), FFTB_SUCCESS);
+    for (auto [order, node] : {std::pair{FFTB_AXIS_ORDER_AUTO, &chosen}, std::pair{FFTB_AXIS_ORDER_X_FIRST, &x},
+                               std::pair{FFTB_AXIS_ORDER_Y_FIRST, &y}})
+    {
+        info.axisOrder = order;
+        const FftbBloomPlan bloomPlan = plan(info);
+        ASSERT_NE(bloomPlan, nullptr);
+        ASSERT_EQ(fftbDescribeNode(bloomPlan, node), FFTB_SUCCESS);
+    }
     EXPECT_NE(x.modelledCost, y.modelledCost);
     EXPECT_EQ(chosen.modelledCost, std::min(x.modelledCost, y.modelledCost));
     EXPECT_EQ(chosen.axisOrder, x.modelledCost <= y.modelledCost ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST);
@@ -1213,7 +1759,7 @@ TEST_F(ApiTest, DescribeNodeGivesEachAxisOrdersModelledCostAutoPickingTheSmaller
 
 TEST(KernelExtent, IsTheResolutionAtNativeScaleAndCeilSigmaKOtherwise)
 {
-    FftbBloomInfo info{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    FftbBloomPlanCreateInfo info{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
     info.width = 300;
     info.height = 400; // diagonal 500
     uint32_t w = 0, h = 0;
@@ -1241,69 +1787,77 @@ TEST(KernelExtent, IsTheResolutionAtNativeScaleAndCeilSigmaKOtherwise)
     EXPECT_EQ(fftbGetKernelExtent(&info, 0, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, nullptr, &h), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(fftbGetKernelExtent(nullptr, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
-    info.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
+    info.width = 0;
     EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    info.width = 300;
+    for (FftbStructureType wrong : {FFTB_STRUCTURE_TYPE_BLOOM_INFO, FFTB_STRUCTURE_TYPE_KERNEL_INFO})
+    {
+        info.sType = wrong;
+        EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    }
 }
 
-TEST_F(ApiTest, CmdBloomChecksTheKernelScaleNamingTheField)
+TEST_F(ApiTest, CreateBloomPlanChecksTheKernelScaleNamingTheField)
 {
     createContext(); // maximum kernel resolution and extent 16 x 8
     ASSERT_EQ(createKernel(kernel(8, 4)), FFTB_SUCCESS);
-    const VkCommandBuffer cb = beginCommandBuffer();
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-    // Accepted settings are checked with fftbDescribeNode (the same checks): recording more blooms into one command
-    // buffer than maxFramesInFlight would break the frames-in-flight rule.
     FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    FftbBloomInfo info = validBloomInfo(); // 16 x 16: diagonal 22.6
-    info.kernelScale = nan;
-    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS) << "native: kernelScale is not read";
+    FftbBloomPlanCreateInfo info = validPlanInfo(); // 16 x 16: diagonal 22.6
+    FftbBloomPlan bloomPlan = nullptr;
     for (const FftbKernelScaleUnit unit : {FFTB_KERNEL_SCALE_PIXELS, FFTB_KERNEL_SCALE_FRAME_DIAGONAL})
         for (const float scale : {0.0f, -2.0f, nan, inf, -inf})
         {
             info.kernelScaleUnit = unit;
             info.kernelScale = scale;
-            EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << unit << " " << scale;
+            EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_INVALID_ARGUMENT) << unit << " " << scale;
             expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelScale: must be finite and > 0");
         }
     info.kernelScaleUnit = FftbKernelScaleUnit(3);
     info.kernelScale = 4.0f;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelScaleUnit");
     // The scaled extent, 17 x 9 or 23 x 12, is past the context's maximum kernel extent of 16 x 8.
     info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
     info.kernelScale = 16.5f;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale: the kernel's extent on the frame 17x9");
     info.kernelScaleUnit = FFTB_KERNEL_SCALE_FRAME_DIAGONAL;
     info.kernelScale = 1.0f;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale");
     info.kernelScale = 3.0e38f; // the span overflows to infinity
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale");
     info.kernelScale = 0.5f; // 11.3 pixels: 12 x 6
-    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    bloomPlan = plan(info);
+    ASSERT_NE(bloomPlan, nullptr);
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.kernelExtentWidth, 12u);
     EXPECT_EQ(node.kernelExtentHeight, 6u);
     EXPECT_DOUBLE_EQ(node.kernelScale, double(0.5f) * std::hypot(16.0, 16.0) / 8.0);
     info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
     info.kernelScale = 16.0f; // exactly the maximum
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
+    EXPECT_NE(plan(info), nullptr);
     info.kernelScale = 0.25f; // smaller than a texel
-    EXPECT_EQ(fftbDescribeNode(context_, &info, &node), FFTB_SUCCESS);
+    bloomPlan = plan(info);
+    ASSERT_NE(bloomPlan, nullptr);
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.kernelExtentWidth, 1u);
+    EXPECT_EQ(node.kernelExtentHeight, 1u);
+    info.kernelScaleUnit = FFTB_KERNEL_SCALE_NATIVE;
+    info.kernelScale = nan; // not read
+    EXPECT_NE(plan(info), nullptr);
     EXPECT_TRUE(messages_.empty());
-    endCommandBuffer(cb); // before its kernel is destroyed
 
     FftbKernelInfo exact = kernel(8, 4);
     exact.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
     ASSERT_EQ(createKernel(exact), FFTB_SUCCESS);
-    info = validBloomInfo();
+    info = validPlanInfo();
     info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
     info.kernelScale = 8.0f;
-    const VkCommandBuffer exactCb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, exactCb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FFTB_SPECTRUM_MODE_RESAMPLED");
-    endCommandBuffer(exactCb);
 }
 
 // FFTB_BLOOM_RESOLUTION_HALF plans the downsampled frame with the kernel at half its extent, adds the upsampling pass,
@@ -1312,14 +1866,18 @@ TEST_F(ApiTest, HalfResolutionPlansTheDownsampledFrameOrIsRefusedNamingTheField)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
-    FftbBloomInfo info = validBloomInfo();
+    FftbBloomPlanCreateInfo info = validPlanInfo();
     info.width = 41;
     info.height = 30;
     info.padding = FFTB_PADDING_ZERO;
     FftbNodeDescription full{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, half{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &full), FFTB_SUCCESS);
+    const FftbBloomPlan fullPlan = plan(info);
+    ASSERT_NE(fullPlan, nullptr);
+    ASSERT_EQ(fftbDescribeNode(fullPlan, &full), FFTB_SUCCESS);
     info.resolution = FFTB_BLOOM_RESOLUTION_HALF;
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &half), FFTB_SUCCESS);
+    const FftbBloomPlan halfPlan = plan(info);
+    ASSERT_NE(halfPlan, nullptr);
+    ASSERT_EQ(fftbDescribeNode(halfPlan, &half), FFTB_SUCCESS);
     EXPECT_EQ(half.passCount, full.passCount + 1) << "pass 4 upsamples and composites";
     EXPECT_EQ(half.kernelScale, 0.5) << "a frame pixel is half a pixel of the downsampled frame";
     EXPECT_EQ(half.kernelExtentWidth, 8u);
@@ -1334,38 +1892,38 @@ TEST_F(ApiTest, HalfResolutionPlansTheDownsampledFrameOrIsRefusedNamingTheField)
     ASSERT_EQ(fftbGetMemoryRequirements(&createInfo, &requirements), FFTB_SUCCESS);
     EXPECT_LE(half.scratchBytes, requirements.scratchBytes);
     const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_SUCCESS);
-    info.resolution = FftbBloomResolution(2);
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "resolution");
+    const FftbBloomInfo bloom = validBloomInfo();
+    EXPECT_EQ(fftbCmdBloom(halfPlan, cb, &bloom), FFTB_SUCCESS);
     endCommandBuffer(cb);
+    info.resolution = FftbBloomResolution(2);
+    FftbBloomPlan refused = nullptr;
+    EXPECT_EQ(createPlan(info, &refused), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "resolution");
 
     FftbKernelInfo exact = kernel(8, 4);
     exact.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
     ASSERT_EQ(createKernel(exact), FFTB_SUCCESS);
-    info = validBloomInfo();
+    info = validPlanInfo();
     info.resolution = FFTB_BLOOM_RESOLUTION_HALF;
-    const VkCommandBuffer exactCb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, exactCb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(createPlan(info, &refused), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "resolution: FFTB_BLOOM_RESOLUTION_HALF needs a kernel in "
                                                   "FFTB_SPECTRUM_MODE_RESAMPLED");
-    endCommandBuffer(exactCb);
 }
 
 TEST_F(ApiTest, DescribeNodeReportsThePaddingOfTheScaledKernel)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(8, 4)), FFTB_SUCCESS);
-    FftbBloomInfo info = validBloomInfo();
+    FftbBloomPlanCreateInfo info = validPlanInfo();
     info.width = 40;
     info.height = 30;
     info.padding = FFTB_PADDING_MIRROR;
     FftbNodeDescription native{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &native), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(plan(info), &native), FFTB_SUCCESS);
     info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
     info.kernelScale = 16.0f; // 16 x 8 pixels: mirror padding needs L + 15 and L + 7
     FftbNodeDescription scaled{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &info, &scaled), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(plan(info), &scaled), FFTB_SUCCESS);
     EXPECT_GE(scaled.paddedWidth, 40u + 15);
     EXPECT_GE(scaled.paddedHeight, 30u + 7);
     EXPECT_GE(native.paddedWidth, 40u + 7);
@@ -1415,21 +1973,22 @@ TEST_F(ApiTest, ImageBarrierInfoIsChecked)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbBloomPlan bloomPlan = plan(validPlanInfo());
     FftbImageBarrierInfo images{FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
     FftbBloomInfo info = validBloomInfo();
     info.pNext = &images;
     const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputImage");
     images.inputImage = images_[0];
     images.outputImage = images_[1];
     images.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
     images.outputNewLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "outputNewLayout");
     FftbPlannerInfo stranger{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     info.pNext = &stranger;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "bloomInfo.pNext");
     endCommandBuffer(cb);
 }
@@ -1442,9 +2001,8 @@ TEST_F(ApiTest, KernelFromOneContextServesAnotherAndOutlivesIt)
     info.maxKernelResolutionWidth = info.maxKernelResolutionHeight = 3;
     FftbContext small = nullptr;
     ASSERT_EQ(fftbCreateContext(&info, &small), FFTB_SUCCESS);
-    FftbBloomInfo bloom = validBloomInfo();
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    EXPECT_EQ(fftbDescribeNode(small, &bloom, &node), FFTB_ERROR_DEVICE_LIMIT) << "4 x 4 past its 3 x 3 maximum";
+    FftbBloomPlan bloomPlan = nullptr;
+    EXPECT_EQ(createPlan(validPlanInfo(), &bloomPlan, small), FFTB_ERROR_DEVICE_LIMIT) << "4 x 4 past its 3 x 3";
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maximum kernel resolution");
     fftbDestroyContext(small);
 
@@ -1453,9 +2011,12 @@ TEST_F(ApiTest, KernelFromOneContextServesAnotherAndOutlivesIt)
     ASSERT_EQ(fftbCreateContext(&info, &other), FFTB_SUCCESS);
     fftbDestroyContext(context_);
     context_ = nullptr;
+    ASSERT_EQ(createPlan(validPlanInfo(), &bloomPlan, other), FFTB_SUCCESS);
+    const FftbBloomInfo bloom = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(other, cb, &bloom), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &bloom), FFTB_SUCCESS);
     endCommandBuffer(cb);
+    destroyPlan(bloomPlan);
     fftbDestroyContext(other);
     EXPECT_TRUE(messages_.empty());
 }
@@ -1503,11 +2064,12 @@ TEST_F(ApiTest, DebugLabelsWrapTheCallAndEveryPassWhenDeclared)
     info.getInstanceProcAddr = &LabelCounter::getInstanceProcAddr;
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    const FftbBloomPlan labelled = plan(validPlanInfo());
     const FftbBloomInfo bloom = validBloomInfo();
     LabelCounter::opened.clear();
     LabelCounter::closed = 0;
     const VkCommandBuffer cb = beginCommandBuffer();
-    ASSERT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS);
+    ASSERT_EQ(fftbCmdBloom(labelled, cb, &bloom), FFTB_SUCCESS);
     // The call's own label, then the two kernel-spectrum passes (a new kernel) and the three passes.
     ASSERT_EQ(LabelCounter::opened.size(), 6u);
     EXPECT_EQ(LabelCounter::opened[0], "fftbloom");
@@ -1518,16 +2080,17 @@ TEST_F(ApiTest, DebugLabelsWrapTheCallAndEveryPassWhenDeclared)
     endCommandBuffer(cb);
 
     // Undeclared, no label is recorded even though the instance could.
+    destroyPlans();
     fftbDestroyKernel(kernel_);
     kernel_ = nullptr;
     fftbDestroyContext(context_);
     info.pNext = nullptr;
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
-    const FftbBloomInfo plain = validBloomInfo();
+    const FftbBloomPlan plain = plan(validPlanInfo());
     LabelCounter::opened.clear();
     const VkCommandBuffer cb2 = beginCommandBuffer();
-    ASSERT_EQ(fftbCmdBloom(context_, cb2, &plain), FFTB_SUCCESS);
+    ASSERT_EQ(fftbCmdBloom(plain, cb2, &bloom), FFTB_SUCCESS);
     EXPECT_TRUE(LabelCounter::opened.empty());
     endCommandBuffer(cb2);
 }
@@ -1587,15 +2150,19 @@ TEST_F(ApiTest, ResizeOutOfMemoryKeepsTheContextUsableAtItsOldSize)
     EXPECT_EQ(messages_[0].vkResult, VK_ERROR_OUT_OF_HOST_MEMORY) << "the message carries the failed call's VkResult";
     EXPECT_NE(messages_[0].text.find("vkCreateBuffer"), std::string::npos) << messages_[0].text;
     messages_.clear();
-    FftbBloomInfo bloom = validBloomInfo();
-    bloom.width = 64;
-    bloom.height = 48;
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.width = 64;
+    planInfo.height = 48;
+    const FftbBloomPlan old = plan(planInfo);
+    ASSERT_NE(old, nullptr) << "the old maximum extent is still planned";
+    const FftbBloomInfo bloom = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_SUCCESS) << "the old maximum extent still records";
-    bloom.width = 200;
-    EXPECT_EQ(fftbCmdBloom(context_, cb, &bloom), FFTB_ERROR_DEVICE_LIMIT) << "the new one was not taken";
-    messages_.clear();
+    EXPECT_EQ(fftbCmdBloom(old, cb, &bloom), FFTB_SUCCESS) << "and records";
     endCommandBuffer(cb);
+    planInfo.width = 200;
+    FftbBloomPlan wide = nullptr;
+    EXPECT_EQ(createPlan(planInfo, &wide), FFTB_ERROR_DEVICE_LIMIT) << "the new one was not taken";
+    messages_.clear();
     ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS) << "and it grows once memory is back";
 }
 
@@ -1628,6 +2195,259 @@ TEST_F(ApiTest, CreateNamesAMissingDeviceFeature)
     expectOneMessage(FFTB_ERROR_UNSUPPORTED, "shaderStorageImageWriteWithoutFormat");
 }
 
+// The kernel spectrum's passes bind buffers only: after the images of a bloom are destroyed, a new kernel is prepared
+// and bloomed into new images.
+TEST_F(ApiTest, DestroyedImagesThenPrepareKernel)
+{
+    createContext();
+    const std::vector<float> firstTexels = unevenTexels(5, 5, 0), secondTexels = unevenTexels(5, 5, 1);
+    ASSERT_EQ(createKernel(exactKernelInfo(firstTexels, 5, 5)), FFTB_SUCCESS);
+    const FftbBloomPlan first = plan(validPlanInfo());
+    ASSERT_NE(first, nullptr);
+    GpuFrame x = createFrame(5, 6);
+    VkCommandBuffer cb = beginCommandBuffer();
+    recordFrame(cb, first, x);
+    submitAndWait(cb);
+    expectTheKernelAtTheLight(x, firstTexels, 5, 5);
+    destroyFrame(x);
+
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.kernel = addKernel(exactKernelInfo(secondTexels, 5, 5));
+    const FftbBloomPlan second = plan(planInfo);
+    ASSERT_NE(second, nullptr);
+    GpuFrame y = createFrame(10, 8);
+    cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdPrepareKernel(second, cb), FFTB_SUCCESS);
+    recordFrame(cb, second, y);
+    submitAndWait(cb);
+    expectTheKernelAtTheLight(y, secondTexels, 5, 5);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+}
+
+// Nothing a bloom records is rewritten by the next: command buffers that prepare the kernel and bloom with the same
+// plan are recorded while the earlier ones are pending, and all run.
+TEST_F(ApiTest, SeveralFramesInFlightOfOnePlan)
+{
+    createContext();
+    const std::vector<float> texels = unevenTexels(5, 5, 2);
+    ASSERT_EQ(createKernel(exactKernelInfo(texels, 5, 5)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED; // border weights, computed by the first bloom, read by all
+    const FftbBloomPlan bloomPlan = plan(planInfo);
+    ASSERT_NE(bloomPlan, nullptr);
+    // The first command buffer waits for an event the host sets once every one is submitted: none completes before.
+    const VkEvent start = createEvent();
+    constexpr int kPending = 3;
+    GpuFrame frames[kPending];
+    VkCommandBuffer cbs[kPending];
+    VkFence fences[kPending];
+    for (int i = 0; i < kPending; ++i)
+    {
+        frames[i] = createFrame(4 + 3 * uint32_t(i), 11 - 3 * uint32_t(i));
+        fences[i] = createFence();
+        cbs[i] = beginCommandBuffer();
+        if (i == 0)
+            vkCmdWaitEvents(cbs[i], 1, &start, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, nullptr,
+                            0, nullptr, 0, nullptr);
+        EXPECT_EQ(fftbCmdPrepareKernel(bloomPlan, cbs[i]), FFTB_SUCCESS);
+        recordFrame(cbs[i], bloomPlan, frames[i]);
+        submit(cbs[i], fences[i]);
+    }
+    for (VkFence fence : fences)
+        EXPECT_EQ(vkGetFenceStatus(device_, fence), VK_NOT_READY);
+    ASSERT_EQ(vkSetEvent(device_, start), VK_SUCCESS);
+    for (int i = 0; i < kPending; ++i)
+    {
+        wait(fences[i], cbs[i]);
+        expectTheKernelAtTheLight(frames[i], texels, 5, 5);
+    }
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+}
+
+// An engine's loop: every frame makes its images, records its bloom and submits it, then retires the frame before it
+// (its fence, its images); the kernel changes twice, its plan made before the frame that first uses it and the old
+// kernel and plan destroyed once their last frame completed. Every frame's output is the bloom of its light.
+TEST_F(ApiTest, EngineLoopRecreatesImagesAndChangesTheKernel)
+{
+    createContext();
+    constexpr uint32_t kFrames = 60, kFramesPerKernel = 20, kKernel = 5;
+    struct Generation
+    {
+        std::vector<float> texels;
+        FftbKernel kernel = nullptr;
+        FftbBloomPlan plan = nullptr;
+    };
+    std::vector<Generation> generations;
+    struct InFlight
+    {
+        uint32_t index = 0;
+        GpuFrame frame;
+        VkCommandBuffer cb = VK_NULL_HANDLE;
+        VkFence fence = VK_NULL_HANDLE;
+    };
+    const VkFence fences[2] = {createFence(), createFence()};
+    uint32_t checked = 0;
+    // Waits for `f`, checks its output, destroys its images, and its kernel and plan after their last frame.
+    const auto retire = [&](InFlight& f)
+    {
+        wait(f.fence, f.cb);
+        Generation& g = generations[f.index / kFramesPerKernel];
+        expectTheKernelAtTheLight(f.frame, g.texels, kKernel, kKernel);
+        ++checked;
+        destroyFrame(f.frame);
+        if (f.index % kFramesPerKernel == kFramesPerKernel - 1)
+        {
+            destroyPlan(g.plan);
+            destroyKernel(g.kernel);
+        }
+    };
+    std::optional<InFlight> previous;
+    for (uint32_t i = 0; i < kFrames; ++i)
+    {
+        if (i % kFramesPerKernel == 0)
+        {
+            Generation& g = generations.emplace_back();
+            g.texels = unevenTexels(kKernel, kKernel, 3 + i / kFramesPerKernel);
+            g.kernel = addKernel(exactKernelInfo(g.texels, kKernel, kKernel));
+            FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+            planInfo.kernel = g.kernel;
+            planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED;
+            g.plan = plan(planInfo);
+            ASSERT_NE(g.plan, nullptr);
+        }
+        // The light wanders over texels 4 .. 11, where the border weights are 1 wherever its bloom reaches.
+        InFlight current{i, createFrame(4 + i % 8, 4 + (i / 8 + i) % 8), beginCommandBuffer(), fences[i % 2]};
+        recordFrame(current.cb, generations.back().plan, current.frame);
+        submit(current.cb, current.fence);
+        if (previous)
+            retire(*previous);
+        previous = current;
+    }
+    retire(*previous);
+    EXPECT_EQ(checked, kFrames);
+    EXPECT_EQ(generations.size(), 3u);
+    EXPECT_TRUE(plans_.empty() && kernels_.empty()) << "each kernel and plan destroyed after its last frame";
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+}
+
+/// An engine's buffer allocator (FftbBufferAllocatorInfo): each buffer with memory of its own, counted.
+struct EngineAllocator
+{
+    VkDevice device = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    std::map<VkBuffer, VkDeviceMemory> live;
+    int made = 0, hostVisible = 0;
+    bool fail = false; ///< the next allocations return VK_ERROR_OUT_OF_DEVICE_MEMORY
+
+    static VkResult allocate(void* user, VkDeviceSize size, VkBufferUsageFlags usage, VkBool32 host, VkBuffer* buffer,
+                             void** mapped)
+    {
+        auto& self = *static_cast<EngineAllocator*>(user);
+        if (self.fail)
+            return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+        VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        bci.size = size;
+        bci.usage = usage;
+        if (VkResult r = vkCreateBuffer(self.device, &bci, nullptr, buffer); r != VK_SUCCESS)
+            return r;
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(self.device, *buffer, &req);
+        VkPhysicalDeviceMemoryProperties props;
+        vkGetPhysicalDeviceMemoryProperties(self.physicalDevice, &props);
+        const VkMemoryPropertyFlags flags =
+            host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                 : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+        uint32_t type = 0;
+        while (type < props.memoryTypeCount &&
+               (!(req.memoryTypeBits & (1u << type)) || (props.memoryTypes[type].propertyFlags & flags) != flags))
+            ++type;
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = type;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        vkAllocateMemory(self.device, &mai, nullptr, &memory);
+        vkBindBufferMemory(self.device, *buffer, memory, 0);
+        if (host)
+            vkMapMemory(self.device, memory, 0, VK_WHOLE_SIZE, 0, mapped);
+        self.live[*buffer] = memory;
+        ++self.made;
+        self.hostVisible += host ? 1 : 0;
+        return VK_SUCCESS;
+    }
+    static void free(void* user, VkBuffer buffer)
+    {
+        auto& self = *static_cast<EngineAllocator*>(user);
+        const auto it = self.live.find(buffer);
+        ASSERT_NE(it, self.live.end()) << "a buffer the allocator did not make";
+        vkDestroyBuffer(self.device, buffer, nullptr);
+        vkFreeMemory(self.device, it->second, nullptr);
+        self.live.erase(it);
+    }
+};
+
+// With an FftbBufferAllocatorInfo every buffer the context, its kernel and plan keep comes from the engine, and goes
+// back to it when they are destroyed; the bloom is the same; a refused allocation is the plugin's out-of-memory error.
+TEST_F(ApiTest, EveryBufferComesFromTheEnginesAllocatorWhenGiven)
+{
+    EngineAllocator engine;
+    engine.device = device_;
+    engine.physicalDevice = physicalDevice_;
+    FftbBufferAllocatorInfo allocator{FFTB_STRUCTURE_TYPE_BUFFER_ALLOCATOR_INFO};
+    allocator.allocate = EngineAllocator::allocate;
+    allocator.free = EngineAllocator::free;
+    allocator.userData = &engine;
+    FftbContextCreateInfo info = validCreateInfo();
+    info.pNext = &allocator;
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS) << messages_[0].text;
+    EXPECT_EQ(engine.made, 2) << "the scratch and the twiddle table";
+    EXPECT_EQ(engine.hostVisible, 1) << "the twiddle table";
+    const std::vector<float> texels = unevenTexels(5, 5, 3);
+    ASSERT_EQ(createKernel(exactKernelInfo(texels, 5, 5)), FFTB_SUCCESS);
+    EXPECT_EQ(engine.made, 3) << "the kernel's texels";
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED;
+    const FftbBloomPlan normalized = plan(planInfo);
+    ASSERT_NE(normalized, nullptr);
+    EXPECT_EQ(engine.made, 5) << "the kernel's spectrum and the plan's border weights";
+    GpuFrame f = createFrame(8, 7);
+    VkCommandBuffer cb = beginCommandBuffer();
+    recordFrame(cb, normalized, f);
+    submitAndWait(cb);
+    expectTheKernelAtTheLight(f, texels, 5, 5);
+    EXPECT_EQ(engine.made, 5) << "recording allocates nothing";
+
+    engine.fail = true;
+    planInfo.axisOrder = FFTB_AXIS_ORDER_Y_FIRST; // a plan of the other axis order needs the other spectrum slot
+    FftbBloomPlan refused = nullptr;
+    messages_.clear();
+    EXPECT_EQ(createPlan(planInfo, &refused), FFTB_ERROR_OUT_OF_DEVICE_MEMORY);
+    EXPECT_EQ(refused, nullptr);
+
+    destroyPlans();
+    fftbDestroyKernel(kernel_);
+    kernel_ = nullptr;
+    fftbDestroyContext(context_);
+    context_ = nullptr;
+    EXPECT_TRUE(engine.live.empty()) << engine.live.size() << " buffers not given back";
+}
+
+TEST_F(ApiTest, MemoryRequirementsCountTheGeneratorOfTheLargestGeneratedKernel)
+{
+    FftbContextCreateInfo info = validCreateInfo(); // a 16 x 8 maximum resolution holds no generated kernel
+    FftbMemoryRequirements small{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &small), FFTB_SUCCESS);
+    EXPECT_EQ(small.generatorBytes, 0u);
+    info.maxKernelResolutionWidth = info.maxKernelResolutionHeight = 300; // holds 256 x 256
+    FftbMemoryRequirements k256{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &k256), FFTB_SUCCESS);
+    // At least the 3 K^2 fp32 generated texels and a pattern grid of twice the kernel: (2 K)^2 32-bit words.
+    EXPECT_GE(k256.generatorBytes, 3ull * 256 * 256 * 4 + 4ull * 512 * 512);
+    info.maxKernelResolutionWidth = info.maxKernelResolutionHeight = 1024;
+    FftbMemoryRequirements k1024{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &k1024), FFTB_SUCCESS);
+    EXPECT_GT(k1024.generatorBytes, k256.generatorBytes);
+}
+
 TEST(Api, ResultToStringNamesEveryCode)
 {
 // Each code with its own spelling: the string is the enumerator's name.
@@ -1639,8 +2459,7 @@ TEST(Api, ResultToStringNamesEveryCode)
     X(FFTB_ERROR_OUT_OF_HOST_MEMORY)                                                                                   \
     X(FFTB_ERROR_OUT_OF_DEVICE_MEMORY)                                                                                 \
     X(FFTB_ERROR_VULKAN)                                                                                               \
-    X(FFTB_INCOMPLETE)                                                                                                 \
-    X(FFTB_NOT_READY)
+    X(FFTB_INCOMPLETE)
 #define FFTB_RESULT_ENTRY(code) std::make_pair(code, std::string(#code)),
     const std::pair<FftbResult, std::string> results[] = {FFTB_RESULTS(FFTB_RESULT_ENTRY)};
 #undef FFTB_RESULT_ENTRY
@@ -1654,10 +2473,13 @@ TEST(Api, ResultToStringNamesEveryCode)
         names.insert(name);
     }
     EXPECT_EQ(names.size(), std::size(results)) << "names are not distinct";
-    // 3 is no code but lies in the enum's range of values, so the conversion is defined in C++.
-    const char* unknown = fftbResultToString(static_cast<FftbResult>(3));
-    ASSERT_NE(unknown, nullptr);
-    EXPECT_EQ(names.count(unknown), 0u) << "an unknown code borrows a real code's name";
+    // 2 and 3 are no codes but lie in the enum's range of values, so the conversion is defined in C++.
+    for (int value : {2, 3})
+    {
+        const char* unknown = fftbResultToString(static_cast<FftbResult>(value));
+        ASSERT_NE(unknown, nullptr);
+        EXPECT_EQ(names.count(unknown), 0u) << value << " borrows a real code's name";
+    }
 }
 
 TEST(Api, VersionMatchesHeader)

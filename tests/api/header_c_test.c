@@ -16,12 +16,16 @@ static int useEveryType(void)
 {
     FftbContext context = NULL;
     PFN_fftbMessageCallback callback = onMessage;
-    void (*volatile destroy)(FftbContext) = fftbDestroyContext;
     const float texels[3] = {1.0f, 1.0f, 1.0f};
     FftbContextCreateInfo createInfo = {FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
     FftbKernelInfo kernelInfo = {FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+    FftbKernelGeneratorInfo generator = {FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
+    FftbBloomPlanCreateInfo planInfo = {FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
     FftbBloomInfo bloomInfo = {FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    FftbMultiViewInfo views = {FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
+    VkImageView imageViews[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
     FftbKernel kernel = NULL;
+    FftbBloomPlan plan = NULL;
     FftbPlannerInfo planner = {FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     FftbDeviceFeaturesInfo features = {FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
     FftbScratchInfo scratch = {FFTB_STRUCTURE_TYPE_SCRATCH_INFO};
@@ -30,6 +34,8 @@ static int useEveryType(void)
     FftbTimestampInfo timestamps = {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
     FftbMemoryRequirements requirements = {FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
     FftbNodeDescription node = {FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    FftbPassStatistic statistic = {FFTB_STRUCTURE_TYPE_PASS_STATISTIC};
+    uint32_t statisticCount = 1, extentWidth = 0, extentHeight = 0;
     const FftbResult results[] = {FFTB_SUCCESS,
                                   FFTB_ERROR_INVALID_ARGUMENT,
                                   FFTB_ERROR_UNSUPPORTED,
@@ -80,26 +86,39 @@ static int useEveryType(void)
     createInfo.maxHeight = 1080;
     createInfo.maxKernelResolutionWidth = 256;
     createInfo.maxKernelResolutionHeight = 256;
-    createInfo.maxFramesInFlight = 3;
+    createInfo.maxViews = 2;
     createInfo.messageCallback = callback;
     createInfo.messageUserData = &context;
 
-    kernelInfo.pNext = NULL;
+    generator.pNext = NULL;
+    generator.airyRadiusTexels = 2.0f;
+    kernelInfo.pNext = &generator;
     kernelInfo.width = 1;
     kernelInfo.height = 1;
     kernelInfo.texels = texels;
     kernelInfo.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
     kernelInfo.interpolation = FFTB_SPECTRUM_INTERPOLATION_LINEAR;
 
-    bloomInfo.pNext = &images;
-    bloomInfo.kernel = kernel;
+    planInfo.pNext = NULL;
+    planInfo.kernel = kernel;
+    planInfo.width = 1920;
+    planInfo.height = 1080;
+    planInfo.viewCount = 2;
+    planInfo.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    planInfo.padding = FFTB_PADDING_MIRROR;
+    planInfo.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
+    planInfo.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
+    planInfo.resolution = FFTB_BLOOM_RESOLUTION_HALF;
+    planInfo.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
+    planInfo.kernelScale = 256.0f;
+
+    views.pNext = &images;
+    views.viewCount = 2;
+    views.pInputViews = imageViews;
+    views.pOutputViews = imageViews;
+    bloomInfo.pNext = &views;
     bloomInfo.inputView = VK_NULL_HANDLE;
-    bloomInfo.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bloomInfo.outputView = VK_NULL_HANDLE;
-    bloomInfo.width = 1920;
-    bloomInfo.height = 1080;
-    bloomInfo.padding = FFTB_PADDING_MIRROR;
-    bloomInfo.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
     bloomInfo.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bloomInfo.intensity = 0.5f;
     bloomInfo.sharpen = 0.0f;
@@ -116,18 +135,26 @@ static int useEveryType(void)
     if (fftbCreateContext(NULL, &context) != FFTB_ERROR_INVALID_ARGUMENT || context != NULL)
         return 3;
     if (fftbCreateKernel(context, &kernelInfo, &kernel) != FFTB_ERROR_INVALID_ARGUMENT ||
-        fftbCmdBloom(context, VK_NULL_HANDLE, &bloomInfo) != FFTB_ERROR_INVALID_ARGUMENT ||
+        fftbCreateBloomPlan(context, &planInfo, &plan) != FFTB_ERROR_INVALID_ARGUMENT ||
+        fftbCmdBloom(plan, VK_NULL_HANDLE, &bloomInfo) != FFTB_ERROR_INVALID_ARGUMENT ||
+        fftbCmdPrepareKernel(plan, VK_NULL_HANDLE) != FFTB_ERROR_INVALID_ARGUMENT ||
         fftbResizeContext(context, &resize) != FFTB_ERROR_INVALID_ARGUMENT ||
-        fftbDescribeNode(context, &bloomInfo, &node) != FFTB_ERROR_INVALID_ARGUMENT)
+        fftbDescribeNode(plan, &node) != FFTB_ERROR_INVALID_ARGUMENT ||
+        fftbGetPassStatistics(plan, &statisticCount, &statistic) != FFTB_ERROR_INVALID_ARGUMENT)
         return 3;
+    /* The kernel's extent on the frame needs no context: 256 pixels along the larger axis of a 64 x 32 kernel. */
+    if (fftbGetKernelExtent(&planInfo, 64, 32, &extentWidth, &extentHeight) != FFTB_SUCCESS || extentWidth != 256 ||
+        extentHeight != 128)
+        return 6;
     /* The memory query needs no device: the create info's extents are enough. */
     if (fftbGetMemoryRequirements(&createInfo, &requirements) != FFTB_SUCCESS || requirements.scratchBytes == 0 ||
         requirements.exactSpectrumBytes == 0)
         return 5;
-    /* Referenced, not called: the header does not promise that destroying NULL is a no-op. */
-    if (destroy == NULL)
-        return 3;
-    if (createInfo.maxWidth != 1920 || kernelInfo.width != 1 || bloomInfo.width != 1920)
+    /* Destroying NULL does nothing. */
+    fftbDestroyBloomPlan(plan);
+    fftbDestroyKernel(kernel);
+    fftbDestroyContext(context);
+    if (createInfo.maxWidth != 1920 || kernelInfo.width != 1 || planInfo.width != 1920 || bloomInfo.intensity != 0.5f)
         return 4;
     return 0;
 }

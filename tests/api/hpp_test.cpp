@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace
@@ -84,6 +86,66 @@ TEST_F(HppTest, FailuresThrowOrReturnTheResult)
     }
 }
 
+TEST_F(HppTest, PlansAreOwnedAndRefuseBadSettingsAsTheyThrowOrReturn)
+{
+    fftbloom::Context context(createInfo(16, 16, 4));
+    const std::vector<float> ones(4 * 4 * 3, 1.0f);
+    FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+    ki.width = ki.height = 4;
+    ki.texels = ones.data();
+    const fftbloom::Kernel kernel = context.createKernel(ki);
+    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    pi.kernel = kernel.get();
+    pi.width = 17; // past the context's maximum
+    pi.height = 16;
+    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    fftbloom::BloomPlan plan;
+    EXPECT_EQ(context.createBloomPlan(pi, plan, std::nothrow), FFTB_ERROR_DEVICE_LIMIT);
+    EXPECT_FALSE(plan);
+    try
+    {
+        plan = context.createBloomPlan(pi);
+        ADD_FAILURE() << "no exception for a frame wider than the context's";
+    }
+    catch (const fftbloom::Error& e)
+    {
+        EXPECT_EQ(e.result(), FFTB_ERROR_DEVICE_LIMIT);
+        EXPECT_EQ(std::string(e.what()), "fftbCreateBloomPlan: FFTB_ERROR_DEVICE_LIMIT");
+    }
+    EXPECT_FALSE(plan);
+
+    pi.width = 16;
+    plan = context.createBloomPlan(pi);
+    const FftbBloomPlan handle = plan.get();
+    ASSERT_NE(handle, nullptr);
+    fftbloom::BloomPlan moved(std::move(plan));
+    EXPECT_FALSE(plan);
+    EXPECT_EQ(moved.get(), handle);
+    FftbNodeDescription node{};
+    EXPECT_EQ(moved.describeNode(node, std::nothrow), FFTB_SUCCESS) << "the wrapper sets the sType";
+    EXPECT_EQ(node.paddedWidth, moved.describeNode().paddedWidth);
+    // A second plan through the non-throwing form replaces the first, which is destroyed.
+    EXPECT_EQ(context.createBloomPlan(pi, moved, std::nothrow), FFTB_SUCCESS);
+    EXPECT_TRUE(moved);
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO}; // no views: refused before anything is recorded
+    bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+    const VkCommandBuffer cb = device_.beginCommands();
+    EXPECT_EQ(moved.cmdBloom(cb, bi, std::nothrow), FFTB_ERROR_INVALID_ARGUMENT);
+    try
+    {
+        moved.cmdBloom(cb, bi);
+        ADD_FAILURE() << "no exception for a bloom without views";
+    }
+    catch (const fftbloom::Error& e)
+    {
+        EXPECT_EQ(std::string(e.what()), "fftbCmdBloom: FFTB_ERROR_INVALID_ARGUMENT");
+    }
+    moved.cmdPrepareKernel(cb);
+    device_.submitAndWait(cb);
+    moved.reset(); // before the kernel and the context
+    EXPECT_FALSE(moved);
+}
+
 TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
 {
     constexpr uint32_t kWidth = 12, kHeight = 10, kKernel = 5;
@@ -96,17 +158,18 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     ki.texels = point.data();
     ki.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
     const fftbloom::Kernel kernel = context.createKernel(ki);
-    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-    bi.kernel = kernel.get();
-    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    bi.width = kWidth;
-    bi.height = kHeight;
-    bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    pi.kernel = kernel.get();
+    pi.width = kWidth;
+    pi.height = kHeight;
+    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    fftbloom::BloomPlan plan = context.createBloomPlan(pi);
     // The node's declaration, before anything is recorded: the spectrum passes, then the border weights' (the
     // default FFTB_PADDING_ZERO_NORMALIZED), come first.
-    const FftbNodeDescription node = context.describeNode(bi);
+    const FftbNodeDescription node = plan.describeNode();
     EXPECT_EQ(node.passCount, 8u);
     EXPECT_GE(node.scratchBytes, 1u);
+    EXPECT_EQ(node.borderWeightBytes, VkDeviceSize(3) * kWidth * kHeight * 4);
 
     const VkDeviceSize bytes = kWidth * kHeight * 4 * sizeof(float);
     fftb::VulkanDevice::Buffer upload = device_.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
@@ -124,9 +187,11 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     const VkCommandBuffer cb = device_.beginCommands();
     fftb::VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, kWidth, kHeight);
     fftb::VulkanDevice::prepareComputeOutput(cb, output.image);
+    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.inputView = input.view;
     bi.outputView = output.view;
-    context.cmdBloom(cb, bi);
+    bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+    plan.cmdBloom(cb, bi);
     fftb::recordImageReadback(cb, output.image, kWidth, kHeight, download.buffer);
     device_.submitAndWait(cb);
 
@@ -134,6 +199,7 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     // A unit point at the kernel's centre is the identity; fp32 FFTs of this size stay within 1e-5 of the peak.
     for (std::size_t i = 0; i < frame.size(); ++i)
         ASSERT_NEAR(result[i], frame[i], 1e-5f * 10.0f) << "texel " << i / 4 << " channel " << i % 4;
+    plan.reset();
     context.reset();
     device_.destroy(input);
     device_.destroy(output);

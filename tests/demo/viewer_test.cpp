@@ -484,6 +484,42 @@ TEST_F(ViewerTest, KernelChangedWhileRunningMatchesTheKernelGivenAtStart)
     stbi_image_free(changed);
 }
 
+// A plan-lifetime setting changed halfway while the bloom runs every frame (a new plan made while frames in flight
+// still use the old one) blooms as the setting given at start does.
+TEST_F(ViewerTest, PlanSettingChangedWhileRunningMatchesTheSettingGivenAtStart)
+{
+    const std::string scene = writeScene().string();
+    const std::string settings = "view=bloom ui=off exposure=2 rerun=always";
+    const Screenshot native = screenshot(scene, "native.png", settings);
+    const Screenshot wider = screenshot(scene, "wider.png", settings + " kernel-extent=128px", 4);
+    const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("changed.png")) +
+                               " --frames 4 --settings kernel-size=64 " + settings + " --later kernel-extent=128px");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const Screenshot changed = load(file("changed.png"));
+    ASSERT_EQ(changed.rgb.size(), wider.rgb.size());
+    ASSERT_EQ(changed.rgb.size(), native.rgb.size());
+    EXPECT_TRUE(changed.rgb == wider.rgb) << "the kernel extent given halfway";
+    EXPECT_FALSE(changed.rgb == native.rgb) << "the native extent's bloom";
+}
+
+// The eye mode's pupil follows the exposure: an exposure changed halfway makes a new kernel for the new Airy radius
+// while frames in flight still use the old one (destroyed once they have completed: the validation layer reports a
+// kernel buffer destroyed in use), and the frames after it are those of a run started with that exposure.
+TEST_F(ViewerTest, EyeModeExposureChangedWhileRunningMakesTheKernelOfTheNewPupil)
+{
+    const std::string scene = writeScene().string();
+    const std::string eye = "view=bloom ui=off blades=0 corona=0.8 seed=3 animate=true";
+    const Screenshot brighter = screenshot(scene, "brighter.png", eye + " exposure=2", 4);
+    const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("changed.png")) +
+                               " --frames 4 --settings kernel-size=64 " + eye + " --later exposure=2");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const Screenshot changed = load(file("changed.png"));
+    ASSERT_EQ(changed.rgb.size(), brighter.rgb.size());
+    EXPECT_TRUE(changed.rgb == brighter.rgb) << "the pupil adapted to exposure 2";
+}
+
 TEST_F(ViewerTest, KernelAndSpectrumViewsPeakAtTheCentre)
 {
     const std::string scene = writeScene().string();
@@ -603,6 +639,18 @@ TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
     const RunResult r = viewer(shellQuoted(bad) + " --screenshot " + shellQuoted(file("out.png")) + " --frames 2");
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("notes.exr"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_FALSE(fs::exists(file("out.png")));
+}
+
+TEST_F(ViewerTest, PlanThePluginRefusesFailsTheScreenshotWithOneLine)
+{
+    // Half resolution needs the resampled spectrum: fftbCreateBloomPlan refuses it, naming the field.
+    const RunResult r = viewer(shellQuoted(writeScene()) + " --screenshot " + shellQuoted(file("out.png")) +
+                               " --frames 2 --settings kernel-size=64 resolution=half spectrum=exact");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("fftbCreateBloomPlan"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("resolution"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
     EXPECT_FALSE(fs::exists(file("out.png")));
 }

@@ -44,14 +44,14 @@ enum class Source
     Sample,    ///< a crop of the CandleGlass sample around its brightest texel
 };
 
-using Param = std::tuple<Source, Padding, SpectrumMode>;
+using Param = std::tuple<Source, FftbPadding, FftbSpectrumMode>;
 
 std::string paramName(const ::testing::TestParamInfo<Param>& info)
 {
     const auto& [source, padding, spectrum] = info.param;
     return std::string(source == Source::Synthetic ? "synthetic" : "candle_glass") +
-           (padding == Padding::Zero ? "_zero" : "_mirror") +
-           (spectrum == SpectrumMode::Exact ? "_exact" : "_resampled");
+           (padding != FFTB_PADDING_MIRROR ? "_zero" : "_mirror") +
+           (spectrum == FFTB_SPECTRUM_MODE_EXACT ? "_exact" : "_resampled");
 }
 
 // Keeps gtest from printing the parameters as raw bytes in test listings.
@@ -161,8 +161,8 @@ TEST_P(Exported, MatchesReferenceAndNativePlugin)
         GTEST_SKIP() << "CandleGlass.exr missing: run assets/fetch_samples.sh";
     }
     BloomSettings s;
-    s.padding = toPublic(padding);
-    s.spectrum = toPublic(spectrum);
+    s.padding = padding;
+    s.spectrum = spectrum;
     s.output = FFTB_OUTPUT_MODE_BLOOM;
     Texels kernel = defaultPsf(kKernelSize);
     normalizePsf(kernel);
@@ -183,8 +183,8 @@ TEST_P(Exported, MatchesReferenceAndNativePlugin)
 
 INSTANTIATE_TEST_SUITE_P(Modes, Exported,
                          ::testing::Combine(::testing::Values(Source::Synthetic, Source::Sample),
-                                            ::testing::Values(Padding::Zero, Padding::Mirror),
-                                            ::testing::Values(SpectrumMode::Exact, SpectrumMode::Resampled)),
+                                            ::testing::Values(FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR),
+                                            ::testing::Values(FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_MODE_RESAMPLED)),
                          paramName);
 
 } // namespace

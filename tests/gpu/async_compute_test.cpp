@@ -54,6 +54,7 @@ class AsyncComputeTest : public ::testing::TestWithParam<bool>
     {
         const VkDevice d = device_->device();
         vkDeviceWaitIdle(d);
+        fftbDestroyBloomPlan(plan_);
         fftbDestroyKernel(kernel_);
         fftbDestroyContext(context_);
         for (VulkanDevice::Buffer* b : {&upload_, &download_})
@@ -107,6 +108,7 @@ class AsyncComputeTest : public ::testing::TestWithParam<bool>
     VkFence fence_ = VK_NULL_HANDLE;
     FftbContext context_ = nullptr;
     FftbKernel kernel_ = nullptr;
+    FftbBloomPlan plan_ = nullptr;
     VulkanDevice::Buffer upload_, download_;
     VulkanDevice::Image input_, output_;
 };
@@ -132,9 +134,16 @@ TEST_P(AsyncComputeTest, TheBloomRunsOnAComputeQueueWithTheImagesOwnershipTransf
     ki.height = uint32_t(kernelTexels.height);
     ki.texels = kernelTexels.values.data();
     ASSERT_EQ(fftbCreateKernel(context_, &ki, &kernel_), FFTB_SUCCESS) << message;
-
-    const Texels frame = test::randomFrame(70, 50, 12);
     const uint32_t w = 70, h = 50;
+    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    pi.kernel = kernel_;
+    pi.width = w;
+    pi.height = h;
+    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    pi.padding = FFTB_PADDING_ZERO;
+    ASSERT_EQ(fftbCreateBloomPlan(context_, &pi, &plan_), FFTB_SUCCESS) << message;
+
+    const Texels frame = test::randomFrame(int(w), int(h), 12);
     const VkDeviceSize bytes = VkDeviceSize(w) * h * 4 * sizeof(float);
     upload_ = device_->createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
     download_ = device_->createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
@@ -174,16 +183,11 @@ TEST_P(AsyncComputeTest, TheBloomRunsOnAComputeQueueWithTheImagesOwnershipTransf
     images.bloomQueueFamilyIndex = bloomFamily;
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.pNext = &images;
-    bi.kernel = kernel_;
     bi.inputView = input_.view;
-    bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bi.outputView = output_.view;
-    bi.width = w;
-    bi.height = h;
-    bi.padding = FFTB_PADDING_ZERO;
     bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
     VkCommandBuffer bloom = begin(1);
-    ASSERT_EQ(fftbCmdBloom(context_, bloom, &bi), FFTB_SUCCESS) << message;
+    ASSERT_EQ(fftbCmdBloom(plan_, bloom, &bi), FFTB_SUCCESS) << message;
     submit(bloomQueue, bloom, semaphores_[0], semaphores_[1]);
 
     // Main queue: the acquires, then the readback.
@@ -207,11 +211,11 @@ TEST_P(AsyncComputeTest, TheBloomRunsOnAComputeQueueWithTheImagesOwnershipTransf
     std::memcpy(gpu.values.data(), download_.mapped, bytes);
     Texels kernel = kernelTexels;
     normalizePsf(kernel);
-    PlanRequest request{w, h, uint32_t(kernel.width), uint32_t(kernel.height), Padding::Zero};
-    request.spectrum = SpectrumMode::Resampled;
+    PlanRequest request{w, h, uint32_t(kernel.width), uint32_t(kernel.height), FFTB_PADDING_ZERO};
+    request.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     Plan plan;
     ASSERT_TRUE(makePlan(request, &plan, nullptr));
-    const Texels reference = referenceSpectralConvolution(frame, kernel, plan, 0.0, SpectrumInterpolation::Es);
+    const Texels reference = referenceSpectralConvolution(frame, kernel, plan, 0.0, FFTB_SPECTRUM_INTERPOLATION_ES);
     EXPECT_LE(test::relativeError(gpu, reference), test::Tolerance::kFp32);
 }
 

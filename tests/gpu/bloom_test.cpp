@@ -42,29 +42,29 @@ const char* nameOf(Spectrum spectrum)
                                           : "cubic";
 }
 
-using SweepParam = std::tuple<SweepCase, Padding, AxisOrder, Spectrum>;
+using SweepParam = std::tuple<SweepCase, FftbPadding, FftbAxisOrder, Spectrum>;
 
 class ConvolutionSweep : public ::testing::TestWithParam<SweepParam>
 {
 };
 
-BloomSettings bloomOnly(Padding padding, AxisOrder axis, SpectrumMode spectrum)
+BloomSettings bloomOnly(FftbPadding padding, FftbAxisOrder axis, FftbSpectrumMode spectrum)
 {
     BloomSettings s;
-    s.padding = toPublic(padding);
-    s.axisOrder = toPublic(axis);
-    s.spectrum = toPublic(spectrum);
+    s.padding = padding;
+    s.axisOrder = axis;
+    s.spectrum = spectrum;
     s.output = FFTB_OUTPUT_MODE_BLOOM;
     return s;
 }
 
-BloomSettings bloomOnly(Padding padding, AxisOrder axis, Spectrum spectrum)
+BloomSettings bloomOnly(FftbPadding padding, FftbAxisOrder axis, Spectrum spectrum)
 {
     BloomSettings s =
-        bloomOnly(padding, axis, spectrum == Spectrum::Exact ? SpectrumMode::Exact : SpectrumMode::Resampled);
-    s.interpolation = toPublic(spectrum == Spectrum::Linear  ? SpectrumInterpolation::Linear
-                               : spectrum == Spectrum::Cubic ? SpectrumInterpolation::Cubic
-                                                             : SpectrumInterpolation::Es);
+        bloomOnly(padding, axis, spectrum == Spectrum::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED);
+    s.interpolation = (spectrum == Spectrum::Linear  ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+                       : spectrum == Spectrum::Cubic ? FFTB_SPECTRUM_INTERPOLATION_CUBIC
+                                                     : FFTB_SPECTRUM_INTERPOLATION_ES);
     return s;
 }
 
@@ -72,10 +72,10 @@ std::string sweepName(const ::testing::TestParamInfo<SweepParam>& param)
 {
     const auto& [c, padding, axis, spectrum] = param.param;
     return std::to_string(c.width) + "x" + std::to_string(c.height) + "_k" + std::to_string(c.kernelWidth) + "x" +
-           std::to_string(c.kernelHeight) + (padding == Padding::Zero ? "_zero" : "_mirror") +
-           (axis == AxisOrder::XFirst   ? "_x"
-            : axis == AxisOrder::YFirst ? "_y"
-                                        : "_auto") +
+           std::to_string(c.kernelHeight) + (padding != FFTB_PADDING_MIRROR ? "_zero" : "_mirror") +
+           (axis == FFTB_AXIS_ORDER_X_FIRST   ? "_x"
+            : axis == FFTB_AXIS_ORDER_Y_FIRST ? "_y"
+                                              : "_auto") +
            "_" + nameOf(spectrum);
 }
 
@@ -106,23 +106,24 @@ TEST_P(ConvolutionSweep, MatchesReference)
 INSTANTIATE_TEST_SUITE_P(Sizes, ConvolutionSweep,
                          ::testing::Combine(::testing::Values(SweepCase{37, 19, 8, 8}, SweepCase{64, 48, 16, 12},
                                                               SweepCase{30, 20, 64, 64}, SweepCase{640, 360, 64, 64}),
-                                            ::testing::Values(Padding::Zero, Padding::Mirror),
-                                            ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst, AxisOrder::Auto),
+                                            ::testing::Values(FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR),
+                                            ::testing::Values(FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST,
+                                                              FFTB_AXIS_ORDER_AUTO),
                                             ::testing::Values(Spectrum::Exact, Spectrum::Es, Spectrum::Cubic)),
                          sweepName);
 
 constexpr SweepCase kLargeSweep{1000, 810, 256, 256};
-INSTANTIATE_TEST_SUITE_P(LargeSizes, ConvolutionSweep,
-                         ::testing::Values(SweepParam{kLargeSweep, Padding::Zero, AxisOrder::XFirst, Spectrum::Exact},
-                                           SweepParam{kLargeSweep, Padding::Zero, AxisOrder::YFirst, Spectrum::Cubic},
-                                           SweepParam{kLargeSweep, Padding::Zero, AxisOrder::Auto, Spectrum::Es},
-                                           SweepParam{kLargeSweep, Padding::Mirror, AxisOrder::XFirst,
-                                                      Spectrum::Linear},
-                                           SweepParam{kLargeSweep, Padding::Mirror, AxisOrder::YFirst, Spectrum::Exact},
-                                           SweepParam{kLargeSweep, Padding::Mirror, AxisOrder::Auto, Spectrum::Es}),
-                         sweepName);
+INSTANTIATE_TEST_SUITE_P(
+    LargeSizes, ConvolutionSweep,
+    ::testing::Values(SweepParam{kLargeSweep, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, Spectrum::Exact},
+                      SweepParam{kLargeSweep, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_Y_FIRST, Spectrum::Cubic},
+                      SweepParam{kLargeSweep, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, Spectrum::Es},
+                      SweepParam{kLargeSweep, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_X_FIRST, Spectrum::Linear},
+                      SweepParam{kLargeSweep, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_Y_FIRST, Spectrum::Exact},
+                      SweepParam{kLargeSweep, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_AUTO, Spectrum::Es}),
+    sweepName);
 
-class Identity : public ::testing::TestWithParam<std::tuple<Padding, Spectrum>>
+class Identity : public ::testing::TestWithParam<std::tuple<FftbPadding, Spectrum>>
 {
 };
 
@@ -131,7 +132,7 @@ TEST_P(Identity, CentredOneHotKernelReturnsTheInput)
     const auto& [padding, spectrum] = GetParam();
     for (const int k : {8, 33})
     {
-        const BloomSettings s = bloomOnly(padding, AxisOrder::Auto, spectrum);
+        const BloomSettings s = bloomOnly(padding, FFTB_AXIS_ORDER_AUTO, spectrum);
         const Texels frame = randomFrame(37, 19, 3);
         const Texels gpu = runner().bloom(frame, oneHotKernel(k, k, k / 2, k / 2), s);
         EXPECT_LE(relativeError(gpu, frame), Tolerance::kFp32) << describe(37, 19, s) << " kernel " << k;
@@ -142,7 +143,7 @@ TEST_P(Identity, CentredOneHotKernelReturnsTheInput)
 TEST_P(Identity, SharpenOneReturnsTheInput)
 {
     const auto& [padding, spectrum] = GetParam();
-    BloomSettings s = bloomOnly(padding, AxisOrder::Auto, spectrum);
+    BloomSettings s = bloomOnly(padding, FFTB_AXIS_ORDER_AUTO, spectrum);
     s.sharpen = 1.0f;
     const Texels frame = randomFrame(64, 40, 5);
     const Texels gpu = runner().bloom(frame, randomKernel(16, 16, 2), s);
@@ -151,11 +152,11 @@ TEST_P(Identity, SharpenOneReturnsTheInput)
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Identity,
-                         ::testing::Combine(::testing::Values(Padding::Zero, Padding::Mirror),
+                         ::testing::Combine(::testing::Values(FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR),
                                             ::testing::Values(Spectrum::Exact, Spectrum::Es, Spectrum::Linear,
                                                               Spectrum::Cubic)));
 
-class Shift : public ::testing::TestWithParam<std::tuple<Padding, AxisOrder>>
+class Shift : public ::testing::TestWithParam<std::tuple<FftbPadding, FftbAxisOrder>>
 {
 };
 
@@ -166,7 +167,7 @@ TEST_P(Shift, OffCentreOneHotKernelShiftsTheFrame)
 {
     const auto& [padding, axis] = GetParam();
     const int k = 16, c = k / 2, dx = 3, dy = -5;
-    const BloomSettings s = bloomOnly(padding, axis, SpectrumMode::Exact);
+    const BloomSettings s = bloomOnly(padding, axis, FFTB_SPECTRUM_MODE_EXACT);
     const Texels frame = randomFrame(37, 19, 9);
     const Texels gpu = runner().bloom(frame, oneHotKernel(k, k, c + dx, c + dy), s);
     Texels expected(frame.width, frame.height, 3);
@@ -175,7 +176,7 @@ TEST_P(Shift, OffCentreOneHotKernelShiftsTheFrame)
         {
             int sx = x - dx, sy = y - dy;
             const bool outside = sx < 0 || sy < 0 || sx >= frame.width || sy >= frame.height;
-            if (outside && padding == Padding::Zero)
+            if (outside && padding != FFTB_PADDING_MIRROR)
                 continue;
             sx = int(mirroredRepeat(sx, uint32_t(frame.width)));
             sy = int(mirroredRepeat(sy, uint32_t(frame.height)));
@@ -187,8 +188,8 @@ TEST_P(Shift, OffCentreOneHotKernelShiftsTheFrame)
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Shift,
-                         ::testing::Combine(::testing::Values(Padding::Zero, Padding::Mirror),
-                                            ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst)));
+                         ::testing::Combine(::testing::Values(FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR),
+                                            ::testing::Values(FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST)));
 
 // With mirror padding and a kernel symmetric about its centre along each axis, light leaving an edge is matched
 // by its mirror image entering: the frame's total is kept, exactly in real arithmetic with the exact spectrum.
@@ -204,16 +205,17 @@ TEST(Energy, MirrorPaddingKeepsTheTotalForASymmetricKernel)
                 kernel.at(x, y, ch) = float(std::exp(-((x - 16) * (x - 16) + (y - 16) * (y - 16)) / (50.0 * (ch + 1))));
     const Texels frame = randomFrame(90, 50, 4);
     for (const auto& [spectrum, tolerance] :
-         {std::pair{SpectrumMode::Exact, 1e-5}, std::pair{SpectrumMode::Resampled, 5e-3}})
+         {std::pair{FFTB_SPECTRUM_MODE_EXACT, 1e-5}, std::pair{FFTB_SPECTRUM_MODE_RESAMPLED, 5e-3}})
     {
-        const BloomSettings s = bloomOnly(Padding::Mirror, AxisOrder::Auto, spectrum);
+        const BloomSettings s = bloomOnly(FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_AUTO, spectrum);
         const Texels gpu = runner().bloom(frame, kernel, s);
         for (int ch = 0; ch < 3; ++ch)
             EXPECT_NEAR(channelSum(gpu, ch) / channelSum(frame, ch), 1.0, tolerance)
                 << describe(90, 50, s) << " channel " << ch;
     }
     // Zero padding loses what spreads past the edges: the check above can fail.
-    const Texels zero = runner().bloom(frame, kernel, bloomOnly(Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact));
+    const Texels zero =
+        runner().bloom(frame, kernel, bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_MODE_EXACT));
     EXPECT_LT(channelSum(zero, 0) / channelSum(frame, 0), 0.99);
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
@@ -227,11 +229,11 @@ TEST(Composite, MixesInputAndBloomAndKeepsAlpha)
             frame.at(x, y, 3) = float(x + y) / 100.0f;
     Texels kernel = randomKernel(16, 16, 13);
     normalizePsf(kernel);
-    BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact);
+    BloomSettings s = bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_MODE_EXACT);
     s.output = FFTB_OUTPUT_MODE_COMPOSITE;
     s.intensity = 0.3f;
     const Texels gpu = runner().bloom(frame, kernel, s);
-    const Texels bloom = referenceConvolution(frame, kernel, Padding::Zero);
+    const Texels bloom = referenceConvolution(frame, kernel, FFTB_PADDING_ZERO);
     Texels expected(frame.width, frame.height, 3);
     for (int y = 0; y < frame.height; ++y)
         for (int x = 0; x < frame.width; ++x)
@@ -253,15 +255,14 @@ constexpr std::pair<int, int> kMixedRadixExtents[] = {{4, 2},    {8, 4},     {6,
 
 BloomSettings mixedRadixSettings()
 {
-    return bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
+    return bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT);
 }
 
 Plan mixedRadixPlan(int w, int h)
 {
     const BloomSettings s = mixedRadixSettings();
     Plan plan;
-    EXPECT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, toPlan(s.padding), toPlan(s.axisOrder), toPlan(s.spectrum)},
-                         &plan, nullptr));
+    EXPECT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.padding, s.axisOrder, s.spectrum}, &plan, nullptr));
     return plan;
 }
 
@@ -327,7 +328,7 @@ TEST(LargeFrames, MatchTheReference)
         sizes.insert(sizes.end(), {{3840, 2160, 256}, {7680, 4320, 1024}});
     for (const Size& size : sizes)
     {
-        const BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact);
+        const BloomSettings s = bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_MODE_EXACT);
         const Texels frame = randomFrame(size.width, size.height, 41);
         Texels kernel = randomKernel(size.kernel, size.kernel, 43);
         normalizePsf(kernel);
@@ -342,18 +343,17 @@ TEST(LargeFrames, MatchTheReference)
 // pick, through a runner whose contexts carry the FftbPlannerInfo.
 TEST(PowerOfTwoLengths, MatchTheReference)
 {
-    GpuRunner powerOfTwo(RunnerOptions{-1, true, 1, toPublic(LengthPolicy::PowerOfTwo)});
+    GpuRunner powerOfTwo(RunnerOptions{-1, true, 1, FFTB_LENGTH_POLICY_POWER_OF_TWO});
     Texels kernel = randomKernel(33, 33, 5);
     normalizePsf(kernel);
     const Texels frame = randomFrame(300, 170, 23);
-    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
     {
-        const BloomSettings s = bloomOnly(padding, AxisOrder::Auto, SpectrumMode::Exact);
-        PlanRequest request{
-            300, 170, 33, 33, padding, toPlan(s.axisOrder), toPlan(s.spectrum), LengthPolicy::PowerOfTwo};
+        const BloomSettings s = bloomOnly(padding, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_MODE_EXACT);
+        PlanRequest request{300, 170, 33, 33, padding, s.axisOrder, s.spectrum, FFTB_LENGTH_POLICY_POWER_OF_TWO};
         Plan pow2, mixed;
         ASSERT_TRUE(makePlan(request, &pow2, nullptr));
-        request.lengths = LengthPolicy::MixedRadix;
+        request.lengths = FFTB_LENGTH_POLICY_MIXED_RADIX;
         ASSERT_TRUE(makePlan(request, &mixed, nullptr));
         for (const uint32_t n : {pow2.first.paddedLength, pow2.second.paddedLength})
             EXPECT_EQ(n & (n - 1), 0u) << n << " is not a power of two";
@@ -361,7 +361,7 @@ TEST(PowerOfTwoLengths, MatchTheReference)
                   mixed.first.paddedLength * mixed.second.paddedLength);
         EXPECT_LE(relativeError(powerOfTwo.bloom(frame, kernel, s), referenceConvolution(frame, kernel, padding)),
                   Tolerance::kFp32)
-            << (padding == Padding::Zero ? "zero" : "mirror");
+            << (padding != FFTB_PADDING_MIRROR ? "zero" : "mirror");
     }
     EXPECT_EQ(powerOfTwo.validationMessageCount(), 0u) << powerOfTwo.firstValidationMessage();
 }
@@ -369,7 +369,7 @@ TEST(PowerOfTwoLengths, MatchTheReference)
 // Lines past 4096 (register stage + sub-FFTs in shared memory, fft.glsl): a frame whose padded width is long, in
 // both axis orders (the long axis first: real-packed half spectra and the inverse of pass 3; second: the fused
 // pass 2), both paddings and both spectrum modes (exact: the kernel spectrum's passes at the long length too).
-class LongLines : public ::testing::TestWithParam<std::tuple<Padding, AxisOrder, Spectrum>>
+class LongLines : public ::testing::TestWithParam<std::tuple<FftbPadding, FftbAxisOrder, Spectrum>>
 {
 };
 
@@ -381,9 +381,9 @@ TEST_P(LongLines, WideFrameMatchesTheReference)
     Texels kernel = randomKernel(64, 64, 19);
     normalizePsf(kernel);
     Plan plan;
-    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, toPlan(s.spectrum)}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, s.spectrum}, &plan, nullptr));
     const uint32_t paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
-    EXPECT_GT(paddedWidth, kMaxSharedFftLength);
+    EXPECT_GT(paddedWidth, FFTB_MAX_SHARED_FFT_LENGTH);
     const Texels gpu = runner().bloom(frame, kernel, s);
     const double error = relativeError(gpu, referenceFor(frame, kernel, s));
     EXPECT_LE(error, Tolerance::kFp32) << describe(5000, 40, s) << ", padded width " << paddedWidth;
@@ -391,8 +391,8 @@ TEST_P(LongLines, WideFrameMatchesTheReference)
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, LongLines,
-                         ::testing::Combine(::testing::Values(Padding::Zero, Padding::Mirror),
-                                            ::testing::Values(AxisOrder::XFirst, AxisOrder::YFirst),
+                         ::testing::Combine(::testing::Values(FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR),
+                                            ::testing::Values(FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST),
                                             ::testing::Values(Spectrum::Exact, Spectrum::Es, Spectrum::Cubic)));
 
 // The longest lines, 8192 and 16384, along the first axis and along the second: the full bloom against the
@@ -406,10 +406,9 @@ TEST_P(LongestLines, OnEitherAxisMatchTheReferenceAndRoundTrip)
     const auto& [w, h] = GetParam();
     Texels kernel = randomKernel(3, 3, 41);
     normalizePsf(kernel);
-    const BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
+    const BloomSettings s = bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT);
     Plan plan;
-    ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, toPlan(s.padding), toPlan(s.axisOrder), toPlan(s.spectrum)},
-                         &plan, nullptr));
+    ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.padding, s.axisOrder, s.spectrum}, &plan, nullptr));
     EXPECT_EQ(std::max(plan.first.paddedLength, plan.second.paddedLength), pow2Ceil(uint32_t(std::max(w, h))));
     expectBloomAndRoundTrip(w, h, kernel, s, plan);
 }
@@ -424,7 +423,7 @@ TEST(SpectrumCache, ExactSpectrumFollowsTheFrameExtent)
 {
     Texels kernel = randomKernel(16, 16, 21);
     normalizePsf(kernel);
-    const BloomSettings s = bloomOnly(Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact);
+    const BloomSettings s = bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT);
     for (const auto& [w, h] : {std::pair{40, 30}, std::pair{100, 30}, std::pair{40, 30}})
     {
         const Texels frame = randomFrame(w, h, uint32_t(w));

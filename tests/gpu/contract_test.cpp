@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The integration contract on one device, as an engine uses it: two contexts of different maximum extents, frames of
-// several extents on each (dynamic resolution) and after a resize, two kernels shared by both contexts, scratch
-// supplied by the engine between guard bands, the images' barriers and layout transitions left to the plugin
-// (FftbImageBarrierInfo, with and without synchronization2), debug labels on. Every frame is recorded into one
-// command buffer and checked against the double-precision reference; validation must stay silent.
+// several extents on each (dynamic resolution: a plan per extent, made before recording) and after a resize, two
+// kernels shared by both contexts, scratch supplied by the engine between guard bands, the images' barriers and layout
+// transitions left to the plugin (FftbImageBarrierInfo, with and without synchronization2), debug labels on. Every
+// frame is recorded into one command buffer and checked against the double-precision reference; validation must stay
+// silent.
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
 #include "host_error.h"
@@ -30,13 +31,22 @@ constexpr VkFormat kFormat = VK_FORMAT_R32G32B32A32_SFLOAT;
 constexpr unsigned char kGuardByte = 0x7F;
 constexpr VkDeviceSize kGuardBytes = 4096; ///< a multiple of any minStorageBufferOffsetAlignment
 
+/// What a frame is bloomed with: the context, the kernel (its texels and spectrum mode), extent and padding.
+struct FrameSpec
+{
+    FftbContext context = nullptr;
+    FftbKernel kernel = nullptr;
+    const Texels* texels = nullptr;
+    FftbSpectrumMode mode = FFTB_SPECTRUM_MODE_EXACT;
+    int width = 0, height = 0;
+    FftbPadding padding = FFTB_PADDING_ZERO;
+};
+
 /// One frame's images and staging buffers, and what it was bloomed with.
 struct Frame
 {
     Texels rgba;
-    Padding padding = Padding::Zero;
-    const Texels* kernel = nullptr;
-    SpectrumMode mode = SpectrumMode::Exact;
+    FrameSpec spec;
     VulkanDevice::Buffer upload, download;
     VulkanDevice::Image input, output;
 };
@@ -56,6 +66,8 @@ class ContractTest : public ::testing::TestWithParam<bool>
     {
         for (Frame& f : frames_)
             release(f);
+        for (FftbBloomPlan p : plans_)
+            fftbDestroyBloomPlan(p);
         for (FftbKernel k : kernels_)
             fftbDestroyKernel(k);
         for (FftbContext c : contexts_)
@@ -78,43 +90,45 @@ class ContractTest : public ::testing::TestWithParam<bool>
         return ci;
     }
 
-    FftbKernel createKernel(FftbContext context, const Texels& rgb, SpectrumMode mode)
+    FftbKernel createKernel(FftbContext context, const Texels& rgb, FftbSpectrumMode mode)
     {
         FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
         ki.width = uint32_t(rgb.width);
         ki.height = uint32_t(rgb.height);
         ki.texels = rgb.values.data();
-        ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
+        ki.spectrumMode = mode;
         FftbKernel kernel = nullptr;
         EXPECT_EQ(fftbCreateKernel(context, &ki, &kernel), FFTB_SUCCESS) << message_;
         kernels_.push_back(kernel);
         return kernel;
     }
 
-    /// The bloom alone of a width x height frame with `kernel` and `padding`; no views.
-    static FftbBloomInfo bloomInfo(FftbKernel kernel, int width, int height, Padding padding)
+    /// The plan of `spec`'s frames, destroyed with the test; nullptr when refused.
+    FftbBloomPlan createPlan(const FrameSpec& spec)
     {
-        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-        bi.kernel = kernel;
-        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        bi.width = uint32_t(width);
-        bi.height = uint32_t(height);
-        bi.padding = padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
-        bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
-        return bi;
+        FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+        pi.kernel = spec.kernel;
+        pi.width = uint32_t(spec.width);
+        pi.height = uint32_t(spec.height);
+        pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        pi.padding = spec.padding;
+        FftbBloomPlan plan = nullptr;
+        EXPECT_EQ(fftbCreateBloomPlan(spec.context, &pi, &plan), FFTB_SUCCESS)
+            << spec.width << "x" << spec.height << ": " << message_;
+        if (plan)
+            plans_.push_back(plan);
+        return plan;
     }
 
-    /// Uploads a random frame and records its bloom on `context` with `kernel` and its readback into `cb`; the
+    /// Uploads a random frame and records its bloom with `plan`, made for `spec`, and its readback into `cb`; the
     /// plugin moves the input from TRANSFER_DST and the output to TRANSFER_SRC.
-    void recordFrame(VkCommandBuffer cb, FftbContext context, FftbKernel kernel, const Texels& kernelTexels,
-                     SpectrumMode mode, int width, int height, Padding padding)
+    void recordFrame(VkCommandBuffer cb, FftbBloomPlan plan, const FrameSpec& spec)
     {
+        ASSERT_NE(plan, nullptr);
         Frame& f = frames_.emplace_back();
-        f.rgba = test::randomFrame(width, height, uint32_t(frames_.size()));
-        f.padding = padding;
-        f.kernel = &kernelTexels;
-        f.mode = mode;
-        const uint32_t w = uint32_t(width), h = uint32_t(height);
+        f.rgba = test::randomFrame(spec.width, spec.height, uint32_t(frames_.size()));
+        f.spec = spec;
+        const uint32_t w = uint32_t(spec.width), h = uint32_t(spec.height);
         const VkDeviceSize bytes = VkDeviceSize(w) * h * 4 * sizeof(float);
         f.upload = device_->createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
         f.download = device_->createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
@@ -143,11 +157,12 @@ class ContractTest : public ::testing::TestWithParam<bool>
         images.outputNewLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
         images.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
         images.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-        FftbBloomInfo bi = bloomInfo(kernel, width, height, padding);
+        FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
         bi.pNext = &images;
         bi.inputView = f.input.view;
         bi.outputView = f.output.view;
-        ASSERT_EQ(fftbCmdBloom(context, cb, &bi), FFTB_SUCCESS) << message_;
+        bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+        ASSERT_EQ(fftbCmdBloom(plan, cb, &bi), FFTB_SUCCESS) << message_;
         vkCmdCopyImageToBuffer(cb, f.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, f.download.buffer, 1, &region);
     }
 
@@ -161,20 +176,20 @@ class ContractTest : public ::testing::TestWithParam<bool>
             const Frame& f = frames_[checked_];
             Texels gpu(f.rgba.width, f.rgba.height, 4);
             std::memcpy(gpu.values.data(), f.download.mapped, gpu.values.size() * sizeof(float));
-            Texels kernel = *f.kernel;
+            Texels kernel = *f.spec.texels;
             normalizePsf(kernel);
             Texels reference;
-            if (f.mode == SpectrumMode::Exact)
-                reference = referenceConvolution(f.rgba, kernel, f.padding);
+            if (f.spec.mode == FFTB_SPECTRUM_MODE_EXACT)
+                reference = referenceConvolution(f.rgba, kernel, f.spec.padding);
             else
             {
                 PlanRequest request{uint32_t(f.rgba.width), uint32_t(f.rgba.height), uint32_t(kernel.width),
-                                    uint32_t(kernel.height), f.padding};
-                request.spectrum = SpectrumMode::Resampled;
+                                    uint32_t(kernel.height), f.spec.padding};
+                request.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
                 Plan plan;
                 ASSERT_TRUE(makePlan(request, &plan, nullptr));
                 // The kernels' default interpolation, ES: the reference reads the kernel's own spectrum.
-                reference = referenceSpectralConvolution(f.rgba, kernel, plan, 0.0, SpectrumInterpolation::Es);
+                reference = referenceSpectralConvolution(f.rgba, kernel, plan, 0.0, FFTB_SPECTRUM_INTERPOLATION_ES);
             }
             EXPECT_LE(test::relativeError(gpu, reference), Tolerance::kFp32)
                 << "frame " << checked_ << ": " << f.rgba.width << "x" << f.rgba.height;
@@ -194,6 +209,7 @@ class ContractTest : public ::testing::TestWithParam<bool>
     std::string message_;
     std::vector<FftbContext> contexts_;
     std::vector<FftbKernel> kernels_;
+    std::vector<FftbBloomPlan> plans_;
     std::vector<Frame> frames_;
     size_t checked_ = 0;
     VulkanDevice::Buffer scratch_;
@@ -225,15 +241,22 @@ TEST_P(ContractTest, TwoContextsSharedKernelsEngineScratchAndResize)
     // The exact-mode kernel is made on B, so its spectra fit B's larger frames; the resampled one on A.
     const Texels exactTexels = test::randomKernel(13, 11, 7);
     const Texels resampledTexels = test::randomKernel(16, 9, 8);
-    const FftbKernel exact = createKernel(b, exactTexels, SpectrumMode::Exact);
-    const FftbKernel resampled = createKernel(a, resampledTexels, SpectrumMode::Resampled);
+    const FftbKernel exact = createKernel(b, exactTexels, FFTB_SPECTRUM_MODE_EXACT);
+    const FftbKernel resampled = createKernel(a, resampledTexels, FFTB_SPECTRUM_MODE_RESAMPLED);
 
+    // A plan per context, kernel, extent and padding, made before recording.
+    const FrameSpec frames[] = {
+        {a, exact, &exactTexels, FFTB_SPECTRUM_MODE_EXACT, 96, 64, FFTB_PADDING_ZERO},
+        {b, exact, &exactTexels, FFTB_SPECTRUM_MODE_EXACT, 150, 100, FFTB_PADDING_MIRROR},
+        {a, resampled, &resampledTexels, FFTB_SPECTRUM_MODE_RESAMPLED, 70, 50, FFTB_PADDING_MIRROR},
+        {b, resampled, &resampledTexels, FFTB_SPECTRUM_MODE_RESAMPLED, 160, 120, FFTB_PADDING_ZERO},
+        {a, exact, &exactTexels, FFTB_SPECTRUM_MODE_EXACT, 41, 37, FFTB_PADDING_ZERO}};
+    std::vector<FftbBloomPlan> plans;
+    for (const FrameSpec& f : frames)
+        plans.push_back(createPlan(f));
     VkCommandBuffer cb = device_->beginCommands();
-    recordFrame(cb, a, exact, exactTexels, SpectrumMode::Exact, 96, 64, Padding::Zero);
-    recordFrame(cb, b, exact, exactTexels, SpectrumMode::Exact, 150, 100, Padding::Mirror);
-    recordFrame(cb, a, resampled, resampledTexels, SpectrumMode::Resampled, 70, 50, Padding::Mirror);
-    recordFrame(cb, b, resampled, resampledTexels, SpectrumMode::Resampled, 160, 120, Padding::Zero);
-    recordFrame(cb, a, exact, exactTexels, SpectrumMode::Exact, 41, 37, Padding::Zero);
+    for (size_t i = 0; i < plans.size(); ++i)
+        recordFrame(cb, plans[i], frames[i]);
     submitAndCheck(cb);
 
     // The scratch B used lies within the range it was given.
@@ -251,51 +274,48 @@ TEST_P(ContractTest, TwoContextsSharedKernelsEngineScratchAndResize)
     resize.maxHeight = 96;
     resize.maxKernelResolutionWidth = resize.maxKernelResolutionHeight = 16;
     ASSERT_EQ(fftbResizeContext(a, &resize), FFTB_SUCCESS) << message_;
+    const FrameSpec grown[] = {
+        {a, resampled, &resampledTexels, FFTB_SPECTRUM_MODE_RESAMPLED, 128, 96, FFTB_PADDING_ZERO},
+        {a, exact, &exactTexels, FFTB_SPECTRUM_MODE_EXACT, 120, 90, FFTB_PADDING_MIRROR}};
+    const FftbBloomPlan grownPlans[] = {createPlan(grown[0]), createPlan(grown[1])};
     cb = device_->beginCommands();
-    recordFrame(cb, a, resampled, resampledTexels, SpectrumMode::Resampled, 128, 96, Padding::Zero);
-    recordFrame(cb, a, exact, exactTexels, SpectrumMode::Exact, 120, 90, Padding::Mirror);
+    for (size_t i = 0; i < 2; ++i)
+        recordFrame(cb, grownPlans[i], grown[i]);
+    // A plan made before the resize blooms on within the larger extents.
+    recordFrame(cb, plans.back(), frames[4]);
     submitAndCheck(cb);
 }
 
-TEST_P(ContractTest, PipelinesAndKernelSpectraPreparedAheadBloomAsTheReference)
+TEST_P(ContractTest, PlansAndKernelSpectraPreparedAheadBloomAsTheReference)
 {
-    // A context that never compiles while recording: the engine prepares every extent it will use (dynamic
-    // resolution), then records the kernel spectra in one command buffer and the blooms in later ones.
-    FftbContextCreateInfo info = createInfo(96, 64);
-    info.flags = FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT;
+    // The engine makes the plan of every extent it will use (dynamic resolution), then records the kernel spectra in
+    // one command buffer and the blooms in later ones.
+    const FftbContextCreateInfo info = createInfo(96, 64);
     FftbContext context = nullptr;
     ASSERT_EQ(fftbCreateContext(&info, &context), FFTB_SUCCESS) << message_;
     contexts_.push_back(context);
     const Texels exactTexels = test::randomKernel(13, 11, 9);
     const Texels resampledTexels = test::randomKernel(16, 9, 10);
-    const FftbKernel exact = createKernel(context, exactTexels, SpectrumMode::Exact);
-    const FftbKernel resampled = createKernel(context, resampledTexels, SpectrumMode::Resampled);
-    const struct
-    {
-        FftbKernel kernel;
-        const Texels* texels;
-        SpectrumMode mode;
-        int width, height;
-        Padding padding;
-    } frames[] = {{exact, &exactTexels, SpectrumMode::Exact, 96, 64, Padding::Zero},
-                  {resampled, &resampledTexels, SpectrumMode::Resampled, 70, 50, Padding::Mirror},
-                  {exact, &exactTexels, SpectrumMode::Exact, 41, 37, Padding::Mirror}};
-    std::vector<FftbBloomInfo> infos;
-    for (const auto& f : frames)
-        infos.push_back(bloomInfo(f.kernel, f.width, f.height, f.padding));
-    ASSERT_EQ(fftbPreparePipelines(context, uint32_t(infos.size()), infos.data()), FFTB_SUCCESS) << message_;
+    const FftbKernel exact = createKernel(context, exactTexels, FFTB_SPECTRUM_MODE_EXACT);
+    const FftbKernel resampled = createKernel(context, resampledTexels, FFTB_SPECTRUM_MODE_RESAMPLED);
+    const FrameSpec frames[] = {
+        {context, exact, &exactTexels, FFTB_SPECTRUM_MODE_EXACT, 96, 64, FFTB_PADDING_ZERO},
+        {context, resampled, &resampledTexels, FFTB_SPECTRUM_MODE_RESAMPLED, 70, 50, FFTB_PADDING_MIRROR},
+        {context, exact, &exactTexels, FFTB_SPECTRUM_MODE_EXACT, 41, 37, FFTB_PADDING_MIRROR}};
+    std::vector<FftbBloomPlan> plans;
+    for (const FrameSpec& f : frames)
+        plans.push_back(createPlan(f));
     VkCommandBuffer cb = device_->beginCommands();
-    for (const FftbBloomInfo& bi : infos)
-        ASSERT_EQ(fftbCmdPrepareKernel(context, cb, &bi), FFTB_SUCCESS) << message_;
+    for (FftbBloomPlan plan : plans)
+        ASSERT_EQ(fftbCmdPrepareKernel(plan, cb), FFTB_SUCCESS) << message_;
     device_->submitAndWait(cb);
     cb = device_->beginCommands();
-    for (size_t i = 0; i < infos.size(); ++i)
+    for (size_t i = 0; i < plans.size(); ++i)
     {
         FftbNodeDescription d{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-        ASSERT_EQ(fftbDescribeNode(context, &infos[i], &d), FFTB_SUCCESS) << message_;
+        ASSERT_EQ(fftbDescribeNode(plans[i], &d), FFTB_SUCCESS) << message_;
         EXPECT_EQ(d.spectrumPassCount, 0u) << "frame " << i << ": its kernel spectrum was prepared";
-        const auto& f = frames[i];
-        recordFrame(cb, context, f.kernel, *f.texels, f.mode, f.width, f.height, f.padding);
+        recordFrame(cb, plans[i], frames[i]);
     }
     submitAndCheck(cb);
 }

@@ -28,7 +28,7 @@ namespace
 
 using Complex = std::complex<double>;
 
-/// Runs one pass of the plugin's shaders on `lines` <= kIntermediateBlockLines lines of one FFT length, with the
+/// Runs one pass of the plugin's shaders on `lines` <= FFTB_INTERMEDIATE_BLOCK_LINES lines of one FFT length, with the
 /// intermediate (one block of lines, plan.h intermediateIndex), kernel spectrum (plain lines) and twiddle buffers bound
 /// as the plugin binds them and the plugin's specialization constants.
 class PassHarness
@@ -40,7 +40,7 @@ class PassHarness
         const VkDevice d = device_.device();
         const VkDeviceSize lineBytes = VkDeviceSize(length) * 8;
         intermediate_ =
-            device_.createBuffer(lineBytes * kIntermediateBlockLines, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+            device_.createBuffer(lineBytes * FFTB_INTERMEDIATE_BLOCK_LINES, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
         spectrum_ = device_.createBuffer(lineBytes * lines, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
         const TwiddleTables& tables = twiddleTables();
         twiddles_ =
@@ -53,13 +53,12 @@ class PassHarness
             if (std::strcmp(kSpirvModules[i].name, shader) == 0)
                 module = &kSpirvModules[i];
         EXPECT_NE(module, nullptr) << shader;
-        // The plugin's specialization (plugin/src/context.cpp, Context::pipeline).
-        const std::array<uint32_t, kSpecializationConstantCount> values =
-            specializationOf(length, workgroupSizeOf(length), false);
-        VkSpecializationMapEntry entries[kSpecializationConstantCount] = {};
-        for (uint32_t id = 0; id < kSpecializationConstantCount; ++id)
+        // The plugin's specialization (plugin/plan/plan.h, specializationOf, as plugin/src/pipelines.cpp compiles).
+        const std::array<uint32_t, FFTB_SPEC_COUNT> values = specializationOf(length, workgroupSizeOf(length), false);
+        VkSpecializationMapEntry entries[FFTB_SPEC_COUNT] = {};
+        for (uint32_t id = 0; id < FFTB_SPEC_COUNT; ++id)
             entries[id] = {id, id * uint32_t(sizeof(uint32_t)), sizeof(uint32_t)};
-        const VkSpecializationInfo spec{kSpecializationConstantCount, entries, sizeof(values), values.data()};
+        const VkSpecializationInfo spec{FFTB_SPEC_COUNT, entries, sizeof(values), values.data()};
         ComputePipelineInfo info;
         info.code = module->code;
         info.codeBytes = module->sizeBytes;

@@ -110,11 +110,11 @@ TEST(HalfResolutionOutput, CompositesTheUpsampledBloomWithTheFrame)
     normalizePsf(kernel);
     const Prefilter prefilter{0.6f, 0.3f, 20.0f};
     const std::array<double, 3> tint{1.5, 1.0, 0.5};
-    for (const OutputMode mode : {OutputMode::Composite, OutputMode::Additive})
+    for (const FftbOutputMode mode : {FFTB_OUTPUT_MODE_COMPOSITE, FFTB_OUTPUT_MODE_ADDITIVE})
     {
         BloomSettings s =
             halfBloom({45, 31, FFTB_PADDING_ZERO_NORMALIZED, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_INTERPOLATION_CUBIC});
-        s.output = toPublic(mode);
+        s.output = mode;
         s.intensity = 0.7f;
         s.prefilter = toPublic(prefilter);
         s.tint = {float(tint[0]), float(tint[1]), float(tint[2])};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Kernel scale (FftbBloomInfo::kernelScale): the scaled resampled bloom against the double-precision reference, a
-// scaled Gaussian against a wider one transformed exactly, and the frame-diagonal unit's footprint across resolutions.
+// Kernel scale (FftbBloomPlanCreateInfo::kernelScale): the scaled resampled bloom against the double-precision
+// reference, a scaled Gaussian against a wider one transformed exactly, and the frame-diagonal unit's footprint across
+// resolutions.
 #include "gpu_test_support.h"
 #include "plan.h"
 #include "psf/psf.h"
@@ -36,20 +37,20 @@ Texels gaussianKernel(int width, int height, double sx, double sy)
     return kernel;
 }
 
-BloomSettings scaledBloom(Padding padding, KernelScale scale, SpectrumInterpolation interpolation)
+BloomSettings scaledBloom(FftbPadding padding, KernelScale scale, FftbSpectrumInterpolation interpolation)
 {
     BloomSettings s;
-    s.padding = toPublic(padding);
+    s.padding = padding;
     s.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.interpolation = toPublic(interpolation);
+    s.interpolation = interpolation;
     s.kernelExtent = toPublic(scale);
     return s;
 }
 
-/// sigma = span / max(Kw, Kh), written out from FftbBloomInfo::kernelScale's documentation.
+/// sigma = span / max(Kw, Kh), written out from FftbBloomPlanCreateInfo::kernelScale's documentation.
 double expectedSigma(const KernelScale& scale, int width, int height, int kernelWidth, int kernelHeight)
 {
-    const double span = scale.unit == KernelScaleUnit::Pixels
+    const double span = scale.unit == FFTB_KERNEL_SCALE_PIXELS
                             ? double(scale.value)
                             : double(scale.value) * std::sqrt(double(width) * width + double(height) * height);
     return span / std::max(kernelWidth, kernelHeight);
@@ -65,7 +66,7 @@ struct ScaleCase
     KernelScale scale;
 };
 
-using ScaleParam = std::tuple<ScaleCase, Padding, SpectrumInterpolation>;
+using ScaleParam = std::tuple<ScaleCase, FftbPadding, FftbSpectrumInterpolation>;
 
 class ScaledResampledBloom : public ::testing::TestWithParam<ScaleParam>
 {
@@ -76,9 +77,9 @@ std::string scaleName(const ::testing::TestParamInfo<ScaleParam>& param)
     const auto& [c, padding, interpolation] = param.param;
     const KernelScale& scale = c.scale;
     const double sigma = expectedSigma(scale, kWidth, kHeight, kKernelWidth, kKernelHeight);
-    return std::string(scale.unit == KernelScaleUnit::Pixels ? "pixels" : "diagonal") +
-           (sigma < 1.0 ? "_shrunk" : "_enlarged") + (padding == Padding::Zero ? "_zero" : "_mirror") +
-           (interpolation == SpectrumInterpolation::Cubic ? "_cubic" : "_linear");
+    return std::string(scale.unit == FFTB_KERNEL_SCALE_PIXELS ? "pixels" : "diagonal") +
+           (sigma < 1.0 ? "_shrunk" : "_enlarged") + (padding != FFTB_PADDING_MIRROR ? "_zero" : "_mirror") +
+           (interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC ? "_cubic" : "_linear");
 }
 
 // Keeps gtest from printing the parameters as raw bytes in test listings.
@@ -117,13 +118,13 @@ TEST_P(ScaledResampledBloom, MatchesReference)
 }
 
 INSTANTIATE_TEST_SUITE_P(Scales, ScaledResampledBloom,
-                         ::testing::Combine(::testing::Values(ScaleCase{{KernelScaleUnit::Pixels, 10.0f}},
-                                                              ScaleCase{{KernelScaleUnit::Pixels, 37.0f}},
-                                                              ScaleCase{{KernelScaleUnit::FrameDiagonal, 0.1f}},
-                                                              ScaleCase{{KernelScaleUnit::FrameDiagonal, 0.45f}}),
-                                            ::testing::Values(Padding::Zero, Padding::Mirror),
-                                            ::testing::Values(SpectrumInterpolation::Cubic,
-                                                              SpectrumInterpolation::Linear)),
+                         ::testing::Combine(::testing::Values(ScaleCase{{FFTB_KERNEL_SCALE_PIXELS, 10.0f}},
+                                                              ScaleCase{{FFTB_KERNEL_SCALE_PIXELS, 37.0f}},
+                                                              ScaleCase{{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.1f}},
+                                                              ScaleCase{{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.45f}}),
+                                            ::testing::Values(FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR),
+                                            ::testing::Values(FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+                                                              FFTB_SPECTRUM_INTERPOLATION_LINEAR)),
                          scaleName);
 
 // The physical meaning, checked without the reference's spectral math: a Gaussian of standard deviation s texels,
@@ -140,12 +141,12 @@ TEST(KernelScale, ScaledGaussianIsTheWiderGaussian)
     const Texels kernel = gaussianKernel(kSize, kSize, kDeviation, kDeviation);
     for (const double sigma : {0.5, 1.5, 2.0})
     {
-        BloomSettings s =
-            scaledBloom(Padding::Mirror, {KernelScaleUnit::Pixels, float(sigma * kSize)}, SpectrumInterpolation::Cubic);
+        BloomSettings s = scaledBloom(FFTB_PADDING_MIRROR, {FFTB_KERNEL_SCALE_PIXELS, float(sigma * kSize)},
+                                      FFTB_SPECTRUM_INTERPOLATION_CUBIC);
         const Texels scaled = runner().bloom(frame, kernel, s);
         // +-6 deviations of the wider Gaussian hold all but 1e-8 of it.
         const int wide = 2 * int(std::ceil(6.0 * sigma * kDeviation)) + 1;
-        BloomSettings exact = scaledBloom(Padding::Mirror, {}, SpectrumInterpolation::Cubic);
+        BloomSettings exact = scaledBloom(FFTB_PADDING_MIRROR, {}, FFTB_SPECTRUM_INTERPOLATION_CUBIC);
         exact.spectrum = FFTB_SPECTRUM_MODE_EXACT;
         const Texels wider =
             runner().bloom(frame, gaussianKernel(wide, wide, sigma * kDeviation, sigma * kDeviation), exact);
@@ -197,7 +198,7 @@ TEST(KernelScale, FrameDiagonalKeepsTheRelativeFootprintAcrossResolutions)
     constexpr int kPsfWidth = 64, kPsfHeight = 48;
     constexpr double kDeviationX = 6.0, kDeviationY = 3.0;
     const Texels kernel = gaussianKernel(kPsfWidth, kPsfHeight, kDeviationX, kDeviationY);
-    const KernelScale scale{KernelScaleUnit::FrameDiagonal, 0.2f}; // 50 and 100 pixels across
+    const KernelScale scale{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.2f}; // 50 and 100 pixels across
     Spread spread[2];
     double sigma[2];
     for (int i = 0; i < 2; ++i)
@@ -207,7 +208,7 @@ TEST(KernelScale, FrameDiagonalKeepsTheRelativeFootprintAcrossResolutions)
         for (int c = 0; c < 3; ++c)
             point.at(w / 2, h / 2, c) = 1.0f;
         const Texels bloom =
-            runner().bloom(point, kernel, scaledBloom(Padding::Zero, scale, SpectrumInterpolation::Cubic));
+            runner().bloom(point, kernel, scaledBloom(FFTB_PADDING_ZERO, scale, FFTB_SPECTRUM_INTERPOLATION_CUBIC));
         sigma[i] = expectedSigma(scale, w, h, kPsfWidth, kPsfHeight);
         spread[i] = spreadOf(bloom, w / 2, h / 2, int(sigma[i] * kPsfWidth / 2), int(sigma[i] * kPsfHeight / 2));
     }

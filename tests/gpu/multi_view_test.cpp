@@ -70,7 +70,6 @@ class MultiView : public ::testing::TestWithParam<ViewsCase>
         FftbContextCreateInfo ci =
             contextCreateInfo(device_->instance(), device_->logical(), kWidth, kHeight, 16, 16, &message_);
         ci.maxViews = FFTB_MAX_VIEWS;
-        ci.maxFramesInFlight = 16; // the separate blooms and the multi-view one share a command buffer
         ASSERT_EQ(fftbCreateContext(&ci, &context_), FFTB_SUCCESS) << message_;
         kernelTexels_ = test::randomKernel(15, 11, 21);
         FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
@@ -84,6 +83,8 @@ class MultiView : public ::testing::TestWithParam<ViewsCase>
     void TearDown() override
     {
         vkDeviceWaitIdle(device_->device());
+        for (FftbBloomPlan p : plans_)
+            fftbDestroyBloomPlan(p);
         fftbDestroyKernel(kernel_);
         fftbDestroyContext(context_);
         for (VulkanDevice::Buffer& b : buffers_)
@@ -108,19 +109,31 @@ class MultiView : public ::testing::TestWithParam<ViewsCase>
         return images_.emplace_back(device_->createImage(kWidth, kHeight, kFormat, usage, layers));
     }
 
-    FftbBloomInfo bloomInfo(const ViewsCase& c) const
+    /// A plan of `c`'s settings blooming `viewCount` views, destroyed with the test.
+    FftbBloomPlan plan(const ViewsCase& c, uint32_t viewCount)
+    {
+        FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+        pi.kernel = kernel_;
+        pi.width = kWidth;
+        pi.height = kHeight;
+        pi.viewCount = viewCount;
+        pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        pi.padding = c.padding;
+        pi.axisOrder = c.axisOrder;
+        pi.storagePrecision = c.storage;
+        pi.resolution = c.resolution;
+        FftbBloomPlan made = nullptr;
+        EXPECT_EQ(fftbCreateBloomPlan(context_, &pi, &made), FFTB_SUCCESS) << message_;
+        if (made)
+            plans_.push_back(made);
+        return made;
+    }
+
+    static FftbBloomInfo bloomInfo(const ViewsCase& c)
     {
         FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-        bi.kernel = kernel_;
-        bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        bi.width = kWidth;
-        bi.height = kHeight;
-        bi.padding = c.padding;
-        bi.axisOrder = c.axisOrder;
-        bi.resolution = c.resolution;
         bi.outputMode = c.output;
         bi.intensity = 0.5f;
-        bi.storagePrecision = c.storage;
         return bi;
     }
 
@@ -129,6 +142,7 @@ class MultiView : public ::testing::TestWithParam<ViewsCase>
     FftbContext context_ = nullptr;
     FftbKernel kernel_ = nullptr;
     Texels kernelTexels_;
+    std::vector<FftbBloomPlan> plans_;
     std::vector<VulkanDevice::Buffer> buffers_;
     std::vector<VulkanDevice::Image> images_;
 };
@@ -141,11 +155,14 @@ Texels texelsOf(const VulkanDevice::Buffer& buffer)
     return t;
 }
 
-// Each view of one multi-view bloom equals the same frame bloomed by a call of its own (which the other tests check
-// against the reference in every setting), within fp32 rounding; bloom-only views against the reference too.
+// Each view of one multi-view bloom equals the same frame bloomed by a call of its own with a plan of one view (which
+// the other tests check against the reference in every setting), within fp32 rounding; bloom-only views against the
+// reference too. A plan of one view blooms the views of its bloom info and refuses an FftbMultiViewInfo.
 TEST_P(MultiView, EachViewIsBloomedAsAloneAndMatchesTheReference)
 {
     const ViewsCase& c = GetParam();
+    const FftbBloomPlan onePlan = plan(c, 0), viewsPlan = plan(c, c.views);
+    ASSERT_TRUE(onePlan && viewsPlan);
     std::vector<Texels> frames;
     std::vector<VkImageView> inputs, together, alone;
     VkCommandBuffer cb = device_->beginCommands();
@@ -169,7 +186,7 @@ TEST_P(MultiView, EachViewIsBloomedAsAloneAndMatchesTheReference)
     {
         bi.inputView = inputs[v];
         bi.outputView = alone[v];
-        ASSERT_EQ(fftbCmdBloom(context_, cb, &bi), FFTB_SUCCESS) << message_;
+        ASSERT_EQ(fftbCmdBloom(onePlan, cb, &bi), FFTB_SUCCESS) << message_;
     }
     FftbMultiViewInfo mv{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
     mv.viewCount = c.views;
@@ -177,11 +194,19 @@ TEST_P(MultiView, EachViewIsBloomedAsAloneAndMatchesTheReference)
     mv.pOutputViews = together.data();
     bi.pNext = &mv;
     bi.inputView = bi.outputView = VK_NULL_HANDLE;
-    ASSERT_EQ(fftbCmdBloom(context_, cb, &bi), FFTB_SUCCESS) << message_;
+    if (c.views == 1)
+    {
+        EXPECT_EQ(fftbCmdBloom(viewsPlan, cb, &bi), FFTB_ERROR_INVALID_ARGUMENT)
+            << "a plan of one view took an FftbMultiViewInfo";
+        EXPECT_NE(message_.find("FftbMultiViewInfo"), std::string::npos) << message_;
+        bi.pNext = nullptr;
+        bi.inputView = inputs[0];
+        bi.outputView = together[0];
+    }
+    ASSERT_EQ(fftbCmdBloom(viewsPlan, cb, &bi), FFTB_SUCCESS) << message_;
     FftbNodeDescription one{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, all{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(context_, &bi, &all), FFTB_SUCCESS) << message_;
-    bi.pNext = nullptr;
-    ASSERT_EQ(fftbDescribeNode(context_, &bi, &one), FFTB_SUCCESS) << message_;
+    ASSERT_EQ(fftbDescribeNode(viewsPlan, &all), FFTB_SUCCESS) << message_;
+    ASSERT_EQ(fftbDescribeNode(onePlan, &one), FFTB_SUCCESS) << message_;
     if (c.views > 1)
         EXPECT_GT(all.scratchBytes, one.scratchBytes) << "the scratch holds every view's spectrum";
     else
@@ -214,8 +239,10 @@ TEST_P(MultiView, EachViewIsBloomedAsAloneAndMatchesTheReference)
                     difference);
         EXPECT_LE(difference, 1e-6) << "view " << v;
         if (c.output == FFTB_OUTPUT_MODE_BLOOM)
+        {
             EXPECT_LE(test::relativeError(viewTogether, test::referenceFor(frames[v], kernelTexels_, s)), fp16)
                 << "view " << v << ", " << test::describe(int(kWidth), int(kHeight), s);
+        }
     }
 }
 
@@ -229,6 +256,8 @@ class MultiViewLayers : public MultiView
 TEST_P(MultiViewLayers, AStereoPairInTheLayersOfOneImage)
 {
     const ViewsCase& c = GetParam();
+    const FftbBloomPlan eyesPlan = plan(c, 2);
+    ASSERT_TRUE(eyesPlan);
     std::vector<Texels> frames;
     const VulkanDevice::Image& input = image(VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 2);
     const VulkanDevice::Image& output = image(VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 2);
@@ -273,7 +302,7 @@ TEST_P(MultiViewLayers, AStereoPairInTheLayersOfOneImage)
     eyes.pOutputViews = output.layerViews.data();
     FftbBloomInfo bi = bloomInfo(c);
     bi.pNext = &eyes;
-    ASSERT_EQ(fftbCmdBloom(context_, cb, &bi), FFTB_SUCCESS) << message_;
+    ASSERT_EQ(fftbCmdBloom(eyesPlan, cb, &bi), FFTB_SUCCESS) << message_;
     for (uint32_t eye = 0; eye < 2; ++eye)
     {
         const VkBufferImageCopy region{

@@ -18,9 +18,9 @@ namespace fftb::test
 namespace
 {
 
-const char* nameOf(OutputMode mode)
+const char* nameOf(FftbOutputMode mode)
 {
-    return mode == OutputMode::Bloom ? "bloom" : mode == OutputMode::Composite ? "composite" : "additive";
+    return mode == FFTB_OUTPUT_MODE_BLOOM ? "bloom" : mode == FFTB_OUTPUT_MODE_COMPOSITE ? "composite" : "additive";
 }
 
 std::string prefilterText(const Prefilter& p)
@@ -42,7 +42,7 @@ Texels symmetricKernel(int k)
     return kernel;
 }
 
-using PrefilterParam = std::tuple<OutputMode, Padding>;
+using PrefilterParam = std::tuple<FftbOutputMode, FftbPadding>;
 
 class PrefilterModes : public ::testing::TestWithParam<PrefilterParam>
 {
@@ -63,9 +63,9 @@ TEST_P(PrefilterModes, MatchReferenceOfThePrefilteredFrame)
                                        Prefilter{0.8f, 0.8f, 20.0f}, Prefilter{0.0f, 0.0f, 0.7f}})
     {
         BloomSettings s;
-        s.padding = toPublic(padding);
+        s.padding = padding;
         s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-        s.output = toPublic(mode);
+        s.output = mode;
         s.intensity = 0.4f;
         s.prefilter = toPublic(prefilter);
         const Texels gpu = runner().bloom(frame, kernel, s);
@@ -88,11 +88,11 @@ TEST(Tint, MultipliesTheBloomInEveryOutputMode)
     const Prefilter prefilter{0.4f, 0.2f, 0.0f};
     const Texels bloom =
         referenceConvolutionFor(referencePrefilter(frame, prefilter), kernel, FFTB_PADDING_ZERO_NORMALIZED);
-    for (OutputMode mode : {OutputMode::Bloom, OutputMode::Composite, OutputMode::Additive})
+    for (FftbOutputMode mode : {FFTB_OUTPUT_MODE_BLOOM, FFTB_OUTPUT_MODE_COMPOSITE, FFTB_OUTPUT_MODE_ADDITIVE})
     {
         BloomSettings s;
         s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-        s.output = toPublic(mode);
+        s.output = mode;
         s.intensity = 1.5f;
         s.tint = {2.0f, 0.5f, 0.0f};
         s.prefilter = toPublic(prefilter);
@@ -105,20 +105,18 @@ TEST(Tint, MultipliesTheBloomInEveryOutputMode)
 std::string prefilterName(const ::testing::TestParamInfo<PrefilterParam>& param)
 {
     const auto& [mode, padding] = param.param;
-    return std::string(nameOf(mode)) + (padding == Padding::Zero ? "_zero" : "_mirror");
+    return std::string(nameOf(mode)) + (padding != FFTB_PADDING_MIRROR ? "_zero" : "_mirror");
 }
 
 } // namespace
 } // namespace fftb::test
 
-namespace fftb
+// In the namespace of the parameters' types (the public enums: the global one), where gtest looks: test listings print
+// bloom_zero and the like.
+static void PrintTo(const std::tuple<FftbOutputMode, FftbPadding>& param, std::ostream* os)
 {
-// In the namespace of the parameters' types, where gtest looks: test listings print bloom_zero and the like.
-static void PrintTo(const std::tuple<OutputMode, Padding>& param, std::ostream* os)
-{
-    *os << test::prefilterName(::testing::TestParamInfo<test::PrefilterParam>(param, 0));
+    *os << fftb::test::prefilterName(::testing::TestParamInfo<fftb::test::PrefilterParam>(param, 0));
 }
-} // namespace fftb
 
 namespace fftb::test
 {
@@ -126,9 +124,9 @@ namespace
 {
 
 INSTANTIATE_TEST_SUITE_P(Modes, PrefilterModes,
-                         ::testing::Combine(::testing::Values(OutputMode::Bloom, OutputMode::Composite,
-                                                              OutputMode::Additive),
-                                            ::testing::Values(Padding::Zero, Padding::Mirror)),
+                         ::testing::Combine(::testing::Values(FFTB_OUTPUT_MODE_BLOOM, FFTB_OUTPUT_MODE_COMPOSITE,
+                                                              FFTB_OUTPUT_MODE_ADDITIVE),
+                                            ::testing::Values(FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR)),
                          prefilterName);
 
 // The energy-conserving composite: out = in + intensity * (bloom(p) - p) takes out exactly the light it spreads, so

@@ -318,7 +318,7 @@ std::vector<RingingCase> ringingCases()
 INSTANTIATE_TEST_SUITE_P(Samples, ResampledSpectrum, ::testing::ValuesIn(ringingCases()), caseName);
 
 // Scaled kernels, which exact mode cannot do, against the double-precision reference: the kernel's own spectrum read
-// at sigma k / N (referenceSpectralConvolution with SpectrumInterpolation::Es), on the points scene.
+// at sigma k / N (referenceSpectralConvolution with FFTB_SPECTRUM_INTERPOLATION_ES), on the points scene.
 TEST(ResampledSpectrumScaled, TheDefaultMeetsTheAccuracyGoalAtEveryScale)
 {
     const Texels frame = pointsScene(200, 136);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Soak: 10,000 blooms on one context with the extent, padding, axis order, sharpening and output mode changing every
-// frame, the kernel (its extent, spectrum mode and interpolation) replaced every 500 frames and the context resized
-// every 2,000, validation (synchronization included) on. The schedule repeats every 4,000 frames; the plugin's live
-// device allocations and host allocations, counted through the entry points and allocation callbacks it is given,
-// must be the same at the end of the second period as at the end of the first. Every 1,000th frame is read back and
-// checked against the double-precision reference.
+// frame (each frame's plan made before its command buffer is recorded and destroyed once it ran), the kernel (its
+// extent, spectrum mode and interpolation) replaced every 500 frames and the context resized every 2,000, validation
+// (synchronization included) on. The schedule repeats every 4,000 frames; the plugin's live device allocations and
+// host allocations, counted through the entry points and allocation callbacks it is given, must be the same at the end
+// of the second period as at the end of the first. Every 1,000th frame is read back and checked against the
+// double-precision reference.
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
 #include "psf/psf.h"
@@ -97,7 +98,7 @@ struct Live
 struct Settings
 {
     uint32_t width, height;
-    Padding padding;
+    FftbPadding padding;
     FftbAxisOrder axisOrder;
     FftbOutputMode outputMode;
     float sharpen;
@@ -108,7 +109,7 @@ Settings settingsOf(int frame, uint32_t maxWidth, uint32_t maxHeight)
     Settings s;
     s.width = maxWidth - uint32_t(frame * 7) % (maxWidth / 2);
     s.height = maxHeight - uint32_t(frame * 5) % (maxHeight / 2);
-    s.padding = frame % 2 ? Padding::Mirror : Padding::Zero;
+    s.padding = frame % 2 ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
     s.axisOrder = FftbAxisOrder(frame % 3);
     s.outputMode = frame % 5 == 0 ? FFTB_OUTPUT_MODE_COMPOSITE : FFTB_OUTPUT_MODE_BLOOM;
     s.sharpen = frame % 7 == 0 ? 0.25f : 0.0f;
@@ -138,7 +139,6 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
         contextCreateInfo(device.instance(), device.logical(), kLarge[0], kLarge[1], 7, 7, &message);
     ci.getDeviceProcAddr = &Live::getDeviceProcAddr;
     ci.allocator = &callbacks;
-    ci.maxFramesInFlight = kPerCommandBuffer;
     FftbContext context = nullptr;
     ASSERT_EQ(fftbCreateContext(&ci, &context), FFTB_SUCCESS) << message;
 
@@ -159,8 +159,8 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
 
     FftbKernel kernel = nullptr;
     Texels kernelTexels;
-    SpectrumMode mode = SpectrumMode::Exact;
-    SpectrumInterpolation interpolation = SpectrumInterpolation::Cubic;
+    FftbSpectrumMode mode = FFTB_SPECTRUM_MODE_EXACT;
+    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC;
     uint32_t maxExtent[2] = {kLarge[0], kLarge[1]};
     int64_t device1 = -1, host1 = -1, device2 = -2, host2 = -2;
     int checks = 0;
@@ -198,36 +198,44 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
             fftbDestroyKernel(kernel);
             const int generation = frame / kKernelEvery % kKernelGenerations;
             kernelTexels = test::randomKernel(3 + generation % 5, 7 - generation % 3, uint32_t(generation));
-            mode = generation % 2 ? SpectrumMode::Resampled : SpectrumMode::Exact;
-            interpolation = generation % 4 == 1 ? SpectrumInterpolation::Linear : SpectrumInterpolation::Cubic;
+            mode = generation % 2 ? FFTB_SPECTRUM_MODE_RESAMPLED : FFTB_SPECTRUM_MODE_EXACT;
+            interpolation =
+                generation % 4 == 1 ? FFTB_SPECTRUM_INTERPOLATION_LINEAR : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
             FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
             ki.width = uint32_t(kernelTexels.width);
             ki.height = uint32_t(kernelTexels.height);
             ki.texels = kernelTexels.values.data();
-            ki.spectrumMode = mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
-            ki.interpolation = interpolation == SpectrumInterpolation::Linear ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
-                                                                              : FFTB_SPECTRUM_INTERPOLATION_CUBIC;
+            ki.spectrumMode = mode;
+            ki.interpolation = interpolation;
             ASSERT_EQ(fftbCreateKernel(context, &ki, &kernel), FFTB_SUCCESS) << message;
         }
 
+        FftbBloomPlan plans[kPerCommandBuffer] = {};
+        for (int f = frame; f < frame + kPerCommandBuffer; ++f)
+        {
+            const Settings settings = settingsOf(f, maxExtent[0], maxExtent[1]);
+            FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+            pi.kernel = kernel;
+            pi.width = settings.width;
+            pi.height = settings.height;
+            pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+            pi.padding = settings.padding;
+            pi.axisOrder = settings.axisOrder;
+            ASSERT_EQ(fftbCreateBloomPlan(context, &pi, &plans[f - frame]), FFTB_SUCCESS)
+                << "frame " << f << ": " << message;
+        }
         cb = device.beginCommands();
         Settings last{};
         for (int f = frame; f < frame + kPerCommandBuffer; ++f)
         {
             last = settingsOf(f, maxExtent[0], maxExtent[1]);
             FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-            bi.kernel = kernel;
             bi.inputView = in.view;
-            bi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
             bi.outputView = out.view;
-            bi.width = last.width;
-            bi.height = last.height;
-            bi.padding = last.padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
-            bi.axisOrder = last.axisOrder;
             bi.outputMode = last.outputMode;
             bi.intensity = 0.5f;
             bi.sharpen = last.sharpen;
-            ASSERT_EQ(fftbCmdBloom(context, cb, &bi), FFTB_SUCCESS) << "frame " << f << ": " << message;
+            ASSERT_EQ(fftbCmdBloom(plans[f - frame], cb, &bi), FFTB_SUCCESS) << "frame " << f << ": " << message;
         }
         const bool check = (frame + kPerCommandBuffer) % kCheckEvery < kPerCommandBuffer;
         if (check)
@@ -236,6 +244,8 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
             recordImageReadback(cb, out.image, kLarge[0], kLarge[1], download.buffer);
         }
         device.submitAndWait(cb);
+        for (FftbBloomPlan plan : plans)
+            fftbDestroyBloomPlan(plan);
 
         if (check)
         {
@@ -253,11 +263,8 @@ TEST(Soak, TenThousandFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
                     }
             Texels k = kernelTexels;
             normalizePsf(k);
-            PlanRequest request{last.width, last.height, uint32_t(k.width), uint32_t(k.height), last.padding};
-            request.axisOrder = last.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? AxisOrder::XFirst
-                                : last.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? AxisOrder::YFirst
-                                                                            : AxisOrder::Auto;
-            request.spectrum = mode;
+            PlanRequest request{last.width,     last.height, uint32_t(k.width), uint32_t(k.height), last.padding,
+                                last.axisOrder, mode};
             Plan plan;
             ASSERT_TRUE(makePlan(request, &plan, nullptr));
             Texels bloom = referenceSpectralConvolution(frameIn, k, plan, last.sharpen, interpolation);

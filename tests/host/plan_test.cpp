@@ -51,17 +51,17 @@ TEST(Plan, FftLengthsAreTheProductsOfTwoThreeFiveAndSevenUpTo16384)
 TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
 {
     uint32_t longLengths = 0;
-    for (uint32_t n = 2; n <= kMaxFftLength; ++n)
+    for (uint32_t n = 2; n <= FFTB_MAX_FFT_LENGTH; ++n)
     {
         if (!isFftLength(n))
             continue;
         const uint32_t t = workgroupSizeOf(n), m = sharedLengthOf(n);
         ASSERT_GT(t, 0u) << n;
         EXPECT_LE(t, kMaxWorkgroupSize) << n;
-        EXPECT_LE((n + t - 1) / t, kMaxElementsPerInvocation) << n;
-        EXPECT_LE(m, kMaxSharedFftLength) << n;
+        EXPECT_LE((n + t - 1) / t, FFTB_MAX_ELEMENTS_PER_INVOCATION) << n;
+        EXPECT_LE(m, FFTB_MAX_SHARED_FFT_LENGTH) << n;
         EXPECT_EQ(n % m, 0u) << n;
-        if (n <= kMaxSharedFftLength)
+        if (n <= FFTB_MAX_SHARED_FFT_LENGTH)
         {
             EXPECT_EQ(m, n);
             continue;
@@ -102,41 +102,42 @@ TEST(Plan, EveryFftLengthHasAWorkgroupAndAnInSharedMemoryLength)
 // The shaders take every stage's radix as a specialization constant, FFTB_MAX_SHARED_STAGES of them.
 TEST(Plan, SpecializationNamesEveryStageOfTheSharedMemoryLength)
 {
-    for (uint32_t n = 2; n <= kMaxFftLength; ++n)
+    for (uint32_t n = 2; n <= FFTB_MAX_FFT_LENGTH; ++n)
     {
         if (isFftLength(n))
         {
-            EXPECT_LE(radicesOf(sharedLengthOf(n)).size(), kMaxSharedStages) << n;
+            EXPECT_LE(radicesOf(sharedLengthOf(n)).size(), FFTB_MAX_SHARED_STAGES) << n;
         }
     }
     EXPECT_EQ(radicesOf(2187).size(), 7u);
     const TwiddleTables& t = twiddleTables();
-    const std::array<uint32_t, kSpecializationConstantCount> shared = specializationOf(1225, 256, false);
-    EXPECT_EQ(shared, (std::array<uint32_t, kSpecializationConstantCount>{
-                          1225, 256, t.offsetOf(1225), 1225, t.offsetOf(1225), 0, 5, 5, 7, 7, 1, 1, 1, 1, 0}));
+    const std::array<uint32_t, FFTB_SPEC_COUNT> shared = specializationOf(1225, 256, false);
+    EXPECT_EQ(shared, (std::array<uint32_t, FFTB_SPEC_COUNT>{1225, 256, t.offsetOf(1225), 1225, t.offsetOf(1225), 0, 5,
+                                                             5, 7, 7, 1, 1, 1, 1, 0}));
     // 8192: a radix-2 register stage, then 4096 = 8^4 in shared memory.
-    const std::array<uint32_t, kSpecializationConstantCount> split = specializationOf(8192, 1024, true);
-    EXPECT_EQ(split, (std::array<uint32_t, kSpecializationConstantCount>{
-                         8192, 1024, t.offsetOf(8192), 4096, t.offsetOf(4096), 1, 8, 8, 8, 8, 1, 1, 1, 1, 0}));
+    const std::array<uint32_t, FFTB_SPEC_COUNT> split = specializationOf(8192, 1024, true);
+    EXPECT_EQ(split, (std::array<uint32_t, FFTB_SPEC_COUNT>{8192, 1024, t.offsetOf(8192), 4096, t.offsetOf(4096), 1, 8,
+                                                            8, 8, 8, 1, 1, 1, 1, 0}));
     // Pass 2 with a row of the resampled spectrum longer than its line; several views: the last constant.
-    EXPECT_EQ(specializationOf(980, 245, false, 1024)[kSpecializationFirstRadix + kMaxSharedStages], 1024u);
-    EXPECT_EQ(specializationOf(980, 245, false, 1024)[kSpecializationMultiView], 0u);
-    EXPECT_EQ(specializationOf(980, 245, false, 1024, true)[kSpecializationMultiView], 1u);
+    EXPECT_EQ(specializationOf(980, 245, false, 1024)[FFTB_SPEC_RADIX_0 + FFTB_MAX_SHARED_STAGES], 1024u);
+    EXPECT_EQ(specializationOf(980, 245, false, 1024)[FFTB_SPEC_MULTI_VIEW], 0u);
+    EXPECT_EQ(specializationOf(980, 245, false, 1024, true)[FFTB_SPEC_MULTI_VIEW], 1u);
 }
 
 // Pass 2's shared arrays hold a row of the resampled spectrum longer than its FFT when it is at most 4096 long.
 TEST(Plan, RowLengthIsTheSpectrumRowWhenLongerThanTheLinesSharedMemory)
 {
     Plan plan;
-    ASSERT_TRUE(makePlan({1280, 720, 512, 512, Padding::Zero, AxisOrder::XFirst}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({1280, 720, 512, 512, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST}, &plan, nullptr));
     ASSERT_EQ(plan.second.spectrumLength, 1024u);
     ASSERT_LT(sharedLengthOf(plan.second.paddedLength), 1024u);
     EXPECT_EQ(rowLengthOf(plan), 1024u);
-    ASSERT_TRUE(makePlan({1920, 1080, 256, 256, Padding::Zero, AxisOrder::XFirst}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({1920, 1080, 256, 256, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST}, &plan, nullptr));
     EXPECT_EQ(rowLengthOf(plan), 0u) << "the 512-bin row fits the line's shared memory";
-    ASSERT_TRUE(makePlan({1280, 720, 512, 512, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({1280, 720, 512, 512, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT},
+                         &plan, nullptr));
     EXPECT_EQ(rowLengthOf(plan), 0u) << "exact mode reads no row";
-    ASSERT_TRUE(makePlan({100, 100, 4096, 4096, Padding::Zero, AxisOrder::XFirst}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({100, 100, 4096, 4096, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST}, &plan, nullptr));
     EXPECT_EQ(rowLengthOf(plan), 0u) << "an 8192-bin row is past shared memory: read per tap";
 }
 
@@ -169,7 +170,7 @@ TEST(Plan, LongTwiddlesFromTwoEntriesStayWithinAFewFp32Roundings)
         for (uint32_t a = 0; a < n; ++a)
         {
             float re, im;
-            if (n <= kMaxSharedFftLength)
+            if (n <= FFTB_MAX_SHARED_FFT_LENGTH)
             {
                 re = table[2 * a];
                 im = table[2 * a + 1];
@@ -177,15 +178,15 @@ TEST(Plan, LongTwiddlesFromTwoEntriesStayWithinAFewFp32Roundings)
             else
             {
                 // fft.glsl, anyTableTwiddle: cmul(fine[a % 128], coarse[a / 128]) in fp32.
-                const float* f = table + 2 * (a % kTwiddleFineElements);
-                const float* c = table + 2 * (kTwiddleFineElements + a / kTwiddleFineElements);
+                const float* f = table + 2 * (a % FFTB_TWIDDLE_FINE_ELEMENTS);
+                const float* c = table + 2 * (FFTB_TWIDDLE_FINE_ELEMENTS + a / FFTB_TWIDDLE_FINE_ELEMENTS);
                 re = f[0] * c[0] - f[1] * c[1];
                 im = f[0] * c[1] + f[1] * c[0];
             }
             const double angle = -2.0 * 3.14159265358979323846 * a / n;
             worst = std::max(worst, std::hypot(re - std::cos(angle), im - std::sin(angle)));
         }
-        double& group = n <= kMaxSharedFftLength ? worstShared : worstLong;
+        double& group = n <= FFTB_MAX_SHARED_FFT_LENGTH ? worstShared : worstLong;
         group = std::max(group, worst);
     }
     std::printf("twiddle error vs double: %.3g (one fp32 entry, N <= 4096), %.3g (two entries, N > 4096)\n",
@@ -197,15 +198,15 @@ TEST(Plan, LongTwiddlesFromTwoEntriesStayWithinAFewFp32Roundings)
 TEST(Plan, PaddedLengthIsTheCheapestFftLengthThatKeepsWrapAroundOut)
 {
     // Zero padding needs L + floor(K / 2), mirror L + K - 1 (DESIGN.md section 3, derived in plan.h).
-    for (const Padding padding : {Padding::Zero, Padding::Mirror})
+    for (const FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
         for (const uint32_t length :
              {1u, 19u, 37u, 360u, 640u, 720u, 810u, 1000u, 1080u, 1920u, 2160u, 4320u, 5000u, 7680u, 16000u})
             for (const uint32_t kernel : {8u, 64u, 255u, 256u, 512u, 1024u})
                 for (const bool even : {false, true})
                 {
-                    const uint32_t needed = length + (padding == Padding::Zero ? kernel / 2 : kernel - 1);
+                    const uint32_t needed = length + (padding != FFTB_PADDING_MIRROR ? kernel / 2 : kernel - 1);
                     const uint32_t n = paddedLength(length, kernel, padding, even);
-                    if (needed > kMaxFftLength)
+                    if (needed > FFTB_MAX_FFT_LENGTH)
                     {
                         EXPECT_EQ(n, 0u);
                         continue;
@@ -225,20 +226,20 @@ TEST(Plan, PaddedLengthIsTheCheapestFftLengthThatKeepsWrapAroundOut)
                         }
                     }
                 }
-    EXPECT_EQ(paddedLength(1080, 256, Padding::Zero, true), 1280u); // 1208 needed: 70% less work than 2048
-    EXPECT_EQ(paddedLength(1080, 256, Padding::Zero, false), 1225u);
-    EXPECT_EQ(paddedLength(1920, 256, Padding::Zero, true), 2048u);  // exactly 2048
-    EXPECT_EQ(paddedLength(1, 1, Padding::Zero, true), 2u);          // at least 2
-    EXPECT_EQ(paddedLength(4000, 256, Padding::Zero, true), 4480u);  // 4128 needed: past shared memory
-    EXPECT_EQ(paddedLength(7680, 1024, Padding::Zero, true), 8192u); // 8K frames with 1024^2 kernels
-    EXPECT_TRUE(isFftLength(paddedLength(7680, 1024, Padding::Mirror, true)));
-    EXPECT_TRUE(isFftLength(paddedLength(4320, 1024, Padding::Mirror, false)));
-    EXPECT_EQ(paddedLength(16000, 1024, Padding::Zero, true), 0u); // 16512 > 16384
+    EXPECT_EQ(paddedLength(1080, 256, FFTB_PADDING_ZERO, true), 1280u); // 1208 needed: 70% less work than 2048
+    EXPECT_EQ(paddedLength(1080, 256, FFTB_PADDING_ZERO, false), 1225u);
+    EXPECT_EQ(paddedLength(1920, 256, FFTB_PADDING_ZERO, true), 2048u);  // exactly 2048
+    EXPECT_EQ(paddedLength(1, 1, FFTB_PADDING_ZERO, true), 2u);          // at least 2
+    EXPECT_EQ(paddedLength(4000, 256, FFTB_PADDING_ZERO, true), 4480u);  // 4128 needed: past shared memory
+    EXPECT_EQ(paddedLength(7680, 1024, FFTB_PADDING_ZERO, true), 8192u); // 8K frames with 1024^2 kernels
+    EXPECT_TRUE(isFftLength(paddedLength(7680, 1024, FFTB_PADDING_MIRROR, true)));
+    EXPECT_TRUE(isFftLength(paddedLength(4320, 1024, FFTB_PADDING_MIRROR, false)));
+    EXPECT_EQ(paddedLength(16000, 1024, FFTB_PADDING_ZERO, true), 0u); // 16512 > 16384
     // Powers of two only: seeds/000's padding.
-    EXPECT_EQ(paddedLength(1080, 256, Padding::Zero, true, LengthPolicy::PowerOfTwo), 2048u);
-    EXPECT_EQ(paddedLength(1920, 256, Padding::Zero, true, LengthPolicy::PowerOfTwo), 2048u);
-    EXPECT_EQ(paddedLength(2160, 512, Padding::Mirror, false, LengthPolicy::PowerOfTwo), 4096u);
-    EXPECT_EQ(paddedLength(7680, 1024, Padding::Zero, true, LengthPolicy::PowerOfTwo), 8192u);
+    EXPECT_EQ(paddedLength(1080, 256, FFTB_PADDING_ZERO, true, FFTB_LENGTH_POLICY_POWER_OF_TWO), 2048u);
+    EXPECT_EQ(paddedLength(1920, 256, FFTB_PADDING_ZERO, true, FFTB_LENGTH_POLICY_POWER_OF_TWO), 2048u);
+    EXPECT_EQ(paddedLength(2160, 512, FFTB_PADDING_MIRROR, false, FFTB_LENGTH_POLICY_POWER_OF_TWO), 4096u);
+    EXPECT_EQ(paddedLength(7680, 1024, FFTB_PADDING_ZERO, true, FFTB_LENGTH_POLICY_POWER_OF_TWO), 8192u);
 }
 
 TEST(Plan, MirroredRepeatReflectsWithTheEdgeTexelRepeated)
@@ -255,7 +256,7 @@ TEST(Plan, PaddedSourceCoversBothMarginsForEveryPosition)
     for (const uint32_t length : {1u, 5u, 9u, 13u, 100u})
         for (const uint32_t kernel : {1u, 2u, 3u, 8u, 9u, 64u})
         {
-            PlanRequest r{length, 1, kernel, 1, Padding::Mirror, AxisOrder::XFirst, SpectrumMode::Exact};
+            PlanRequest r{length, 1, kernel, 1, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT};
             Plan plan;
             ASSERT_TRUE(makePlan(r, &plan, nullptr));
             const AxisPlan& a = plan.first;
@@ -264,22 +265,23 @@ TEST(Plan, PaddedSourceCoversBothMarginsForEveryPosition)
                 for (int64_t q = p - (kernel - 1 - c); q <= p + c; ++q)
                 {
                     const uint32_t wrapped = uint32_t((q % a.paddedLength + a.paddedLength) % a.paddedLength);
-                    EXPECT_EQ(paddedSource(wrapped, a, Padding::Mirror), int64_t(mirroredRepeat(q, length)))
+                    EXPECT_EQ(paddedSource(wrapped, a, FFTB_PADDING_MIRROR), int64_t(mirroredRepeat(q, length)))
                         << "L " << length << " K " << kernel << " position " << q;
                 }
-            EXPECT_EQ(paddedSource(length, a, Padding::Zero), -1);
+            EXPECT_EQ(paddedSource(length, a, FFTB_PADDING_ZERO), -1);
         }
 }
 
 TEST(Plan, SpectrumLengthIsThePaddedLengthInExactModeAndTheKernelsOversampledWhenResampled)
 {
     Plan plan;
-    ASSERT_TRUE(
-        makePlan({640, 360, 200, 64, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Resampled}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({640, 360, 200, 64, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_RESAMPLED},
+                         &plan, nullptr));
     EXPECT_EQ(plan.first.spectrumLength, 512u); // kDefaultSpectrumOversampling * pow2Ceil(K)
     EXPECT_EQ(plan.second.spectrumLength, 128u);
     EXPECT_EQ(plan.first.kernelCentre, 100u);
-    ASSERT_TRUE(makePlan({640, 360, 200, 64, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Exact}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({640, 360, 200, 64, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT},
+                         &plan, nullptr));
     EXPECT_EQ(plan.first.spectrumLength, plan.first.paddedLength);
     EXPECT_EQ(plan.second.spectrumLength, plan.second.paddedLength);
     EXPECT_EQ(plan.halfSpectrumLines(), plan.first.paddedLength / 2 + 1);
@@ -290,13 +292,13 @@ TEST(Plan, AxisOrderIsForcedOrChosenByCost)
     Plan plan;
     for (const auto& [w, h] : {std::pair{1280u, 720u}, std::pair{100u, 2000u}, std::pair{2000u, 100u}})
     {
-        ASSERT_TRUE(makePlan({w, h, 256, 256, Padding::Zero, AxisOrder::XFirst}, &plan, nullptr));
+        ASSERT_TRUE(makePlan({w, h, 256, 256, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST}, &plan, nullptr));
         EXPECT_TRUE(plan.firstAxisIsX);
         const double xFirst = costOf(plan.first, plan.second);
-        ASSERT_TRUE(makePlan({w, h, 256, 256, Padding::Zero, AxisOrder::YFirst}, &plan, nullptr));
+        ASSERT_TRUE(makePlan({w, h, 256, 256, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_Y_FIRST}, &plan, nullptr));
         EXPECT_FALSE(plan.firstAxisIsX);
         const double yFirst = costOf(plan.first, plan.second);
-        ASSERT_TRUE(makePlan({w, h, 256, 256, Padding::Zero, AxisOrder::Auto}, &plan, nullptr));
+        ASSERT_TRUE(makePlan({w, h, 256, 256, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO}, &plan, nullptr));
         EXPECT_EQ(plan.firstAxisIsX, xFirst <= yFirst) << w << "x" << h;
     }
 }
@@ -312,9 +314,9 @@ TEST(Plan, RefusesEmptyExtentsAndFramesTooLargeNamingTheField)
     EXPECT_FALSE(makePlan({20000, 10, 8, 8}, &plan, &error));
     EXPECT_NE(error.find("image width: 20000"), std::string::npos) << error;
     EXPECT_NE(error.find("16384"), std::string::npos) << error;
-    EXPECT_FALSE(makePlan({10, 16000, 8, 1024, Padding::Mirror}, &plan, &error));
+    EXPECT_FALSE(makePlan({10, 16000, 8, 1024, FFTB_PADDING_MIRROR}, &plan, &error));
     EXPECT_NE(error.find("image height: 16000"), std::string::npos) << error;
-    EXPECT_TRUE(makePlan({7680, 4320, 1024, 1024, Padding::Mirror}, &plan, &error)) << error;
+    EXPECT_TRUE(makePlan({7680, 4320, 1024, 1024, FFTB_PADDING_MIRROR}, &plan, &error)) << error;
     EXPECT_FALSE(makePlan({10, 10, 8, 8192}, &plan, &error));
     EXPECT_NE(error.find("kernel resolution"), std::string::npos) << error;
 }
@@ -325,7 +327,7 @@ TEST(Plan, SeveralViewsHoldTheirFramesSpectraOneAfterAnother)
     // views' blooms follow them all; the kernel's transform, which the views share, does not multiply.
     for (const bool half : {false, true})
     {
-        PlanRequest request{90, 70, 24, 18, Padding::Zero, AxisOrder::XFirst, SpectrumMode::Resampled};
+        PlanRequest request{90, 70, 24, 18, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_RESAMPLED};
         request.halfResolution = half;
         Plan plan;
         std::string error;
@@ -343,8 +345,8 @@ TEST(Plan, SeveralViewsHoldTheirFramesSpectraOneAfterAnother)
     }
     ScratchSizes one, two;
     std::string error;
-    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &one, &error)) << error;
-    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &two, &error, 2)) << error;
+    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, FFTB_LENGTH_POLICY_MIXED_RADIX, &one, &error)) << error;
+    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, FFTB_LENGTH_POLICY_MIXED_RADIX, &two, &error, 2)) << error;
     EXPECT_GT(two.scratchBytes, one.scratchBytes + one.scratchBytes / 2);
     EXPECT_EQ(two.spectrumElements, one.spectrumElements);
 }
@@ -355,14 +357,14 @@ TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
     // mode, needs more than the maximum extents' worst case.
     ScratchSizes sizes;
     std::string error;
-    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &sizes, &error)) << error;
+    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, FFTB_LENGTH_POLICY_MIXED_RADIX, &sizes, &error)) << error;
     uint64_t largestScratch = 0, largestSpectrum = 0;
     for (uint32_t w = 1; w <= 200; w += 7)
         for (uint32_t h = 1; h <= 150; h += 11)
             for (uint32_t k : {1u, 8u, 20u})
-                for (Padding padding : {Padding::Zero, Padding::Mirror})
-                    for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
-                        for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
+                for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
+                    for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
+                        for (FftbSpectrumMode mode : {FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_MODE_EXACT})
                         {
                             Plan plan;
                             ASSERT_TRUE(makePlan({w, h, k + 13, k, padding, order, mode}, &plan, &error)) << error;
@@ -372,35 +374,35 @@ TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
                             EXPECT_EQ(spectrumElements(plan),
                                       3ull * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength);
                             // The tap table follows the intermediate, 16-byte aligned, in resampled mode only.
-                            const uint64_t entries = mode == SpectrumMode::Resampled
+                            const uint64_t entries = mode == FFTB_SPECTRUM_MODE_RESAMPLED
                                                          ? plan.second.paddedLength + 1 + plan.halfSpectrumLines()
                                                          : 0;
                             EXPECT_EQ(tapTableEntries(plan), entries);
                             EXPECT_EQ(tapTableStart(plan, 4) * 16, (intermediateElements(plan) * 4 + 15) / 16 * 16);
-                            EXPECT_EQ(scratchBytes(plan, 8),
-                                      entries == 0 ? intermediateElements(plan) * 8
-                                                   : tapTableStart(plan, 8) * 16 + entries * kTapTableEntryBytes);
+                            EXPECT_EQ(scratchBytes(plan, 8), entries == 0 ? intermediateElements(plan) * 8
+                                                                          : tapTableStart(plan, 8) * 16 +
+                                                                                entries * FFTB_TAP_TABLE_ENTRY_BYTES);
                             largestScratch = std::max(largestScratch, scratchBytes(plan, 8));
                             largestSpectrum = std::max(largestSpectrum, spectrumElements(plan));
                         }
     EXPECT_LE(largestScratch, sizes.scratchBytes);
     EXPECT_LE(largestSpectrum, sizes.spectrumElements);
     EXPECT_GT(sizes.scratchBytes, 8ull * 3 * (200 / 2 + 1) * 150) << "at least the largest frame's half spectrum";
-    EXPECT_FALSE(scratchSizes(16200, 10, 512, 512, LengthPolicy::MixedRadix, &sizes, &error));
+    EXPECT_FALSE(scratchSizes(16200, 10, 512, 512, FFTB_LENGTH_POLICY_MIXED_RADIX, &sizes, &error));
     EXPECT_NE(error.find("16384"), std::string::npos) << error;
 }
 
 TEST(Plan, ASpectrumSlotHoldsTheKernelsSpectrumAtEveryFrameUpToTheMaximum)
 {
-    for (SpectrumMode mode : {SpectrumMode::Resampled, SpectrumMode::Exact})
+    for (FftbSpectrumMode mode : {FFTB_SPECTRUM_MODE_RESAMPLED, FFTB_SPECTRUM_MODE_EXACT})
         for (uint32_t oversampling : {1u, 2u})
-            for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+            for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
             {
                 const uint64_t slot =
-                    spectrumSlotElements(300, 200, 31, 17, order, mode, oversampling, LengthPolicy::MixedRadix);
+                    spectrumSlotElements(300, 200, 31, 17, order, mode, oversampling, FFTB_LENGTH_POLICY_MIXED_RADIX);
                 for (uint32_t w = 1; w <= 300; w += 13)
                     for (uint32_t h = 1; h <= 200; h += 9)
-                        for (Padding padding : {Padding::Zero, Padding::Mirror})
+                        for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
                         {
                             Plan plan;
                             PlanRequest request{w, h, 31, 17, padding, order, mode};
@@ -438,10 +440,11 @@ TEST(Plan, TheResampledSpectrumIsOversampledPowersOfTwo)
 TEST(Plan, KernelSpanIsPixelsOrAFractionOfTheFrameDiagonal)
 {
     EXPECT_EQ(kernelSpan({}, 200, 150), 0.0);
-    EXPECT_EQ(kernelSpan({KernelScaleUnit::Pixels, 96.5f}, 200, 150), 96.5);
-    EXPECT_DOUBLE_EQ(kernelSpan({KernelScaleUnit::FrameDiagonal, 0.25f}, 200, 150), 62.5);     // diagonal 250
-    EXPECT_DOUBLE_EQ(kernelSpan({KernelScaleUnit::FrameDiagonal, 0.25f}, 400, 300), 125.0);    // twice the frame
-    EXPECT_NEAR(kernelSpan({KernelScaleUnit::FrameDiagonal, 0.1f}, 3840, 2160), 440.58, 0.01); // sqrt(3840^2 + 2160^2)
+    EXPECT_EQ(kernelSpan({FFTB_KERNEL_SCALE_PIXELS, 96.5f}, 200, 150), 96.5);
+    EXPECT_DOUBLE_EQ(kernelSpan({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.25f}, 200, 150), 62.5);  // diagonal 250
+    EXPECT_DOUBLE_EQ(kernelSpan({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.25f}, 400, 300), 125.0); // twice the frame
+    EXPECT_NEAR(kernelSpan({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.1f}, 3840, 2160), 440.58,
+                0.01); // sqrt(3840^2 + 2160^2)
 }
 
 TEST(Plan, ScaledKernelLengthIsTheCeilingOfTheSpanAlongTheLargerAxisAndProportionalAlongTheOther)
@@ -462,18 +465,18 @@ TEST(Plan, ScaledKernelLengthIsTheCeilingOfTheSpanAlongTheLargerAxisAndProportio
 
 TEST(Plan, AScaledKernelIsPaddedAsAKernelOfItsScaledExtent)
 {
-    for (const Padding padding : {Padding::Zero, Padding::Mirror})
-        for (const AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+    for (const FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
+        for (const FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
             for (const auto& [unit, value] :
-                 {std::pair{KernelScaleUnit::Pixels, 150.0f}, std::pair{KernelScaleUnit::Pixels, 17.3f},
-                  std::pair{KernelScaleUnit::FrameDiagonal, 0.4f}})
+                 {std::pair{FFTB_KERNEL_SCALE_PIXELS, 150.0f}, std::pair{FFTB_KERNEL_SCALE_PIXELS, 17.3f},
+                  std::pair{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.4f}})
             {
                 PlanRequest request{640, 360, 64, 40, padding, order};
                 request.kernelScale = {unit, value};
                 Plan scaled;
                 std::string error;
                 ASSERT_TRUE(makePlan(request, &scaled, &error)) << error;
-                const double span = unit == KernelScaleUnit::Pixels ? value : value * std::hypot(640.0, 360.0);
+                const double span = unit == FFTB_KERNEL_SCALE_PIXELS ? value : value * std::hypot(640.0, 360.0);
                 const uint32_t width = uint32_t(std::ceil(span)), height = uint32_t(std::ceil(span * 40.0 / 64.0));
                 EXPECT_DOUBLE_EQ(scaled.kernelScale, span / 64.0);
                 Plan unscaled;
@@ -488,7 +491,7 @@ TEST(Plan, AScaledKernelIsPaddedAsAKernelOfItsScaledExtent)
                     EXPECT_EQ(a->spectrumLength, kDefaultSpectrumOversampling * pow2Ceil(a->kernelLength));
                     EXPECT_EQ(a->kernelCentre, a->kernelLength / 2);
                 }
-                EXPECT_EQ(scaled.first.kernelLength, order == AxisOrder::XFirst ? 64u : 40u);
+                EXPECT_EQ(scaled.first.kernelLength, order == FFTB_AXIS_ORDER_X_FIRST ? 64u : 40u);
             }
     Plan native;
     ASSERT_TRUE(makePlan({640, 360, 64, 40}, &native, nullptr));
@@ -502,8 +505,8 @@ TEST(Plan, MirrorPaddingCoversTheScaledKernelsReach)
     for (const uint32_t length : {5u, 13u, 100u})
         for (const float span : {3.5f, 20.0f, 61.0f})
         {
-            PlanRequest r{length, 1, 8, 1, Padding::Mirror, AxisOrder::XFirst};
-            r.kernelScale = {KernelScaleUnit::Pixels, span};
+            PlanRequest r{length, 1, 8, 1, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_X_FIRST};
+            r.kernelScale = {FFTB_KERNEL_SCALE_PIXELS, span};
             Plan plan;
             ASSERT_TRUE(makePlan(r, &plan, nullptr));
             const AxisPlan& a = plan.first;
@@ -513,7 +516,7 @@ TEST(Plan, MirrorPaddingCoversTheScaledKernelsReach)
                 for (int64_t q = p - (k - 1 - c); q <= p + c; ++q)
                 {
                     const uint32_t wrapped = uint32_t((q % a.paddedLength + a.paddedLength) % a.paddedLength);
-                    EXPECT_EQ(paddedSource(wrapped, a, Padding::Mirror), int64_t(mirroredRepeat(q, length)))
+                    EXPECT_EQ(paddedSource(wrapped, a, FFTB_PADDING_MIRROR), int64_t(mirroredRepeat(q, length)))
                         << "L " << length << " K' " << k << " position " << q;
                 }
         }
@@ -521,9 +524,9 @@ TEST(Plan, MirrorPaddingCoversTheScaledKernelsReach)
 
 TEST(Plan, RefusesAKernelScaleThatIsNotFiniteAndPositiveTooLargeOrExactNamingIt)
 {
-    const auto refused = [](KernelScale scale, SpectrumMode mode = SpectrumMode::Resampled)
+    const auto refused = [](KernelScale scale, FftbSpectrumMode mode = FFTB_SPECTRUM_MODE_RESAMPLED)
     {
-        PlanRequest r{1280, 720, 256, 256, Padding::Zero, AxisOrder::Auto, mode};
+        PlanRequest r{1280, 720, 256, 256, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, mode};
         r.kernelScale = scale;
         Plan plan;
         std::string error;
@@ -531,22 +534,22 @@ TEST(Plan, RefusesAKernelScaleThatIsNotFiniteAndPositiveTooLargeOrExactNamingIt)
         EXPECT_NE(error.find("kernel scale"), std::string::npos) << error;
         return !planned;
     };
-    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, 0.0f}));
-    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, -3.0f}));
-    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, std::nanf("")}));
-    EXPECT_TRUE(refused({KernelScaleUnit::FrameDiagonal, INFINITY}));
-    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, 4097.0f}));        // past kMaxKernelLength
-    EXPECT_TRUE(refused({KernelScaleUnit::FrameDiagonal, 3.0f}));    // 4406 pixels
-    EXPECT_TRUE(refused({KernelScaleUnit::FrameDiagonal, 3.0e38f})); // overflows to infinity
-    EXPECT_TRUE(refused({KernelScaleUnit::Pixels, 512.0f}, SpectrumMode::Exact));
-    EXPECT_TRUE(refused({KernelScaleUnit(7), 512.0f}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, 0.0f}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, -3.0f}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, std::nanf("")}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, INFINITY}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, 4097.0f}));         // past FFTB_MAX_KERNEL_LENGTH
+    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 3.0f}));    // 4406 pixels
+    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 3.0e38f})); // overflows to infinity
+    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, 512.0f}, FFTB_SPECTRUM_MODE_EXACT));
+    EXPECT_TRUE(refused({FftbKernelScaleUnit(7), 512.0f}));
     Plan plan;
     std::string error;
     PlanRequest r{1280, 720, 256, 256};
-    r.kernelScale = {KernelScaleUnit::Pixels, 4096.0f};
+    r.kernelScale = {FFTB_KERNEL_SCALE_PIXELS, 4096.0f};
     EXPECT_TRUE(makePlan(r, &plan, &error)) << error;
     r = {16000, 8, 64, 64};
-    r.kernelScale = {KernelScaleUnit::Pixels, 1024.0f}; // 16000 + 512 > 16384
+    r.kernelScale = {FFTB_KERNEL_SCALE_PIXELS, 1024.0f}; // 16000 + 512 > 16384
     EXPECT_FALSE(makePlan(r, &plan, &error));
     EXPECT_NE(error.find("image width: 16000 + scaled kernel/2"), std::string::npos) << error;
 }
@@ -557,15 +560,15 @@ TEST(Plan, ScaledKernelsWithinTheMaximumKernelExtentNeedNoMoreScratch)
     // kernel of that extent, so scratchSizes of the maximum extents still bounds it.
     ScratchSizes sizes;
     std::string error;
-    ASSERT_TRUE(scratchSizes(200, 150, 48, 40, LengthPolicy::MixedRadix, &sizes, &error)) << error;
+    ASSERT_TRUE(scratchSizes(200, 150, 48, 40, FFTB_LENGTH_POLICY_MIXED_RADIX, &sizes, &error)) << error;
     for (uint32_t w = 1; w <= 200; w += 9)
         for (uint32_t h = 1; h <= 150; h += 13)
             for (const float span : {0.5f, 7.0f, 39.9f, 48.0f})
-                for (Padding padding : {Padding::Zero, Padding::Mirror})
-                    for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+                for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
+                    for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
                     {
                         PlanRequest r{w, h, 16, 13, padding, order};
-                        r.kernelScale = {KernelScaleUnit::Pixels, span};
+                        r.kernelScale = {FFTB_KERNEL_SCALE_PIXELS, span};
                         Plan plan;
                         ASSERT_TRUE(makePlan(r, &plan, &error)) << error;
                         EXPECT_LE(scratchBytes(plan, 8), sizes.scratchBytes) << w << "x" << h;
@@ -576,10 +579,10 @@ TEST(Plan, HalfResolutionPlansTheDownsampledFrameWithTheKernelAtHalfItsExtent)
 {
     std::string error;
     for (const auto& [width, height] : {std::pair{64u, 48u}, std::pair{61u, 45u}, std::pair{1u, 9u}})
-        for (const KernelScale scale : {KernelScale{}, KernelScale{KernelScaleUnit::Pixels, 40.0f},
-                                        KernelScale{KernelScaleUnit::FrameDiagonal, 0.25f}})
+        for (const KernelScale scale : {KernelScale{}, KernelScale{FFTB_KERNEL_SCALE_PIXELS, 40.0f},
+                                        KernelScale{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.25f}})
         {
-            PlanRequest request{width, height, 20, 10, Padding::Mirror, AxisOrder::XFirst};
+            PlanRequest request{width, height, 20, 10, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_X_FIRST};
             request.kernelScale = scale;
             Plan full, half;
             ASSERT_TRUE(makePlan(request, &full, &error)) << error;
@@ -605,7 +608,7 @@ TEST(Plan, HalfResolutionPlansTheDownsampledFrameWithTheKernelAtHalfItsExtent)
                       (halfResolutionBloomStart(half, 8) + uint64_t(half.first.imageLength) * half.second.imageLength) *
                           16);
         }
-    PlanRequest exact{64, 48, 20, 10, Padding::Zero, AxisOrder::Auto, SpectrumMode::Exact};
+    PlanRequest exact{64, 48, 20, 10, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_MODE_EXACT};
     exact.halfResolution = true;
     Plan plan;
     EXPECT_FALSE(makePlan(exact, &plan, &error));
@@ -616,11 +619,11 @@ TEST(Plan, ScratchSizesHoldEveryHalfResolutionFrameUpToTheMaximum)
 {
     ScratchSizes sizes;
     std::string error;
-    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, LengthPolicy::MixedRadix, &sizes, &error)) << error;
+    ASSERT_TRUE(scratchSizes(200, 150, 33, 20, FFTB_LENGTH_POLICY_MIXED_RADIX, &sizes, &error)) << error;
     for (uint32_t w = 1; w <= 200; w += 7)
         for (uint32_t h = 1; h <= 150; h += 11)
-            for (Padding padding : {Padding::Zero, Padding::Mirror})
-                for (AxisOrder order : {AxisOrder::XFirst, AxisOrder::YFirst})
+            for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
+                for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
                 {
                     PlanRequest request{w, h, 33, 20, padding, order};
                     request.halfResolution = true;
@@ -628,54 +631,6 @@ TEST(Plan, ScratchSizesHoldEveryHalfResolutionFrameUpToTheMaximum)
                     ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
                     EXPECT_LE(scratchBytes(plan, 8), sizes.scratchBytes) << w << "x" << h;
                 }
-}
-
-TEST(PlanCache, PlansOncePerRequestAndAgainWhenTheRequestChanges)
-{
-    PlanCache cache;
-    PlanRequest request{1920, 1080, 256, 256};
-    std::string error;
-    const Plan* first = cache.get(request, &error);
-    ASSERT_NE(first, nullptr) << error;
-    Plan expected;
-    ASSERT_TRUE(makePlan(request, &expected, &error)) << error;
-    EXPECT_EQ(first->first.paddedLength, expected.first.paddedLength);
-    EXPECT_EQ(first->second.paddedLength, expected.second.paddedLength);
-    EXPECT_EQ(first->firstAxisIsX, expected.firstAxisIsX);
-    for (int frame = 0; frame < 10; ++frame)
-        ASSERT_EQ(cache.get(request, &error), first);
-    EXPECT_EQ(cache.plansMade(), 1u);
-
-    PlanRequest mirror = request;
-    mirror.padding = Padding::Mirror;
-    const Plan* mirrored = cache.get(mirror, &error);
-    ASSERT_NE(mirrored, nullptr) << error;
-    EXPECT_EQ(mirrored->padding, Padding::Mirror);
-    PlanRequest scaled = request;
-    scaled.kernelScale = {KernelScaleUnit::Pixels, 300.0f};
-    ASSERT_NE(cache.get(scaled, &error), nullptr) << error;
-    EXPECT_EQ(cache.plansMade(), 3u);
-    ASSERT_NE(cache.get(request, &error), nullptr);
-    EXPECT_EQ(cache.plansMade(), 3u);
-}
-
-TEST(PlanCache, KeepsTheNewestPlansAndNeverKeepsAFailure)
-{
-    PlanCache cache;
-    std::string error;
-    for (uint32_t width = 1; width <= PlanCache::kCapacity + 1; ++width)
-        ASSERT_NE(cache.get(PlanRequest{width * 16, 64, 8, 8}, &error), nullptr) << error;
-    EXPECT_EQ(cache.plansMade(), PlanCache::kCapacity + 1);
-    ASSERT_NE(cache.get(PlanRequest{(PlanCache::kCapacity + 1) * 16, 64, 8, 8}, &error), nullptr);
-    EXPECT_EQ(cache.plansMade(), PlanCache::kCapacity + 1); // the newest is kept
-    ASSERT_NE(cache.get(PlanRequest{16, 64, 8, 8}, &error), nullptr);
-    EXPECT_EQ(cache.plansMade(), PlanCache::kCapacity + 2); // the oldest was dropped
-
-    const PlanRequest tooLong{kMaxFftLength, 64, 8, 8};
-    EXPECT_EQ(cache.get(tooLong, &error), nullptr);
-    EXPECT_FALSE(error.empty());
-    EXPECT_EQ(cache.get(tooLong, &error), nullptr);
-    EXPECT_EQ(cache.plansMade(), PlanCache::kCapacity + 2);
 }
 
 } // namespace

@@ -35,7 +35,7 @@ int mirror(int q, int length)
 }
 
 /// out(p) = sum_j k(j) in(p - j + c), summed directly in double.
-std::vector<double> directConvolution(const Texels& in, const Texels& k, Padding padding)
+std::vector<double> directConvolution(const Texels& in, const Texels& k, FftbPadding padding)
 {
     std::vector<double> out(std::size_t(in.width) * in.height * 3, 0.0);
     const int cx = k.width / 2, cy = k.height / 2;
@@ -49,7 +49,7 @@ std::vector<double> directConvolution(const Texels& in, const Texels& k, Padding
                     {
                         int qx = px - jx + cx, qy = py - jy + cy;
                         const bool inside = qx >= 0 && qx < in.width && qy >= 0 && qy < in.height;
-                        if (!inside && padding == Padding::Zero)
+                        if (!inside && padding != FFTB_PADDING_MIRROR)
                             continue;
                         qx = mirror(qx, in.width);
                         qy = mirror(qy, in.height);
@@ -81,7 +81,7 @@ std::vector<double> asDouble(const Texels& t)
 constexpr double kFloatTolerance = 4.0 * std::numeric_limits<float>::epsilon();
 
 /// A hand-built axis plan with padded length n and spectrum length s (0: exact, s = n).
-AxisPlan axis(uint32_t l, uint32_t k, uint32_t n, Padding padding, uint32_t s = 0)
+AxisPlan axis(uint32_t l, uint32_t k, uint32_t n, FftbPadding padding, uint32_t s = 0)
 {
     AxisPlan a;
     a.imageLength = l;
@@ -90,16 +90,16 @@ AxisPlan axis(uint32_t l, uint32_t k, uint32_t n, Padding padding, uint32_t s = 
     a.paddedLength = n;
     a.spectrumLength = s == 0 ? n : s;
     // The convolution reads c texels past the far edge and K - 1 - c before the near one.
-    a.mirrorSplit = padding == Padding::Zero ? n : l + a.kernelCentre + (n - l - (k - 1)) / 2;
+    a.mirrorSplit = padding != FFTB_PADDING_MIRROR ? n : l + a.kernelCentre + (n - l - (k - 1)) / 2;
     return a;
 }
 
-Plan handPlan(const Texels& frame, const Texels& kernel, Padding padding, uint32_t nx, uint32_t ny,
+Plan handPlan(const Texels& frame, const Texels& kernel, FftbPadding padding, uint32_t nx, uint32_t ny,
               bool firstAxisIsX = true, uint32_t sx = 0, uint32_t sy = 0)
 {
     Plan p;
     p.padding = padding;
-    p.spectrum = sx == 0 ? SpectrumMode::Exact : SpectrumMode::Resampled;
+    p.spectrum = sx == 0 ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
     p.firstAxisIsX = firstAxisIsX;
     const AxisPlan x = axis(uint32_t(frame.width), uint32_t(kernel.width), nx, padding, sx);
     const AxisPlan y = axis(uint32_t(frame.height), uint32_t(kernel.height), ny, padding, sy);
@@ -109,11 +109,11 @@ Plan handPlan(const Texels& frame, const Texels& kernel, Padding padding, uint32
 }
 
 /// The interpolation argument where the plan is exact and it is not read.
-constexpr SpectrumInterpolation kUnused = SpectrumInterpolation::Cubic;
+constexpr FftbSpectrumInterpolation kUnused = FFTB_SPECTRUM_INTERPOLATION_CUBIC;
 
-std::string name(Padding p)
+std::string name(FftbPadding p)
 {
-    return p == Padding::Zero ? "zero" : "mirror";
+    return p != FFTB_PADDING_MIRROR ? "zero" : "mirror";
 }
 
 TEST(ReferenceConvolution, MatchesDirectSum)
@@ -122,7 +122,7 @@ TEST(ReferenceConvolution, MatchesDirectSum)
     for (const auto& [kw, kh] : std::vector<std::pair<int, int>>{{5, 4}, {8, 8}, {3, 7}, {1, 1}, {16, 2}, {20, 11}})
     {
         const Texels kernel = randomTexels(kw, kh, 3, uint32_t(kw * 31 + kh), -0.5f, 1.0f);
-        for (Padding padding : {Padding::Zero, Padding::Mirror})
+        for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
         {
             const double err =
                 relativeError(referenceConvolution(frame, kernel, padding), directConvolution(frame, kernel, padding));
@@ -135,7 +135,7 @@ TEST(ReferenceWrappedConvolution, MatchesTheDirectSumWhenPaddedEnoughAndWrapsAro
 {
     const Texels frame = randomTexels(13, 7, 3, 21);
     const Texels kernel = randomTexels(5, 4, 3, 22, -0.5f, 1.0f);
-    const std::vector<double> want = directConvolution(frame, kernel, Padding::Zero);
+    const std::vector<double> want = directConvolution(frame, kernel, FFTB_PADDING_ZERO);
     const std::vector<double> in = channelPlane(frame, 1), k = channelPlane(kernel, 1);
     const PlaneView framePlane{in.data(), 13, 7}, kernelPlane{k.data(), 5, 4};
     for (uint32_t y = 0; y < 7; ++y)
@@ -157,7 +157,7 @@ TEST(ReferenceConvolution, CentredOneHotIsIdentity)
 {
     const Texels frame = randomTexels(13, 7, 3, 2);
     for (const auto& [kw, kh] : std::vector<std::pair<int, int>>{{5, 4}, {8, 8}, {1, 1}})
-        for (Padding padding : {Padding::Zero, Padding::Mirror})
+        for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
         {
             const Texels out = referenceConvolution(frame, oneHotKernel(kw, kh, kw / 2, kh / 2), padding);
             EXPECT_LT(relativeError(out, asDouble(frame)), kFloatTolerance) << kw << "x" << kh << " " << name(padding);
@@ -175,7 +175,7 @@ TEST(ReferenceConvolution, OffCentreOneHotShifts)
     // Kernel 8x6, centre (4, 3); the one-hot at (4 + 2, 3 - 1) shifts by s = (2, -1): out(p) = in(p - s).
     const int sx = 2, sy = -1;
     const Texels kernel = oneHotKernel(8, 6, 4 + sx, 3 + sy);
-    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
     {
         const Texels out = referenceConvolution(frame, kernel, padding);
         for (int y = 0; y < h; ++y)
@@ -185,40 +185,40 @@ TEST(ReferenceConvolution, OffCentreOneHotShifts)
                     const int qx = x - sx, qy = y - sy;
                     const bool inside = qx >= 0 && qx < w && qy >= 0 && qy < h;
                     float want = 0.0f;
-                    if (inside || padding == Padding::Mirror)
+                    if (inside || padding == FFTB_PADDING_MIRROR)
                         want = frame.at(mirror(qx, w), mirror(qy, h), c);
                     ASSERT_NEAR(out.at(x, y, c), want, 1e-6 * std::abs(want) + 1e-9)
                         << name(padding) << " at (" << x << ", " << y << ", " << c << ")";
                 }
     }
     // Spot-check the mirror rule at the corners: (0, 6) reads (-2, 7) -> (1, 6); (1, 6) reads (-1, 7) -> (0, 6).
-    const Texels mirrored = referenceConvolution(frame, kernel, Padding::Mirror);
+    const Texels mirrored = referenceConvolution(frame, kernel, FFTB_PADDING_MIRROR);
     EXPECT_FLOAT_EQ(mirrored.at(0, 6, 0), frame.at(1, 6, 0));
     EXPECT_FLOAT_EQ(mirrored.at(1, 6, 0), frame.at(0, 6, 0));
-    EXPECT_NEAR(referenceConvolution(frame, kernel, Padding::Zero).at(1, 6, 0), 0.0f, 1e-9);
+    EXPECT_NEAR(referenceConvolution(frame, kernel, FFTB_PADDING_ZERO).at(1, 6, 0), 0.0f, 1e-9);
 }
 
 TEST(ReferenceConvolution, RejectsBadShapes)
 {
-    EXPECT_THROW(referenceConvolution(Texels(4, 4, 2), Texels(3, 3, 3), Padding::Zero), std::runtime_error);
-    EXPECT_THROW(referenceConvolution(Texels(4, 4, 4), Texels(0, 3, 3), Padding::Zero), std::runtime_error);
+    EXPECT_THROW(referenceConvolution(Texels(4, 4, 2), Texels(3, 3, 3), FFTB_PADDING_ZERO), std::runtime_error);
+    EXPECT_THROW(referenceConvolution(Texels(4, 4, 4), Texels(0, 3, 3), FFTB_PADDING_ZERO), std::runtime_error);
 }
 
 struct SpectralCase
 {
     int w, h, kw, kh;
-    Padding padding;
+    FftbPadding padding;
     bool firstAxisIsX;
 };
 
 TEST(ReferenceSpectral, ExactEqualsLinearWhenPaddingSuffices)
 {
     const std::vector<SpectralCase> cases = {
-        {13, 7, 5, 4, Padding::Zero, true},    {13, 7, 5, 4, Padding::Mirror, false},
-        {13, 7, 8, 8, Padding::Zero, false},   {13, 7, 8, 8, Padding::Mirror, true},
-        {5, 3, 16, 16, Padding::Zero, true},   {4, 3, 17, 16, Padding::Zero, false},
-        {9, 9, 8, 8, Padding::Mirror, true},   {10, 6, 7, 3, Padding::Mirror, false},
-        {20, 12, 9, 6, Padding::Mirror, true},
+        {13, 7, 5, 4, FFTB_PADDING_ZERO, true},    {13, 7, 5, 4, FFTB_PADDING_MIRROR, false},
+        {13, 7, 8, 8, FFTB_PADDING_ZERO, false},   {13, 7, 8, 8, FFTB_PADDING_MIRROR, true},
+        {5, 3, 16, 16, FFTB_PADDING_ZERO, true},   {4, 3, 17, 16, FFTB_PADDING_ZERO, false},
+        {9, 9, 8, 8, FFTB_PADDING_MIRROR, true},   {10, 6, 7, 3, FFTB_PADDING_MIRROR, false},
+        {20, 12, 9, 6, FFTB_PADDING_MIRROR, true},
     };
     for (const SpectralCase& t : cases)
     {
@@ -227,8 +227,8 @@ TEST(ReferenceSpectral, ExactEqualsLinearWhenPaddingSuffices)
         const uint32_t nx = paddedLength(uint32_t(t.w), uint32_t(t.kw), t.padding, true);
         const uint32_t ny = paddedLength(uint32_t(t.h), uint32_t(t.kh), t.padding, false);
         // Also the smallest non-power-of-two length that suffices: no slack at all.
-        const uint32_t marginX = t.padding == Padding::Zero ? uint32_t(t.kw / 2) : uint32_t(t.kw - 1);
-        const uint32_t marginY = t.padding == Padding::Zero ? uint32_t(t.kh / 2) : uint32_t(t.kh - 1);
+        const uint32_t marginX = t.padding != FFTB_PADDING_MIRROR ? uint32_t(t.kw / 2) : uint32_t(t.kw - 1);
+        const uint32_t marginY = t.padding != FFTB_PADDING_MIRROR ? uint32_t(t.kh / 2) : uint32_t(t.kh - 1);
         const Texels linear = referenceConvolution(frame, kernel, t.padding);
         for (const auto& [px, py] :
              std::vector<std::pair<uint32_t, uint32_t>>{{nx, ny}, {uint32_t(t.w) + marginX, uint32_t(t.h) + marginY}})
@@ -247,9 +247,9 @@ TEST(ReferenceSpectral, ExactWithTooLittlePaddingWrapsAround)
     // N = L + K/2 - 1 along x under zero padding: the kernel's far tail wraps onto the image, so this must differ.
     const Texels frame = randomTexels(12, 6, 3, 5);
     const Texels kernel = randomTexels(9, 5, 3, 6);
-    const Plan plan = handPlan(frame, kernel, Padding::Zero, 12 + 4 - 1, 6 + 2);
+    const Plan plan = handPlan(frame, kernel, FFTB_PADDING_ZERO, 12 + 4 - 1, 6 + 2);
     const double err = relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0, kUnused),
-                                     asDouble(referenceConvolution(frame, kernel, Padding::Zero)));
+                                     asDouble(referenceConvolution(frame, kernel, FFTB_PADDING_ZERO)));
     EXPECT_GT(err, 1e-3);
 }
 
@@ -258,7 +258,7 @@ TEST(ReferenceSpectral, PlannerPlansMatchLinear)
     // The planner's own plans (split points included), at sizes where the mirror padding has no slack.
     for (const auto& [w, h, kw, kh] :
          std::vector<std::array<uint32_t, 4>>{{9, 9, 8, 8}, {13, 7, 4, 10}, {30, 20, 9, 8}})
-        for (Padding padding : {Padding::Zero, Padding::Mirror})
+        for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
         {
             PlanRequest request;
             request.imageWidth = w;
@@ -266,7 +266,7 @@ TEST(ReferenceSpectral, PlannerPlansMatchLinear)
             request.kernelWidth = kw;
             request.kernelHeight = kh;
             request.padding = padding;
-            request.spectrum = SpectrumMode::Exact;
+            request.spectrum = FFTB_SPECTRUM_MODE_EXACT;
             Plan plan;
             std::string error;
             ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
@@ -282,12 +282,13 @@ TEST(ReferenceSpectral, ResampledWithFullLengthSpectrumIsExact)
 {
     const Texels frame = randomTexels(13, 7, 3, 8);
     const Texels kernel = randomTexels(6, 5, 3, 9);
-    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
     {
         const uint32_t nx = paddedLength(13, 6, padding, true), ny = paddedLength(7, 5, padding, false);
         const Texels exact =
             referenceSpectralConvolution(frame, kernel, handPlan(frame, kernel, padding, nx, ny), 0.3, kUnused);
-        for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+        for (FftbSpectrumInterpolation interpolation :
+             {FFTB_SPECTRUM_INTERPOLATION_LINEAR, FFTB_SPECTRUM_INTERPOLATION_CUBIC})
         {
             const Texels resampled = referenceSpectralConvolution(
                 frame, kernel, handPlan(frame, kernel, padding, nx, ny, false, nx, ny), 0.3, interpolation);
@@ -341,10 +342,11 @@ TEST(ReferenceSpectral, ResampledIsWindowedPeriodicKernel)
     const int w = 11, h = 6, nx = 32, ny = 16, sx = 8, sy = 4;
     const Texels frame = randomTexels(w, h, 3, 14, 0.0f, 4.0f);
     const Texels kernel = randomTexels(7, 4, 3, 15);
-    for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
-        for (Padding padding : {Padding::Zero, Padding::Mirror})
+    for (FftbSpectrumInterpolation interpolation :
+         {FFTB_SPECTRUM_INTERPOLATION_LINEAR, FFTB_SPECTRUM_INTERPOLATION_CUBIC})
+        for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
         {
-            const auto window = interpolation == SpectrumInterpolation::Linear ? fejer : cubicWindow;
+            const auto window = interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? fejer : cubicWindow;
             const Plan plan = handPlan(frame, kernel, padding, nx, ny, false, sx, sy);
             const AxisPlan& ax = plan.second;
             const AxisPlan& ay = plan.first;
@@ -367,7 +369,7 @@ TEST(ReferenceSpectral, ResampledIsWindowedPeriodicKernel)
                                 const int fx = (px - n1 + nx) % nx, fy = (py - n2 + ny) % ny;
                                 int qx = fx < w ? fx : (fx < int(ax.mirrorSplit) ? fx : fx - nx);
                                 int qy = fy < h ? fy : (fy < int(ay.mirrorSplit) ? fy : fy - ny);
-                                if (padding == Padding::Zero && (qx >= w || qy >= h))
+                                if (padding != FFTB_PADDING_MIRROR && (qx >= w || qy >= h))
                                     continue;
                                 qx = mirror(qx, w);
                                 qy = mirror(qy, h);
@@ -378,7 +380,7 @@ TEST(ReferenceSpectral, ResampledIsWindowedPeriodicKernel)
                     }
             }
             const Texels got = referenceSpectralConvolution(frame, kernel, plan, 0.0, interpolation);
-            const char* label = interpolation == SpectrumInterpolation::Linear ? " linear" : " cubic";
+            const char* label = interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " linear" : " cubic";
             EXPECT_LT(relativeError(got, want), kFloatTolerance) << name(padding) << label;
             // The copies are really there: resampled differs from exact by far more than rounding.
             const Plan exactPlan = handPlan(frame, kernel, padding, nx, ny);
@@ -395,8 +397,9 @@ TEST(ReferenceSpectral, ResampledKeepsDcGain)
     // the spectrum at frequency 0, which tent sampling reads exactly: the kernel's sum.
     const Texels frame = randomTexels(32, 16, 3, 16);
     const Texels kernel = randomTexels(8, 8, 3, 17);
-    const Plan plan = handPlan(frame, kernel, Padding::Zero, 32, 16, true, 8, 8);
-    for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+    const Plan plan = handPlan(frame, kernel, FFTB_PADDING_ZERO, 32, 16, true, 8, 8);
+    for (FftbSpectrumInterpolation interpolation :
+         {FFTB_SPECTRUM_INTERPOLATION_LINEAR, FFTB_SPECTRUM_INTERPOLATION_CUBIC})
     {
         const Texels out = referenceSpectralConvolution(frame, kernel, plan, 0.25, interpolation);
         for (int c = 0; c < 3; ++c)
@@ -415,11 +418,12 @@ TEST(ReferenceSpectral, FullSharpenIsIdentity)
     for (std::size_t i = 0; i < frame.values.size(); ++i)
         if (i % 4 != 3)
             rgb.push_back(frame.values[i]);
-    for (Padding padding : {Padding::Zero, Padding::Mirror})
+    for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
         for (uint32_t s : {0u, 8u})
         {
             const Plan plan = handPlan(frame, kernel, padding, 32, 16, s == 0, s, s);
-            for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+            for (FftbSpectrumInterpolation interpolation :
+                 {FFTB_SPECTRUM_INTERPOLATION_LINEAR, FFTB_SPECTRUM_INTERPOLATION_CUBIC})
                 EXPECT_LT(relativeError(referenceSpectralConvolution(frame, kernel, plan, 1.0, interpolation), rgb),
                           kFloatTolerance)
                     << name(padding) << " S " << s;
@@ -432,8 +436,9 @@ TEST(ReferenceSpectral, CentredOneHotIsIdentityInBothModes)
     const Texels kernel = oneHotKernel(8, 8, 4, 4);
     for (uint32_t s : {0u, 8u})
     {
-        const Plan plan = handPlan(frame, kernel, Padding::Mirror, 32, 16, true, s, s);
-        for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+        const Plan plan = handPlan(frame, kernel, FFTB_PADDING_MIRROR, 32, 16, true, s, s);
+        for (FftbSpectrumInterpolation interpolation :
+             {FFTB_SPECTRUM_INTERPOLATION_LINEAR, FFTB_SPECTRUM_INTERPOLATION_CUBIC})
             EXPECT_LT(
                 relativeError(referenceSpectralConvolution(frame, kernel, plan, 0.0, interpolation), asDouble(frame)),
                 kFloatTolerance)
@@ -473,9 +478,10 @@ TEST(ReferenceSpectral, ScaledSpectrumIsZeroPastTheStoredNyquist)
                 expected[(std::size_t(y) * w + x) * 3 + c] = double(frame.at(x, y, c)) - cut;
             }
         }
-    Plan plan = handPlan(frame, oneHotKernel(8, 8, 4, 4), Padding::Zero, w, h, true, 8, 8);
+    Plan plan = handPlan(frame, oneHotKernel(8, 8, 4, 4), FFTB_PADDING_ZERO, w, h, true, 8, 8);
     plan.kernelScale = 2.0;
-    for (SpectrumInterpolation interpolation : {SpectrumInterpolation::Linear, SpectrumInterpolation::Cubic})
+    for (FftbSpectrumInterpolation interpolation :
+         {FFTB_SPECTRUM_INTERPOLATION_LINEAR, FFTB_SPECTRUM_INTERPOLATION_CUBIC})
         EXPECT_LT(relativeError(referenceSpectralConvolution(frame, oneHotKernel(8, 8, 4, 4), plan, 0.0, interpolation),
                                 expected),
                   kFloatTolerance * 8);
@@ -493,16 +499,16 @@ TEST(ReferenceSpectral, ScaleOfOneIsTheKernelAndATinyScaleIsTheIdentity)
     Texels unit = kernel;
     for (std::size_t i = 0; i < unit.values.size(); ++i)
         unit.values[i] = float(kernel.values[i] / sums[i % 3]);
-    Plan plan = handPlan(frame, unit, Padding::Mirror, 40, 24, false, 8, 8);
-    const Texels unscaled = referenceSpectralConvolution(frame, unit, plan, 0.0, SpectrumInterpolation::Cubic);
+    Plan plan = handPlan(frame, unit, FFTB_PADDING_MIRROR, 40, 24, false, 8, 8);
+    const Texels unscaled = referenceSpectralConvolution(frame, unit, plan, 0.0, FFTB_SPECTRUM_INTERPOLATION_CUBIC);
     plan.kernelScale = 1.0;
-    EXPECT_EQ(referenceSpectralConvolution(frame, unit, plan, 0.0, SpectrumInterpolation::Cubic).values,
+    EXPECT_EQ(referenceSpectralConvolution(frame, unit, plan, 0.0, FFTB_SPECTRUM_INTERPOLATION_CUBIC).values,
               unscaled.values);
     plan.kernelScale = 1e-9;
-    EXPECT_LT(relativeError(referenceSpectralConvolution(frame, unit, plan, 0.0, SpectrumInterpolation::Cubic),
+    EXPECT_LT(relativeError(referenceSpectralConvolution(frame, unit, plan, 0.0, FFTB_SPECTRUM_INTERPOLATION_CUBIC),
                             asDouble(frame)),
               1e-6);
-    plan.spectrum = SpectrumMode::Exact;
+    plan.spectrum = FFTB_SPECTRUM_MODE_EXACT;
     EXPECT_THROW(referenceSpectralConvolution(frame, unit, plan, 0.0, kUnused), HostError);
 }
 
@@ -572,14 +578,14 @@ TEST(ReferenceOutput, CompositesFollowTheirFormulas)
     Texels bloom(2, 1, 3);
     bloom.values = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f};
     const Prefilter prefilter{1.0f, 0.0f, 0.0f};
-    const Texels b = referenceOutput(frame, bloom, prefilter, OutputMode::Bloom, 0.5);
+    const Texels b = referenceOutput(frame, bloom, prefilter, FFTB_OUTPUT_MODE_BLOOM, 0.5);
     EXPECT_EQ(b.values, bloom.values);
-    const Texels composite = referenceOutput(frame, bloom, prefilter, OutputMode::Composite, 0.5);
+    const Texels composite = referenceOutput(frame, bloom, prefilter, FFTB_OUTPUT_MODE_COMPOSITE, 0.5);
     // Texel 0: b = 3, p = rgb * 2 / 3; texel 1 is below the threshold, p = 0.
     EXPECT_NEAR(composite.at(0, 0, 0), 3.0 + 0.5 * (1.0 - 2.0), 1e-6);
     EXPECT_NEAR(composite.at(0, 0, 1), 1.0 + 0.5 * (2.0 - 2.0 / 3.0), 1e-6);
     EXPECT_NEAR(composite.at(1, 0, 0), 0.2 + 0.5 * 4.0, 1e-6);
-    const Texels additive = referenceOutput(frame, bloom, prefilter, OutputMode::Additive, 0.5);
+    const Texels additive = referenceOutput(frame, bloom, prefilter, FFTB_OUTPUT_MODE_ADDITIVE, 0.5);
     EXPECT_NEAR(additive.at(0, 0, 2), 0.5 + 0.5 * 3.0, 1e-6);
     EXPECT_NEAR(additive.at(1, 0, 2), 0.0 + 0.5 * 6.0, 1e-6);
 }
@@ -593,8 +599,8 @@ TEST(ReferenceNormalized, KeepsAFlatFrameFlatAndFloorsTheWeights)
     Texels ones(9, 7, 3);
     std::fill(ones.values.begin(), ones.values.end(), 1.0f);
     const Texels kernel = randomTexels(5, 4, 3, 9, 0.0f, 1.0f);
-    const Texels bloom = referenceConvolution(flat, kernel, Padding::Zero);
-    const Texels weights = referenceConvolution(ones, kernel, Padding::Zero);
+    const Texels bloom = referenceConvolution(flat, kernel, FFTB_PADDING_ZERO);
+    const Texels weights = referenceConvolution(ones, kernel, FFTB_PADDING_ZERO);
     EXPECT_LT(weights.at(0, 0, 0), 0.9f * weights.at(4, 3, 0)) << "the corner's weight is below the centre's";
     const Texels normalized = referenceNormalized(bloom, weights);
     for (float v : normalized.values)

@@ -21,7 +21,7 @@ SpectrumResampling es(uint32_t width, uint32_t oversampling)
 {
     SpectrumResampling r;
     std::string error;
-    EXPECT_TRUE(makeSpectrumResampling(SpectrumInterpolation::Es, width, oversampling, &r, &error)) << error;
+    EXPECT_TRUE(makeSpectrumResampling(FFTB_SPECTRUM_INTERPOLATION_ES, width, oversampling, &r, &error)) << error;
     return r;
 }
 
@@ -94,24 +94,24 @@ TEST(Resampling, SettingsTakeTheirDefaultsAndRefuseWhatIsOutOfRange)
 {
     SpectrumResampling r;
     std::string error;
-    ASSERT_TRUE(makeSpectrumResampling(SpectrumInterpolation::Es, 0, 0, &r, &error));
+    ASSERT_TRUE(makeSpectrumResampling(FFTB_SPECTRUM_INTERPOLATION_ES, 0, 0, &r, &error));
     EXPECT_EQ(r.width, kDefaultEsWidth);
     EXPECT_EQ(r.oversampling, kDefaultSpectrumOversampling);
-    ASSERT_TRUE(makeSpectrumResampling(SpectrumInterpolation::Cubic, 0, 1, &r, &error));
+    ASSERT_TRUE(makeSpectrumResampling(FFTB_SPECTRUM_INTERPOLATION_CUBIC, 0, 1, &r, &error));
     EXPECT_EQ(r.width, 4u);
     EXPECT_EQ(r.oversampling, 1u);
-    ASSERT_TRUE(makeSpectrumResampling(SpectrumInterpolation::Linear, 2, 2, &r, &error));
+    ASSERT_TRUE(makeSpectrumResampling(FFTB_SPECTRUM_INTERPOLATION_LINEAR, 2, 2, &r, &error));
     EXPECT_EQ(r.width, 2u);
     const struct
     {
-        SpectrumInterpolation interpolation;
+        FftbSpectrumInterpolation interpolation;
         uint32_t width, oversampling;
         const char* field;
-    } refused[] = {{SpectrumInterpolation::Es, 1, 2, "interpolationWidth"},
-                   {SpectrumInterpolation::Es, 9, 2, "interpolationWidth"},
-                   {SpectrumInterpolation::Cubic, 8, 2, "interpolationWidth"},
-                   {SpectrumInterpolation::Linear, 4, 2, "interpolationWidth"},
-                   {SpectrumInterpolation::Es, 8, 3, "spectrumOversampling"}};
+    } refused[] = {{FFTB_SPECTRUM_INTERPOLATION_ES, 1, 2, "interpolationWidth"},
+                   {FFTB_SPECTRUM_INTERPOLATION_ES, 9, 2, "interpolationWidth"},
+                   {FFTB_SPECTRUM_INTERPOLATION_CUBIC, 8, 2, "interpolationWidth"},
+                   {FFTB_SPECTRUM_INTERPOLATION_LINEAR, 4, 2, "interpolationWidth"},
+                   {FFTB_SPECTRUM_INTERPOLATION_ES, 8, 3, "spectrumOversampling"}};
     for (const auto& c : refused)
     {
         error.clear();
@@ -124,8 +124,8 @@ TEST(Resampling, CubicAndLinearWeightsAreKeysAndTheTent)
 {
     SpectrumResampling cubic, linear;
     std::string error;
-    ASSERT_TRUE(makeSpectrumResampling(SpectrumInterpolation::Cubic, 0, 1, &cubic, &error));
-    ASSERT_TRUE(makeSpectrumResampling(SpectrumInterpolation::Linear, 0, 1, &linear, &error));
+    ASSERT_TRUE(makeSpectrumResampling(FFTB_SPECTRUM_INTERPOLATION_CUBIC, 0, 1, &cubic, &error));
+    ASSERT_TRUE(makeSpectrumResampling(FFTB_SPECTRUM_INTERPOLATION_LINEAR, 0, 1, &linear, &error));
     // Keys (1981), a = -1/2, at t = 0.5 and 1.5: 0.5625 and -0.0625; both interpolate (1 at 0, 0 at the integers).
     EXPECT_DOUBLE_EQ(tapWeight(cubic, 0.5), 0.5625);
     EXPECT_DOUBLE_EQ(tapWeight(cubic, -1.5), -0.0625);
@@ -173,7 +173,7 @@ TEST(Resampling, DeapodizationIsOneOverTheTransformAboutTheCentre)
     EXPECT_DOUBLE_EQ(d[0], d[4]); // the transform is even
     SpectrumResampling cubic;
     std::string error;
-    ASSERT_TRUE(makeSpectrumResampling(SpectrumInterpolation::Cubic, 0, 2, &cubic, &error));
+    ASSERT_TRUE(makeSpectrumResampling(FFTB_SPECTRUM_INTERPOLATION_CUBIC, 0, 2, &cubic, &error));
     EXPECT_EQ(deapodization(cubic, 5, 16), std::vector<double>(5, 1.0));
 }
 
@@ -197,7 +197,7 @@ TEST(Resampling, EsWithDeapodizationEvaluatesTheKernelsSpectrum)
         EXPECT_LT(largestError(kernel, es(8, 2), f), 1e-7) << length;
         SpectrumResampling cubic;
         std::string error;
-        ASSERT_TRUE(makeSpectrumResampling(SpectrumInterpolation::Cubic, 0, 1, &cubic, &error));
+        ASSERT_TRUE(makeSpectrumResampling(FFTB_SPECTRUM_INTERPOLATION_CUBIC, 0, 1, &cubic, &error));
         EXPECT_GT(largestError(kernel, cubic, f), 1e-3) << length;
     }
 }

@@ -14,37 +14,6 @@
 namespace fftb::test
 {
 
-Padding toPlan(FftbPadding padding)
-{
-    return padding == FFTB_PADDING_MIRROR ? Padding::Mirror : Padding::Zero;
-}
-
-AxisOrder toPlan(FftbAxisOrder order)
-{
-    return order == FFTB_AXIS_ORDER_X_FIRST   ? AxisOrder::XFirst
-           : order == FFTB_AXIS_ORDER_Y_FIRST ? AxisOrder::YFirst
-                                              : AxisOrder::Auto;
-}
-
-SpectrumMode toPlan(FftbSpectrumMode mode)
-{
-    return mode == FFTB_SPECTRUM_MODE_EXACT ? SpectrumMode::Exact : SpectrumMode::Resampled;
-}
-
-SpectrumInterpolation toPlan(FftbSpectrumInterpolation interpolation)
-{
-    return interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR  ? SpectrumInterpolation::Linear
-           : interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC ? SpectrumInterpolation::Cubic
-                                                                : SpectrumInterpolation::Es;
-}
-
-OutputMode toPlan(FftbOutputMode mode)
-{
-    return mode == FFTB_OUTPUT_MODE_BLOOM      ? OutputMode::Bloom
-           : mode == FFTB_OUTPUT_MODE_ADDITIVE ? OutputMode::Additive
-                                               : OutputMode::Composite;
-}
-
 Prefilter toPlan(const PrefilterSettings& prefilter)
 {
     return {prefilter.threshold, prefilter.knee, prefilter.clamp};
@@ -52,46 +21,7 @@ Prefilter toPlan(const PrefilterSettings& prefilter)
 
 KernelScale toPlan(const KernelExtent& extent)
 {
-    const KernelScaleUnit unit = extent.unit == FFTB_KERNEL_SCALE_PIXELS           ? KernelScaleUnit::Pixels
-                                 : extent.unit == FFTB_KERNEL_SCALE_FRAME_DIAGONAL ? KernelScaleUnit::FrameDiagonal
-                                                                                   : KernelScaleUnit::Native;
-    return {unit, extent.value};
-}
-
-FftbPadding toPublic(Padding padding)
-{
-    return padding == Padding::Mirror ? FFTB_PADDING_MIRROR : FFTB_PADDING_ZERO;
-}
-
-FftbAxisOrder toPublic(AxisOrder order)
-{
-    return order == AxisOrder::XFirst   ? FFTB_AXIS_ORDER_X_FIRST
-           : order == AxisOrder::YFirst ? FFTB_AXIS_ORDER_Y_FIRST
-                                        : FFTB_AXIS_ORDER_AUTO;
-}
-
-FftbSpectrumMode toPublic(SpectrumMode mode)
-{
-    return mode == SpectrumMode::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED;
-}
-
-FftbSpectrumInterpolation toPublic(SpectrumInterpolation interpolation)
-{
-    return interpolation == SpectrumInterpolation::Linear  ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
-           : interpolation == SpectrumInterpolation::Cubic ? FFTB_SPECTRUM_INTERPOLATION_CUBIC
-                                                           : FFTB_SPECTRUM_INTERPOLATION_ES;
-}
-
-FftbOutputMode toPublic(OutputMode mode)
-{
-    return mode == OutputMode::Bloom      ? FFTB_OUTPUT_MODE_BLOOM
-           : mode == OutputMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
-                                          : FFTB_OUTPUT_MODE_COMPOSITE;
-}
-
-FftbLengthPolicy toPublic(LengthPolicy lengths)
-{
-    return lengths == LengthPolicy::PowerOfTwo ? FFTB_LENGTH_POLICY_POWER_OF_TWO : FFTB_LENGTH_POLICY_MIXED_RADIX;
+    return {extent.unit, extent.value};
 }
 
 PrefilterSettings toPublic(const Prefilter& prefilter)
@@ -101,10 +31,7 @@ PrefilterSettings toPublic(const Prefilter& prefilter)
 
 KernelExtent toPublic(const KernelScale& scale)
 {
-    const FftbKernelScaleUnit unit = scale.unit == KernelScaleUnit::Pixels          ? FFTB_KERNEL_SCALE_PIXELS
-                                     : scale.unit == KernelScaleUnit::FrameDiagonal ? FFTB_KERNEL_SCALE_FRAME_DIAGONAL
-                                                                                    : FFTB_KERNEL_SCALE_NATIVE;
-    return {unit, scale.value};
+    return {scale.unit, scale.value};
 }
 
 GpuRunner& runner()
@@ -187,11 +114,11 @@ Texels sharpened(Texels bloom, const Texels& frame, double t)
 
 Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPadding padding, double sharpen)
 {
-    const Texels bloom = sharpened(referenceConvolution(frame, kernel, toPlan(padding)), frame, sharpen);
+    const Texels bloom = sharpened(referenceConvolution(frame, kernel, padding), frame, sharpen);
     if (padding != FFTB_PADDING_ZERO_NORMALIZED)
         return bloom;
     const Texels ones = onesFrame(frame.width, frame.height);
-    return referenceNormalized(bloom, sharpened(referenceConvolution(ones, kernel, Padding::Zero), ones, sharpen));
+    return referenceNormalized(bloom, sharpened(referenceConvolution(ones, kernel, FFTB_PADDING_ZERO), ones, sharpen));
 }
 
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
@@ -200,8 +127,13 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
         return referenceConvolutionFor(frame, kernel, s.padding, s.sharpen);
     Plan plan;
     std::string error;
-    PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height),
-                        toPlan(s.padding),     toPlan(s.axisOrder),    toPlan(s.spectrum)};
+    PlanRequest request{uint32_t(frame.width),
+                        uint32_t(frame.height),
+                        uint32_t(kernel.width),
+                        uint32_t(kernel.height),
+                        s.padding,
+                        s.axisOrder,
+                        s.spectrum};
     request.kernelScale = toPlan(s.kernelExtent);
     // The plugin's spectrum length: cubic and linear are simulated on it; for ES it only sets the band limit.
     request.spectrumOversampling = kDefaultSpectrumOversampling;
@@ -209,10 +141,10 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
     // At half resolution the plan's image is the downsampled frame, and its bloom is upsampled to the frame.
     const Texels image = plan.halfResolution ? referenceDownsample(frame) : frame;
-    Texels bloom = referenceSpectralConvolution(image, kernel, plan, s.sharpen, toPlan(s.interpolation));
+    Texels bloom = referenceSpectralConvolution(image, kernel, plan, s.sharpen, s.interpolation);
     if (s.padding == FFTB_PADDING_ZERO_NORMALIZED)
         bloom = referenceNormalized(bloom, referenceSpectralConvolution(onesFrame(image.width, image.height), kernel,
-                                                                        plan, s.sharpen, toPlan(s.interpolation)));
+                                                                        plan, s.sharpen, s.interpolation));
     return plan.halfResolution ? referenceUpsample(bloom, frame.width, frame.height) : bloom;
 }
 

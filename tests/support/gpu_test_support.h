@@ -4,6 +4,7 @@
 
 #include "image/image.h"
 #include "plan.h"
+#include "reference.h"
 #include "runner/gpu_runner.h"
 #include "texel_test_support.h"
 
@@ -19,20 +20,9 @@ struct Tolerance
     static constexpr double kFp32 = 1e-5; ///< fp32 spectra against a double-precision reference
 };
 
-/// The planner's form of the runner's public settings, for the reference (which plans with the planner), and back.
-Padding toPlan(FftbPadding padding);
-AxisOrder toPlan(FftbAxisOrder order);
-SpectrumMode toPlan(FftbSpectrumMode mode);
-SpectrumInterpolation toPlan(FftbSpectrumInterpolation interpolation);
-OutputMode toPlan(FftbOutputMode mode);
+/// The reference's and the planner's form of the runner's prefilter and kernel scale, and back.
 Prefilter toPlan(const PrefilterSettings& prefilter);
 KernelScale toPlan(const KernelExtent& extent);
-FftbPadding toPublic(Padding padding);
-FftbAxisOrder toPublic(AxisOrder order);
-FftbSpectrumMode toPublic(SpectrumMode mode);
-FftbSpectrumInterpolation toPublic(SpectrumInterpolation interpolation);
-FftbOutputMode toPublic(OutputMode mode);
-FftbLengthPolicy toPublic(LengthPolicy lengths);
 PrefilterSettings toPublic(const Prefilter& prefilter);
 KernelExtent toPublic(const KernelScale& scale);
 

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 #define FFTB_VERSION_MAJOR 0
-#define FFTB_VERSION_MINOR 4
+#define FFTB_VERSION_MINOR 5
 #define FFTB_VERSION_PATCH 0
 /** Packed as (major << 22) | (minor << 12) | patch, like VK_MAKE_API_VERSION without the variant. */
 #define FFTB_MAKE_VERSION(major, minor, patch)                                                                         \
@@ -22,11 +22,11 @@ extern "C" {
  *  padding) or extent + kernel - 1 (mirror padding), of the form 2^a 3^b 5^c 7^d, no longer than this. */
 #define FFTB_MAX_FFT_LENGTH 16384u
 /** Largest kernel length along one axis: the largest kernel resolution, in texels (FftbKernelInfo::width, height),
- *  and the largest kernel extent on the frame, in pixels, of a scaled kernel (FftbBloomInfo::kernelScale). The
- *  resampled spectrum of such a kernel is 2 pow2ceil(length) = 8192 bins long at most, an FFT length. */
+ *  and the largest kernel extent on the frame, in pixels, of a scaled kernel (FftbBloomPlanCreateInfo::kernelScale).
+ * The resampled spectrum of such a kernel is 2 pow2ceil(length) = 8192 bins long at most, an FFT length. */
 #define FFTB_MAX_KERNEL_LENGTH 4096u
-/** Most views one fftbCmdBloom blooms (FftbMultiViewInfo::viewCount): stereo eyes, split-screen players, the six faces
- *  of a cube map. */
+/** Most views one fftbCmdBloom blooms (FftbBloomPlanCreateInfo::viewCount): stereo eyes, split-screen players, the six
+ *  faces of a cube map. */
 #define FFTB_MAX_VIEWS 8u
 
 /** Result codes: 0 on success, one negative value per cause. Like Vulkan's, every enum ends with a _MAX_ENUM entry
@@ -35,10 +35,7 @@ extern "C" {
 typedef enum FftbResult
 {
     FFTB_SUCCESS = 0,
-    FFTB_INCOMPLETE = 1, /**< success, but an array was too small for every entry (as VK_INCOMPLETE) */
-    /** Nothing recorded: the pipelines this bloom needs are not compiled yet and the context was created with
-     *  FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT (fftbPreparePipelines compiles them). Not an error. */
-    FFTB_NOT_READY = 2,
+    FFTB_INCOMPLETE = 1,              /**< success, but an array was too small for every entry (as VK_INCOMPLETE) */
     FFTB_ERROR_INVALID_ARGUMENT = -1, /**< a null pointer, wrong sType, or a field out of its documented range */
     FFTB_ERROR_UNSUPPORTED = -2,      /**< the device lacks a required feature or format support */
     FFTB_ERROR_DEVICE_LIMIT = -3,     /**< the request exceeds a limit: FFT length, extents given at creation */
@@ -64,6 +61,9 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_PASS_STATISTIC = 12,
     FFTB_STRUCTURE_TYPE_APERTURE_INFO = 13,
     FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO = 14,
+    FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO = 15,
+    FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO = 16,
+    FFTB_STRUCTURE_TYPE_BUFFER_ALLOCATOR_INFO = 17,
     FFTB_STRUCTURE_TYPE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStructureType;
 
@@ -77,8 +77,8 @@ typedef enum FftbPadding
      *  bloom of a frame of ones, (1 - t) w0(p) + t with delta sharpening t, so w = 1 wherever the kernel lies inside
      *  the frame. A light near an edge keeps the glow that would have spread past it, added to what stays inside
      *  (at most 16x: the floor of 1/16). The weights w0 are computed once per extent, kernel and kernel scale,
-     *  3 extra passes (FftbNodeDescription::borderWeightPassCount), and kept by the context:
-     *  FftbMemoryRequirements::borderWeightBytes. Pass 3 reads 12 bytes more per texel. The default. */
+     *  3 extra passes (FftbNodeDescription::borderWeightPassCount), and kept by the plan:
+     *  FftbNodeDescription::borderWeightBytes. Pass 3 reads 12 bytes more per texel. The default. */
     FFTB_PADDING_ZERO_NORMALIZED = 0,
     /** Black: the light that spreads past the edges is lost, and the bloom darkens towards them (a vignette). */
     FFTB_PADDING_ZERO = 1,
@@ -156,21 +156,20 @@ typedef enum FftbOutputMode
     FFTB_OUTPUT_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbOutputMode;
 
-/** The unit of FftbBloomInfo::kernelScale: how large the kernel appears on the frame (its extent), independent of its
- *  resolution (its texel count).
- *  Whatever the unit, the kernel k of Kw x Kh texels is scaled isotropically about its centre texel by
- *  sigma = span / max(Kw, Kh), span being the frame pixels its larger extent covers:
- *  k_sigma(x) = k(x / sigma) / sigma^2, which keeps its energy (unit sum) and has the spectrum K(sigma f) (the
+/** The unit of FftbBloomPlanCreateInfo::kernelScale: how large the kernel appears on the frame (its extent),
+ * independent of its resolution (its texel count). Whatever the unit, the kernel k of Kw x Kh texels is scaled
+ * isotropically about its centre texel by sigma = span / max(Kw, Kh), span being the frame pixels its larger extent
+ * covers: k_sigma(x) = k(x / sigma) / sigma^2, which keeps its energy (unit sum) and has the spectrum K(sigma f) (the
  *  Fourier transform's similarity theorem). docs/kernels.md, "Kernel scale", has the details. */
 typedef enum FftbKernelScaleUnit
 {
-    /** One kernel texel per frame pixel (sigma = 1); FftbBloomInfo::kernelScale is not read. The default. */
+    /** One kernel texel per frame pixel (sigma = 1); FftbBloomPlanCreateInfo::kernelScale is not read. The default. */
     FFTB_KERNEL_SCALE_NATIVE = 0,
     /** The kernel's larger extent max(Kw, Kh) spans kernelScale frame pixels: span = kernelScale. */
     FFTB_KERNEL_SCALE_PIXELS = 1,
     /** The kernel's larger extent spans a fraction kernelScale of the frame's diagonal:
-     *  span = kernelScale * sqrt(width^2 + height^2), width and height those of FftbBloomInfo. The bloom then looks
-     *  the same, relative to the frame, at every resolution (720p and 4K). */
+     *  span = kernelScale * sqrt(width^2 + height^2), width and height those of FftbBloomPlanCreateInfo. The bloom then
+     * looks the same, relative to the frame, at every resolution (720p and 4K). */
     FFTB_KERNEL_SCALE_FRAME_DIAGONAL = 2,
     FFTB_KERNEL_SCALE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbKernelScaleUnit;
@@ -212,35 +211,31 @@ typedef enum FftbBloomResolution
 } FftbBloomResolution;
 
 /** Receives a readable reason for every failure: the field at fault, or the vk* call and its VkResult
- *  (VK_SUCCESS when no Vulkan call failed); and, with `result` FFTB_SUCCESS, a note when fftbCmdBloom compiled
- *  pipelines while recording, naming them and the milliseconds it took. `message` lives only for the call. */
+ *  (VK_SUCCESS when no Vulkan call failed). `message` lives only for the call. */
 typedef void (*PFN_fftbMessageCallback)(FftbResult result, VkResult vkResult, const char* message, void* userData);
 
-/** Per view: pipelines, descriptor sets, the twiddle table and the scratch for its maximum extents. Externally
- *  synchronized, like a VkCommandPool: calls on one context must not overlap; calls on different contexts may. */
+/** Device-lifetime objects: the pipeline layouts, the compiled pipelines its plans share, the twiddle table and the
+ *  scratch for its maximum extents. Externally synchronized, like a VkCommandPool: calls on one context or its plans
+ *  must not overlap, except fftbCreateBloomPlan (which see); calls on different contexts may. */
 typedef struct FftbContext_T* FftbContext;
 /** A kernel (point spread function) and its spectra, usable by every context of the device it was created on, at
  *  once. Internally synchronized: fftbCmdBloom may use one kernel from several threads with different contexts. */
 typedef struct FftbKernel_T* FftbKernel;
+/** Everything fixed for a run of blooms, made ahead as a VkPipeline is: the frame's extent and views, padding, axis
+ *  order, storage precision, resolution, kernel and kernel scale, resolved into the passes' pipelines (compiled when
+ *  the plan is made), push constants, workgroup grids and buffers. Recording with it only replays that. Belongs to the
+ *  context it was made with (externally synchronized with it); uses its kernel, which must outlive it. */
+typedef struct FftbBloomPlan_T* FftbBloomPlan;
 
-/** Flags of FftbContextCreateInfo::flags. */
-typedef enum FftbContextCreateFlagBits
-{
-    /** fftbCmdBloom never compiles: a bloom whose pipelines fftbPreparePipelines (or an earlier bloom) has not
-     *  compiled records nothing and returns FFTB_NOT_READY, so that a frame never waits for the compiler (a new
-     *  extent under dynamic resolution). Without it, fftbCmdBloom compiles what it lacks (hundreds of milliseconds to
-     *  seconds on some drivers) and says so through the message callback. */
-    FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT = 0x1,
-    FFTB_CONTEXT_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
-} FftbContextCreateFlagBits;
-typedef uint32_t FftbContextCreateFlags;
-
-/** Device-lifetime settings. The device must have been created with the
- *  shaderStorageImageWriteWithoutFormat feature enabled and must be Vulkan 1.1 or newer. */
+/** Device-lifetime settings. The device must be Vulkan 1.1 or newer, created with the
+ *  shaderStorageImageWriteWithoutFormat feature and the VK_KHR_push_descriptor extension enabled (every pass pushes
+ *  its descriptors into the command buffer: 21 at most, within the 32 maxPushDescriptors every device has);
+ *  fftbCreateContext returns FFTB_ERROR_UNSUPPORTED naming what is missing. */
 typedef struct FftbContextCreateInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO */
-    const void* pNext;       /**< NULL, or a chain of FftbPlannerInfo, FftbDeviceFeaturesInfo, FftbScratchInfo */
+    /** NULL, or a chain of FftbPlannerInfo, FftbDeviceFeaturesInfo, FftbScratchInfo, FftbBufferAllocatorInfo */
+    const void* pNext;
     VkInstance instance;
     VkPhysicalDevice physicalDevice;
     VkDevice device;
@@ -248,7 +243,7 @@ typedef struct FftbContextCreateInfo
     PFN_vkGetDeviceProcAddr getDeviceProcAddr;
     /** Optional; copied, and used for every Vulkan object the context and its kernels create and destroy. */
     const VkAllocationCallbacks* allocator;
-    uint32_t maxWidth;  /**< largest frame width in texels passed to fftbCmdBloom, >= 1 */
+    uint32_t maxWidth;  /**< largest frame width in texels of a plan (FftbBloomPlanCreateInfo::width), >= 1 */
     uint32_t maxHeight; /**< largest frame height in texels, >= 1 */
     /** The largest kernel resolution: the texels of a kernel passed to fftbCreateKernel (FftbKernelInfo::width),
      *  1 .. FFTB_MAX_KERNEL_LENGTH. The scratch holds such a kernel's first-axis transform while its spectrum is made.
@@ -256,22 +251,17 @@ typedef struct FftbContextCreateInfo
     uint32_t maxKernelResolutionWidth;
     uint32_t maxKernelResolutionHeight; /**< texels (FftbKernelInfo::height), 1 .. FFTB_MAX_KERNEL_LENGTH */
     /** The largest kernel extent: the frame pixels a kernel covers (its resolution at FFTB_KERNEL_SCALE_NATIVE,
-     *  ceil(sigma K) scaled: FftbBloomInfo::kernelScale, fftbGetKernelExtent), 1 .. FFTB_MAX_KERNEL_LENGTH; 0: the
-     *  maximum resolution's. The frame's padding, so the scratch, is sized for it. */
+     *  ceil(sigma K) scaled: FftbBloomPlanCreateInfo::kernelScale, fftbGetKernelExtent), 1 .. FFTB_MAX_KERNEL_LENGTH;
+     * 0: the maximum resolution's. The frame's padding, so the scratch, is sized for it. */
     uint32_t maxKernelExtentWidth;
-    uint32_t maxKernelExtentHeight; /**< pixels, likewise; 0: maxKernelResolutionHeight */
-    /** Command buffers recorded with fftbCmdBloom that may be pending at once, 1 .. 16; 0 means 3. Each call
-     *  writes its descriptors into the next of this many descriptor sets in turn, so the command buffer of the
-     *  call this many calls earlier must have completed (the frames-in-flight rule of FidelityFX's backends). */
-    uint32_t maxFramesInFlight;
+    uint32_t maxKernelExtentHeight;          /**< pixels, likewise; 0: maxKernelResolutionHeight */
     PFN_fftbMessageCallback messageCallback; /**< optional */
     void* messageUserData;
-    FftbContextCreateFlags flags; /**< FftbContextCreateFlagBits; 0: fftbCmdBloom compiles what it lacks */
     /** Optional: every pipeline the context compiles goes through this cache (the engine's, saved between runs with
-     *  vkGetPipelineCacheData), so a second run compiles from it. Used from several threads at once by
-     *  fftbPreparePipelines and fftbCmdBloom: not created with VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT. */
+     *  vkGetPipelineCacheData), so a second run compiles from it. Used from several threads at once when plans are made
+     *  on several threads: not created with VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT. */
     VkPipelineCache pipelineCache;
-    /** The most views one fftbCmdBloom blooms together (FftbMultiViewInfo::viewCount), 0 .. FFTB_MAX_VIEWS; 0 means
+    /** The most views one plan blooms together (FftbBloomPlanCreateInfo::viewCount), 0 .. FFTB_MAX_VIEWS; 0 means
      *  1. The scratch holds this many frames' spectra (FftbMemoryRequirements::scratchBytes grows about linearly). */
     uint32_t maxViews;
 } FftbContextCreateInfo;
@@ -314,6 +304,32 @@ typedef struct FftbDeviceFeaturesInfo
     VkBool32 pipelineExecutableInfo;
 } FftbDeviceFeaturesInfo;
 
+/** Makes one buffer of the plugin's in the engine's memory: a VkBuffer of at least `size` bytes created with (at least)
+ *  `usage` and bound to memory, device-local or, with `hostVisible`, host-visible and host-coherent and mapped at
+ *  `*mapped` (its first byte; left untouched otherwise). Returns VK_SUCCESS, or the VkResult of the failure
+ *  (VK_ERROR_OUT_OF_DEVICE_MEMORY, ...), which the plugin returns as FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN.
+ */
+typedef VkResult (*PFN_fftbAllocateBuffer)(void* userData, VkDeviceSize size, VkBufferUsageFlags usage,
+                                           VkBool32 hostVisible, VkBuffer* buffer, void** mapped);
+/** Releases a buffer `allocate` made, once no command buffer that uses it is pending. */
+typedef void (*PFN_fftbFreeBuffer)(void* userData, VkBuffer buffer);
+
+/** The engine's allocator, chained to FftbContextCreateInfo::pNext: every buffer the context, its kernels and plans
+ *  keep (the scratch unless an FftbScratchInfo supplies it, the twiddle table, kernel texels and spectra, border
+ *  weights, a generated kernel's buffers; FftbMemoryRequirements lists them) is made by `allocate` and released by
+ *  `free`, so that the engine places it (sub-allocation, budgets, residency). Without it the plugin creates each with
+ *  vkCreateBuffer and vkAllocateMemory of its own. The callbacks are called from the calls that create those objects
+ *  (fftbCreateContext, fftbResizeContext, fftbCreateKernel, fftbCreateBloomPlan) and from the destroy calls; never
+ *  while recording. */
+typedef struct FftbBufferAllocatorInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BUFFER_ALLOCATOR_INFO */
+    const void* pNext;       /**< NULL */
+    PFN_fftbAllocateBuffer allocate;
+    PFN_fftbFreeBuffer free;
+    void* userData; /**< passed to both */
+} FftbBufferAllocatorInfo;
+
 /** Scratch supplied by the engine, chained to FftbContextCreateInfo::pNext or FftbResizeInfo::pNext: the context
  *  then allocates no scratch of its own. The scratch is transient: its contents are undefined before and after
  *  each fftbCmdBloom (FftbNodeDescription gives the bytes and the stage/access that use it), so a render graph may
@@ -355,8 +371,8 @@ typedef struct FftbMemoryRequirements
      *  x 8 bytes a view at worst over
      *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis), then, for resampled
      *  spectra, the interpolation's taps of every frequency, (N2 + N1/2 + 2) x 48 bytes. Allocated by the context,
-     *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomInfo::kernelScale): their extent
-     *  on the frame may not exceed maxKernelExtentWidth x maxKernelExtentHeight. */
+     *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomPlanCreateInfo::kernelScale):
+     * their extent on the frame may not exceed maxKernelExtentWidth x maxKernelExtentHeight. */
     VkDeviceSize scratchBytes;
     /** Device-local, per kernel of the maximum kernel resolution and per axis order it is used with, exact mode: the
      *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes. */
@@ -368,18 +384,22 @@ typedef struct FftbMemoryRequirements
     VkDeviceSize kernelTexelBytes;
     /** Host-visible, per context: every FFT length's twiddle table. */
     VkDeviceSize twiddleBytes;
-    /** Device-local, per context that blooms with FFTB_PADDING_ZERO_NORMALIZED, allocated by its first such
-     *  fftbCmdBloom: the border weights of the maximum frame, 3 maxWidth maxHeight x 4 bytes. */
+    /** Device-local, per plan with FFTB_PADDING_ZERO_NORMALIZED, allocated by fftbCreateBloomPlan: the border weights
+     *  of its frame, at most 3 maxWidth maxHeight x 4 bytes (FftbNodeDescription::borderWeightBytes: the plan's). */
     VkDeviceSize borderWeightBytes;
+    /** Device-local, per kernel made with an FftbKernelGeneratorInfo, at the largest generated size the maximum kernel
+     *  resolution allows (K x K, K the largest power of two in 64 .. 2048 it holds; 0 when it holds none): the
+     *  generator's buffer and the generated texels, 3 K^2 x 4 bytes. */
+    VkDeviceSize generatorBytes;
 } FftbMemoryRequirements;
 
 /** A kernel: the point spread function, for fftbCreateKernel. */
 typedef struct FftbKernelInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_KERNEL_INFO */
-    const void* pNext;
-    uint32_t width;  /**< the kernel's resolution in texels, 1 .. maxKernelResolutionWidth */
-    uint32_t height; /**< texels, 1 .. maxKernelResolutionHeight */
+    const void* pNext;       /**< NULL, or an FftbKernelGeneratorInfo */
+    uint32_t width;          /**< the kernel's resolution in texels, 1 .. maxKernelResolutionWidth */
+    uint32_t height;         /**< texels, 1 .. maxKernelResolutionHeight */
     /** width * height RGB texels, interleaved floats, row-major, (0, 0) at the top left, x right, y down.
      *  Texel (width / 2, height / 2) (integer division) is the kernel's centre. Each channel is normalized
      *  to unit sum (so a kernel keeps the frame's luminance); values must be finite and >= 0 with a positive
@@ -414,6 +434,18 @@ typedef struct FftbKernelInfo
     float centreOffsetV;
 } FftbKernelInfo;
 
+/** Chained to FftbKernelInfo::pNext: the kernel will be made on the GPU by fftbCmdGenerateKernel. fftbCreateKernel then
+ *  compiles the generator's pipelines and allocates its buffers (10.1 MiB at K = 256, 93 MiB at 1024), so that
+ *  fftbCmdGenerateKernel records only. The generator's FFT size follows the kernel's size and the Airy radius: every
+ *  fftbCmdGenerateKernel with the kernel must give this airyRadiusTexels (FFTB_ERROR_INVALID_ARGUMENT otherwise). The
+ *  kernel must be K x K texels, K a power of two in 64 .. 2048; its texels are what it holds until generated. */
+typedef struct FftbKernelGeneratorInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO */
+    const void* pNext;       /**< NULL */
+    float airyRadiusTexels;  /**< as FftbApertureInfo::airyRadiusTexels: 1 .. 16 and at most K / 8; 0 means 2 */
+} FftbKernelGeneratorInfo;
+
 /** An aperture whose diffraction pattern fftbCmdGenerateKernel makes the kernel: a lens's iris with an optional
  *  central obstruction, spider vanes, dust and scratches, or an eye's pupil with its lens fibres and particles. Lengths
  *  are fractions of the aperture's diameter D (the circle through the blade tips); angles in degrees, counter-clockwise
@@ -444,29 +476,64 @@ typedef struct FftbApertureInfo
     uint32_t wavelengths; /**< across 380 .. 780 nm, 16 .. 256; 0 means 32 */
 } FftbApertureInfo;
 
-/** Frame-lifetime settings of one fftbCmdBloom. */
+/** Plan-lifetime settings: what fftbCreateBloomPlan resolves once. */
+typedef struct FftbBloomPlanCreateInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO */
+    const void* pNext;       /**< NULL */
+    /** The kernel to convolve with, from fftbCreateKernel on a context of this device; its resolution no larger than
+     *  this context's maxKernelResolutionWidth x maxKernelResolutionHeight. It must outlive the plan. */
+    FftbKernel kernel;
+    uint32_t width;  /**< frame extent in texels, 1 .. maxWidth; the views of every bloom must be at least this large */
+    uint32_t height; /**< 1 .. maxHeight */
+    /** Views bloomed by each fftbCmdBloom, 0 .. the context's maxViews; 0 means 1. With 2 or more, each bloom gives
+     *  its views in an FftbMultiViewInfo of exactly this viewCount (FFTB_ERROR_DEVICE_LIMIT past maxViews). */
+    uint32_t viewCount;
+    /** The layout the passes read the frame in: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL
+     *  (FftbNodeDescription::input). */
+    VkImageLayout inputLayout;
+    FftbPadding padding;     /**< default FFTB_PADDING_ZERO_NORMALIZED */
+    FftbAxisOrder axisOrder; /**< default FFTB_AXIS_ORDER_AUTO */
+    /** How the frame's spectrum is stored between the passes; default FFTB_STORAGE_PRECISION_FLOAT32. */
+    FftbStoragePrecision storagePrecision;
+    /** Default (0) FFTB_BLOOM_RESOLUTION_FULL. FFTB_BLOOM_RESOLUTION_HALF needs a kernel in
+     *  FFTB_SPECTRUM_MODE_RESAMPLED; else FFTB_ERROR_INVALID_ARGUMENT naming the field. */
+    FftbBloomResolution resolution;
+    /** The unit of kernelScale; default FFTB_KERNEL_SCALE_NATIVE: one kernel texel per frame pixel. Any other unit
+     * needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED (FFTB_ERROR_INVALID_ARGUMENT with an exact-mode kernel): the
+     * stored spectrum is read at sigma * k * S / N instead of k * S / N (k the frame frequency, N the padded length, S
+     * the spectrum's extent), and frequencies past its Nyquist, |sigma * k * S / N| > S / 2 (only when sigma > 1), are
+     *  zero: the scaled kernel is band-limited, not the periodic repetition of the spectrum. This costs nothing in the
+     *  passes; the padding grows with the kernel's extent on the frame (see kernelScale). */
+    FftbKernelScaleUnit kernelScaleUnit;
+    /** How large the kernel appears, in kernelScaleUnit: frame pixels (FFTB_KERNEL_SCALE_PIXELS) or a fraction of the
+     *  frame's diagonal (FFTB_KERNEL_SCALE_FRAME_DIAGONAL) spanned by the kernel's larger extent; the scale factor is
+     *  sigma = span / max(Kw, Kh) (FftbKernelScaleUnit). Not read with FFTB_KERNEL_SCALE_NATIVE (default 0).
+     *  Otherwise finite and > 0, else FFTB_ERROR_INVALID_ARGUMENT. The frame is padded for the kernel's extent on the
+     *  frame, ceil(sigma * Kw) x ceil(sigma * Kh) pixels (ceil(span) along the larger axis; fftbGetKernelExtent), as
+     *  for a kernel of that resolution; it must not exceed the context's maxKernelExtentWidth x maxKernelExtentHeight,
+     *  which bound the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor may the padding need an FFT
+     *  longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports the kernel's extent and the
+     *  padded extents. */
+    float kernelScale;
+} FftbBloomPlanCreateInfo;
+
+/** Frame-lifetime settings of one fftbCmdBloom: the images and the values that change nothing but push constants. */
 typedef struct FftbBloomInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BLOOM_INFO */
     const void* pNext;       /**< NULL, or a chain of FftbTimestampInfo, FftbImageBarrierInfo, FftbMultiViewInfo */
-    /** The kernel to convolve with, from fftbCreateKernel on a context of this device; its resolution no larger than
-     *  this context's maxKernelResolutionWidth x maxKernelResolutionHeight. */
-    FftbKernel kernel;
     /** The HDR frame, any format with VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT, read with texelFetch (no filtering).
-     *  The passes read it in `inputLayout` (VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL).
-     *  Without an FftbImageBarrierInfo it must be in that layout on entry, its writes visible to
-     *  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT. */
+     *  The passes read it in the plan's inputLayout (FftbBloomPlanCreateInfo). Without an FftbImageBarrierInfo it must
+     *  be in that layout on entry, its writes visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT /
+     *  VK_ACCESS_SHADER_READ_BIT. VK_NULL_HANDLE with an FftbMultiViewInfo. */
     VkImageView inputView;
-    VkImageLayout inputLayout;
     /** The result, a 2D view of a format with VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT (e.g. RGBA16F, RGBA32F),
-     *  written in VK_IMAGE_LAYOUT_GENERAL: texels [0, width) x [0, height) by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT /
-     *  VK_ACCESS_SHADER_WRITE_BIT. Without an FftbImageBarrierInfo it must be in that layout on entry and the caller
-     *  places the barrier after. It may not alias the input. */
+     *  written in VK_IMAGE_LAYOUT_GENERAL: texels [0, width) x [0, height) of the plan by
+     *  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT. Without an FftbImageBarrierInfo it must be in
+     *  that layout on entry and the caller places the barrier after. It may not alias the input. VK_NULL_HANDLE with an
+     *  FftbMultiViewInfo. */
     VkImageView outputView;
-    uint32_t width;            /**< frame extent in texels, 1 .. maxWidth; both views must be at least this large */
-    uint32_t height;           /**< 1 .. maxHeight */
-    FftbPadding padding;       /**< default FFTB_PADDING_ZERO_NORMALIZED */
-    FftbAxisOrder axisOrder;   /**< default FFTB_AXIS_ORDER_AUTO */
     FftbOutputMode outputMode; /**< default (0) FFTB_OUTPUT_MODE_COMPOSITE */
     /** The bloom's weight in FFTB_OUTPUT_MODE_COMPOSITE and FFTB_OUTPUT_MODE_ADDITIVE: finite and > 0 (0.25 is the
      *  CLI's and the viewer's default). 0, as a zero-initialized FftbBloomInfo holds, would return the input unchanged
@@ -490,35 +557,11 @@ typedef struct FftbBloomInfo
      *  whose max(r, g, b) exceeds C is scaled by C / max(r, g, b), so its hue is kept: one very bright texel cannot
      *  dominate the bloom. FFTB_ERROR_INVALID_ARGUMENT if negative or not finite. */
     float prefilterClamp;
-    /** The unit of kernelScale; default FFTB_KERNEL_SCALE_NATIVE: one kernel texel per frame pixel. An unknown value
-     *  returns FFTB_ERROR_INVALID_ARGUMENT. Any other unit needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED
-     *  (FFTB_ERROR_INVALID_ARGUMENT with an exact-mode kernel): the stored spectrum is read at sigma * k * S / N
-     *  instead of k * S / N (k the frame frequency, N the padded length, S the spectrum's extent), and frequencies
-     *  past its Nyquist, |sigma * k * S / N| > S / 2 (only when sigma > 1), are zero: the scaled kernel is
-     *  band-limited, not the periodic repetition of the spectrum. This costs nothing in the passes; the padding
-     *  grows with the kernel's extent on the frame (see kernelScale). */
-    FftbKernelScaleUnit kernelScaleUnit;
-    /** How large the kernel appears, in kernelScaleUnit: frame pixels (FFTB_KERNEL_SCALE_PIXELS) or a fraction of the
-     *  frame's diagonal (FFTB_KERNEL_SCALE_FRAME_DIAGONAL) spanned by the kernel's larger extent; the scale factor is
-     *  sigma = span / max(Kw, Kh) (FftbKernelScaleUnit). Not read with FFTB_KERNEL_SCALE_NATIVE (default 0).
-     *  Otherwise finite and > 0, else FFTB_ERROR_INVALID_ARGUMENT. The frame is padded for the kernel's extent on the
-     *  frame, ceil(sigma * Kw) x ceil(sigma * Kh) pixels (ceil(span) along the larger axis; fftbGetKernelExtent), as
-     *  for a kernel of that resolution; it must not exceed the context's FftbContextCreateInfo::maxKernelExtentWidth x
-     *  maxKernelExtentHeight, which is what bounds the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor
-     * may the padding need an FFT longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports
-     *  the kernel's extent and the padded extents. */
-    float kernelScale;
-    /** How the frame's spectrum is stored between the passes; default FFTB_STORAGE_PRECISION_FLOAT32. An unknown
-     *  value returns FFTB_ERROR_INVALID_ARGUMENT. */
-    FftbStoragePrecision storagePrecision;
     /** The bloom's colour: R, G and B multipliers of bloom(p) in every output mode, each finite and >= 0, above 1
      *  allowed; {0, 0, 0}, the zero-initialized default, means {1, 1, 1} (no tint; a zero bloom is intensity 0).
      *  In FFTB_OUTPUT_MODE_COMPOSITE, in + intensity (tint * bloom(p) - p): a tint other than white adds or takes
      *  light. FFTB_ERROR_INVALID_ARGUMENT if any is negative or not finite. */
     float tint[3];
-    /** Default (0) FFTB_BLOOM_RESOLUTION_FULL. FFTB_BLOOM_RESOLUTION_HALF needs a kernel in
-     *  FFTB_SPECTRUM_MODE_RESAMPLED; else, or for an unknown value, FFTB_ERROR_INVALID_ARGUMENT naming the field. */
-    FftbBloomResolution resolution;
 } FftbBloomInfo;
 
 /** The images' state around fftbCmdBloom, chained to FftbBloomInfo::pNext (resources passed with their state, as
@@ -550,8 +593,8 @@ typedef struct FftbImageBarrierInfo
      *  VK_SHARING_MODE_EXCLUSIVE images: the barrier before the first pass is the acquire half of a transfer
      *  owner -> bloom family (for the output only when outputOldLayout is not UNDEFINED: discarded contents need no
      *  transfer), and the barrier after the last pass the release half bloom family -> owner. The caller records the
-     *  other halves on the owner's queue with the same layouts (input: inputLayout -> FftbBloomInfo::inputLayout
-     * before, back after; output: outputOldLayout -> GENERAL before, GENERAL -> outputNewLayout after) and orders the
+     *  other halves on the owner's queue with the same layouts (input: inputLayout -> the plan's inputLayout
+     *  before, back after; output: outputOldLayout -> GENERAL before, GENERAL -> outputNewLayout after) and orders the
      *  submissions with semaphores. The stage and access masks of the owner's side (inputStageMask, inputAccessMask,
      *  outputSrc*, outputDst*) are then the caller's to use in its halves: the plugin's halves use none.
      *  docs/integration.md, "Async compute". */
@@ -559,24 +602,23 @@ typedef struct FftbImageBarrierInfo
     uint32_t bloomQueueFamilyIndex;
 } FftbImageBarrierInfo;
 
-/** Several views bloomed by one fftbCmdBloom, chained to FftbBloomInfo::pNext: stereo eyes, split-screen players, the
- *  faces of a cube map. Every view is bloomed with the same kernel, settings, width and height, as a call of its own
- *  would bloom it (bit for bit on lavapipe and an H100; the passes are compiled for several views, so a driver may
- *  round differently). The views share the kernel spectrum, the border weights and the interpolation's taps, and each
- *  pass transforms the lines of every view in one dispatch (a workgroup grid layer per view): three barriers in all
- *  instead of three per view. The views of an array image (a multiview render target, a cube map) are given as one
- *  VK_IMAGE_VIEW_TYPE_2D view per layer. When chained, FftbBloomInfo::inputView and outputView must be
- *  VK_NULL_HANDLE (the views are these), and an FftbImageBarrierInfo's ranges must cover the subresources of every
- *  view (the layers of one image: its barriers are recorded once, for that image). fftbDescribeNode,
- *  fftbPreparePipelines and fftbCmdPrepareKernel read viewCount only. Errors, FFTB_ERROR_INVALID_ARGUMENT naming the
- *  field: viewCount outside 1 .. FFTB_MAX_VIEWS, a NULL array or view, FftbBloomInfo's inputView or outputView given
- *  as well; FFTB_ERROR_DEVICE_LIMIT: viewCount past the context's maxViews. */
+/** The views of a plan of several views (FftbBloomPlanCreateInfo::viewCount >= 2), chained to FftbBloomInfo::pNext:
+ *  stereo eyes, split-screen players, the faces of a cube map. Every view is bloomed with the same kernel, settings,
+ *  width and height, as a plan of one view would bloom it (bit for bit on lavapipe and an H100; the passes are
+ *  compiled for several views, so a driver may round differently). The views share the kernel spectrum, the border
+ *  weights and the interpolation's taps, and each pass transforms the lines of every view in one dispatch (a
+ *  workgroup grid layer per view): three barriers in all instead of three per view. The views of an array image (a
+ *  multiview render target, a cube map) are given as one VK_IMAGE_VIEW_TYPE_2D view per layer. FftbBloomInfo::inputView
+ *  and outputView must then be VK_NULL_HANDLE (the views are these), and an FftbImageBarrierInfo's ranges must cover
+ *  the subresources of every view (the layers of one image: its barriers are recorded once, for that image). Errors,
+ *  FFTB_ERROR_INVALID_ARGUMENT naming the field: chained to a bloom of a one-view plan or missing from one of several,
+ *  viewCount other than the plan's, a NULL array or view, FftbBloomInfo's inputView or outputView given as well. */
 typedef struct FftbMultiViewInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO */
     const void* pNext;       /**< NULL */
-    uint32_t viewCount;      /**< 1 .. the context's maxViews */
-    /** viewCount frames, as FftbBloomInfo::inputView (same layout, inputLayout); view i is the i-th. */
+    uint32_t viewCount;      /**< the plan's viewCount */
+    /** viewCount frames, as FftbBloomInfo::inputView (in the plan's inputLayout); view i is the i-th. */
     const VkImageView* pInputViews;
     /** viewCount results, as FftbBloomInfo::outputView; none may alias an input or another output. */
     const VkImageView* pOutputViews;
@@ -590,26 +632,31 @@ typedef struct FftbResourceUse
     VkAccessFlags2 accessMask;
 } FftbResourceUse;
 
-/** What fftbCmdBloom with given settings does, from fftbDescribeNode: the declaration of a render-graph node. */
+/** What fftbCmdBloom with a plan does, from fftbDescribeNode: the declaration of a render-graph node. */
 typedef struct FftbNodeDescription
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION */
     void* pNext;             /**< NULL */
-    /** The input as the passes read it: FftbBloomInfo::inputLayout, COMPUTE_SHADER, SHADER_SAMPLED_READ. */
+    /** The input as the passes read it: the plan's inputLayout, COMPUTE_SHADER, SHADER_SAMPLED_READ. */
     FftbResourceUse input;
     /** The output as the passes write it: GENERAL, COMPUTE_SHADER, SHADER_STORAGE_WRITE. */
     FftbResourceUse output;
     /** The scratch: COMPUTE_SHADER, SHADER_STORAGE_READ | SHADER_STORAGE_WRITE, transient (undefined before and
-     *  after). `scratchBytes` of it are used at this extent and view count (FftbMultiViewInfo), from its start. */
+     *  after). `scratchBytes` of it are used at this extent and view count, from its start. */
     FftbResourceUse scratch;
     VkDeviceSize scratchBytes;
-    /** The kernel's spectrum for this extent and axis order, persistent in the kernel: written by this call when
-     *  `spectrumPassCount` is 2, read by pass 2. */
+    /** The kernel's spectrum for this extent and axis order, persistent in the kernel, allocated when the plan was
+     *  made: written by the next bloom when `spectrumPassCount` is 2, read by pass 2. */
     VkDeviceSize spectrumBytes;
-    uint32_t spectrumPassCount; /**< 0, or 2 when this call computes the kernel spectrum first */
-    /** 0, or 3 when this call computes the border weights of FFTB_PADDING_ZERO_NORMALIZED first (after the kernel
-     *  spectrum): on the first bloom of an extent, kernel or kernel scale. They are persistent in the context,
-     *  FftbMemoryRequirements::borderWeightBytes, written by these passes and read by pass 3. */
+    /** Normalized convolution's border weights (FFTB_PADDING_ZERO_NORMALIZED; else 0), persistent in the plan,
+     *  allocated when it was made: 3 width height x 4 bytes. */
+    VkDeviceSize borderWeightBytes;
+    /** 0, or 2 when the next fftbCmdBloom with this plan computes the kernel spectrum first (the kernel's first use at
+     *  this spectrum extent and axis order, or after fftbCmdGenerateKernel), unless fftbCmdPrepareKernel does. */
+    uint32_t spectrumPassCount;
+    /** 0, or 3 when the next fftbCmdBloom computes the border weights of FFTB_PADDING_ZERO_NORMALIZED first (after
+     *  the kernel spectrum): on the plan's first bloom, and the first after its kernel's texels changed. Written by
+     *  these passes and read by pass 3. */
     uint32_t borderWeightPassCount;
     /** Compute passes recorded: 3 (4 at FFTB_BLOOM_RESOLUTION_HALF) + spectrumPassCount + borderWeightPassCount. */
     uint32_t passCount;
@@ -677,121 +724,126 @@ uint32_t fftbGetVersion(void);
 const char* fftbResultToString(FftbResult result);
 
 /** The memory a context created with `createInfo` would need (only its extents and FftbPlannerInfo are read; its
- *  Vulkan handles may be VK_NULL_HANDLE), without a device. Returns FFTB_ERROR_INVALID_ARGUMENT (bad field) or
- *  FFTB_ERROR_DEVICE_LIMIT (the maximum extents need an FFT longer than FFTB_MAX_FFT_LENGTH). */
+ *  Vulkan handles may be VK_NULL_HANDLE), without a device: the worst case over the plans it can make. Returns
+ *  FFTB_ERROR_INVALID_ARGUMENT (bad field) or FFTB_ERROR_DEVICE_LIMIT (the maximum extents need an FFT longer than
+ *  FFTB_MAX_FFT_LENGTH). */
 FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* createInfo, FftbMemoryRequirements* requirements);
 
-/** Creates a context: pipeline layout, descriptor sets, the twiddle table and, unless an FftbScratchInfo supplies
- *  it, the scratch buffer, sized for the maximum extents. Pipelines are compiled by fftbPreparePipelines or by the
- *  first fftbCmdBloom that needs them (FftbContextCreateFlagBits).
- *  Returns FFTB_ERROR_INVALID_ARGUMENT (bad field), FFTB_ERROR_DEVICE_LIMIT (maximum extents need an FFT longer than
- *  FFTB_MAX_FFT_LENGTH, or a buffer past maxStorageBufferRange), FFTB_ERROR_UNSUPPORTED,
+/** Creates a context: pipeline layouts, shader modules, the twiddle table and, unless an FftbScratchInfo supplies it,
+ *  the scratch buffer, sized for the maximum extents. Returns FFTB_ERROR_INVALID_ARGUMENT (bad field),
+ *  FFTB_ERROR_DEVICE_LIMIT (maximum extents need an FFT longer than FFTB_MAX_FFT_LENGTH, or a buffer past
+ *  maxStorageBufferRange), FFTB_ERROR_UNSUPPORTED (Vulkan 1.0, or VK_KHR_push_descriptor not enabled),
  *  FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
 FftbResult fftbCreateContext(const FftbContextCreateInfo* createInfo, FftbContext* context);
 
-/** Destroys the context and everything it created (not its kernels, nor a supplied scratch buffer). No command
- *  buffer recorded with it may be pending. NULL is ignored. */
+/** Destroys the context and everything it created (not its kernels or plans, which must be destroyed first, nor a
+ *  supplied scratch buffer). No command buffer recorded with it may be pending. NULL is ignored. */
 void fftbDestroyContext(FftbContext context);
 
 /** Changes the maximum extents: the scratch is replaced (by the chained FftbScratchInfo's, or one the context
  *  allocates). No command buffer recorded with the context may be pending. On failure the context keeps its old
- *  extents and scratch and stays usable. Kernels in exact mode keep the frame extents they were created for.
- *  Returns the errors of fftbCreateContext. */
+ *  extents and scratch and stays usable. A plan whose scratch the new extents no longer hold records no more
+ *  (fftbCmdBloom returns FFTB_ERROR_DEVICE_LIMIT); make it again. Kernels in exact mode keep the frame extents they
+ *  were created for. Returns the errors of fftbCreateContext. */
 FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeInfo);
 
 /** Creates a kernel on the device of `context`: the texels are copied and normalized per channel, and uploaded to a
- *  host-visible buffer; each spectrum (one per axis order it is used with) is allocated and computed on the GPU by
- *  fftbCmdPrepareKernel, or else by the first fftbCmdBloom that needs it. The kernel may be used with any context of
- *  the same device whose maximum kernel resolution it fits, and outlives `context`. Returns
- *  FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN or infinite texel, a channel summing to 0, unknown mode),
- *  FFTB_ERROR_DEVICE_LIMIT (larger than the context's maximum kernel resolution, maxKernelResolutionWidth x
- *  maxKernelResolutionHeight), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+ *  host-visible buffer. Each spectrum (one per axis order it is used with) is allocated by the first plan made with
+ *  it and computed on the GPU by fftbCmdPrepareKernel, or else by the first fftbCmdBloom that reads it. With an
+ *  FftbKernelGeneratorInfo chained, the generator's pipelines and buffer are made too. The kernel may be used with any
+ *  context of the same device whose maximum kernel resolution it fits, and outlives `context`. Returns
+ *  FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN or infinite texel, a channel summing to 0, unknown mode,
+ *  a generated kernel's size or Airy radius out of range), FFTB_ERROR_DEVICE_LIMIT (larger than the context's maximum
+ *  kernel resolution, maxKernelResolutionWidth x maxKernelResolutionHeight), FFTB_ERROR_OUT_OF_*_MEMORY or
+ *  FFTB_ERROR_VULKAN. */
 FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* kernelInfo, FftbKernel* kernel);
 
-/** Destroys the kernel. No command buffer recorded with it may be pending. NULL is ignored. */
+/** Destroys the kernel. No plan may use it any more, and no command buffer recorded with it may be pending. NULL is
+ *  ignored. */
 void fftbDestroyKernel(FftbKernel kernel);
 
-/** Describes what fftbCmdBloom(context, ..., bloomInfo) would record, without recording: for render graphs, and for
- *  tools that show the plan (padded extents, axis order, the kernel's extent). The views of `bloomInfo` are not read
- *  (they may be VK_NULL_HANDLE). Returns the argument errors of fftbCmdBloom. */
-FftbResult fftbDescribeNode(FftbContext context, const FftbBloomInfo* bloomInfo, FftbNodeDescription* description);
+/** Makes a plan: checks every field of `createInfo` once, plans the padded FFT lengths and axis order, compiles the
+ *  pipelines of its passes (unless the context holds them already: plans of one context share pipelines, and
+ *  FftbContextCreateInfo::pipelineCache serves later runs), and allocates the kernel's spectrum for it and, with
+ *  FFTB_PADDING_ZERO_NORMALIZED, its border weights. Dynamic resolution: one plan per extent in use, each made ahead
+ *  (a new extent's plan compiles only the FFT lengths no other plan has; docs/integration.md). The one call that may
+ *  overlap others on the same context: a worker thread may make plans while another records, describes or makes
+ *  plans (not while fftbResizeContext or fftbDestroyContext run, nor with a plan of the same kernel being recorded).
+ *  Returns FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of its range, naming it),
+ *  FFTB_ERROR_DEVICE_LIMIT (an extent or view count past the context's maximum, a kernel resolution or extent on the
+ *  frame past its maximum, an exact-mode kernel created for smaller frames, an FFT longer than FFTB_MAX_FFT_LENGTH,
+ *  a pass past the device's workgroup or shared-memory limits), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+FftbResult fftbCreateBloomPlan(FftbContext context, const FftbBloomPlanCreateInfo* createInfo, FftbBloomPlan* plan);
 
-/** The driver's statistics of the pipelines of the three frame passes that fftbCmdBloom(context, ..., bloomInfo)
- *  would record (creating them if needed), as Vulkan enumerates: with `statistics` NULL, `*count` is set to the number
- *  there are; otherwise up to `*count` entries are written (each with its sType set by the caller or not: every
- *  field is written), `*count` is set to the number written, and FFTB_INCOMPLETE is returned when there were more.
- *  Needs a context created with FftbDeviceFeaturesInfo::pipelineExecutableInfo (else FFTB_ERROR_UNSUPPORTED). Also
- *  returns the argument errors of fftbCmdBloom, FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
-FftbResult fftbGetPassStatistics(FftbContext context, const FftbBloomInfo* bloomInfo, uint32_t* count,
-                                 FftbPassStatistic* statistics);
+/** Destroys the plan and its border weights. No command buffer recorded with it may be pending. NULL is ignored. */
+void fftbDestroyBloomPlan(FftbBloomPlan plan);
+
+/** Describes what fftbCmdBloom with `plan` records next, without recording: for render graphs, and for tools that
+ *  show the plan (padded extents, axis order, the kernel's extent). Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL
+ *  pointer or a wrong sType. */
+FftbResult fftbDescribeNode(FftbBloomPlan plan, FftbNodeDescription* description);
+
+/** The driver's statistics of the pipelines of the plan's three frame passes, as Vulkan enumerates: with `statistics`
+ *  NULL, `*count` is set to the number there are; otherwise up to `*count` entries are written (each with its sType set
+ *  by the caller or not: every field is written), `*count` is set to the number written, and FFTB_INCOMPLETE is
+ *  returned when there were more. Needs a context created with FftbDeviceFeaturesInfo::pipelineExecutableInfo (else
+ *  FFTB_ERROR_UNSUPPORTED). Also returns FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer) or FFTB_ERROR_VULKAN. */
+FftbResult fftbGetPassStatistics(FftbBloomPlan plan, uint32_t* count, FftbPassStatistic* statistics);
 
 /** The kernel's extent on the frame, without a context: the frame pixels `*extentWidth` x `*extentHeight` that a
- *  kernel of resolution `kernelWidth` x `kernelHeight` texels (>= 1) covers with the kernel scale of `bloomInfo`, whose
- *  width, height, kernelScaleUnit and kernelScale only are read: ceil(sigma * Kw) x ceil(sigma * Kh), at least 1,
+ *  kernel of resolution `kernelWidth` x `kernelHeight` texels (>= 1) covers with the kernel scale of `createInfo`,
+ *  whose width, height, kernelScaleUnit and kernelScale only are read: ceil(sigma * Kw) x ceil(sigma * Kh), at least 1,
  *  exactly ceil(span) along the larger axis, saturating at UINT32_MAX (sigma = span / max(Kw, Kh),
- * FftbKernelScaleUnit); Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. A context that blooms this kernel at this scale needs
- * maxKernelExtentWidth and maxKernelExtentHeight at least this large (fftbCmdBloom returns FFTB_ERROR_DEVICE_LIMIT
- * otherwise). Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL pointer, a wrong sType, a zero width, height or kernel
- * length, an unknown unit, or a kernelScale not finite and > 0 with a unit other than native. */
-FftbResult fftbGetKernelExtent(const FftbBloomInfo* bloomInfo, uint32_t kernelWidth, uint32_t kernelHeight,
+ *  FftbKernelScaleUnit); Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. A context that plans this kernel at this scale needs
+ *  maxKernelExtentWidth and maxKernelExtentHeight at least this large (fftbCreateBloomPlan returns
+ *  FFTB_ERROR_DEVICE_LIMIT otherwise). Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL pointer, a wrong sType, a zero
+ *  width, height or kernel length, an unknown unit, or a kernelScale not finite and > 0 with a unit other than
+ *  native. */
+FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* createInfo, uint32_t kernelWidth, uint32_t kernelHeight,
                                uint32_t* extentWidth, uint32_t* extentHeight);
 
-/** Compiles ahead every pipeline that fftbCmdBloom(context, ..., &bloomInfos[i]) needs, i < count, so that recording
- *  them compiles nothing (the views are not read; each info is checked as fftbDescribeNode checks it). Pipelines
- *  depend on the FFT lengths, not on the frame: one info per padded extent (fftbDescribeNode's paddedWidth x
- *  paddedHeight) and storage precision suffices, and for blooms of several views one with an FftbMultiViewInfo
- *  (their passes are compiled apart; any viewCount serves). The one call that may overlap others on the same context: a worker
- *  thread may prepare while another records, describes or prepares (not while fftbResizeContext or
- *  fftbDestroyContext run). Returns the argument errors of fftbDescribeNode, FFTB_ERROR_DEVICE_LIMIT (a pass past the
- *  device's workgroup or shared-memory limits), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
-FftbResult fftbPreparePipelines(FftbContext context, uint32_t count, const FftbBloomInfo* bloomInfos);
-
-/** Records the passes that compute the kernel spectrum fftbCmdBloom(context, ..., bloomInfo) reads (its kernel at
- *  its padded extent, axis order and kernel scale), unless the kernel holds it already: then nothing. The views are
- *  not read. Afterwards fftbDescribeNode reports spectrumPassCount 0 for these settings and fftbCmdBloom only reads
- *  the spectrum. Barriers: one before its passes (after earlier compute use of the kernel and the scratch) and one
- *  after (its writes visible to later compute shaders in this command buffer and those submitted after it on the same
- *  queue); on another queue, order the bloom after this command buffer with a semaphore. This command buffer must
- *  execute before any that blooms with the kernel at these settings. The spectrum is persistent in the kernel; the
- *  scratch is used as in fftbCmdBloom, and the call takes one of the maxFramesInFlight descriptor sets as
- *  fftbCmdBloom does. Border weights (FFTB_PADDING_ZERO_NORMALIZED) are still computed by the first bloom of an
- *  extent. Returns the errors of fftbCmdBloom (FFTB_NOT_READY included). */
-FftbResult fftbCmdPrepareKernel(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
+/** Records the two passes that compute the kernel spectrum the plan reads (its kernel at the plan's spectrum extent,
+ *  axis order and kernel scale), unless the kernel holds it already: then nothing. They bind buffers only (the
+ *  kernel's, the scratch, the twiddles), never image views. Afterwards fftbDescribeNode reports spectrumPassCount 0
+ *  and fftbCmdBloom only reads the spectrum. Barriers: one before its passes (after earlier compute use of the kernel
+ *  and the scratch) and one after (its writes visible to later compute shaders in this command buffer and those
+ *  submitted after it on the same queue); on another queue, order the bloom after this command buffer with a
+ *  semaphore. This command buffer must execute before any that blooms with the kernel at these settings. Border
+ *  weights (FFTB_PADDING_ZERO_NORMALIZED) are computed by the plan's first bloom. Clobbers the bound compute pipeline,
+ *  descriptor set 0 and push constants. Returns FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer) or
+ *  FFTB_ERROR_DEVICE_LIMIT (the context was resized below the plan's extents). */
+FftbResult fftbCmdPrepareKernel(FftbBloomPlan plan, VkCommandBuffer commandBuffer);
 
 /** Records the passes that make `kernel` the point spread function of `apertureInfo` on the GPU, with no CPU round
  *  trip: the aperture drawn on an N x N grid (N from the kernel size and Airy radius, docs/kernels.md), its 2D FFT by
  *  the plugin's FFT, the Fraunhofer pattern |F|^2 integrated over each kernel texel at every wavelength (the pattern
  *  scales with lambda), weighted by the CIE 1931 colour matching functions into linear Rec.709 R, G, B, clamped at 0
  *  and normalized per channel. It matches the CPU generator (fftbloom-psf) within the tolerance docs/kernels.md
- *  states. `kernel` must be K x K texels, K a power of two in 64 .. 2048 (its texels are replaced; its rotation and
- *  centre offset do not apply to the generated texels). Its spectra are recomputed by the next fftbCmdBloom or
- *  fftbCmdPrepareKernel recorded after this call, which must execute after this command buffer (the same queue, or a
- *  semaphore). Records vkCmdUpdateBuffer of the aperture's occluders (up to about 300 KiB; compute queues support
- *  it), a barrier before it (after earlier use of the kernel) and one after its last pass (its writes visible to later
- *  compute shaders). Writes the next of maxFramesInFlight descriptor sets of its own, apart from the bloom's:
- *  generating and blooming every frame needs no more frames in flight. Compiles its four pipelines when first used
- *  for an N (whatever the context's flags), and allocates the kernel's generator buffer on first use: 9.4 MiB up to
- *  K = 256, 81 MiB at 1024. Clobbers the bound compute pipeline, descriptor set 0 and push constants. Returns
- *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of range, a kernel of another size or
- *  device), FFTB_ERROR_DEVICE_LIMIT, FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+ *  states. `kernel` must have been created with an FftbKernelGeneratorInfo of the same airyRadiusTexels (its texels
+ *  are replaced; its rotation and centre offset do not apply to the generated texels). Its spectra and the border
+ *  weights of its plans are recomputed by the next fftbCmdBloom or fftbCmdPrepareKernel recorded after this call,
+ *  which must execute after this command buffer (the same queue, or a semaphore). Records vkCmdUpdateBuffer of the
+ *  aperture's occluders (up to about 300 KiB; compute queues support it), a barrier before it (after earlier use of
+ *  the kernel) and one after its last pass (its writes visible to later compute shaders). Pushes its descriptors:
+ *  buffers only. Clobbers the bound compute pipeline, descriptor set 0 and push constants. Returns
+ *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of range, a kernel of another device or
+ *  made without an FftbKernelGeneratorInfo of this Airy radius). */
 FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuffer,
                                  const FftbApertureInfo* apertureInfo, FftbKernel kernel);
 
-/** Records the bloom into `commandBuffer` (primary or secondary, recording, compute-capable queue); never
- *  submits or waits. Records three compute passes, preceded, the first time the kernel is used at a spectrum extent
- *  and axis order (in exact mode: after an extent change) unless fftbCmdPrepareKernel recorded them, by the two passes
- *  that compute the kernel spectrum: that command buffer must execute before any other recorded later with the
- *  kernel, on the same queue (or after a semaphore that orders it). Pipelines it lacks are compiled first (a note to
- *  the message callback gives the time), or, with FFTB_CONTEXT_CREATE_NO_COMPILE_WHILE_RECORDING_BIT, nothing is
- *  recorded and FFTB_NOT_READY returned (fftbPreparePipelines). Clobbers the bound compute pipeline, compute descriptor
- * set 0 and push constants. Places the barriers between its own passes and one before its first pass (orders it after
- * earlier compute use of the scratch and the kernel). Returns FFTB_ERROR_INVALID_ARGUMENT, FFTB_ERROR_DEVICE_LIMIT
- * (extent larger than the context's maximum, a kernel resolution larger than its maxKernelResolutionWidth x
- * maxKernelResolutionHeight, a kernel extent on the frame larger than its maxKernelExtentWidth x maxKernelExtentHeight,
- * an exact-mode kernel created for
- * smaller frames, or an FFT longer than FFTB_MAX_FFT_LENGTH), FFTB_ERROR_OUT_OF_*_MEMORY (the kernel spectrum's first
- * allocation) or FFTB_ERROR_VULKAN. */
-FftbResult fftbCmdBloom(FftbContext context, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
+/** Records the bloom of `plan` into `commandBuffer` (primary or secondary, recording, compute-capable queue); never
+ *  submits, waits, allocates or compiles. Records the plan's three compute passes (four at FFTB_BLOOM_RESOLUTION_HALF),
+ *  preceded by the two that compute the kernel spectrum the first time the kernel is used at the plan's spectrum
+ *  extent and axis order (unless fftbCmdPrepareKernel recorded them: that command buffer must execute before any
+ *  other recorded later with the kernel, on the same queue or after a semaphore that orders it), and by three that
+ *  compute the border weights on the plan's first bloom with FFTB_PADDING_ZERO_NORMALIZED. Each pass pushes the
+ *  descriptors it reads and writes in this call (VK_KHR_push_descriptor): nothing of an earlier call is bound, so
+ *  images may be destroyed and made again between frames, and any number of command buffers may be pending. Clobbers
+ *  the bound compute pipeline, compute descriptor set 0 and push constants. Places the barriers between its own
+ *  passes and one before its first pass (orders it after earlier compute use of the scratch and the kernel). Returns
+ *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, wrong sType or field out of range, naming it) or
+ *  FFTB_ERROR_DEVICE_LIMIT (the context was resized below the plan's extents). */
+FftbResult fftbCmdBloom(FftbBloomPlan plan, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
 
 #ifdef __cplusplus
 }

@@ -79,6 +79,59 @@ class Kernel : public UniqueHandle<FftbKernel, fftbDestroyKernel>
     using UniqueHandle::UniqueHandle;
 };
 
+/** Owns one FftbBloomPlan (fftbDestroyBloomPlan). Made by Context::createBloomPlan. Every member has a non-throwing
+ *  form returning FftbResult; with exceptions enabled, the throwing forms throw Error. */
+class BloomPlan : public UniqueHandle<FftbBloomPlan, fftbDestroyBloomPlan>
+{
+  public:
+    using UniqueHandle::UniqueHandle;
+
+    /** fftbDescribeNode. */
+    FftbResult describeNode(FftbNodeDescription& out, std::nothrow_t) const noexcept
+    {
+        out.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
+        out.pNext = nullptr;
+        return fftbDescribeNode(handle_, &out);
+    }
+
+    /** fftbCmdBloom. */
+    FftbResult cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info, std::nothrow_t) noexcept
+    {
+        return fftbCmdBloom(handle_, commandBuffer, &info);
+    }
+
+    /** fftbCmdPrepareKernel. */
+    FftbResult cmdPrepareKernel(VkCommandBuffer commandBuffer, std::nothrow_t) noexcept
+    {
+        return fftbCmdPrepareKernel(handle_, commandBuffer);
+    }
+
+#ifdef FFTBLOOM_HPP_EXCEPTIONS
+    FftbNodeDescription describeNode() const
+    {
+        FftbNodeDescription out{};
+        check("fftbDescribeNode", describeNode(out, std::nothrow));
+        return out;
+    }
+    void cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
+    {
+        check("fftbCmdBloom", cmdBloom(commandBuffer, info, std::nothrow));
+    }
+    void cmdPrepareKernel(VkCommandBuffer commandBuffer)
+    {
+        check("fftbCmdPrepareKernel", cmdPrepareKernel(commandBuffer, std::nothrow));
+    }
+
+  private:
+    /** Throws Error for an error code (< 0). */
+    static void check(const char* call, FftbResult result)
+    {
+        if (result < 0)
+            throw Error(call, result);
+    }
+#endif
+};
+
 /** Owns one FftbContext (fftbDestroyContext). The same rules as the C handle apply (external synchronization; no
  *  command buffer recorded with it pending at destruction). Every member has a non-throwing form returning
  *  FftbResult; with exceptions enabled, the throwing forms throw Error. */
@@ -115,24 +168,14 @@ class Context : public UniqueHandle<FftbContext, fftbDestroyContext>
         return result;
     }
 
-    /** fftbDescribeNode. */
-    FftbResult describeNode(const FftbBloomInfo& info, FftbNodeDescription& out, std::nothrow_t) noexcept
+    /** fftbCreateBloomPlan into `plan` (its previous plan destroyed first). */
+    FftbResult createBloomPlan(const FftbBloomPlanCreateInfo& info, BloomPlan& plan, std::nothrow_t) noexcept
     {
-        out.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
-        out.pNext = nullptr;
-        return fftbDescribeNode(handle_, &info, &out);
-    }
-
-    /** fftbCmdBloom. */
-    FftbResult cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info, std::nothrow_t) noexcept
-    {
-        return fftbCmdBloom(handle_, commandBuffer, &info);
-    }
-
-    /** fftbCmdPrepareKernel. */
-    FftbResult cmdPrepareKernel(VkCommandBuffer commandBuffer, const FftbBloomInfo& info, std::nothrow_t) noexcept
-    {
-        return fftbCmdPrepareKernel(handle_, commandBuffer, &info);
+        plan.reset();
+        FftbBloomPlan handle = nullptr;
+        const FftbResult result = fftbCreateBloomPlan(handle_, &info, &handle);
+        plan = BloomPlan(handle);
+        return result;
     }
 
     /** fftbCmdGenerateKernel. */
@@ -140,12 +183,6 @@ class Context : public UniqueHandle<FftbContext, fftbDestroyContext>
                                  std::nothrow_t) noexcept
     {
         return fftbCmdGenerateKernel(handle_, commandBuffer, &info, kernel);
-    }
-
-    /** fftbPreparePipelines; may run on another thread while this context records. */
-    FftbResult preparePipelines(uint32_t count, const FftbBloomInfo* infos, std::nothrow_t) noexcept
-    {
-        return fftbPreparePipelines(handle_, count, infos);
     }
 
 #ifdef FFTBLOOM_HPP_EXCEPTIONS
@@ -170,40 +207,23 @@ class Context : public UniqueHandle<FftbContext, fftbDestroyContext>
         check("fftbCreateKernel", createKernel(info, kernel, std::nothrow));
         return kernel;
     }
-    FftbNodeDescription describeNode(const FftbBloomInfo& info)
+    BloomPlan createBloomPlan(const FftbBloomPlanCreateInfo& info)
     {
-        FftbNodeDescription out{};
-        check("fftbDescribeNode", describeNode(info, out, std::nothrow));
-        return out;
-    }
-    /** Throws Error on a failure; false when nothing was recorded (FFTB_NOT_READY). */
-    bool cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
-    {
-        return check("fftbCmdBloom", cmdBloom(commandBuffer, info, std::nothrow)) == FFTB_SUCCESS;
-    }
-    /** Throws Error on a failure; false when nothing was recorded (FFTB_NOT_READY). */
-    bool cmdPrepareKernel(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
-    {
-        return check("fftbCmdPrepareKernel", cmdPrepareKernel(commandBuffer, info, std::nothrow)) == FFTB_SUCCESS;
+        BloomPlan plan;
+        check("fftbCreateBloomPlan", createBloomPlan(info, plan, std::nothrow));
+        return plan;
     }
     void cmdGenerateKernel(VkCommandBuffer commandBuffer, const FftbApertureInfo& info, FftbKernel kernel)
     {
         check("fftbCmdGenerateKernel", cmdGenerateKernel(commandBuffer, info, kernel, std::nothrow));
     }
-    void preparePipelines(uint32_t count, const FftbBloomInfo* infos)
-    {
-        check("fftbPreparePipelines", preparePipelines(count, infos, std::nothrow));
-    }
-#endif
 
   private:
-#ifdef FFTBLOOM_HPP_EXCEPTIONS
-    /** Throws Error for an error code (< 0); returns the others (FFTB_SUCCESS, FFTB_NOT_READY). */
-    static FftbResult check(const char* call, FftbResult result)
+    /** Throws Error for an error code (< 0). */
+    static void check(const char* call, FftbResult result)
     {
         if (result < 0)
             throw Error(call, result);
-        return result;
     }
 #endif
 };

@@ -74,12 +74,16 @@ int main()
     qci.queueFamilyIndex = family;
     qci.queueCount = 1;
     qci.pQueuePriorities = &priority;
+    // fftbloom pushes its descriptors: the device enables VK_KHR_push_descriptor (fftbCreateContext checks it).
+    const char* pushDescriptor = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &pushDescriptor;
     VkDevice device = VK_NULL_HANDLE;
     if (VkResult r = vkCreateDevice(gpu, &dci, nullptr, &device); r != VK_SUCCESS)
-        return fail("vkCreateDevice", r);
+        return fail("vkCreateDevice with " VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, r);
 
     FftbContextCreateInfo info{FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO};
     info.instance = instance;

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+// The resolution of a bloom plan: checks, plan, passes, push constants and sizes, once per plan.
+#include "recipe.h"
+
+#include "psf_model.h"
+
+#include <cmath>
+
+namespace fftb
+{
+
+// The push constants carry the public enums' values (fftb_shared.h).
+static_assert(FFTB_GPU_PADDING_ZERO_NORMALIZED == FFTB_PADDING_ZERO_NORMALIZED &&
+              FFTB_GPU_PADDING_ZERO == FFTB_PADDING_ZERO && FFTB_GPU_PADDING_MIRROR == FFTB_PADDING_MIRROR);
+static_assert(FFTB_GPU_OUTPUT_COMPOSITE == FFTB_OUTPUT_MODE_COMPOSITE &&
+              FFTB_GPU_OUTPUT_BLOOM == FFTB_OUTPUT_MODE_BLOOM && FFTB_GPU_OUTPUT_ADDITIVE == FFTB_OUTPUT_MODE_ADDITIVE);
+static_assert(FFTB_GPU_INTERPOLATION_ES == FFTB_SPECTRUM_INTERPOLATION_ES &&
+              FFTB_GPU_INTERPOLATION_CUBIC == FFTB_SPECTRUM_INTERPOLATION_CUBIC &&
+              FFTB_GPU_INTERPOLATION_LINEAR == FFTB_SPECTRUM_INTERPOLATION_LINEAR);
+static_assert(FFTB_GPU_MAX_VIEWS == FFTB_MAX_VIEWS);
+static_assert(sizeof(FftbPushConstants) <= 32 * 4 && sizeof(FftbPushConstants) % 4 == 0,
+              "push constants: 4-byte scalars within the 128 bytes every device has");
+
+namespace
+{
+
+std::string extentText(uint32_t width, uint32_t height)
+{
+    return std::to_string(width) + "x" + std::to_string(height);
+}
+
+/// Fails `refusal` with `result` and `reason`; returns false.
+bool refuse(Refusal* refusal, FftbResult result, std::string reason)
+{
+    if (refusal)
+        *refusal = {result, std::move(reason)};
+    return false;
+}
+
+/// The checks of the plan's fields that makePlan does not make; "" or the refusal's reason in `refusal`.
+bool checkPlanFields(const FftbBloomPlanCreateInfo& info, const Extents& max, const KernelShape& kernel,
+                     Refusal* refusal)
+{
+    constexpr FftbResult invalid = FFTB_ERROR_INVALID_ARGUMENT, limit = FFTB_ERROR_DEVICE_LIMIT;
+    if (kernel.width > max.kernelWidth || kernel.height > max.kernelHeight)
+        return refuse(refusal, limit,
+                      "kernel: " + extentText(kernel.width, kernel.height) +
+                          " texels, more than the context's maximum kernel resolution " +
+                          extentText(max.kernelWidth, max.kernelHeight) + " (maxKernelResolutionWidth x Height)");
+    if (info.inputLayout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL && info.inputLayout != VK_IMAGE_LAYOUT_GENERAL)
+        return refuse(refusal, invalid,
+                      "inputLayout: must be VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL");
+    if (info.width == 0 || info.height == 0)
+        return refuse(refusal, invalid, "width, height: " + extentText(info.width, info.height) + " is empty");
+    if (info.width > max.width || info.height > max.height)
+        return refuse(refusal, limit,
+                      "width, height: " + extentText(info.width, info.height) + " outside 1x1 .. " +
+                          extentText(max.width, max.height) + " (the context's maximum extent)");
+    if (info.viewCount > FFTB_MAX_VIEWS)
+        return refuse(refusal, invalid,
+                      "viewCount: " + std::to_string(info.viewCount) + " outside 0 .. " +
+                          std::to_string(FFTB_MAX_VIEWS));
+    if (info.viewCount > max.views)
+        return refuse(refusal, limit,
+                      "viewCount: " + std::to_string(info.viewCount) + " views, more than the context's maxViews " +
+                          std::to_string(max.views));
+    if (info.padding > FFTB_PADDING_MIRROR)
+        return refuse(refusal, invalid, "padding: unknown value");
+    if (info.axisOrder > FFTB_AXIS_ORDER_Y_FIRST)
+        return refuse(refusal, invalid, "axisOrder: unknown value");
+    if (info.storagePrecision > FFTB_STORAGE_PRECISION_FLOAT16)
+        return refuse(refusal, invalid, "storagePrecision: unknown value");
+    if (info.resolution > FFTB_BLOOM_RESOLUTION_HALF)
+        return refuse(refusal, invalid, "resolution: unknown value");
+    const bool exact = kernel.mode == FFTB_SPECTRUM_MODE_EXACT;
+    if (info.resolution == FFTB_BLOOM_RESOLUTION_HALF && exact)
+        return refuse(refusal, invalid,
+                      "resolution: FFTB_BLOOM_RESOLUTION_HALF needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this "
+                      "one is exact");
+    if (info.kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
+        return refuse(refusal, invalid, "kernelScaleUnit: unknown value");
+    if (info.kernelScaleUnit == FFTB_KERNEL_SCALE_NATIVE)
+        return true;
+    if (!(info.kernelScale > 0.0f) || !std::isfinite(info.kernelScale))
+        return refuse(refusal, invalid, "kernelScale: must be finite and > 0");
+    if (exact)
+        return refuse(refusal, invalid,
+                      "kernelScaleUnit: a kernel scale needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this one is "
+                      "exact");
+    return true;
+}
+
+/// The checks of a pipeline against the device's limits.
+bool checkPipeline(const PipelineKey& key, const DeviceLimits& limits, Refusal* refusal)
+{
+    if (key.fftLength == 0)
+        return true;
+    const std::string length = "FFT length " + std::to_string(key.fftLength);
+    if (workgroupSizeOf(key, limits) == 0)
+        return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
+                      length + " needs more invocations per workgroup than the device allows (" +
+                          std::to_string(limits.maxWorkgroupInvocations) + ")");
+    const uint64_t shared = uint64_t(std::max(sharedLengthOf(key.fftLength), key.rowLength)) * 2 * sizeof(float);
+    if (shared > limits.maxSharedMemoryBytes)
+        return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
+                      length + " needs " + std::to_string(shared) +
+                          " bytes of shared memory (maxComputeSharedMemorySize " +
+                          std::to_string(limits.maxSharedMemoryBytes) + ")");
+    return true;
+}
+
+/// The plan's share of the push constants: everything but the per-frame values.
+FftbPushConstants planPushConstants(const Recipe& r, const KernelShape& kernel, FftbPadding padding)
+{
+    const Plan& plan = r.plan;
+    const AxisPlan& a = plan.first;
+    const AxisPlan& b = plan.second;
+    FftbPushConstants push{};
+    push.imageLength1 = a.imageLength;
+    push.imageLength2 = b.imageLength;
+    push.paddedLength1 = a.paddedLength;
+    push.paddedLength2 = b.paddedLength;
+    push.mirrorSplit1 = a.mirrorSplit;
+    push.mirrorSplit2 = b.mirrorSplit;
+    push.kernelLength1 = a.kernelLength;
+    push.kernelLength2 = b.kernelLength;
+    push.kernelCentre1 = a.kernelCentre;
+    push.kernelCentre2 = b.kernelCentre;
+    push.spectrumLength1 = a.spectrumLength;
+    push.spectrumLength2 = b.spectrumLength;
+    push.flags = (plan.firstAxisIsX ? FFTB_GPU_FLAG_FIRST_AXIS_IS_X : 0u) |
+                 (plan.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED ? FFTB_GPU_FLAG_RESAMPLED : 0u);
+    if (plan.halfResolution)
+        push.flags |= FFTB_GPU_FLAG_HALF_RESOLUTION | (a.frameLength % 2 != 0 ? FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1 : 0u) |
+                      (b.frameLength % 2 != 0 ? FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2 : 0u);
+    push.padding = padding;
+    // Half storage: pass 1 has divided by N1 already (common.glsl, storeHalfSpectrum).
+    push.inverseScale =
+        float(1.0 / (r.halfStorage ? double(b.paddedLength) : double(a.paddedLength) * double(b.paddedLength)));
+    push.spectrumTwiddleOffset1 = twiddleTables().offsetOf(a.spectrumLength);
+    push.interpolation = kernel.resampling.interpolation;
+    push.interpolationWidth = kernel.resampling.width;
+    push.esBeta = esBeta(kernel.resampling.width, kernel.resampling.oversampling);
+    push.tapTableStart = uint32_t(tapTableStart(plan, r.halfStorage ? 4 : 8, r.views));
+    push.kernelScale = float(plan.kernelScale);
+    push.borderWeights = r.normalized ? FFTB_GPU_BORDER_WEIGHTS_DIVIDE : FFTB_GPU_BORDER_WEIGHTS_NONE;
+    return push;
+}
+
+/// Passes 1-3 over `views` views, and pass 4 when `upsample`; a timestamp after passes 1, 2 and the last when `stamps`.
+std::vector<Dispatch> imagePasses(const Recipe& r, uint32_t views, bool upsample, bool stamps)
+{
+    const Plan& plan = r.plan;
+    const AxisPlan& a = plan.first;
+    const AxisPlan& b = plan.second;
+    const bool half = r.halfStorage, multi = r.multiView;
+    std::vector<Dispatch> passes{
+        {{Pass::ImageFftFirst, a.paddedLength, half, 0, multi}, {(b.imageLength + 1) / 2, 1, views}, stamps},
+        {{Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan), multi},
+         {plan.halfSpectrumLines(), 3, views},
+         stamps},
+        {{Pass::ImageIfftFirstComposite, a.paddedLength, half, 0, multi}, {(b.imageLength + 1) / 2, 1, views}, stamps},
+    };
+    if (upsample)
+    {
+        // Half resolution: pass 4 upsamples the bloom pass 3 wrote and composites; one timestamp after both.
+        passes.back().timestampAfter = false;
+        const uint32_t width = plan.firstAxisIsX ? a.frameLength : b.frameLength;
+        const uint32_t height = plan.firstAxisIsX ? b.frameLength : a.frameLength;
+        passes.push_back(
+            {{Pass::ImageUpsampleComposite, 0, false, 0, multi}, {(width + 7) / 8, (height + 7) / 8, views}, stamps});
+    }
+    return passes;
+}
+
+} // namespace
+
+Bindings bindingsOf(Pass pass)
+{
+    if (pass == Pass::KernelFftFirst || pass == Pass::KernelFftSecond)
+        return Bindings::Kernel;
+    return pass >= Pass::PsfApertureFft ? Bindings::Generator : Bindings::Frame;
+}
+
+std::string checkExtents(const Extents& e)
+{
+    if (e.width == 0 || e.height == 0)
+        return "maxWidth, maxHeight: must be >= 1";
+    if (e.kernelWidth == 0 || e.kernelHeight == 0 || e.kernelWidth > FFTB_MAX_KERNEL_LENGTH ||
+        e.kernelHeight > FFTB_MAX_KERNEL_LENGTH)
+        return "maxKernelResolutionWidth, maxKernelResolutionHeight: must lie in 1 .. 4096";
+    if (e.kernelExtentWidth > FFTB_MAX_KERNEL_LENGTH || e.kernelExtentHeight > FFTB_MAX_KERNEL_LENGTH)
+        return "maxKernelExtentWidth, maxKernelExtentHeight: must lie in 0 .. 4096";
+    if (e.views > FFTB_MAX_VIEWS)
+        return "maxViews: must lie in 0 .. " + std::to_string(FFTB_MAX_VIEWS);
+    return "";
+}
+
+bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, const KernelShape& kernel,
+                   FftbLengthPolicy lengths, const DeviceLimits& limits, Recipe* recipe, Refusal* refusal)
+{
+    if (!checkPlanFields(info, max, kernel, refusal))
+        return false;
+    PlanRequest request{info.width, info.height, kernel.width, kernel.height};
+    request.padding = info.padding;
+    request.axisOrder = info.axisOrder;
+    request.spectrum = kernel.mode;
+    request.lengths = lengths;
+    if (info.kernelScaleUnit != FFTB_KERNEL_SCALE_NATIVE)
+        request.kernelScale = {info.kernelScaleUnit, info.kernelScale};
+    request.spectrumOversampling = kernel.resampling.oversampling;
+    request.halfResolution = info.resolution == FFTB_BLOOM_RESOLUTION_HALF;
+    // The padding (so the scratch) is sized for the maximum kernel extent: no kernel may cover more of the frame. At
+    // full resolution the plan's kernel lengths on the frame are the kernel's extent (fftbGetKernelExtent).
+    const double span = kernelSpan(request.kernelScale, info.width, info.height);
+    const uint32_t larger = std::max(kernel.width, kernel.height);
+    const uint32_t extentWidth = scaledKernelLength(kernel.width, larger, span);
+    const uint32_t extentHeight = scaledKernelLength(kernel.height, larger, span);
+    if (extentWidth > max.kernelExtentWidth || extentHeight > max.kernelExtentHeight)
+        return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
+                      std::string(info.kernelScaleUnit == FFTB_KERNEL_SCALE_NATIVE ? "kernel" : "kernelScale") +
+                          ": the kernel's extent on the frame " + extentText(extentWidth, extentHeight) +
+                          " is larger than the context's maximum kernel extent " +
+                          extentText(max.kernelExtentWidth, max.kernelExtentHeight) +
+                          " (maxKernelExtentWidth x Height)");
+
+    Recipe r;
+    std::string reason;
+    if (!makePlan(request, &r.plan, &reason))
+        return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT, reason);
+    r.views = std::max(info.viewCount, 1u);
+    r.multiView = r.views > 1;
+    r.halfStorage = info.storagePrecision == FFTB_STORAGE_PRECISION_FLOAT16;
+    r.normalized = info.padding == FFTB_PADDING_ZERO_NORMALIZED;
+    r.inputLayout = uint32_t(info.inputLayout);
+    r.push = planPushConstants(r, kernel, info.padding);
+    const AxisPlan& a = r.plan.first;
+    const AxisPlan& b = r.plan.second;
+    r.spectrumPasses = {
+        {{Pass::KernelFftFirst, a.spectrumLength}, {(std::min(b.kernelLength, b.spectrumLength) + 1) / 2, 1, 1}},
+        {{Pass::KernelFftSecond, b.spectrumLength}, {a.spectrumLength / 2 + 1, 3, 1}},
+    };
+    // Every view has the same weights: view 0's lines compute them.
+    if (r.normalized)
+        r.borderWeightPasses = imagePasses(r, 1, false, false);
+    r.framePasses = imagePasses(r, r.views, r.plan.halfResolution, true);
+    for (const auto* passes : {&r.spectrumPasses, &r.borderWeightPasses, &r.framePasses})
+        for (const Dispatch& d : *passes)
+            if (std::find(r.pipelines.begin(), r.pipelines.end(), d.pipeline) == r.pipelines.end())
+            {
+                if (!checkPipeline(d.pipeline, limits, refusal))
+                    return false;
+                r.pipelines.push_back(d.pipeline);
+            }
+    r.scratchBytes = scratchBytes(r.plan, r.halfStorage ? 4 : 8, r.views);
+    r.spectrumElements = fftb::spectrumElements(r.plan);
+    r.borderWeightBytes = r.normalized ? borderWeightBytes(info.width, info.height) : 0;
+    *recipe = std::move(r);
+    return true;
+}
+
+std::string checkBloomValues(const FftbBloomInfo& info)
+{
+    if (info.outputMode > FFTB_OUTPUT_MODE_ADDITIVE)
+        return "outputMode: unknown value";
+    if (!(info.sharpen >= 0.0f && info.sharpen <= 1.0f))
+        return "sharpen: must lie in [0, 1]";
+    if (info.outputMode != FFTB_OUTPUT_MODE_BLOOM && (!(info.intensity > 0.0f) || !std::isfinite(info.intensity)))
+        return "intensity: must be finite and > 0 in the composite output modes (0, a zero-initialized "
+               "FftbBloomInfo's, would return the input: to show no bloom, skip fftbCmdBloom)";
+    if (!(info.prefilterThreshold >= 0.0f) || !std::isfinite(info.prefilterThreshold))
+        return "prefilterThreshold: must be finite and >= 0";
+    if (!(info.prefilterKnee >= 0.0f && info.prefilterKnee <= info.prefilterThreshold))
+        return "prefilterKnee: must lie in [0, prefilterThreshold]";
+    if (!(info.prefilterClamp >= 0.0f) || !std::isfinite(info.prefilterClamp))
+        return "prefilterClamp: must be finite and >= 0";
+    for (float t : info.tint)
+        if (!(t >= 0.0f) || !std::isfinite(t))
+            return "tint: each must be finite and >= 0";
+    return "";
+}
+
+FftbPushConstants bloomPushConstants(const Recipe& recipe, const FftbBloomInfo& info)
+{
+    FftbPushConstants push = recipe.push;
+    push.outputMode = info.outputMode;
+    push.sharpen = info.sharpen;
+    push.intensity = info.intensity;
+    push.threshold = info.prefilterThreshold;
+    push.knee = info.prefilterKnee;
+    push.clampValue = info.prefilterClamp;
+    const bool white = info.tint[0] == 0.0f && info.tint[1] == 0.0f && info.tint[2] == 0.0f;
+    push.tintRed = white ? 1.0f : info.tint[0];
+    push.tintGreen = white ? 1.0f : info.tint[1];
+    push.tintBlue = white ? 1.0f : info.tint[2];
+    return push;
+}
+
+FftbPushConstants borderWeightPushConstants(const Recipe& recipe)
+{
+    // The same passes over the frame's indicator with the unsharpened kernel: pass 3 of each bloom sharpens.
+    FftbPushConstants push = recipe.push;
+    push.borderWeights = FFTB_GPU_BORDER_WEIGHTS_WRITE;
+    return push;
+}
+
+uint32_t workgroupSizeOf(const PipelineKey& key, const DeviceLimits& limits)
+{
+    return key.fftLength == 0 ? 0 : workgroupSizeOf(key.fftLength, limits.maxWorkgroupInvocations);
+}
+
+std::vector<std::array<uint32_t, 2>> specializationOf(const PipelineKey& key, const DeviceLimits& limits)
+{
+    if (key.fftLength == 0)
+        return {{FFTB_SPEC_MULTI_VIEW, key.multiView ? 1u : 0u}};
+    const std::array<uint32_t, FFTB_SPEC_COUNT> values =
+        specializationOf(key.fftLength, workgroupSizeOf(key, limits), key.halfStorage, key.rowLength, key.multiView);
+    std::vector<std::array<uint32_t, 2>> entries;
+    for (uint32_t id = 0; id < FFTB_SPEC_COUNT; ++id)
+        entries.push_back({id, values[id]});
+    return entries;
+}
+
+uint32_t generatorPatternStart(uint32_t n, uint32_t rows)
+{
+    return 2 * intermediateBlocks(n / 2 + 1) * FFTB_INTERMEDIATE_BLOCK_LINES * rows;
+}
+
+uint64_t generatorBufferBytes(uint32_t k)
+{
+    const uint32_t bound = uint32_t(psfFftSizeBound(int(k)));
+    const uint64_t words = uint64_t(generatorPatternStart(bound, bound / 2 + 8)) + uint64_t(bound) * bound +
+                           uint64_t(psfOccluderBound(int(k))) * FFTB_PSF_OCCLUDER_WORDS +
+                           256 * FFTB_PSF_WAVELENGTH_WORDS + k;
+    return words * 4;
+}
+
+} // namespace fftb

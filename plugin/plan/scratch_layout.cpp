@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The layout and sizes of a plan's buffers.
+#include "plan.h"
+
+#include <algorithm>
+
+namespace fftb
+{
+
+uint32_t intermediateBlocks(uint32_t halfLines)
+{
+    return (halfLines + FFTB_INTERMEDIATE_BLOCK_LINES - 1) / FFTB_INTERMEDIATE_BLOCK_LINES;
+}
+
+uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, uint32_t v, uint32_t lineCount,
+                           uint32_t view)
+{
+    const uint64_t block =
+        (uint64_t(view) * 3 + channel) * intermediateBlocks(halfLines) + k1 / FFTB_INTERMEDIATE_BLOCK_LINES;
+    return (block * lineCount + v) * FFTB_INTERMEDIATE_BLOCK_LINES + k1 % FFTB_INTERMEDIATE_BLOCK_LINES;
+}
+
+namespace
+{
+
+/// Complex fp32 elements of the kernel's first-axis transform, which the kernel spectrum's passes keep in the
+/// intermediate: always fp32, whatever the plan's storage precision.
+uint64_t kernelTransformElements(const Plan& plan)
+{
+    const uint64_t kernelLines = std::min(plan.second.kernelLength, plan.second.spectrumLength);
+    return uint64_t(3) * intermediateBlocks(plan.first.spectrumLength / 2 + 1) * FFTB_INTERMEDIATE_BLOCK_LINES *
+           kernelLines;
+}
+
+} // namespace
+
+uint64_t intermediateElements(const Plan& plan, uint32_t views)
+{
+    const uint64_t frame = uint64_t(3) * views * intermediateBlocks(plan.halfSpectrumLines()) *
+                           FFTB_INTERMEDIATE_BLOCK_LINES * plan.second.imageLength;
+    return std::max(frame, kernelTransformElements(plan));
+}
+
+uint32_t rowLengthOf(const Plan& plan)
+{
+    const uint32_t row = plan.second.spectrumLength;
+    const bool longer = plan.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && row > sharedLengthOf(plan.second.paddedLength);
+    return longer && row <= FFTB_MAX_SHARED_FFT_LENGTH ? row : 0;
+}
+
+uint64_t tapTableEntries(const Plan& plan)
+{
+    if (plan.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
+        return 0;
+    return uint64_t(plan.second.paddedLength) + 1 + plan.halfSpectrumLines();
+}
+
+uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes, uint32_t views)
+{
+    return (intermediateElements(plan, views) * elementBytes + 15) / 16;
+}
+
+uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views)
+{
+    static_assert(FFTB_TAP_TABLE_ENTRY_BYTES % 16 == 0);
+    return tapTableStart(plan, elementBytes, views) + tapTableEntries(plan) * (FFTB_TAP_TABLE_ENTRY_BYTES / 16);
+}
+
+uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views)
+{
+    // The kernel spectrum's passes store fp32 even in a plan of fp16 storage.
+    const uint64_t kernel = kernelTransformElements(plan) * 8;
+    if (plan.halfResolution)
+        return std::max(kernel, (halfResolutionBloomStart(plan, elementBytes, views) +
+                                 uint64_t(views) * plan.first.imageLength * plan.second.imageLength) *
+                                    16);
+    return std::max(kernel, tapTableEntries(plan) == 0 ? intermediateElements(plan, views) * elementBytes
+                                                       : tapTableStart(plan, elementBytes, views) * 16 +
+                                                             tapTableEntries(plan) * FFTB_TAP_TABLE_ENTRY_BYTES);
+}
+
+uint64_t spectrumElements(const Plan& plan)
+{
+    return uint64_t(3) * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength;
+}
+
+bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
+                  FftbLengthPolicy lengths, ScratchSizes* sizes, std::string* error, uint32_t maxViews)
+{
+    ScratchSizes s;
+    bool anyPlan = false;
+    for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
+        for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
+            for (const auto& [mode, half] :
+                 {std::pair{FFTB_SPECTRUM_MODE_RESAMPLED, false}, std::pair{FFTB_SPECTRUM_MODE_EXACT, false},
+                  std::pair{FFTB_SPECTRUM_MODE_RESAMPLED, true}})
+            {
+                Plan plan;
+                PlanRequest request{maxWidth, maxHeight, maxKernelWidth, maxKernelHeight,
+                                    padding,  order,     mode,           lengths};
+                request.halfResolution = half;
+                if (!makePlan(request, &plan, nullptr))
+                    continue;
+                anyPlan = anyPlan || !half; // maximum extents no full-resolution bloom fits are refused
+                s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8, maxViews));
+                s.spectrumElements = std::max(s.spectrumElements, spectrumElements(plan));
+            }
+    if (!anyPlan)
+    {
+        // Zero padding needs the least: when it fails, its reason is the one to give.
+        PlanRequest request{maxWidth, maxHeight, maxKernelWidth, maxKernelHeight};
+        request.lengths = lengths;
+        Plan plan;
+        makePlan(request, &plan, error);
+        return false;
+    }
+    *sizes = s;
+    return true;
+}
+
+uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
+                              FftbAxisOrder axisOrder, FftbSpectrumMode mode, uint32_t oversampling,
+                              FftbLengthPolicy lengths)
+{
+    uint64_t elements = 0;
+    for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
+    {
+        Plan plan;
+        PlanRequest request{maxWidth, maxHeight, kernelWidth, kernelHeight, padding, axisOrder, mode, lengths};
+        request.spectrumOversampling = oversampling;
+        if (makePlan(request, &plan, nullptr))
+            elements = std::max(elements, spectrumElements(plan));
+    }
+    return elements;
+}
+
+} // namespace fftb

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// Vulkan-free layout of a plan's buffers: the intermediate's blocked lines, pass 2's tap table, the half-resolution
+// bloom, the scratch and spectrum sizes, and their worst cases over a context's maximum extents.
+#pragma once
+
+#include "shared/fftb_shared.h"
+
+#include <fftbloom/fftbloom.h>
+
+#include <cstdint>
+#include <string>
+
+namespace fftb
+{
+
+struct Plan;
+
+/// Blocks of FFTB_INTERMEDIATE_BLOCK_LINES lines that hold `halfLines` half-spectrum lines (the last one possibly
+/// partly).
+uint32_t intermediateBlocks(uint32_t halfLines);
+
+/// Where element v of half-spectrum line k1 < halfLines of `channel` lies in the intermediate, for lines of
+/// `lineCount` elements: [channel][k1 / B][v][k1 % B], B = FFTB_INTERMEDIATE_BLOCK_LINES (common.glsl,
+/// intermediateIndex); the lines of view `view` of a multi-view bloom follow those of the views before it,
+/// [view][channel]...
+uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, uint32_t v, uint32_t lineCount,
+                           uint32_t view = 0);
+
+/// Complex fp32 elements of the intermediate buffer `plan` uses, over its three colour channels: the frame's half
+/// spectrum along the first axis, 3 B ceil((N1 / 2 + 1) / B) L2 (only image lines along the second axis are stored;
+/// B = FFTB_INTERMEDIATE_BLOCK_LINES), or, when the kernel spectrum is computed, the kernel's first-axis transform,
+/// 3 B ceil((S1 / 2 + 1) / B) min(K2, S2), if larger. `views` frames (FftbMultiViewInfo) hold `views` times the
+/// frame's.
+uint64_t intermediateElements(const Plan& plan, uint32_t views = 1);
+
+/// Pass 2's shared memory holds, besides its FFT, one row of the resampled spectrum per line (S2 complex values): its
+/// shared arrays are sized for max(sharedLengthOf(N2), rowLengthOf(plan)). The row length S2 when it is longer than
+/// the FFT's shared-memory length and at most FFTB_MAX_SHARED_FFT_LENGTH (a kernel longer than the padded frame's
+/// line); else 0 (exact mode, or the row fits, or it is too long and pass 2 reads the spectrum per tap).
+uint32_t rowLengthOf(const Plan& plan);
+
+/// Entries of pass 2's tap table in resampled mode, 0 in exact mode: the second-axis frequencies k2 < N2, then the
+/// reading at -y of the second-axis Nyquist bin, then the first-axis lines k1 <= N1 / 2: N2 + 1 + N1 / 2 + 1. Pass 1
+/// writes it for pass 2, which reads its taps instead of evaluating the interpolation per frequency bin.
+uint64_t tapTableEntries(const Plan& plan);
+
+/// Where the tap table starts in the scratch, in 16-byte units: after the intermediate's intermediateElements(plan)
+/// elements of `elementBytes` bytes (8 fp32, 4 fp16) for `views` views, rounded up.
+uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
+
+/// Half resolution: where pass 3 writes the bloom of the downsampled frame in the scratch, in 16-byte units, after the
+/// tap table (the shaders compute it the same way: common.glsl, halfResolutionBloomIndex). One 16-byte unit per
+/// texel, fp32 R, G, B and 0, [view][y][x] over the downsampled frame's width and height.
+uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
+
+/// Bytes of the scratch `plan` uses with intermediate elements of `elementBytes` bytes: the intermediate, then the tap
+/// table, then at half resolution the downsampled frame's bloom; of `views` views (FftbMultiViewInfo); and at least
+/// the kernel's first-axis transform, which the kernel spectrum's passes store as fp32 whatever `elementBytes`.
+uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
+
+/// Complex fp32 elements of the kernel spectrum `plan` reads: 3 (S1 / 2 + 1) S2, the centred half spectrum.
+uint64_t spectrumElements(const Plan& plan);
+
+/// Worst cases, over padding, axis order, spectrum mode (resampled at kMaxSpectrumOversampling) and resolution (full,
+/// and half in resampled mode), of every frame up to `maxWidth` x `maxHeight` with every kernel up to
+/// `maxKernelWidth` x `maxKernelHeight`. Padded lengths grow with
+/// the extents they pad (the cheapest length is chosen over candidates that only move up), so the maximum extents give
+/// the worst case.
+struct ScratchSizes
+{
+    uint64_t scratchBytes = 0;     ///< scratchBytes(plan, 8, maxViews), worst case
+    uint64_t spectrumElements = 0; ///< spectrumElements(plan), worst case (exact mode at the maximum extents)
+};
+
+/// Fills `sizes` for a context's maximum extents and views; false and a reason when no frame of those extents can be
+/// planned.
+bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
+                  FftbLengthPolicy lengths, ScratchSizes* sizes, std::string* error, uint32_t maxViews = 1);
+
+/// The worst spectrumElements over padding, for one axis order, spectrum mode and oversampling (resampled mode), of a
+/// kernel of `kernelWidth` x `kernelHeight` with frames up to `maxWidth` x `maxHeight`: what one kernel spectrum slot
+/// holds. 0 when no such frame can be planned.
+uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
+                              FftbAxisOrder axisOrder, FftbSpectrumMode mode, uint32_t oversampling,
+                              FftbLengthPolicy lengths);
+
+/// Bytes of normalized convolution's border weights for frames up to `width` x `height`: 3 planes of fp32.
+constexpr uint64_t borderWeightBytes(uint32_t width, uint32_t height)
+{
+    return uint64_t(3) * width * height * sizeof(float);
+}
+
+} // namespace fftb

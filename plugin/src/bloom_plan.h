@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// The object behind FftbBloomPlan: a resolved recipe, its kernel, its border weights; recording replays the recipe.
+#pragma once
+
+#include "context.h"
+
+namespace fftb
+{
+
+class BloomPlan
+{
+  public:
+    /// Resolves `info` (resolveRecipe), compiles the recipe's pipelines, reserves the kernel's spectrum and allocates
+    /// the border weights. Throws Failure.
+    BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info);
+    ~BloomPlan();
+    BloomPlan(const BloomPlan&) = delete;
+    BloomPlan& operator=(const BloomPlan&) = delete;
+
+    /// fftbDescribeNode.
+    void describe(FftbNodeDescription* description) const;
+    /// fftbGetPassStatistics: FFTB_SUCCESS or FFTB_INCOMPLETE; throws Failure on an error.
+    FftbResult passStatistics(uint32_t* count, FftbPassStatistic* statistics) const;
+    /// fftbCmdPrepareKernel (record.cpp).
+    void cmdPrepareKernel(VkCommandBuffer cb);
+    /// fftbCmdBloom (record.cpp).
+    void cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info);
+
+    const Context& context() const { return context_; }
+
+  private:
+    /// Whether the next bloom computes the border weights first: the plan's first, and the first after its kernel's
+    /// texels changed.
+    bool needsBorderWeights() const { return recipe_.normalized && weightsSerial_ != kernel_.serial(); }
+    /// Throws FFTB_ERROR_DEVICE_LIMIT when the context's scratch no longer holds the plan's (fftbResizeContext).
+    void checkScratch() const;
+    /// The resources every pass of the plan binds, the views aside.
+    PassResources resources(const Kernel::Binding& kernel) const;
+    /// Records `passes` with `push`, a barrier after each but the last; a timestamp after those that want one.
+    template <typename Stamp>
+    void record(VkCommandBuffer cb, const std::vector<Dispatch>& passes, const PassResources& resources,
+                const FftbPushConstants& push, Stamp stamp) const;
+
+    Context& context_;
+    Kernel& kernel_;
+    Recipe recipe_;
+    Buffer borderWeights_;
+    uint64_t weightsSerial_ = 0; ///< the Kernel::serial() the border weights were computed for; 0: none
+};
+
+/// The object behind an FftbBloomPlan handle (the handle is its address).
+inline BloomPlan* bloomPlanOf(FftbBloomPlan handle)
+{
+    return reinterpret_cast<BloomPlan*>(handle);
+}
+
+} // namespace fftb
