@@ -256,9 +256,9 @@ struct GpuRunner::State
         }
     }
 
-    /// The plan of a w x h frame with these settings, its context and kernel made (prepare()), reused when it was
-    /// made before. Throws FrameRefused when the plugin refuses them.
-    FftbBloomPlan plan(uint32_t w, uint32_t h, const Texels& psf, const BloomSettings& settings)
+    /// The plan settings of a w x h frame with these settings, its context and kernel made (prepare()). Throws
+    /// FrameRefused when the plugin refuses the kernel, or its extent on the frame is past FFTB_MAX_KERNEL_LENGTH.
+    FftbBloomPlanCreateInfo prepareFor(uint32_t w, uint32_t h, const Texels& psf, const BloomSettings& settings)
     {
         FftbBloomPlanCreateInfo pi = planInfoOf(settings, w, h);
         // The context's maximum kernel resolution (its maximum extent left 0: the same) holds the kernel's extent on
@@ -288,6 +288,15 @@ struct GpuRunner::State
         prepare(extent, psf,
                 {settings.spectrum, settings.interpolation, settings.interpolationWidth, settings.spectrumOversampling,
                  settings.kernelRotationDegrees, settings.kernelCentreOffset, airy});
+        pi.kernel = kernel;
+        return pi;
+    }
+
+    /// The plan of a w x h frame with these settings (prepareFor), reused when it was made before. Throws
+    /// FrameRefused when the plugin refuses them.
+    FftbBloomPlan plan(uint32_t w, uint32_t h, const Texels& psf, const BloomSettings& settings)
+    {
+        const FftbBloomPlanCreateInfo pi = prepareFor(w, h, psf, settings);
         const PlanKey key{
             w, h, settings.padding, settings.axisOrder, settings.storage, settings.resolution, settings.kernelExtent};
         for (const auto& [made, plan] : plans)
@@ -298,7 +307,6 @@ struct GpuRunner::State
             drain(); // a plan is destroyed only when no frame in flight uses it
             destroyPlans();
         }
-        pi.kernel = kernel;
         FftbBloomPlan plan = nullptr;
         if (const FftbResult r = fftbCreateBloomPlan(context, &pi, &plan); r != FFTB_SUCCESS)
             fail(r, "fftbCreateBloomPlan");
@@ -474,7 +482,7 @@ void GpuRunner::check(const Texels& kernel, const BloomSettings& settings)
     State& s = *state_;
     if (kernel.components != 3)
         throw HostError("bloom: kernel must be RGB");
-    s.plan(1, 1, kernel, settings);
+    s.prepareFor(1, 1, kernel, settings);
 }
 
 Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings)

@@ -128,7 +128,8 @@ class GpuRunner
     /// Checks `kernel` and `settings` with a 1x1 frame, before any frame is read: the plugin's needs only grow with the
     /// frame, so settings refused here (a kernel spectrum past the device's maxStorageBufferRange, a kernel extent past
     /// FFTB_MAX_KERNEL_LENGTH) would be refused for every frame. Throws FrameRefused naming the plugin's reason (and
-    /// the device limit), HostError for other failures. The context and kernel made for it are kept for submit().
+    /// the device limit), HostError for other failures. The context and kernel made for it are kept for submit(); no
+    /// plan is made, so nothing is compiled.
     void check(const Texels& kernel, const BloomSettings& settings);
 
     /// Frames submitted and not yet collected.

@@ -3,8 +3,10 @@
 #ifndef FFTB_SHARED_H
 #define FFTB_SHARED_H
 
-// One descriptor set for every pass. The image bindings, arrays of FFTB_GPU_MAX_VIEWS, come last: exported to HLSL
-// their registers t5..t12 and u6..u13 (a register per element from the binding's number) overlap no buffer's.
+// Set 0 of every pass, pushed before each dispatch (VK_KHR_push_descriptor); the kernel spectrum's and the generator's
+// passes bind only some of the buffers, under the same numbers. The image bindings, arrays of FFTB_GPU_MAX_VIEWS, come
+// last: exported to HLSL their registers t5..t12 and u6..u13 (a register per element from the binding's number)
+// overlap no buffer's.
 #define FFTB_BINDING_INTERMEDIATE 0    // storage buffer: the frame's half spectrum along the first axis
 #define FFTB_BINDING_KERNEL_TEXELS 1   // storage buffer: the kernel, planar RGB floats, x fastest
 #define FFTB_BINDING_KERNEL_SPECTRUM 2 // storage buffer: the kernel's centred half spectrum

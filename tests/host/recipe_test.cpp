@@ -355,9 +355,9 @@ TEST(Recipe, PushesTheKernelsInterpolation)
         }
 }
 
-// The kernel spectrum's first pass writes the kernel's first-axis transform as complex fp32 into the scratch, 3 blocks of
-// 4 lines per (S1 / 2 + 1) lines, min(K2, S2) elements each, whatever the plan's storage precision: an fp16 plan's
-// scratch holds it too (a 37 x 19 frame with a 33 x 33 kernel needs more for the kernel than for its frame).
+// The kernel spectrum's first pass writes the kernel's first-axis transform as complex fp32 into the scratch: per
+// channel blocks of 4 of the S1 / 2 + 1 lines, min(K2, S2) elements each, whatever the plan's storage precision. An
+// fp16 plan's scratch holds it too (a 37 x 19 frame with a 33 x 33 kernel needs more for the kernel than its frame).
 TEST(Recipe, ScratchHoldsTheKernelsFp32TransformAtEitherPrecision)
 {
     const KernelShape kernel = kernelShape(33, 33, FFTB_SPECTRUM_MODE_RESAMPLED);
