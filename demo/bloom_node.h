@@ -66,7 +66,7 @@ struct PlanKey
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    KernelExtent extent; ///< as given to the plugin (Viewer::appliedExtent)
+    KernelSpan extent; ///< as given to the plugin (Viewer::appliedSpan)
     bool operator==(const PlanKey&) const = default;
 };
 

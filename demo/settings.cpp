@@ -92,7 +92,7 @@ const std::vector<std::string>& settingKeys()
         "highlights)",
         "resolution=full|half (half convolves the frame downsampled 2x per axis; needs spectrum=resampled)",
         "kernel-size=N (the kernel's resolution in texels: a power of two, 16..1024)",
-        "kernel-extent=native|<n>px|<f>diag (how large the kernel appears: its larger side spans n pixels or a "
+        "kernel-span=native|<n>px|<f>diag (how large the kernel appears: its larger side spans n pixels or a "
         "fraction f of the frame's diagonal; at most 1024 pixels)",
         "kernel-rotation=DEG (the kernel turned counter-clockwise about the point on the light)",
         "kernel-centre-offset=U,V (the kernel's point on the light, from its centre, in its width and height; each "
@@ -199,8 +199,8 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
         ok = real(-1.0e6, 1.0e6, [&](double f) { s.kernelRotationDegrees = float(f); });
     else if (key == "kernel-centre-offset")
         ok = parseFloats(value, -1.0, 1.0, &s.kernelCentreOffset);
-    else if (key == "kernel-extent")
-        ok = parseKernelExtent(value, &s.kernelExtent, nullptr);
+    else if (key == "kernel-span")
+        ok = parseKernelSpan(value, &s.kernelSpan, nullptr);
     else if (key == "kernel")
     {
         ok = !value.empty();
@@ -309,7 +309,7 @@ std::vector<std::string> presetLines(const Settings& s)
         std::string("precision=") + settingName(s.storage, kStoragePrecisionNames),
         std::string("resolution=") + settingName(s.resolution, kResolutionNames),
         "kernel-size=" + std::to_string(s.kernelSize),
-        "kernel-extent=" + kernelExtentText(s.kernelExtent),
+        "kernel-span=" + kernelSpanText(s.kernelSpan),
         "kernel-rotation=" + numberText(s.kernelRotationDegrees),
         "kernel-centre-offset=" + numberText(s.kernelCentreOffset[0]) + "," + numberText(s.kernelCentreOffset[1])};
     if (!s.kernelFile.empty())

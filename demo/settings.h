@@ -4,7 +4,7 @@
 
 #include "fftbloom/fftbloom.h"
 #include "psf/psf_generator.h"
-#include "runner/kernel_extent.h"
+#include "runner/kernel_span.h"
 
 #include <array>
 #include <string>
@@ -77,10 +77,10 @@ struct Settings
     /// the resolution the bloom is convolved at (FftbBloomPlanCreateInfo::resolution): half needs the resampled
     /// spectrum
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    int kernelSize = 256;      ///< the kernel's resolution: the PSF's texels per side
-    KernelExtent kernelExtent; ///< how large the kernel appears (FftbBloomPlanCreateInfo::kernelScale); native
-    std::string kernelFile;    ///< empty: the generated PSF of `aperture`
-    ApertureParams aperture;   ///< the generated PSF's aperture (its corona and seed included)
+    int kernelSize = 256;    ///< the kernel's resolution: the PSF's texels per side
+    KernelSpan kernelSpan;   ///< how large the kernel appears (FftbBloomPlanCreateInfo::kernelSpan); native
+    std::string kernelFile;  ///< empty: the generated PSF of `aperture`
+    ApertureParams aperture; ///< the generated PSF's aperture (its corona and seed included)
     double airyRadiusTexels = 2.0;
     /// The generated PSF made on the GPU every frame (fftbCmdGenerateKernel), seeded by aperture.seed plus the frame
     /// number (the eye's particles flicker), its Airy radius following the pupil adapted to 100 * 2^-exposure cd/m^2
@@ -101,7 +101,7 @@ struct Settings
 /// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, tint (R,G,B),
 /// sharpen, composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero-normalized|zero|mirror), axis
 /// (auto|x|y), spectrum
-/// (resampled|exact), precision (fp32|fp16), kernel-size, kernel-extent (native|<n>px|<f>diag), kernel
+/// (resampled|exact), precision (fp32|fp16), kernel-size, kernel-span (native|<n>px|<f>diag), kernel
 /// (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, corona, seed, animate (true|false), ui
 /// (on|off), split, difference-gain, compare
 /// (composite|bloom), rerun (auto|always|changes).
@@ -115,7 +115,7 @@ inline constexpr const char* kSettingsAttribute = "fftbloom.settings";
 
 /// The bloom's and the kernel's settings (not the view's) as option=value lines in the fftbloom CLI's option names,
 /// which both tools read (its --settings FILE, the viewer's --settings): intensity, tint, sharpen, output, threshold,
-/// knee, bloom-clamp, padding, axis, spectrum, precision, kernel-size, kernel-extent, kernel-rotation,
+/// knee, bloom-clamp, padding, axis, spectrum, precision, kernel-size, kernel-span, kernel-rotation,
 /// kernel-centre-offset, then kernel=PATH or the generated PSF's blades, blade-curvature, obstruction, vanes and
 /// airy-radius. Numbers round-trip exactly.
 std::vector<std::string> presetLines(const Settings& settings);

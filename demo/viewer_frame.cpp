@@ -146,7 +146,7 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
                           settings.axisOrder,
                           settings.storage,
                           settings.resolution,
-                          appliedExtent(settings, node.applied)};
+                          appliedSpan(settings, node.applied)};
     const BloomNode::Recorded state{sceneGeneration_,   node.applied,     planKey,       settings.intensity,
                                     settings.tint,      settings.sharpen, bloomOnly,     settings.composite,
                                     settings.threshold, settings.knee,    settings.clamp};
@@ -203,21 +203,21 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     return true;
 }
 
-KernelExtent Viewer::appliedExtent(const Settings& settings, const KernelKey& applied) const
+KernelSpan Viewer::appliedSpan(const Settings& settings, const KernelKey& applied) const
 {
-    if (settings.kernelExtent.native() || applied.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
+    if (settings.kernelSpan.native() || applied.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
         return {};
     FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
     pi.width = input_.width;
     pi.height = input_.height;
-    pi.kernelScaleUnit = settings.kernelExtent.unit;
-    pi.kernelScale = settings.kernelExtent.value;
+    pi.kernelSpanUnit = settings.kernelSpan.unit;
+    pi.kernelSpan = settings.kernelSpan.value;
     // The larger side spans ceil(span) pixels: past kMaxKernelSize the span is clamped to it.
     uint32_t width = 0, height = 0;
     if (fftbGetKernelExtent(&pi, uint32_t(applied.size), uint32_t(applied.size), &width, &height) == FFTB_SUCCESS &&
         std::max(width, height) > uint32_t(kMaxKernelSize))
-        return {FFTB_KERNEL_SCALE_PIXELS, float(kMaxKernelSize)};
-    return settings.kernelExtent;
+        return {FFTB_KERNEL_SPAN_PIXELS, float(kMaxKernelSize)};
+    return settings.kernelSpan;
 }
 
 bool Viewer::bloomEveryFrame() const

@@ -207,9 +207,9 @@ class Viewer
     /// the frame's extent, the kernel or a plan-lifetime setting changed. Returns false when skipped: nothing it
     /// depends on changed and the settings ask for no rerun, or the plugin refused the plan.
     bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries);
-    /// The kernel extent the plugin is given: the settings', native for an exact-mode kernel (which cannot be
+    /// The kernel span the plugin is given: the settings', native for an exact-mode kernel (which cannot be
     /// scaled) and at most kMaxKernelSize pixels across (the contexts' maximum kernel width and height).
-    KernelExtent appliedExtent(const Settings& settings, const KernelKey& applied) const;
+    KernelSpan appliedSpan(const Settings& settings, const KernelKey& applied) const;
     bool bloomEveryFrame() const;
     DisplayConstants displayConstants(VkExtent2D target, VkExtent2D image) const;
     void recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc);
@@ -248,7 +248,7 @@ class Viewer
     /// Copies the bloom and kernel settings (not the display ones) from `from` to `to`.
     static void copySettings(const Settings& from, Settings& to);
     /// How large the kernel appears: native, pixels across, or a fraction of the frame's diagonal.
-    void drawKernelExtent(Settings& e);
+    void drawKernelSpan(Settings& e);
     void drawPlan();
     void drawTimings();
     Settings& edited() { return editB_ ? settingsB_ : settings_; }

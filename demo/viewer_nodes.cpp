@@ -262,8 +262,8 @@ bool Viewer::makePlan(BloomNode& node, const PlanKey& key)
     pi.axisOrder = key.axisOrder;
     pi.storagePrecision = key.storage;
     pi.resolution = key.resolution;
-    pi.kernelScaleUnit = key.extent.unit;
-    pi.kernelScale = key.extent.value;
+    pi.kernelSpanUnit = key.extent.unit;
+    pi.kernelSpan = key.extent.value;
     if (const FftbResult r = node.context.createBloomPlan(pi, node.plan, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCreateBloomPlan");

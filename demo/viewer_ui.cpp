@@ -33,7 +33,7 @@ void enumCombo(const char* label, Enum* value, const SettingName<Enum> (&names)[
     if (ImGui::Combo(label, &index, items, int(N)))
         *value = names[index].value;
 }
-const char* const kKernelExtentNames[] = {"native (a texel a pixel)", "pixels", "fraction of the diagonal"};
+const char* const kKernelSpanNames[] = {"native (a texel a pixel)", "pixels", "fraction of the diagonal"};
 
 } // namespace
 
@@ -252,7 +252,7 @@ void Viewer::drawUi()
         int sizeLog2 = int(std::log2(e.kernelSize));
         ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
         e.kernelSize = 1 << sizeLog2;
-        drawKernelExtent(e);
+        drawKernelSpan(e);
         ImGui::SliderFloat("Rotation", &e.kernelRotationDegrees, -180.0f, 180.0f, "%.1f deg",
                            ImGuiSliderFlags_AlwaysClamp);
         ImGui::SliderFloat2("Centre offset", e.kernelCentreOffset.data(), -1.0f, 1.0f, "%.3f",
@@ -386,7 +386,7 @@ void Viewer::copySettings(const Settings& from, Settings& to)
     to.storage = from.storage;
     to.resolution = from.resolution;
     to.kernelSize = from.kernelSize;
-    to.kernelExtent = from.kernelExtent;
+    to.kernelSpan = from.kernelSpan;
     to.kernelFile = from.kernelFile;
     to.aperture = from.aperture;
     to.airyRadiusTexels = from.airyRadiusTexels;
@@ -394,27 +394,26 @@ void Viewer::copySettings(const Settings& from, Settings& to)
     to.kernelCentreOffset = from.kernelCentreOffset;
 }
 
-void Viewer::drawKernelExtent(Settings& e)
+void Viewer::drawKernelSpan(Settings& e)
 {
     const double diagonal = std::max(std::hypot(double(input_.width), double(input_.height)), 1.0);
-    int unit = int(e.kernelExtent.unit);
-    if (ImGui::Combo("Extent", &unit, kKernelExtentNames, 3) && unit != int(e.kernelExtent.unit))
+    int unit = int(e.kernelSpan.unit);
+    if (ImGui::Combo("Span", &unit, kKernelSpanNames, 3) && unit != int(e.kernelSpan.unit))
     {
         // The new unit starts at the kernel's native span, so switching alone changes nothing on screen.
-        e.kernelExtent.unit = FftbKernelScaleUnit(unit); // the combo's items are the unit's values 0 .. 2
-        e.kernelExtent.value =
-            float(e.kernelExtent.unit == FFTB_KERNEL_SCALE_FRAME_DIAGONAL ? e.kernelSize / diagonal : e.kernelSize);
+        e.kernelSpan.unit = FftbKernelSpanUnit(unit); // the combo's items are the unit's values 0 .. 2
+        e.kernelSpan.value =
+            float(e.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL ? e.kernelSize / diagonal : e.kernelSize);
     }
     const ImGuiSliderFlags flags = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
-    if (e.kernelExtent.unit == FFTB_KERNEL_SCALE_PIXELS)
-        ImGui::SliderFloat("Pixels", &e.kernelExtent.value, 1.0f, float(kMaxKernelSize), "%.0f across", flags);
-    else if (e.kernelExtent.unit == FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
-        ImGui::SliderFloat("Of diagonal", &e.kernelExtent.value, 0.001f, float(kMaxKernelSize / diagonal), "%.3f",
-                           flags);
-    const KernelExtent applied = appliedExtent(e, nodes_[editB_ ? 1 : 0].applied);
-    if (!e.kernelExtent.native() && applied.native())
+    if (e.kernelSpan.unit == FFTB_KERNEL_SPAN_PIXELS)
+        ImGui::SliderFloat("Pixels", &e.kernelSpan.value, 1.0f, float(kMaxKernelSize), "%.0f across", flags);
+    else if (e.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+        ImGui::SliderFloat("Of diagonal", &e.kernelSpan.value, 0.001f, float(kMaxKernelSize / diagonal), "%.3f", flags);
+    const KernelSpan applied = appliedSpan(e, nodes_[editB_ ? 1 : 0].applied);
+    if (!e.kernelSpan.native() && applied.native())
         ImGui::TextDisabled("the exact spectrum is not scaled: native");
-    else if (applied.unit != e.kernelExtent.unit)
+    else if (applied.unit != e.kernelSpan.unit)
         ImGui::TextDisabled("clamped to %d pixels, the largest kernel extent", kMaxKernelSize);
 }
 

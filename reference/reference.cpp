@@ -198,7 +198,8 @@ struct HalfSpectrum
     }
 
     /// Bilinear (tent) interpolation at continuous frequency (u, v), periodic in S: the sampling rule of the
-    /// resampled spectrum mode (seeds/000). Symmetric under (u, v) -> (-u, -v), so it keeps Hermitian symmetry.
+    /// resampled spectrum mode ("FFT Bloom Optimized to the Bone"). Symmetric under (u, v) -> (-u, -v), so it keeps
+    /// Hermitian symmetry.
     std::complex<double> bilinear(double u, double v) const
     {
         const double fu = std::floor(u), fv = std::floor(v);
@@ -526,7 +527,7 @@ Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter
                 const double b = tint[std::size_t(c)] * bloom.at(x, y, c);
                 const double v = mode == FFTB_OUTPUT_MODE_BLOOM       ? b
                                  : mode == FFTB_OUTPUT_MODE_COMPOSITE ? in[c] + intensity * (b - p[c])
-                                                                 : in[c] + intensity * b;
+                                                                      : in[c] + intensity * b;
                 out.at(x, y, c) = float(v);
             }
         }

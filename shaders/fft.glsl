@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The one FFT of every pass: mixed-radix (8/4/2/3/5/7) Stockham autosort in shared memory, natural order in and out.
 // Lines longer than shared memory holds (N > 4096) run one radix-R stage in registers first (the "virtual threads"
-// of seeds/000), then R sub-FFTs of length M = N / R in shared memory, one after the other (four-step FFT).
-// A pass puts a line into its invocation's slots with fftPut, calls fftRun and reads the slots back with fftGet; the
-// FFT knows nothing of images or buffers (the accessor pattern of seeds/000). Forward is unnormalized,
-// exp(-2 pi i k n / N).
+// of "FFT Bloom Optimized to the Bone"), then R sub-FFTs of length M = N / R in shared memory, one after the other
+// (four-step FFT). A pass puts a line into its invocation's slots with fftPut, calls fftRun and reads the slots back
+// with fftGet; the FFT knows nothing of images or buffers (the accessor pattern of "FFT Bloom Optimized to the Bone").
+// Forward is unnormalized, exp(-2 pi i k n / N).
 #ifndef FFTB_FFT_GLSL
 #define FFTB_FFT_GLSL
 

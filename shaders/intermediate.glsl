@@ -52,7 +52,8 @@ uint intermediateIndex(uint channel, uint k1, uint halfLines, uint v, uint lineC
 }
 
 #ifdef FFTB_FFT_GLSL
-// After a forward FFT of z = a + i b (two real lines packed, seeds/000 "Exploiting the Hermitian Symmetry"),
+// After a forward FFT of z = a + i b (two real lines packed: "FFT Bloom Optimized to the Bone", "Exploiting the
+// Hermitian Symmetry"),
 // stores the half spectra A[k] = (Z[k] + conj Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2,
 // of lines v0 and v0 + 1 at intermediateIndex(channel, k, N/2 + 1, v, lineCount); B only if v0 + 1 < lineCount.
 // Half storage stores A / N and B / N instead: |A[k]| / N <= max |a|, so a frame within fp16's range stays within it

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Kernel spectrum, step 2: forward FFT along the second axis, then the FFT-shift as a phase factor
-// exp(2 pi i (k1 c1 / S1 + k2 c2 / S2)) (DFT shift theorem; seeds/000, "The FFTShift"), which moves the
-// kernel's centre c to the origin: for even S and c = S/2 it is the sign flip (-1)^(k1 + k2).
+// exp(2 pi i (k1 c1 / S1 + k2 c2 / S2)) (DFT shift theorem; "FFT Bloom Optimized to the Bone", "The FFTShift"), which
+// moves the kernel's centre c to the origin: for even S and c = S/2 it is the sign flip (-1)^(k1 + k2).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared/fftb_shared.h"

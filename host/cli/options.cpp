@@ -4,7 +4,7 @@
 
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
-#include "runner/kernel_extent.h"
+#include "runner/kernel_span.h"
 #include "runner/setting_names.h"
 
 #include <CLI/CLI.hpp>
@@ -319,7 +319,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->excludes(kernelFile);
     app.add_option("--kernel-size", o.kernelSize,
                    "the kernel's resolution: the PSF resampled to N x N texels, N a power of two in 2..4096 (its "
-                   "sampling, not how large it appears: --kernel-extent)")
+                   "sampling, not how large it appears: --kernel-span)")
         ->capture_default_str()
         ->check(
             [](const std::string& s) -> std::string
@@ -329,7 +329,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
                     return s + " is not a power of two in 2..4096"; // CLI11 prefixes the option name
                 return "";
             });
-    app.add_option("--kernel-extent", o.kernelExtent,
+    app.add_option("--kernel-span", o.kernelSpan,
                    "how large the kernel appears on the frame: native (one PSF texel per pixel), <n>px (its larger "
                    "side spans n pixels, n <= 4096) or <f>diag (a fraction f of the frame's diagonal: the same look "
                    "at every resolution); not its resolution, --kernel-size")
@@ -337,9 +337,9 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         ->check(
             [](const std::string& s) -> std::string
             {
-                KernelExtent extent;
+                KernelSpan extent;
                 std::string reason;
-                return parseKernelExtent(s, &extent, &reason) ? "" : reason; // CLI11 prefixes the option name
+                return parseKernelSpan(s, &extent, &reason) ? "" : reason; // CLI11 prefixes the option name
             });
     app.add_option("--kernel-rotation", o.batch.settings.kernelRotationDegrees,
                    "degrees the kernel turns, counter-clockwise, about the point that falls on the light")
@@ -526,10 +526,10 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     o.inputs.clear();
     for (const FrameInput& frame : o.frames)
         o.inputs.push_back(frame.path);
-    parseKernelExtent(o.kernelExtent, &settings.kernelExtent, nullptr);
-    if (!settings.kernelExtent.native() && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-        return usage("--kernel-extent " + o.kernelExtent +
-                     ": a kernel extent other than native needs --spectrum "
+    parseKernelSpan(o.kernelSpan, &settings.kernelSpan, nullptr);
+    if (!settings.kernelSpan.native() && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
+        return usage("--kernel-span " + o.kernelSpan +
+                     ": a kernel span other than native needs --spectrum "
                      "resampled");
     if (settings.resolution == FFTB_BLOOM_RESOLUTION_HALF && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
         return usage("--resolution half: needs --spectrum resampled (the kernel at half its extent)");

@@ -143,12 +143,12 @@ void BloomStage::submit(Texels rgba, const ImageLayout& layout, uint32_t kernelS
 {
     // A fraction of the diagonal is one of the display window's (the whole picture), not of the data window, which
     // overscan enlarges and crops shrink from frame to frame. A display window of the frame's own extent leaves it
-    // to the plugin (FFTB_KERNEL_SCALE_FRAME_DIAGONAL, the same span in double precision).
+    // to the plugin (FFTB_KERNEL_SPAN_FRAME_DIAGONAL, the same span in double precision).
     BloomSettings settings = options_.settings;
     const Box2i& display = layout.displayWindow;
     const double width = double(display.maxX) - display.minX + 1.0, height = double(display.maxY) - display.minY + 1.0;
     if (!display.empty() && (width != rgba.width || height != rgba.height))
-        settings.kernelExtent = inPixelsOf(settings.kernelExtent, width, height);
+        settings.kernelSpan = inPixelsOf(settings.kernelSpan, width, height);
     if (options_.animatedKernel)
     {
         settings.generatedKernel = options_.animatedKernel;

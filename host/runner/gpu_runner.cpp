@@ -41,7 +41,7 @@ struct PlanKey
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    KernelExtent kernelExtent;
+    KernelSpan kernelSpan;
     bool operator==(const PlanKey&) const = default;
 };
 
@@ -269,7 +269,7 @@ struct GpuRunner::State
         {
             if (extent[2] > FFTB_MAX_KERNEL_LENGTH || extent[3] > FFTB_MAX_KERNEL_LENGTH)
                 throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT,
-                                   "kernel scale " + kernelExtentText(settings.kernelExtent) +
+                                   "kernel scale " + kernelSpanText(settings.kernelSpan) +
                                        ": the kernel's extent on the frame " + std::to_string(extent[2]) + "x" +
                                        std::to_string(extent[3]) + " is past " +
                                        std::to_string(FFTB_MAX_KERNEL_LENGTH) + " pixels (FFTB_MAX_KERNEL_LENGTH)");
@@ -298,7 +298,7 @@ struct GpuRunner::State
     {
         const FftbBloomPlanCreateInfo pi = prepareFor(w, h, psf, settings);
         const PlanKey key{
-            w, h, settings.padding, settings.axisOrder, settings.storage, settings.resolution, settings.kernelExtent};
+            w, h, settings.padding, settings.axisOrder, settings.storage, settings.resolution, settings.kernelSpan};
         for (const auto& [made, plan] : plans)
             if (made == key)
                 return plan;
@@ -356,8 +356,8 @@ FftbBloomPlanCreateInfo planInfoOf(const BloomSettings& settings, uint32_t width
     pi.axisOrder = settings.axisOrder;
     pi.storagePrecision = settings.storage;
     pi.resolution = settings.resolution;
-    pi.kernelScaleUnit = settings.kernelExtent.unit;
-    pi.kernelScale = settings.kernelExtent.value;
+    pi.kernelSpanUnit = settings.kernelSpan.unit;
+    pi.kernelSpan = settings.kernelSpan.value;
     return pi;
 }
 

@@ -5,7 +5,7 @@
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
 #include "image/image.h"
-#include "runner/kernel_extent.h"
+#include "runner/kernel_span.h"
 
 #include <array>
 #include <cstddef>
@@ -46,7 +46,7 @@ struct BloomSettings
     float intensity = 0.25f;
     std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
     PrefilterSettings prefilter;                 ///< p = prefilter(in); off by default
-    KernelExtent kernelExtent;                   ///< how large the kernel appears on the frame; native by default
+    KernelSpan kernelSpan;                       ///< how large the kernel appears on the frame; native by default
     /// how the passes store the frame's spectrum; fp16 is for frames without extreme highlights (FftbStoragePrecision)
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     /// the resolution the bloom is convolved at; half needs the resampled spectrum (FftbBloomResolution)

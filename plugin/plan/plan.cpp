@@ -24,12 +24,12 @@ uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, FftbPadding p
     return best;
 }
 
-double kernelSpan(const KernelScale& scale, uint32_t imageWidth, uint32_t imageHeight)
+double spanPixels(FftbKernelSpanUnit unit, float span, uint32_t imageWidth, uint32_t imageHeight)
 {
-    if (scale.unit == FFTB_KERNEL_SCALE_PIXELS)
-        return double(scale.value);
-    if (scale.unit == FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
-        return double(scale.value) * std::hypot(double(imageWidth), double(imageHeight));
+    if (unit == FFTB_KERNEL_SPAN_PIXELS)
+        return double(span);
+    if (unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+        return double(span) * std::hypot(double(imageWidth), double(imageHeight));
     return 0.0;
 }
 
@@ -136,18 +136,19 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     if (request.spectrumOversampling < 1 || request.spectrumOversampling > kMaxSpectrumOversampling)
         return fail("spectrum oversampling: " + std::to_string(request.spectrumOversampling) + " is not 1 .. " +
                     std::to_string(kMaxSpectrumOversampling));
-    const KernelScale& scale = request.kernelScale;
+    const bool native = request.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE;
     const uint32_t larger = std::max(request.kernelWidth, request.kernelHeight);
     double span = 0.0;
-    if (!scale.native())
+    if (!native)
     {
-        if (scale.unit != FFTB_KERNEL_SCALE_PIXELS && scale.unit != FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
-            return fail("kernel scale: unknown unit");
-        if (!(scale.value > 0.0f) || !std::isfinite(scale.value))
-            return fail("kernel scale: " + std::to_string(scale.value) + " is not finite and > 0");
+        if (request.kernelSpanUnit != FFTB_KERNEL_SPAN_PIXELS &&
+            request.kernelSpanUnit != FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+            return fail("kernel span: unknown unit");
+        if (!(request.kernelSpan > 0.0f) || !std::isfinite(request.kernelSpan))
+            return fail("kernel span: " + std::to_string(request.kernelSpan) + " is not finite and > 0");
         if (request.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-            return fail("kernel scale: needs the resampled spectrum mode");
-        span = kernelSpan(scale, request.imageWidth, request.imageHeight);
+            return fail("kernel span: needs the resampled spectrum mode");
+        span = spanPixels(request.kernelSpanUnit, request.kernelSpan, request.imageWidth, request.imageHeight);
     }
     const bool half = request.halfResolution;
     if (half && request.spectrum == FFTB_SPECTRUM_MODE_EXACT)
@@ -155,10 +156,10 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     const uint32_t scaledWidth = scaledKernelLength(request.kernelWidth, larger, span);
     const uint32_t scaledHeight = scaledKernelLength(request.kernelHeight, larger, span);
     if (scaledWidth > FFTB_MAX_KERNEL_LENGTH || scaledHeight > FFTB_MAX_KERNEL_LENGTH)
-        return fail("kernel scale: the kernel's extent on the frame " + std::to_string(scaledWidth) + "x" +
+        return fail("kernel span: the kernel's extent on the frame " + std::to_string(scaledWidth) + "x" +
                     std::to_string(scaledHeight) + " exceeds " + std::to_string(FFTB_MAX_KERNEL_LENGTH));
     // Half resolution: a frame pixel is half a pixel of the downsampled frame, so the kernel spans half as many.
-    const double halfSpan = (scale.native() ? double(larger) : span) / 2.0;
+    const double halfSpan = (native ? double(larger) : span) / 2.0;
     const uint32_t planWidth = half ? (request.imageWidth + 1) / 2 : request.imageWidth;
     const uint32_t planHeight = half ? (request.imageHeight + 1) / 2 : request.imageHeight;
     const uint32_t planKernelWidth = half ? scaledKernelLength(request.kernelWidth, larger, halfSpan) : scaledWidth;
@@ -171,7 +172,7 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
         a.frameLength = isX ? request.imageWidth : request.imageHeight;
         return a;
     };
-    const std::string marginText = std::string(scale.native() ? " + kernel" : " + scaled kernel") +
+    const std::string marginText = std::string(native ? " + kernel" : " + scaled kernel") +
                                    (request.padding != FFTB_PADDING_MIRROR ? "/2" : " - 1");
     if (axis(true, true).paddedLength == 0)
         return fail("image width: " + std::to_string(request.imageWidth) + marginText + " needs an FFT longer than " +
@@ -183,7 +184,7 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     Plan p;
     p.padding = request.padding;
     p.spectrum = request.spectrum;
-    p.kernelScale = half ? halfSpan / larger : scale.native() ? 1.0 : span / larger;
+    p.kernelScale = half ? halfSpan / larger : native ? 1.0 : span / larger;
     p.halfResolution = half;
     // The first axis must be even, so its length can differ from the one it would get as the second axis.
     const AxisPlan xFirst[2] = {axis(true, true), axis(false, false)};

@@ -16,19 +16,11 @@
 namespace fftb
 {
 
-/// How large the kernel appears on the frame (FftbBloomInfo::kernelScaleUnit, kernelScale): the kernel k of Kw x Kh
-/// texels becomes k_sigma(x) = k(x / sigma) / sigma^2, sigma = span / max(Kw, Kh), whose spectrum is K(sigma f).
-struct KernelScale
-{
-    FftbKernelScaleUnit unit = FFTB_KERNEL_SCALE_NATIVE;
-    float value = 0.0f; ///< Pixels: the span in frame pixels; FrameDiagonal: a fraction of the diagonal; Native: unused
-    bool native() const { return unit == FFTB_KERNEL_SCALE_NATIVE; }
-    bool operator==(const KernelScale&) const = default;
-};
-
-/// Frame pixels the kernel's larger extent spans on a `imageWidth` x `imageHeight` frame: `value` (Pixels),
-/// `value` * sqrt(W^2 + H^2) (FrameDiagonal), in double precision; 0 for Native.
-double kernelSpan(const KernelScale& scale, uint32_t imageWidth, uint32_t imageHeight);
+/// Frame pixels the kernel's larger extent spans on a `imageWidth` x `imageHeight` frame
+/// (FftbBloomPlanCreateInfo::kernelSpanUnit, kernelSpan): `span` (FFTB_KERNEL_SPAN_PIXELS), `span` * sqrt(W^2 + H^2)
+/// (FFTB_KERNEL_SPAN_FRAME_DIAGONAL), in double precision; 0 for FFTB_KERNEL_SPAN_NATIVE. The kernel k of Kw x Kh
+/// texels then becomes k_sigma(x) = k(x / sigma) / sigma^2, sigma = span / max(Kw, Kh), whose spectrum is K(sigma f).
+double spanPixels(FftbKernelSpanUnit unit, float span, uint32_t imageWidth, uint32_t imageHeight);
 
 /// The kernel's extent on the frame in pixels along an axis of `kernelLength` texels when its larger side
 /// `largerKernelLength` = max(Kw, Kh) spans `span` pixels: ceil(span * K / max(Kw, Kh)), at least 1, and exactly
@@ -46,7 +38,10 @@ struct PlanRequest
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     FftbLengthPolicy lengths = FFTB_LENGTH_POLICY_MIXED_RADIX;
-    KernelScale kernelScale; ///< native by default; any other needs FFTB_SPECTRUM_MODE_RESAMPLED
+    /// How large the kernel appears (FftbBloomPlanCreateInfo's fields): native by default; any other unit needs
+    /// FFTB_SPECTRUM_MODE_RESAMPLED
+    FftbKernelSpanUnit kernelSpanUnit = FFTB_KERNEL_SPAN_NATIVE;
+    float kernelSpan = 0.0f;
     /// Resampled mode: the stored spectrum is oversampling * pow2Ceil(K) long per axis, 1 .. kMaxSpectrumOversampling.
     uint32_t spectrumOversampling = kDefaultSpectrumOversampling;
     /// Half-resolution bloom (FFTB_BLOOM_RESOLUTION_HALF): the passes convolve the frame downsampled 2x per axis,

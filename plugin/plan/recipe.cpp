@@ -77,15 +77,15 @@ bool checkPlanFields(const FftbBloomPlanCreateInfo& info, const Extents& max, co
         return refuse(refusal, invalid,
                       "resolution: FFTB_BLOOM_RESOLUTION_HALF needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this "
                       "one is exact");
-    if (info.kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
-        return refuse(refusal, invalid, "kernelScaleUnit: unknown value");
-    if (info.kernelScaleUnit == FFTB_KERNEL_SCALE_NATIVE)
+    if (info.kernelSpanUnit > FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+        return refuse(refusal, invalid, "kernelSpanUnit: unknown value");
+    if (info.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE)
         return true;
-    if (!(info.kernelScale > 0.0f) || !std::isfinite(info.kernelScale))
-        return refuse(refusal, invalid, "kernelScale: must be finite and > 0");
+    if (!(info.kernelSpan > 0.0f) || !std::isfinite(info.kernelSpan))
+        return refuse(refusal, invalid, "kernelSpan: must be finite and > 0");
     if (exact)
         return refuse(refusal, invalid,
-                      "kernelScaleUnit: a kernel scale needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this one is "
+                      "kernelSpanUnit: a kernel span needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this one is "
                       "exact");
     return true;
 }
@@ -206,19 +206,22 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
     request.axisOrder = info.axisOrder;
     request.spectrum = kernel.mode;
     request.lengths = lengths;
-    if (info.kernelScaleUnit != FFTB_KERNEL_SCALE_NATIVE)
-        request.kernelScale = {info.kernelScaleUnit, info.kernelScale};
+    if (info.kernelSpanUnit != FFTB_KERNEL_SPAN_NATIVE)
+    {
+        request.kernelSpanUnit = info.kernelSpanUnit;
+        request.kernelSpan = info.kernelSpan;
+    }
     request.spectrumOversampling = kernel.resampling.oversampling;
     request.halfResolution = info.resolution == FFTB_BLOOM_RESOLUTION_HALF;
     // The padding (so the scratch) is sized for the maximum kernel extent: no kernel may cover more of the frame. At
     // full resolution the plan's kernel lengths on the frame are the kernel's extent (fftbGetKernelExtent).
-    const double span = kernelSpan(request.kernelScale, info.width, info.height);
+    const double span = spanPixels(request.kernelSpanUnit, request.kernelSpan, info.width, info.height);
     const uint32_t larger = std::max(kernel.width, kernel.height);
     const uint32_t extentWidth = scaledKernelLength(kernel.width, larger, span);
     const uint32_t extentHeight = scaledKernelLength(kernel.height, larger, span);
     if (extentWidth > max.kernelExtentWidth || extentHeight > max.kernelExtentHeight)
         return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
-                      std::string(info.kernelScaleUnit == FFTB_KERNEL_SCALE_NATIVE ? "kernel" : "kernelScale") +
+                      std::string(info.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE ? "kernel" : "kernelSpan") +
                           ": the kernel's extent on the frame " + extentText(extentWidth, extentHeight) +
                           " is larger than the context's maximum kernel extent " +
                           extentText(max.kernelExtentWidth, max.kernelExtentHeight) +

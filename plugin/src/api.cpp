@@ -310,16 +310,12 @@ FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* info, uint32_t ker
 {
     if (!info || !extentWidth || !extentHeight || info->sType != FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO ||
         info->width == 0 || info->height == 0 || kernelWidth == 0 || kernelHeight == 0 ||
-        info->kernelScaleUnit > FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
+        info->kernelSpanUnit > FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    fftb::KernelScale scale;
-    if (info->kernelScaleUnit != FFTB_KERNEL_SCALE_NATIVE)
-    {
-        if (!(info->kernelScale > 0.0f) || !std::isfinite(info->kernelScale))
-            return FFTB_ERROR_INVALID_ARGUMENT;
-        scale = {info->kernelScaleUnit, info->kernelScale};
-    }
-    const double span = fftb::kernelSpan(scale, info->width, info->height);
+    if (info->kernelSpanUnit != FFTB_KERNEL_SPAN_NATIVE &&
+        !(info->kernelSpan > 0.0f && std::isfinite(info->kernelSpan)))
+        return FFTB_ERROR_INVALID_ARGUMENT;
+    const double span = fftb::spanPixels(info->kernelSpanUnit, info->kernelSpan, info->width, info->height);
     const uint32_t larger = std::max(kernelWidth, kernelHeight);
     *extentWidth = fftb::scaledKernelLength(kernelWidth, larger, span);
     *extentHeight = fftb::scaledKernelLength(kernelHeight, larger, span);

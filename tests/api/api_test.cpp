@@ -965,14 +965,14 @@ TEST_F(ApiTest, CreateBloomPlanRejectsABadFieldNamingIt)
          "storagePrecision"},
         {[](FftbBloomPlanCreateInfo& i) { i.resolution = FftbBloomResolution(2); }, FFTB_ERROR_INVALID_ARGUMENT,
          "resolution"},
-        {[](FftbBloomPlanCreateInfo& i) { i.kernelScaleUnit = FftbKernelScaleUnit(3); }, FFTB_ERROR_INVALID_ARGUMENT,
-         "kernelScaleUnit"},
+        {[](FftbBloomPlanCreateInfo& i) { i.kernelSpanUnit = FftbKernelSpanUnit(3); }, FFTB_ERROR_INVALID_ARGUMENT,
+         "kernelSpanUnit"},
         {[](FftbBloomPlanCreateInfo& i)
          {
-             i.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-             i.kernelScale = std::numeric_limits<float>::quiet_NaN();
+             i.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+             i.kernelSpan = std::numeric_limits<float>::quiet_NaN();
          },
-         FFTB_ERROR_INVALID_ARGUMENT, "kernelScale"},
+         FFTB_ERROR_INVALID_ARGUMENT, "kernelSpan"},
     };
     for (const auto& c : cases)
     {
@@ -1264,7 +1264,7 @@ TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
 // Every zero field of the plan's and the frame's info is the documented default, or refused naming the field where no
 // default is safe (docs/integration.md, "Per-frame settings").
 static_assert(FFTB_PADDING_ZERO_NORMALIZED == 0 && FFTB_AXIS_ORDER_AUTO == 0 && FFTB_OUTPUT_MODE_COMPOSITE == 0 &&
-                  FFTB_KERNEL_SCALE_NATIVE == 0 && FFTB_STORAGE_PRECISION_FLOAT32 == 0 &&
+                  FFTB_KERNEL_SPAN_NATIVE == 0 && FFTB_STORAGE_PRECISION_FLOAT32 == 0 &&
                   FFTB_SPECTRUM_MODE_RESAMPLED == 0 && FFTB_SPECTRUM_INTERPOLATION_ES == 0 &&
                   FFTB_LENGTH_POLICY_MIXED_RADIX == 0 && FFTB_BLOOM_RESOLUTION_FULL == 0,
               "the defaults the header documents are the zero values");
@@ -1552,12 +1552,12 @@ TEST_F(ApiTest, KernelResolutionAndKernelExtentHaveTheirOwnMaxima)
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelResolutionWidth");
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
     FftbBloomPlanCreateInfo planInfo = validPlanInfo();
-    planInfo.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    planInfo.kernelScale = 65.0f;
+    planInfo.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    planInfo.kernelSpan = 65.0f;
     FftbBloomPlan bloomPlan = nullptr;
     EXPECT_EQ(createPlan(planInfo, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelExtentWidth");
-    planInfo.kernelScale = 64.0f; // 64 x 32 pixels: within the extent, four times the resolution
+    planInfo.kernelSpan = 64.0f; // 64 x 32 pixels: within the extent, four times the resolution
     bloomPlan = plan(planInfo);
     ASSERT_NE(bloomPlan, nullptr);
     FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
@@ -1766,24 +1766,24 @@ TEST(KernelExtent, IsTheResolutionAtNativeScaleAndCeilSigmaKOtherwise)
     ASSERT_EQ(fftbGetKernelExtent(&info, 64, 32, &w, &h), FFTB_SUCCESS);
     EXPECT_EQ(w, 64u);
     EXPECT_EQ(h, 32u);
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    info.kernelScale = 100.0f; // sigma 100 / 64: 32 texels span 50 pixels
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    info.kernelSpan = 100.0f; // sigma 100 / 64: 32 texels span 50 pixels
     ASSERT_EQ(fftbGetKernelExtent(&info, 64, 32, &w, &h), FFTB_SUCCESS);
     EXPECT_EQ(w, 100u);
     EXPECT_EQ(h, 50u);
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_FRAME_DIAGONAL;
-    info.kernelScale = 0.201f; // 100.5 pixels
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_FRAME_DIAGONAL;
+    info.kernelSpan = 0.201f; // 100.5 pixels
     ASSERT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_SUCCESS);
     EXPECT_EQ(w, 51u);
     EXPECT_EQ(h, 101u);
-    info.kernelScale = -1.0f;
+    info.kernelSpan = -1.0f;
     EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
-    info.kernelScale = std::numeric_limits<float>::quiet_NaN();
+    info.kernelSpan = std::numeric_limits<float>::quiet_NaN();
     EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
-    info.kernelScale = 1.0f;
-    info.kernelScaleUnit = FftbKernelScaleUnit(3);
+    info.kernelSpan = 1.0f;
+    info.kernelSpanUnit = FftbKernelSpanUnit(3);
     EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_NATIVE;
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_NATIVE;
     EXPECT_EQ(fftbGetKernelExtent(&info, 0, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, nullptr, &h), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(fftbGetKernelExtent(nullptr, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
@@ -1805,48 +1805,48 @@ TEST_F(ApiTest, CreateBloomPlanChecksTheKernelScaleNamingTheField)
     FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     FftbBloomPlanCreateInfo info = validPlanInfo(); // 16 x 16: diagonal 22.6
     FftbBloomPlan bloomPlan = nullptr;
-    for (const FftbKernelScaleUnit unit : {FFTB_KERNEL_SCALE_PIXELS, FFTB_KERNEL_SCALE_FRAME_DIAGONAL})
+    for (const FftbKernelSpanUnit unit : {FFTB_KERNEL_SPAN_PIXELS, FFTB_KERNEL_SPAN_FRAME_DIAGONAL})
         for (const float scale : {0.0f, -2.0f, nan, inf, -inf})
         {
-            info.kernelScaleUnit = unit;
-            info.kernelScale = scale;
+            info.kernelSpanUnit = unit;
+            info.kernelSpan = scale;
             EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_INVALID_ARGUMENT) << unit << " " << scale;
-            expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelScale: must be finite and > 0");
+            expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelSpan: must be finite and > 0");
         }
-    info.kernelScaleUnit = FftbKernelScaleUnit(3);
-    info.kernelScale = 4.0f;
+    info.kernelSpanUnit = FftbKernelSpanUnit(3);
+    info.kernelSpan = 4.0f;
     EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelScaleUnit");
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelSpanUnit");
     // The scaled extent, 17 x 9 or 23 x 12, is past the context's maximum kernel extent of 16 x 8.
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    info.kernelScale = 16.5f;
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    info.kernelSpan = 16.5f;
     EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
-    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale: the kernel's extent on the frame 17x9");
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_FRAME_DIAGONAL;
-    info.kernelScale = 1.0f;
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelSpan: the kernel's extent on the frame 17x9");
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_FRAME_DIAGONAL;
+    info.kernelSpan = 1.0f;
     EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
-    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale");
-    info.kernelScale = 3.0e38f; // the span overflows to infinity
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelSpan");
+    info.kernelSpan = 3.0e38f; // the span overflows to infinity
     EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_DEVICE_LIMIT);
-    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelScale");
-    info.kernelScale = 0.5f; // 11.3 pixels: 12 x 6
+    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "kernelSpan");
+    info.kernelSpan = 0.5f; // 11.3 pixels: 12 x 6
     bloomPlan = plan(info);
     ASSERT_NE(bloomPlan, nullptr);
     ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.kernelExtentWidth, 12u);
     EXPECT_EQ(node.kernelExtentHeight, 6u);
     EXPECT_DOUBLE_EQ(node.kernelScale, double(0.5f) * std::hypot(16.0, 16.0) / 8.0);
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    info.kernelScale = 16.0f; // exactly the maximum
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    info.kernelSpan = 16.0f; // exactly the maximum
     EXPECT_NE(plan(info), nullptr);
-    info.kernelScale = 0.25f; // smaller than a texel
+    info.kernelSpan = 0.25f; // smaller than a texel
     bloomPlan = plan(info);
     ASSERT_NE(bloomPlan, nullptr);
     ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.kernelExtentWidth, 1u);
     EXPECT_EQ(node.kernelExtentHeight, 1u);
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_NATIVE;
-    info.kernelScale = nan; // not read
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_NATIVE;
+    info.kernelSpan = nan; // not read
     EXPECT_NE(plan(info), nullptr);
     EXPECT_TRUE(messages_.empty());
 
@@ -1854,8 +1854,8 @@ TEST_F(ApiTest, CreateBloomPlanChecksTheKernelScaleNamingTheField)
     exact.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
     ASSERT_EQ(createKernel(exact), FFTB_SUCCESS);
     info = validPlanInfo();
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    info.kernelScale = 8.0f;
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    info.kernelSpan = 8.0f;
     EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FFTB_SPECTRUM_MODE_RESAMPLED");
 }
@@ -1920,8 +1920,8 @@ TEST_F(ApiTest, DescribeNodeReportsThePaddingOfTheScaledKernel)
     info.padding = FFTB_PADDING_MIRROR;
     FftbNodeDescription native{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(plan(info), &native), FFTB_SUCCESS);
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    info.kernelScale = 16.0f; // 16 x 8 pixels: mirror padding needs L + 15 and L + 7
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    info.kernelSpan = 16.0f; // 16 x 8 pixels: mirror padding needs L + 15 and L + 7
     FftbNodeDescription scaled{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(plan(info), &scaled), FFTB_SUCCESS);
     EXPECT_GE(scaled.paddedWidth, 40u + 15);

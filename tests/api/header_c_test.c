@@ -109,8 +109,8 @@ static int useEveryType(void)
     planInfo.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
     planInfo.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
     planInfo.resolution = FFTB_BLOOM_RESOLUTION_HALF;
-    planInfo.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    planInfo.kernelScale = 256.0f;
+    planInfo.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    planInfo.kernelSpan = 256.0f;
 
     views.pNext = &images;
     views.viewCount = 2;

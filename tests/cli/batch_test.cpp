@@ -133,7 +133,7 @@ TEST_F(BatchTest, KernelExtentIsInTheReportAndTheVerboseLine)
     const std::vector<fs::path> inputs = writeInputs(2, 30); // 30 x 30 and 33 x 28
     fs::create_directory(file("out"));
     const CliResult r =
-        batch(inputs, file("out"), "-v --kernel-extent 0.25diag --padding mirror --report " + quote(file("r.json")));
+        batch(inputs, file("out"), "-v --kernel-span 0.25diag --padding mirror --report " + quote(file("r.json")));
     ASSERT_EQ(r.code, 0) << r.err;
     const nlohmann::json report = readReport(file("r.json"));
     ASSERT_EQ(report["frames"].size(), 2u);
@@ -482,7 +482,7 @@ TEST_F(BatchTest, SettingsRefusedForEveryFrameAndMissingFoldersStopTheRunBeforeA
         {quoted(inputs) + out + " --report " + quote(file("a-not-an-image.exr") / "report.json"), "no such folder"},
         // lavapipe's maxStorageBufferRange is 128 MiB: a 4096-texel kernel's buffers do not fit in it.
         {quoted(inputs) + out + " --kernel-size 4096", "maxStorageBufferRange of"},
-        {quoted(inputs) + out + " --kernel-size 8 --kernel-extent 4096px", "maxStorageBufferRange of"},
+        {quoted(inputs) + out + " --kernel-size 8 --kernel-span 4096px", "maxStorageBufferRange of"},
     };
     for (const auto& c : cases)
     {

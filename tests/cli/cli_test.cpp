@@ -518,22 +518,22 @@ TEST_F(CliTest, KernelExtentOtherThanPixelsFractionOrNativeIsUsageError)
     for (const char* bad : {"abc", "100", "px", "0px", "-5px", "+5px", "5000px", "1e2px", "nanpx", "infdiag", "0diag",
                             "0.5 diag", "0.5diagonal", "Native"})
     {
-        const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-extent '" + std::string(bad) + "'");
-        expectRefused(r, before, "--kernel-extent", bad);
+        const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-span '" + std::string(bad) + "'");
+        expectRefused(r, before, "--kernel-span", bad);
         EXPECT_EQ(r.code, 2) << bad;
     }
-    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-extent 4097px");
-    expectRefused(r, before, "--kernel-extent", "more than 4096 pixels");
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-span 4097px");
+    expectRefused(r, before, "--kernel-span", "more than 4096 pixels");
 }
 
 TEST_F(CliTest, KernelExtentNeedsTheResampledSpectrum)
 {
     writeInput();
     const auto before = listing();
-    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-extent 12px");
-    expectRefused(r, before, "--kernel-extent", "--spectrum resampled");
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-span 12px");
+    expectRefused(r, before, "--kernel-span", "--spectrum resampled");
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-extent native").code, 0);
+    EXPECT_EQ(bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-span native").code, 0);
 }
 
 TEST_F(CliTest, HalfResolutionNeedsTheResampledSpectrumAndChangesTheBloom)
@@ -556,10 +556,10 @@ TEST_F(CliTest, HalfResolutionNeedsTheResampledSpectrumAndChangesTheBloom)
     EXPECT_NE(channel(readImage(file("half.exr").string()), "R").values, channel(full, "R").values);
 }
 
-// --kernel-extent <f>diag measures the display window (the whole picture), not the data window: a 24 x 16 data window
+// --kernel-span <f>diag measures the display window (the whole picture), not the data window: a 24 x 16 data window
 // inside a 48 x 32 display window blooms as with the pixels f sqrt(48^2 + 32^2), and unlike the same pixels with
 // display window = data window.
-TEST_F(CliTest, KernelExtentDiagonalIsTheDisplayWindows)
+TEST_F(CliTest, KernelSpanDiagonalIsTheDisplayWindows)
 {
     Image overscan = makeImage(24, 16, {"R", "G", "B"}, PixelType::Float);
     overscan.layout.dataWindow = {0, 0, 23, 15};
@@ -570,9 +570,9 @@ TEST_F(CliTest, KernelExtentDiagonalIsTheDisplayWindows)
     writeExr(file("plain.exr").string(), plain);
     char pixels[32];
     std::snprintf(pixels, sizeof pixels, "%.9gpx", double(float(0.25 * std::sqrt(48.0 * 48.0 + 32.0 * 32.0))));
-    ASSERT_EQ(bloom(file("overscan.exr"), file("diag.exr"), "--kernel-extent 0.25diag").code, 0);
-    ASSERT_EQ(bloom(file("overscan.exr"), file("px.exr"), "--kernel-extent " + std::string(pixels)).code, 0);
-    ASSERT_EQ(bloom(file("plain.exr"), file("plain_diag.exr"), "--kernel-extent 0.25diag").code, 0);
+    ASSERT_EQ(bloom(file("overscan.exr"), file("diag.exr"), "--kernel-span 0.25diag").code, 0);
+    ASSERT_EQ(bloom(file("overscan.exr"), file("px.exr"), "--kernel-span " + std::string(pixels)).code, 0);
+    ASSERT_EQ(bloom(file("plain.exr"), file("plain_diag.exr"), "--kernel-span 0.25diag").code, 0);
     const Image diag = readImage(file("diag.exr").string());
     EXPECT_EQ(channel(diag, "R").values, channel(readImage(file("px.exr").string()), "R").values) << pixels;
     EXPECT_NE(channel(diag, "R").values, channel(readImage(file("plain_diag.exr").string()), "R").values);
@@ -629,18 +629,18 @@ TEST_F(CliTest, KernelExtentTooLargeForAFrameFailsItNamingTheScale)
 {
     writeInput(); // 24 x 16: 200 diagonals are 5769 pixels, past the largest kernel extent
     const auto before = listing();
-    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-extent 200diag");
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--kernel-span 200diag");
     expectRefused(r, before, "in.exr", "kernel scale");
     EXPECT_EQ(r.code, 1);
 }
 
-TEST_F(CliTest, KernelExtentChangesTheBloomAndNativeIsTheDefault)
+TEST_F(CliTest, KernelSpanChangesTheBloomAndNativeIsTheDefault)
 {
     writeInput("in.exr", PixelType::Float);
     ASSERT_EQ(bloom(file("in.exr"), file("default.exr")).code, 0);
-    ASSERT_EQ(bloom(file("in.exr"), file("native.exr"), "--kernel-extent native").code, 0);
-    ASSERT_EQ(bloom(file("in.exr"), file("same.exr"), "--kernel-extent 8px").code, 0); // 8 texels over 8 pixels
-    const CliResult r = bloom(file("in.exr"), file("wide.exr"), "--kernel-extent 0.5diag");
+    ASSERT_EQ(bloom(file("in.exr"), file("native.exr"), "--kernel-span native").code, 0);
+    ASSERT_EQ(bloom(file("in.exr"), file("same.exr"), "--kernel-span 8px").code, 0); // 8 texels over 8 pixels
+    const CliResult r = bloom(file("in.exr"), file("wide.exr"), "--kernel-span 0.5diag");
     ASSERT_EQ(r.code, 0) << r.err;
     const Image reference = readImage(file("default.exr").string());
     for (const char* name : {"native.exr", "same.exr", "wide.exr"})
@@ -700,7 +700,7 @@ TEST_F(CliTest, HelpListsEveryOption)
                                "--threshold",
                                "--knee",
                                "--bloom-clamp",
-                               "--kernel-extent",
+                               "--kernel-span",
                                "--interpolation-width",
                                "--spectrum-oversampling"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " missing from --help:\n" << r.out;

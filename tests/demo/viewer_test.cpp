@@ -491,9 +491,9 @@ TEST_F(ViewerTest, PlanSettingChangedWhileRunningMatchesTheSettingGivenAtStart)
     const std::string scene = writeScene().string();
     const std::string settings = "view=bloom ui=off exposure=2 rerun=always";
     const Screenshot native = screenshot(scene, "native.png", settings);
-    const Screenshot wider = screenshot(scene, "wider.png", settings + " kernel-extent=128px", 4);
+    const Screenshot wider = screenshot(scene, "wider.png", settings + " kernel-span=128px", 4);
     const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("changed.png")) +
-                               " --frames 4 --settings kernel-size=64 " + settings + " --later kernel-extent=128px");
+                               " --frames 4 --settings kernel-size=64 " + settings + " --later kernel-span=128px");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     const Screenshot changed = load(file("changed.png"));
@@ -655,18 +655,18 @@ TEST_F(ViewerTest, PlanThePluginRefusesFailsTheScreenshotWithOneLine)
     EXPECT_FALSE(fs::exists(file("out.png")));
 }
 
-TEST_F(ViewerTest, KernelExtentOfTheKernelsOwnSizeIsNativeAndALargerOneIsNot)
+TEST_F(ViewerTest, KernelSpanOfTheKernelsOwnSizeIsNativeAndALargerOneIsNot)
 {
     const std::string scene = writeScene().string();
     // A: the 64-texel kernel at native scale; B (in A's resampled mode): its 64 texels over 64 pixels (sigma 1), then
     // over a fifth of the 320 x 200 scene's diagonal (75 pixels, sigma 1.18).
     const Screenshot same =
-        screenshot(scene, "same.png", "view=difference ui=off b.spectrum=resampled b.kernel-extent=64px");
+        screenshot(scene, "same.png", "view=difference ui=off b.spectrum=resampled b.kernel-span=64px");
     ASSERT_EQ(same.width, kWidth);
     EXPECT_EQ(same.brightest(), 0.0f);
-    const Screenshot wider = screenshot(
-        scene, "wider.png",
-        "view=difference ui=off compare=bloom difference-gain=8 b.spectrum=resampled b.kernel-extent=0.2diag");
+    const Screenshot wider =
+        screenshot(scene, "wider.png",
+                   "view=difference ui=off compare=bloom difference-gain=8 b.spectrum=resampled b.kernel-span=0.2diag");
     ASSERT_EQ(wider.width, kWidth);
     const auto [lx, ly] = lights_[1];
     EXPECT_GT(wider.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
@@ -721,7 +721,7 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
                            "precision=fp16",
                            "resolution=half",
                            "kernel-size=128",
-                           "kernel-extent=0.25diag",
+                           "kernel-span=0.25diag",
                            "kernel-rotation=-12.5",
                            "kernel-centre-offset=0.1,-0.2",
                            "blades=8",
@@ -857,21 +857,21 @@ TEST(ViewerSettings, KernelExtentKey)
 {
     Settings s;
     std::string error;
-    EXPECT_TRUE(s.kernelExtent.native());
-    EXPECT_TRUE(applySetting(s, "kernel-extent=300px", &error)) << error;
-    EXPECT_EQ(s.kernelExtent.unit, FFTB_KERNEL_SCALE_PIXELS);
-    EXPECT_EQ(s.kernelExtent.value, 300.0f);
-    EXPECT_TRUE(applySetting(s, "kernel-extent=0.25diag", &error)) << error;
-    EXPECT_EQ(s.kernelExtent.unit, FFTB_KERNEL_SCALE_FRAME_DIAGONAL);
-    EXPECT_EQ(s.kernelExtent.value, 0.25f);
-    EXPECT_TRUE(applySetting(s, "kernel-extent=native", &error)) << error;
-    EXPECT_TRUE(s.kernelExtent.native());
-    for (const char* bad : {"kernel-extent=0px", "kernel-extent=-1diag", "kernel-extent=300", "kernel-extent=5000px"})
+    EXPECT_TRUE(s.kernelSpan.native());
+    EXPECT_TRUE(applySetting(s, "kernel-span=300px", &error)) << error;
+    EXPECT_EQ(s.kernelSpan.unit, FFTB_KERNEL_SPAN_PIXELS);
+    EXPECT_EQ(s.kernelSpan.value, 300.0f);
+    EXPECT_TRUE(applySetting(s, "kernel-span=0.25diag", &error)) << error;
+    EXPECT_EQ(s.kernelSpan.unit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL);
+    EXPECT_EQ(s.kernelSpan.value, 0.25f);
+    EXPECT_TRUE(applySetting(s, "kernel-span=native", &error)) << error;
+    EXPECT_TRUE(s.kernelSpan.native());
+    for (const char* bad : {"kernel-span=0px", "kernel-span=-1diag", "kernel-span=300", "kernel-span=5000px"})
     {
         EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
-        EXPECT_NE(error.find("kernel-extent=native|<n>px|<f>diag"), std::string::npos) << error;
+        EXPECT_NE(error.find("kernel-span=native|<n>px|<f>diag"), std::string::npos) << error;
     }
-    EXPECT_TRUE(s.kernelExtent.native());
+    EXPECT_TRUE(s.kernelSpan.native());
 }
 
 } // namespace

@@ -339,8 +339,8 @@ TEST(LargeFrames, MatchTheReference)
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
 
-// FFTB_LENGTH_POLICY_POWER_OF_TWO (seeds/000's padding): same results at lengths the mixed-radix planner does not
-// pick, through a runner whose contexts carry the FftbPlannerInfo.
+// FFTB_LENGTH_POLICY_POWER_OF_TWO ("FFT Bloom Optimized to the Bone"'s padding): same results at lengths the
+// mixed-radix planner does not pick, through a runner whose contexts carry the FftbPlannerInfo.
 TEST(PowerOfTwoLengths, MatchTheReference)
 {
     GpuRunner powerOfTwo(RunnerOptions{-1, true, 1, FFTB_LENGTH_POLICY_POWER_OF_TWO});

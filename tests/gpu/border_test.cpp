@@ -77,7 +77,7 @@ TEST(Borders, FlatFrameKeepsItsBrightnessToTheEdges)
             EXPECT_NEAR(largest, 1.0, 2e-5) << what;
         }
     BloomSettings scaled = flatComposite(FFTB_PADDING_ZERO_NORMALIZED, FFTB_SPECTRUM_MODE_RESAMPLED);
-    scaled.kernelExtent = {FFTB_KERNEL_SCALE_PIXELS, 23.0f};
+    scaled.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, 23.0f};
     const auto [least, largest] = ratioRange(runner().bloom(flatFrame(61, 37), kernel, scaled));
     EXPECT_NEAR(least, 1.0, 2e-5) << describe(61, 37, scaled);
     EXPECT_NEAR(largest, 1.0, 2e-5) << describe(61, 37, scaled);
@@ -130,7 +130,7 @@ TEST(Borders, WeightsFollowTheExtentAndTheKernelScale)
         BloomSettings s;
         s.output = FFTB_OUTPUT_MODE_BLOOM;
         if (step.pixels > 0.0f)
-            s.kernelExtent = {FFTB_KERNEL_SCALE_PIXELS, step.pixels};
+            s.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, step.pixels};
         const Texels frame = randomFrame(step.width, step.height, uint32_t(step.width) + uint32_t(step.pixels));
         EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceFor(frame, kernel, s)), Tolerance::kFp32)
             << describe(step.width, step.height, s);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Kernel scale (FftbBloomPlanCreateInfo::kernelScale): the scaled resampled bloom against the double-precision
-// reference, a scaled Gaussian against a wider one transformed exactly, and the frame-diagonal unit's footprint across
-// resolutions.
+// Kernel scale (FftbBloomPlanCreateInfo::kernelSpanUnit, kernelSpan): the scaled resampled bloom against the
+// double-precision reference, a scaled Gaussian against a wider one transformed exactly, and the frame-diagonal unit's
+// footprint across resolutions.
 #include "gpu_test_support.h"
 #include "plan.h"
 #include "psf/psf.h"
@@ -37,20 +37,20 @@ Texels gaussianKernel(int width, int height, double sx, double sy)
     return kernel;
 }
 
-BloomSettings scaledBloom(FftbPadding padding, KernelScale scale, FftbSpectrumInterpolation interpolation)
+BloomSettings scaledBloom(FftbPadding padding, KernelSpan scale, FftbSpectrumInterpolation interpolation)
 {
     BloomSettings s;
     s.padding = padding;
     s.output = FFTB_OUTPUT_MODE_BLOOM;
     s.interpolation = interpolation;
-    s.kernelExtent = toPublic(scale);
+    s.kernelSpan = scale;
     return s;
 }
 
-/// sigma = span / max(Kw, Kh), written out from FftbBloomPlanCreateInfo::kernelScale's documentation.
-double expectedSigma(const KernelScale& scale, int width, int height, int kernelWidth, int kernelHeight)
+/// sigma = span / max(Kw, Kh), written out from FftbBloomPlanCreateInfo::kernelSpan's documentation.
+double expectedSigma(const KernelSpan& scale, int width, int height, int kernelWidth, int kernelHeight)
 {
-    const double span = scale.unit == FFTB_KERNEL_SCALE_PIXELS
+    const double span = scale.unit == FFTB_KERNEL_SPAN_PIXELS
                             ? double(scale.value)
                             : double(scale.value) * std::sqrt(double(width) * width + double(height) * height);
     return span / std::max(kernelWidth, kernelHeight);
@@ -63,7 +63,7 @@ constexpr int kWidth = 64, kHeight = 48, kKernelWidth = 16, kKernelHeight = 12;
 /// A kernel scale as a test parameter (a type of this file, so that gtest finds PrintTo below).
 struct ScaleCase
 {
-    KernelScale scale;
+    KernelSpan scale;
 };
 
 using ScaleParam = std::tuple<ScaleCase, FftbPadding, FftbSpectrumInterpolation>;
@@ -75,9 +75,9 @@ class ScaledResampledBloom : public ::testing::TestWithParam<ScaleParam>
 std::string scaleName(const ::testing::TestParamInfo<ScaleParam>& param)
 {
     const auto& [c, padding, interpolation] = param.param;
-    const KernelScale& scale = c.scale;
+    const KernelSpan& scale = c.scale;
     const double sigma = expectedSigma(scale, kWidth, kHeight, kKernelWidth, kKernelHeight);
-    return std::string(scale.unit == FFTB_KERNEL_SCALE_PIXELS ? "pixels" : "diagonal") +
+    return std::string(scale.unit == FFTB_KERNEL_SPAN_PIXELS ? "pixels" : "diagonal") +
            (sigma < 1.0 ? "_shrunk" : "_enlarged") + (padding != FFTB_PADDING_MIRROR ? "_zero" : "_mirror") +
            (interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC ? "_cubic" : "_linear");
 }
@@ -91,14 +91,15 @@ void PrintTo(const ScaleParam& param, std::ostream* os)
 TEST_P(ScaledResampledBloom, MatchesReference)
 {
     const auto& [c, padding, interpolation] = GetParam();
-    const KernelScale& scale = c.scale;
+    const KernelSpan& scale = c.scale;
     const BloomSettings s = scaledBloom(padding, scale, interpolation);
     const Texels frame = randomFrame(kWidth, kHeight, 5);
     Texels kernel = randomKernel(kKernelWidth, kKernelHeight, 13);
     normalizePsf(kernel);
 
     PlanRequest request{kWidth, kHeight, kKernelWidth, kKernelHeight, padding};
-    request.kernelScale = scale;
+    request.kernelSpanUnit = scale.unit;
+    request.kernelSpan = scale.value;
     Plan plan;
     std::string error;
     ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
@@ -118,10 +119,10 @@ TEST_P(ScaledResampledBloom, MatchesReference)
 }
 
 INSTANTIATE_TEST_SUITE_P(Scales, ScaledResampledBloom,
-                         ::testing::Combine(::testing::Values(ScaleCase{{FFTB_KERNEL_SCALE_PIXELS, 10.0f}},
-                                                              ScaleCase{{FFTB_KERNEL_SCALE_PIXELS, 37.0f}},
-                                                              ScaleCase{{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.1f}},
-                                                              ScaleCase{{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.45f}}),
+                         ::testing::Combine(::testing::Values(ScaleCase{{FFTB_KERNEL_SPAN_PIXELS, 10.0f}},
+                                                              ScaleCase{{FFTB_KERNEL_SPAN_PIXELS, 37.0f}},
+                                                              ScaleCase{{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.1f}},
+                                                              ScaleCase{{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.45f}}),
                                             ::testing::Values(FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR),
                                             ::testing::Values(FFTB_SPECTRUM_INTERPOLATION_CUBIC,
                                                               FFTB_SPECTRUM_INTERPOLATION_LINEAR)),
@@ -141,7 +142,7 @@ TEST(KernelScale, ScaledGaussianIsTheWiderGaussian)
     const Texels kernel = gaussianKernel(kSize, kSize, kDeviation, kDeviation);
     for (const double sigma : {0.5, 1.5, 2.0})
     {
-        BloomSettings s = scaledBloom(FFTB_PADDING_MIRROR, {FFTB_KERNEL_SCALE_PIXELS, float(sigma * kSize)},
+        BloomSettings s = scaledBloom(FFTB_PADDING_MIRROR, {FFTB_KERNEL_SPAN_PIXELS, float(sigma * kSize)},
                                       FFTB_SPECTRUM_INTERPOLATION_CUBIC);
         const Texels scaled = runner().bloom(frame, kernel, s);
         // +-6 deviations of the wider Gaussian hold all but 1e-8 of it.
@@ -198,7 +199,7 @@ TEST(KernelScale, FrameDiagonalKeepsTheRelativeFootprintAcrossResolutions)
     constexpr int kPsfWidth = 64, kPsfHeight = 48;
     constexpr double kDeviationX = 6.0, kDeviationY = 3.0;
     const Texels kernel = gaussianKernel(kPsfWidth, kPsfHeight, kDeviationX, kDeviationY);
-    const KernelScale scale{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.2f}; // 50 and 100 pixels across
+    const KernelSpan scale{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.2f}; // 50 and 100 pixels across
     Spread spread[2];
     double sigma[2];
     for (int i = 0; i < 2; ++i)

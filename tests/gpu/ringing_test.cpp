@@ -331,7 +331,7 @@ TEST(ResampledSpectrumScaled, TheDefaultMeetsTheAccuracyGoalAtEveryScale)
             for (int v = 0; v < 2; ++v)
             {
                 BloomSettings s = bloomWith(kVariants[v == 0 ? 0 : 2]);
-                s.kernelExtent = {FFTB_KERNEL_SCALE_PIXELS, float(sigma * 64.0)};
+                s.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, float(sigma * 64.0)};
                 BloomSettings ideal = s;
                 ideal.interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
                 a[v] = accuracyOf(runner().bloom(frame, kernel, s), referenceFor(frame, kernel, ideal));

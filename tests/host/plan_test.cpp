@@ -14,6 +14,19 @@ namespace fftb
 namespace
 {
 
+/// How large the kernel appears: PlanRequest::kernelSpanUnit and kernelSpan.
+struct Span
+{
+    FftbKernelSpanUnit unit = FFTB_KERNEL_SPAN_NATIVE;
+    float value = 0.0f;
+};
+
+void setSpan(PlanRequest& request, Span span)
+{
+    request.kernelSpanUnit = span.unit;
+    request.kernelSpan = span.value;
+}
+
 TEST(Plan, FftLengthsAreTheProductsOfTwoThreeFiveAndSevenUpTo16384)
 {
     for (const uint32_t n :
@@ -235,7 +248,7 @@ TEST(Plan, PaddedLengthIsTheCheapestFftLengthThatKeepsWrapAroundOut)
     EXPECT_TRUE(isFftLength(paddedLength(7680, 1024, FFTB_PADDING_MIRROR, true)));
     EXPECT_TRUE(isFftLength(paddedLength(4320, 1024, FFTB_PADDING_MIRROR, false)));
     EXPECT_EQ(paddedLength(16000, 1024, FFTB_PADDING_ZERO, true), 0u); // 16512 > 16384
-    // Powers of two only: seeds/000's padding.
+    // Powers of two only: "FFT Bloom Optimized to the Bone"'s padding.
     EXPECT_EQ(paddedLength(1080, 256, FFTB_PADDING_ZERO, true, FFTB_LENGTH_POLICY_POWER_OF_TWO), 2048u);
     EXPECT_EQ(paddedLength(1920, 256, FFTB_PADDING_ZERO, true, FFTB_LENGTH_POLICY_POWER_OF_TWO), 2048u);
     EXPECT_EQ(paddedLength(2160, 512, FFTB_PADDING_MIRROR, false, FFTB_LENGTH_POLICY_POWER_OF_TWO), 4096u);
@@ -437,13 +450,13 @@ TEST(Plan, TheResampledSpectrumIsOversampledPowersOfTwo)
     }
 }
 
-TEST(Plan, KernelSpanIsPixelsOrAFractionOfTheFrameDiagonal)
+TEST(Plan, SpanIsPixelsOrAFractionOfTheFrameDiagonal)
 {
-    EXPECT_EQ(kernelSpan({}, 200, 150), 0.0);
-    EXPECT_EQ(kernelSpan({FFTB_KERNEL_SCALE_PIXELS, 96.5f}, 200, 150), 96.5);
-    EXPECT_DOUBLE_EQ(kernelSpan({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.25f}, 200, 150), 62.5);  // diagonal 250
-    EXPECT_DOUBLE_EQ(kernelSpan({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.25f}, 400, 300), 125.0); // twice the frame
-    EXPECT_NEAR(kernelSpan({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.1f}, 3840, 2160), 440.58,
+    EXPECT_EQ(spanPixels(FFTB_KERNEL_SPAN_NATIVE, 0.0f, 200, 150), 0.0);
+    EXPECT_EQ(spanPixels(FFTB_KERNEL_SPAN_PIXELS, 96.5f, 200, 150), 96.5);
+    EXPECT_DOUBLE_EQ(spanPixels(FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f, 200, 150), 62.5);  // diagonal 250
+    EXPECT_DOUBLE_EQ(spanPixels(FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f, 400, 300), 125.0); // twice the frame
+    EXPECT_NEAR(spanPixels(FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.1f, 3840, 2160), 440.58,
                 0.01); // sqrt(3840^2 + 2160^2)
 }
 
@@ -468,15 +481,15 @@ TEST(Plan, AScaledKernelIsPaddedAsAKernelOfItsScaledExtent)
     for (const FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
         for (const FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
             for (const auto& [unit, value] :
-                 {std::pair{FFTB_KERNEL_SCALE_PIXELS, 150.0f}, std::pair{FFTB_KERNEL_SCALE_PIXELS, 17.3f},
-                  std::pair{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.4f}})
+                 {std::pair{FFTB_KERNEL_SPAN_PIXELS, 150.0f}, std::pair{FFTB_KERNEL_SPAN_PIXELS, 17.3f},
+                  std::pair{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.4f}})
             {
                 PlanRequest request{640, 360, 64, 40, padding, order};
-                request.kernelScale = {unit, value};
+                setSpan(request, {unit, value});
                 Plan scaled;
                 std::string error;
                 ASSERT_TRUE(makePlan(request, &scaled, &error)) << error;
-                const double span = unit == FFTB_KERNEL_SCALE_PIXELS ? value : value * std::hypot(640.0, 360.0);
+                const double span = unit == FFTB_KERNEL_SPAN_PIXELS ? value : value * std::hypot(640.0, 360.0);
                 const uint32_t width = uint32_t(std::ceil(span)), height = uint32_t(std::ceil(span * 40.0 / 64.0));
                 EXPECT_DOUBLE_EQ(scaled.kernelScale, span / 64.0);
                 Plan unscaled;
@@ -506,7 +519,7 @@ TEST(Plan, MirrorPaddingCoversTheScaledKernelsReach)
         for (const float span : {3.5f, 20.0f, 61.0f})
         {
             PlanRequest r{length, 1, 8, 1, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_X_FIRST};
-            r.kernelScale = {FFTB_KERNEL_SCALE_PIXELS, span};
+            setSpan(r, {FFTB_KERNEL_SPAN_PIXELS, span});
             Plan plan;
             ASSERT_TRUE(makePlan(r, &plan, nullptr));
             const AxisPlan& a = plan.first;
@@ -522,34 +535,34 @@ TEST(Plan, MirrorPaddingCoversTheScaledKernelsReach)
         }
 }
 
-TEST(Plan, RefusesAKernelScaleThatIsNotFiniteAndPositiveTooLargeOrExactNamingIt)
+TEST(Plan, RefusesAKernelSpanThatIsNotFiniteAndPositiveTooLargeOrExactNamingIt)
 {
-    const auto refused = [](KernelScale scale, FftbSpectrumMode mode = FFTB_SPECTRUM_MODE_RESAMPLED)
+    const auto refused = [](Span scale, FftbSpectrumMode mode = FFTB_SPECTRUM_MODE_RESAMPLED)
     {
         PlanRequest r{1280, 720, 256, 256, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, mode};
-        r.kernelScale = scale;
+        setSpan(r, scale);
         Plan plan;
         std::string error;
         const bool planned = makePlan(r, &plan, &error);
-        EXPECT_NE(error.find("kernel scale"), std::string::npos) << error;
+        EXPECT_NE(error.find("kernel span"), std::string::npos) << error;
         return !planned;
     };
-    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, 0.0f}));
-    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, -3.0f}));
-    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, std::nanf("")}));
-    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, INFINITY}));
-    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, 4097.0f}));         // past FFTB_MAX_KERNEL_LENGTH
-    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 3.0f}));    // 4406 pixels
-    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 3.0e38f})); // overflows to infinity
-    EXPECT_TRUE(refused({FFTB_KERNEL_SCALE_PIXELS, 512.0f}, FFTB_SPECTRUM_MODE_EXACT));
-    EXPECT_TRUE(refused({FftbKernelScaleUnit(7), 512.0f}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SPAN_PIXELS, 0.0f}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SPAN_PIXELS, -3.0f}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SPAN_PIXELS, std::nanf("")}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SPAN_FRAME_DIAGONAL, INFINITY}));
+    EXPECT_TRUE(refused({FFTB_KERNEL_SPAN_PIXELS, 4097.0f}));         // past FFTB_MAX_KERNEL_LENGTH
+    EXPECT_TRUE(refused({FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 3.0f}));    // 4406 pixels
+    EXPECT_TRUE(refused({FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 3.0e38f})); // overflows to infinity
+    EXPECT_TRUE(refused({FFTB_KERNEL_SPAN_PIXELS, 512.0f}, FFTB_SPECTRUM_MODE_EXACT));
+    EXPECT_TRUE(refused({FftbKernelSpanUnit(7), 512.0f}));
     Plan plan;
     std::string error;
     PlanRequest r{1280, 720, 256, 256};
-    r.kernelScale = {FFTB_KERNEL_SCALE_PIXELS, 4096.0f};
+    setSpan(r, {FFTB_KERNEL_SPAN_PIXELS, 4096.0f});
     EXPECT_TRUE(makePlan(r, &plan, &error)) << error;
     r = {16000, 8, 64, 64};
-    r.kernelScale = {FFTB_KERNEL_SCALE_PIXELS, 1024.0f}; // 16000 + 512 > 16384
+    setSpan(r, {FFTB_KERNEL_SPAN_PIXELS, 1024.0f}); // 16000 + 512 > 16384
     EXPECT_FALSE(makePlan(r, &plan, &error));
     EXPECT_NE(error.find("image width: 16000 + scaled kernel/2"), std::string::npos) << error;
 }
@@ -568,7 +581,7 @@ TEST(Plan, ScaledKernelsWithinTheMaximumKernelExtentNeedNoMoreScratch)
                     for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
                     {
                         PlanRequest r{w, h, 16, 13, padding, order};
-                        r.kernelScale = {FFTB_KERNEL_SCALE_PIXELS, span};
+                        setSpan(r, {FFTB_KERNEL_SPAN_PIXELS, span});
                         Plan plan;
                         ASSERT_TRUE(makePlan(r, &plan, &error)) << error;
                         EXPECT_LE(scratchBytes(plan, 8), sizes.scratchBytes) << w << "x" << h;
@@ -579,11 +592,11 @@ TEST(Plan, HalfResolutionPlansTheDownsampledFrameWithTheKernelAtHalfItsExtent)
 {
     std::string error;
     for (const auto& [width, height] : {std::pair{64u, 48u}, std::pair{61u, 45u}, std::pair{1u, 9u}})
-        for (const KernelScale scale : {KernelScale{}, KernelScale{FFTB_KERNEL_SCALE_PIXELS, 40.0f},
-                                        KernelScale{FFTB_KERNEL_SCALE_FRAME_DIAGONAL, 0.25f}})
+        for (const Span scale :
+             {Span{}, Span{FFTB_KERNEL_SPAN_PIXELS, 40.0f}, Span{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f}})
         {
             PlanRequest request{width, height, 20, 10, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_X_FIRST};
-            request.kernelScale = scale;
+            setSpan(request, scale);
             Plan full, half;
             ASSERT_TRUE(makePlan(request, &full, &error)) << error;
             request.halfResolution = true;

@@ -55,8 +55,11 @@ Plan expectedPlan(const FftbBloomPlanCreateInfo& info, const KernelShape& kernel
 {
     PlanRequest request{info.width,   info.height,    kernel.width, kernel.height,
                         info.padding, info.axisOrder, kernel.mode,  lengths};
-    if (info.kernelScaleUnit != FFTB_KERNEL_SCALE_NATIVE)
-        request.kernelScale = {info.kernelScaleUnit, info.kernelScale};
+    if (info.kernelSpanUnit != FFTB_KERNEL_SPAN_NATIVE)
+    {
+        request.kernelSpanUnit = info.kernelSpanUnit;
+        request.kernelSpan = info.kernelSpan;
+    }
     request.spectrumOversampling = kernel.resampling.oversampling;
     request.halfResolution = info.resolution == FFTB_BLOOM_RESOLUTION_HALF;
     Plan plan;
@@ -388,8 +391,8 @@ TEST(Recipe, PushesTheKernelScale)
     {
         FftbBloomPlanCreateInfo info = planInfo(300, 200);
         info.resolution = resolution;
-        info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-        info.kernelScale = 40.0f;
+        info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+        info.kernelSpan = 40.0f;
         Recipe r;
         Refusal refusal;
         ASSERT_TRUE(
@@ -400,8 +403,8 @@ TEST(Recipe, PushesTheKernelScale)
         EXPECT_FLOAT_EQ(r.push.kernelScale, float(sigma));
         EXPECT_EQ(r.plan, expectedPlan(info, kernel, FFTB_LENGTH_POLICY_MIXED_RADIX));
 
-        info.kernelScaleUnit = FFTB_KERNEL_SCALE_FRAME_DIAGONAL;
-        info.kernelScale = 0.1f;
+        info.kernelSpanUnit = FFTB_KERNEL_SPAN_FRAME_DIAGONAL;
+        info.kernelSpan = 0.1f;
         ASSERT_TRUE(
             resolveRecipe(info, roomyExtents(), kernel, FFTB_LENGTH_POLICY_MIXED_RADIX, DeviceLimits{}, &r, &refusal))
             << refusal.reason;
@@ -522,9 +525,9 @@ TEST(RecipeRefusal, NamesAnUnknownEnum)
     info.resolution = FftbBloomResolution(FFTB_BLOOM_RESOLUTION_HALF + 1);
     expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "resolution");
     info = planInfo(64, 48);
-    info.kernelScaleUnit = FftbKernelScaleUnit(FFTB_KERNEL_SCALE_FRAME_DIAGONAL + 1);
-    info.kernelScale = 10.0f;
-    expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "kernelScaleUnit");
+    info.kernelSpanUnit = FftbKernelSpanUnit(FFTB_KERNEL_SPAN_FRAME_DIAGONAL + 1);
+    info.kernelSpan = 10.0f;
+    expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "kernelSpanUnit");
     info = planInfo(64, 48);
     for (const VkImageLayout layout : {VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL})
     {
@@ -584,29 +587,29 @@ TEST(RecipeRefusal, NamesHalfResolutionOrAKernelScaleWithAnExactKernel)
     FftbBloomPlanCreateInfo info = planInfo(64, 48);
     info.resolution = FFTB_BLOOM_RESOLUTION_HALF;
     expectRefusal(info, roomyExtents(), exact, FFTB_ERROR_INVALID_ARGUMENT, "resolution");
-    for (const FftbKernelScaleUnit unit : {FFTB_KERNEL_SCALE_PIXELS, FFTB_KERNEL_SCALE_FRAME_DIAGONAL})
+    for (const FftbKernelSpanUnit unit : {FFTB_KERNEL_SPAN_PIXELS, FFTB_KERNEL_SPAN_FRAME_DIAGONAL})
     {
         info = planInfo(64, 48);
-        info.kernelScaleUnit = unit;
-        info.kernelScale = unit == FFTB_KERNEL_SCALE_PIXELS ? 12.0f : 0.1f;
-        expectRefusal(info, roomyExtents(), exact, FFTB_ERROR_INVALID_ARGUMENT, "kernelScaleUnit");
+        info.kernelSpanUnit = unit;
+        info.kernelSpan = unit == FFTB_KERNEL_SPAN_PIXELS ? 12.0f : 0.1f;
+        expectRefusal(info, roomyExtents(), exact, FFTB_ERROR_INVALID_ARGUMENT, "kernelSpanUnit");
     }
 }
 
 TEST(RecipeRefusal, NamesAKernelScaleNotFiniteAndPositive)
 {
     const KernelShape kernel = kernelShape(8, 8, FFTB_SPECTRUM_MODE_RESAMPLED);
-    for (const FftbKernelScaleUnit unit : {FFTB_KERNEL_SCALE_PIXELS, FFTB_KERNEL_SCALE_FRAME_DIAGONAL})
+    for (const FftbKernelSpanUnit unit : {FFTB_KERNEL_SPAN_PIXELS, FFTB_KERNEL_SPAN_FRAME_DIAGONAL})
         for (const float scale : {0.0f, -1.0f, kNaN, kInfinity})
         {
             FftbBloomPlanCreateInfo info = planInfo(64, 48);
-            info.kernelScaleUnit = unit;
-            info.kernelScale = scale;
-            expectRefusal(info, roomyExtents(), kernel, FFTB_ERROR_INVALID_ARGUMENT, "kernelScale");
+            info.kernelSpanUnit = unit;
+            info.kernelSpan = scale;
+            expectRefusal(info, roomyExtents(), kernel, FFTB_ERROR_INVALID_ARGUMENT, "kernelSpan");
         }
     // Native scale does not read it.
     FftbBloomPlanCreateInfo native = planInfo(64, 48);
-    native.kernelScale = kNaN;
+    native.kernelSpan = kNaN;
     Recipe r;
     Refusal refusal;
     EXPECT_TRUE(
@@ -624,14 +627,14 @@ TEST(RecipeRefusal, NamesAKernelExtentPastTheContextsMaximum)
     expectRefusal(planInfo(64, 48), max, kernel, FFTB_ERROR_DEVICE_LIMIT, "kernel");
 
     FftbBloomPlanCreateInfo info = planInfo(64, 48);
-    info.kernelScaleUnit = FFTB_KERNEL_SCALE_PIXELS;
-    info.kernelScale = 40.0f; // 40 x 30 pixels
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    info.kernelSpan = 40.0f; // 40 x 30 pixels
     for (const auto& [w, h] : {std::pair{39u, 30u}, std::pair{40u, 29u}})
     {
         max = roomyExtents();
         max.kernelExtentWidth = w;
         max.kernelExtentHeight = h;
-        expectRefusal(info, max, kernel, FFTB_ERROR_DEVICE_LIMIT, "kernelScale");
+        expectRefusal(info, max, kernel, FFTB_ERROR_DEVICE_LIMIT, "kernelSpan");
     }
     max.kernelExtentWidth = 40;
     max.kernelExtentHeight = 30;

@@ -338,7 +338,7 @@ TEST(ReferenceSpectral, ResampledIsWindowedPeriodicKernel)
 {
     // Independent model of resampled mode: circular convolution over the padded frame with
     // h(n) = k_S(n mod S) T1(n1) T2(n2), T the window of the interpolator. It keeps the DC gain (T(0) = 1) but
-    // leaves attenuated kernel copies every S texels: the ringing of seeds/000.
+    // leaves attenuated kernel copies every S texels: the ringing of "FFT Bloom Optimized to the Bone".
     const int w = 11, h = 6, nx = 32, ny = 16, sx = 8, sy = 4;
     const Texels frame = randomTexels(w, h, 3, 14, 0.0f, 4.0f);
     const Texels kernel = randomTexels(7, 4, 3, 15);

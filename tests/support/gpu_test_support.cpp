@@ -19,19 +19,9 @@ Prefilter toPlan(const PrefilterSettings& prefilter)
     return {prefilter.threshold, prefilter.knee, prefilter.clamp};
 }
 
-KernelScale toPlan(const KernelExtent& extent)
-{
-    return {extent.unit, extent.value};
-}
-
 PrefilterSettings toPublic(const Prefilter& prefilter)
 {
     return {prefilter.threshold, prefilter.knee, prefilter.clamp};
-}
-
-KernelExtent toPublic(const KernelScale& scale)
-{
-    return {scale.unit, scale.value};
 }
 
 GpuRunner& runner()
@@ -84,7 +74,7 @@ std::string describe(int width, int height, const BloomSettings& s)
             : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " resampled linear"
             : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC  ? " resampled cubic"
                                                                     : " resampled es") +
-           (s.kernelExtent.native() ? std::string() : " kernel extent " + kernelExtentText(s.kernelExtent)) +
+           (s.kernelSpan.native() ? std::string() : " kernel extent " + kernelSpanText(s.kernelSpan)) +
            (s.resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half resolution" : "");
 }
 
@@ -134,7 +124,8 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
                         s.padding,
                         s.axisOrder,
                         s.spectrum};
-    request.kernelScale = toPlan(s.kernelExtent);
+    request.kernelSpanUnit = s.kernelSpan.unit;
+    request.kernelSpan = s.kernelSpan.value;
     // The plugin's spectrum length: cubic and linear are simulated on it; for ES it only sets the band limit.
     request.spectrumOversampling = kDefaultSpectrumOversampling;
     request.halfResolution = s.resolution == FFTB_BLOOM_RESOLUTION_HALF;

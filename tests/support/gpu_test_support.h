@@ -20,11 +20,9 @@ struct Tolerance
     static constexpr double kFp32 = 1e-5; ///< fp32 spectra against a double-precision reference
 };
 
-/// The reference's and the planner's form of the runner's prefilter and kernel scale, and back.
+/// The reference's and the planner's form of the runner's prefilter, and back.
 Prefilter toPlan(const PrefilterSettings& prefilter);
-KernelScale toPlan(const KernelExtent& extent);
 PrefilterSettings toPublic(const Prefilter& prefilter);
-KernelExtent toPublic(const KernelScale& scale);
 
 /// The process-wide runner on the default device (lavapipe in CI), Khronos validation on.
 GpuRunner& runner();

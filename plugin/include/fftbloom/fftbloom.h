@@ -22,7 +22,7 @@ extern "C" {
  *  padding) or extent + kernel - 1 (mirror padding), of the form 2^a 3^b 5^c 7^d, no longer than this. */
 #define FFTB_MAX_FFT_LENGTH 16384u
 /** Largest kernel length along one axis: the largest kernel resolution, in texels (FftbKernelInfo::width, height),
- *  and the largest kernel extent on the frame, in pixels, of a scaled kernel (FftbBloomPlanCreateInfo::kernelScale).
+ *  and the largest kernel extent on the frame, in pixels, of a scaled kernel (FftbBloomPlanCreateInfo::kernelSpan).
  * The resampled spectrum of such a kernel is 2 pow2ceil(length) = 8192 bins long at most, an FFT length. */
 #define FFTB_MAX_KERNEL_LENGTH 4096u
 /** Most views one fftbCmdBloom blooms (FftbBloomPlanCreateInfo::viewCount): stereo eyes, split-screen players, the six
@@ -102,10 +102,11 @@ typedef enum FftbAxisOrder
 typedef enum FftbSpectrumMode
 {
     /** One spectrum of the kernel, S = FftbKernelInfo::spectrumOversampling * pow2ceil(K) bins per axis, read at
-     *  frequency * S / N as FftbKernelInfo::interpolation says (seeds/000, "Spectral resampling", with the gridding
-     *  of the non-uniform FFT). Reused by every frame extent and kernel scale. With the default ES interpolation and
-     *  oversampling 2 the bloom is within 1e-6 of its peak of the exact mode's; cubic and linear interpolation dim
-     *  the kernel's outer part and let faint copies of it in from +-S (docs/kernels.md, "Spectrum resampling"). */
+     *  frequency * S / N as FftbKernelInfo::interpolation says ("FFT Bloom Optimized to the Bone", "Spectral
+     * resampling", with the gridding of the non-uniform FFT). Reused by every frame extent and kernel scale. With the
+     * default ES interpolation and oversampling 2 the bloom is within 1e-6 of its peak of the exact mode's; cubic and
+     * linear interpolation dim the kernel's outer part and let faint copies of it in from +-S (docs/kernels.md,
+     * "Spectrum resampling"). */
     FFTB_SPECTRUM_MODE_RESAMPLED = 0,
     /** The kernel zero-padded to the frame's padded extent and transformed once per extent and axis order:
      *  the output is the linear convolution to fp32 accuracy. */
@@ -135,8 +136,8 @@ typedef enum FftbSpectrumInterpolation
      *  copies: on the sample photographs the largest error against the exact mode is 3 to 8 times smaller. No
      *  deapodization. */
     FFTB_SPECTRUM_INTERPOLATION_CUBIC = 1,
-    /** Bilinear, 2 x 2 taps: w(t) = 1 - |t| for |t| <= 1, 0 beyond (the tent of seeds/000); its transform is
-     *  sinc^2(x / S). Four times fewer spectrum reads than cubic. */
+    /** Bilinear, 2 x 2 taps: w(t) = 1 - |t| for |t| <= 1, 0 beyond (the tent of "FFT Bloom Optimized to the Bone"); its
+     * transform is sinc^2(x / S). Four times fewer spectrum reads than cubic. */
     FFTB_SPECTRUM_INTERPOLATION_LINEAR = 2,
     FFTB_SPECTRUM_INTERPOLATION_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbSpectrumInterpolation;
@@ -156,23 +157,23 @@ typedef enum FftbOutputMode
     FFTB_OUTPUT_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbOutputMode;
 
-/** The unit of FftbBloomPlanCreateInfo::kernelScale: how large the kernel appears on the frame (its extent),
+/** The unit of FftbBloomPlanCreateInfo::kernelSpan: how large the kernel appears on the frame (its span),
  * independent of its resolution (its texel count). Whatever the unit, the kernel k of Kw x Kh texels is scaled
  * isotropically about its centre texel by sigma = span / max(Kw, Kh), span being the frame pixels its larger extent
  * covers: k_sigma(x) = k(x / sigma) / sigma^2, which keeps its energy (unit sum) and has the spectrum K(sigma f) (the
  *  Fourier transform's similarity theorem). docs/kernels.md, "Kernel scale", has the details. */
-typedef enum FftbKernelScaleUnit
+typedef enum FftbKernelSpanUnit
 {
-    /** One kernel texel per frame pixel (sigma = 1); FftbBloomPlanCreateInfo::kernelScale is not read. The default. */
-    FFTB_KERNEL_SCALE_NATIVE = 0,
-    /** The kernel's larger extent max(Kw, Kh) spans kernelScale frame pixels: span = kernelScale. */
-    FFTB_KERNEL_SCALE_PIXELS = 1,
-    /** The kernel's larger extent spans a fraction kernelScale of the frame's diagonal:
-     *  span = kernelScale * sqrt(width^2 + height^2), width and height those of FftbBloomPlanCreateInfo. The bloom then
+    /** One kernel texel per frame pixel (sigma = 1); FftbBloomPlanCreateInfo::kernelSpan is not read. The default. */
+    FFTB_KERNEL_SPAN_NATIVE = 0,
+    /** The kernel's larger extent max(Kw, Kh) spans kernelSpan frame pixels: span = kernelSpan. */
+    FFTB_KERNEL_SPAN_PIXELS = 1,
+    /** The kernel's larger extent spans a fraction kernelSpan of the frame's diagonal:
+     *  span = kernelSpan * sqrt(width^2 + height^2), width and height those of FftbBloomPlanCreateInfo. The bloom then
      * looks the same, relative to the frame, at every resolution (720p and 4K). */
-    FFTB_KERNEL_SCALE_FRAME_DIAGONAL = 2,
-    FFTB_KERNEL_SCALE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
-} FftbKernelScaleUnit;
+    FFTB_KERNEL_SPAN_FRAME_DIAGONAL = 2,
+    FFTB_KERNEL_SPAN_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
+} FftbKernelSpanUnit;
 
 /** How the passes store the frame's spectrum between them (the scratch, FftbNodeDescription::scratchBytes). The
  *  arithmetic is fp32 in every mode; only the stored values are rounded. docs/kernels.md, "Storage precision", has
@@ -250,8 +251,8 @@ typedef struct FftbContextCreateInfo
      */
     uint32_t maxKernelResolutionWidth;
     uint32_t maxKernelResolutionHeight; /**< texels (FftbKernelInfo::height), 1 .. FFTB_MAX_KERNEL_LENGTH */
-    /** The largest kernel extent: the frame pixels a kernel covers (its resolution at FFTB_KERNEL_SCALE_NATIVE,
-     *  ceil(sigma K) scaled: FftbBloomPlanCreateInfo::kernelScale, fftbGetKernelExtent), 1 .. FFTB_MAX_KERNEL_LENGTH;
+    /** The largest kernel extent: the frame pixels a kernel covers (its resolution at FFTB_KERNEL_SPAN_NATIVE,
+     *  ceil(sigma K) scaled: FftbBloomPlanCreateInfo::kernelSpan, fftbGetKernelExtent), 1 .. FFTB_MAX_KERNEL_LENGTH;
      * 0: the maximum resolution's. The frame's padding, so the scratch, is sized for it. */
     uint32_t maxKernelExtentWidth;
     uint32_t maxKernelExtentHeight;          /**< pixels, likewise; 0: maxKernelResolutionHeight */
@@ -270,8 +271,9 @@ typedef struct FftbContextCreateInfo
 typedef enum FftbLengthPolicy
 {
     FFTB_LENGTH_POLICY_MIXED_RADIX = 0,      /**< 2^a 3^b 5^c 7^d, the cheapest by the planner's cost model (default) */
-    FFTB_LENGTH_POLICY_POWER_OF_TWO = 1,     /**< powers of two only (radix 8, 4, 2), the padding of the FFT bloom of
-                                              *  seeds/000: up to twice the work; for comparison */
+    FFTB_LENGTH_POLICY_POWER_OF_TWO = 1,     /**< powers of two only (radix 8, 4, 2), the padding of the article
+                                              *  "FFT Bloom Optimized to the Bone": up to twice the work; for
+                                              *  comparison */
     FFTB_LENGTH_POLICY_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbLengthPolicy;
 
@@ -370,7 +372,7 @@ typedef struct FftbMemoryRequirements
      *  x 8 bytes a view at worst over
      *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis), then, for resampled
      *  spectra, the interpolation's taps of every frequency, (N2 + N1/2 + 2) x 48 bytes. Allocated by the context,
-     *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomPlanCreateInfo::kernelScale):
+     *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomPlanCreateInfo::kernelSpan):
      * their extent on the frame may not exceed maxKernelExtentWidth x maxKernelExtentHeight. */
     VkDeviceSize scratchBytes;
     /** Device-local, per kernel of the maximum kernel resolution and per axis order it is used with, exact mode: the
@@ -498,23 +500,23 @@ typedef struct FftbBloomPlanCreateInfo
     /** Default (0) FFTB_BLOOM_RESOLUTION_FULL. FFTB_BLOOM_RESOLUTION_HALF needs a kernel in
      *  FFTB_SPECTRUM_MODE_RESAMPLED; else FFTB_ERROR_INVALID_ARGUMENT naming the field. */
     FftbBloomResolution resolution;
-    /** The unit of kernelScale; default FFTB_KERNEL_SCALE_NATIVE: one kernel texel per frame pixel. Any other unit
+    /** The unit of kernelSpan; default FFTB_KERNEL_SPAN_NATIVE: one kernel texel per frame pixel. Any other unit
      * needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED (FFTB_ERROR_INVALID_ARGUMENT with an exact-mode kernel): the
      * stored spectrum is read at sigma * k * S / N instead of k * S / N (k the frame frequency, N the padded length, S
      * the spectrum's extent), and frequencies past its Nyquist, |sigma * k * S / N| > S / 2 (only when sigma > 1), are
      *  zero: the scaled kernel is band-limited, not the periodic repetition of the spectrum. This costs nothing in the
-     *  passes; the padding grows with the kernel's extent on the frame (see kernelScale). */
-    FftbKernelScaleUnit kernelScaleUnit;
-    /** How large the kernel appears, in kernelScaleUnit: frame pixels (FFTB_KERNEL_SCALE_PIXELS) or a fraction of the
-     *  frame's diagonal (FFTB_KERNEL_SCALE_FRAME_DIAGONAL) spanned by the kernel's larger extent; the scale factor is
-     *  sigma = span / max(Kw, Kh) (FftbKernelScaleUnit). Not read with FFTB_KERNEL_SCALE_NATIVE (default 0).
+     *  passes; the padding grows with the kernel's extent on the frame (see kernelSpan). */
+    FftbKernelSpanUnit kernelSpanUnit;
+    /** How large the kernel appears, in kernelSpanUnit: frame pixels (FFTB_KERNEL_SPAN_PIXELS) or a fraction of the
+     *  frame's diagonal (FFTB_KERNEL_SPAN_FRAME_DIAGONAL) spanned by the kernel's larger extent; the scale factor is
+     *  sigma = span / max(Kw, Kh) (FftbKernelSpanUnit). Not read with FFTB_KERNEL_SPAN_NATIVE (default 0).
      *  Otherwise finite and > 0, else FFTB_ERROR_INVALID_ARGUMENT. The frame is padded for the kernel's extent on the
      *  frame, ceil(sigma * Kw) x ceil(sigma * Kh) pixels (ceil(span) along the larger axis; fftbGetKernelExtent), as
      *  for a kernel of that resolution; it must not exceed the context's maxKernelExtentWidth x maxKernelExtentHeight,
      *  which bound the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor may the padding need an FFT
      *  longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports the kernel's extent and the
      *  padded extents. */
-    float kernelScale;
+    float kernelSpan;
 } FftbBloomPlanCreateInfo;
 
 /** Frame-lifetime settings of one fftbCmdBloom: the images and the values that change nothing but push constants. */
@@ -666,11 +668,11 @@ typedef struct FftbNodeDescription
     FftbAxisOrder axisOrder; /**< the order used: FFTB_AXIS_ORDER_X_FIRST or FFTB_AXIS_ORDER_Y_FIRST */
     /** The kernel's extent on the frame in pixels, which the padding is planned for: ceil(sigma * Kw) x
      *  ceil(sigma * Kh), 1 .. maxKernelExtentWidth x maxKernelExtentHeight (as fftbGetKernelExtent); the kernel's
-     * resolution Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. */
+     * resolution Kw x Kh at FFTB_KERNEL_SPAN_NATIVE. */
     uint32_t kernelExtentWidth;
     uint32_t kernelExtentHeight;
-    /** The kernel scale sigma = span / max(Kw, Kh), frame pixels per kernel texel, > 0 (FftbKernelScaleUnit); exactly
-     *  1 at FFTB_KERNEL_SCALE_NATIVE. */
+    /** The kernel scale sigma = span / max(Kw, Kh), frame pixels per kernel texel, > 0 (FftbKernelSpanUnit); exactly
+     *  1 at FFTB_KERNEL_SPAN_NATIVE. */
     double kernelScale;
     /** The planner's modelled cost of this plan, unitless and > 0: over passes 1 to 3, the FFTs' lines times a cost
      *  per FFT length (its length times the sum over its radix stages of 1 + radix / 10), plus the texels moved
@@ -791,12 +793,12 @@ FftbResult fftbGetPassStatistics(FftbBloomPlan plan, uint32_t* count, FftbPassSt
 
 /** The kernel's extent on the frame, without a context: the frame pixels `*extentWidth` x `*extentHeight` that a
  *  kernel of resolution `kernelWidth` x `kernelHeight` texels (>= 1) covers with the kernel scale of `createInfo`,
- *  whose width, height, kernelScaleUnit and kernelScale only are read: ceil(sigma * Kw) x ceil(sigma * Kh), at least 1,
+ *  whose width, height, kernelSpanUnit and kernelSpan only are read: ceil(sigma * Kw) x ceil(sigma * Kh), at least 1,
  *  exactly ceil(span) along the larger axis, saturating at UINT32_MAX (sigma = span / max(Kw, Kh),
- *  FftbKernelScaleUnit); Kw x Kh at FFTB_KERNEL_SCALE_NATIVE. A context that plans this kernel at this scale needs
+ *  FftbKernelSpanUnit); Kw x Kh at FFTB_KERNEL_SPAN_NATIVE. A context that plans this kernel at this scale needs
  *  maxKernelExtentWidth and maxKernelExtentHeight at least this large (fftbCreateBloomPlan returns
  *  FFTB_ERROR_DEVICE_LIMIT otherwise). Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL pointer, a wrong sType, a zero
- *  width, height or kernel length, an unknown unit, or a kernelScale not finite and > 0 with a unit other than
+ *  width, height or kernel length, an unknown unit, or a kernelSpan not finite and > 0 with a unit other than
  *  native. */
 FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* createInfo, uint32_t kernelWidth, uint32_t kernelHeight,
                                uint32_t* extentWidth, uint32_t* extentHeight);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Parsing and printing "native", "<n>px" and "<f>diag".
-#include "runner/kernel_extent.h"
+#include "runner/kernel_span.h"
 
 #include <charconv>
 #include <cmath>
@@ -9,7 +9,7 @@
 namespace fftb
 {
 
-bool parseKernelExtent(const std::string& text, KernelExtent* extent, std::string* error)
+bool parseKernelSpan(const std::string& text, KernelSpan* span, std::string* error)
 {
     const auto fail = [&](const std::string& reason)
     {
@@ -19,7 +19,7 @@ bool parseKernelExtent(const std::string& text, KernelExtent* extent, std::strin
     };
     if (text == "native")
     {
-        *extent = KernelExtent{};
+        *span = KernelSpan{};
         return true;
     }
     float value = 0.0f;
@@ -34,24 +34,24 @@ bool parseKernelExtent(const std::string& text, KernelExtent* extent, std::strin
         return fail("must be larger than 0");
     if (unit == "px" && value > float(FFTB_MAX_KERNEL_LENGTH))
         return fail("is more than " + std::to_string(FFTB_MAX_KERNEL_LENGTH) + " pixels, the largest kernel extent");
-    *extent = KernelExtent{unit == "px" ? FFTB_KERNEL_SCALE_PIXELS : FFTB_KERNEL_SCALE_FRAME_DIAGONAL, value};
+    *span = KernelSpan{unit == "px" ? FFTB_KERNEL_SPAN_PIXELS : FFTB_KERNEL_SPAN_FRAME_DIAGONAL, value};
     return true;
 }
 
-KernelExtent inPixelsOf(const KernelExtent& extent, double width, double height)
+KernelSpan inPixelsOf(const KernelSpan& span, double width, double height)
 {
-    if (extent.unit != FFTB_KERNEL_SCALE_FRAME_DIAGONAL)
-        return extent;
-    return {FFTB_KERNEL_SCALE_PIXELS, float(double(extent.value) * std::sqrt(width * width + height * height))};
+    if (span.unit != FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+        return span;
+    return {FFTB_KERNEL_SPAN_PIXELS, float(double(span.value) * std::sqrt(width * width + height * height))};
 }
 
-std::string kernelExtentText(const KernelExtent& extent)
+std::string kernelSpanText(const KernelSpan& span)
 {
-    if (extent.native())
+    if (span.native())
         return "native";
     char text[48];
-    std::snprintf(text, sizeof text, "%.9g%s", double(extent.value),
-                  extent.unit == FFTB_KERNEL_SCALE_PIXELS ? "px" : "diag");
+    std::snprintf(text, sizeof text, "%.9g%s", double(span.value),
+                  span.unit == FFTB_KERNEL_SPAN_PIXELS ? "px" : "diag");
     return text;
 }
 
