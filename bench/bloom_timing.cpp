@@ -128,196 +128,226 @@ bool supported(const BloomCase& c, std::string* reason)
     return fftbGetMemoryRequirements(&ci, &requirements) == FFTB_SUCCESS;
 }
 
-BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
+namespace
 {
-    std::string message;
-    const auto check = [&](FftbResult r, const char* call)
+
+/// The generated kernel's eye: its pupil stays (the kernel is made for one Airy radius, FftbKernelGeneratorInfo), its
+/// particles move every frame (the seed).
+constexpr float kEyeAiryRadius = 2.0f;
+
+/// What one case's measurement holds: the plugin's context, kernel and plan, the frames' images and the timestamp
+/// pool; destroyed in reverse.
+class BloomRun
+{
+  public:
+    BloomRun(VulkanDevice& device, const BloomCase& c) : device_(device), c_(c)
+    {
+        createPluginObjects();
+        createImages();
+    }
+    ~BloomRun()
+    {
+        fftbDestroyBloomPlan(plan_);
+        fftbDestroyKernel(kernel_);
+        fftbDestroyContext(context_);
+        device_.destroy(upload_);
+        for (VulkanDevice::Image& image : images_)
+            device_.destroy(image);
+        if (queries_)
+            vkDestroyQueryPool(device_.device(), queries_, nullptr);
+    }
+    BloomRun(const BloomRun&) = delete;
+    BloomRun& operator=(const BloomRun&) = delete;
+
+    /// Records and submits every frame: the kernel's generation (or its timestamps alone), then each call's bloom.
+    void recordFrames();
+    /// The median pass times of the frames after the warm-up, from the timestamps, with the plan and its statistics.
+    BloomTiming timing() const;
+
+  private:
+    void check(FftbResult r, const char* call) const
     {
         if (r != FFTB_SUCCESS)
-            throw HostError(std::string(call) + ": " + (message.empty() ? fftbResultToString(r) : message));
-    };
+            throw HostError(std::string(call) + ": " + (message_.empty() ? fftbResultToString(r) : message_));
+    }
+    void createPluginObjects();
+    void createImages();
+    /// fftbCmdBloom calls per frame: one, or one a view when the views are bloomed separately.
+    uint32_t calls() const { return c_.separateViews ? c_.views : 1; }
+    /// Queries per frame: the generation's timestamps, then each call's.
+    uint32_t queriesPerFrame() const { return (1 + calls()) * FFTB_TIMESTAMP_COUNT; }
+    int totalFrames() const { return c_.warmupFrames + c_.frames; }
 
-    FftbContextCreateInfo ci =
-        contextCreateInfo(device.instance(), device.logical(), c.width, c.height, c.kernelSize, c.kernelSize, &message);
-    ci.maxViews = c.separateViews ? 1 : c.views;
-    // fftbCmdBloom calls per frame, and frames per command buffer so that it holds kBloomsPerCommandBuffer calls.
-    const uint32_t calls = c.separateViews ? c.views : 1;
-    const int framesPerCommandBuffer = int(std::max(kBloomsPerCommandBuffer / calls, 1u));
+    VulkanDevice& device_;
+    const BloomCase& c_;
+    std::string message_;
+    FftbContext context_ = nullptr;
+    FftbKernel kernel_ = nullptr;
+    FftbBloomPlan plan_ = nullptr;
+    VulkanDevice::Buffer upload_{};
+    std::vector<VulkanDevice::Image> images_; ///< per view: its input, then its output
+    std::vector<VkImageView> inputViews_, outputViews_;
+    VkQueryPool queries_ = VK_NULL_HANDLE;
+};
+
+void BloomRun::createPluginObjects()
+{
+    FftbContextCreateInfo ci = contextCreateInfo(device_.instance(), device_.logical(), c_.width, c_.height,
+                                                 c_.kernelSize, c_.kernelSize, &message_);
+    ci.maxViews = c_.separateViews ? 1 : c_.views;
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
-    planner.lengthPolicy = c.lengths;
+    planner.lengthPolicy = c_.lengths;
     ci.pNext = &planner;
     FftbDeviceFeaturesInfo features{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
-    features.pipelineExecutableInfo = device.pipelineStatistics() ? VK_TRUE : VK_FALSE;
+    features.pipelineExecutableInfo = device_.pipelineStatistics() ? VK_TRUE : VK_FALSE;
     planner.pNext = &features;
-    FftbContext context = nullptr;
-    check(fftbCreateContext(&ci, &context), "fftbCreateContext");
-    FftbKernel kernel = nullptr;
-    FftbBloomPlan bloomPlan = nullptr;
+    check(fftbCreateContext(&ci, &context_), "fftbCreateContext");
 
-    const int total = c.warmupFrames + c.frames;
-    VulkanDevice::Buffer upload{};
-    std::vector<VulkanDevice::Image> images; // per view: its input, then its output
-    VkQueryPool queries = VK_NULL_HANDLE;
-    struct Release
-    {
-        VulkanDevice& d;
-        FftbContext& context;
-        FftbKernel& kernel;
-        FftbBloomPlan& plan;
-        VulkanDevice::Buffer& upload;
-        std::vector<VulkanDevice::Image>& images;
-        VkQueryPool& queries;
-        ~Release()
-        {
-            fftbDestroyBloomPlan(plan);
-            fftbDestroyKernel(kernel);
-            fftbDestroyContext(context);
-            d.destroy(upload);
-            for (VulkanDevice::Image& image : images)
-                d.destroy(image);
-            if (queries)
-                vkDestroyQueryPool(d.device(), queries, nullptr);
-        }
-    } release{device, context, kernel, bloomPlan, upload, images, queries};
-
-    // The generated kernel's eye: its pupil stays (the kernel is made for one Airy radius, FftbKernelGeneratorInfo),
-    // its particles move every frame (the seed).
-    constexpr float kEyeAiryRadius = 2.0f;
-    const Texels psf = defaultPsf(int(c.kernelSize));
+    const Texels psf = defaultPsf(int(c_.kernelSize));
     FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
-    ki.width = ki.height = c.kernelSize;
+    ki.width = ki.height = c_.kernelSize;
     ki.texels = psf.values.data();
-    ki.spectrumMode = c.spectrum;
-    ki.interpolation = c.interpolation;
-    ki.interpolationWidth = c.interpolationWidth;
-    ki.spectrumOversampling = c.spectrumOversampling;
+    ki.spectrumMode = c_.spectrum;
+    ki.interpolation = c_.interpolation;
+    ki.interpolationWidth = c_.interpolationWidth;
+    ki.spectrumOversampling = c_.spectrumOversampling;
     FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
     generator.airyRadiusTexels = kEyeAiryRadius;
-    if (c.generatedKernel)
+    if (c_.generatedKernel)
         ki.pNext = &generator;
-    check(fftbCreateKernel(context, &ki, &kernel), "fftbCreateKernel");
+    check(fftbCreateKernel(context_, &ki, &kernel_), "fftbCreateKernel");
 
     FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
-    pi.kernel = kernel;
-    pi.width = c.width;
-    pi.height = c.height;
-    pi.viewCount = c.separateViews ? 1 : c.views;
+    pi.kernel = kernel_;
+    pi.width = c_.width;
+    pi.height = c_.height;
+    pi.viewCount = c_.separateViews ? 1 : c_.views;
     pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    pi.padding = c.padding;
-    pi.storagePrecision = c.storage;
-    pi.resolution = c.resolution;
-    check(fftbCreateBloomPlan(context, &pi, &bloomPlan), "fftbCreateBloomPlan");
+    pi.padding = c_.padding;
+    pi.storagePrecision = c_.storage;
+    pi.resolution = c_.resolution;
+    check(fftbCreateBloomPlan(context_, &pi, &plan_), "fftbCreateBloomPlan");
+}
 
+void BloomRun::createImages()
+{
     const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
-    const size_t texels = size_t(c.width) * c.height;
-    upload = device.createBuffer(texels * 8 * c.views, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-    // Per frame: the generation's timestamps, then each call's.
-    const uint32_t kQueries = (1 + calls) * FFTB_TIMESTAMP_COUNT;
-    queries = device.createTimestampPool(uint32_t(total) * kQueries);
+    const size_t texels = size_t(c_.width) * c_.height;
+    upload_ = device_.createBuffer(texels * 8 * c_.views, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    queries_ = device_.createTimestampPool(uint32_t(totalFrames()) * queriesPerFrame());
     std::mt19937 rng(1);
     std::exponential_distribution<float> hdr(1.0f); // mostly dim, a long bright tail
-    auto* halves = static_cast<uint16_t*>(upload.mapped);
-    for (size_t i = 0; i < texels * 4 * c.views; ++i)
+    auto* halves = static_cast<uint16_t*>(upload_.mapped);
+    for (size_t i = 0; i < texels * 4 * c_.views; ++i)
         halves[i] = toHalf(i % 4 == 3 ? 1.0f : std::min(hdr(rng), 60000.0f));
 
-    VkCommandBuffer cb = device.beginCommands();
-    std::vector<VkImageView> inputViews, outputViews;
-    for (uint32_t v = 0; v < c.views; ++v)
+    VkCommandBuffer cb = device_.beginCommands();
+    for (uint32_t v = 0; v < c_.views; ++v)
     {
-        const VulkanDevice::Image& input = images.emplace_back(device.createImage(
-            c.width, c.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
-        VulkanDevice::uploadForCompute(cb, upload.buffer, input.image, c.width, c.height, VkDeviceSize(v) * texels * 8);
-        inputViews.push_back(input.view);
+        const VulkanDevice::Image& input = images_.emplace_back(device_.createImage(
+            c_.width, c_.height, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT));
+        VulkanDevice::uploadForCompute(cb, upload_.buffer, input.image, c_.width, c_.height,
+                                       VkDeviceSize(v) * texels * 8);
+        inputViews_.push_back(input.view);
         const VulkanDevice::Image& output =
-            images.emplace_back(device.createImage(c.width, c.height, format, VK_IMAGE_USAGE_STORAGE_BIT));
+            images_.emplace_back(device_.createImage(c_.width, c_.height, format, VK_IMAGE_USAGE_STORAGE_BIT));
         VulkanDevice::prepareComputeOutput(cb, output.image);
-        outputViews.push_back(output.view);
+        outputViews_.push_back(output.view);
     }
-    vkCmdResetQueryPool(cb, queries, 0, uint32_t(total) * kQueries);
+    vkCmdResetQueryPool(cb, queries_, 0, uint32_t(totalFrames()) * queriesPerFrame());
+    device_.submitAndWait(cb);
+}
 
+void BloomRun::recordFrames()
+{
     FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
-    ti.queryPool = queries;
+    ti.queryPool = queries_;
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.pNext = &ti;
-    bi.inputView = inputViews[0];
-    bi.outputView = outputViews[0];
+    bi.inputView = inputViews_[0];
+    bi.outputView = outputViews_[0];
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = 0.25f;
     FftbMultiViewInfo multiView{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
-    multiView.viewCount = c.views;
-    multiView.pInputViews = inputViews.data();
-    multiView.pOutputViews = outputViews.data();
-    if (!c.separateViews && c.views > 1)
+    multiView.viewCount = c_.views;
+    multiView.pInputViews = inputViews_.data();
+    multiView.pOutputViews = outputViews_.data();
+    if (!c_.separateViews && c_.views > 1)
     {
         ti.pNext = &multiView;
         bi.inputView = bi.outputView = VK_NULL_HANDLE;
     }
-    FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    check(fftbDescribeNode(bloomPlan, &plan), "fftbDescribeNode");
-    // Calls go in command buffers of kBloomsPerCommandBuffer, and one is recorded while the previous one runs (the
-    // GPU never idles); two are pending at most.
+    // Frames per command buffer so that it holds kBloomsPerCommandBuffer calls; one is recorded while the previous
+    // one runs (the GPU never idles); two are pending at most.
+    const int framesPerCommandBuffer = int(std::max(kBloomsPerCommandBuffer / calls(), 1u));
+    VkCommandBuffer cb = device_.beginCommands();
     VulkanDevice::Submission running, previous;
-    for (int f = 0; f < total; ++f)
+    for (int f = 0; f < totalFrames(); ++f)
     {
+        const uint32_t first = uint32_t(f) * queriesPerFrame();
         FftbResult r = FFTB_SUCCESS;
-        if (c.generatedKernel)
+        if (c_.generatedKernel)
         {
             FftbTimestampInfo generationTimes{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
-            generationTimes.queryPool = queries;
-            generationTimes.firstQuery = uint32_t(f) * kQueries;
+            generationTimes.queryPool = queries_;
+            generationTimes.firstQuery = first;
             FftbApertureInfo eye{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
             eye.pNext = &generationTimes;
             eye.corona = 0.5f;
             eye.seed = uint32_t(f);
             eye.airyRadiusTexels = kEyeAiryRadius;
-            r = fftbCmdGenerateKernel(context, cb, &eye, kernel);
+            r = fftbCmdGenerateKernel(context_, cb, &eye, kernel_);
         }
         else // the generation's queries, written so that every query of the pool has a result
             for (uint32_t q = 0; q < FFTB_TIMESTAMP_COUNT; ++q)
-                vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, uint32_t(f) * kQueries + q);
-        for (uint32_t call = 0; call < calls && r == FFTB_SUCCESS; ++call)
+                vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, first + q);
+        for (uint32_t call = 0; call < calls() && r == FFTB_SUCCESS; ++call)
         {
-            ti.firstQuery = uint32_t(f) * kQueries + (1 + call) * FFTB_TIMESTAMP_COUNT;
-            if (c.separateViews)
+            ti.firstQuery = first + (1 + call) * FFTB_TIMESTAMP_COUNT;
+            if (c_.separateViews)
             {
-                bi.inputView = inputViews[call];
-                bi.outputView = outputViews[call];
+                bi.inputView = inputViews_[call];
+                bi.outputView = outputViews_[call];
             }
-            r = fftbCmdBloom(bloomPlan, cb, &bi);
+            r = fftbCmdBloom(plan_, cb, &bi);
         }
         if (r != FFTB_SUCCESS)
         {
-            device.submitAndWait(cb);
-            device.wait(running);
-            device.wait(previous);
-            check(r, c.generatedKernel ? "fftbCmdGenerateKernel, fftbCmdBloom" : "fftbCmdBloom");
+            device_.submitAndWait(cb);
+            device_.wait(running);
+            device_.wait(previous);
+            check(r, c_.generatedKernel ? "fftbCmdGenerateKernel, fftbCmdBloom" : "fftbCmdBloom");
         }
-        if ((f + 1) % framesPerCommandBuffer == 0 && f + 1 < total)
+        if ((f + 1) % framesPerCommandBuffer == 0 && f + 1 < totalFrames())
         {
             previous = running;
-            running = device.submit(cb);
-            device.wait(previous);
-            cb = device.beginCommands();
+            running = device_.submit(cb);
+            device_.wait(previous);
+            cb = device_.beginCommands();
         }
     }
-    device.submitAndWait(cb);
-    device.wait(running);
+    device_.submitAndWait(cb);
+    device_.wait(running);
+}
 
-    std::vector<uint64_t> t(size_t(total) * kQueries);
-    checkVulkan(vkGetQueryPoolResults(device.device(), queries, 0, uint32_t(t.size()), t.size() * 8, t.data(), 8,
+BloomTiming BloomRun::timing() const
+{
+    const uint32_t perFrame = queriesPerFrame();
+    std::vector<uint64_t> t(size_t(totalFrames()) * perFrame);
+    checkVulkan(vkGetQueryPoolResults(device_.device(), queries_, 0, uint32_t(t.size()), t.size() * 8, t.data(), 8,
                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
                 "vkGetQueryPoolResults");
-    const double ms = device.timestampPeriod() * 1e-6;
+    const double ms = device_.timestampPeriod() * 1e-6;
     BloomTiming timing;
     timing.kernelSpectrumMs = double(t[FFTB_TIMESTAMP_COUNT + 1] - t[FFTB_TIMESTAMP_COUNT]) * ms;
     std::vector<double> p1, p2, p3, sum, generation, spectrum, frame;
     std::vector<double> generationPasses[4];
-    for (int f = c.warmupFrames; f < total; ++f)
+    for (int f = c_.warmupFrames; f < totalFrames(); ++f)
     {
-        const uint64_t* g = &t[size_t(f) * kQueries];
-        const uint64_t* s = g + FFTB_TIMESTAMP_COUNT;            // the first call's
-        const uint64_t* last = g + calls * FFTB_TIMESTAMP_COUNT; // the last call's
-        for (size_t pass = 0; pass < 4 && c.generatedKernel; ++pass)
+        const uint64_t* g = &t[size_t(f) * perFrame];
+        const uint64_t* s = g + FFTB_TIMESTAMP_COUNT;              // the first call's
+        const uint64_t* last = g + calls() * FFTB_TIMESTAMP_COUNT; // the last call's
+        for (size_t pass = 0; pass < 4 && c_.generatedKernel; ++pass)
             generationPasses[pass].push_back(double(g[pass + 1] - g[pass]) * ms);
         generation.push_back(double(g[4] - g[0]) * ms);
         spectrum.push_back(double(s[1] - s[0]) * ms);
@@ -335,7 +365,7 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
     timing.pass2Ms = median(p2);
     timing.pass3Ms = median(p3);
     timing.totalMs = median(sum);
-    if (c.generatedKernel)
+    if (c_.generatedKernel)
     {
         timing.generationMs = median(generation);
         timing.frameSpectrumMs = median(spectrum);
@@ -344,22 +374,32 @@ BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
             timing.generationPassMs[pass] = median(generationPasses[pass]);
     }
 
-    timing.plan = plan;
-    timing.traffic = trafficOf(plan, c.width, c.height, c.storage, c.padding);
+    timing.plan = {FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    check(fftbDescribeNode(plan_, &timing.plan), "fftbDescribeNode");
+    timing.traffic = trafficOf(timing.plan, c_.width, c_.height, c_.storage, c_.padding);
     for (double* bytes : {&timing.traffic.frame, &timing.traffic.intermediate, &timing.traffic.pass1,
                           &timing.traffic.pass2, &timing.traffic.pass3, &timing.traffic.floor})
-        *bytes *= c.views; // the kernel spectrum is read by each view's lines
+        *bytes *= c_.views; // the kernel spectrum is read by each view's lines
 
-    if (device.pipelineStatistics())
+    if (device_.pipelineStatistics())
     {
         uint32_t count = 0;
-        check(fftbGetPassStatistics(bloomPlan, &count, nullptr), "fftbGetPassStatistics");
+        check(fftbGetPassStatistics(plan_, &count, nullptr), "fftbGetPassStatistics");
         std::vector<FftbPassStatistic> statistics(count, {FFTB_STRUCTURE_TYPE_PASS_STATISTIC});
-        check(fftbGetPassStatistics(bloomPlan, &count, statistics.data()), "fftbGetPassStatistics");
+        check(fftbGetPassStatistics(plan_, &count, statistics.data()), "fftbGetPassStatistics");
         for (const FftbPassStatistic& s : statistics)
             timing.statistics.push_back({s.pass, s.fftLength, s.workgroupSize, s.name, s.value});
     }
     return timing;
+}
+
+} // namespace
+
+BloomTiming measureBloom(VulkanDevice& device, const BloomCase& c)
+{
+    BloomRun run(device, c);
+    run.recordFrames();
+    return run.timing();
 }
 
 } // namespace fftb::bench

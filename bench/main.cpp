@@ -157,82 +157,122 @@ std::string fixed(double v, int digits)
     return text;
 }
 
-int run(const Options& o)
+/// The run's results as they accumulate: the JSON document, the Markdown tables, and the cases a later case is held
+/// to (a generated kernel to the fixed one before it, one call for every view to the separate calls before it).
+class Report
 {
-    VulkanDeviceOptions deviceOptions{o.deviceIndex, o.validation};
-    deviceOptions.pipelineStatistics = true;
-    VulkanDevice device(deviceOptions);
-    if (!device.timestamps())
-        throw HostError(std::string("Vulkan: ") + device.properties().deviceName + " has no compute timestamps");
-    const double bandwidth = measureCopyBandwidth(device, o.copyMiB << 20, o.smoke ? 3 : 20);
-    std::printf("%s (driver %s): copy %.3f TB/s\n", device.properties().deviceName,
-                driverVersion(device.properties()).c_str(), bandwidth * 1e-12);
-
-    nlohmann::json results;
-    results["command"] = o.command;
-    results["device"] = device.properties().deviceName;
-    results["driver"] = driverVersion(device.properties());
-    results["copyBandwidthBytesPerSecond"] = bandwidth;
-    results["frames"] = o.frames;
-    int failures = 0;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkfftTiming> vkfftBySize; // width, height, kernel
-    std::string passTable = "| case | pass | MB | TB/s | of copy | ms | skeleton ms | × skeleton | FFT length | "
-                            "workgroup | driver's pipeline statistics |\n"
-                            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
-    std::string table = "| case | axis first | padded | pass 1 | pass 2 | pass 3 | total ms | floor ms | × floor | "
-                        "skeleton ms | × skeleton | VkFFT core ms | VkFFT end-to-end ms | VkFFT e2e / ours | "
-                        "generated kernel: generation (its 4 passes) + spectrum → frame ms (× fixed kernel); views: "
-                        "× separate calls |\n"
-                        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
-    double fixedKernelMs = 0.0;   // the last fixed-kernel case's passes: what a generated kernel's frame is held to
-    double separateViewsMs = 0.0; // the last case's separate calls: what one call for every view is held to
-    for (const BloomCase& c : casesFor(o))
+  public:
+    Report(const Options& o, const VulkanDevice& device, double bandwidth)
+        : o_(o), device_(device), bandwidth_(bandwidth)
     {
-        std::string reason;
-        if (!supported(c, &reason))
+        results_["command"] = o.command;
+        results_["device"] = device.properties().deviceName;
+        results_["driver"] = driverVersion(device.properties());
+        results_["copyBandwidthBytesPerSecond"] = bandwidth;
+        results_["frames"] = o.frames;
+    }
+
+    /// A case the plugin refuses: a documented limit (e.g. FFT lengths), not a failure of the benchmark.
+    void addUnsupported(const BloomCase& c, const std::string& reason)
+    {
+        results_["cases"].push_back({{"case", c.name()}, {"unsupported", reason}});
+        addRow("| " + c.name() + " | unsupported: " + reason + " ||||||||||||||\n");
+    }
+
+    /// A measured case, its VkFFT anchor (`vkfft` null where it does not apply) and its passes.
+    void addCase(const BloomCase& c, const BloomTiming& t, const Skeleton& skeleton, const VkfftTiming* vkfft)
+    {
+        const double floorMs = t.traffic.floor / bandwidth_ * 1e3;
+        nlohmann::json j = caseJson(c, t, skeleton, floorMs);
+        const std::string comparedCell = comparisonCell(c, t, j);
+        std::string vkfftCells = "n/a | n/a | n/a";
+        if (vkfft)
         {
-            // A documented limit (FFT lengths up to 4096), not a failure of the benchmark.
-            results["cases"].push_back({{"case", c.name()}, {"unsupported", reason}});
-            const std::string row = "| " + c.name() + " | unsupported: " + reason + " ||||||||||||||\n";
-            table += row;
-            std::printf("%s", row.c_str());
-            continue;
+            j["vkfft"] = {{"ok", vkfft->ok},
+                          {"error", vkfft->error},
+                          {"coreMs", vkfft->coreMs},
+                          {"endToEndMs", vkfft->endToEndMs},
+                          {"maxRelativeError", vkfft->maxRelativeError}};
+            if (vkfft->ok)
+            {
+                j["vkfftEndToEndOverOurs"] = vkfft->endToEndMs / t.totalMs;
+                vkfftCells = fixed(vkfft->coreMs, 3) + " | " + fixed(vkfft->endToEndMs, 3) + " | " +
+                             fixed(vkfft->endToEndMs / t.totalMs, 2) + "×";
+            }
+            else
+            {
+                vkfftCells = "failed | failed | " + vkfft->error;
+                ++failures_;
+            }
         }
-        const BloomTiming t = measureBloom(device, c);
-        const Skeleton skeleton = measureSkeleton(device, t.traffic, o.smoke ? 3 : 20);
-        const char* firstAxis = t.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x";
-        const double floorMs = t.traffic.floor / bandwidth * 1e3;
-        nlohmann::json j{
-            {"case", c.name()},
-            {"width", c.width},
-            {"height", c.height},
-            {"kernel", c.kernelSize},
-            {"padding", settingName(c.padding, kPaddingNames)},
-            {"spectrum", c.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled"},
-            {"interpolation", c.spectrum == FFTB_SPECTRUM_MODE_EXACT ? std::string("none")
-                              : c.interpolationName().empty()        ? std::string("es")
-                                                                     : c.interpolationName().substr(1)},
-            {"storage", c.storage == FFTB_STORAGE_PRECISION_FLOAT16 ? "fp16" : "fp32"},
-            {"resolution", settingName(c.resolution, kResolutionNames)},
-            {"firstAxis", firstAxis},
-            {"paddedWidth", t.plan.paddedWidth},
-            {"paddedHeight", t.plan.paddedHeight},
-            {"kernelSpectrumMs", t.kernelSpectrumMs},
-            {"pass1Ms", t.pass1Ms},
-            {"pass2Ms", t.pass2Ms},
-            {"pass3Ms", t.pass3Ms},
-            {"totalMs", t.totalMs},
-            {"bytes", {{"pass1", t.traffic.pass1}, {"pass2", t.traffic.pass2}, {"pass3", t.traffic.pass3}}},
-            {"floorBytes", t.traffic.floor},
-            {"floorMs", floorMs},
-            {"skeletonMs",
-             {{"pass1", skeleton.pass1Ms},
-              {"pass2", skeleton.pass2Ms},
-              {"pass3", skeleton.pass3Ms},
-              {"total", skeleton.totalMs()}}},
-            {"timesSkeleton", t.totalMs / skeleton.totalMs()},
-            {"timesFloor", t.totalMs / floorMs}};
-        std::string generatedCell = "—";
+        addPasses(c, t, skeleton, j);
+        results_["cases"].push_back(j);
+        addRow("| " + c.name() + " | " + j["firstAxis"].get<std::string>() + " | " +
+               std::to_string(t.plan.paddedWidth) + "×" + std::to_string(t.plan.paddedHeight) + " | " +
+               fixed(t.pass1Ms, 3) + " | " + fixed(t.pass2Ms, 3) + " | " + fixed(t.pass3Ms, 3) + " | " +
+               fixed(t.totalMs, 3) + " | " + fixed(floorMs, 4) + " | " + fixed(t.totalMs / floorMs, 1) + " | " +
+               fixed(skeleton.totalMs(), 4) + " | " + fixed(t.totalMs / skeleton.totalMs(), 1) + " | " + vkfftCells +
+               " | " + comparedCell + " |\n");
+    }
+
+    /// Writes the JSON and Markdown files the options name; the exit code: 1 when a VkFFT anchor failed.
+    int finish() const
+    {
+        if (!o_.jsonPath.empty())
+            std::ofstream(o_.jsonPath) << results_.dump(2) << "\n";
+        if (!o_.markdownPath.empty())
+            std::ofstream(o_.markdownPath)
+                << "Measured by `" << o_.command << "` on " << device_.properties().deviceName << " (driver "
+                << driverVersion(device_.properties()) << "), copy bandwidth " << fixed(bandwidth_ * 1e-12, 3)
+                << " TB/s (read + write). Times are medians of " << o_.frames << " frames, milliseconds.\n\n"
+                << table_ << "\nPer pass: the bytes it must move (the floor's model), the "
+                << "bandwidth that achieves, and the driver's statistics of its pipeline "
+                << "(VK_KHR_pipeline_executable_properties).\n\n"
+                << passTable_;
+        if (failures_ > 0)
+            std::fprintf(stderr, "fftbloom-bench: the VkFFT anchor failed in %d case(s)\n", failures_);
+        return failures_ > 0 ? 1 : 0;
+    }
+
+  private:
+    static nlohmann::json caseJson(const BloomCase& c, const BloomTiming& t, const Skeleton& skeleton, double floorMs)
+    {
+        return {{"case", c.name()},
+                {"width", c.width},
+                {"height", c.height},
+                {"kernel", c.kernelSize},
+                {"padding", settingName(c.padding, kPaddingNames)},
+                {"spectrum", c.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled"},
+                {"interpolation", c.spectrum == FFTB_SPECTRUM_MODE_EXACT ? std::string("none")
+                                  : c.interpolationName().empty()        ? std::string("es")
+                                                                         : c.interpolationName().substr(1)},
+                {"storage", c.storage == FFTB_STORAGE_PRECISION_FLOAT16 ? "fp16" : "fp32"},
+                {"resolution", settingName(c.resolution, kResolutionNames)},
+                {"firstAxis", t.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y" : "x"},
+                {"paddedWidth", t.plan.paddedWidth},
+                {"paddedHeight", t.plan.paddedHeight},
+                {"kernelSpectrumMs", t.kernelSpectrumMs},
+                {"pass1Ms", t.pass1Ms},
+                {"pass2Ms", t.pass2Ms},
+                {"pass3Ms", t.pass3Ms},
+                {"totalMs", t.totalMs},
+                {"bytes", {{"pass1", t.traffic.pass1}, {"pass2", t.traffic.pass2}, {"pass3", t.traffic.pass3}}},
+                {"floorBytes", t.traffic.floor},
+                {"floorMs", floorMs},
+                {"skeletonMs",
+                 {{"pass1", skeleton.pass1Ms},
+                  {"pass2", skeleton.pass2Ms},
+                  {"pass3", skeleton.pass3Ms},
+                  {"total", skeleton.totalMs()}}},
+                {"timesSkeleton", t.totalMs / skeleton.totalMs()},
+                {"timesFloor", t.totalMs / floorMs}};
+    }
+
+    /// The last column: a generated kernel's frame against the fixed kernel's, or one call for every view against
+    /// separate calls; "—" otherwise. Adds the same to `j`.
+    std::string comparisonCell(const BloomCase& c, const BloomTiming& t, nlohmann::json& j)
+    {
+        std::string cell = "—";
         if (c.generatedKernel)
         {
             j["generatedKernel"] = {
@@ -241,69 +281,31 @@ int run(const Options& o)
                  {t.generationPassMs[0], t.generationPassMs[1], t.generationPassMs[2], t.generationPassMs[3]}},
                 {"kernelSpectrumMs", t.frameSpectrumMs},
                 {"frameMs", t.frameMs},
-                {"frameOverFixedKernel", t.frameMs / fixedKernelMs}};
-            generatedCell = fixed(t.generationMs, 3) + " (" + fixed(t.generationPassMs[0], 3) + ", " +
-                            fixed(t.generationPassMs[1], 3) + ", " + fixed(t.generationPassMs[2], 3) + ", " +
-                            fixed(t.generationPassMs[3], 3) + ") + " + fixed(t.frameSpectrumMs, 3) + " → " +
-                            fixed(t.frameMs, 3) + " (" + fixed(t.frameMs / fixedKernelMs, 2) + "×)";
+                {"frameOverFixedKernel", t.frameMs / fixedKernelMs_}};
+            cell = fixed(t.generationMs, 3) + " (" + fixed(t.generationPassMs[0], 3) + ", " +
+                   fixed(t.generationPassMs[1], 3) + ", " + fixed(t.generationPassMs[2], 3) + ", " +
+                   fixed(t.generationPassMs[3], 3) + ") + " + fixed(t.frameSpectrumMs, 3) + " → " +
+                   fixed(t.frameMs, 3) + " (" + fixed(t.frameMs / fixedKernelMs_, 2) + "×)";
         }
         else
-            fixedKernelMs = t.totalMs;
+            fixedKernelMs_ = t.totalMs;
         if (c.views > 1)
         {
             j["views"] = {{"count", c.views}, {"separate", c.separateViews}};
             if (c.separateViews)
-                separateViewsMs = t.totalMs;
+                separateViewsMs_ = t.totalMs;
             else
             {
-                j["views"]["overSeparateCalls"] = t.totalMs / separateViewsMs;
-                generatedCell = fixed(t.totalMs / separateViewsMs, 3) + "×";
+                j["views"]["overSeparateCalls"] = t.totalMs / separateViewsMs_;
+                cell = fixed(t.totalMs / separateViewsMs_, 3) + "×";
             }
         }
-        std::string vkfftCells = "n/a | n/a | n/a";
-        // VkFFT's convolution zero-pads; it solves the same problem as our zero-padded cases only (normalized
-        // convolution adds the division). Its time does not depend on our interpolation: measured once per size,
-        // shown beside the default interpolation and exact.
-        const bool otherInterpolation = c.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && !c.interpolationName().empty();
-        const auto size = std::tuple{c.width, c.height, c.kernelSize};
-        // Half resolution is compared with VkFFT's full-resolution convolution, measured for the full cases before it.
-        if (o.vkfft && c.padding != FFTB_PADDING_MIRROR && !otherInterpolation && !vkfftBySize.count(size) &&
-            c.resolution == FFTB_BLOOM_RESOLUTION_FULL && !c.generatedKernel && c.views == 1)
-        {
-            VkfftCase v;
-            v.width = c.width;
-            v.height = c.height;
-            v.kernelSize = c.kernelSize;
-            v.paddedWidth = t.plan.paddedWidth;
-            v.paddedHeight = t.plan.paddedHeight;
-            v.frames = o.frames;
-            v.warmupFrames = o.warmup;
-            // The first measurement of a new size ran 2-3x slow on an H200 (bench/results/README.md): keep the second.
-            measureVkfft(device, v);
-            vkfftBySize[size] = measureVkfft(device, v);
-        }
-        if (o.vkfft && c.padding != FFTB_PADDING_MIRROR && !otherInterpolation && vkfftBySize.count(size) &&
-            !c.generatedKernel && c.views == 1)
-        {
-            const VkfftTiming& vt = vkfftBySize.at(size);
-            j["vkfft"] = {{"ok", vt.ok},
-                          {"error", vt.error},
-                          {"coreMs", vt.coreMs},
-                          {"endToEndMs", vt.endToEndMs},
-                          {"maxRelativeError", vt.maxRelativeError}};
-            if (vt.ok)
-            {
-                j["vkfftEndToEndOverOurs"] = vt.endToEndMs / t.totalMs;
-                vkfftCells = fixed(vt.coreMs, 3) + " | " + fixed(vt.endToEndMs, 3) + " | " +
-                             fixed(vt.endToEndMs / t.totalMs, 2) + "×";
-            }
-            else
-            {
-                vkfftCells = "failed | failed | " + vt.error;
-                ++failures;
-            }
-        }
-        // Per pass: the bytes it must move, the bandwidth that achieves, and what the driver compiled.
+        return cell;
+    }
+
+    /// Per pass: the bytes it must move, the bandwidth that achieves, and what the driver compiled.
+    void addPasses(const BloomCase& c, const BloomTiming& t, const Skeleton& skeleton, nlohmann::json& j)
+    {
         const double passBytes[3] = {t.traffic.pass1, t.traffic.pass2, t.traffic.pass3};
         const double passMs[3] = {t.pass1Ms, t.pass2Ms, t.pass3Ms};
         const double skeletonMs[3] = {skeleton.pass1Ms, skeleton.pass2Ms, skeleton.pass3Ms};
@@ -324,37 +326,95 @@ int run(const Options& o)
                                    {"ms", passMs[pass - 1]},
                                    {"skeletonMs", skeletonMs[pass - 1]},
                                    {"bandwidthBytesPerSecond", achieved},
-                                   {"ofCopyBandwidth", achieved / bandwidth},
+                                   {"ofCopyBandwidth", achieved / bandwidth_},
                                    {"pipelineStatistics", statistics}});
-            passTable += "| " + c.name() + " | " + std::to_string(pass) + " | " + fixed(passBytes[pass - 1] * 1e-6, 1) +
-                         " | " + fixed(achieved * 1e-12, 2) + " | " + fixed(100.0 * achieved / bandwidth, 0) + " % | " +
-                         fixed(passMs[pass - 1], 3) + " | " + fixed(skeletonMs[pass - 1], 3) + " | " +
-                         fixed(passMs[pass - 1] / skeletonMs[pass - 1], 1) + " | " + fft + " | " + compiled + " |\n";
+            passTable_ += "| " + c.name() + " | " + std::to_string(pass) + " | " +
+                          fixed(passBytes[pass - 1] * 1e-6, 1) + " | " + fixed(achieved * 1e-12, 2) + " | " +
+                          fixed(100.0 * achieved / bandwidth_, 0) + " % | " + fixed(passMs[pass - 1], 3) + " | " +
+                          fixed(skeletonMs[pass - 1], 3) + " | " + fixed(passMs[pass - 1] / skeletonMs[pass - 1], 1) +
+                          " | " + fft + " | " + compiled + " |\n";
         }
-        results["cases"].push_back(j);
-        const std::string row = "| " + c.name() + " | " + firstAxis + " | " + std::to_string(t.plan.paddedWidth) + "×" +
-                                std::to_string(t.plan.paddedHeight) + " | " + fixed(t.pass1Ms, 3) + " | " +
-                                fixed(t.pass2Ms, 3) + " | " + fixed(t.pass3Ms, 3) + " | " + fixed(t.totalMs, 3) +
-                                " | " + fixed(floorMs, 4) + " | " + fixed(t.totalMs / floorMs, 1) + " | " +
-                                fixed(skeleton.totalMs(), 4) + " | " + fixed(t.totalMs / skeleton.totalMs(), 1) +
-                                " | " + vkfftCells + " | " + generatedCell + " |\n";
-        table += row;
+    }
+
+    void addRow(const std::string& row)
+    {
+        table_ += row;
         std::printf("%s", row.c_str());
         std::fflush(stdout);
     }
-    if (!o.jsonPath.empty())
-        std::ofstream(o.jsonPath) << results.dump(2) << "\n";
-    if (!o.markdownPath.empty())
-        std::ofstream(o.markdownPath) << "Measured by `" << o.command << "` on " << device.properties().deviceName
-                                      << " (driver " << driverVersion(device.properties()) << "), copy bandwidth "
-                                      << fixed(bandwidth * 1e-12, 3) << " TB/s (read + write). Times are medians of "
-                                      << o.frames << " frames, milliseconds.\n\n"
-                                      << table << "\nPer pass: the bytes it must move (the floor's model), the "
-                                      << "bandwidth that achieves, and the driver's statistics of its pipeline "
-                                      << "(VK_KHR_pipeline_executable_properties).\n\n"
-                                      << passTable;
-    if (failures > 0)
-        std::fprintf(stderr, "fftbloom-bench: the VkFFT anchor failed in %d case(s)\n", failures);
+
+    const Options& o_;
+    const VulkanDevice& device_;
+    double bandwidth_;
+    nlohmann::json results_;
+    int failures_ = 0;
+    std::string passTable_ = "| case | pass | MB | TB/s | of copy | ms | skeleton ms | × skeleton | FFT length | "
+                             "workgroup | driver's pipeline statistics |\n"
+                             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    std::string table_ =
+        "| case | axis first | padded | pass 1 | pass 2 | pass 3 | total ms | floor ms | × floor | "
+        "skeleton ms | × skeleton | VkFFT core ms | VkFFT end-to-end ms | VkFFT e2e / ours | "
+        "generated kernel: generation (its 4 passes) + spectrum → frame ms (× fixed kernel); views: "
+        "× separate calls |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    double fixedKernelMs_ = 0.0;   ///< the last fixed-kernel case's passes
+    double separateViewsMs_ = 0.0; ///< the last case's separate calls
+};
+
+/// The VkFFT anchor of case `c` (measured for its size once, the first time), or nullptr where it does not apply:
+/// VkFFT's convolution zero-pads, so it solves the same problem as our zero-padded cases only (normalized convolution
+/// adds the division); its time does not depend on our interpolation, so it is shown beside the default
+/// interpolation and exact; half resolution is compared with the full-resolution convolution measured before it.
+const VkfftTiming* vkfftAnchor(VulkanDevice& device, const Options& o, const BloomCase& c, const BloomTiming& t,
+                               std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkfftTiming>& bySize)
+{
+    const bool otherInterpolation = c.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && !c.interpolationName().empty();
+    if (!o.vkfft || c.padding == FFTB_PADDING_MIRROR || otherInterpolation || c.generatedKernel || c.views != 1)
+        return nullptr;
+    const auto size = std::tuple{c.width, c.height, c.kernelSize};
+    if (!bySize.count(size) && c.resolution == FFTB_BLOOM_RESOLUTION_FULL)
+    {
+        VkfftCase v;
+        v.width = c.width;
+        v.height = c.height;
+        v.kernelSize = c.kernelSize;
+        v.paddedWidth = t.plan.paddedWidth;
+        v.paddedHeight = t.plan.paddedHeight;
+        v.frames = o.frames;
+        v.warmupFrames = o.warmup;
+        // The first measurement of a new size ran 2-3x slow on an H200 (bench/results/README.md): keep the second.
+        measureVkfft(device, v);
+        bySize[size] = measureVkfft(device, v);
+    }
+    const auto it = bySize.find(size);
+    return it == bySize.end() ? nullptr : &it->second;
+}
+
+int run(const Options& o)
+{
+    VulkanDeviceOptions deviceOptions{o.deviceIndex, o.validation};
+    deviceOptions.pipelineStatistics = true;
+    VulkanDevice device(deviceOptions);
+    if (!device.timestamps())
+        throw HostError(std::string("Vulkan: ") + device.properties().deviceName + " has no compute timestamps");
+    const double bandwidth = measureCopyBandwidth(device, o.copyMiB << 20, o.smoke ? 3 : 20);
+    std::printf("%s (driver %s): copy %.3f TB/s\n", device.properties().deviceName,
+                driverVersion(device.properties()).c_str(), bandwidth * 1e-12);
+    Report report(o, device, bandwidth);
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkfftTiming> vkfftBySize; // width, height, kernel
+    for (const BloomCase& c : casesFor(o))
+    {
+        std::string reason;
+        if (!supported(c, &reason))
+        {
+            report.addUnsupported(c, reason);
+            continue;
+        }
+        const BloomTiming t = measureBloom(device, c);
+        const Skeleton skeleton = measureSkeleton(device, t.traffic, o.smoke ? 3 : 20);
+        report.addCase(c, t, skeleton, vkfftAnchor(device, o, c, t, vkfftBySize));
+    }
+    const int result = report.finish();
     if (device.validationMessageCount() > 0)
     {
         std::fprintf(stderr, "fftbloom-bench: Vulkan validation: %llu message(s), the first: %s\n",
@@ -362,7 +422,7 @@ int run(const Options& o)
                      device.firstValidationMessage().c_str());
         return 1;
     }
-    return failures > 0 ? 1 : 0;
+    return result;
 }
 
 } // namespace

@@ -20,6 +20,9 @@ BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
         throw Failure{refusal.result, VK_SUCCESS, refusal.reason};
     checkScratch();
     context.pipelines().compile(recipe_.pipelines);
+    spectrumPasses_ = context.pipelines().compiled(recipe_.spectrumPasses);
+    borderWeightPasses_ = context.pipelines().compiled(recipe_.borderWeightPasses);
+    framePasses_ = context.pipelines().compiled(recipe_.framePasses);
     kernel_.reserve(recipe_.plan);
     // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), within maxStorageBufferRange.
     if (recipe_.normalized)
@@ -55,7 +58,7 @@ void BloomPlan::describe(FftbNodeDescription* d) const
     d->spectrumBytes = recipe_.spectrumElements * 8;
     d->borderWeightBytes = recipe_.borderWeightBytes;
     d->spectrumPassCount = kernel_.needsSpectrum(plan) ? uint32_t(recipe_.spectrumPasses.size()) : 0;
-    d->borderWeightPassCount = needsBorderWeights() ? uint32_t(recipe_.borderWeightPasses.size()) : 0;
+    d->borderWeightPassCount = needsBorderWeights(kernel_.serial()) ? uint32_t(recipe_.borderWeightPasses.size()) : 0;
     d->passCount = uint32_t(recipe_.framePasses.size()) + d->spectrumPassCount + d->borderWeightPassCount;
     d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;

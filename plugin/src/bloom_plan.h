@@ -29,21 +29,23 @@ class BloomPlan
     const Context& context() const { return context_; }
 
   private:
-    /// Whether the next bloom computes the border weights first: the plan's first, and the first after its kernel's
-    /// texels changed.
-    bool needsBorderWeights() const { return recipe_.normalized && weightsSerial_ != kernel_.serial(); }
+    /// Whether a bloom with the kernel of `serial` (Kernel::serial()) computes the border weights first: the plan's
+    /// first, and the first after its kernel's texels changed.
+    bool needsBorderWeights(uint64_t serial) const { return recipe_.normalized && weightsSerial_ != serial; }
     /// Throws FFTB_ERROR_DEVICE_LIMIT when the context's scratch no longer holds the plan's (fftbResizeContext).
     void checkScratch() const;
     /// The resources every pass of the plan binds, the views aside.
     PassResources resources(const Kernel::Binding& kernel) const;
     /// Records `passes` with `push`, a barrier after each but the last; a timestamp after those that want one.
     template <typename Stamp>
-    void record(VkCommandBuffer cb, const std::vector<Dispatch>& passes, const PassResources& resources,
+    void record(VkCommandBuffer cb, const std::vector<CompiledDispatch>& passes, const PassResources& resources,
                 const FftbPushConstants& push, Stamp stamp) const;
 
     Context& context_;
     Kernel& kernel_;
     Recipe recipe_;
+    /// The recipe's pass lists with their pipelines.
+    std::vector<CompiledDispatch> spectrumPasses_, borderWeightPasses_, framePasses_;
     Buffer borderWeights_;
     uint64_t weightsSerial_ = 0; ///< the Kernel::serial() the border weights were computed for; 0: none
 };

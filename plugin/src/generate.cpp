@@ -181,7 +181,8 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     resources.kernelTexels = buffers.texels;
     for (const auto& [pass, length, groupsX, groupsY] : passes)
     {
-        pipelines_->dispatch(cb, PipelineKey{pass, length}, {groupsX, groupsY, 1}, resources, &push, sizeof(push));
+        pipelines_->dispatch(cb, {pipelines_->get({pass, length}), pass, {groupsX, groupsY, 1}}, resources, &push,
+                             sizeof(push));
         device_->cmdComputeBarrier(cb);
         writeTimestamp();
     }

@@ -166,7 +166,7 @@ Kernel::Binding Kernel::bind(const Plan& plan)
     const bool compute = !slot.holds(plan);
     slot.spectrumLength1 = plan.first.spectrumLength;
     slot.spectrumLength2 = plan.second.spectrumLength;
-    return {generated_ ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, compute};
+    return {generated_ ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, compute, serial_};
 }
 
 } // namespace fftb

@@ -44,12 +44,13 @@ class Kernel
     void reserve(const Plan& plan);
     /// The buffers a bloom planned as `plan` binds (reserve()d): the planar texels and the spectrum slot of its axis
     /// order. `computeSpectrum` is true when the slot does not yet hold the spectrum `plan` reads: the caller records
-    /// the spectrum passes into the same command buffer, and the slot holds it from then on.
+    /// the spectrum passes into the same command buffer, and the slot holds it from then on. `serial` is serial().
     struct Binding
     {
         VkBuffer texels;
         VkBuffer spectrum;
         bool computeSpectrum;
+        uint64_t serial;
     };
     Binding bind(const Plan& plan);
     /// Whether bind(plan) would compute the spectrum, without changing anything.

@@ -234,15 +234,23 @@ void Pipelines::pushDescriptors(VkCommandBuffer cb, Bindings b, const PassResour
     device_->cmdPushDescriptorSet(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayouts_[uint32_t(b)], 0, count, writes);
 }
 
-void Pipelines::dispatch(VkCommandBuffer cb, const PipelineKey& key, const std::array<uint32_t, 3>& groups,
-                         const PassResources& resources, const void* push, uint32_t pushBytes) const
+std::vector<CompiledDispatch> Pipelines::compiled(const std::vector<Dispatch>& dispatches) const
 {
-    const Bindings b = fftb::bindingsOf(key.pass);
-    device_->cmdBeginLabel(cb, labelOf(key.pass));
-    vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, get(key));
+    std::vector<CompiledDispatch> result;
+    for (const Dispatch& d : dispatches)
+        result.push_back({get(d.pipeline), d.pipeline.pass, d.groups, d.timestampAfter});
+    return result;
+}
+
+void Pipelines::dispatch(VkCommandBuffer cb, const CompiledDispatch& d, const PassResources& resources,
+                         const void* push, uint32_t pushBytes) const
+{
+    const Bindings b = fftb::bindingsOf(d.pass);
+    device_->cmdBeginLabel(cb, labelOf(d.pass));
+    vk_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline);
     pushDescriptors(cb, b, resources);
     vk_.vkCmdPushConstants(cb, pipelineLayouts_[uint32_t(b)], VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
-    vk_.vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
+    vk_.vkCmdDispatch(cb, d.groups[0], d.groups[1], d.groups[2]);
     device_->cmdEndLabel(cb);
 }
 

@@ -29,6 +29,15 @@ struct PassResources
     VkImageLayout inputLayout = VK_IMAGE_LAYOUT_UNDEFINED;
 };
 
+/// A recipe's Dispatch with its compiled pipeline: what recording replays, without a lookup.
+struct CompiledDispatch
+{
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    Pass pass = Pass::Count;
+    std::array<uint32_t, 3> groups{1, 1, 1};
+    bool timestampAfter = false;
+};
+
 class Pipelines
 {
   public:
@@ -43,10 +52,12 @@ class Pipelines
     void compile(const std::vector<PipelineKey>& keys);
     /// The pipeline of `key`, which compile() made.
     VkPipeline get(const PipelineKey& key) const;
-    /// Binds the pipeline of `key`, pushes the descriptors of `resources` its pass binds and `pushBytes` of `push`, and
-    /// dispatches `groups` workgroups, in a debug label naming the pass.
-    void dispatch(VkCommandBuffer cb, const PipelineKey& key, const std::array<uint32_t, 3>& groups,
-                  const PassResources& resources, const void* push, uint32_t pushBytes) const;
+    /// `dispatches` with the pipelines compile() made for them.
+    std::vector<CompiledDispatch> compiled(const std::vector<Dispatch>& dispatches) const;
+    /// Binds `d.pipeline`, pushes the descriptors of `resources` its pass binds and `pushBytes` of `push`, and
+    /// dispatches `d.groups` workgroups, in a debug label naming the pass.
+    void dispatch(VkCommandBuffer cb, const CompiledDispatch& d, const PassResources& resources, const void* push,
+                  uint32_t pushBytes) const;
 
   private:
     /// Destroys what the constructor created; safe on a partly constructed object.

@@ -131,13 +131,13 @@ PassResources BloomPlan::resources(const Kernel::Binding& kernel) const
 }
 
 template <typename Stamp>
-void BloomPlan::record(VkCommandBuffer cb, const std::vector<Dispatch>& passes, const PassResources& resources,
+void BloomPlan::record(VkCommandBuffer cb, const std::vector<CompiledDispatch>& passes, const PassResources& resources,
                        const FftbPushConstants& push, Stamp stamp) const
 {
     const Device& device = *context_.device();
     for (size_t i = 0; i < passes.size(); ++i)
     {
-        context_.pipelines().dispatch(cb, passes[i].pipeline, passes[i].groups, resources, &push, sizeof push);
+        context_.pipelines().dispatch(cb, passes[i], resources, &push, sizeof push);
         if (passes[i].timestampAfter)
             stamp();
         if (i + 1 < passes.size())
@@ -154,7 +154,7 @@ void BloomPlan::cmdPrepareKernel(VkCommandBuffer cb)
     const Kernel::Binding kernel = kernel_.bind(recipe_.plan);
     device.cmdBeginLabel(cb, "fftbloom: kernel spectrum");
     device.cmdComputeBarrier(cb); // after earlier compute use of the scratch and the kernel
-    record(cb, recipe_.spectrumPasses, resources(kernel), recipe_.push, [] {});
+    record(cb, spectrumPasses_, resources(kernel), recipe_.push, [] {});
     device.cmdComputeBarrier(cb);
     device.cmdEndLabel(cb);
 }
@@ -199,17 +199,17 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     writeTimestamp();
     if (kernel.computeSpectrum)
     {
-        record(cb, recipe_.spectrumPasses, r, recipe_.push, [] {});
+        record(cb, spectrumPasses_, r, recipe_.push, [] {});
         device.cmdComputeBarrier(cb);
     }
-    if (needsBorderWeights())
+    if (needsBorderWeights(kernel.serial))
     {
-        record(cb, recipe_.borderWeightPasses, r, borderWeightPushConstants(recipe_), [] {});
+        record(cb, borderWeightPasses_, r, borderWeightPushConstants(recipe_), [] {});
         device.cmdComputeBarrier(cb);
-        weightsSerial_ = kernel_.serial();
+        weightsSerial_ = kernel.serial;
     }
     writeTimestamp();
-    record(cb, recipe_.framePasses, r, bloomPushConstants(recipe_, info), writeTimestamp);
+    record(cb, framePasses_, r, bloomPushConstants(recipe_, info), writeTimestamp);
     if (images)
         cmdImageBarriers(device, cb, *images, readLayout, false);
     device.cmdEndLabel(cb);

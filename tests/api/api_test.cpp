@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The C API's argument checks and result codes, and the lifetimes of plans, kernels and images across frames, on a
 // lavapipe device with the Khronos validation layer and its synchronization validation on.
+#include "copy_barriers.h"
 #include "vulkan/loaded_libraries.h"
 
 #include <fftbloom/fftbloom.h>
@@ -525,18 +526,7 @@ class ApiTest : public ::testing::Test
         region.imageExtent = {kFrame, kFrame, 1};
         vkCmdCopyBufferToImage(cb, f.upload.buffer, f.input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
 
-        FftbImageBarrierInfo barriers{FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
-        barriers.inputImage = f.input.image;
-        barriers.inputRange = range;
-        barriers.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        barriers.inputStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        barriers.inputAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        barriers.outputImage = f.output.image;
-        barriers.outputRange = range;
-        barriers.outputOldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        barriers.outputNewLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-        barriers.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        barriers.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+        FftbImageBarrierInfo barriers = betweenCopies(f.input.image, f.output.image, range);
         FftbBloomInfo bloom{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
         bloom.pNext = &barriers;
         bloom.inputView = f.input.view;

@@ -5,6 +5,7 @@
 // semaphores; validation with synchronization validation on, the result against the double-precision reference.
 // On a device with one queue family (lavapipe) the same three submissions run on its one queue without transfers; the
 // test's properties say which ran.
+#include "copy_barriers.h"
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
 #include "psf/psf.h"
@@ -167,18 +168,7 @@ TEST_P(AsyncComputeTest, TheBloomRunsOnAComputeQueueWithTheImagesOwnershipTransf
 
     // Bloom queue: the plugin acquires the input, blooms, and releases both images back.
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    FftbImageBarrierInfo images{FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
-    images.inputImage = input_.image;
-    images.inputRange = range;
-    images.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    images.inputStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    images.inputAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    images.outputImage = output_.image;
-    images.outputRange = range;
-    images.outputOldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    images.outputNewLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    images.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    images.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+    FftbImageBarrierInfo images = betweenCopies(input_.image, output_.image, range);
     images.ownerQueueFamilyIndex = owner;
     images.bloomQueueFamilyIndex = bloomFamily;
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};

@@ -5,6 +5,7 @@
 // transitions left to the plugin (FftbImageBarrierInfo, with and without synchronization2), debug labels on. Every
 // frame is recorded into one command buffer and checked against the double-precision reference; validation must stay
 // silent.
+#include "copy_barriers.h"
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
 #include "host_error.h"
@@ -143,20 +144,7 @@ class ContractTest : public ::testing::TestWithParam<bool>
         vkCmdCopyBufferToImage(cb, f.upload.buffer, f.input.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
 
         const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        FftbImageBarrierInfo images{FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
-        images.inputImage = f.input.image;
-        images.inputRange = range;
-        images.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        images.inputStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        images.inputAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        images.outputImage = f.output.image;
-        images.outputRange = range;
-        images.outputOldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        images.outputSrcStageMask = VK_PIPELINE_STAGE_2_NONE;
-        images.outputSrcAccessMask = VK_ACCESS_2_NONE;
-        images.outputNewLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-        images.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        images.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+        FftbImageBarrierInfo images = betweenCopies(f.input.image, f.output.image, range);
         FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
         bi.pNext = &images;
         bi.inputView = f.input.view;

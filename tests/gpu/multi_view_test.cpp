@@ -3,6 +3,7 @@
 // and against the same frame bloomed alone, in every padding, both axis orders, full and half resolution, fp32 and
 // fp16 storage; and a stereo pair given as the two layers of one array image, with FftbImageBarrierInfo covering both.
 // Validation (synchronization validation included) is on: any message fails the test.
+#include "copy_barriers.h"
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
 #include "psf/psf.h"
@@ -283,18 +284,7 @@ TEST_P(MultiViewLayers, AStereoPairInTheLayersOfOneImage)
         downloads.push_back(&frameBuffer(VK_BUFFER_USAGE_TRANSFER_DST_BIT));
     }
 
-    FftbImageBarrierInfo barriers{FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
-    barriers.inputImage = input.image;
-    barriers.inputRange = layers;
-    barriers.inputLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    barriers.inputStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    barriers.inputAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    barriers.outputImage = output.image;
-    barriers.outputRange = layers;
-    barriers.outputOldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    barriers.outputNewLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    barriers.outputDstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    barriers.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
+    FftbImageBarrierInfo barriers = betweenCopies(input.image, output.image, layers);
     FftbMultiViewInfo eyes{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};
     eyes.pNext = &barriers;
     eyes.viewCount = 2;
