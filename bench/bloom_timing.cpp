@@ -8,7 +8,7 @@
 #include "host_error.h"
 #include "psf/psf_generator.h"
 #include "runner/context_info.h"
-#include "runner/setting_names.h"
+#include "settings/setting_names.h"
 
 #include <algorithm>
 #include <bit>

@@ -3,7 +3,7 @@
 #include "bloom_timing.h"
 #include "copy_bandwidth.h"
 #include "host_error.h"
-#include "runner/setting_names.h"
+#include "settings/setting_names.h"
 #include "vkfft_anchor.h"
 #include "vulkan/vulkan_device.h"
 

@@ -97,25 +97,24 @@ void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* cal
 
 KernelKey kernelKeyOf(const Settings& s, float exposure)
 {
-    KernelKey key{s.kernelFile,         s.kernelSize,       s.spectrum,
-                  s.aperture,           s.airyRadiusTexels, s.kernelRotationDegrees,
-                  s.kernelCentreOffset, s.animate};
+    KernelKey key{s.kernel, s.bloom};
     // The eye mode: the pupil adapted to the exposure (a scene shown 1 stop brighter is 1 stop darker:
     // 100 * 2^-exposure cd/m^2), within the generator's range.
     if (key.animated())
         key.generatorAiryRadius =
-            float(std::clamp(pupilAiryRadius(s.airyRadiusTexels, 100.0 * std::exp2(-double(exposure))), 1.0,
-                             std::min(16.0, s.kernelSize / 8.0)));
+            float(std::clamp(pupilAiryRadius(s.kernel.airyRadiusTexels, 100.0 * std::exp2(-double(exposure))), 1.0,
+                             std::min(16.0, s.kernel.sizeTexels / 8.0)));
     return key;
 }
 
 Texels makeKernel(const KernelKey& key)
 {
-    if (key.file.empty())
-        return defaultPsf(key.size, key.aperture, key.airyRadiusTexels);
-    Texels kernel = loadPsf(key.file);
-    if (kernel.width != key.size || kernel.height != key.size)
-        kernel = resamplePsf(kernel, key.size);
+    const KernelSettings& k = key.kernel;
+    if (k.file.empty())
+        return defaultPsf(k.sizeTexels, k.aperture, k.airyRadiusTexels);
+    Texels kernel = loadPsf(k.file);
+    if (kernel.width != k.sizeTexels || kernel.height != k.sizeTexels)
+        kernel = resamplePsf(kernel, k.sizeTexels);
     normalizePsf(kernel);
     return kernel;
 }

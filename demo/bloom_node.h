@@ -23,34 +23,18 @@ namespace fftb::viewer
 /// The kernel-lifetime part of the settings: a change means a new fftbloom::Kernel.
 struct KernelKey
 {
-    std::string file;
-    int size = 0;
-    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
-    ApertureParams aperture;
-    double airyRadiusTexels = 0.0;
-    float rotationDegrees = 0.0f;        ///< FftbKernelInfo::rotationDegrees
-    std::array<float, 2> centreOffset{}; ///< FftbKernelInfo::centreOffsetU, V
-    /// Settings::animate: the GPU replaces the texels every frame (a new kernel from the CPU's texels when it stops)
-    bool animate = false;
-    /// When animated: the Airy radius the GPU generates with, the pupil adapted to the exposure
-    /// (FftbKernelGeneratorInfo::airyRadiusTexels: a new kernel when it changes); 0 otherwise
+    KernelSettings kernel; ///< what the texels are made of
+    BloomSettings bloom;   ///< what the plugin makes of them (kernelInfoOf); only its kernel-lifetime values are read
+    /// When made on the GPU (KernelSettings::madeOnGpu): the Airy radius it generates with, the pupil adapted to the
+    /// exposure (FftbKernelGeneratorInfo::airyRadiusTexels: a new kernel when it changes); 0 otherwise
     float generatorAiryRadius = 0.0f;
-    /// Whether the kernel is made on the GPU every frame: animated, generated, of a size the GPU generator takes.
-    bool animated() const { return animate && file.empty() && size >= 64 && size <= 2048 && (size & (size - 1)) == 0; }
+    /// Whether the kernel is made on the GPU every frame.
+    bool animated() const { return kernel.madeOnGpu(); }
     /// Whether the two make the same texels: the spectrum mode and the placement are the plugin's.
-    bool sameTexels(const KernelKey& o) const
-    {
-        const ApertureParams& a = aperture;
-        const ApertureParams& b = o.aperture;
-        return file == o.file && size == o.size && airyRadiusTexels == o.airyRadiusTexels && a.blades == b.blades &&
-               a.bladeCurvature == b.bladeCurvature && a.obstruction == b.obstruction && a.vanes == b.vanes &&
-               a.bladeRotationDeg == b.bladeRotationDeg && a.corona == b.corona && a.seed == b.seed &&
-               animate == o.animate;
-    }
+    bool sameTexels(const KernelKey& o) const { return kernel == o.kernel; }
     bool operator==(const KernelKey& o) const
     {
-        return sameTexels(o) && spectrum == o.spectrum && rotationDegrees == o.rotationDegrees &&
-               centreOffset == o.centreOffset && generatorAiryRadius == o.generatorAiryRadius;
+        return sameTexels(o) && sameKernelInfo(bloom, o.bloom) && generatorAiryRadius == o.generatorAiryRadius;
     }
 };
 
@@ -62,12 +46,12 @@ KernelKey kernelKeyOf(const Settings& s, float exposure);
 struct PlanKey
 {
     uint32_t width = 0, height = 0;
-    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
-    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
-    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
-    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    KernelSpan extent; ///< as given to the plugin (Viewer::appliedSpan)
-    bool operator==(const PlanKey&) const = default;
+    /// read for its plan-lifetime values (planInfoOf), the kernel span as given to the plugin (Viewer::appliedSpan)
+    BloomSettings bloom;
+    bool operator==(const PlanKey& o) const
+    {
+        return width == o.width && height == o.height && samePlanInfo(bloom, o.bloom);
+    }
 };
 
 /// One bloom node as an engine would hold it: the plugin's context, the kernel it was given, the plan made with them,
@@ -77,6 +61,7 @@ struct BloomNode
     fftbloom::Context context;
     uint32_t contextWidth = 0;
     uint32_t contextHeight = 0;
+    uint32_t contextKernelExtent = 0; ///< the context's largest kernel resolution and extent on the frame, both axes
     Texels kernel;
     fftbloom::Kernel psf; ///< `kernel` made on `context` (fftbCreateKernel)
     KernelKey applied;
@@ -94,13 +79,11 @@ struct BloomNode
         uint64_t scene = 0;
         KernelKey kernel;
         PlanKey plan;
-        float intensity = 0.0f;
-        std::array<float, 3> tint{};
-        float sharpen = 0.0f;
-        bool bloomOnly = false;
-        CompositeMode composite = CompositeMode::Conserving;
-        float threshold = 0.0f, knee = 0.0f, clamp = 0.0f;
-        bool operator==(const Recorded&) const = default;
+        BloomSettings bloom; ///< read for its per-frame values (bloomInfoOf)
+        bool operator==(const Recorded& o) const
+        {
+            return scene == o.scene && kernel == o.kernel && plan == o.plan && sameBloomInfo(bloom, o.bloom);
+        }
     };
     std::optional<Recorded> recorded;
 };

@@ -102,15 +102,16 @@ int main(int argc, char** argv)
     if (!saveSettings.empty())
     {
         std::string error;
-        if (!writePresetFile(options.settings, saveSettings, {options.imagePath, options.settings.kernelFile}, &error))
+        if (!writePresetFile(options.settings, saveSettings, {options.imagePath, options.settings.kernel.file}, &error))
         {
             std::fprintf(stderr, "fftbloom-viewer: --save-settings %s\n", error.c_str());
             return 2;
         }
     }
     options.settingsB = options.settings;
-    options.settingsB.spectrum =
-        options.settings.spectrum == FFTB_SPECTRUM_MODE_EXACT ? FFTB_SPECTRUM_MODE_RESAMPLED : FFTB_SPECTRUM_MODE_EXACT;
+    options.settingsB.bloom.spectrum = options.settings.bloom.spectrum == FFTB_SPECTRUM_MODE_EXACT
+                                           ? FFTB_SPECTRUM_MODE_RESAMPLED
+                                           : FFTB_SPECTRUM_MODE_EXACT;
     for (const std::string& s : keysOfB)
     {
         std::string error;

@@ -3,10 +3,8 @@
 #pragma once
 
 #include "fftbloom/fftbloom.h"
-#include "psf/psf_generator.h"
-#include "runner/kernel_span.h"
+#include "settings/bloom_settings.h"
 
-#include <array>
 #include <string>
 #include <vector>
 
@@ -34,13 +32,6 @@ enum class Tonemapper
     Clamp,      ///< none: values above 1 clipped
 };
 
-/// Which composite the Composite view shows (FftbOutputMode).
-enum class CompositeMode
-{
-    Conserving, ///< in + intensity * (bloom(p) - p): the prefiltered light is spread, none added
-    Additive,   ///< in + intensity * bloom(p)
-};
-
 /// When the bloom is recorded.
 enum class Rerun
 {
@@ -53,43 +44,25 @@ enum class Rerun
 /// does).
 constexpr float kMinimumIntensity = 0.001f;
 
-/// Every setting the UI and --settings can change. Frame-lifetime ones (intensity, tint, sharpen, the composite, the
-/// prefilter) go to FftbBloomInfo every frame; plan-lifetime ones (padding, axis, precision, resolution, the kernel
-/// extent) to fftbCreateBloomPlan when they change; kernel-lifetime ones (the kernel, its resolution, the spectrum
-/// mode, its placement) to fftbCreateKernel.
+/// Every setting the UI and --settings can change: the display's here, the bloom's and the kernel's in the host's
+/// settings (settings/bloom_settings.h), spelled as the settings table spells them. Frame-lifetime ones (intensity,
+/// tint, sharpen, the composite, the prefilter) go to FftbBloomInfo every frame (bloomInfoOf); plan-lifetime ones
+/// (padding, axis, precision, resolution, the kernel span) to fftbCreateBloomPlan when they change (planInfoOf);
+/// kernel-lifetime ones (the kernel, its resolution, the spectrum mode, its placement) to fftbCreateKernel
+/// (kernelInfoOf).
 struct Settings
 {
     View view = View::Composite;
     Tonemapper tonemapper = Tonemapper::AcesFitted;
-    float exposure = 0.0f;                       ///< stops
-    float intensity = 0.25f;                     ///< >= kMinimumIntensity, above 1 allowed
-    std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
-    float sharpen = 0.0f;
-    CompositeMode composite = CompositeMode::Conserving;
-    float threshold = 0.0f; ///< prefilter threshold T (FftbBloomInfo::prefilterThreshold); 0: off
-    float knee = 0.0f;      ///< prefilter soft-knee width k (FftbBloomInfo::prefilterKnee), used as min(k, T)
-    float clamp = 0.0f;     ///< prefilter clamp C on max(r, g, b); 0: none
-    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
-    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
-    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
-    /// how the spectra are stored between the passes (FftbBloomPlanCreateInfo::storagePrecision)
-    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
-    /// the resolution the bloom is convolved at (FftbBloomPlanCreateInfo::resolution): half needs the resampled
-    /// spectrum
-    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    int kernelSize = 256;    ///< the kernel's resolution: the PSF's texels per side
-    KernelSpan kernelSpan;   ///< how large the kernel appears (FftbBloomPlanCreateInfo::kernelSpan); native
-    std::string kernelFile;  ///< empty: the generated PSF of `aperture`
-    ApertureParams aperture; ///< the generated PSF's aperture (its corona and seed included)
-    double airyRadiusTexels = 2.0;
-    /// The generated PSF made on the GPU every frame (fftbCmdGenerateKernel), seeded by aperture.seed plus the frame
-    /// number (the eye's particles flicker), its Airy radius following the pupil adapted to 100 * 2^-exposure cd/m^2
-    /// (pupilAiryRadius; a new kernel, made for that radius, when the exposure changes): the "eye" mode. Kernel sizes
-    /// 64..2048 only.
-    bool animate = false;
-    float kernelRotationDegrees = 0.0f;        ///< FftbKernelInfo::rotationDegrees, counter-clockwise
-    std::array<float, 2> kernelCentreOffset{}; ///< FftbKernelInfo::centreOffsetU, V: [-1, 1] of the kernel's size
-    bool ui = true;                            ///< draw the controls
+    float exposure = 0.0f; ///< stops
+    /// The bloom: its output is composite or additive (the CLI's bloom output is view=bloom), its intensity at least
+    /// kMinimumIntensity, its knee used as min(knee, threshold).
+    BloomSettings bloom;
+    /// The kernel's texels. Made on the GPU (madeOnGpu), its Airy radius follows the pupil adapted to
+    /// 100 * 2^-exposure cd/m^2 (pupilAiryRadius; a new kernel, made for that radius, when the exposure changes): the
+    /// "eye" mode.
+    KernelSettings kernel;
+    bool ui = true; ///< draw the controls
     // Comparison views (split, difference): display settings, shared by A and B.
     float split = 0.5f;            ///< divider position: a fraction of the window's width beside the panel
     float differenceGain = 4.0f;   ///< stops
@@ -97,27 +70,23 @@ struct Settings
     Rerun rerun = Rerun::Auto;
 };
 
-/// Applies one "key=value" to `settings`. Returns false and a one-line reason naming the key otherwise.
-/// Keys: view (composite|bloom|input), tonemap (aces|aces-hill|reinhard|clamp), exposure, intensity, tint (R,G,B),
-/// sharpen, composite (conserving|additive), threshold, knee, bloom-clamp, padding (zero-normalized|zero|mirror), axis
-/// (auto|x|y), spectrum
-/// (resampled|exact), precision (fp32|fp16), kernel-size, kernel-span (native|<n>px|<f>diag), kernel
-/// (generated|PATH), blades, curvature, obstruction, vanes, airy-radius, corona, seed, animate (true|false), ui
-/// (on|off), split, difference-gain, compare
-/// (composite|bloom), rerun (auto|always|changes).
+/// Applies one "key=value" to `settings`: the display's keys (view, tonemap, exposure, ui, split, difference-gain,
+/// compare, rerun) here, every other one through the settings table (settings/setting_table.h), with the viewer's own
+/// rules after it: an intensity below kMinimumIntensity is taken as kMinimumIntensity, output=bloom is view=bloom.
+/// Returns false and a one-line reason naming the key and the value otherwise, the settings as they were.
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
-/// The keys applySetting knows, for --help.
+/// The keys applySetting knows, for --help: the display's, every setting of the settings table (settingHelpLine),
+/// then b.KEY.
 const std::vector<std::string>& settingKeys();
 
 /// The EXR header attribute (type string) in which the viewer's saved outputs record presetLines, one a line.
 inline constexpr const char* kSettingsAttribute = "fftbloom.settings";
 
 /// The bloom's and the kernel's settings (not the view's) as option=value lines in the fftbloom CLI's option names,
-/// which both tools read (its --settings FILE, the viewer's --settings): intensity, tint, sharpen, output, threshold,
-/// knee, bloom-clamp, padding, axis, spectrum, precision, kernel-size, kernel-span, kernel-rotation,
-/// kernel-centre-offset, then kernel=PATH or the generated PSF's blades, blade-curvature, obstruction, vanes and
-/// airy-radius. Numbers round-trip exactly.
+/// which both tools read (its --settings FILE, the viewer's --settings): every setting of the settings table that
+/// applies, in its order (settingLines): a kernel file's path, or the generated PSF's parameters. Numbers round-trip
+/// exactly.
 std::vector<std::string> presetLines(const Settings& settings);
 
 /// The fftbloom command that blooms `input` into `output` as `settings` do: "fftbloom INPUT -o OUTPUT" and an option

@@ -19,7 +19,7 @@ namespace fftb::viewer
 void Viewer::start()
 {
     const ViewerOptions& options = options_;
-    kernelPath_ = settings_.kernelFile;
+    kernelPath_ = settings_.kernel.file;
     kernelFromFile_ = !kernelPath_.empty();
     initImGui();
     createDeviceObjects();
@@ -136,7 +136,7 @@ bool Viewer::step()
         if (glfwGetKey(wd_.window(), GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
             glfwGetKey(wd_.window(), GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
         {
-            edited().kernelFile = kernelPath_ = path; // shift + drop: the file becomes the kernel
+            edited().kernel.file = kernelPath_ = path; // shift + drop: the file becomes the kernel
             kernelFromFile_ = true;
         }
         else

@@ -42,7 +42,7 @@ void Viewer::destroyDeviceObjects()
         node.planned.reset();
         node.psf.reset();
         node.context.reset();
-        node.contextWidth = node.contextHeight = 0;
+        node.contextWidth = node.contextHeight = 0; // contextKernelExtent stays: a new context holds the kernel again
         node.recorded.reset();
         destroy(node.output);
     }

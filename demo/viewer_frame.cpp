@@ -139,21 +139,19 @@ void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool
 
 bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
 {
-    const bool bloomOnly = comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom;
-    const PlanKey planKey{input_.width,
-                          input_.height,
-                          settings.padding,
-                          settings.axisOrder,
-                          settings.storage,
-                          settings.resolution,
-                          appliedSpan(settings, node.applied)};
-    const BloomNode::Recorded state{sceneGeneration_,   node.applied,     planKey,       settings.intensity,
-                                    settings.tint,      settings.sharpen, bloomOnly,     settings.composite,
-                                    settings.threshold, settings.knee,    settings.clamp};
+    // The settings as the plugin is given them: the bloom alone in its view, the knee no wider than the threshold
+    // (whichever was set last), the span the kernel takes.
+    BloomSettings bloom = settings.bloom;
+    if (comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom)
+        bloom.output = FFTB_OUTPUT_MODE_BLOOM;
+    bloom.prefilter.knee = std::min(bloom.prefilter.knee, bloom.prefilter.threshold);
+    bloom.kernelSpan = appliedSpan(settings, node.applied);
+    const PlanKey planKey{input_.width, input_.height, bloom};
+    const BloomNode::Recorded state{sceneGeneration_, node.applied, planKey, bloom};
     const bool animated = node.applied.animated();
     if (!bloomEveryFrame() && !animated && node.recorded == state)
         return false;
-    if (!makePlan(node, planKey))
+    if (!growForSpan(node, planKey) || !makePlan(node, planKey))
         return false;
     node.recorded = state;
     if (animated)
@@ -161,8 +159,8 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
         // The eye mode: the kernel made on the GPU, its particles placed anew each frame, the pupil the kernel was made
         // for (KernelKey::generatorAiryRadius).
         const KernelKey& k = node.applied;
-        FftbApertureInfo eye = apertureInfoOf(k.aperture, k.generatorAiryRadius);
-        eye.seed = k.aperture.seed + uint32_t(frameNumber_);
+        FftbApertureInfo eye = apertureInfoOf(k.kernel.aperture, k.generatorAiryRadius);
+        eye.seed = k.kernel.aperture.seed + uint32_t(frameNumber_);
         if (const FftbResult r = node.context.cmdGenerateKernel(cb, eye, node.psf.get(), std::nothrow);
             r != FFTB_SUCCESS)
         {
@@ -178,20 +176,10 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
     ti.queryPool = queries;
     ti.firstQuery = 0;
-    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    FftbBloomInfo bi = bloomInfoOf(bloom);
     bi.pNext = queries ? &ti : nullptr;
     bi.inputView = input_.view;
     bi.outputView = node.output.view;
-    bi.outputMode = bloomOnly                                       ? FFTB_OUTPUT_MODE_BLOOM
-                    : settings.composite == CompositeMode::Additive ? FFTB_OUTPUT_MODE_ADDITIVE
-                                                                    : FFTB_OUTPUT_MODE_COMPOSITE;
-    bi.intensity = settings.intensity;
-    std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
-    bi.sharpen = settings.sharpen;
-    bi.prefilterThreshold = settings.threshold;
-    // The knee in the threshold's units, as the CLI's --knee; no larger than the threshold, whichever was set last.
-    bi.prefilterKnee = std::min(settings.knee, settings.threshold);
-    bi.prefilterClamp = settings.clamp;
     if (const FftbResult r = node.plan.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCmdBloom");
@@ -205,19 +193,21 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
 
 KernelSpan Viewer::appliedSpan(const Settings& settings, const KernelKey& applied) const
 {
-    if (settings.kernelSpan.native() || applied.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
+    if (applied.bloom.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
         return {};
-    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
-    pi.width = input_.width;
-    pi.height = input_.height;
-    pi.kernelSpanUnit = settings.kernelSpan.unit;
-    pi.kernelSpan = settings.kernelSpan.value;
-    // The larger side spans ceil(span) pixels: past kMaxKernelSize the span is clamped to it.
+    return settings.bloom.kernelSpan;
+}
+
+bool Viewer::growForSpan(BloomNode& node, const PlanKey& key)
+{
+    // The larger side of the kernel spans ceil(span) pixels; past FFTB_MAX_KERNEL_LENGTH the plugin refuses the plan.
+    FftbBloomPlanCreateInfo pi = planInfoOf(key.bloom, key.width, key.height);
     uint32_t width = 0, height = 0;
-    if (fftbGetKernelExtent(&pi, uint32_t(applied.size), uint32_t(applied.size), &width, &height) == FFTB_SUCCESS &&
-        std::max(width, height) > uint32_t(kMaxKernelSize))
-        return {FFTB_KERNEL_SPAN_PIXELS, float(kMaxKernelSize)};
-    return settings.kernelSpan;
+    if (key.bloom.kernelSpan.native() || node.kernel.values.empty() ||
+        fftbGetKernelExtent(&pi, uint32_t(node.kernel.width), uint32_t(node.kernel.height), &width, &height) !=
+            FFTB_SUCCESS)
+        return true; // native: the kernel's resolution, which the context holds; a span refused: the plan says why
+    return growContext(node, key.width, key.height, std::max(width, height), &node == &nodes_[0] ? "A" : "B");
 }
 
 bool Viewer::bloomEveryFrame() const

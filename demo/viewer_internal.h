@@ -31,7 +31,9 @@ constexpr uint32_t kFramesInFlight = 2;
 /// Queries per frame: the plugin's FFTB_TIMESTAMP_COUNT, then one after the display pass.
 constexpr uint32_t kQueriesPerFrame = FFTB_TIMESTAMP_COUNT + 1;
 constexpr int kTimingWindow = 60;
-constexpr int kMaxKernelSize = 1024;
+/// The kernel resolution and extent on the frame (texels and pixels, both axes) a context is first made for; it grows
+/// for larger kernels and spans, up to FFTB_MAX_KERNEL_LENGTH.
+constexpr uint32_t kInitialKernelExtent = 1024;
 
 /// Display sets: which images the display pass reads (binding 0, binding 2) and writes.
 enum DisplaySet
@@ -157,9 +159,10 @@ class Viewer
     /// fftbCreateKernel of `kernel` on `node`'s context into `psf`; false with the message set when refused.
     /// fftbCreateKernel of `kernel` with the spectrum mode and placement of `key`.
     bool createKernel(BloomNode& node, const Texels& kernel, const KernelKey& key, fftbloom::Kernel& psf);
-    /// Grows `node`'s context to a w x h frame (fftbResizeContext, or a new context) and remakes its kernel (an
-    /// exact-mode spectrum is sized for the frames); false with the message set when the plugin refuses.
-    bool growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name);
+    /// Grows `node`'s context to a w x h frame and kernels of `kernelExtent` texels and pixels on the frame
+    /// (fftbResizeContext, or a new context) and remakes its kernel (an exact-mode spectrum is sized for the frames);
+    /// false with the message set when the plugin refuses.
+    bool growContext(BloomNode& node, uint32_t w, uint32_t h, uint32_t kernelExtent, const std::string& name);
     /// Uploads `rgba` as the scene (kept on the host too, for a device loss) and grows the bloom contexts to its
     /// extent; false (message set, the previous scene kept) when the plugin cannot bloom a frame that large.
     bool loadScene(Texels rgba, const std::string& name, const ImageLayout& layout = {});
@@ -208,8 +211,11 @@ class Viewer
     /// depends on changed and the settings ask for no rerun, or the plugin refused the plan.
     bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries);
     /// The kernel span the plugin is given: the settings', native for an exact-mode kernel (which cannot be
-    /// scaled) and at most kMaxKernelSize pixels across (the contexts' maximum kernel width and height).
+    /// scaled).
     KernelSpan appliedSpan(const Settings& settings, const KernelKey& applied) const;
+    /// Grows `node`'s context for the kernel's extent on the frame with `key` (growContext) when it is larger than
+    /// the context holds; false with the message set when the plugin refuses.
+    bool growForSpan(BloomNode& node, const PlanKey& key);
     bool bloomEveryFrame() const;
     DisplayConstants displayConstants(VkExtent2D target, VkExtent2D image) const;
     void recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc);

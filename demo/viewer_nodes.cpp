@@ -19,14 +19,7 @@ namespace fftb::viewer
 
 bool Viewer::createKernel(BloomNode& node, const Texels& kernel, const KernelKey& key, fftbloom::Kernel& psf)
 {
-    FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
-    ki.width = uint32_t(kernel.width);
-    ki.height = uint32_t(kernel.height);
-    ki.texels = kernel.values.data();
-    ki.spectrumMode = key.spectrum;
-    ki.rotationDegrees = key.rotationDegrees;
-    ki.centreOffsetU = key.centreOffset[0];
-    ki.centreOffsetV = key.centreOffset[1];
+    FftbKernelInfo ki = kernelInfoOf(key.bloom, kernel);
     // The eye mode's kernel is made on the GPU every frame, at the Airy radius it is created for.
     FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
     generator.airyRadiusTexels = key.generatorAiryRadius;
@@ -41,9 +34,13 @@ bool Viewer::createKernel(BloomNode& node, const Texels& kernel, const KernelKey
     return true;
 }
 
-bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::string& name)
+bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, uint32_t kernelExtent, const std::string& name)
 {
-    if (node.context && w <= node.contextWidth && h <= node.contextHeight)
+    // The largest kernel resolution and extent seen, at least the first reservation, at most what the plugin takes
+    // (larger kernels and spans are refused by fftbCreateKernel and fftbCreateBloomPlan with their reasons).
+    const uint32_t k = std::min(std::max({kernelExtent, node.contextKernelExtent, kInitialKernelExtent}),
+                                uint32_t(FFTB_MAX_KERNEL_LENGTH));
+    if (node.context && w <= node.contextWidth && h <= node.contextHeight && k <= node.contextKernelExtent)
         return true;
     waitIdle(); // fftbResizeContext: nothing pending
     if (node.context)
@@ -51,7 +48,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
         FftbResizeInfo ri{FFTB_STRUCTURE_TYPE_RESIZE_INFO};
         ri.maxWidth = std::max(w, node.contextWidth);
         ri.maxHeight = std::max(h, node.contextHeight);
-        ri.maxKernelResolutionWidth = ri.maxKernelResolutionHeight = kMaxKernelSize;
+        ri.maxKernelResolutionWidth = ri.maxKernelResolutionHeight = k;
         if (const FftbResult r = node.context.resize(ri, std::nothrow); r != FFTB_SUCCESS)
         {
             throwIfDeviceLost(node, r, "fftbResizeContext");
@@ -60,6 +57,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
         }
         node.contextWidth = ri.maxWidth;
         node.contextHeight = ri.maxHeight;
+        node.contextKernelExtent = k;
         node.plan.reset(); // before its kernel
         node.planned.reset();
         node.psf.reset();
@@ -67,7 +65,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
     }
     fftbloom::Context created;
     FftbContextCreateInfo ci = contextCreateInfo(wd_.instance(), wd_.logical(), std::max(w, node.contextWidth),
-                                                 std::max(h, node.contextHeight), kMaxKernelSize, kMaxKernelSize);
+                                                 std::max(h, node.contextHeight), k, k);
     ci.getDeviceProcAddr = trackingGetDeviceProcAddr;
     ci.messageCallback = [](FftbResult, VkResult vkResult, const char* text, void* user)
     {
@@ -84,6 +82,7 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, const std::str
     node.context = std::move(created);
     node.contextWidth = ci.maxWidth;
     node.contextHeight = ci.maxHeight;
+    node.contextKernelExtent = k;
     return true;
 }
 
@@ -91,7 +90,7 @@ bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& 
 {
     const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
     waitIdle();
-    if (!growContext(nodes_[0], w, h, name) || (nodes_[1].context && !growContext(nodes_[1], w, h, name)))
+    if (!growContext(nodes_[0], w, h, 0, name) || (nodes_[1].context && !growContext(nodes_[1], w, h, 0, name)))
         return false;
 
     uploadScene(rgba);
@@ -129,7 +128,7 @@ bool Viewer::startB()
 {
     if (nodes_[1].context)
         return true;
-    if (!growContext(nodes_[1], input_.width, input_.height, "B") || !applyKernel(nodes_[1], settingsB_))
+    if (!growContext(nodes_[1], input_.width, input_.height, 0, "B") || !applyKernel(nodes_[1], settingsB_))
     {
         nodes_[1] = BloomNode{};
         return false;
@@ -230,7 +229,9 @@ bool Viewer::sharedKernel(const BloomNode& node, const KernelKey& key)
 bool Viewer::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel)
 {
     fftbloom::Kernel psf;
-    if (!createKernel(node, kernel, key, psf))
+    const uint32_t resolution = uint32_t(std::max(kernel.width, kernel.height));
+    if (!growContext(node, node.contextWidth, node.contextHeight, resolution, &node == &nodes_[0] ? "A" : "B") ||
+        !createKernel(node, kernel, key, psf))
     {
         revertKernelSettings(node, settings);
         return false;
@@ -253,17 +254,8 @@ bool Viewer::makePlan(BloomNode& node, const PlanKey& key)
         return bool(node.plan);
     retire(std::move(node.plan));
     node.planned = key;
-    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
+    FftbBloomPlanCreateInfo pi = planInfoOf(key.bloom, key.width, key.height);
     pi.kernel = node.psf.get();
-    pi.width = key.width;
-    pi.height = key.height;
-    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    pi.padding = key.padding;
-    pi.axisOrder = key.axisOrder;
-    pi.storagePrecision = key.storage;
-    pi.resolution = key.resolution;
-    pi.kernelSpanUnit = key.extent.unit;
-    pi.kernelSpan = key.extent.value;
     if (const FftbResult r = node.context.createBloomPlan(pi, node.plan, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCreateBloomPlan");
@@ -302,15 +294,10 @@ void Viewer::waitIdle()
 
 void Viewer::revertKernelSettings(const BloomNode& node, Settings& settings)
 {
-    if (node.applied.size == 0)
-        return;
-    settings.kernelFile = node.applied.file;
-    settings.kernelSize = node.applied.size;
-    settings.spectrum = node.applied.spectrum;
-    settings.aperture = node.applied.aperture;
-    settings.airyRadiusTexels = node.applied.airyRadiusTexels;
-    settings.kernelRotationDegrees = node.applied.rotationDegrees;
-    settings.kernelCentreOffset = node.applied.centreOffset;
+    if (node.kernel.values.empty())
+        return; // none applied yet
+    settings.kernel = node.applied.kernel;
+    assignKernelInfo(settings.bloom, node.applied.bloom);
 }
 
 VulkanImage Viewer::uploadTexels(const Texels& rgba)

@@ -45,7 +45,7 @@ void Viewer::uploadHostCopies(bool withB)
     for (size_t i = 0; i < (withB ? 2u : 1u); ++i)
     {
         BloomNode& node = nodes_[i];
-        if (!growContext(node, w, h, i == 0 ? "A" : "B") ||
+        if (!growContext(node, w, h, 0, i == 0 ? "A" : "B") ||
             (!node.kernel.values.empty() && !createKernel(node, node.kernel, node.applied, node.psf)))
             throw ViewerError(message_);
     }

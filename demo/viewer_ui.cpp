@@ -2,7 +2,7 @@
 // The panel (view, A / B, bloom, kernel, timings and memory, keys) and the keyboard and mouse.
 #include "viewer_internal.h"
 
-#include "runner/setting_names.h"
+#include "settings/setting_names.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -54,9 +54,9 @@ void Viewer::handleInput()
         if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
             settings_.exposure = std::max(settings_.exposure - 0.5f, -16.0f);
         if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
-            edited().intensity += 0.05f;
+            edited().bloom.intensity += 0.05f;
         if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
-            edited().intensity = std::max(edited().intensity - 0.05f, kMinimumIntensity);
+            edited().bloom.intensity = std::max(edited().bloom.intensity - 0.05f, kMinimumIntensity);
         if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
             toggleEditB();
         if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
@@ -117,7 +117,7 @@ void Viewer::toggleEditB()
         return;
     editB_ = !editB_;
     kernelViewStale_ = true;
-    kernelPath_ = edited().kernelFile;
+    kernelPath_ = edited().kernel.file;
     kernelFromFile_ = !kernelPath_.empty();
 }
 
@@ -218,80 +218,81 @@ void Viewer::drawUi()
     if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
         // Ctrl+click types any value >= kMinimumIntensity: past the slider's 4 too.
-        if (ImGui::SliderFloat("Intensity", &e.intensity, kMinimumIntensity, 4.0f, "%.3f"))
-            e.intensity = std::max(e.intensity, kMinimumIntensity);
-        if (ImGui::ColorEdit3("Tint", e.tint.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_HDR))
-            for (float& t : e.tint)
+        if (ImGui::SliderFloat("Intensity", &e.bloom.intensity, kMinimumIntensity, 4.0f, "%.3f"))
+            e.bloom.intensity = std::max(e.bloom.intensity, kMinimumIntensity);
+        if (ImGui::ColorEdit3("Tint", e.bloom.tint.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_HDR))
+            for (float& t : e.bloom.tint)
                 t = std::isfinite(t) ? std::max(t, 0.0f) : 1.0f;
-        ImGui::SliderFloat("Sharpening", &e.sharpen, 0.0f, 1.0f, "%.3f");
-        int composite = int(e.composite);
-        ImGui::RadioButton("Energy-conserving", &composite, 0);
+        ImGui::SliderFloat("Sharpening", &e.bloom.sharpen, 0.0f, 1.0f, "%.3f");
+        int additive = e.bloom.output == FFTB_OUTPUT_MODE_ADDITIVE ? 1 : 0;
+        ImGui::RadioButton("Energy-conserving", &additive, 0);
         ImGui::SameLine();
-        ImGui::RadioButton("Additive composite", &composite, 1);
-        e.composite = CompositeMode(composite);
-        ImGui::SliderFloat("Threshold", &e.threshold, 0.0f, 100.0f, e.threshold == 0.0f ? "off" : "%.3f",
-                           ImGuiSliderFlags_Logarithmic);
-        ImGui::SliderFloat("Knee", &e.knee, 0.0f, std::max(e.threshold, 1e-3f), e.threshold == 0.0f ? "off" : "%.3f",
-                           ImGuiSliderFlags_AlwaysClamp);
-        ImGui::SliderFloat("Clamp", &e.clamp, 0.0f, 1000.0f, e.clamp == 0.0f ? "none" : "%.1f",
-                           ImGuiSliderFlags_Logarithmic);
-        enumCombo("Padding", &e.padding, kPaddingNames);
-        enumCombo("Axis order", &e.axisOrder, kAxisOrderNames, &kAxisNames);
-        enumCombo("Spectrum", &e.spectrum, kSpectrumModeNames);
-        enumCombo("Storage", &e.storage, kStoragePrecisionNames);
-        if (e.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.clamp == 0.0f)
+        ImGui::RadioButton("Additive composite", &additive, 1);
+        e.bloom.output = additive == 1 ? FFTB_OUTPUT_MODE_ADDITIVE : FFTB_OUTPUT_MODE_COMPOSITE;
+        ImGui::SliderFloat("Threshold", &e.bloom.prefilter.threshold, 0.0f, 100.0f,
+                           e.bloom.prefilter.threshold == 0.0f ? "off" : "%.3f", ImGuiSliderFlags_Logarithmic);
+        ImGui::SliderFloat("Knee", &e.bloom.prefilter.knee, 0.0f, std::max(e.bloom.prefilter.threshold, 1e-3f),
+                           e.bloom.prefilter.threshold == 0.0f ? "off" : "%.3f", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::SliderFloat("Clamp", &e.bloom.prefilter.clamp, 0.0f, 1000.0f,
+                           e.bloom.prefilter.clamp == 0.0f ? "none" : "%.1f", ImGuiSliderFlags_Logarithmic);
+        enumCombo("Padding", &e.bloom.padding, kPaddingNames);
+        enumCombo("Axis order", &e.bloom.axisOrder, kAxisOrderNames, &kAxisNames);
+        enumCombo("Spectrum", &e.bloom.spectrum, kSpectrumModeNames);
+        enumCombo("Storage", &e.bloom.storage, kStoragePrecisionNames);
+        if (e.bloom.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.bloom.prefilter.clamp == 0.0f)
             ImGui::TextDisabled("fp16: set a clamp beside extreme highlights");
-        enumCombo("Resolution", &e.resolution, kResolutionNames);
-        if (e.resolution == FFTB_BLOOM_RESOLUTION_HALF && e.spectrum == FFTB_SPECTRUM_MODE_EXACT)
+        enumCombo("Resolution", &e.bloom.resolution, kResolutionNames);
+        if (e.bloom.resolution == FFTB_BLOOM_RESOLUTION_HALF && e.bloom.spectrum == FFTB_SPECTRUM_MODE_EXACT)
             ImGui::TextDisabled("half resolution needs the resampled spectrum");
         drawPlan();
     }
 
     if (ImGui::CollapsingHeader(editB_ ? "Kernel (B)" : "Kernel (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
-        int sizeLog2 = int(std::log2(e.kernelSize));
-        ImGui::SliderInt("Size", &sizeLog2, 4, 10, std::to_string(1 << sizeLog2).c_str());
-        e.kernelSize = 1 << sizeLog2;
+        int sizeLog2 = int(std::log2(e.kernel.sizeTexels));
+        ImGui::SliderInt("Size", &sizeLog2, 1, 12, std::to_string(1 << sizeLog2).c_str()); // 2..4096 texels
+        e.kernel.sizeTexels = 1 << sizeLog2;
         drawKernelSpan(e);
-        ImGui::SliderFloat("Rotation", &e.kernelRotationDegrees, -180.0f, 180.0f, "%.1f deg",
+        ImGui::SliderFloat("Rotation", &e.bloom.kernelRotationDegrees, -180.0f, 180.0f, "%.1f deg",
                            ImGuiSliderFlags_AlwaysClamp);
-        ImGui::SliderFloat2("Centre offset", e.kernelCentreOffset.data(), -1.0f, 1.0f, "%.3f",
+        ImGui::SliderFloat2("Centre offset", e.bloom.kernelCentreOffset.data(), -1.0f, 1.0f, "%.3f",
                             ImGuiSliderFlags_AlwaysClamp);
         if (kernelJob_.valid())
             ImGui::TextDisabled("making the kernel (%s) ...", kernelJobNode_ == 0 ? "A" : "B");
         if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
         {
             kernelFromFile_ = false;
-            e.kernelFile.clear();
+            e.kernel.file.clear();
         }
         ImGui::SameLine();
         if (ImGui::RadioButton("File", kernelFromFile_))
             kernelFromFile_ = true;
         if (!kernelFromFile_)
         {
-            ImGui::SliderInt("Blades", &e.aperture.blades, 0, 16, e.aperture.blades == 0 ? "circle" : "%d");
-            if (e.aperture.blades == 1 || e.aperture.blades == 2)
-                e.aperture.blades = 3;
-            float curvature = float(e.aperture.bladeCurvature);
+            ImGui::SliderInt("Blades", &e.kernel.aperture.blades, 0, 16,
+                             e.kernel.aperture.blades == 0 ? "circle" : "%d");
+            if (e.kernel.aperture.blades == 1 || e.kernel.aperture.blades == 2)
+                e.kernel.aperture.blades = 3;
+            float curvature = float(e.kernel.aperture.bladeCurvature);
             ImGui::SliderFloat("Curvature", &curvature, 0.0f, 1.0f);
-            e.aperture.bladeCurvature = curvature;
-            float obstruction = float(e.aperture.obstruction);
+            e.kernel.aperture.bladeCurvature = curvature;
+            float obstruction = float(e.kernel.aperture.obstruction);
             ImGui::SliderFloat("Obstruction", &obstruction, 0.0f, 0.9f);
-            e.aperture.obstruction = obstruction;
-            ImGui::SliderInt("Vanes", &e.aperture.vanes, 0, 8);
-            float airy = float(e.airyRadiusTexels);
+            e.kernel.aperture.obstruction = obstruction;
+            ImGui::SliderInt("Vanes", &e.kernel.aperture.vanes, 0, 8);
+            float airy = float(e.kernel.airyRadiusTexels);
             ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
-            e.airyRadiusTexels = airy;
-            float corona = float(e.aperture.corona);
+            e.kernel.airyRadiusTexels = airy;
+            float corona = float(e.kernel.aperture.corona);
             ImGui::SliderFloat("Corona", &corona, 0.0f, 1.0f); // an eye's lens fibres and particles
-            e.aperture.corona = corona;
-            int seed = int(std::min<uint32_t>(e.aperture.seed, 1000000000u));
+            e.kernel.aperture.corona = corona;
+            int seed = int(std::min<uint32_t>(e.kernel.aperture.seed, 1000000000u));
             ImGui::InputInt("Seed", &seed);
-            e.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
-            ImGui::Checkbox("Eye: made on the GPU every frame", &e.animate);
-            if (e.animate && !kernelKeyOf(e, settings_.exposure).animated())
+            e.kernel.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
+            ImGui::Checkbox("Eye: made on the GPU every frame", &e.kernel.animate);
+            if (e.kernel.animate && !kernelKeyOf(e, settings_.exposure).animated())
                 ImGui::TextDisabled("needs a kernel size of 64..2048");
-            else if (e.animate)
+            else if (e.kernel.animate)
                 ImGui::TextDisabled("particles flicker; the pupil follows the exposure");
         }
         else
@@ -300,9 +301,9 @@ void Viewer::drawUi()
             const bool entered = ImGui::InputText("##kernel path", &kernelPath_, ImGuiInputTextFlags_EnterReturnsTrue);
             ImGui::SameLine();
             if ((ImGui::Button("Open") || entered) && !kernelPath_.empty())
-                e.kernelFile = kernelPath_;
+                e.kernel.file = kernelPath_;
             ImGui::TextDisabled("%s",
-                                e.kernelFile.empty() ? "EXR or .hdr, centre at (w/2, h/2)" : e.kernelFile.c_str());
+                                e.kernel.file.empty() ? "EXR or .hdr, centre at (w/2, h/2)" : e.kernel.file.c_str());
         }
     }
 
@@ -314,7 +315,7 @@ void Viewer::drawUi()
         if (ImGui::Button("Save") && !settingsPath_.empty())
         {
             std::string error;
-            if (writePresetFile(e, settingsPath_, {sceneName_, e.kernelFile}, &error))
+            if (writePresetFile(e, settingsPath_, {sceneName_, e.kernel.file}, &error))
             {
                 notice_ = "saved " + settingsPath_ + " (fftbloom --settings " + settingsPath_ + ")";
                 message_.clear();
@@ -373,48 +374,31 @@ void Viewer::drawUi()
 
 void Viewer::copySettings(const Settings& from, Settings& to)
 {
-    to.intensity = from.intensity;
-    to.tint = from.tint;
-    to.sharpen = from.sharpen;
-    to.composite = from.composite;
-    to.threshold = from.threshold;
-    to.knee = from.knee;
-    to.clamp = from.clamp;
-    to.padding = from.padding;
-    to.axisOrder = from.axisOrder;
-    to.spectrum = from.spectrum;
-    to.storage = from.storage;
-    to.resolution = from.resolution;
-    to.kernelSize = from.kernelSize;
-    to.kernelSpan = from.kernelSpan;
-    to.kernelFile = from.kernelFile;
-    to.aperture = from.aperture;
-    to.airyRadiusTexels = from.airyRadiusTexels;
-    to.kernelRotationDegrees = from.kernelRotationDegrees;
-    to.kernelCentreOffset = from.kernelCentreOffset;
+    to.bloom = from.bloom;
+    to.kernel = from.kernel;
 }
 
 void Viewer::drawKernelSpan(Settings& e)
 {
     const double diagonal = std::max(std::hypot(double(input_.width), double(input_.height)), 1.0);
-    int unit = int(e.kernelSpan.unit);
-    if (ImGui::Combo("Span", &unit, kKernelSpanNames, 3) && unit != int(e.kernelSpan.unit))
+    int unit = int(e.bloom.kernelSpan.unit);
+    if (ImGui::Combo("Span", &unit, kKernelSpanNames, 3) && unit != int(e.bloom.kernelSpan.unit))
     {
         // The new unit starts at the kernel's native span, so switching alone changes nothing on screen.
-        e.kernelSpan.unit = FftbKernelSpanUnit(unit); // the combo's items are the unit's values 0 .. 2
-        e.kernelSpan.value =
-            float(e.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL ? e.kernelSize / diagonal : e.kernelSize);
+        e.bloom.kernelSpan.unit = FftbKernelSpanUnit(unit); // the combo's items are the unit's values 0 .. 2
+        e.bloom.kernelSpan.value =
+            float(e.bloom.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL ? e.kernel.sizeTexels / diagonal
+                                                                             : e.kernel.sizeTexels);
     }
     const ImGuiSliderFlags flags = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
-    if (e.kernelSpan.unit == FFTB_KERNEL_SPAN_PIXELS)
-        ImGui::SliderFloat("Pixels", &e.kernelSpan.value, 1.0f, float(kMaxKernelSize), "%.0f across", flags);
-    else if (e.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
-        ImGui::SliderFloat("Of diagonal", &e.kernelSpan.value, 0.001f, float(kMaxKernelSize / diagonal), "%.3f", flags);
-    const KernelSpan applied = appliedSpan(e, nodes_[editB_ ? 1 : 0].applied);
-    if (!e.kernelSpan.native() && applied.native())
+    if (e.bloom.kernelSpan.unit == FFTB_KERNEL_SPAN_PIXELS)
+        ImGui::SliderFloat("Pixels", &e.bloom.kernelSpan.value, 1.0f, float(FFTB_MAX_KERNEL_LENGTH), "%.0f across",
+                           flags);
+    else if (e.bloom.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+        ImGui::SliderFloat("Of diagonal", &e.bloom.kernelSpan.value, 0.001f, float(FFTB_MAX_KERNEL_LENGTH / diagonal),
+                           "%.3f", flags);
+    if (!e.bloom.kernelSpan.native() && appliedSpan(e, nodes_[editB_ ? 1 : 0].applied).native())
         ImGui::TextDisabled("the exact spectrum is not scaled: native");
-    else if (applied.unit != e.kernelSpan.unit)
-        ImGui::TextDisabled("clamped to %d pixels, the largest kernel extent", kMaxKernelSize);
 }
 
 void Viewer::drawPlan()
@@ -433,11 +417,11 @@ void Viewer::drawPlan()
     const bool planXFirst = plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST;
     ImGui::Text("Plan: %s first: N %u x %u", planXFirst ? "x" : "y", planXFirst ? plan.paddedWidth : plan.paddedHeight,
                 planXFirst ? plan.paddedHeight : plan.paddedWidth);
-    if (!node.planned->extent.native())
+    if (!node.planned->bloom.kernelSpan.native())
         ImGui::TextDisabled("kernel %u x %u pixels on the frame (x%.3g)", plan.kernelExtentWidth,
                             plan.kernelExtentHeight, plan.kernelScale);
     ImGui::TextDisabled("modelled cost %.3g (FFT lines x length cost, plus texels moved)%s", plan.modelledCost,
-                        node.planned->axisOrder == FFTB_AXIS_ORDER_AUTO ? ": auto picks the cheaper order" : "");
+                        node.planned->bloom.axisOrder == FFTB_AXIS_ORDER_AUTO ? ": auto picks the cheaper order" : "");
 }
 
 void Viewer::drawTimings()

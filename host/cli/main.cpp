@@ -29,23 +29,24 @@ Texels loadKernel(const CliOptions& o)
 {
     try
     {
-        if (o.kernelPath.empty())
-            return defaultPsf(o.kernelSize, o.aperture, o.airyRadiusTexels);
-        Texels psf = resamplePsf(loadPsf(o.kernelPath), o.kernelSize);
+        const KernelSettings& k = o.kernel;
+        if (k.file.empty())
+            return defaultPsf(k.sizeTexels, k.aperture, k.airyRadiusTexels);
+        Texels psf = resamplePsf(loadPsf(k.file), k.sizeTexels);
         try
         {
             normalizePsf(psf); // checked here to name the file; the plugin normalizes again
         }
         catch (const HostError& e)
         {
-            throw HostError(o.kernelPath + ": " + e.what());
+            throw HostError(k.file + ": " + e.what());
         }
         return psf;
     }
     catch (const std::bad_alloc&)
     {
-        throw HostError((o.kernelPath.empty() ? std::string("the generated PSF") : o.kernelPath) +
-                        ": not enough memory to load it at --kernel-size " + std::to_string(o.kernelSize));
+        throw HostError((o.kernel.file.empty() ? std::string("the generated PSF") : o.kernel.file) +
+                        ": not enough memory to load it at --kernel-size " + std::to_string(o.kernel.sizeTexels));
     }
 }
 
@@ -80,7 +81,7 @@ int run(CliOptions& o)
 {
     std::vector<SeededFrame> seeded;
     for (std::size_t i = 0; i < o.frames.size(); ++i)
-        seeded.push_back({o.frames[i], o.aperture.seed + frameNumberOf(o.frames[i], i)});
+        seeded.push_back({o.frames[i], o.kernel.aperture.seed + frameNumberOf(o.frames[i], i)});
     // Sharded before naming so that a shard's frames depend on the inputs (the resolved --frames list) alone.
     const std::vector<SeededFrame> frames = !o.output.empty() ? seeded
                                             : o.contiguous    ? chunkOf(seeded, o.shardIndex, o.shardCount)
@@ -99,7 +100,7 @@ int run(CliOptions& o)
                : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
                                    : jobsForOutputPattern(inputs, o.outputPattern);
         std::vector<NamedPath> reads, writes;
-        for (const auto& [role, path] : {std::pair{"--kernel", &o.kernelPath}, std::pair{"--list", &o.listPath},
+        for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
                                          std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
             reads.push_back({role, *path});
         writes.push_back({"--report", o.reportPath});
@@ -107,10 +108,11 @@ int run(CliOptions& o)
         for (std::size_t i = 0; i < jobs.size(); ++i)
             jobs[i].kernelSeed = frames[i].kernelSeed;
         o.batch.kernel = loadKernel(o);
-        if (o.animate)
+        if (o.kernel.animate)
             // As defaultPsf: the Airy radius at most K / 8.
-            o.batch.animatedKernel = apertureInfoOf(o.aperture, std::min(o.airyRadiusTexels, o.kernelSize / 8.0));
-        o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernelPath);
+            o.batch.animatedKernel =
+                apertureInfoOf(o.kernel.aperture, std::min(o.kernel.airyRadiusTexels, o.kernel.sizeTexels / 8.0));
+        o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
         if (!o.preview.empty())
             o.batch.previewDisplay = OcioDisplay::fromEnvironment();
     }

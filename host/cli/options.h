@@ -6,6 +6,7 @@
 #include "runner/batch.h"
 #include "runner/frames.h"
 #include "runner/gpu_runner.h"
+#include "settings/bloom_settings.h"
 
 #include <optional>
 #include <string>
@@ -26,23 +27,20 @@ enum ExitCode : int
 /// Everything one fftbloom run needs, defaults as documented in `fftbloom --help`.
 struct CliOptions
 {
-    std::vector<std::string> inputs;   ///< from the command line, then from --list; patterns resolved
-    std::vector<FrameInput> frames;    ///< `inputs` with the pattern each came from (runner/frames.h)
-    std::string listPath;              ///< --list: a file of input paths, one a line
-    std::string list0Path;             ///< --list0: a file of input paths, each ended by a NUL byte
-    std::string output;                ///< -o: the output of a single input
-    std::string outDir;                ///< --out-dir: outputs named after their inputs
-    std::string suffix;                ///< appended to the input's name in --out-dir
-    std::string outputPattern;         ///< --output-pattern: outputs named by fields of their inputs
-    bool dryRun = false;               ///< --dry-run: check everything, print the plan, write nothing
-    std::string preview;               ///< optional PNG preview path (with -o)
-    std::string reportPath;            ///< --report: JSON report
-    std::string kernelPath;            ///< empty: the generated default PSF (docs/kernels.md)
-    int kernelSize = 256;              ///< the PSF is resampled (or generated) at kernelSize x kernelSize texels
-    std::string kernelSpan = "native"; ///< --kernel-span, parsed into batch.settings.kernelSpan
-    ApertureParams aperture;           ///< the generated PSF's aperture (--blades, --blade-curvature, ...)
-    double airyRadiusTexels = 2.0;     ///< the generated PSF's scale (--airy-radius)
-    bool animate = false;     ///< --animate: each frame's kernel generated on the GPU, seeded by its frame number
+    std::vector<std::string> inputs; ///< from the command line, then from --list; patterns resolved
+    std::vector<FrameInput> frames;  ///< `inputs` with the pattern each came from (runner/frames.h)
+    std::string listPath;            ///< --list: a file of input paths, one a line
+    std::string list0Path;           ///< --list0: a file of input paths, each ended by a NUL byte
+    std::string output;              ///< -o: the output of a single input
+    std::string outDir;              ///< --out-dir: outputs named after their inputs
+    std::string suffix;              ///< appended to the input's name in --out-dir
+    std::string outputPattern;       ///< --output-pattern: outputs named by fields of their inputs
+    bool dryRun = false;             ///< --dry-run: check everything, print the plan, write nothing
+    std::string preview;             ///< optional PNG preview path (with -o)
+    std::string reportPath;          ///< --report: JSON report
+    /// --kernel, --kernel-size and the generated PSF's options (the settings table's kernel settings); the bloom's are
+    /// batch.settings
+    KernelSettings kernel;
     std::string settingsPath; ///< --settings: a file of option=value lines, read before the command line
     std::string settingsJson; ///< the options that shape the outputs, as JSON (provenance.h)
     uint32_t shardIndex = 0;  ///< --shard I/N or --chunk I/N

@@ -8,7 +8,6 @@
 #include "vulkan/vulkan_device.h"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <deque>
 #include <optional>
@@ -20,29 +19,15 @@ namespace fftb
 namespace
 {
 
-/// What a kernel is made with besides its texels (FftbKernelInfo).
-struct KernelChoice
-{
-    FftbSpectrumMode mode = FFTB_SPECTRUM_MODE_RESAMPLED;
-    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
-    uint32_t width = 0;
-    uint32_t oversampling = 0;
-    float rotationDegrees = 0.0f;
-    std::array<float, 2> centreOffset{};
-    std::optional<float> generatorAiryRadius; ///< FftbKernelGeneratorInfo, for a kernel made on the GPU
-    bool operator==(const KernelChoice&) const = default;
-};
-
-/// The plan-lifetime settings of a bloom (FftbBloomPlanCreateInfo without its kernel): what a plan is kept for.
+/// What a plan is kept for besides its kernel: the frame's extent and the plan-lifetime settings (samePlanInfo).
 struct PlanKey
 {
     uint32_t width = 0, height = 0;
-    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
-    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
-    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
-    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    KernelSpan kernelSpan;
-    bool operator==(const PlanKey&) const = default;
+    BloomSettings settings;
+    bool operator==(const PlanKey& o) const
+    {
+        return width == o.width && height == o.height && samePlanInfo(settings, o.settings);
+    }
 };
 
 /// Plans kept for the extents and settings seen last (dynamic resolution alternates between a few).
@@ -84,8 +69,9 @@ struct GpuRunner::State
     uint32_t contextExtent[4] = {};
     std::string pluginMessage;
     std::vector<float> kernelTexels;
-    KernelChoice kernelChoice;
-    bool kernelGenerated = false; ///< the kernel's texels were replaced by fftbCmdGenerateKernel
+    BloomSettings kernelSettings;             ///< what `kernel` was made with besides its texels (sameKernelInfo)
+    std::optional<float> kernelGeneratorAiry; ///< FftbKernelGeneratorInfo's, for a kernel made on the GPU
+    bool kernelGenerated = false;             ///< the kernel's texels were replaced by fftbCmdGenerateKernel
 
     ~State()
     {
@@ -190,13 +176,17 @@ struct GpuRunner::State
     /// A context whose maximum extents hold `extent` (the frame's, then the kernel's or its scaled extent if larger),
     /// and the kernel `psf` made on it, reusing what is already there. The context only grows, so frames of
     /// alternating sizes do not resize it each time.
-    void prepare(const uint32_t extent[4], const Texels& psf, const KernelChoice& choice)
+    void prepare(const uint32_t extent[4], const Texels& psf, const BloomSettings& settings)
     {
         bool fits = context != nullptr;
         for (int i = 0; i < 4; ++i)
             fits = fits && extent[i] <= contextExtent[i];
         // An exact-mode kernel's spectrum is sized for the context's frames: a grown context needs a new kernel.
-        const bool newKernel = !fits || kernelTexels != psf.values || !(kernelChoice == choice);
+        std::optional<float> airy;
+        if (settings.generatedKernel)
+            airy = settings.generatedKernel->airyRadiusTexels;
+        const bool newKernel = !fits || kernelTexels != psf.values || !sameKernelInfo(kernelSettings, settings) ||
+                               kernelGeneratorAiry != airy;
         if (newKernel)
         {
             drain(); // the scratch and the kernel are shared by every frame in flight
@@ -221,21 +211,11 @@ struct GpuRunner::State
         }
         if (newKernel)
         {
-            FftbKernelInfo ki{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
-            ki.width = uint32_t(psf.width);
-            ki.height = uint32_t(psf.height);
-            ki.texels = psf.values.data();
-            ki.spectrumMode = choice.mode;
-            ki.interpolation = choice.interpolation;
-            ki.interpolationWidth = choice.width;
-            ki.spectrumOversampling = choice.oversampling;
-            ki.rotationDegrees = choice.rotationDegrees;
-            ki.centreOffsetU = choice.centreOffset[0];
-            ki.centreOffsetV = choice.centreOffset[1];
+            FftbKernelInfo ki = kernelInfoOf(settings, psf);
             FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
-            if (choice.generatorAiryRadius)
+            if (airy)
             {
-                generator.airyRadiusTexels = *choice.generatorAiryRadius;
+                generator.airyRadiusTexels = *airy;
                 ki.pNext = &generator;
             }
             FftbResult r = fftbCreateKernel(context, &ki, &kernel);
@@ -251,7 +231,8 @@ struct GpuRunner::State
             if (r != FFTB_SUCCESS)
                 fail(r, "fftbCreateKernel");
             kernelTexels = psf.values;
-            kernelChoice = choice;
+            kernelSettings = settings;
+            kernelGeneratorAiry = airy;
             kernelGenerated = false;
         }
     }
@@ -282,12 +263,7 @@ struct GpuRunner::State
             extent[3] = kh;
         }
         pluginMessage.clear();
-        std::optional<float> airy;
-        if (settings.generatedKernel)
-            airy = settings.generatedKernel->airyRadiusTexels;
-        prepare(extent, psf,
-                {settings.spectrum, settings.interpolation, settings.interpolationWidth, settings.spectrumOversampling,
-                 settings.kernelRotationDegrees, settings.kernelCentreOffset, airy});
+        prepare(extent, psf, settings);
         pi.kernel = kernel;
         return pi;
     }
@@ -297,8 +273,7 @@ struct GpuRunner::State
     FftbBloomPlan plan(uint32_t w, uint32_t h, const Texels& psf, const BloomSettings& settings)
     {
         const FftbBloomPlanCreateInfo pi = prepareFor(w, h, psf, settings);
-        const PlanKey key{
-            w, h, settings.padding, settings.axisOrder, settings.storage, settings.resolution, settings.kernelSpan};
+        const PlanKey key{w, h, settings};
         for (const auto& [made, plan] : plans)
             if (made == key)
                 return plan;
@@ -332,34 +307,6 @@ struct GpuRunner::State
         slot.height = h;
     }
 };
-
-FftbBloomInfo bloomInfoOf(const BloomSettings& settings)
-{
-    FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
-    bi.outputMode = settings.output;
-    bi.intensity = settings.intensity;
-    bi.sharpen = settings.sharpen;
-    bi.prefilterThreshold = settings.prefilter.threshold;
-    bi.prefilterKnee = settings.prefilter.knee;
-    bi.prefilterClamp = settings.prefilter.clamp;
-    std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
-    return bi;
-}
-
-FftbBloomPlanCreateInfo planInfoOf(const BloomSettings& settings, uint32_t width, uint32_t height)
-{
-    FftbBloomPlanCreateInfo pi{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO};
-    pi.width = width;
-    pi.height = height;
-    pi.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    pi.padding = settings.padding;
-    pi.axisOrder = settings.axisOrder;
-    pi.storagePrecision = settings.storage;
-    pi.resolution = settings.resolution;
-    pi.kernelSpanUnit = settings.kernelSpan.unit;
-    pi.kernelSpan = settings.kernelSpan.value;
-    return pi;
-}
 
 GpuRunner::GpuRunner(const RunnerOptions& options)
 {

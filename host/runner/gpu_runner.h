@@ -5,63 +5,15 @@
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
 #include "image/image.h"
-#include "runner/kernel_span.h"
+#include "settings/bloom_settings.h"
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace fftb
 {
-
-/// The bloom's prefilter (FftbBloomInfo::prefilterThreshold, prefilterKnee, prefilterClamp), in the frame's linear
-/// values; all 0: off.
-struct PrefilterSettings
-{
-    float threshold = 0.0f; ///< T >= 0; 0: no threshold
-    float knee = 0.0f;      ///< soft-knee width k in [0, T]
-    float clamp = 0.0f;     ///< cap C on max(r, g, b), hue kept; 0: none
-    bool active() const { return threshold > 0.0f || clamp > 0.0f; }
-};
-
-/// Per-frame and kernel settings of one bloom, with the CLI's defaults: the fields of FftbBloomInfo and
-/// FftbKernelInfo, which the plugin checks.
-struct BloomSettings
-{
-    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
-    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
-    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
-    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< used in resampled mode only
-    uint32_t interpolationWidth = 0;    ///< taps per axis, FftbKernelInfo::interpolationWidth; 0: the interpolation's
-    uint32_t spectrumOversampling = 0;  ///< FftbKernelInfo::spectrumOversampling, 1 or 2; 0: 2
-    float kernelRotationDegrees = 0.0f; ///< FftbKernelInfo::rotationDegrees
-    /// FftbKernelInfo::centreOffsetU, V: the kernel's point on the light, from its centre, in its width and height
-    std::array<float, 2> kernelCentreOffset{};
-    float sharpen = 0.0f; ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
-    /// bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
-    FftbOutputMode output = FFTB_OUTPUT_MODE_COMPOSITE;
-    float intensity = 0.25f;
-    std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
-    PrefilterSettings prefilter;                 ///< p = prefilter(in); off by default
-    KernelSpan kernelSpan;                       ///< how large the kernel appears on the frame; native by default
-    /// how the passes store the frame's spectrum; fp16 is for frames without extreme highlights (FftbStoragePrecision)
-    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
-    /// the resolution the bloom is convolved at; half needs the resampled spectrum (FftbBloomResolution)
-    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    /// When set, each frame's kernel is made on the GPU from this aperture first (fftbCmdGenerateKernel): the kernel
-    /// texels given to submit() then fix its size only (K x K, K a power of two in 64..2048).
-    std::optional<FftbApertureInfo> generatedKernel;
-};
-
-/// The per-frame values of `settings` (FftbBloomInfo), without views.
-FftbBloomInfo bloomInfoOf(const BloomSettings& settings);
-
-/// The plan-lifetime values of `settings` for a `width` x `height` frame read in
-/// VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL (FftbBloomPlanCreateInfo), without the kernel.
-FftbBloomPlanCreateInfo planInfoOf(const BloomSettings& settings, uint32_t width, uint32_t height);
 
 /// Device choice and checks for a GpuRunner.
 struct RunnerOptions

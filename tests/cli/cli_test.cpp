@@ -443,6 +443,31 @@ TEST_F(CliTest, NumericOptionsAreFiniteAndInTheirRangeBeforeAnythingRuns)
     EXPECT_NE(r.err.find("[0, 1000000000]"), std::string::npos) << "the bound in plain digits: " << r.err;
 }
 
+// One range per setting, the settings table's: the CLI takes the largest values the viewer takes (and the viewer those
+// the CLI takes: ViewerSettings.TakeTheValuesTheCliTakes), and a settings file as the viewer writes it, each value read
+// whole.
+TEST_F(CliTest, TakesEachSettingsRangeAndTheViewersSettingsFiles)
+{
+    writeInput("in.exr", PixelType::Float);
+    CliResult r = bloom(file("in.exr"), file("largest.exr"),
+                        "--intensity 1e9 --tint 1000000000,1,1 --threshold 1e9 --knee 1e9 --bloom-clamp 1e9");
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ofstream(file("viewer.txt")) << "intensity=1e+09\ntint=1,0.9,0.8\nkernel-centre-offset=0.25,-0.5\n"
+                                         "threshold=1e+09\nkernel-size=8\nanimate=false\n";
+    r = bloom(file("in.exr"), file("viewer.exr"), "--settings " + file("viewer.txt").string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image out = readImage(file("viewer.exr").string());
+    std::string recorded;
+    for (const Attribute& a : out.layout.attributes)
+        if (a.name == "fftbloom.settings")
+            recorded.assign(a.value.begin(), a.value.end());
+    const nlohmann::json settings = nlohmann::json::parse(recorded);
+    EXPECT_EQ(settings["tint"], "1,0.9,0.8");
+    EXPECT_EQ(settings["kernel-centre-offset"], "0.25,-0.5");
+    EXPECT_EQ(settings["intensity"], "1e+09");
+    EXPECT_EQ(settings["animate"], "false");
+}
+
 TEST_F(CliTest, UnknownOutputModeIsUsageError)
 {
     writeInput();

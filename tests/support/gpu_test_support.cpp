@@ -3,7 +3,7 @@
 #include "gpu_test_support.h"
 
 #include "reference.h"
-#include "runner/setting_names.h"
+#include "settings/setting_names.h"
 
 #include <gtest/gtest.h>
 

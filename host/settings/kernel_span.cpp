@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Parsing and printing "native", "<n>px" and "<f>diag".
-#include "runner/kernel_span.h"
+#include "settings/kernel_span.h"
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace fftb
 {
@@ -49,10 +48,10 @@ std::string kernelSpanText(const KernelSpan& span)
 {
     if (span.native())
         return "native";
-    char text[48];
-    std::snprintf(text, sizeof text, "%.9g%s", double(span.value),
-                  span.unit == FFTB_KERNEL_SPAN_PIXELS ? "px" : "diag");
-    return text;
+    // The shortest digits that read back as the same float, in the fixed notation parseKernelSpan reads.
+    char text[64];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, span.value, std::chars_format::fixed);
+    return std::string(text, ec == std::errc() ? end : text) + (span.unit == FFTB_KERNEL_SPAN_PIXELS ? "px" : "diag");
 }
 
 } // namespace fftb

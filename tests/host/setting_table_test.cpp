@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// The settings table: each setting reads back what it prints, takes its range's bounds, refuses what lies past them
+// (NaN and Inf included) with a reason naming the setting and the value, and leaves the settings as they were.
+#include "settings/setting_table.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fftb
+{
+namespace
+{
+
+/// The lines of the default settings: what a refused value must leave.
+std::vector<std::string> defaultLines()
+{
+    return settingLines(BloomSettings{}, KernelSettings{});
+}
+
+TEST(SettingTable, EverySettingReadsItsPrintedDefaultBack)
+{
+    std::set<std::string> names;
+    for (const SettingEntry& entry : settingTable())
+    {
+        EXPECT_TRUE(names.insert(entry.name).second) << entry.name << " is in the table twice";
+        const std::string text = entry.print(BloomSettings{}, KernelSettings{});
+        BloomSettings bloom;
+        KernelSettings kernel;
+        std::string reason;
+        ASSERT_TRUE(entry.parse(text, bloom, kernel, &reason)) << entry.name << "=" << text << ": " << reason;
+        EXPECT_EQ(entry.print(bloom, kernel), text) << entry.name;
+        EXPECT_EQ(settingLines(bloom, kernel), defaultLines()) << entry.name << "=" << text;
+    }
+    for (const char* name : {"intensity",
+                             "tint",
+                             "sharpen",
+                             "output",
+                             "threshold",
+                             "knee",
+                             "bloom-clamp",
+                             "padding",
+                             "axis",
+                             "spectrum",
+                             "spectrum-interpolation",
+                             "interpolation-width",
+                             "spectrum-oversampling",
+                             "precision",
+                             "resolution",
+                             "kernel-size",
+                             "kernel-span",
+                             "kernel-rotation",
+                             "kernel-centre-offset",
+                             "kernel",
+                             "blades",
+                             "blade-curvature",
+                             "obstruction",
+                             "vanes",
+                             "airy-radius",
+                             "corona",
+                             "seed",
+                             "animate"})
+        EXPECT_TRUE(names.count(name)) << name << " is not in the table";
+}
+
+TEST(SettingTable, LinesRoundTripExactly)
+{
+    BloomSettings bloom;
+    KernelSettings kernel;
+    std::string error;
+    for (const char* line : {"intensity=0.1",
+                             "tint=1,0.30000001,1e-07",
+                             "sharpen=0.3333333",
+                             "output=additive",
+                             "threshold=1e9",
+                             "knee=0.7",
+                             "bloom-clamp=123.456",
+                             "padding=mirror",
+                             "axis=y",
+                             "spectrum=resampled",
+                             "spectrum-interpolation=cubic",
+                             "interpolation-width=4",
+                             "spectrum-oversampling=1",
+                             "precision=fp16",
+                             "resolution=half",
+                             "kernel-size=2048",
+                             "kernel-span=0.123456789diag",
+                             "kernel-rotation=-12.75",
+                             "kernel-centre-offset=0.1,-0.2",
+                             "blades=7",
+                             "blade-curvature=0.1",
+                             "obstruction=0.3",
+                             "vanes=3",
+                             "airy-radius=2.5",
+                             "corona=0.2",
+                             "seed=42",
+                             "animate=true"})
+        ASSERT_TRUE(applySettingLine(line, bloom, kernel, &error)) << line << ": " << error;
+    const std::vector<std::string> lines = settingLines(bloom, kernel);
+    BloomSettings readBloom;
+    KernelSettings readKernel;
+    for (const std::string& line : lines)
+        ASSERT_TRUE(applySettingLine(line, readBloom, readKernel, &error)) << line << ": " << error;
+    EXPECT_EQ(settingLines(readBloom, readKernel), lines);
+    EXPECT_EQ(readBloom.tint[1], 0.30000001f);
+    EXPECT_EQ(readKernel.sizeTexels, 2048);
+    EXPECT_TRUE(readKernel == kernel);
+    EXPECT_TRUE(samePlanInfo(readBloom, bloom) && sameKernelInfo(readBloom, bloom) && sameBloomInfo(readBloom, bloom));
+
+    // A kernel file has no generated PSF's settings; "generated" is the generated PSF again.
+    ASSERT_TRUE(applySettingLine("kernel=my psf.exr", bloom, kernel, &error)) << error;
+    const std::vector<std::string> withFile = settingLines(bloom, kernel);
+    EXPECT_EQ(withFile.back(), "kernel=my psf.exr");
+    for (const std::string& line : withFile)
+        EXPECT_NE(line.rfind("blades=", 0), 0u) << line;
+    ASSERT_TRUE(applySettingLine("kernel=generated", bloom, kernel, &error)) << error;
+    EXPECT_TRUE(kernel.file.empty());
+}
+
+// One range per setting: each bound taken, the value just past it refused with a reason naming the setting and the
+// value, and the settings left as they were.
+TEST(SettingTable, RangesTakeTheirBoundsAndRefuseWhatLiesPastThem)
+{
+    const struct
+    {
+        const char* name;
+        std::vector<const char*> accepted;
+        std::vector<const char*> refused;
+    } cases[] = {
+        {"intensity", {"0", "1000000000", "1e9"}, {"-0.0001", "1000000001", "", "1,2", "0.5x", " 1"}},
+        {"tint", {"0,0,0", "1000000000,1000000000,1000000000"}, {"1000000001,1,1", "-0.0001,1,1", "1,1", "1,1,1,1"}},
+        {"sharpen", {"0", "1"}, {"-0.0001", "1.0001"}},
+        {"output", {"bloom", "composite", "additive"}, {"screen", ""}},
+        {"threshold", {"0", "1000000000"}, {"-0.0001", "1000000001"}},
+        {"knee", {"0", "1000000000"}, {"-0.0001", "1000000001"}},
+        {"bloom-clamp", {"0", "1000000000"}, {"-0.0001", "1000000001"}},
+        {"padding", {"zero-normalized", "zero", "mirror"}, {"wrap", "1"}},
+        {"axis", {"auto", "x", "y"}, {"z"}},
+        {"spectrum", {"resampled", "exact"}, {"2"}},
+        {"spectrum-interpolation", {"es", "cubic", "linear"}, {"nearest"}},
+        {"interpolation-width", {"0", "2", "8"}, {"1", "9", "-1", "2.5"}},
+        {"spectrum-oversampling", {"0", "1", "2"}, {"3", "-1"}},
+        {"precision", {"fp32", "fp16"}, {"bf16"}},
+        {"resolution", {"full", "half"}, {"quarter"}},
+        {"kernel-size", {"2", "16", "1024", "2048", "4096"}, {"1", "8192", "100", "0", "-2"}},
+        {"kernel-span", {"native", "4096px", "0.001px", "0.25diag", "200diag"}, {"4096.001px", "0px", "-1diag", "300"}},
+        {"kernel-rotation", {"-1000000", "1000000"}, {"-1000000.1", "1000000.1"}},
+        {"kernel-centre-offset", {"-1,1", "1,-1"}, {"1.001,0", "0,-1.001", "0.5", "0,0,0"}},
+        {"kernel", {"psf.exr", "generated"}, {""}},
+        {"blades", {"0", "3", "16"}, {"1", "2", "17", "-1"}},
+        {"blade-curvature", {"0", "1"}, {"-0.0001", "1.0001"}},
+        {"obstruction", {"0", "0.9"}, {"-0.0001", "0.9001"}},
+        {"vanes", {"0", "8"}, {"-1", "9"}},
+        {"airy-radius", {"1", "16"}, {"0.9999", "16.0001"}},
+        {"corona", {"0", "1"}, {"-0.0001", "1.0001"}},
+        {"seed", {"0", "1000000000"}, {"-1", "1000000001"}},
+        {"animate", {"true", "false"}, {"yes", "1"}},
+    };
+    for (const auto& c : cases)
+    {
+        for (const char* value : c.accepted)
+        {
+            BloomSettings bloom;
+            KernelSettings kernel;
+            std::string error;
+            EXPECT_TRUE(applySettingLine(std::string(c.name) + "=" + value, bloom, kernel, &error))
+                << c.name << "=" << value << ": " << error;
+        }
+        for (const char* value : c.refused)
+        {
+            BloomSettings bloom;
+            KernelSettings kernel;
+            std::string error;
+            EXPECT_FALSE(applySettingLine(std::string(c.name) + "=" + value, bloom, kernel, &error))
+                << c.name << "=" << value;
+            EXPECT_EQ(error.rfind(std::string(c.name) + ": ", 0), 0u) << "names the setting: " << error;
+            EXPECT_NE(error.find(value), std::string::npos) << "names the value: " << error;
+            EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+            EXPECT_EQ(settingLines(bloom, kernel), defaultLines()) << c.name << "=" << value << " changed a setting";
+        }
+    }
+}
+
+TEST(SettingTable, NumbersAreFinite)
+{
+    for (const char* name : {"intensity", "sharpen", "threshold", "knee", "bloom-clamp", "kernel-rotation",
+                             "blade-curvature", "obstruction", "airy-radius", "corona"})
+        for (const char* value : {"nan", "NaN", "inf", "-inf", "infinity", "1e999"})
+        {
+            BloomSettings bloom;
+            KernelSettings kernel;
+            std::string error;
+            EXPECT_FALSE(applySettingLine(std::string(name) + "=" + value, bloom, kernel, &error))
+                << name << "=" << value;
+            EXPECT_NE(error.find("finite"), std::string::npos) << error;
+        }
+    for (const char* line :
+         {"tint=1,nan,1", "tint=inf,1,1", "kernel-centre-offset=nan,0", "kernel-span=infpx", "kernel-span=nandiag"})
+    {
+        BloomSettings bloom;
+        KernelSettings kernel;
+        std::string error;
+        EXPECT_FALSE(applySettingLine(line, bloom, kernel, &error)) << line;
+    }
+}
+
+TEST(SettingTable, UnknownNamesAndLinesWithoutAValueAreRefused)
+{
+    BloomSettings bloom;
+    KernelSettings kernel;
+    std::string error;
+    EXPECT_FALSE(applySettingLine("glow=1", bloom, kernel, &error));
+    EXPECT_NE(error.find("'glow'"), std::string::npos) << error;
+    EXPECT_FALSE(applySettingLine("intensity", bloom, kernel, &error));
+    EXPECT_NE(error.find("name=value"), std::string::npos) << error;
+    EXPECT_EQ(findSetting("clamp"), nullptr) << "the CLI's own --clamp is no bloom setting";
+}
+
+TEST(SettingTable, HelpLinesNameTheFormAndTheRange)
+{
+    EXPECT_EQ(settingHelpLine(*findSetting("kernel-size")).rfind("kernel-size=N (", 0), 0u);
+    EXPECT_NE(settingHelpLine(*findSetting("kernel-size")).find("2..4096"), std::string::npos);
+    EXPECT_NE(settingHelpLine(*findSetting("intensity")).find("0..1000000000"), std::string::npos);
+}
+
+} // namespace
+} // namespace fftb
