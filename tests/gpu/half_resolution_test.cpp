@@ -8,7 +8,7 @@
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "reference.h"
-#include "runner/setting_names.h"
+#include "settings/setting_names.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include "gpu_test_support.h"
 #include "psf/psf.h"
 #include "runner/context_info.h"
-#include "runner/setting_names.h"
+#include "settings/setting_names.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>
