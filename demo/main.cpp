@@ -7,6 +7,82 @@
 
 #include <cstdio>
 
+namespace
+{
+
+/// Parses "WIDTHxHEIGHT" of `option`, each in 64..16384; false after printing a line naming the option otherwise.
+bool parseSize(const std::string& text, const char* option, int* width, int* height)
+{
+    char end = 0;
+    if (std::sscanf(text.c_str(), "%dx%d%c", width, height, &end) != 2 || *width < 64 || *height < 64 ||
+        *width > 16384 || *height > 16384)
+    {
+        std::fprintf(stderr, "fftbloom-viewer: %s: '%s' is not WIDTHxHEIGHT in 64..16384\n", option, text.c_str());
+        return false;
+    }
+    return true;
+}
+
+/// Applies --settings (`settings`: key=value or files) to A and, through their "b." keys, to B; checks --later's;
+/// writes --save-settings (`saveSettings`). False after printing a line naming the setting at fault.
+bool applyStartSettings(const std::vector<std::string>& settings, const std::string& saveSettings,
+                        fftb::viewer::ViewerOptions& options)
+{
+    using namespace fftb::viewer;
+    // A's settings first; B starts as A with the other spectrum mode (the comparison that shows the resampled
+    // spectrum's ringing), then takes its own "b." keys.
+    std::vector<std::string> keysOfB;
+    for (const std::string& s : settings)
+    {
+        std::string error;
+        if (s.compare(0, 2, "b.") == 0)
+            keysOfB.push_back(s.substr(2));
+        else if (s.find('=') == std::string::npos ? !applyPresetFile(options.settings, s, &error)
+                                                  : !applySetting(options.settings, s, &error))
+        {
+            std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
+            return false;
+        }
+    }
+    for (const std::string& s : options.laterSettings)
+    {
+        Settings scratch;
+        std::string error;
+        if (!applySetting(scratch, s.compare(0, 2, "b.") == 0 ? s.substr(2) : s, &error))
+        {
+            std::fprintf(stderr, "fftbloom-viewer: --later: %s\n", error.c_str() + std::string("--settings: ").size());
+            return false;
+        }
+    }
+    if (!saveSettings.empty())
+    {
+        std::string error;
+        if (!writePresetFile(options.settings, saveSettings, {options.imagePath, options.settings.kernel.file}, &error))
+        {
+            std::fprintf(stderr, "fftbloom-viewer: --save-settings %s\n", error.c_str());
+            return false;
+        }
+    }
+    options.settingsB = options.settings;
+    options.settingsB.bloom.spectrum = options.settings.bloom.spectrum == FFTB_SPECTRUM_MODE_EXACT
+                                           ? FFTB_SPECTRUM_MODE_RESAMPLED
+                                           : FFTB_SPECTRUM_MODE_EXACT;
+    for (const std::string& s : keysOfB)
+    {
+        std::string error;
+        if (!applySetting(options.settingsB, s, &error))
+        {
+            if (const size_t quote = error.find('\''); quote != std::string::npos)
+                error.insert(quote + 1, "b."); // name the key as given
+            std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     using namespace fftb::viewer;
@@ -60,69 +136,11 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "fftbloom-viewer: %s\n", e.what());
         return 2;
     }
-    auto parseSize = [](const std::string& text, const char* option, int* width, int* height)
-    {
-        char end = 0;
-        if (std::sscanf(text.c_str(), "%dx%d%c", width, height, &end) != 2 || *width < 64 || *height < 64 ||
-            *width > 16384 || *height > 16384)
-        {
-            std::fprintf(stderr, "fftbloom-viewer: %s: '%s' is not WIDTHxHEIGHT in 64..16384\n", option, text.c_str());
-            return false;
-        }
-        return true;
-    };
     if (!parseSize(size, "--size", &options.window.width, &options.window.height) ||
         (!resize.empty() && !parseSize(resize, "--resize", &options.resizeWidth, &options.resizeHeight)))
         return 2;
-    // A's settings first; B starts as A with the other spectrum mode (the comparison that shows the resampled
-    // spectrum's ringing), then takes its own "b." keys.
-    std::vector<std::string> keysOfB;
-    for (const std::string& s : settings)
-    {
-        std::string error;
-        if (s.compare(0, 2, "b.") == 0)
-            keysOfB.push_back(s.substr(2));
-        else if (s.find('=') == std::string::npos ? !applyPresetFile(options.settings, s, &error)
-                                                  : !applySetting(options.settings, s, &error))
-        {
-            std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
-            return 2;
-        }
-    }
-    for (const std::string& s : options.laterSettings)
-    {
-        Settings scratch;
-        std::string error;
-        if (!applySetting(scratch, s.compare(0, 2, "b.") == 0 ? s.substr(2) : s, &error))
-        {
-            std::fprintf(stderr, "fftbloom-viewer: --later: %s\n", error.c_str() + std::string("--settings: ").size());
-            return 2;
-        }
-    }
-    if (!saveSettings.empty())
-    {
-        std::string error;
-        if (!writePresetFile(options.settings, saveSettings, {options.imagePath, options.settings.kernel.file}, &error))
-        {
-            std::fprintf(stderr, "fftbloom-viewer: --save-settings %s\n", error.c_str());
-            return 2;
-        }
-    }
-    options.settingsB = options.settings;
-    options.settingsB.bloom.spectrum = options.settings.bloom.spectrum == FFTB_SPECTRUM_MODE_EXACT
-                                           ? FFTB_SPECTRUM_MODE_RESAMPLED
-                                           : FFTB_SPECTRUM_MODE_EXACT;
-    for (const std::string& s : keysOfB)
-    {
-        std::string error;
-        if (!applySetting(options.settingsB, s, &error))
-        {
-            if (const size_t quote = error.find('\''); quote != std::string::npos)
-                error.insert(quote + 1, "b."); // name the key as given
-            std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
-            return 2;
-        }
-    }
+    if (!applyStartSettings(settings, saveSettings, options))
+        return 2;
     // Test hooks (docs/reliability.md): a simulated device loss after this many frames, and whether it is for good.
     options.window.loseDeviceAfterWaits = fftb::loseDeviceAfterFromEnvironment();
     options.window.deviceStaysLost = fftb::deviceStaysLostFromEnvironment();

@@ -250,7 +250,21 @@ class Viewer
     // ---- Input and UI (viewer_ui.cpp) -------------------------------------------------------------------------------
     void handleInput();
     void toggleEditB();
+    /// The control panel: the scene's name and windows, then one collapsing header per function below.
     void drawUi();
+    void drawSceneHeader();
+    void drawViewPanel();
+    /// Which of A and B the controls edit.
+    void drawABPanel();
+    /// The edited node's bloom settings and its plan.
+    void drawBloomPanel(Settings& e);
+    /// The edited node's kernel: size, span, placement, and the generated PSF's aperture or a file.
+    void drawKernelPanel(Settings& e);
+    void drawGeneratedPsf(Settings& e);
+    /// The edited node's settings as a file both tools read, and the equivalent fftbloom command.
+    void drawSettingsFilePanel(Settings& e);
+    void drawTimingPanel();
+    void drawKeysPanel();
     /// Copies the bloom and kernel settings (not the display ones) from `from` to `to`.
     static void copySettings(const Settings& from, Settings& to);
     /// How large the kernel appears: native, pixels across, or a fraction of the frame's diagonal.

@@ -147,6 +147,23 @@ void Viewer::drawUi()
                         panelRight < float(wd_.swapchainExtent().width) / 2.0f
                     ? panelRight + 8.0f
                     : 0.0f;
+    drawSceneHeader();
+    drawViewPanel();
+    drawABPanel();
+    Settings& e = edited();
+    drawBloomPanel(e);
+    drawKernelPanel(e);
+    drawSettingsFilePanel(e);
+    drawTimingPanel();
+    if (ImGui::Button("Save EXR + PNG (S)"))
+        save();
+
+    drawKeysPanel();
+    ImGui::End();
+}
+
+void Viewer::drawSceneHeader()
+{
     ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(sceneName_).filename().c_str(), input_.width,
                        input_.height);
     if (const Box2i& display = sceneLayout_.displayWindow; !display.empty())
@@ -169,7 +186,10 @@ void Viewer::drawUi()
         ImGui::TextWrapped("%s", message_.c_str());
         ImGui::PopStyleColor();
     }
+}
 
+void Viewer::drawViewPanel()
+{
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
     {
         int view = int(settings_.view);
@@ -200,7 +220,10 @@ void Viewer::drawUi()
             settings_.compareBloomOnly = compare == 1;
         }
     }
+}
 
+void Viewer::drawABPanel()
+{
     if (ImGui::CollapsingHeader("A / B", ImGuiTreeNodeFlags_DefaultOpen))
     {
         int which = editB_ ? 1 : 0;
@@ -213,8 +236,10 @@ void Viewer::drawUi()
         if (ImGui::Button(editB_ ? "B = A" : "A = B") && nodes_[1].context)
             copySettings(editB_ ? settingsB_ : settings_, editB_ ? settings_ : settingsB_);
     }
+}
 
-    Settings& e = edited();
+void Viewer::drawBloomPanel(Settings& e)
+{
     if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
         // Ctrl+click types any value >= kMinimumIntensity: past the slider's 4 too.
@@ -246,7 +271,10 @@ void Viewer::drawUi()
             ImGui::TextDisabled("half resolution needs the resampled spectrum");
         drawPlan();
     }
+}
 
+void Viewer::drawKernelPanel(Settings& e)
+{
     if (ImGui::CollapsingHeader(editB_ ? "Kernel (B)" : "Kernel (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
         int sizeLog2 = int(std::log2(e.kernel.sizeTexels));
@@ -268,33 +296,7 @@ void Viewer::drawUi()
         if (ImGui::RadioButton("File", kernelFromFile_))
             kernelFromFile_ = true;
         if (!kernelFromFile_)
-        {
-            ImGui::SliderInt("Blades", &e.kernel.aperture.blades, 0, 16,
-                             e.kernel.aperture.blades == 0 ? "circle" : "%d");
-            if (e.kernel.aperture.blades == 1 || e.kernel.aperture.blades == 2)
-                e.kernel.aperture.blades = 3;
-            float curvature = float(e.kernel.aperture.bladeCurvature);
-            ImGui::SliderFloat("Curvature", &curvature, 0.0f, 1.0f);
-            e.kernel.aperture.bladeCurvature = curvature;
-            float obstruction = float(e.kernel.aperture.obstruction);
-            ImGui::SliderFloat("Obstruction", &obstruction, 0.0f, 0.9f);
-            e.kernel.aperture.obstruction = obstruction;
-            ImGui::SliderInt("Vanes", &e.kernel.aperture.vanes, 0, 8);
-            float airy = float(e.kernel.airyRadiusTexels);
-            ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
-            e.kernel.airyRadiusTexels = airy;
-            float corona = float(e.kernel.aperture.corona);
-            ImGui::SliderFloat("Corona", &corona, 0.0f, 1.0f); // an eye's lens fibres and particles
-            e.kernel.aperture.corona = corona;
-            int seed = int(std::min<uint32_t>(e.kernel.aperture.seed, 1000000000u));
-            ImGui::InputInt("Seed", &seed);
-            e.kernel.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
-            ImGui::Checkbox("Eye: made on the GPU every frame", &e.kernel.animate);
-            if (e.kernel.animate && !kernelKeyOf(e, settings_.exposure).animated())
-                ImGui::TextDisabled("needs a kernel size of 64..2048");
-            else if (e.kernel.animate)
-                ImGui::TextDisabled("particles flicker; the pupil follows the exposure");
-        }
+            drawGeneratedPsf(e);
         else
         {
             // Opened on Enter or with the button; Shift + drop fills it in too.
@@ -306,7 +308,38 @@ void Viewer::drawUi()
                                 e.kernel.file.empty() ? "EXR or .hdr, centre at (w/2, h/2)" : e.kernel.file.c_str());
         }
     }
+}
 
+void Viewer::drawGeneratedPsf(Settings& e)
+{
+    ImGui::SliderInt("Blades", &e.kernel.aperture.blades, 0, 16, e.kernel.aperture.blades == 0 ? "circle" : "%d");
+    if (e.kernel.aperture.blades == 1 || e.kernel.aperture.blades == 2)
+        e.kernel.aperture.blades = 3;
+    float curvature = float(e.kernel.aperture.bladeCurvature);
+    ImGui::SliderFloat("Curvature", &curvature, 0.0f, 1.0f);
+    e.kernel.aperture.bladeCurvature = curvature;
+    float obstruction = float(e.kernel.aperture.obstruction);
+    ImGui::SliderFloat("Obstruction", &obstruction, 0.0f, 0.9f);
+    e.kernel.aperture.obstruction = obstruction;
+    ImGui::SliderInt("Vanes", &e.kernel.aperture.vanes, 0, 8);
+    float airy = float(e.kernel.airyRadiusTexels);
+    ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
+    e.kernel.airyRadiusTexels = airy;
+    float corona = float(e.kernel.aperture.corona);
+    ImGui::SliderFloat("Corona", &corona, 0.0f, 1.0f); // an eye's lens fibres and particles
+    e.kernel.aperture.corona = corona;
+    int seed = int(std::min<uint32_t>(e.kernel.aperture.seed, 1000000000u));
+    ImGui::InputInt("Seed", &seed);
+    e.kernel.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
+    ImGui::Checkbox("Eye: made on the GPU every frame", &e.kernel.animate);
+    if (e.kernel.animate && !kernelKeyOf(e, settings_.exposure).animated())
+        ImGui::TextDisabled("needs a kernel size of 64..2048");
+    else if (e.kernel.animate)
+        ImGui::TextDisabled("particles flicker; the pupil follows the exposure");
+}
+
+void Viewer::drawSettingsFilePanel(Settings& e)
+{
     if (ImGui::CollapsingHeader(editB_ ? "Settings file (B)" : "Settings file (A)"))
     {
         // The bloom's and kernel's settings as a file both tools read, and the CLI command that blooms as these do.
@@ -329,7 +362,10 @@ void Viewer::drawUi()
         if (ImGui::Button("Copy the command"))
             ImGui::SetClipboardText(command.c_str());
     }
+}
 
+void Viewer::drawTimingPanel()
+{
     if (ImGui::CollapsingHeader("GPU time (A), memory", ImGuiTreeNodeFlags_DefaultOpen))
     {
         int rerun = int(settings_.rerun);
@@ -347,10 +383,10 @@ void Viewer::drawUi()
         ImGui::Text("Plugin device memory: %.1f MiB (%s)", double(pluginBytes) / (1024.0 * 1024.0),
                     nodes_[1].context ? "A and B" : "A");
     }
+}
 
-    if (ImGui::Button("Save EXR + PNG (S)"))
-        save();
-
+void Viewer::drawKeysPanel()
+{
     if (ImGui::CollapsingHeader("Keyboard and mouse"))
     {
         ImGui::TextUnformatted("Drop an EXR or .hdr file on the window to open it;\n"
@@ -369,7 +405,6 @@ void Viewer::drawUi()
                                "drag        pan; the divider in the split\n"
                                "Esc, Q      quit");
     }
-    ImGui::End();
 }
 
 void Viewer::copySettings(const Settings& from, Settings& to)
