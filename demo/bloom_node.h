@@ -8,12 +8,14 @@
 #include "image/image.h"
 #include "settings.h"
 #include "vulkan/vulkan_resources.h"
+#include "window_device.h"
 
 #include <vulkan/vulkan.h>
 
 #include <array>
-
 #include <cstdint>
+#include <deque>
+#include <future>
 #include <optional>
 #include <string>
 
@@ -41,12 +43,15 @@ struct KernelKey
 /// The kernel settings of `s`; `exposure` (stops) is the display's, which the eye mode's pupil follows.
 KernelKey kernelKeyOf(const Settings& s, float exposure);
 
+/// The kernel span the plugin is given: the settings', native for an exact-mode kernel (which cannot be scaled).
+KernelSpan appliedSpan(const Settings& settings, const KernelKey& applied);
+
 /// The plan-lifetime part of the settings and the frame's extent: a change means a new fftbloom::BloomPlan. A new
 /// kernel means one too (the plan is made with it).
 struct PlanKey
 {
     uint32_t width = 0, height = 0;
-    /// read for its plan-lifetime values (planInfoOf), the kernel span as given to the plugin (Viewer::appliedSpan)
+    /// read for its plan-lifetime values (planInfoOf), the kernel span as given to the plugin (appliedSpan)
     BloomSettings bloom;
     bool operator==(const PlanKey& o) const
     {
@@ -86,6 +91,106 @@ struct BloomNode
         }
     };
     std::optional<Recorded> recorded;
+};
+
+/// The kernel resolution and extent on the frame (texels and pixels, both axes) a context is first made for; it grows
+/// for larger kernels and spans, up to FFTB_MAX_KERNEL_LENGTH.
+constexpr uint32_t kInitialKernelExtent = 1024;
+
+/// Bloom nodes A and B as an engine would hold them: their contexts grown to the frames and kernels they are given,
+/// kernels generated or loaded on a worker thread and handed to the plugin, the plans made with them, and what they
+/// replace kept until the frames submitted before have completed. The output images are made by the Display.
+class BloomNodes
+{
+  public:
+    /// `message` receives the reason of each refusal (the panel shows it); with `throwOnRefusedPlan` (--screenshot),
+    /// a refused plan throws ViewerError.
+    BloomNodes(WindowDevice& wd, std::string& message, bool throwOnRefusedPlan)
+        : wd_(wd), message_(message), throwOnRefusedPlan_(throwOnRefusedPlan)
+    {
+    }
+
+    BloomNode& operator[](size_t i) { return nodes_[i]; }
+    const BloomNode& operator[](size_t i) const { return nodes_[i]; }
+    auto begin() { return nodes_.begin(); }
+    auto end() { return nodes_.end(); }
+    /// "A" or "B".
+    const char* name(const BloomNode& node) const { return &node == &nodes_[0] ? "A" : "B"; }
+
+    /// fftbCreateKernel of `kernel` with the spectrum mode and placement of `key` on `node`'s context into `psf`;
+    /// false with the message set when refused.
+    bool createKernel(BloomNode& node, const Texels& kernel, const KernelKey& key, fftbloom::Kernel& psf);
+    /// Grows `node`'s context to a w x h frame and kernels of `kernelExtent` texels and pixels on the frame
+    /// (fftbResizeContext, or a new context) and remakes its kernel (an exact-mode spectrum is sized for the frames);
+    /// false with the message set when the plugin refuses.
+    bool growContext(BloomNode& node, uint32_t w, uint32_t h, uint32_t kernelExtent, const std::string& name);
+    /// Grows `node`'s context for the kernel's extent on the frame with `key` (growContext) when it is larger than
+    /// the context holds; false with the message set when the plugin refuses.
+    bool growForSpan(BloomNode& node, const PlanKey& key);
+    /// Node B's context at a w x h frame and its kernel for `settingsB`; on failure B is left unstarted.
+    bool startB(uint32_t w, uint32_t h, Settings& settingsB, float exposure);
+    /// Generates or loads `node`'s kernel for `settings` now and hands it to the plugin (at start, and when B
+    /// starts). On failure the message is set and the previous kernel and its settings stay.
+    bool applyKernel(BloomNode& node, Settings& settings, float exposure);
+    /// Per frame: when a node's kernel settings changed, generates or loads the kernel on a worker thread (a large
+    /// PSF takes seconds) and hands it to the plugin once ready; one at a time. The eye's pupil follows A's exposure.
+    void updateKernels(Settings& settingsA, Settings& settingsB);
+    /// updateKernels until no kernel is being made.
+    void finishKernels(Settings& settingsA, Settings& settingsB);
+    /// Whether a kernel is being generated or loaded on the worker thread, and for which node.
+    bool kernelJobRunning() const { return kernelJob_.valid(); }
+    size_t kernelJobNode() const { return kernelJobNode_; }
+    /// Counts the kernels handed to `node`'s context by installKernel (the kernel view and the spectrum's time follow).
+    uint64_t kernelsInstalled(size_t node) const { return kernelsInstalled_[node]; }
+    /// Makes `node`'s plan for `key` (fftbCreateBloomPlan, compiling the pipelines the context lacks) unless it was
+    /// made for it already; the previous plan is retired. False when the plugin refuses `key` (the message set; not
+    /// tried again until the key changes).
+    bool makePlan(BloomNode& node, const PlanKey& key);
+
+    /// A frame was submitted: the number of its submission, which frameCompleted is later given.
+    uint64_t frameSubmitted() { return ++framesSubmitted_; }
+    /// The frame of `submission` has completed: what was retired before it is destroyed.
+    void frameCompleted(uint64_t submission);
+    /// vkDeviceWaitIdle: every frame has completed, and everything retired is destroyed.
+    void waitIdle();
+    /// Before the device is destroyed (nothing pending): every plan, kernel, context and output image destroyed; the
+    /// host copies of the kernels stay, to be made again on a new device.
+    void releaseDevice();
+
+  private:
+    /// Whether the other node holds the same PSF (the two often differ only in the spectrum mode).
+    bool sharedKernel(const BloomNode& node, const KernelKey& key);
+    /// A new kernel for `node` (the old one and its plan retired); on failure the message is set and the settings
+    /// revert.
+    bool installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel);
+    /// Keeps `plan` and `kernel` (either may be empty) until every frame submitted so far has completed, then
+    /// destroys them, the plan first.
+    void retire(fftbloom::BloomPlan plan, fftbloom::Kernel kernel = {});
+    /// Destroys what was retired before the last frame known to have completed.
+    void releaseRetired();
+    static void revertKernelSettings(const BloomNode& node, Settings& settings);
+    BloomNode& otherNode(const BloomNode& node) { return &node == &nodes_[0] ? nodes_[1] : nodes_[0]; }
+
+    WindowDevice& wd_;
+    std::string& message_;
+    bool throwOnRefusedPlan_ = false;
+    std::array<BloomNode, 2> nodes_; // A, B
+    std::array<uint64_t, 2> kernelsInstalled_{};
+
+    std::future<Texels> kernelJob_; // a kernel being generated or loaded on a worker thread
+    size_t kernelJobNode_ = 0;
+    KernelKey kernelJobKey_;
+
+    uint64_t framesSubmitted_ = 0; // frames submitted so far
+    uint64_t framesCompleted_ = 0; // of those, the last known to have completed (its fence waited for)
+    /// A plan or kernel replaced while frames in flight may use it, with framesSubmitted_ when it was retired.
+    struct Retired
+    {
+        uint64_t afterSubmission = 0;
+        fftbloom::BloomPlan plan;
+        fftbloom::Kernel kernel;
+    };
+    std::deque<Retired> retired_; // oldest first
 };
 
 /// Throws VulkanError with VK_ERROR_DEVICE_LOST when `result`, the plugin's answer to `call` on `node`, comes from

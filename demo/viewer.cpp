@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The viewer's set-up and frame loop (the frame graph, the UI and the files are in the other viewer_*.cpp files,
-// the class in viewer_internal.h).
+// The viewer's set-up and frame loop, the scene it loads, node B started and the kernel view made (the bloom nodes,
+// the panel, the display and the files are in the other viewer_*.cpp files, the class in viewer_internal.h).
 #include "viewer_internal.h"
 
 #include <backends/imgui_impl_glfw.h>
@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <utility>
@@ -19,10 +20,8 @@ namespace fftb::viewer
 void Viewer::start()
 {
     const ViewerOptions& options = options_;
-    kernelPath_ = settings_.kernel.file;
-    kernelFromFile_ = !kernelPath_.empty();
     initImGui();
-    createDeviceObjects();
+    display_.createDeviceObjects();
 
     glfwSetWindowUserPointer(wd_.window(), this);
     glfwSetDropCallback(wd_.window(),
@@ -42,7 +41,7 @@ void Viewer::start()
         loadScene(placeholderScene(), "placeholder scene");
         message_ = reason;
     }
-    if (!applyKernel(nodes_[0], settings_))
+    if (!nodes_.applyKernel(nodes_[0], settings_, settings_.exposure))
         throw ViewerError(message_);
     if ((settings_.view == View::Split || settings_.view == View::Difference) && !startB())
         throw ViewerError(message_);
@@ -53,7 +52,7 @@ Viewer::~Viewer()
     if (wd_.device()) // none when re-creating it after a loss failed
     {
         vkDeviceWaitIdle(wd_.device());
-        destroyDeviceObjects();
+        display_.destroyDeviceObjects();
     }
     if (imguiGlfw_)
         ImGui_ImplGlfw_Shutdown();
@@ -94,22 +93,7 @@ bool Viewer::step()
     const bool screenshot = !options_.screenshotPath.empty();
     glfwPollEvents();
     if (screenshot && frameNumber_ == options_.frames / 2 && !halfwayDone_)
-    {
-        halfwayDone_ = true;
-        if (options_.resizeWidth > 0)
-            resizeWindow(options_.resizeWidth, options_.resizeHeight);
-        if (!options_.dropPath.empty())
-            pendingLoad_ = options_.dropPath;
-        if (options_.minimizeSeconds > 0.0)
-            startMinimizing();
-        for (const std::string& keyValue : options_.laterSettings)
-        {
-            const bool ofB = keyValue.compare(0, 2, "b.") == 0;
-            std::string error;
-            if (!applySetting(ofB ? settingsB_ : settings_, ofB ? keyValue.substr(2) : keyValue, &error))
-                throw ViewerError(error);
-        }
-    }
+        applyHalfwayChanges();
     if (minimized())
     {
         ++minimizedPasses_;
@@ -120,10 +104,10 @@ bool Viewer::step()
         finishMinimizing();
     int fbWidth = 0, fbHeight = 0;
     glfwGetFramebufferSize(wd_.window(), &fbWidth, &fbHeight);
-    if (swapchainStale_ || uint32_t(fbWidth) != wd_.swapchainExtent().width ||
+    if (display_.swapchainStale() || uint32_t(fbWidth) != wd_.swapchainExtent().width ||
         uint32_t(fbHeight) != wd_.swapchainExtent().height)
     {
-        if (!recreateSwapchain())
+        if (!display_.recreateSwapchain())
         {
             // The surface has no extent though the window has an area (a minimize on its way): wait a little.
             glfwWaitEventsTimeout(0.1);
@@ -135,10 +119,7 @@ bool Viewer::step()
         const std::string path = std::exchange(pendingLoad_, std::string());
         if (glfwGetKey(wd_.window(), GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
             glfwGetKey(wd_.window(), GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
-        {
-            edited().kernel.file = kernelPath_ = path; // shift + drop: the file becomes the kernel
-            kernelFromFile_ = true;
-        }
+            panel_.useKernelFile(path); // shift + drop: the file becomes the kernel
         else
             loadImage(path);
     }
@@ -146,34 +127,26 @@ bool Viewer::step()
     ImGui_ImplVulkan_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    handleInput();
+    panel_.handleInput();
     if (settings_.ui)
-        drawUi();
+        panel_.draw();
     else
-        viewLeft_ = 0.0f;
-    drawDisplayWindow();
+        place_.viewLeft = 0.0f;
+    panel_.drawDisplayWindow();
     ImGui::Render();
     if (!ImGui::IsAnyItemActive())
-    {
-        updateKernels();
-        if ((settings_.view == View::Split || settings_.view == View::Difference) && !nodes_[1].context && !startB())
-            settings_.view = View::Composite;
-        // FFTW plans on one thread at a time: the spectrum view waits for a kernel being generated.
-        if ((settings_.view == View::Kernel || settings_.view == View::Spectrum) &&
-            (kernelViewStale_ || settings_.view != kernelViewShows_) && !kernelJob_.valid())
-            makeKernelView();
-    }
+        updateNodes();
 
     const bool last = screenshot && frameNumber_ + 1 >= options_.frames;
-    if (last)
-        finishKernels(); // the screenshot shows the settings' kernels, not the ones still being made
-    if (!drawFrame(last))
+    if (last) // the screenshot shows the settings' kernels, not the ones still being made
+        nodes_.finishKernels(settings_, settingsB_);
+    if (!display_.drawFrame(last, frameNumber_))
         return true;
     ++frameNumber_;
     if (last)
     {
         checkVulkan(vkQueueWaitIdle(wd_.queue()), "vkQueueWaitIdle");
-        writeScreenshot(options_.screenshotPath);
+        writeScreenshot(options_.screenshotPath, display_.screenshot(), wd_.swapchainExtent(), wd_.swapchainFormat());
         if (options_.save)
         {
             save();
@@ -183,6 +156,42 @@ bool Viewer::step()
         return false;
     }
     return true;
+}
+
+void Viewer::applyHalfwayChanges()
+{
+    halfwayDone_ = true;
+    if (options_.resizeWidth > 0)
+        resizeWindow(options_.resizeWidth, options_.resizeHeight);
+    if (!options_.dropPath.empty())
+        pendingLoad_ = options_.dropPath;
+    if (options_.minimizeSeconds > 0.0)
+        startMinimizing();
+    for (const std::string& keyValue : options_.laterSettings)
+    {
+        const bool ofB = keyValue.compare(0, 2, "b.") == 0;
+        std::string error;
+        if (!applySetting(ofB ? settingsB_ : settings_, ofB ? keyValue.substr(2) : keyValue, &error))
+            throw ViewerError(error);
+    }
+}
+
+void Viewer::updateNodes()
+{
+    nodes_.updateKernels(settings_, settingsB_);
+    if ((settings_.view == View::Split || settings_.view == View::Difference) && !nodes_[1].context && !startB())
+        settings_.view = View::Composite;
+    // A kernel handed to the plugin, or the controls switched between A and B, since the kernel view was made.
+    if (const uint64_t changes = nodes_.kernelsInstalled(0) + nodes_.kernelsInstalled(1) + panel_.editSwitches();
+        changes != kernelViewChanges_)
+    {
+        kernelViewStale_ = true;
+        kernelViewChanges_ = changes;
+    }
+    // FFTW plans on one thread at a time: the spectrum view waits for a kernel being generated.
+    if ((settings_.view == View::Kernel || settings_.view == View::Spectrum) &&
+        (kernelViewStale_ || settings_.view != kernelViewShows_) && !nodes_.kernelJobRunning())
+        makeKernelView();
 }
 
 bool Viewer::minimized() const
@@ -235,6 +244,95 @@ void Viewer::resizeWindow(int width, int height)
     if (w != width || h != height)
         throw ViewerError("--resize: the window system kept the window at " + std::to_string(w) + "x" +
                           std::to_string(h));
+}
+
+void Viewer::initImGui()
+{
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr; // the same layout every start, and no file left in the working folder
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.85f;
+    imguiGlfw_ = ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
+}
+
+bool Viewer::startB()
+{
+    if (nodes_[1].context)
+        return true;
+    if (!nodes_.startB(uint32_t(scene_.texels.width), uint32_t(scene_.texels.height), settingsB_, settings_.exposure))
+        return false;
+    waitIdle();
+    display_.createOutput(nodes_[1]);
+    display_.updateDisplaySets();
+    return true;
+}
+
+void Viewer::makeKernelView()
+{
+    const Texels view =
+        kernelViewTexels(nodes_[panel_.editB() && nodes_[1].context ? 1 : 0].kernel, settings_.view == View::Spectrum);
+    waitIdle();
+    display_.setKernelView(view);
+    kernelViewStale_ = false;
+    kernelViewShows_ = settings_.view;
+    place_.fit = true;
+}
+
+bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& layout)
+{
+    const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
+    waitIdle();
+    if (!nodes_.growContext(nodes_[0], w, h, 0, name) ||
+        (nodes_[1].context && !nodes_.growContext(nodes_[1], w, h, 0, name)))
+        return false;
+
+    display_.uploadScene(rgba);
+    scene_.texels = std::move(rgba);
+    scene_.layout = layout;
+    scene_.name = name;
+    ++scene_.generation;
+    glfwSetWindowTitle(wd_.window(), ("fftbloom-viewer: " + std::filesystem::path(name).filename().string()).c_str());
+    message_.clear();
+    notice_.clear();
+    place_.fit = true;
+    return true;
+}
+
+bool Viewer::loadImage(const std::string& path)
+{
+    Texels rgba;
+    ImageLayout layout;
+    std::string scrubbed;
+    try
+    {
+        rgba = readScene(path, layout, scrubbed);
+    }
+    catch (const std::exception& e)
+    {
+        message_ = e.what();
+        return false;
+    }
+    if (!loadScene(std::move(rgba), path, layout))
+        return false;
+    if (!scrubbed.empty())
+        notice_ = scrubbed;
+    return true;
+}
+
+void Viewer::save()
+{
+    const SavedOutput saved = display_.readBackOutput();
+    try
+    {
+        notice_ = writeOutput(saved, scene_, settings_);
+        message_.clear();
+    }
+    catch (const std::exception& e)
+    {
+        message_ = e.what();
+    }
 }
 
 int runViewer(const ViewerOptions& options)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The viewer's device-level objects: frames in flight, the display pass's pipeline and descriptor sets, the UI's
-// render pass, the swapchain's framebuffers, and Dear ImGui's Vulkan backend.
-#include "viewer_internal.h"
+// The viewer's device-level objects: frames in flight, the scene's images, the display pass's pipeline and descriptor
+// sets, the UI's render pass, the swapchain's framebuffers, and Dear ImGui's Vulkan backend.
+#include "display.h"
 
 #include "fftbloom_spirv.h"
+#include "vulkan/vulkan_device.h"
 
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_vulkan.h>
@@ -11,12 +12,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <utility>
 
 namespace fftb::viewer
 {
 
-void Viewer::createDeviceObjects()
+void Display::createDeviceObjects()
 {
     createFrames();
     createDisplayPipeline();
@@ -28,24 +30,13 @@ void Viewer::createDeviceObjects()
     initImGuiVulkan();
 }
 
-void Viewer::destroyDeviceObjects()
+void Display::destroyDeviceObjects()
 {
     VkDevice d = wd_.device();
     if (imguiVulkan_)
         ImGui_ImplVulkan_Shutdown();
     imguiVulkan_ = false;
-    framesCompleted_ = framesSubmitted_;
-    releaseRetired();
-    for (BloomNode& node : nodes_)
-    {
-        node.plan.reset(); // before its kernel, the kernel before its context
-        node.planned.reset();
-        node.psf.reset();
-        node.context.reset();
-        node.contextWidth = node.contextHeight = 0; // contextKernelExtent stays: a new context holds the kernel again
-        node.recorded.reset();
-        destroy(node.output);
-    }
+    nodes_.releaseDevice();
     destroySwapchainTargets();
     destroy(input_);
     destroy(kernelView_);
@@ -67,10 +58,9 @@ void Viewer::destroyDeviceObjects()
     }
     frameIndex_ = 0;
     vkDestroyCommandPool(d, std::exchange(oneShotPool_, VK_NULL_HANDLE), nullptr);
-    kernelViewStale_ = true;
 }
 
-void Viewer::createFrames()
+void Display::createFrames()
 {
     VkDevice d = wd_.device();
     VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -100,7 +90,7 @@ void Viewer::createFrames()
     }
 }
 
-void Viewer::createDisplayPipeline()
+void Display::createDisplayPipeline()
 {
     VkDevice d = wd_.device();
     VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
@@ -123,7 +113,7 @@ void Viewer::createDisplayPipeline()
         std::vector<VkDescriptorSetLayout>(kSetCount, displayPass_.setLayout), displaySets_.data());
 }
 
-void Viewer::createRenderPass()
+void Display::createRenderPass()
 {
     // The UI is drawn over the display pass's blit: loaded, then left for presentation.
     VkAttachmentDescription colour{};
@@ -163,7 +153,7 @@ void Viewer::createRenderPass()
     checkVulkan(vkCreateRenderPass(wd_.device(), &rci, nullptr, &renderPass_), "vkCreateRenderPass");
 }
 
-void Viewer::createSwapchainTargets()
+void Display::createSwapchainTargets()
 {
     VkDevice d = wd_.device();
     const VkExtent2D e = wd_.swapchainExtent();
@@ -191,7 +181,7 @@ void Viewer::createSwapchainTargets()
     updateDisplaySets();
 }
 
-void Viewer::destroySwapchainTargets()
+void Display::destroySwapchainTargets()
 {
     for (VkFramebuffer fb : framebuffers_)
         vkDestroyFramebuffer(wd_.device(), fb, nullptr);
@@ -202,7 +192,7 @@ void Viewer::destroySwapchainTargets()
     destroy(display_);
 }
 
-bool Viewer::recreateSwapchain()
+bool Display::recreateSwapchain()
 {
     checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
     destroySwapchainTargets();
@@ -214,7 +204,7 @@ bool Viewer::recreateSwapchain()
     return true;
 }
 
-void Viewer::updateDisplaySets()
+void Display::updateDisplaySets()
 {
     const VulkanImage& a = nodes_[0].output;
     const VulkanImage& b = nodes_[1].output.view ? nodes_[1].output : a;
@@ -263,18 +253,7 @@ void Viewer::updateDisplaySets()
     vkUpdateDescriptorSets(wd_.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
 }
 
-void Viewer::initImGui()
-{
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr; // the same layout every start, and no file left in the working folder
-    ImGui::StyleColorsDark();
-    ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.85f;
-    imguiGlfw_ = ImGui_ImplGlfw_InitForVulkan(wd_.window(), true);
-}
-
-void Viewer::initImGuiVulkan()
+void Display::initImGuiVulkan()
 {
     VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8};
     VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
@@ -300,6 +279,45 @@ void Viewer::initImGuiVulkan()
         throw ViewerError("Dear ImGui: ImGui_ImplVulkan_Init failed");
     submitNow([](VkCommandBuffer cb) { ImGui_ImplVulkan_CreateFontsTexture(cb); });
     ImGui_ImplVulkan_DestroyFontUploadObjects();
+}
+
+void Display::uploadScene(const Texels& rgba)
+{
+    destroy(input_);
+    input_ = uploadTexels(rgba);
+    for (BloomNode& node : nodes_)
+        if (node.context)
+            createOutput(node);
+    updateDisplaySets();
+}
+
+void Display::createOutput(BloomNode& node)
+{
+    destroy(node.output);
+    node.output =
+        createImage(input_.width, input_.height, VK_FORMAT_R32G32B32A32_SFLOAT,
+                    VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    submitNow([&](VkCommandBuffer cb) { VulkanDevice::prepareComputeOutput(cb, node.output.image); });
+}
+
+VulkanImage Display::uploadTexels(const Texels& rgba)
+{
+    VulkanImage image = createImage(uint32_t(rgba.width), uint32_t(rgba.height), VK_FORMAT_R32G32B32A32_SFLOAT,
+                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    VulkanBuffer staging =
+        createHostBuffer(VkDeviceSize(rgba.values.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    std::memcpy(staging.mapped, rgba.values.data(), rgba.values.size() * sizeof(float));
+    submitNow([&](VkCommandBuffer cb)
+              { VulkanDevice::uploadForCompute(cb, staging.buffer, image.image, image.width, image.height); });
+    destroy(staging);
+    return image;
+}
+
+void Display::setKernelView(const Texels& texels)
+{
+    destroy(kernelView_);
+    kernelView_ = uploadTexels(texels);
+    updateDisplaySets();
 }
 
 } // namespace fftb::viewer

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Files: the image opened (EXR, .hdr; a placeholder scene when there is none), the output saved (EXR and PNG) and the
-// window's screenshot written (PNG).
+// Files: the image read (EXR, .hdr; a placeholder scene when there is none), the output written (EXR and PNG) and the
+// window's screenshot written (PNG). The viewer's state is not touched here.
 #include "viewer_internal.h"
 
 #include "image/image_io.h"
 #include "image/scrub.h"
-#include "vulkan/vulkan_device.h"
 
 #include <stb_image_write.h>
 
@@ -37,68 +36,34 @@ Texels placeholderScene()
     return t;
 }
 
-bool Viewer::loadImage(const std::string& path)
+Texels readScene(const std::string& path, ImageLayout& layout, std::string& notice)
 {
-    Texels rgba;
-    ImageLayout layout;
-    try
-    {
-        const Image image = readImage(path);
-        rgba = toRgba(image);
-        layout = image.layout;
-    }
-    catch (const std::exception& e)
-    {
-        message_ = e.what();
-        return false;
-    }
+    const Image image = readImage(path);
+    Texels rgba = toRgba(image);
+    layout = image.layout;
     const ScrubCounts scrubbed = scrubRgb(rgba, kDefaultScrubMax);
-    if (!loadScene(std::move(rgba), path, layout))
-        return false;
+    notice.clear();
     if (scrubbed.total() > 0)
-        notice_ = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +
-                  std::to_string(scrubbed.clamped) + " values above 65504 replaced before the bloom";
-    return true;
+        notice = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +
+                 std::to_string(scrubbed.clamped) + " values above 65504 replaced before the bloom";
+    return rgba;
 }
 
-void Viewer::save()
+std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Settings& settings)
 {
-    const uint32_t w = input_.width, h = input_.height;
-    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
-    if (saveTarget_.width != w || saveTarget_.height != h)
-    {
-        destroy(saveTarget_);
-        saveTarget_ =
-            createImage(w, h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-        updateDisplaySets();
-    }
-    VulkanBuffer hdr = createHostBuffer(VkDeviceSize(w) * h * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    VulkanBuffer ldr = createHostBuffer(VkDeviceSize(w) * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    const VulkanImage& out = nodes_[0].output;
-    submitNow(
-        [&](VkCommandBuffer cb)
-        {
-            VulkanDevice::transition(cb, saveTarget_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
-                                     VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-            DisplayConstants pc = displayConstants({w, h}, {w, h});
-            pc.encodeSrgb = 1; // a PNG holds sRGB-encoded values whatever the swapchain does
-            recordDisplay(cb, kSetSave, pc);
-            recordImageReadback(cb, saveTarget_.image, w, h, ldr.buffer);
-            recordImageReadback(cb, out.image, w, h, hdr.buffer);
-        });
+    const uint32_t w = saved.width, h = saved.height;
     Image image;
     image.width = int(w);
     image.height = int(h);
     // The input's windows, compression and attributes, and the settings that made the bloom (as a settings file).
-    image.layout = sceneLayout_;
+    image.layout = scene.layout;
     std::vector<Attribute>& attributes = image.layout.attributes;
     std::erase_if(attributes, [](const Attribute& a) { return a.name == kSettingsAttribute; });
-    std::string settings;
-    for (const std::string& line : presetLines(settings_))
-        settings += line + "\n";
-    attributes.push_back({kSettingsAttribute, "string", std::vector<unsigned char>(settings.begin(), settings.end())});
-    const float* texels = static_cast<const float*>(hdr.mapped);
+    std::string file;
+    for (const std::string& line : presetLines(settings))
+        file += line + "\n";
+    attributes.push_back({kSettingsAttribute, "string", std::vector<unsigned char>(file.begin(), file.end())});
+    const float* texels = saved.rgba.data();
     for (int c = 0; c < 4; ++c)
     {
         Channel channel{std::string(1, "RGBA"[c]), PixelType::Half, std::vector<float>(size_t(w) * h)};
@@ -106,35 +71,22 @@ void Viewer::save()
             channel.values[i] = texels[i * 4 + size_t(c)];
         image.channels.push_back(std::move(channel));
     }
-    std::vector<unsigned char> png(static_cast<const unsigned char*>(ldr.mapped),
-                                   static_cast<const unsigned char*>(ldr.mapped) + size_t(w) * h * 4);
-    destroy(hdr);
-    destroy(ldr);
+    const std::vector<unsigned char>& png = saved.srgb;
 
-    const std::string stem = std::filesystem::path(sceneName_).stem().string() + "-bloom";
+    const std::string stem = std::filesystem::path(scene.name).stem().string() + "-bloom";
     std::string base = stem;
     for (int n = 2; std::filesystem::exists(base + ".exr") || std::filesystem::exists(base + ".png"); ++n)
         base = stem + "-" + std::to_string(n);
-    try
-    {
-        writeExr(base + ".exr", image);
-        if (!stbi_write_png((base + ".png").c_str(), int(w), int(h), 4, png.data(), int(w) * 4))
-            throw ViewerError(base + ".png: cannot write the PNG");
-        notice_ = "saved " + (std::filesystem::current_path() / base).string() + ".exr and .png";
-        message_.clear();
-    }
-    catch (const std::exception& e)
-    {
-        message_ = e.what();
-    }
+    writeExr(base + ".exr", image);
+    if (!stbi_write_png((base + ".png").c_str(), int(w), int(h), 4, png.data(), int(w) * 4))
+        throw ViewerError(base + ".png: cannot write the PNG");
+    return "saved " + (std::filesystem::current_path() / base).string() + ".exr and .png";
 }
 
-void Viewer::writeScreenshot(const std::string& path)
+void writeScreenshot(const std::string& path, const VulkanBuffer& readback, VkExtent2D e, VkFormat format)
 {
-    const VkExtent2D e = wd_.swapchainExtent();
     std::vector<unsigned char> rgba(size_t(e.width) * e.height * 4);
-    std::memcpy(rgba.data(), readback_.mapped, rgba.size());
-    const VkFormat format = wd_.swapchainFormat();
+    std::memcpy(rgba.data(), readback.mapped, rgba.size());
     const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
     for (size_t i = 0; i < rgba.size(); i += 4)
     {

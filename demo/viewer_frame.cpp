@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One frame: bloom nodes A and B (fftbCmdBloom), the display pass into the display image, its blit to the
 // swapchain image, Dear ImGui over it, the screenshot's copy; submission, presentation and the GPU timings.
-#include "viewer_internal.h"
+#include "display.h"
 
 #include "runner/aperture_info.h"
 #include "vulkan/vulkan_device.h"
@@ -12,17 +12,23 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 namespace fftb::viewer
 {
 
-bool Viewer::drawFrame(bool screenshot)
+bool Display::drawFrame(bool screenshot, int frameNumber)
 {
+    frameNumber_ = frameNumber;
     VkDevice d = wd_.device();
     Frame& f = frames_[frameIndex_];
     checkVulkan(wd_.waitForFence(f.fence), "vkWaitForFences");
-    framesCompleted_ = std::max(framesCompleted_, f.submission);
-    releaseRetired();
+    nodes_.frameCompleted(f.submission);
+    if (nodes_.kernelsInstalled(0) != spectrumTimeInstalls_)
+    {
+        timings_.spectrumMs = 0.0; // A's kernel changed since
+        spectrumTimeInstalls_ = nodes_.kernelsInstalled(0);
+    }
     readTimestamps(f);
 
     uint32_t imageIndex = 0;
@@ -54,7 +60,7 @@ bool Viewer::drawFrame(bool screenshot)
     si.signalSemaphoreCount = 1;
     si.pSignalSemaphores = &renderFinished_[imageIndex];
     checkVulkan(vkQueueSubmit(wd_.queue(), 1, &si, f.fence), "vkQueueSubmit");
-    f.submission = ++framesSubmitted_;
+    f.submission = nodes_.frameSubmitted();
     f.queriesWritten = f.queries != VK_NULL_HANDLE && bloomRecorded_;
 
     VkSwapchainKHR swapchain = wd_.swapchain();
@@ -73,7 +79,7 @@ bool Viewer::drawFrame(bool screenshot)
     return true;
 }
 
-void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot)
+void Display::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot)
 {
     const VkExtent2D extent = wd_.swapchainExtent();
     const VkImage swapchainImage = wd_.swapchainImages()[imageIndex];
@@ -98,7 +104,7 @@ void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool
               : settings_.view == View::Split && compare      ? DISPLAY_MODE_SPLIT
               : settings_.view == View::Difference && compare ? DISPLAY_MODE_DIFFERENCE
                                                               : DISPLAY_MODE_SHOWN;
-    pc.splitX = dividerX(extent);
+    pc.splitX = place_.dividerX(extent, settings_.split);
     pc.differenceScale = std::exp2(settings_.differenceGain);
     const DisplaySet set = kernelView ? kSetKernel : settings_.view == View::Input ? kSetInput : kSetBloom;
     recordDisplay(cb, set, pc);
@@ -137,7 +143,7 @@ void Viewer::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool
     }
 }
 
-bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
+bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
 {
     // The settings as the plugin is given them: the bloom alone in its view, the knee no wider than the threshold
     // (whichever was set last), the span the kernel takes.
@@ -147,11 +153,11 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     bloom.prefilter.knee = std::min(bloom.prefilter.knee, bloom.prefilter.threshold);
     bloom.kernelSpan = appliedSpan(settings, node.applied);
     const PlanKey planKey{input_.width, input_.height, bloom};
-    const BloomNode::Recorded state{sceneGeneration_, node.applied, planKey, bloom};
+    const BloomNode::Recorded state{scene_.generation, node.applied, planKey, bloom};
     const bool animated = node.applied.animated();
-    if (!bloomEveryFrame() && !animated && node.recorded == state)
+    if (!bloomEveryFrame(settings_, wd_) && !animated && node.recorded == state)
         return false;
-    if (!growForSpan(node, planKey) || !makePlan(node, planKey))
+    if (!nodes_.growForSpan(node, planKey) || !nodes_.makePlan(node, planKey))
         return false;
     node.recorded = state;
     if (animated)
@@ -191,34 +197,7 @@ bool Viewer::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& se
     return true;
 }
 
-KernelSpan Viewer::appliedSpan(const Settings& settings, const KernelKey& applied) const
-{
-    if (applied.bloom.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
-        return {};
-    return settings.bloom.kernelSpan;
-}
-
-bool Viewer::growForSpan(BloomNode& node, const PlanKey& key)
-{
-    // The larger side of the kernel spans ceil(span) pixels; past FFTB_MAX_KERNEL_LENGTH the plugin refuses the plan.
-    FftbBloomPlanCreateInfo pi = planInfoOf(key.bloom, key.width, key.height);
-    uint32_t width = 0, height = 0;
-    if (key.bloom.kernelSpan.native() || node.kernel.values.empty() ||
-        fftbGetKernelExtent(&pi, uint32_t(node.kernel.width), uint32_t(node.kernel.height), &width, &height) !=
-            FFTB_SUCCESS)
-        return true; // native: the kernel's resolution, which the context holds; a span refused: the plan says why
-    return growContext(node, key.width, key.height, std::max(width, height), &node == &nodes_[0] ? "A" : "B");
-}
-
-bool Viewer::bloomEveryFrame() const
-{
-    // On a CPU device one bloom of a photograph takes about a second: recording it only on changes keeps the
-    // panel usable.
-    return settings_.rerun == Rerun::EveryFrame ||
-           (settings_.rerun == Rerun::Auto && wd_.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU);
-}
-
-DisplayConstants Viewer::displayConstants(VkExtent2D target, VkExtent2D image) const
+DisplayConstants Display::displayConstants(VkExtent2D target, VkExtent2D image) const
 {
     DisplayConstants pc{};
     pc.texelsPerPixel = 1.0f;
@@ -236,7 +215,7 @@ DisplayConstants Viewer::displayConstants(VkExtent2D target, VkExtent2D image) c
     return pc;
 }
 
-void Viewer::recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc)
+void Display::recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc)
 {
     bindComputePipeline(cb, displayPass_, displaySets_[set], &pc, sizeof(pc));
     const uint32_t size = DISPLAY_WORKGROUP_SIZE;
@@ -244,44 +223,34 @@ void Viewer::recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayCons
                   1);
 }
 
-std::pair<Box2i, Box2i> Viewer::sceneWindows() const
-{
-    const int w = int(input_.width), h = int(input_.height);
-    const Box2i data = sceneLayout_.dataWindow.empty() ? Box2i{0, 0, w - 1, h - 1} : sceneLayout_.dataWindow;
-    const Box2i display = sceneLayout_.displayWindow.empty() ? data : sceneLayout_.displayWindow;
-    const auto relative = [&](const Box2i& b) {
-        return Box2i{b.minX - data.minX, b.minY - data.minY, b.maxX - data.minX, b.maxY - data.minY};
-    };
-    return {relative(data), relative(display)};
-}
-
-void Viewer::placeImage(VkExtent2D extent, DisplayConstants& pc, bool scene)
+void Display::placeImage(VkExtent2D extent, DisplayConstants& pc, bool scene)
 {
     const float w = float(pc.imageExtent.x), h = float(pc.imageExtent.y);
-    if (fit_)
+    if (place_.fit)
     {
         // The scene fitted with its display window: the frame as composed, and whatever data lies outside it.
         float x0 = 0.0f, y0 = 0.0f, x1 = w, y1 = h;
         if (scene)
         {
-            const Box2i display = sceneWindows().second;
+            const Box2i display = sceneWindows(scene_).second;
             x0 = std::min(x0, float(display.minX));
             y0 = std::min(y0, float(display.minY));
             x1 = std::max(x1, float(display.maxX + 1));
             y1 = std::max(y1, float(display.maxY + 1));
         }
-        texelsPerPixel_ = std::max((x1 - x0) / (float(extent.width) - viewLeft_), (y1 - y0) / float(extent.height));
-        centre_[0] = (x0 + x1) * 0.5f;
-        centre_[1] = (y0 + y1) * 0.5f;
+        place_.texelsPerPixel =
+            std::max((x1 - x0) / (float(extent.width) - place_.viewLeft), (y1 - y0) / float(extent.height));
+        place_.centre[0] = (x0 + x1) * 0.5f;
+        place_.centre[1] = (y0 + y1) * 0.5f;
     }
-    pc.texelsPerPixel = texelsPerPixel_;
-    pc.imageOrigin.x = viewCentreX(extent) - centre_[0] / texelsPerPixel_;
-    pc.imageOrigin.y = float(extent.height) * 0.5f - centre_[1] / texelsPerPixel_;
-    imageOrigin_[0] = scene ? pc.imageOrigin.x : NAN;
-    imageOrigin_[1] = pc.imageOrigin.y;
+    pc.texelsPerPixel = place_.texelsPerPixel;
+    pc.imageOrigin.x = place_.viewCentreX(extent) - place_.centre[0] / place_.texelsPerPixel;
+    pc.imageOrigin.y = float(extent.height) * 0.5f - place_.centre[1] / place_.texelsPerPixel;
+    place_.imageOrigin[0] = scene ? pc.imageOrigin.x : NAN;
+    place_.imageOrigin[1] = pc.imageOrigin.y;
 }
 
-void Viewer::readTimestamps(Frame& f)
+void Display::readTimestamps(Frame& f)
 {
     if (!f.queriesWritten)
         return;
@@ -293,10 +262,44 @@ void Viewer::readTimestamps(Frame& f)
     const double msPerTick = double(wd_.properties().limits.timestampPeriod) * 1e-6;
     auto ms = [&](int a, int b) { return double(t[size_t(b)] - t[size_t(a)]) * msPerTick; };
     if (t[1] != t[0])
-        spectrumTimeMs_ = ms(0, 1);
-    timings_.push_back({ms(1, 2), ms(2, 3), ms(3, 4), ms(1, 4), ms(4, 5)});
-    if (timings_.size() > kTimingWindow)
-        timings_.pop_front();
+        timings_.spectrumMs = ms(0, 1);
+    timings_.blooms.push_back({ms(1, 2), ms(2, 3), ms(3, 4), ms(1, 4), ms(4, 5)});
+    if (timings_.blooms.size() > kTimingWindow)
+        timings_.blooms.pop_front();
+}
+
+SavedOutput Display::readBackOutput()
+{
+    const uint32_t w = input_.width, h = input_.height;
+    checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
+    if (saveTarget_.width != w || saveTarget_.height != h)
+    {
+        destroy(saveTarget_);
+        saveTarget_ =
+            createImage(w, h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+        updateDisplaySets();
+    }
+    VulkanBuffer hdr = createHostBuffer(VkDeviceSize(w) * h * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VulkanBuffer ldr = createHostBuffer(VkDeviceSize(w) * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    const VulkanImage& out = nodes_[0].output;
+    submitNow(
+        [&](VkCommandBuffer cb)
+        {
+            VulkanDevice::transition(cb, saveTarget_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
+                                     VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+            DisplayConstants pc = displayConstants({w, h}, {w, h});
+            pc.encodeSrgb = 1; // a PNG holds sRGB-encoded values whatever the swapchain does
+            recordDisplay(cb, kSetSave, pc);
+            recordImageReadback(cb, saveTarget_.image, w, h, ldr.buffer);
+            recordImageReadback(cb, out.image, w, h, hdr.buffer);
+        });
+    SavedOutput saved{w, h, std::vector<float>(size_t(w) * h * 4), std::vector<unsigned char>(size_t(w) * h * 4)};
+    std::memcpy(saved.rgba.data(), hdr.mapped, saved.rgba.size() * sizeof(float));
+    std::memcpy(saved.srgb.data(), ldr.mapped, saved.srgb.size());
+    destroy(hdr);
+    destroy(ldr);
+    return saved;
 }
 
 } // namespace fftb::viewer

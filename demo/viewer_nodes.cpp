@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The scene input and the bloom nodes: the plugin's contexts grown to the scene, kernels made on a worker thread and
-// handed to the plugin, the plans made with them, what they replace destroyed once no frame uses it, the kernel
-// views.
-#include "viewer_internal.h"
+// The bloom nodes: the plugin's contexts grown to the frames and kernels, kernels made on a worker thread and handed to
+// the plugin, the plans made with them, what they replace destroyed once no frame uses it.
+#include "bloom_node.h"
 
 #include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
@@ -17,7 +16,7 @@
 namespace fftb::viewer
 {
 
-bool Viewer::createKernel(BloomNode& node, const Texels& kernel, const KernelKey& key, fftbloom::Kernel& psf)
+bool BloomNodes::createKernel(BloomNode& node, const Texels& kernel, const KernelKey& key, fftbloom::Kernel& psf)
 {
     FftbKernelInfo ki = kernelInfoOf(key.bloom, kernel);
     // The eye mode's kernel is made on the GPU every frame, at the Airy radius it is created for.
@@ -34,7 +33,7 @@ bool Viewer::createKernel(BloomNode& node, const Texels& kernel, const KernelKey
     return true;
 }
 
-bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, uint32_t kernelExtent, const std::string& name)
+bool BloomNodes::growContext(BloomNode& node, uint32_t w, uint32_t h, uint32_t kernelExtent, const std::string& name)
 {
     // The largest kernel resolution and extent seen, at least the first reservation, at most what the plugin takes
     // (larger kernels and spans are refused by fftbCreateKernel and fftbCreateBloomPlan with their reasons).
@@ -86,62 +85,31 @@ bool Viewer::growContext(BloomNode& node, uint32_t w, uint32_t h, uint32_t kerne
     return true;
 }
 
-bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& layout)
+bool BloomNodes::growForSpan(BloomNode& node, const PlanKey& key)
 {
-    const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
-    waitIdle();
-    if (!growContext(nodes_[0], w, h, 0, name) || (nodes_[1].context && !growContext(nodes_[1], w, h, 0, name)))
-        return false;
-
-    uploadScene(rgba);
-    scene_ = std::move(rgba);
-    sceneLayout_ = layout;
-    sceneName_ = name;
-    ++sceneGeneration_;
-    glfwSetWindowTitle(wd_.window(), ("fftbloom-viewer: " + std::filesystem::path(name).filename().string()).c_str());
-    message_.clear();
-    notice_.clear();
-    fit_ = true;
-    return true;
+    // The larger side of the kernel spans ceil(span) pixels; past FFTB_MAX_KERNEL_LENGTH the plugin refuses the plan.
+    FftbBloomPlanCreateInfo pi = planInfoOf(key.bloom, key.width, key.height);
+    uint32_t width = 0, height = 0;
+    if (key.bloom.kernelSpan.native() || node.kernel.values.empty() ||
+        fftbGetKernelExtent(&pi, uint32_t(node.kernel.width), uint32_t(node.kernel.height), &width, &height) !=
+            FFTB_SUCCESS)
+        return true; // native: the kernel's resolution, which the context holds; a span refused: the plan says why
+    return growContext(node, key.width, key.height, std::max(width, height), name(node));
 }
 
-void Viewer::uploadScene(const Texels& rgba)
+bool BloomNodes::startB(uint32_t w, uint32_t h, Settings& settingsB, float exposure)
 {
-    destroy(input_);
-    input_ = uploadTexels(rgba);
-    for (BloomNode& node : nodes_)
-        if (node.context)
-            createOutput(node);
-    updateDisplaySets();
-}
-
-void Viewer::createOutput(BloomNode& node)
-{
-    destroy(node.output);
-    node.output =
-        createImage(input_.width, input_.height, VK_FORMAT_R32G32B32A32_SFLOAT,
-                    VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-    submitNow([&](VkCommandBuffer cb) { VulkanDevice::prepareComputeOutput(cb, node.output.image); });
-}
-
-bool Viewer::startB()
-{
-    if (nodes_[1].context)
-        return true;
-    if (!growContext(nodes_[1], input_.width, input_.height, 0, "B") || !applyKernel(nodes_[1], settingsB_))
+    if (!growContext(nodes_[1], w, h, 0, "B") || !applyKernel(nodes_[1], settingsB, exposure))
     {
         nodes_[1] = BloomNode{};
         return false;
     }
-    waitIdle();
-    createOutput(nodes_[1]);
-    updateDisplaySets();
     return true;
 }
 
-bool Viewer::applyKernel(BloomNode& node, Settings& settings)
+bool BloomNodes::applyKernel(BloomNode& node, Settings& settings, float exposure)
 {
-    const KernelKey key = kernelKeyOf(settings, settings_.exposure);
+    const KernelKey key = kernelKeyOf(settings, exposure);
     Texels kernel;
     try
     {
@@ -158,14 +126,14 @@ bool Viewer::applyKernel(BloomNode& node, Settings& settings)
     return installKernel(node, settings, key, std::move(kernel));
 }
 
-void Viewer::updateKernels()
+void BloomNodes::updateKernels(Settings& settingsA, Settings& settingsB)
 {
     if (kernelJob_.valid())
     {
         if (kernelJob_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
             return;
         BloomNode& node = nodes_[kernelJobNode_];
-        Settings& settings = kernelJobNode_ == 0 ? settings_ : settingsB_;
+        Settings& settings = kernelJobNode_ == 0 ? settingsA : settingsB;
         try
         {
             installKernel(node, settings, kernelJobKey_, kernelJob_.get());
@@ -187,8 +155,8 @@ void Viewer::updateKernels()
     for (size_t i = 0; i < nodes_.size(); ++i)
     {
         BloomNode& node = nodes_[i];
-        Settings& settings = i == 0 ? settings_ : settingsB_;
-        const KernelKey key = kernelKeyOf(settings, settings_.exposure);
+        Settings& settings = i == 0 ? settingsA : settingsB;
+        const KernelKey key = kernelKeyOf(settings, settingsA.exposure);
         if (!node.context || key == node.applied)
             continue;
         // A new spectrum mode, placement or eye's pupil alone: the plugin's, from the texels the node has.
@@ -209,28 +177,28 @@ void Viewer::updateKernels()
     }
 }
 
-void Viewer::finishKernels()
+void BloomNodes::finishKernels(Settings& settingsA, Settings& settingsB)
 {
     for (;;)
     {
-        updateKernels();
+        updateKernels(settingsA, settingsB);
         if (!kernelJob_.valid())
             return;
         kernelJob_.wait();
     }
 }
 
-bool Viewer::sharedKernel(const BloomNode& node, const KernelKey& key)
+bool BloomNodes::sharedKernel(const BloomNode& node, const KernelKey& key)
 {
     const BloomNode& other = otherNode(node);
     return !other.kernel.values.empty() && other.applied.sameTexels(key);
 }
 
-bool Viewer::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel)
+bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel)
 {
     fftbloom::Kernel psf;
     const uint32_t resolution = uint32_t(std::max(kernel.width, kernel.height));
-    if (!growContext(node, node.contextWidth, node.contextHeight, resolution, &node == &nodes_[0] ? "A" : "B") ||
+    if (!growContext(node, node.contextWidth, node.contextHeight, resolution, name(node)) ||
         !createKernel(node, kernel, key, psf))
     {
         revertKernelSettings(node, settings);
@@ -242,13 +210,11 @@ bool Viewer::installKernel(BloomNode& node, Settings& settings, const KernelKey&
     node.psf = std::move(psf);
     node.kernel = std::move(kernel);
     node.applied = key;
-    kernelViewStale_ = true;
-    if (&node == &nodes_[0])
-        spectrumTimeMs_ = 0.0;
+    ++kernelsInstalled_[&node == &nodes_[0] ? 0 : 1];
     return true;
 }
 
-bool Viewer::makePlan(BloomNode& node, const PlanKey& key)
+bool BloomNodes::makePlan(BloomNode& node, const PlanKey& key)
 {
     if (node.planned == key)
         return bool(node.plan);
@@ -259,23 +225,29 @@ bool Viewer::makePlan(BloomNode& node, const PlanKey& key)
     if (const FftbResult r = node.context.createBloomPlan(pi, node.plan, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCreateBloomPlan");
-        message_ = std::string(&node == &nodes_[0] ? "A" : "B") + ": fftbCreateBloomPlan: " + fftbResultToString(r) +
-                   " (" + node.pluginMessage + ")";
+        message_ = std::string(name(node)) + ": fftbCreateBloomPlan: " + fftbResultToString(r) + " (" +
+                   node.pluginMessage + ")";
         // The panel says why, and the bloom waits for other settings; a screenshot would show no bloom.
-        if (!options_.screenshotPath.empty())
+        if (throwOnRefusedPlan_)
             throw ViewerError(message_);
         return false;
     }
     return true;
 }
 
-void Viewer::retire(fftbloom::BloomPlan plan, fftbloom::Kernel kernel)
+void BloomNodes::retire(fftbloom::BloomPlan plan, fftbloom::Kernel kernel)
 {
     if (plan || kernel)
         retired_.push_back({framesSubmitted_, std::move(plan), std::move(kernel)});
 }
 
-void Viewer::releaseRetired()
+void BloomNodes::frameCompleted(uint64_t submission)
+{
+    framesCompleted_ = std::max(framesCompleted_, submission);
+    releaseRetired();
+}
+
+void BloomNodes::releaseRetired()
 {
     while (!retired_.empty() && retired_.front().afterSubmission <= framesCompleted_)
     {
@@ -285,45 +257,35 @@ void Viewer::releaseRetired()
     }
 }
 
-void Viewer::waitIdle()
+void BloomNodes::waitIdle()
 {
     checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
     framesCompleted_ = framesSubmitted_;
     releaseRetired();
 }
 
-void Viewer::revertKernelSettings(const BloomNode& node, Settings& settings)
+void BloomNodes::releaseDevice()
+{
+    framesCompleted_ = framesSubmitted_;
+    releaseRetired();
+    for (BloomNode& node : nodes_)
+    {
+        node.plan.reset(); // before its kernel, the kernel before its context
+        node.planned.reset();
+        node.psf.reset();
+        node.context.reset();
+        node.contextWidth = node.contextHeight = 0; // contextKernelExtent stays: a new context holds the kernel again
+        node.recorded.reset();
+        destroyVulkanImage(wd_.device(), node.output);
+    }
+}
+
+void BloomNodes::revertKernelSettings(const BloomNode& node, Settings& settings)
 {
     if (node.kernel.values.empty())
         return; // none applied yet
     settings.kernel = node.applied.kernel;
     assignKernelInfo(settings.bloom, node.applied.bloom);
-}
-
-VulkanImage Viewer::uploadTexels(const Texels& rgba)
-{
-    VulkanImage image = createImage(uint32_t(rgba.width), uint32_t(rgba.height), VK_FORMAT_R32G32B32A32_SFLOAT,
-                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    VulkanBuffer staging =
-        createHostBuffer(VkDeviceSize(rgba.values.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    std::memcpy(staging.mapped, rgba.values.data(), rgba.values.size() * sizeof(float));
-    submitNow([&](VkCommandBuffer cb)
-              { VulkanDevice::uploadForCompute(cb, staging.buffer, image.image, image.width, image.height); });
-    destroy(staging);
-    return image;
-}
-
-void Viewer::makeKernelView()
-{
-    const Texels view =
-        kernelViewTexels(nodes_[editB_ && nodes_[1].context ? 1 : 0].kernel, settings_.view == View::Spectrum);
-    waitIdle();
-    destroy(kernelView_);
-    kernelView_ = uploadTexels(view);
-    updateDisplaySets();
-    kernelViewStale_ = false;
-    kernelViewShows_ = settings_.view;
-    fit_ = true;
 }
 
 } // namespace fftb::viewer

@@ -21,12 +21,13 @@ void Viewer::recoverFromDeviceLoss(const VulkanError& loss)
     }
     const bool withB = bool(nodes_[1].context);
     vkDeviceWaitIdle(wd_.device()); // VK_ERROR_DEVICE_LOST at once on a lost device: nothing more is pending
-    destroyDeviceObjects();
+    display_.destroyDeviceObjects();
+    kernelViewStale_ = true;
     try
     {
         wd_.recreateDevice();
         checkScreenshotSupport();
-        createDeviceObjects();
+        display_.createDeviceObjects();
         uploadHostCopies(withB);
     }
     catch (const std::exception& e)
@@ -41,15 +42,15 @@ void Viewer::recoverFromDeviceLoss(const VulkanError& loss)
 
 void Viewer::uploadHostCopies(bool withB)
 {
-    const uint32_t w = uint32_t(scene_.width), h = uint32_t(scene_.height);
+    const uint32_t w = uint32_t(scene_.texels.width), h = uint32_t(scene_.texels.height);
     for (size_t i = 0; i < (withB ? 2u : 1u); ++i)
     {
         BloomNode& node = nodes_[i];
-        if (!growContext(node, w, h, 0, i == 0 ? "A" : "B") ||
-            (!node.kernel.values.empty() && !createKernel(node, node.kernel, node.applied, node.psf)))
+        if (!nodes_.growContext(node, w, h, 0, nodes_.name(node)) ||
+            (!node.kernel.values.empty() && !nodes_.createKernel(node, node.kernel, node.applied, node.psf)))
             throw ViewerError(message_);
     }
-    uploadScene(scene_);
+    display_.uploadScene(scene_.texels);
 }
 
 } // namespace fftb::viewer

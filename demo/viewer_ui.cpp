@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The panel (view, A / B, bloom, kernel, timings and memory, keys) and the keyboard and mouse.
-#include "viewer_internal.h"
+#include "panel.h"
 
 #include "settings/setting_names.h"
 
@@ -37,39 +37,67 @@ const char* const kKernelSpanNames[] = {"native (a texel a pixel)", "pixels", "f
 
 } // namespace
 
-void Viewer::handleInput()
+std::pair<Box2i, Box2i> sceneWindows(const Scene& scene)
+{
+    const int w = scene.texels.width, h = scene.texels.height;
+    const ImageLayout& layout = scene.layout;
+    const Box2i data = layout.dataWindow.empty() ? Box2i{0, 0, w - 1, h - 1} : layout.dataWindow;
+    const Box2i display = layout.displayWindow.empty() ? data : layout.displayWindow;
+    const auto relative = [&](const Box2i& b) {
+        return Box2i{b.minX - data.minX, b.minY - data.minY, b.maxX - data.minX, b.maxY - data.minY};
+    };
+    return {relative(data), relative(display)};
+}
+
+bool bloomEveryFrame(const Settings& settings, const WindowDevice& wd)
+{
+    // On a CPU device one bloom of a photograph takes about a second: recording it only on changes keeps the
+    // panel usable.
+    return settings.rerun == Rerun::EveryFrame ||
+           (settings.rerun == Rerun::Auto && wd.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU);
+}
+
+void Panel::handleInput()
+{
+    if (!ImGui::GetIO().WantCaptureKeyboard)
+        handleKeys();
+    handleMouse();
+}
+
+void Panel::handleKeys()
+{
+    const View views[] = {View::Composite,  View::Bloom,  View::Input,   View::Split,
+                          View::Difference, View::Kernel, View::Spectrum};
+    for (int i = 0; i < 7; ++i)
+        if (ImGui::IsKeyPressed(GLFW_KEY_1 + i))
+            settings_.view = views[i];
+    if (ImGui::IsKeyPressed(GLFW_KEY_T))
+        settings_.tonemapper = Tonemapper((int(settings_.tonemapper) + 1) % 4);
+    if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
+        settings_.exposure = std::min(settings_.exposure + 0.5f, 16.0f);
+    if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
+        settings_.exposure = std::max(settings_.exposure - 0.5f, -16.0f);
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
+        edited().bloom.intensity += 0.05f;
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
+        edited().bloom.intensity = std::max(edited().bloom.intensity - 0.05f, kMinimumIntensity);
+    if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
+        toggleEditB();
+    if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
+        actions_.save();
+    if (ImGui::IsKeyPressed(GLFW_KEY_H, false))
+        settings_.ui = !settings_.ui;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F, false))
+        place_.fit = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) || ImGui::IsKeyPressed(GLFW_KEY_Q))
+        glfwSetWindowShouldClose(wd_.window(), GLFW_TRUE);
+}
+
+void Panel::handleMouse()
 {
     ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantCaptureKeyboard)
-    {
-        const View views[] = {View::Composite,  View::Bloom,  View::Input,   View::Split,
-                              View::Difference, View::Kernel, View::Spectrum};
-        for (int i = 0; i < 7; ++i)
-            if (ImGui::IsKeyPressed(GLFW_KEY_1 + i))
-                settings_.view = views[i];
-        if (ImGui::IsKeyPressed(GLFW_KEY_T))
-            settings_.tonemapper = Tonemapper((int(settings_.tonemapper) + 1) % 4);
-        if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
-            settings_.exposure = std::min(settings_.exposure + 0.5f, 16.0f);
-        if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
-            settings_.exposure = std::max(settings_.exposure - 0.5f, -16.0f);
-        if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
-            edited().bloom.intensity += 0.05f;
-        if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
-            edited().bloom.intensity = std::max(edited().bloom.intensity - 0.05f, kMinimumIntensity);
-        if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
-            toggleEditB();
-        if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
-            save();
-        if (ImGui::IsKeyPressed(GLFW_KEY_H, false))
-            settings_.ui = !settings_.ui;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F, false))
-            fit_ = true;
-        if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) || ImGui::IsKeyPressed(GLFW_KEY_Q))
-            glfwSetWindowShouldClose(wd_.window(), GLFW_TRUE);
-    }
     const VkExtent2D e = wd_.swapchainExtent();
-    const float divider = dividerX(e);
+    const float divider = place_.dividerX(e, settings_.split);
     const bool splitShown = settings_.view == View::Split && nodes_[1].context;
     if (!io.WantCaptureMouse)
     {
@@ -78,24 +106,27 @@ void Viewer::handleInput()
         if (io.MouseWheel != 0.0f)
         {
             // Zoom about the cursor: the texel under it stays under it.
-            const float mx = io.MousePos.x - viewCentreX(e), my = io.MousePos.y - float(e.height) * 0.5f;
-            const float before[2] = {centre_[0] + mx * texelsPerPixel_, centre_[1] + my * texelsPerPixel_};
-            texelsPerPixel_ = std::clamp(texelsPerPixel_ * std::pow(0.85f, io.MouseWheel), 1.0f / 32.0f, 64.0f);
-            centre_[0] = before[0] - mx * texelsPerPixel_;
-            centre_[1] = before[1] - my * texelsPerPixel_;
-            fit_ = false;
+            const float mx = io.MousePos.x - place_.viewCentreX(e), my = io.MousePos.y - float(e.height) * 0.5f;
+            const float before[2] = {place_.centre[0] + mx * place_.texelsPerPixel,
+                                     place_.centre[1] + my * place_.texelsPerPixel};
+            place_.texelsPerPixel =
+                std::clamp(place_.texelsPerPixel * std::pow(0.85f, io.MouseWheel), 1.0f / 32.0f, 64.0f);
+            place_.centre[0] = before[0] - mx * place_.texelsPerPixel;
+            place_.centre[1] = before[1] - my * place_.texelsPerPixel;
+            place_.fit = false;
         }
         if (!draggingDivider_ &&
             (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right)))
         {
-            centre_[0] -= io.MouseDelta.x * texelsPerPixel_;
-            centre_[1] -= io.MouseDelta.y * texelsPerPixel_;
-            fit_ = false;
+            place_.centre[0] -= io.MouseDelta.x * place_.texelsPerPixel;
+            place_.centre[1] -= io.MouseDelta.y * place_.texelsPerPixel;
+            place_.fit = false;
         }
     }
     if (draggingDivider_)
     {
-        settings_.split = std::clamp((io.MousePos.x - viewLeft_) / (float(e.width) - viewLeft_), 0.0f, 1.0f);
+        settings_.split =
+            std::clamp((io.MousePos.x - place_.viewLeft) / (float(e.width) - place_.viewLeft), 0.0f, 1.0f);
         if (!ImGui::IsMouseDown(ImGuiMouseButton_Left))
             draggingDivider_ = false;
     }
@@ -111,42 +142,48 @@ void Viewer::handleInput()
     }
 }
 
-void Viewer::toggleEditB()
+void Panel::useKernelFile(const std::string& path)
 {
-    if (!editB_ && !startB())
+    edited().kernel.file = kernelPath_ = path;
+    kernelFromFile_ = true;
+}
+
+void Panel::toggleEditB()
+{
+    if (!editB_ && !actions_.startB())
         return;
     editB_ = !editB_;
-    kernelViewStale_ = true;
+    ++editSwitches_;
     kernelPath_ = edited().kernel.file;
     kernelFromFile_ = !kernelPath_.empty();
 }
 
-void Viewer::drawDisplayWindow()
+void Panel::drawDisplayWindow()
 {
-    const auto [data, display] = sceneWindows();
+    const auto [data, display] = sceneWindows(scene_);
     const bool same = data.minX == display.minX && data.minY == display.minY && data.maxX == display.maxX &&
                       data.maxY == display.maxY;
-    if (!showDisplayWindow_ || same || std::isnan(imageOrigin_[0]))
+    if (!showDisplayWindow_ || same || std::isnan(place_.imageOrigin[0]))
         return;
     // Texel edges: the display window's first texel starts at minX, its last ends at maxX + 1.
-    const ImVec2 from(imageOrigin_[0] + float(display.minX) / texelsPerPixel_,
-                      imageOrigin_[1] + float(display.minY) / texelsPerPixel_);
-    const ImVec2 to(imageOrigin_[0] + float(display.maxX + 1) / texelsPerPixel_,
-                    imageOrigin_[1] + float(display.maxY + 1) / texelsPerPixel_);
+    const ImVec2 from(place_.imageOrigin[0] + float(display.minX) / place_.texelsPerPixel,
+                      place_.imageOrigin[1] + float(display.minY) / place_.texelsPerPixel);
+    const ImVec2 to(place_.imageOrigin[0] + float(display.maxX + 1) / place_.texelsPerPixel,
+                    place_.imageOrigin[1] + float(display.maxY + 1) / place_.texelsPerPixel);
     ImGui::GetBackgroundDrawList()->AddRect(from, to, IM_COL32(255, 200, 0, 255), 0.0f, 0, 2.0f);
 }
 
-void Viewer::drawUi()
+void Panel::draw()
 {
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(360, float(wd_.swapchainExtent().height) - 16.0f), ImGuiCond_FirstUseEver);
     ImGui::Begin("fftbloom");
     // Images are fitted beside the panel while it stays at the window's left.
     const float panelRight = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
-    viewLeft_ = ImGui::GetWindowPos().x < float(wd_.swapchainExtent().width) / 4.0f &&
-                        panelRight < float(wd_.swapchainExtent().width) / 2.0f
-                    ? panelRight + 8.0f
-                    : 0.0f;
+    place_.viewLeft = ImGui::GetWindowPos().x < float(wd_.swapchainExtent().width) / 4.0f &&
+                              panelRight < float(wd_.swapchainExtent().width) / 2.0f
+                          ? panelRight + 8.0f
+                          : 0.0f;
     drawSceneHeader();
     drawViewPanel();
     drawABPanel();
@@ -156,19 +193,19 @@ void Viewer::drawUi()
     drawSettingsFilePanel(e);
     drawTimingPanel();
     if (ImGui::Button("Save EXR + PNG (S)"))
-        save();
+        actions_.save();
 
     drawKeysPanel();
     ImGui::End();
 }
 
-void Viewer::drawSceneHeader()
+void Panel::drawSceneHeader()
 {
-    ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(sceneName_).filename().c_str(), input_.width,
-                       input_.height);
-    if (const Box2i& display = sceneLayout_.displayWindow; !display.empty())
+    ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(scene_.name).filename().c_str(),
+                       uint32_t(scene_.texels.width), uint32_t(scene_.texels.height));
+    if (const Box2i& display = scene_.layout.displayWindow; !display.empty())
     {
-        const Box2i& data = sceneLayout_.dataWindow;
+        const Box2i& data = scene_.layout.dataWindow;
         if (data.minX != display.minX || data.minY != display.minY || data.maxX != display.maxX ||
             data.maxY != display.maxY)
         {
@@ -188,7 +225,7 @@ void Viewer::drawSceneHeader()
     }
 }
 
-void Viewer::drawViewPanel()
+void Panel::drawViewPanel()
 {
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
     {
@@ -222,7 +259,7 @@ void Viewer::drawViewPanel()
     }
 }
 
-void Viewer::drawABPanel()
+void Panel::drawABPanel()
 {
     if (ImGui::CollapsingHeader("A / B", ImGuiTreeNodeFlags_DefaultOpen))
     {
@@ -238,7 +275,7 @@ void Viewer::drawABPanel()
     }
 }
 
-void Viewer::drawBloomPanel(Settings& e)
+void Panel::drawBloomPanel(Settings& e)
 {
     if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
@@ -273,7 +310,7 @@ void Viewer::drawBloomPanel(Settings& e)
     }
 }
 
-void Viewer::drawKernelPanel(Settings& e)
+void Panel::drawKernelPanel(Settings& e)
 {
     if (ImGui::CollapsingHeader(editB_ ? "Kernel (B)" : "Kernel (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
@@ -285,8 +322,8 @@ void Viewer::drawKernelPanel(Settings& e)
                            ImGuiSliderFlags_AlwaysClamp);
         ImGui::SliderFloat2("Centre offset", e.bloom.kernelCentreOffset.data(), -1.0f, 1.0f, "%.3f",
                             ImGuiSliderFlags_AlwaysClamp);
-        if (kernelJob_.valid())
-            ImGui::TextDisabled("making the kernel (%s) ...", kernelJobNode_ == 0 ? "A" : "B");
+        if (nodes_.kernelJobRunning())
+            ImGui::TextDisabled("making the kernel (%s) ...", nodes_.kernelJobNode() == 0 ? "A" : "B");
         if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
         {
             kernelFromFile_ = false;
@@ -310,7 +347,7 @@ void Viewer::drawKernelPanel(Settings& e)
     }
 }
 
-void Viewer::drawGeneratedPsf(Settings& e)
+void Panel::drawGeneratedPsf(Settings& e)
 {
     ImGui::SliderInt("Blades", &e.kernel.aperture.blades, 0, 16, e.kernel.aperture.blades == 0 ? "circle" : "%d");
     if (e.kernel.aperture.blades == 1 || e.kernel.aperture.blades == 2)
@@ -338,7 +375,7 @@ void Viewer::drawGeneratedPsf(Settings& e)
         ImGui::TextDisabled("particles flicker; the pupil follows the exposure");
 }
 
-void Viewer::drawSettingsFilePanel(Settings& e)
+void Panel::drawSettingsFilePanel(Settings& e)
 {
     if (ImGui::CollapsingHeader(editB_ ? "Settings file (B)" : "Settings file (A)"))
     {
@@ -348,7 +385,7 @@ void Viewer::drawSettingsFilePanel(Settings& e)
         if (ImGui::Button("Save") && !settingsPath_.empty())
         {
             std::string error;
-            if (writePresetFile(e, settingsPath_, {sceneName_, e.kernel.file}, &error))
+            if (writePresetFile(e, settingsPath_, {scene_.name, e.kernel.file}, &error))
             {
                 notice_ = "saved " + settingsPath_ + " (fftbloom --settings " + settingsPath_ + ")";
                 message_.clear();
@@ -357,14 +394,14 @@ void Viewer::drawSettingsFilePanel(Settings& e)
                 message_ = error;
         }
         const std::string command =
-            cliCommand(e, sceneName_, std::filesystem::path(sceneName_).stem().string() + "-bloom.exr");
+            cliCommand(e, scene_.name, std::filesystem::path(scene_.name).stem().string() + "-bloom.exr");
         ImGui::TextWrapped("%s", command.c_str());
         if (ImGui::Button("Copy the command"))
             ImGui::SetClipboardText(command.c_str());
     }
 }
 
-void Viewer::drawTimingPanel()
+void Panel::drawTimingPanel()
 {
     if (ImGui::CollapsingHeader("GPU time (A), memory", ImGuiTreeNodeFlags_DefaultOpen))
     {
@@ -373,7 +410,7 @@ void Viewer::drawTimingPanel()
         ImGui::Combo("Bloom runs", &rerun, reruns, 3);
         settings_.rerun = Rerun(rerun);
         drawTimings();
-        if (!bloomEveryFrame())
+        if (!bloomEveryFrame(settings_, wd_))
         {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
             ImGui::TextWrapped("the bloom runs when the frame, the kernel or a bloom setting changes");
@@ -385,7 +422,7 @@ void Viewer::drawTimingPanel()
     }
 }
 
-void Viewer::drawKeysPanel()
+void Panel::drawKeysPanel()
 {
     if (ImGui::CollapsingHeader("Keyboard and mouse"))
     {
@@ -407,15 +444,15 @@ void Viewer::drawKeysPanel()
     }
 }
 
-void Viewer::copySettings(const Settings& from, Settings& to)
+void Panel::copySettings(const Settings& from, Settings& to)
 {
     to.bloom = from.bloom;
     to.kernel = from.kernel;
 }
 
-void Viewer::drawKernelSpan(Settings& e)
+void Panel::drawKernelSpan(Settings& e)
 {
-    const double diagonal = std::max(std::hypot(double(input_.width), double(input_.height)), 1.0);
+    const double diagonal = std::max(std::hypot(double(scene_.texels.width), double(scene_.texels.height)), 1.0);
     int unit = int(e.bloom.kernelSpan.unit);
     if (ImGui::Combo("Span", &unit, kKernelSpanNames, 3) && unit != int(e.bloom.kernelSpan.unit))
     {
@@ -436,7 +473,7 @@ void Viewer::drawKernelSpan(Settings& e)
         ImGui::TextDisabled("the exact spectrum is not scaled: native");
 }
 
-void Viewer::drawPlan()
+void Panel::drawPlan()
 {
     // The edited node's plan as the plugin made it (fftbDescribeNode); a plan is made when its bloom is next recorded
     // after a change.
@@ -459,26 +496,26 @@ void Viewer::drawPlan()
                         node.planned->bloom.axisOrder == FFTB_AXIS_ORDER_AUTO ? ": auto picks the cheaper order" : "");
 }
 
-void Viewer::drawTimings()
+void Panel::drawTimings()
 {
     if (!wd_.timestamps())
     {
         ImGui::TextDisabled("this queue has no timestamps");
         return;
     }
-    if (timings_.empty())
+    if (timings_.blooms.empty())
         return;
     std::array<double, 5> mean{};
-    for (const auto& t : timings_)
+    for (const auto& t : timings_.blooms)
         for (size_t i = 0; i < mean.size(); ++i)
-            mean[i] += t[i] / double(timings_.size());
+            mean[i] += t[i] / double(timings_.blooms.size());
     const char* names[] = {"1 first-axis FFT", "2 second axis: FFT, product, inverse",
                            "3 first-axis inverse, composite", "bloom total", "display pass"};
     // The default font is fixed-width: columns by padding.
     for (size_t i = 0; i < mean.size(); ++i)
         ImGui::Text("%-36s %9.3f ms", names[i], mean[i]);
-    ImGui::TextDisabled("%-36s %9.3f ms", "kernel spectrum (last computed)", spectrumTimeMs_);
-    ImGui::TextDisabled("mean of the last %zu blooms; %s", timings_.size(), wd_.properties().deviceName);
+    ImGui::TextDisabled("%-36s %9.3f ms", "kernel spectrum (last computed)", timings_.spectrumMs);
+    ImGui::TextDisabled("mean of the last %zu blooms; %s", timings_.blooms.size(), wd_.properties().deviceName);
 }
 
 } // namespace fftb::viewer

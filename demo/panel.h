@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// The viewer's control panel and its keyboard and mouse input, with what they share with the frame: the scene, the
+// image's placement in the window and the GPU timings.
+#pragma once
+
+#include "bloom_node.h"
+#include "image/image.h"
+#include "settings.h"
+#include "window_device.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <utility>
+
+namespace fftb::viewer
+{
+
+/// The scene as uploaded, kept on the host to upload it again after a device loss.
+struct Scene
+{
+    std::string name;        ///< the file's path, or "placeholder scene"
+    Texels texels;           ///< RGBA32F
+    ImageLayout layout;      ///< the file's windows, compression and attributes: kept when the output is saved
+    uint64_t generation = 0; ///< counts loaded scenes
+};
+
+/// The scene's data and display windows relative to the data window's first texel (its texels at 0 .. w - 1).
+std::pair<Box2i, Box2i> sceneWindows(const Scene& scene);
+
+/// Where the shown image lies in the window: fitted, or the user's zoom and pan.
+struct Placement
+{
+    bool fit = true; ///< fitted and centred in the part of the window the panel leaves free
+    float texelsPerPixel = 1.0f;
+    float centre[2] = {0.0f, 0.0f};      ///< the image's texel shown at the free part's centre
+    float viewLeft = 0.0f;               ///< window x where the free part of the window starts (right of the panel)
+    float imageOrigin[2] = {0.0f, 0.0f}; ///< where the shown image's texel (0, 0) lay in the window, last frame
+    /// Window x of the A/B divider: `split` of the way across the free part of the window.
+    float dividerX(VkExtent2D extent, float split) const { return viewLeft + split * (float(extent.width) - viewLeft); }
+    /// The centre of the free part of the window.
+    float viewCentreX(VkExtent2D extent) const { return (viewLeft + float(extent.width)) * 0.5f; }
+};
+
+constexpr int kTimingWindow = 60;
+
+/// A's GPU times read back from the frames' timestamps (milliseconds).
+struct GpuTimings
+{
+    /// the last kTimingWindow blooms: the three FFT passes, the bloom's total and the display pass
+    std::deque<std::array<double, 5>> blooms;
+    double spectrumMs = 0.0; ///< the kernel spectrum, when it was last computed (0 since A's kernel changed)
+};
+
+/// Whether A's bloom is recorded every frame, or only when what it depends on changed (Settings::rerun).
+bool bloomEveryFrame(const Settings& settings, const WindowDevice& wd);
+
+/// The control panel (Dear ImGui) and the keyboard and mouse: they edit the settings of A and B and the image's
+/// placement, and ask the viewer to save the output and to start B.
+class Panel
+{
+  public:
+    struct Actions
+    {
+        std::function<void()> save;   ///< saves A's output (EXR and PNG); the message or notice says how it went
+        std::function<bool()> startB; ///< starts node B; false (the message set) when it cannot
+    };
+    Panel(WindowDevice& wd, Settings& settings, Settings& settingsB, const BloomNodes& nodes, const Scene& scene,
+          const GpuTimings& timings, Placement& place, std::string& message, std::string& notice, Actions actions)
+        : wd_(wd), settings_(settings), settingsB_(settingsB), nodes_(nodes), scene_(scene), timings_(timings),
+          place_(place), message_(message), notice_(notice), actions_(std::move(actions)),
+          kernelFromFile_(!settings.kernel.file.empty()), kernelPath_(settings.kernel.file)
+    {
+    }
+
+    /// The keys and the mouse (zoom, pan, the A/B divider), within Dear ImGui's frame.
+    void handleInput();
+    /// The control panel: the scene's name and windows, then one collapsing header per section.
+    void draw();
+    /// Outlines the display window over the image (ImGui's background list) when it differs from the data window.
+    void drawDisplayWindow();
+    /// Shift + drop: `path` becomes the kernel of the node the controls edit.
+    void useKernelFile(const std::string& path);
+    /// Whether the controls edit B.
+    bool editB() const { return editB_; }
+    /// Counts the switches between editing A and B (the kernel view follows).
+    uint64_t editSwitches() const { return editSwitches_; }
+
+  private:
+    /// The keys (see drawKeysPanel), when the panel does not take them.
+    void handleKeys();
+    /// Zoom and pan, the A/B divider dragged and drawn.
+    void handleMouse();
+    void toggleEditB();
+    void drawSceneHeader();
+    void drawViewPanel();
+    /// Which of A and B the controls edit.
+    void drawABPanel();
+    /// The edited node's bloom settings and its plan.
+    void drawBloomPanel(Settings& e);
+    /// The edited node's kernel: size, span, placement, and the generated PSF's aperture or a file.
+    void drawKernelPanel(Settings& e);
+    void drawGeneratedPsf(Settings& e);
+    /// The edited node's settings as a file both tools read, and the equivalent fftbloom command.
+    void drawSettingsFilePanel(Settings& e);
+    void drawTimingPanel();
+    void drawKeysPanel();
+    /// Copies the bloom and kernel settings (not the display ones) from `from` to `to`.
+    static void copySettings(const Settings& from, Settings& to);
+    /// How large the kernel appears: native, pixels across, or a fraction of the frame's diagonal.
+    void drawKernelSpan(Settings& e);
+    void drawPlan();
+    void drawTimings();
+    Settings& edited() { return editB_ ? settingsB_ : settings_; }
+
+    WindowDevice& wd_;
+    Settings& settings_;  // A's, and the display's
+    Settings& settingsB_; // B's bloom and kernel
+    const BloomNodes& nodes_;
+    const Scene& scene_;
+    const GpuTimings& timings_;
+    Placement& place_;
+    std::string& message_; // shown: the last failure
+    std::string& notice_;  // shown: what was done
+    Actions actions_;
+
+    bool editB_ = false; // the bloom and kernel controls edit B
+    uint64_t editSwitches_ = 0;
+    bool showDisplayWindow_ = true; // outline the scene's display window when it differs from its data window
+    bool draggingDivider_ = false;
+    bool kernelFromFile_ = false; // the panel shows the kernel file's path rather than the PSF's parameters
+    std::string kernelPath_;      // the path being typed
+    std::string settingsPath_ = "fftbloom-settings.txt"; // where the panel saves the settings
+};
+
+} // namespace fftb::viewer
