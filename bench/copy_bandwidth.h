@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: MIT
-// The copy bandwidth of the device, measured with a compute shader: the yardstick of the bandwidth floor; and the
-// copy skeleton of the passes, the same bytes moved by plain copies with the same dispatches and barriers.
+// The copy bandwidth of the device, measured with a compute shader: the yardstick of the bandwidth floor; the copy
+// skeleton of the passes, the same bytes moved by plain copies with the same dispatches and barriers; and the
+// timestamps around dispatches that time both.
 #pragma once
 
 #include "vulkan/vulkan_device.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace fftb::bench
 {
+
+/// Records into one command buffer `warmupRounds` untimed rounds, then `repeats` timed rounds, of `steps` dispatches,
+/// each after a compute-to-compute barrier (as fftbCmdBloom records its passes); `record(cb, step)` binds and
+/// dispatches step `step`, between two timestamps in a timed round. Submits, waits and returns each step's median
+/// seconds over the timed rounds. `repeats` >= 1.
+std::vector<double> timeDispatches(VulkanDevice& device, uint32_t steps, int warmupRounds, int repeats,
+                                   const std::function<void(VkCommandBuffer cb, uint32_t step)>& record);
 
 /// One dispatch of copies within one buffer: `readBytes` read from `readOffset`, `writeBytes` written at
 /// `writeOffset` (multiples of 256).

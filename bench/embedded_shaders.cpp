@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Lookup of the benchmark's embedded shaders and their compute pipelines.
+// Lookup of the benchmark's embedded shaders, their compute pipelines and descriptor writes.
 #include "embedded_shaders.h"
 
 #include "host_error.h"
@@ -21,7 +21,7 @@ const SpirvModule& embeddedShader(const char* name)
 }
 
 ComputePipeline createEmbeddedPipeline(VkDevice device, const char* name, std::vector<ComputeBinding> bindings,
-                                       uint32_t pushConstantBytes)
+                                       uint32_t pushConstantBytes, const VkSpecializationInfo* specialization)
 {
     const SpirvModule& spirv = embeddedShader(name);
     ComputePipelineInfo info;
@@ -29,7 +29,23 @@ ComputePipeline createEmbeddedPipeline(VkDevice device, const char* name, std::v
     info.codeBytes = spirv.sizeBytes;
     info.bindings = std::move(bindings);
     info.pushConstantBytes = pushConstantBytes;
+    info.specialization = specialization;
     return createComputePipeline(device, info);
+}
+
+void writeStorageBuffers(VkDevice device, VkDescriptorSet set, const std::vector<StorageBufferBinding>& buffers)
+{
+    std::vector<VkWriteDescriptorSet> writes;
+    for (const StorageBufferBinding& b : buffers)
+    {
+        VkWriteDescriptorSet& w = writes.emplace_back(VkWriteDescriptorSet{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET});
+        w.dstSet = set;
+        w.dstBinding = b.binding;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &b.range;
+    }
+    vkUpdateDescriptorSets(device, uint32_t(writes.size()), writes.data(), 0, nullptr);
 }
 
 } // namespace fftb::bench

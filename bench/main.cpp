@@ -2,7 +2,9 @@
 // fftbloom-bench: per-pass GPU time of the bloom, against VkFFT's convolution and the copy-bandwidth floor.
 #include "bloom_timing.h"
 #include "copy_bandwidth.h"
+#include "fft_lines.h"
 #include "host_error.h"
+#include "run_report.h"
 #include "settings/setting_names.h"
 #include "vkfft_anchor.h"
 #include "vulkan/vulkan_device.h"
@@ -30,18 +32,10 @@ struct Options
     uint32_t views = 1;
     uint64_t copyMiB = 2048;
     bool smoke = false, vkfft = true, powerOfTwo = false, validation = false, generatedKernel = false;
+    bool fftLines = false; ///< the FFT engine alone on batched lines instead of the blooms (fft_lines.h)
     std::string sizes = "1280x720/256,1280x720/512,1920x1080/256,1920x1080/512,3840x2160/512";
     std::string command;
 };
-
-std::string driverVersion(const VkPhysicalDeviceProperties& p)
-{
-    const uint32_t v = p.driverVersion;
-    if (p.vendorID == 0x10de) // NVIDIA packs 10.8.8.6 bits
-        return std::to_string(v >> 22) + "." + std::to_string((v >> 14) & 0xff);
-    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
-           std::to_string(VK_API_VERSION_PATCH(v));
-}
 
 std::vector<BloomCase> casesFor(const Options& o)
 {
@@ -150,13 +144,6 @@ std::vector<BloomCase> casesFor(const Options& o)
     return cases;
 }
 
-std::string fixed(double v, int digits)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", digits, v);
-    return text;
-}
-
 /// The run's results as they accumulate: the JSON document, the Markdown tables, and the cases a later case is held
 /// to (a generated kernel to the fixed one before it, one call for every view to the separate calls before it).
 class Report
@@ -165,10 +152,7 @@ class Report
     Report(const Options& o, const VulkanDevice& device, double bandwidth)
         : o_(o), device_(device), bandwidth_(bandwidth)
     {
-        results_["command"] = o.command;
-        results_["device"] = device.properties().deviceName;
-        results_["driver"] = driverVersion(device.properties());
-        results_["copyBandwidthBytesPerSecond"] = bandwidth;
+        results_ = runJson(o.command, device.properties(), bandwidth);
         results_["frames"] = o.frames;
     }
 
@@ -221,14 +205,15 @@ class Report
         if (!o_.jsonPath.empty())
             std::ofstream(o_.jsonPath) << results_.dump(2) << "\n";
         if (!o_.markdownPath.empty())
-            std::ofstream(o_.markdownPath)
-                << "Measured by `" << o_.command << "` on " << device_.properties().deviceName << " (driver "
-                << driverVersion(device_.properties()) << "), copy bandwidth " << fixed(bandwidth_ * 1e-12, 3)
-                << " TB/s (read + write). Times are medians of " << o_.frames << " frames, milliseconds.\n\n"
-                << table_ << "\nPer pass: the bytes it must move (the floor's model), the "
-                << "bandwidth that achieves, and the driver's statistics of its pipeline "
-                << "(VK_KHR_pipeline_executable_properties).\n\n"
-                << passTable_;
+        {
+            std::ofstream markdown(o_.markdownPath);
+            markdown << runSentence(o_.command, device_.properties(), bandwidth_) << " Times are medians of "
+                     << o_.frames << " frames, milliseconds.\n\n"
+                     << table_ << "\nPer pass: the bytes it must move (the floor's model), the "
+                     << "bandwidth that achieves, and the driver's statistics of its pipeline "
+                     << "(VK_KHR_pipeline_executable_properties).\n\n"
+                     << passTable_;
+        }
         if (failures_ > 0)
             std::fprintf(stderr, "fftbloom-bench: the VkFFT anchor failed in %d case(s)\n", failures_);
         return failures_ > 0 ? 1 : 0;
@@ -392,16 +377,9 @@ const VkfftTiming* vkfftAnchor(VulkanDevice& device, const Options& o, const Blo
     return it == bySize.end() ? nullptr : &it->second;
 }
 
-int run(const Options& o)
+/// Every bloom case of `o` with its copy skeleton and VkFFT anchor; the exit code (Report::finish).
+int measureBlooms(VulkanDevice& device, const Options& o, double bandwidth)
 {
-    VulkanDeviceOptions deviceOptions{o.deviceIndex, o.validation};
-    deviceOptions.pipelineStatistics = true;
-    VulkanDevice device(deviceOptions);
-    if (!device.timestamps())
-        throw HostError(std::string("Vulkan: ") + device.properties().deviceName + " has no compute timestamps");
-    const double bandwidth = measureCopyBandwidth(device, o.copyMiB << 20, o.smoke ? 3 : 20);
-    std::printf("%s (driver %s): copy %.3f TB/s\n", device.properties().deviceName,
-                driverVersion(device.properties()).c_str(), bandwidth * 1e-12);
     Report report(o, device, bandwidth);
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkfftTiming> vkfftBySize; // width, height, kernel
     for (const BloomCase& c : casesFor(o))
@@ -416,7 +394,22 @@ int run(const Options& o)
         const Skeleton skeleton = measureSkeleton(device, t.traffic, o.smoke ? 3 : 20);
         report.addCase(c, t, skeleton, vkfftAnchor(device, o, c, t, vkfftBySize));
     }
-    const int result = report.finish();
+    return report.finish();
+}
+
+int run(const Options& o)
+{
+    VulkanDeviceOptions deviceOptions{o.deviceIndex, o.validation};
+    deviceOptions.pipelineStatistics = true;
+    VulkanDevice device(deviceOptions);
+    if (!device.timestamps())
+        throw HostError(std::string("Vulkan: ") + device.properties().deviceName + " has no compute timestamps");
+    const double bandwidth = measureCopyBandwidth(device, o.copyMiB << 20, o.smoke ? 3 : 20);
+    std::printf("%s (driver %s): copy %.3f TB/s\n", device.properties().deviceName,
+                driverVersion(device.properties()).c_str(), bandwidth * 1e-12);
+    const int result = o.fftLines ? runFftLines(device, bandwidth,
+                                                {o.command, o.jsonPath, o.markdownPath, o.warmup, o.frames, o.smoke})
+                                  : measureBlooms(device, o, bandwidth);
     if (device.validationMessageCount() > 0)
     {
         std::fprintf(stderr, "fftbloom-bench: Vulkan validation: %llu message(s), the first: %s\n",
@@ -455,7 +448,14 @@ int main(int argc, char** argv)
                    "call for all (FftbMultiViewInfo), with zero padding and normalized convolution")
         ->check(CLI::Range(1u, uint32_t(FFTB_MAX_VIEWS)))
         ->capture_default_str();
-    app.add_flag("--smoke", o.smoke, "one tiny case, few frames: checks that the benchmark runs (lavapipe in CI)");
+    app.add_flag("--fft-lines", o.fftLines,
+                 "instead of the blooms: the FFT engine alone, forward, on batches of complex fp32 lines (one frame's "
+                 "lines of each pass as cufft-lines-anchor.py times them, and a ~256 MB batch per length): median time "
+                 "of --frames dispatches after --warmup ones, fraction of the copy bandwidth, the planner's workgroup, "
+                 "and the error of two lines per length against a DFT in double (above 1e-4 of the peak: exit 1)");
+    app.add_flag("--smoke", o.smoke,
+                 "one tiny case, few frames: checks that the benchmark runs (lavapipe in CI); with --fft-lines 2048 x "
+                 "16");
     app.add_flag("!--no-vkfft", o.vkfft, "skip the VkFFT anchor");
     app.add_flag("--validate", o.validation,
                  "enable the Khronos validation layer (synchronization validation included); any message fails the "

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// fftbloom-bench --fft-lines: the FFT of fft.glsl alone, forward, on a batch of lineCount complex fp32 lines of
+// FFT_LENGTH (contiguous rows, natural order in Lines and in Spectra), with the plugin's specialization constants and
+// twiddle buffer: the engine's calibration, apart from any pass's loads, padding and stores.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "shared/fftb_shared.h"
+#include "fft.glsl"
+
+layout(set = 0, binding = 0, std430) readonly buffer Lines
+{
+    vec2 lines[];
+};
+
+layout(set = 0, binding = 1, std430) writeonly buffer Spectra
+{
+    vec2 spectra[];
+};
+
+layout(push_constant) uniform Push
+{
+    uint lineCount; // lines of the batch; a workgroup's lines past it are transformed as zeros and not stored
+};
+
+// The line of the batch this invocation transforms: one line a workgroup (fft_lines.cpp, kLinesPerWorkgroup, makes as
+// many workgroups as lines).
+uint batchLine()
+{
+    return gl_WorkGroupID.x;
+}
+
+void main()
+{
+    const uint line = batchLine();
+    const bool inBatch = line < lineCount; // no early return: every invocation reaches fftRun's barriers
+    const uint start = line * FFT_LENGTH;
+    for (uint e = 0u; e < ELEMENTS; ++e)
+    {
+        const uint i = fftTimeIndex(e);
+        if (i >= FFT_LENGTH)
+            break;
+        fftPut(e, inBatch ? lines[start + i] : vec2(0.0));
+    }
+    fftRun(false);
+    for (uint e = 0u; e < ELEMENTS; ++e)
+    {
+        const uint k = fftFrequencyIndex(e);
+        if (k >= FFT_LENGTH)
+            break;
+        if (inBatch)
+            spectra[start + k] = fftGet(e);
+    }
+}
