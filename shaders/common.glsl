@@ -10,7 +10,8 @@ layout(push_constant) uniform PushBlock
     FftbPushConstants pc;
 };
 
-// [channel][k1][k2] centred kernel half spectrum.
+// The kernel spectrum: the centred half spectrum [channel][k1][k2], k1 <= S1 / 2, k2 < S2, and in resampled mode after
+// it, from element pc.resolvedSpectrumStart, the same at the frame's frequencies, k1 <= N1 / 2, k2 < N2.
 layout(set = 0, binding = FFTB_BINDING_KERNEL_SPECTRUM, std430) buffer KernelSpectrum
 {
     vec2 kernelSpectrum[];
@@ -56,14 +57,13 @@ uvec2 frameExtent()
 }
 
 // Half resolution: the element of `intermediate` where the bloom of texel (x, y) of the downsampled frame of the view
-// (viewIndex) starts, its R and G; B and 0 follow. After the tap table, one 16-byte unit per texel, [view][y][x]
-// (plugin/plan/plan.h, halfResolutionBloomStart).
+// (viewIndex) starts, its R and G; B and 0 follow. From 16-byte unit pc.scratchBloomStart, after the intermediate, one
+// 16-byte unit per texel, [view][y][x] (plugin/plan/scratch_layout.h, halfResolutionBloomStart).
 uint halfResolutionBloomIndex(ivec2 texel)
 {
-    const uint tapEntries = pc.paddedLength2 + 1u + pc.paddedLength1 / 2u + 1u;
-    const uint start = pc.tapTableStart + FFTB_TAP_TABLE_ENTRY_UNITS * tapEntries;
     const uint width = uint(imageCoord(pc.imageLength1, pc.imageLength2).x);
-    return 2u * (start + viewIndex() * pc.imageLength1 * pc.imageLength2 + uint(texel.y) * width + uint(texel.x));
+    return 2u * (pc.scratchBloomStart + viewIndex() * pc.imageLength1 * pc.imageLength2 + uint(texel.y) * width +
+                 uint(texel.x));
 }
 
 // What the passes write at a texel of input `source` given its tinted bloom: the bloom (FFTB_GPU_OUTPUT_BLOOM), the

@@ -38,14 +38,9 @@ layout(set = 0, binding = FFTB_BINDING_TWIDDLES, std430) readonly buffer Twiddle
     vec2 twiddleTable[];
 };
 
-// Pass 2's row of the resampled spectrum when it is longer than SHARED_LENGTH (FFTB_SPEC_ROW_LENGTH), else 0.
-layout(constant_id = FFTB_SPEC_ROW_LENGTH) const uint ROW_LENGTH = 0;
-// Complex values the shared arrays hold: the FFT's SHARED_LENGTH, or pass 2's longer row.
-const uint SHARED_CAPACITY = ROW_LENGTH > SHARED_LENGTH ? ROW_LENGTH : SHARED_LENGTH;
-
 // Structure of arrays: real and imaginary parts in separate arrays avoid two-way bank conflicts.
-shared float fftRe[SHARED_CAPACITY];
-shared float fftIm[SHARED_CAPACITY];
+shared float fftRe[SHARED_LENGTH];
+shared float fftIm[SHARED_LENGTH];
 
 // Long lines live in registers: slot e holds position t + e T (time layout), or frequency
 // R (t + (e mod S) T) + e / S with S = SUB_ELEMENTS after a forward FFT (frequency layout, see fftFrequencyIndex).

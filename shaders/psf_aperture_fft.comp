@@ -23,7 +23,7 @@ void main()
         t0[e] = i < FFT_LENGTH ? stopTransmission(i, j0) : 0.0;
         t1[e] = i < FFT_LENGTH ? stopTransmission(i, j1) : 0.0;
     }
-    const uint batch = min(SHARED_CAPACITY, 1024u);
+    const uint batch = min(SHARED_LENGTH, 1024u);
     for (uint first = 0u; first < pc.occluderCount; first += batch)
     {
         if (gl_LocalInvocationID.x == 0u)

@@ -7,6 +7,7 @@ set(FFTBLOOM_SHADER_DIR ${fftbloom_default_shader_dir} CACHE PATH "fftbloom's sh
 set(FFTBLOOM_SHADERS
     kernel_fft_first
     kernel_fft_second
+    kernel_resolve_spectrum
     image_fft_first
     image_fft_second_convolve_ifft_second
     image_ifft_first_composite

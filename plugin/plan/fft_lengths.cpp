@@ -100,7 +100,7 @@ uint32_t workgroupSizeOf(uint32_t length, uint32_t maxInvocations)
         return size <= 32 ? size : (size + 31) / 32 * 32;
     };
     // Up to the smallest radix, every stage's butterflies fit one round of the workgroup.
-    uint32_t smallestRadix = FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION;
+    uint32_t smallestRadix = kMaxRoundElementsPerInvocation;
     for (const uint32_t radix : radicesOf(length))
         smallestRadix = std::min(smallestRadix, radix);
     uint32_t best = 0, bestWarps = 0;
@@ -148,7 +148,7 @@ std::vector<uint32_t> radicesOf(uint32_t length)
 }
 
 std::array<uint32_t, FFTB_SPEC_COUNT> specializationOf(uint32_t length, uint32_t workgroupSize, bool halfStorage,
-                                                       uint32_t rowLength, bool multiView)
+                                                       bool multiView)
 {
     const uint32_t shared = sharedLengthOf(length);
     std::array<uint32_t, FFTB_SPEC_COUNT> values{length,
@@ -160,7 +160,6 @@ std::array<uint32_t, FFTB_SPEC_COUNT> specializationOf(uint32_t length, uint32_t
     const std::vector<uint32_t> radices = radicesOf(shared);
     for (uint32_t i = 0; i < FFTB_MAX_SHARED_STAGES; ++i)
         values[FFTB_SPEC_RADIX_0 + i] = i < radices.size() ? radices[i] : 1;
-    values[FFTB_SPEC_RADIX_0 + FFTB_MAX_SHARED_STAGES] = rowLength;
     values[FFTB_SPEC_MULTI_VIEW] = multiView ? 1u : 0u;
     return values;
 }

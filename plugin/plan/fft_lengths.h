@@ -51,10 +51,14 @@ uint32_t residentWarpsOf(uint32_t workgroupSize);
 /// invocations: 16 took a 4480-point line to 168 registers in pass 3 (one 280-invocation workgroup per SM on the H200).
 constexpr uint32_t kPreferredLongElementsPerInvocation = 8;
 
+/// Most elements per invocation workgroupSizeOf picks by the smallest radix of a line up to
+/// FFTB_MAX_SHARED_FFT_LENGTH.
+constexpr uint32_t kMaxRoundElementsPerInvocation = 8;
+
 /// Invocations per workgroup T for an FFT of `length` on a device allowing `maxInvocations` per workgroup
 /// (maxComputeWorkGroupInvocations and maxComputeWorkGroupSize[0], whichever is smaller). Up to
 /// FFTB_MAX_SHARED_FFT_LENGTH each holds E elements, E from kPreferredElementsPerInvocation up to the smallest of the
-/// line's radices (so every stage's butterflies take one round) and FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION: the E whose
+/// line's radices (so every stage's butterflies take one round) and kMaxRoundElementsPerInvocation: the E whose
 /// workgroups keep the most warps resident (residentWarpsOf), the smallest such E on a tie; when none fits the device,
 /// the next E that does, up to FFTB_MAX_ELEMENTS_PER_INVOCATION. Past one subgroup's worth T is a multiple of 32 so no
 /// subgroup runs part-empty. 2240 (radices 8 8 5 7) gets 448 invocations instead of 560 (bench/results).
@@ -76,11 +80,10 @@ double fftLengthCost(uint32_t length);
 /// The specialization constants of a pass transforming lines of `length` (an FFT length) with `workgroupSize`
 /// invocations (workgroupSizeOf), indexed by id (shaders/shared/fftb_shared.h): the length, the workgroup size, the
 /// twiddle table offsets of the length and of its shared-memory length, `halfStorage` as a VkBool32 (1 or 0), the
-/// radices of the shared-memory stages (radicesOf of sharedLengthOf(length)), 1 past the last, then `rowLength`
-/// (pass 2's rowLengthOf; 0 for the other passes), then `multiView` as a VkBool32 (the frame passes of a bloom of
-/// several views, FftbMultiViewInfo).
+/// radices of the shared-memory stages (radicesOf of sharedLengthOf(length)), 1 past the last, then `multiView` as a
+/// VkBool32 (the frame passes of a bloom of several views, FftbMultiViewInfo).
 std::array<uint32_t, FFTB_SPEC_COUNT> specializationOf(uint32_t length, uint32_t workgroupSize, bool halfStorage,
-                                                       uint32_t rowLength = 0, bool multiView = false);
+                                                       bool multiView = false);
 
 /// Elements of the twiddle table of `length`, complex: up to FFTB_MAX_SHARED_FFT_LENGTH, exp(-2 pi i m / length) for
 /// m < length; past it FFTB_TWIDDLE_FINE_ELEMENTS fine entries exp(-2 pi i a0 / length), a0 <

@@ -100,7 +100,7 @@ bool checkPipeline(const PipelineKey& key, const DeviceLimits& limits, Refusal* 
         return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
                       length + " needs more invocations per workgroup than the device allows (" +
                           std::to_string(limits.maxWorkgroupInvocations) + ")");
-    const uint64_t shared = uint64_t(std::max(sharedLengthOf(key.fftLength), key.rowLength)) * 2 * sizeof(float);
+    const uint64_t shared = uint64_t(sharedLengthOf(key.fftLength)) * 2 * sizeof(float);
     if (shared > limits.maxSharedMemoryBytes)
         return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
                       length + " needs " + std::to_string(shared) +
@@ -141,7 +141,9 @@ FftbPushConstants planPushConstants(const Recipe& r, const KernelShape& kernel, 
     push.interpolation = kernel.resampling.interpolation;
     push.interpolationWidth = kernel.resampling.width;
     push.esBeta = esBeta(kernel.resampling.width, kernel.resampling.oversampling);
-    push.tapTableStart = uint32_t(tapTableStart(plan, r.halfStorage ? 4 : 8, r.views));
+    push.scratchBloomStart =
+        plan.halfResolution ? uint32_t(halfResolutionBloomStart(plan, r.halfStorage ? 4 : 8, r.views)) : 0;
+    push.resolvedSpectrumStart = uint32_t(resolvedSpectrumStart(plan));
     push.kernelScale = float(plan.kernelScale);
     push.borderWeights = r.normalized ? FFTB_GPU_BORDER_WEIGHTS_DIVIDE : FFTB_GPU_BORDER_WEIGHTS_NONE;
     return push;
@@ -155,11 +157,11 @@ std::vector<Dispatch> imagePasses(const Recipe& r, uint32_t views, bool upsample
     const AxisPlan& b = plan.second;
     const bool half = r.halfStorage, multi = r.multiView;
     std::vector<Dispatch> passes{
-        {{Pass::ImageFftFirst, a.paddedLength, half, 0, multi}, {(b.imageLength + 1) / 2, 1, views}, stamps},
-        {{Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, rowLengthOf(plan), multi},
+        {{Pass::ImageFftFirst, a.paddedLength, half, multi}, {(b.imageLength + 1) / 2, 1, views}, stamps},
+        {{Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, half, multi},
          {plan.halfSpectrumLines(), 3, views},
          stamps},
-        {{Pass::ImageIfftFirstComposite, a.paddedLength, half, 0, multi}, {(b.imageLength + 1) / 2, 1, views}, stamps},
+        {{Pass::ImageIfftFirstComposite, a.paddedLength, half, multi}, {(b.imageLength + 1) / 2, 1, views}, stamps},
     };
     if (upsample)
     {
@@ -168,7 +170,7 @@ std::vector<Dispatch> imagePasses(const Recipe& r, uint32_t views, bool upsample
         const uint32_t width = plan.firstAxisIsX ? a.frameLength : b.frameLength;
         const uint32_t height = plan.firstAxisIsX ? b.frameLength : a.frameLength;
         passes.push_back(
-            {{Pass::ImageUpsampleComposite, 0, false, 0, multi}, {(width + 7) / 8, (height + 7) / 8, views}, stamps});
+            {{Pass::ImageUpsampleComposite, 0, false, multi}, {(width + 7) / 8, (height + 7) / 8, views}, stamps});
     }
     return passes;
 }
@@ -177,7 +179,7 @@ std::vector<Dispatch> imagePasses(const Recipe& r, uint32_t views, bool upsample
 
 Bindings bindingsOf(Pass pass)
 {
-    if (pass == Pass::KernelFftFirst || pass == Pass::KernelFftSecond)
+    if (pass == Pass::KernelFftFirst || pass == Pass::KernelFftSecond || pass == Pass::KernelResolveSpectrum)
         return Bindings::Kernel;
     return pass >= Pass::PsfApertureFft ? Bindings::Generator : Bindings::Frame;
 }
@@ -243,6 +245,8 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
         {{Pass::KernelFftFirst, a.spectrumLength}, {(std::min(b.kernelLength, b.spectrumLength) + 1) / 2, 1, 1}},
         {{Pass::KernelFftSecond, b.spectrumLength}, {a.spectrumLength / 2 + 1, 3, 1}},
     };
+    if (r.plan.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED)
+        r.spectrumPasses.push_back({{Pass::KernelResolveSpectrum, 0}, {a.paddedLength / 2 + 1, 3, 1}});
     // Every view has the same weights: view 0's lines compute them.
     if (r.normalized)
         r.borderWeightPasses = imagePasses(r, 1, false, false);
@@ -317,7 +321,7 @@ std::vector<std::array<uint32_t, 2>> specializationOf(const PipelineKey& key, co
     if (key.fftLength == 0)
         return {{FFTB_SPEC_MULTI_VIEW, key.multiView ? 1u : 0u}};
     const std::array<uint32_t, FFTB_SPEC_COUNT> values =
-        specializationOf(key.fftLength, workgroupSizeOf(key, limits), key.halfStorage, key.rowLength, key.multiView);
+        specializationOf(key.fftLength, workgroupSizeOf(key, limits), key.halfStorage, key.multiView);
     std::vector<std::array<uint32_t, 2>> entries;
     for (uint32_t id = 0; id < FFTB_SPEC_COUNT; ++id)
         entries.push_back({id, values[id]});

@@ -20,6 +20,7 @@ enum class Pass : uint32_t
 {
     KernelFftFirst,
     KernelFftSecond,
+    KernelResolveSpectrum, ///< resampled mode: the stored spectrum at the frame's frequencies; no FFT
     ImageFftFirst,
     ImageFftSecondConvolveIfftSecond,
     ImageIfftFirstComposite,
@@ -47,7 +48,6 @@ struct PipelineKey
     Pass pass = Pass::Count;
     uint32_t fftLength = 0;
     bool halfStorage = false; ///< the image passes' fp16 intermediate (FFTB_STORAGE_PRECISION_FLOAT16)
-    uint32_t rowLength = 0;   ///< pass 2's rowLengthOf; 0 for the others
     bool multiView = false;   ///< the frame passes of a plan of several views
     auto operator<=>(const PipelineKey&) const = default;
 };
@@ -122,12 +122,14 @@ struct Recipe
     /// The push constants of every pass with the plan's values; the per-frame ones (output mode, intensity, sharpening,
     /// prefilter, tint) are left zero for bloomPushConstants.
     FftbPushConstants push{};
-    std::vector<Dispatch> spectrumPasses;     ///< the kernel spectrum: 2, each followed by a barrier
+    /// The kernel spectrum, each followed by a barrier: its two FFTs, then in resampled mode its resolution at the
+    /// frame's frequencies.
+    std::vector<Dispatch> spectrumPasses;
     std::vector<Dispatch> borderWeightPasses; ///< normalized only: passes 1-3 over the frame's indicator, view 0
     std::vector<Dispatch> framePasses;        ///< passes 1-3, and 4 at half resolution; barriers between them
     std::vector<PipelineKey> pipelines;       ///< every pipeline of the passes above, each once
     uint64_t scratchBytes = 0;                ///< of the context's scratch, from its start
-    uint64_t spectrumElements = 0;            ///< complex fp32 of the kernel spectrum the plan reads
+    uint64_t spectrumElements = 0;            ///< complex fp32 of the kernel spectrum buffer (spectrumElements)
     uint64_t borderWeightBytes = 0;           ///< normalized only
 };
 

@@ -41,29 +41,9 @@ uint64_t intermediateElements(const Plan& plan, uint32_t views)
     return std::max(frame, kernelTransformElements(plan));
 }
 
-uint32_t rowLengthOf(const Plan& plan)
-{
-    const uint32_t row = plan.second.spectrumLength;
-    const bool longer = plan.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && row > sharedLengthOf(plan.second.paddedLength);
-    return longer && row <= FFTB_MAX_SHARED_FFT_LENGTH ? row : 0;
-}
-
-uint64_t tapTableEntries(const Plan& plan)
-{
-    if (plan.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
-        return 0;
-    return uint64_t(plan.second.paddedLength) + 1 + plan.halfSpectrumLines();
-}
-
-uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes, uint32_t views)
-{
-    return (intermediateElements(plan, views) * elementBytes + 15) / 16;
-}
-
 uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views)
 {
-    static_assert(FFTB_TAP_TABLE_ENTRY_BYTES % 16 == 0);
-    return tapTableStart(plan, elementBytes, views) + tapTableEntries(plan) * (FFTB_TAP_TABLE_ENTRY_BYTES / 16);
+    return (intermediateElements(plan, views) * elementBytes + 15) / 16;
 }
 
 uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views)
@@ -74,14 +54,19 @@ uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views)
         return std::max(kernel, (halfResolutionBloomStart(plan, elementBytes, views) +
                                  uint64_t(views) * plan.first.imageLength * plan.second.imageLength) *
                                     16);
-    return std::max(kernel, tapTableEntries(plan) == 0 ? intermediateElements(plan, views) * elementBytes
-                                                       : tapTableStart(plan, elementBytes, views) * 16 +
-                                                             tapTableEntries(plan) * FFTB_TAP_TABLE_ENTRY_BYTES);
+    return std::max(kernel, intermediateElements(plan, views) * elementBytes);
+}
+
+uint64_t resolvedSpectrumStart(const Plan& plan)
+{
+    if (plan.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
+        return 0;
+    return uint64_t(3) * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength;
 }
 
 uint64_t spectrumElements(const Plan& plan)
 {
-    return uint64_t(3) * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength;
+    return resolvedSpectrumStart(plan) + uint64_t(3) * (plan.first.paddedLength / 2 + 1) * plan.second.paddedLength;
 }
 
 bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
@@ -119,17 +104,24 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
 }
 
 uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
-                              FftbAxisOrder axisOrder, FftbSpectrumMode mode, uint32_t oversampling,
-                              FftbLengthPolicy lengths)
+                              uint32_t kernelExtentWidth, uint32_t kernelExtentHeight, FftbAxisOrder axisOrder,
+                              FftbSpectrumMode mode, uint32_t oversampling, FftbLengthPolicy lengths)
 {
     uint64_t elements = 0;
     for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
     {
-        Plan plan;
+        // The stored spectrum's lengths follow the kernel's texels, the frame's padded lengths its extent.
+        Plan stored, framed;
         PlanRequest request{maxWidth, maxHeight, kernelWidth, kernelHeight, padding, axisOrder, mode, lengths};
         request.spectrumOversampling = oversampling;
-        if (makePlan(request, &plan, nullptr))
-            elements = std::max(elements, spectrumElements(plan));
+        if (!makePlan(request, &stored, nullptr))
+            continue;
+        request.kernelWidth = std::max(kernelWidth, kernelExtentWidth);
+        request.kernelHeight = std::max(kernelHeight, kernelExtentHeight);
+        if (!makePlan(request, &framed, nullptr))
+            framed = stored;
+        elements = std::max(elements,
+                            resolvedSpectrumStart(stored) + spectrumElements(framed) - resolvedSpectrumStart(framed));
     }
     return elements;
 }

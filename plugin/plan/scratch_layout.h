@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Vulkan-free layout of a plan's buffers: the intermediate's blocked lines, pass 2's tap table, the half-resolution
-// bloom, the scratch and spectrum sizes, and their worst cases over a context's maximum extents.
+// Vulkan-free layout of a plan's buffers: the intermediate's blocked lines, the half-resolution bloom, the scratch and
+// kernel spectrum sizes, and their worst cases over a context's maximum extents.
 #pragma once
 
 #include "shared/fftb_shared.h"
@@ -33,32 +33,25 @@ uint64_t intermediateIndex(uint32_t channel, uint32_t k1, uint32_t halfLines, ui
 /// frame's.
 uint64_t intermediateElements(const Plan& plan, uint32_t views = 1);
 
-/// Pass 2's shared memory holds, besides its FFT, one row of the resampled spectrum per line (S2 complex values): its
-/// shared arrays are sized for max(sharedLengthOf(N2), rowLengthOf(plan)). The row length S2 when it is longer than
-/// the FFT's shared-memory length and at most FFTB_MAX_SHARED_FFT_LENGTH (a kernel longer than the padded frame's
-/// line); else 0 (exact mode, or the row fits, or it is too long and pass 2 reads the spectrum per tap).
-uint32_t rowLengthOf(const Plan& plan);
-
-/// Entries of pass 2's tap table in resampled mode, 0 in exact mode: the second-axis frequencies k2 < N2, then the
-/// reading at -y of the second-axis Nyquist bin, then the first-axis lines k1 <= N1 / 2: N2 + 1 + N1 / 2 + 1. Pass 1
-/// writes it for pass 2, which reads its taps instead of evaluating the interpolation per frequency bin.
-uint64_t tapTableEntries(const Plan& plan);
-
-/// Where the tap table starts in the scratch, in 16-byte units: after the intermediate's intermediateElements(plan)
-/// elements of `elementBytes` bytes (8 fp32, 4 fp16) for `views` views, rounded up.
-uint64_t tapTableStart(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
-
 /// Half resolution: where pass 3 writes the bloom of the downsampled frame in the scratch, in 16-byte units, after the
-/// tap table (the shaders compute it the same way: common.glsl, halfResolutionBloomIndex). One 16-byte unit per
+/// intermediate's intermediateElements(plan, views) elements of `elementBytes` bytes (8 fp32, 4 fp16), rounded up
+/// (FftbPushConstants::scratchBloomStart; common.glsl, halfResolutionBloomIndex). One 16-byte unit per
 /// texel, fp32 R, G, B and 0, [view][y][x] over the downsampled frame's width and height.
 uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
 
-/// Bytes of the scratch `plan` uses with intermediate elements of `elementBytes` bytes: the intermediate, then the tap
-/// table, then at half resolution the downsampled frame's bloom; of `views` views (FftbMultiViewInfo); and at least
+/// Bytes of the scratch `plan` uses with intermediate elements of `elementBytes` bytes: the intermediate, then at half
+/// resolution the downsampled frame's bloom; of `views` views (FftbMultiViewInfo); and at least
 /// the kernel's first-axis transform, which the kernel spectrum's passes store as fp32 whatever `elementBytes`.
 uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
 
-/// Complex fp32 elements of the kernel spectrum `plan` reads: 3 (S1 / 2 + 1) S2, the centred half spectrum.
+/// Where the kernel spectrum at the frame's frequencies starts in the kernel spectrum buffer, complex fp32 elements
+/// (FftbPushConstants::resolvedSpectrumStart): 0 in exact mode, whose stored spectrum is at those frequencies (S = N);
+/// in resampled mode 3 (S1 / 2 + 1) S2, after the stored centred half spectrum.
+uint64_t resolvedSpectrumStart(const Plan& plan);
+
+/// Complex fp32 elements of the kernel spectrum buffer `plan` reads: resolvedSpectrumStart(plan), then 3 (N1 / 2 + 1)
+/// N2, the centred half spectrum at the frame's frequencies (in resampled mode the stored one interpolated once per
+/// kernel and plan: shaders/kernel_resolve_spectrum.comp).
 uint64_t spectrumElements(const Plan& plan);
 
 /// Worst cases, over padding, axis order, spectrum mode (resampled at kMaxSpectrumOversampling) and resolution (full,
@@ -78,11 +71,12 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
                   FftbLengthPolicy lengths, ScratchSizes* sizes, std::string* error, uint32_t maxViews = 1);
 
 /// The worst spectrumElements over padding, for one axis order, spectrum mode and oversampling (resampled mode), of a
-/// kernel of `kernelWidth` x `kernelHeight` with frames up to `maxWidth` x `maxHeight`: what one kernel spectrum slot
-/// holds. 0 when no such frame can be planned.
+/// kernel of `kernelWidth` x `kernelHeight` texels covering up to `kernelExtentWidth` x `kernelExtentHeight` pixels
+/// (FftbContextCreateInfo::maxKernelExtentWidth, Height; its texels when smaller) of frames up to `maxWidth` x
+/// `maxHeight`: what one kernel spectrum slot holds. 0 when no such frame can be planned.
 uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
-                              FftbAxisOrder axisOrder, FftbSpectrumMode mode, uint32_t oversampling,
-                              FftbLengthPolicy lengths);
+                              uint32_t kernelExtentWidth, uint32_t kernelExtentHeight, FftbAxisOrder axisOrder,
+                              FftbSpectrumMode mode, uint32_t oversampling, FftbLengthPolicy lengths);
 
 /// Bytes of normalized convolution's border weights for frames up to `width` x `height`: 3 planes of fp32.
 constexpr uint64_t borderWeightBytes(uint32_t width, uint32_t height)

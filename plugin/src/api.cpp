@@ -156,11 +156,11 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                 throw fftb::Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
             uint64_t resampled = 0;
             for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
-                resampled = std::max(resampled, fftb::spectrumSlotElements(info->maxWidth, info->maxHeight,
-                                                                           info->maxKernelResolutionWidth,
-                                                                           info->maxKernelResolutionHeight, order,
-                                                                           FFTB_SPECTRUM_MODE_RESAMPLED,
-                                                                           fftb::kMaxSpectrumOversampling, lengths));
+                resampled = std::max(
+                    resampled,
+                    fftb::spectrumSlotElements(extents.width, extents.height, extents.kernelWidth, extents.kernelHeight,
+                                               extents.kernelExtentWidth, extents.kernelExtentHeight, order,
+                                               FFTB_SPECTRUM_MODE_RESAMPLED, fftb::kMaxSpectrumOversampling, lengths));
             requirements->scratchBytes = sizes.scratchBytes;
             requirements->exactSpectrumBytes = sizes.spectrumElements * 8;
             requirements->resampledSpectrumBytes = resampled * 8;

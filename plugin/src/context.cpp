@@ -102,7 +102,7 @@ Kernel* Context::createKernel(const FftbKernelInfo& info)
                           " outside 1x1 .. " + std::to_string(max_.kernelWidth) + "x" +
                           std::to_string(max_.kernelHeight) +
                           " (the context's maximum kernel resolution, maxKernelResolutionWidth x Height)"};
-    auto kernel = std::make_unique<Kernel>(device_, info, max_.width, max_.height, lengths_);
+    auto kernel = std::make_unique<Kernel>(device_, info, max_, lengths_);
     if (const std::vector<PipelineKey> generator = kernel->generatorPipelines(); !generator.empty())
         pipelines_->compile(generator);
     return kernel.release();

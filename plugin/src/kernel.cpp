@@ -22,7 +22,7 @@ uint64_t nextSerial()
 
 } // namespace
 
-Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth, uint32_t maxHeight,
+Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, const Extents& max,
                FftbLengthPolicy lengths)
     : device_(std::move(device)), serial_(nextSerial()), width_(info.width), height_(info.height),
       mode_(info.spectrumMode == FFTB_SPECTRUM_MODE_EXACT ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED)
@@ -72,7 +72,8 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     {
         const FftbAxisOrder order = s == 0 ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
         slots_[s].capacityElements =
-            spectrumSlotElements(maxWidth, maxHeight, width_, height_, order, mode_, resampling_.oversampling, lengths);
+            spectrumSlotElements(max.width, max.height, width_, height_, max.kernelExtentWidth, max.kernelExtentHeight,
+                                 order, mode_, resampling_.oversampling, lengths);
         if (slots_[s].capacityElements * 8 > range)
             throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                           "kernelInfo: the kernel spectrum needs " + std::to_string(slots_[s].capacityElements * 8) +
@@ -121,6 +122,8 @@ Kernel::~Kernel()
     device_->destroyBuffer(generatorBuffer_);
     for (Slot& slot : slots_)
         device_->destroyBuffer(slot.buffer);
+    for (Buffer& b : retired_)
+        device_->destroyBuffer(b);
 }
 
 std::vector<PipelineKey> Kernel::generatorPipelines() const
@@ -135,7 +138,7 @@ Kernel::Generation Kernel::replaceTexels()
 {
     std::lock_guard lock(mutex_);
     for (Slot& slot : slots_)
-        slot.spectrumLength1 = slot.spectrumLength2 = 0;
+        slot.hold(Plan{});
     generated_ = true;
     serial_ = nextSerial();
     return {generatedTexels_.buffer, generatorBuffer_.buffer};
@@ -151,10 +154,24 @@ void Kernel::reserve(const Plan& plan)
 {
     std::lock_guard lock(mutex_);
     Slot& slot = slots_[slotOf(plan)];
-    if (spectrumElements(plan) > slot.capacityElements)
+    const uint64_t needed = spectrumElements(plan);
+    if (needed > slot.capacityElements && mode_ == FFTB_SPECTRUM_MODE_EXACT)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "kernel: its exact-mode spectrum was sized for smaller frames (the maximum extent of the "
                       "context it was created with); create it with this context"};
+    if (needed > slot.capacityElements)
+    {
+        if (needed * 8 > device_->properties.limits.maxStorageBufferRange)
+            throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
+                          "kernel: its spectrum at this plan's frequencies needs " + std::to_string(needed * 8) +
+                              " bytes, past the device's maxStorageBufferRange"};
+        Buffer grown = device_->createBuffer(needed * 8, false);
+        if (slot.buffer.buffer)
+            retired_.push_back(slot.buffer);
+        slot.buffer = grown;
+        slot.capacityElements = needed;
+        slot.hold(Plan{});
+    }
     if (!slot.buffer.buffer)
         slot.buffer = device_->createBuffer(slot.capacityElements * 8, false);
 }
@@ -164,8 +181,7 @@ Kernel::Binding Kernel::bind(const Plan& plan)
     std::lock_guard lock(mutex_);
     Slot& slot = slots_[slotOf(plan)];
     const bool compute = !slot.holds(plan);
-    slot.spectrumLength1 = plan.first.spectrumLength;
-    slot.spectrumLength2 = plan.second.spectrumLength;
+    slot.hold(plan);
     return {generated_ ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, compute, serial_};
 }
 

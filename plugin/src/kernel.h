@@ -29,18 +29,20 @@ GeneratorSetup generatorSetupOf(const FftbKernelInfo& kernel, const FftbKernelGe
 class Kernel
 {
   public:
-    /// Validates, normalizes per channel and uploads `info.texels`. Exact-mode spectra are sized for frames up to
-    /// `maxWidth` x `maxHeight` planned with `lengths`. With an FftbKernelGeneratorInfo chained, allocates the
-    /// generator's buffers too.
-    Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, uint32_t maxWidth, uint32_t maxHeight,
+    /// Validates, normalizes per channel and uploads `info.texels`. Spectra are sized for the context's maximum
+    /// extents `max` (frames, and the kernel's extent on them) planned with `lengths`. With an FftbKernelGeneratorInfo
+    /// chained, allocates the generator's buffers too.
+    Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, const Extents& max,
            FftbLengthPolicy lengths);
     ~Kernel();
     Kernel(const Kernel&) = delete;
     Kernel& operator=(const Kernel&) = delete;
 
-    /// A plan of `plan` is made: allocates the spectrum slot of its axis order if it has none. Throws
-    /// FFTB_ERROR_DEVICE_LIMIT when the spectrum is larger than the slot (an exact-mode kernel used with frames larger
-    /// than it was made for).
+    /// A plan of `plan` is made: allocates the spectrum slot of its axis order if it has none. A resampled kernel's
+    /// slot grows for a plan that needs more (a context resized to larger extents; the smaller buffer is kept until
+    /// the kernel is destroyed, for command buffers still pending). Throws FFTB_ERROR_DEVICE_LIMIT when an exact-mode
+    /// spectrum is larger than the slot (a kernel used with frames larger than it was made for), or a slot would pass
+    /// maxStorageBufferRange.
     void reserve(const Plan& plan);
     /// The buffers a bloom planned as `plan` binds (reserve()d): the planar texels and the spectrum slot of its axis
     /// order. `computeSpectrum` is true when the slot does not yet hold the spectrum `plan` reads: the caller records
@@ -93,12 +95,24 @@ class Kernel
     {
         Buffer buffer;
         uint64_t capacityElements = 0;
-        uint32_t spectrumLength1 = 0; ///< the spectrum it holds; 0 when none
-        uint32_t spectrumLength2 = 0;
+        /// What the spectrum it holds was computed for: the stored lengths, and the frame's padded lengths and kernel
+        /// scale it is resolved at (resampled mode); all 0 when it holds none.
+        uint32_t spectrumLength1 = 0, spectrumLength2 = 0, paddedLength1 = 0, paddedLength2 = 0;
+        double kernelScale = 0;
         /// Whether it holds the spectrum `plan` reads.
         bool holds(const Plan& plan) const
         {
-            return spectrumLength1 == plan.first.spectrumLength && spectrumLength2 == plan.second.spectrumLength;
+            return spectrumLength1 == plan.first.spectrumLength && spectrumLength2 == plan.second.spectrumLength &&
+                   paddedLength1 == plan.first.paddedLength && paddedLength2 == plan.second.paddedLength &&
+                   kernelScale == plan.kernelScale;
+        }
+        void hold(const Plan& plan)
+        {
+            spectrumLength1 = plan.first.spectrumLength;
+            spectrumLength2 = plan.second.spectrumLength;
+            paddedLength1 = plan.first.paddedLength;
+            paddedLength2 = plan.second.paddedLength;
+            kernelScale = plan.kernelScale;
         }
     };
     static uint32_t slotOf(const Plan& plan) { return plan.firstAxisIsX ? 0 : 1; }
@@ -113,8 +127,9 @@ class Kernel
     bool generated_ = false;
     std::vector<double> deapodizeX_;
     GeneratorSetup generator_;
-    Buffer generatorBuffer_; ///< fftbCmdGenerateKernel's intermediate
-    Slot slots_[2];          ///< x first, y first
+    Buffer generatorBuffer_;      ///< fftbCmdGenerateKernel's intermediate
+    Slot slots_[2];               ///< x first, y first
+    std::vector<Buffer> retired_; ///< slot buffers a resampled slot outgrew (reserve)
     mutable std::mutex mutex_;
 };
 

@@ -43,6 +43,7 @@ const char* labelOf(Pass pass)
     static constexpr const char* labels[] = {
         "fftbloom: kernel spectrum, first-axis FFT",
         "fftbloom: kernel spectrum, second-axis FFT",
+        "fftbloom: kernel spectrum at the frame's frequencies",
         "fftbloom: pass 1, first-axis FFT",
         "fftbloom: pass 2, second-axis FFT, Hadamard product, inverse FFT",
         "fftbloom: pass 3, first-axis inverse FFT, composite",

@@ -43,15 +43,12 @@
 #define FFTB_SPEC_RADIX_5 11
 #define FFTB_SPEC_RADIX_6 12
 #define FFTB_SPEC_RADIX_7 13
-// Pass 2: the length S2 of a row of the resampled spectrum longer than SHARED_LENGTH, which the shared arrays then
-// hold too (plugin/plan/plan.h, rowLengthOf); 0 otherwise.
-#define FFTB_SPEC_ROW_LENGTH 14
 // 1: the image passes bloom several views (FftbMultiViewInfo), view z in workgroup grid layer z: its frame and output
 // are element z of the image bindings' arrays and its lines follow those of the views before it in the scratch
 // (intermediate.glsl, viewIndex). 0: one view, element 0.
-#define FFTB_SPEC_MULTI_VIEW 15
+#define FFTB_SPEC_MULTI_VIEW 14
 // Specialization constants of every pass: ids 0 .. FFTB_SPEC_COUNT - 1 (plugin/plan/plan.h, specializationOf).
-#define FFTB_SPEC_COUNT 16
+#define FFTB_SPEC_COUNT 15
 // Elements of the image bindings' arrays (FFTB_MAX_VIEWS): views past the bloom's count hold its view 0.
 #define FFTB_GPU_MAX_VIEWS 8
 // Most Stockham stages of a line in shared memory (3^7 = 2187 takes 7).
@@ -59,8 +56,6 @@
 
 // Each invocation holds at most this many complex elements of a line in registers.
 #define FFTB_MAX_ELEMENTS_PER_INVOCATION 16
-// Slots pass 2 holds in registers while it interpolates the resampled spectrum's row (kMaxHeldElementsPerInvocation).
-#define FFTB_MAX_HELD_ELEMENTS_PER_INVOCATION 8
 // Longest FFT held whole in shared memory: 4096 complex fp32, 32 KiB (lavapipe's limit; Vulkan requires 16 KiB).
 #define FFTB_MAX_SHARED_FFT_LENGTH 4096
 // Adjacent half-spectrum lines k1 stored together in the intermediate: [channel][k1 / B][v][k1 % B] (common.glsl,
@@ -102,11 +97,10 @@
 #define FFTB_GPU_INTERPOLATION_LINEAR 2
 // Most taps per axis of the resampled spectrum's interpolation (plugin/plan/resampling.h, kMaxInterpolationWidth).
 #define FFTB_MAX_INTERPOLATION_WIDTH 8
-// 16-byte units of one entry of pass 2's tap table (plugin/plan/plan.h, kTapTableEntryBytes), which lies in the
-// scratch after the intermediate from 16-byte unit pc.tapTableStart: the weights of taps 0-3, of taps 4-7, then the
-// first tap's bin. Read and written as the intermediate's 8-byte elements (common.glsl), two per unit.
-#define FFTB_TAP_TABLE_ENTRY_UNITS 3
-#define FFTB_TAP_TABLE_ENTRY_BYTES (FFTB_TAP_TABLE_ENTRY_UNITS * 16)
+// Invocations per workgroup of the kernel spectrum's resolution at the frame's frequencies (resampled mode), which
+// resolves one line k1 of one channel, and the stored columns of its row one chunk holds in shared memory (16 KiB).
+#define FFTB_RESOLVE_SPECTRUM_INVOCATIONS 256
+#define FFTB_RESOLVE_SPECTRUM_ROW_CHUNK 2048
 
 #ifdef VULKAN
 #define FFTB_UINT uint
@@ -148,11 +142,14 @@ struct FftbPushConstants
     float kernelScale; // sigma (plugin/plan/plan.h, Plan::kernelScale): resampled spectra are read at sigma k S / N
     FFTB_UINT interpolationWidth; // W: taps per axis of the interpolation, 2 .. FFTB_MAX_INTERPOLATION_WIDTH
     float esBeta;                 // beta of the ES window (plugin/plan/resampling.h, esBeta)
-    FFTB_UINT tapTableStart;      // resampled: where pass 2's tap table starts in the scratch, in 16-byte units
+    FFTB_UINT scratchBloomStart;  // half resolution: where pass 3's bloom starts in the scratch, in 16-byte units
     FFTB_UINT borderWeights;      // FFTB_GPU_BORDER_WEIGHTS_*
     float tintRed;                // the bloom's R, G, B multipliers (FftbBloomInfo::tint)
     float tintGreen;
     float tintBlue;
+    FFTB_UINT resolvedSpectrumStart; // where the kernel spectrum at the frame's frequencies starts in the kernel
+                                     // spectrum buffer, complex elements: 0 in exact mode, after the stored
+                                     // spectrum in resampled mode (kernel_resolve_spectrum.comp)
 };
 
 // Push constants of the PSF generator's passes (fftbCmdGenerateKernel; plugin/plan/psf_model.h), in the same range as

@@ -988,7 +988,7 @@ TEST_F(ApiTest, CreateRejectsMoreViewsThanTheMaximum)
     info.maxViews = 2;
     ASSERT_EQ(fftbGetMemoryRequirements(&info, &two), FFTB_SUCCESS);
     EXPECT_GT(two.scratchBytes, one.scratchBytes + one.scratchBytes / 2);
-    EXPECT_LT(two.scratchBytes, 2 * one.scratchBytes);
+    EXPECT_LE(two.scratchBytes, 2 * one.scratchBytes);
     EXPECT_EQ(two.borderWeightBytes, one.borderWeightBytes) << "the views share the border weights";
 }
 
@@ -1446,7 +1446,7 @@ TEST_F(ApiTest, APreparedKernelSpectrumLeavesTheBloomOnlyItsThreePasses)
     ASSERT_NE(bloomPlan, nullptr);
     FftbNodeDescription before{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(bloomPlan, &before), FFTB_SUCCESS);
-    EXPECT_EQ(before.spectrumPassCount, 2u);
+    EXPECT_EQ(before.spectrumPassCount, 3u) << "two FFTs and the resolution at the frame's frequencies";
     const VkCommandBuffer cb = beginCommandBuffer();
     ASSERT_EQ(fftbCmdPrepareKernel(bloomPlan, cb), FFTB_SUCCESS);
     FftbNodeDescription after{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
@@ -1501,9 +1501,10 @@ TEST_F(ApiTest, MemoryRequirementsNeedNoDeviceAndGrowWithTheExtents)
     // 64 x 48 frames, 16 x 8 kernels: the frame's half spectrum holds at least 3 x (64 / 2 + 1) x 48 complex floats.
     EXPECT_GE(small.scratchBytes, VkDeviceSize(3) * 33 * 48 * 8);
     EXPECT_GE(small.exactSpectrumBytes, VkDeviceSize(3) * 33 * 48 * 8);
-    // 16 x 8 oversampled twice, 32 x 16: its half spectrum is largest with y as the first (halved) axis,
-    // 3 x (16/2 + 1) x 32.
-    EXPECT_EQ(small.resampledSpectrumBytes, VkDeviceSize(3) * (16 / 2 + 1) * 32 * 8);
+    // 16 x 8 oversampled twice, 32 x 16: its stored half spectrum is largest with y as the first (halved) axis,
+    // 3 x (16/2 + 1) x 32; then the spectrum at the frame's frequencies, as large as the exact mode's.
+    EXPECT_GT(small.resampledSpectrumBytes, VkDeviceSize(3) * (16 / 2 + 1) * 32 * 8);
+    EXPECT_LE(small.resampledSpectrumBytes, VkDeviceSize(3) * (32 / 2 + 1) * 32 * 8 + small.exactSpectrumBytes);
     EXPECT_EQ(small.kernelTexelBytes, VkDeviceSize(3) * 16 * 8 * 4);
     EXPECT_GT(small.twiddleBytes, 0u);
     EXPECT_EQ(small.borderWeightBytes, VkDeviceSize(3) * 64 * 48 * 4) << "a plan of the largest frame's";
@@ -1513,7 +1514,7 @@ TEST_F(ApiTest, MemoryRequirementsNeedNoDeviceAndGrowWithTheExtents)
     ASSERT_EQ(fftbGetMemoryRequirements(&info, &large), FFTB_SUCCESS);
     EXPECT_GT(large.scratchBytes, small.scratchBytes);
     EXPECT_GT(large.exactSpectrumBytes, small.exactSpectrumBytes);
-    EXPECT_EQ(large.resampledSpectrumBytes, small.resampledSpectrumBytes) << "resampled spectra ignore the frame";
+    EXPECT_GT(large.resampledSpectrumBytes, small.resampledSpectrumBytes) << "resolved at the frame's frequencies";
     EXPECT_EQ(large.twiddleBytes, small.twiddleBytes);
     EXPECT_TRUE(messages_.empty());
     info.maxWidth = 16200;
@@ -1536,7 +1537,7 @@ TEST_F(ApiTest, KernelResolutionAndKernelExtentHaveTheirOwnMaxima)
     ASSERT_EQ(fftbGetMemoryRequirements(&info, &scaled), FFTB_SUCCESS);
     EXPECT_GT(scaled.scratchBytes, native.scratchBytes) << "the padding is sized for the extent";
     EXPECT_EQ(scaled.kernelTexelBytes, native.kernelTexelBytes) << "the texels for the resolution";
-    EXPECT_EQ(scaled.resampledSpectrumBytes, native.resampledSpectrumBytes);
+    EXPECT_GT(scaled.resampledSpectrumBytes, native.resampledSpectrumBytes) << "resolved at the padded extent";
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     EXPECT_EQ(createKernel(kernel(32, 8)), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxKernelResolutionWidth");
@@ -1612,6 +1613,16 @@ TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
     FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(wide, &node), FFTB_SUCCESS);
     EXPECT_GE(node.paddedWidth, 100u + 3 / 2);
+    // The kernel was made for 64-wide frames: its resampled spectrum grew for the wider plan's frequencies.
+    FftbMemoryRequirements made{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    const FftbContextCreateInfo createInfo = validCreateInfo();
+    ASSERT_EQ(fftbGetMemoryRequirements(&createInfo, &made), FFTB_SUCCESS);
+    EXPECT_GT(node.spectrumBytes, made.resampledSpectrumBytes);
+    const FftbBloomInfo wideBloom = validBloomInfo();
+    const VkCommandBuffer grown = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdBloom(wide, grown, &wideBloom), FFTB_SUCCESS);
+    EXPECT_EQ(fftbCmdBloom(full, grown, &wideBloom), FFTB_SUCCESS);
+    endCommandBuffer(grown);
     resize.sType = FFTB_STRUCTURE_TYPE_KERNEL_INFO;
     EXPECT_EQ(fftbResizeContext(context_, &resize), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
@@ -1659,9 +1670,9 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     const FftbContextCreateInfo createInfo = validCreateInfo();
     ASSERT_EQ(fftbGetMemoryRequirements(&createInfo, &requirements), FFTB_SUCCESS);
     EXPECT_LE(node.scratchBytes, requirements.scratchBytes);
-    EXPECT_EQ(node.spectrumPassCount, 2u) << "a new kernel's spectrum is computed by its first bloom";
+    EXPECT_EQ(node.spectrumPassCount, 3u) << "a new kernel's spectrum is computed by its first bloom";
     EXPECT_EQ(node.borderWeightPassCount, 3u) << "FFTB_PADDING_ZERO_NORMALIZED, the default: weights first";
-    EXPECT_EQ(node.passCount, 8u);
+    EXPECT_EQ(node.passCount, 9u);
     EXPECT_EQ(node.borderWeightBytes, VkDeviceSize(3) * 40 * 30 * 4) << "the plan's frame's";
     EXPECT_LE(node.borderWeightBytes, requirements.borderWeightBytes);
     EXPECT_EQ(node.kernelExtentWidth, 16u) << "native: the kernel's resolution";
@@ -1674,11 +1685,8 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     ASSERT_NE(half, nullptr);
     FftbNodeDescription halfNode{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(half, &halfNode), FFTB_SUCCESS);
-    // fp16 storage: 4 bytes per complex element of the half spectrum, not 8; pass 2's tap table is the same in both.
-    const VkDeviceSize taps = VkDeviceSize(node.paddedWidth + 1 + node.paddedHeight / 2 + 1) * 48;
-    ASSERT_GE(halfNode.scratchBytes, taps);
-    EXPECT_NEAR(2.0 * double(halfNode.scratchBytes - taps), double(node.scratchBytes - taps), 32.0)
-        << "the half spectrum, 16-byte aligned";
+    // fp16 storage: 4 bytes per complex element of the half spectrum, not 8.
+    EXPECT_EQ(2 * halfNode.scratchBytes, node.scratchBytes) << "the half spectrum";
 
     const VkCommandBuffer cb = beginCommandBuffer();
     const FftbBloomInfo bloom = validBloomInfo();
@@ -1703,7 +1711,7 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     const FftbBloomPlan xFirst = plan(info);
     ASSERT_NE(xFirst, nullptr);
     ASSERT_EQ(fftbDescribeNode(xFirst, &node), FFTB_SUCCESS);
-    EXPECT_EQ(node.passCount, 8u) << "the other axis order has a spectrum and weights of its own";
+    EXPECT_EQ(node.passCount, 9u) << "the other axis order has a spectrum and weights of its own";
     endCommandBuffer(cb);
     EXPECT_TRUE(messages_.empty());
 }
@@ -1923,7 +1931,7 @@ TEST_F(ApiTest, DescribeNodeReportsThePaddingOfTheScaledKernel)
     const FftbContextCreateInfo createInfo = validCreateInfo();
     ASSERT_EQ(fftbGetMemoryRequirements(&createInfo, &requirements), FFTB_SUCCESS);
     EXPECT_LE(scaled.scratchBytes, requirements.scratchBytes);
-    EXPECT_EQ(scaled.spectrumBytes, native.spectrumBytes) << "the spectrum is the texels', whatever the scale";
+    EXPECT_GT(scaled.spectrumBytes, native.spectrumBytes) << "the stored spectrum resolved at the larger padding";
     EXPECT_TRUE(messages_.empty());
 }
 
@@ -2060,13 +2068,13 @@ TEST_F(ApiTest, DebugLabelsWrapTheCallAndEveryPassWhenDeclared)
     LabelCounter::closed = 0;
     const VkCommandBuffer cb = beginCommandBuffer();
     ASSERT_EQ(fftbCmdBloom(labelled, cb, &bloom), FFTB_SUCCESS);
-    // The call's own label, then the two kernel-spectrum passes (a new kernel) and the three passes.
-    ASSERT_EQ(LabelCounter::opened.size(), 6u);
+    // The call's own label, then the three kernel-spectrum passes (a new kernel) and the three passes.
+    ASSERT_EQ(LabelCounter::opened.size(), 7u);
     EXPECT_EQ(LabelCounter::opened[0], "fftbloom");
-    for (size_t i = 1; i < 6; ++i)
+    for (size_t i = 1; i < 7; ++i)
         EXPECT_EQ(LabelCounter::opened[i].rfind("fftbloom: ", 0), 0u) << LabelCounter::opened[i];
-    EXPECT_NE(LabelCounter::opened[4].find("pass 2"), std::string::npos);
-    EXPECT_EQ(LabelCounter::closed, 6);
+    EXPECT_NE(LabelCounter::opened[5].find("pass 2"), std::string::npos);
+    EXPECT_EQ(LabelCounter::closed, 7);
     endCommandBuffer(cb);
 
     // Undeclared, no label is recorded even though the instance could.

@@ -46,11 +46,12 @@ namespace
     X(kernelScale)                                                                                                     \
     X(interpolationWidth)                                                                                              \
     X(esBeta)                                                                                                          \
-    X(tapTableStart)                                                                                                   \
+    X(scratchBloomStart)                                                                                               \
     X(borderWeights)                                                                                                   \
     X(tintRed)                                                                                                         \
     X(tintGreen)                                                                                                       \
-    X(tintBlue)
+    X(tintBlue)                                                                                                        \
+    X(resolvedSpectrumStart)
 
 // Every member of FftbPsfPushConstants, the block of the PSF generator's passes (psf_*), in declaration order.
 #define FFTB_PSF_PUSH_CONSTANT_MEMBERS(X)                                                                              \
@@ -198,6 +199,7 @@ TEST(SpirvModules, TableHoldsEveryPassInPassOrder)
     // The plugin indexes the table by its Pass enum, which follows FFTBLOOM_SHADERS (plugin/cmake/Shaders.cmake).
     const std::vector<std::string> expected = {"kernel_fft_first",
                                                "kernel_fft_second",
+                                               "kernel_resolve_spectrum",
                                                "image_fft_first",
                                                "image_fft_second_convolve_ifft_second",
                                                "image_ifft_first_composite",
@@ -365,6 +367,21 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
                   tile ? unsigned(FFTB_PSF_SLICES) : 1u);
         return;
     }
+    if (name == "kernel_resolve_spectrum")
+    {
+        // The kernel spectrum's pass without an FFT: nothing specialized but intermediate.glsl's HALF_STORAGE and
+        // MULTI_VIEW, which it does not read (its pipeline sets MULTI_VIEW to 0); FFTB_RESOLVE_SPECTRUM_INVOCATIONS
+        // invocations, one workgroup per line k1 and channel (plugin/plan/recipe.cpp).
+        ids.erase(FFTB_SPEC_HALF_STORAGE);
+        ids.erase(FFTB_SPEC_MULTI_VIEW);
+        EXPECT_TRUE(ids.empty()) << name << ": specialization constants its pipeline would not set";
+        EXPECT_EQ(x.id, 0u);
+        EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 0),
+                  unsigned(FFTB_RESOLVE_SPECTRUM_INVOCATIONS));
+        for (const unsigned axis : {1u, 2u})
+            EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, axis), 1u);
+        return;
+    }
     if (name == "image_upsample_composite")
     {
         // The one frame pass without an FFT: only FFTB_SPEC_MULTI_VIEW is specialized (and common.glsl's
@@ -387,7 +404,6 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     EXPECT_TRUE(ids.count(FFTB_SPEC_SHARED_TWIDDLE_OFFSET)) << module().name << ": no FFTB_SPEC_SHARED_TWIDDLE_OFFSET";
     for (unsigned id = FFTB_SPEC_RADIX_0; id <= FFTB_SPEC_RADIX_7; ++id)
         EXPECT_TRUE(ids.count(id)) << module().name << ": no FFTB_SPEC_RADIX_" << id - FFTB_SPEC_RADIX_0;
-    EXPECT_TRUE(ids.count(FFTB_SPEC_ROW_LENGTH)) << module().name << ": no FFTB_SPEC_ROW_LENGTH";
 
     EXPECT_NE(x.id, 0u) << module().name << ": workgroup size x is not a specialization constant";
     EXPECT_EQ(x.constant_id, unsigned(FFTB_SPEC_WORKGROUP_SIZE)) << module().name << ": workgroup size x";

@@ -126,32 +126,14 @@ TEST(Plan, SpecializationNamesEveryStageOfTheSharedMemoryLength)
     const TwiddleTables& t = twiddleTables();
     const std::array<uint32_t, FFTB_SPEC_COUNT> shared = specializationOf(1225, 256, false);
     EXPECT_EQ(shared, (std::array<uint32_t, FFTB_SPEC_COUNT>{1225, 256, t.offsetOf(1225), 1225, t.offsetOf(1225), 0, 5,
-                                                             5, 7, 7, 1, 1, 1, 1, 0}));
+                                                             5, 7, 7, 1, 1, 1, 1}));
     // 8192: a radix-2 register stage, then 4096 = 8^4 in shared memory.
     const std::array<uint32_t, FFTB_SPEC_COUNT> split = specializationOf(8192, 1024, true);
     EXPECT_EQ(split, (std::array<uint32_t, FFTB_SPEC_COUNT>{8192, 1024, t.offsetOf(8192), 4096, t.offsetOf(4096), 1, 8,
-                                                            8, 8, 8, 1, 1, 1, 1, 0}));
-    // Pass 2 with a row of the resampled spectrum longer than its line; several views: the last constant.
-    EXPECT_EQ(specializationOf(980, 245, false, 1024)[FFTB_SPEC_RADIX_0 + FFTB_MAX_SHARED_STAGES], 1024u);
-    EXPECT_EQ(specializationOf(980, 245, false, 1024)[FFTB_SPEC_MULTI_VIEW], 0u);
-    EXPECT_EQ(specializationOf(980, 245, false, 1024, true)[FFTB_SPEC_MULTI_VIEW], 1u);
-}
-
-// Pass 2's shared arrays hold a row of the resampled spectrum longer than its FFT when it is at most 4096 long.
-TEST(Plan, RowLengthIsTheSpectrumRowWhenLongerThanTheLinesSharedMemory)
-{
-    Plan plan;
-    ASSERT_TRUE(makePlan({1280, 720, 512, 512, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST}, &plan, nullptr));
-    ASSERT_EQ(plan.second.spectrumLength, 1024u);
-    ASSERT_LT(sharedLengthOf(plan.second.paddedLength), 1024u);
-    EXPECT_EQ(rowLengthOf(plan), 1024u);
-    ASSERT_TRUE(makePlan({1920, 1080, 256, 256, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST}, &plan, nullptr));
-    EXPECT_EQ(rowLengthOf(plan), 0u) << "the 512-bin row fits the line's shared memory";
-    ASSERT_TRUE(makePlan({1280, 720, 512, 512, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT},
-                         &plan, nullptr));
-    EXPECT_EQ(rowLengthOf(plan), 0u) << "exact mode reads no row";
-    ASSERT_TRUE(makePlan({100, 100, 4096, 4096, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST}, &plan, nullptr));
-    EXPECT_EQ(rowLengthOf(plan), 0u) << "an 8192-bin row is past shared memory: read per tap";
+                                                            8, 8, 8, 1, 1, 1, 1}));
+    // Several views: the last constant.
+    EXPECT_EQ(specializationOf(980, 245, false)[FFTB_SPEC_MULTI_VIEW], 0u);
+    EXPECT_EQ(specializationOf(980, 245, false, true)[FFTB_SPEC_MULTI_VIEW], 1u);
 }
 
 // Whole workgroups per multiprocessor of the model, limited by registers (64 each of 65536), invocations (2048) or
@@ -336,8 +318,8 @@ TEST(Plan, RefusesEmptyExtentsAndFramesTooLargeNamingTheField)
 
 TEST(Plan, SeveralViewsHoldTheirFramesSpectraOneAfterAnother)
 {
-    // Each view's lines follow the previous view's (FftbMultiViewInfo); the tap table and, at half resolution, the
-    // views' blooms follow them all; the kernel's transform, which the views share, does not multiply.
+    // Each view's lines follow the previous view's (FftbMultiViewInfo); at half resolution the views' blooms follow
+    // them all; the kernel's transform, which the views share, does not multiply.
     for (const bool half : {false, true})
     {
         PlanRequest request{90, 70, 24, 18, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_RESAMPLED};
@@ -351,10 +333,10 @@ TEST(Plan, SeveralViewsHoldTheirFramesSpectraOneAfterAnother)
         EXPECT_EQ(intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines, 1),
                   frame + intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines));
         EXPECT_LT(intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines, 2), intermediateElements(plan, 3));
-        EXPECT_EQ(tapTableStart(plan, 8, 3), (intermediateElements(plan, 3) * 8 + 15) / 16);
+        EXPECT_EQ(halfResolutionBloomStart(plan, 8, 3), (intermediateElements(plan, 3) * 8 + 15) / 16);
         const uint64_t bloom = half ? uint64_t(plan.first.imageLength) * plan.second.imageLength * 16 : 0;
-        EXPECT_EQ(scratchBytes(plan, 8, 3) - tapTableStart(plan, 8, 3) * 16,
-                  scratchBytes(plan, 8, 1) - tapTableStart(plan, 8, 1) * 16 + 2 * bloom);
+        EXPECT_EQ(scratchBytes(plan, 8, 3) - halfResolutionBloomStart(plan, 8, 3) * 16,
+                  scratchBytes(plan, 8, 1) - halfResolutionBloomStart(plan, 8, 1) * 16 + 2 * bloom);
     }
     ScratchSizes one, two;
     std::string error;
@@ -384,17 +366,15 @@ TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
                             // The half spectrum of the frame: one line per first-axis frequency, 3 channels.
                             const uint64_t frame = 3ull * (plan.first.paddedLength / 2 + 1) * plan.second.imageLength;
                             EXPECT_GE(intermediateElements(plan), frame);
+                            // The stored spectrum (resampled mode), then the spectrum at the frame's frequencies.
+                            const uint64_t stored =
+                                mode == FFTB_SPECTRUM_MODE_RESAMPLED
+                                    ? 3ull * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength
+                                    : 0;
+                            EXPECT_EQ(resolvedSpectrumStart(plan), stored);
                             EXPECT_EQ(spectrumElements(plan),
-                                      3ull * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength);
-                            // The tap table follows the intermediate, 16-byte aligned, in resampled mode only.
-                            const uint64_t entries = mode == FFTB_SPECTRUM_MODE_RESAMPLED
-                                                         ? plan.second.paddedLength + 1 + plan.halfSpectrumLines()
-                                                         : 0;
-                            EXPECT_EQ(tapTableEntries(plan), entries);
-                            EXPECT_EQ(tapTableStart(plan, 4) * 16, (intermediateElements(plan) * 4 + 15) / 16 * 16);
-                            EXPECT_EQ(scratchBytes(plan, 8), entries == 0 ? intermediateElements(plan) * 8
-                                                                          : tapTableStart(plan, 8) * 16 +
-                                                                                entries * FFTB_TAP_TABLE_ENTRY_BYTES);
+                                      stored + 3ull * (plan.first.paddedLength / 2 + 1) * plan.second.paddedLength);
+                            EXPECT_EQ(scratchBytes(plan, 8), intermediateElements(plan) * 8);
                             largestScratch = std::max(largestScratch, scratchBytes(plan, 8));
                             largestSpectrum = std::max(largestSpectrum, spectrumElements(plan));
                         }
@@ -411,18 +391,28 @@ TEST(Plan, ASpectrumSlotHoldsTheKernelsSpectrumAtEveryFrameUpToTheMaximum)
         for (uint32_t oversampling : {1u, 2u})
             for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
             {
-                const uint64_t slot =
-                    spectrumSlotElements(300, 200, 31, 17, order, mode, oversampling, FFTB_LENGTH_POLICY_MIXED_RADIX);
+                // A resampled kernel of 31 x 17 texels may cover up to 60 pixels (kernelSpan); an exact one its texels.
+                const bool resampled = mode == FFTB_SPECTRUM_MODE_RESAMPLED;
+                const uint64_t slot = spectrumSlotElements(300, 200, 31, 17, resampled ? 60 : 0, resampled ? 60 : 0,
+                                                           order, mode, oversampling, FFTB_LENGTH_POLICY_MIXED_RADIX);
                 for (uint32_t w = 1; w <= 300; w += 13)
                     for (uint32_t h = 1; h <= 200; h += 9)
                         for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
-                        {
-                            Plan plan;
-                            PlanRequest request{w, h, 31, 17, padding, order, mode};
-                            request.spectrumOversampling = oversampling;
-                            ASSERT_TRUE(makePlan(request, &plan, nullptr));
-                            EXPECT_LE(spectrumElements(plan), slot) << w << "x" << h;
-                        }
+                            for (const float span : {0.0f, 60.0f})
+                            {
+                                Plan plan;
+                                PlanRequest request{w, h, 31, 17, padding, order, mode};
+                                request.spectrumOversampling = oversampling;
+                                if (span > 0 && !resampled)
+                                    continue;
+                                if (span > 0)
+                                {
+                                    request.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+                                    request.kernelSpan = span;
+                                }
+                                ASSERT_TRUE(makePlan(request, &plan, nullptr));
+                                EXPECT_LE(spectrumElements(plan), slot) << w << "x" << h << ", span " << span;
+                            }
             }
 }
 
@@ -615,8 +605,8 @@ TEST(Plan, HalfResolutionPlansTheDownsampledFrameWithTheKernelAtHalfItsExtent)
             EXPECT_EQ(half.second.scaledKernelLength, scaledKernelLength(10, 20, 10.0 * full.kernelScale));
             EXPECT_EQ(half.first.spectrumLength, full.first.spectrumLength) << "one spectrum serves both";
             EXPECT_GE(half.first.paddedLength, half.first.imageLength + half.first.scaledKernelLength - 1);
-            // The bloom of the downsampled frame follows the tap table: one 16-byte unit per texel.
-            EXPECT_EQ(halfResolutionBloomStart(half, 8), tapTableStart(half, 8) + tapTableEntries(half) * 3);
+            // The bloom of the downsampled frame follows the intermediate: one 16-byte unit per texel.
+            EXPECT_EQ(halfResolutionBloomStart(half, 8), (intermediateElements(half) * 8 + 15) / 16);
             EXPECT_EQ(scratchBytes(half, 8),
                       (halfResolutionBloomStart(half, 8) + uint64_t(half.first.imageLength) * half.second.imageLength) *
                           16);

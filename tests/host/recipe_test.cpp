@@ -117,7 +117,7 @@ void expectRefusal(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
 static void PrintTo(const PipelineKey& key, std::ostream* os)
 {
     *os << "{pass " << uint32_t(key.pass) << ", FFT length " << key.fftLength << (key.halfStorage ? ", fp16" : "")
-        << ", row " << key.rowLength << (key.multiView ? ", multi-view}" : "}");
+        << (key.multiView ? ", multi-view}" : "}");
 }
 
 static void PrintTo(const Dispatch& d, std::ostream* os)
@@ -219,31 +219,38 @@ TEST_P(RecipePasses, FollowThePlansRules)
         EXPECT_EQ(r.inputLayout, uint32_t(VK_IMAGE_LAYOUT_GENERAL));
 
         // The kernel spectrum: its first axis over the kernel's lines (pairs of them), then the second axis over the
-        // half spectrum's lines and the three channels; one layer, no timestamps, never fp16 or multi-view.
-        ASSERT_EQ(r.spectrumPasses.size(), 2u);
-        EXPECT_EQ(r.spectrumPasses[0], (Dispatch{{Pass::KernelFftFirst, a.spectrumLength, false, 0, false},
+        // half spectrum's lines and the three channels, then in resampled mode its resolution at the frame's
+        // frequencies over the frame's first-axis half spectrum and the channels; one layer, no timestamps, never fp16
+        // or multi-view.
+        const bool resampled = mode == FFTB_SPECTRUM_MODE_RESAMPLED;
+        ASSERT_EQ(r.spectrumPasses.size(), resampled ? 3u : 2u);
+        EXPECT_EQ(r.spectrumPasses[0], (Dispatch{{Pass::KernelFftFirst, a.spectrumLength, false, false},
                                                  {(std::min(b.kernelLength, b.spectrumLength) + 1) / 2, 1, 1},
                                                  false}));
-        EXPECT_EQ(r.spectrumPasses[1], (Dispatch{{Pass::KernelFftSecond, b.spectrumLength, false, 0, false},
+        EXPECT_EQ(r.spectrumPasses[1], (Dispatch{{Pass::KernelFftSecond, b.spectrumLength, false, false},
                                                  {a.spectrumLength / 2 + 1, 3, 1},
                                                  false}));
+        if (resampled)
+        {
+            EXPECT_EQ(
+                r.spectrumPasses[2],
+                (Dispatch{{Pass::KernelResolveSpectrum, 0, false, false}, {a.paddedLength / 2 + 1, 3, 1}, false}));
+        }
+        const uint32_t stored = resampled ? 3 * (a.spectrumLength / 2 + 1) * b.spectrumLength : 0u;
+        EXPECT_EQ(r.push.resolvedSpectrumStart, stored);
+        EXPECT_EQ(r.spectrumElements, stored + 3ull * (a.paddedLength / 2 + 1) * b.paddedLength);
 
         // The frame: pass 1 over pairs of the second axis's image lines, pass 2 over the first axis's half spectrum
         // and the three channels, pass 3 as pass 1, each view a layer; pass 4 at half resolution over 8 x 8 tiles of
         // the frame. A timestamp after passes 1, 2 and the last.
-        const bool resampled = mode == FFTB_SPECTRUM_MODE_RESAMPLED;
-        const uint32_t row = resampled && b.spectrumLength > sharedLengthOf(b.paddedLength) &&
-                                     b.spectrumLength <= FFTB_MAX_SHARED_FFT_LENGTH
-                                 ? b.spectrumLength
-                                 : 0;
-        const PipelineKey first{Pass::ImageFftFirst, a.paddedLength, fp16, 0, multiView};
-        const PipelineKey second{Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, fp16, row, multiView};
-        const PipelineKey third{Pass::ImageIfftFirstComposite, a.paddedLength, fp16, 0, multiView};
+        const PipelineKey first{Pass::ImageFftFirst, a.paddedLength, fp16, multiView};
+        const PipelineKey second{Pass::ImageFftSecondConvolveIfftSecond, b.paddedLength, fp16, multiView};
+        const PipelineKey third{Pass::ImageIfftFirstComposite, a.paddedLength, fp16, multiView};
         const std::array<uint32_t, 3> pairs{ceilDiv(b.imageLength, 2), 1, views};
         std::vector<Dispatch> frame{
             {first, pairs, true}, {second, {a.paddedLength / 2 + 1, 3, views}, true}, {third, pairs, !half}};
         if (half)
-            frame.push_back({{Pass::ImageUpsampleComposite, 0, false, 0, multiView},
+            frame.push_back({{Pass::ImageUpsampleComposite, 0, false, multiView},
                              {ceilDiv(c.width, 8), ceilDiv(c.height, 8), views},
                              true});
         EXPECT_EQ(r.framePasses, frame);
@@ -268,10 +275,9 @@ TEST_P(RecipePasses, FollowThePlansRules)
         EXPECT_EQ(std::set<PipelineKey>(r.pipelines.begin(), r.pipelines.end()), used);
         EXPECT_EQ(r.pipelines.size(), used.size()) << "a pipeline listed twice";
 
-        // Sizes: the scratch of plan.h's layout, the centred half spectrum (3 channels of (S1 / 2 + 1) x S2 complex
-        // values), 3 fp32 planes of the frame for the border weights.
+        // Sizes: the scratch of plan.h's layout (the kernel spectrum's above), 3 fp32 planes of the frame for the
+        // border weights.
         EXPECT_EQ(r.scratchBytes, scratchBytes(plan, fp16 ? 4 : 8, views));
-        EXPECT_EQ(r.spectrumElements, uint64_t(3) * (a.spectrumLength / 2 + 1) * b.spectrumLength);
         EXPECT_EQ(r.borderWeightBytes, normalized ? uint64_t(3) * c.width * c.height * sizeof(float) : 0u);
         // Each view's half spectrum along the first axis has its place: 3 channels of (N1 / 2 + 1) lines, in blocks of
         // FFTB_INTERMEDIATE_BLOCK_LINES, of L2 elements.
@@ -307,8 +313,8 @@ TEST_P(RecipePasses, FollowThePlansRules)
         EXPECT_EQ(p.interpolation, uint32_t(FFTB_SPECTRUM_INTERPOLATION_ES));
         EXPECT_EQ(p.interpolationWidth, kDefaultEsWidth);
         EXPECT_FLOAT_EQ(p.kernelScale, half ? 0.5f : 1.0f);
-        // After the intermediate of every view, in 16-byte units.
-        EXPECT_EQ(p.tapTableStart, (intermediateElements(plan, views) * (fp16 ? 4 : 8) + 15) / 16);
+        // At half resolution after the intermediate of every view, in 16-byte units.
+        EXPECT_EQ(p.scratchBloomStart, half ? (intermediateElements(plan, views) * (fp16 ? 4 : 8) + 15) / 16 : 0u);
         EXPECT_EQ(p.borderWeights,
                   normalized ? uint32_t(FFTB_GPU_BORDER_WEIGHTS_DIVIDE) : FFTB_GPU_BORDER_WEIGHTS_NONE);
         EXPECT_EQ(p.outputMode, 0u);
@@ -661,27 +667,25 @@ TEST(RecipeRefusal, NamesAnFftPastTheLongestLength)
 }
 
 // The device's limits: every pipeline's workgroup (at most FFTB_MAX_ELEMENTS_PER_INVOCATION elements an invocation)
-// and shared memory (its FFT's shared-memory length, or pass 2's spectrum row if longer, of complex fp32).
+// and shared memory (its FFT's shared-memory length of complex fp32).
 TEST(RecipeRefusal, NamesADeviceLimitTooSmallForAPipeline)
 {
     const KernelShape kernel = kernelShape(33, 33, FFTB_SPECTRUM_MODE_RESAMPLED);
-    const FftbBloomPlanCreateInfo info = planInfo(37, 19); // pass 2 holds the 128-bin spectrum row
+    const FftbBloomPlanCreateInfo info = planInfo(37, 19);
     Recipe r;
     Refusal refusal;
     ASSERT_TRUE(
         resolveRecipe(info, roomyExtents(), kernel, FFTB_LENGTH_POLICY_MIXED_RADIX, DeviceLimits{}, &r, &refusal))
         << refusal.reason;
-    uint32_t sharedBytes = 0, rowLength = 0;
+    uint32_t sharedBytes = 0;
     for (const PipelineKey& key : r.pipelines)
     {
         if (key.fftLength == 0)
             continue;
         ASSERT_LE(key.fftLength, FFTB_MAX_SHARED_FFT_LENGTH) << "lines held whole in shared memory";
         EXPECT_GT(key.fftLength, FFTB_MAX_ELEMENTS_PER_INVOCATION) << "more than one invocation's elements";
-        sharedBytes = std::max(sharedBytes, std::max(key.fftLength, key.rowLength) * 2 * uint32_t(sizeof(float)));
-        rowLength = std::max(rowLength, key.rowLength);
+        sharedBytes = std::max(sharedBytes, key.fftLength * 2 * uint32_t(sizeof(float)));
     }
-    ASSERT_EQ(rowLength, 128u);
 
     Recipe refused;
     EXPECT_FALSE(resolveRecipe(info, roomyExtents(), kernel, FFTB_LENGTH_POLICY_MIXED_RADIX, DeviceLimits{1, 32768},
@@ -814,7 +818,7 @@ TEST(Extents, CheckNamesEachFieldOutOfRange)
 TEST(Pipelines, SpecializationAndBindingsFollowTheKey)
 {
     const DeviceLimits limits{256, 32768};
-    const PipelineKey second{Pass::ImageFftSecondConvolveIfftSecond, 980, true, 1024, true};
+    const PipelineKey second{Pass::ImageFftSecondConvolveIfftSecond, 980, true, true};
     const std::vector<std::array<uint32_t, 2>> values = specializationOf(second, limits);
     ASSERT_EQ(values.size(), size_t(FFTB_SPEC_COUNT));
     for (uint32_t id = 0; id < FFTB_SPEC_COUNT; ++id)
@@ -826,7 +830,6 @@ TEST(Pipelines, SpecializationAndBindingsFollowTheKey)
     EXPECT_EQ(values[FFTB_SPEC_TWIDDLE_OFFSET][1], twiddleTables().offsetOf(980));
     EXPECT_EQ(values[FFTB_SPEC_SHARED_LENGTH][1], 980u);
     EXPECT_EQ(values[FFTB_SPEC_HALF_STORAGE][1], 1u);
-    EXPECT_EQ(values[FFTB_SPEC_ROW_LENGTH][1], 1024u);
     EXPECT_EQ(values[FFTB_SPEC_MULTI_VIEW][1], 1u);
     // 980 = 4 5 7 7: the radices in the shared-memory stages, 1 past them.
     uint32_t product = 1;
@@ -834,22 +837,21 @@ TEST(Pipelines, SpecializationAndBindingsFollowTheKey)
         product *= values[id][1];
     EXPECT_EQ(product, 980u);
 
-    const PipelineKey first{Pass::ImageFftFirst, 64, false, 0, false};
+    const PipelineKey first{Pass::ImageFftFirst, 64, false, false};
     const auto one = specializationOf(first, limits);
     EXPECT_EQ(one[FFTB_SPEC_HALF_STORAGE][1], 0u);
-    EXPECT_EQ(one[FFTB_SPEC_ROW_LENGTH][1], 0u);
     EXPECT_EQ(one[FFTB_SPEC_MULTI_VIEW][1], 0u);
 
     // A pass without an FFT: its workgroup is the shader's, only the views are specialized.
     for (const bool multiView : {false, true})
     {
-        const PipelineKey upsample{Pass::ImageUpsampleComposite, 0, false, 0, multiView};
+        const PipelineKey upsample{Pass::ImageUpsampleComposite, 0, false, multiView};
         EXPECT_EQ(workgroupSizeOf(upsample, limits), 0u);
         EXPECT_EQ(specializationOf(upsample, limits),
                   (std::vector<std::array<uint32_t, 2>>{{FFTB_SPEC_MULTI_VIEW, multiView ? 1u : 0u}}));
     }
 
-    for (const Pass pass : {Pass::KernelFftFirst, Pass::KernelFftSecond})
+    for (const Pass pass : {Pass::KernelFftFirst, Pass::KernelFftSecond, Pass::KernelResolveSpectrum})
         EXPECT_EQ(bindingsOf(pass), Bindings::Kernel);
     for (const Pass pass : {Pass::ImageFftFirst, Pass::ImageFftSecondConvolveIfftSecond, Pass::ImageIfftFirstComposite,
                             Pass::ImageUpsampleComposite})

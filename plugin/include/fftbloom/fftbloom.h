@@ -103,8 +103,10 @@ typedef enum FftbSpectrumMode
 {
     /** One spectrum of the kernel, S = FftbKernelInfo::spectrumOversampling * pow2ceil(K) bins per axis, read at
      *  frequency * S / N as FftbKernelInfo::interpolation says ("FFT Bloom Optimized to the Bone", "Spectral
-     * resampling", with the gridding of the non-uniform FFT). Reused by every frame extent and kernel scale. With the
-     * default ES interpolation and oversampling 2 the bloom is within 1e-6 of its peak of the exact mode's; cubic and
+     * resampling", with the gridding of the non-uniform FFT). Reused by every frame extent and kernel scale: each
+     * plan's frequencies are interpolated from it once, when the kernel, the plan's padded extent or kernel scale
+     * changes, and pass 2 then reads them as the exact mode's (docs/kernels.md, "Cost"). With the default ES
+     * interpolation and oversampling 2 the bloom is within 1e-6 of its peak of the exact mode's; cubic and
      * linear interpolation dim the kernel's outer part and let faint copies of it in from +-S (docs/kernels.md,
      * "Spectrum resampling"). */
     FFTB_SPECTRUM_MODE_RESAMPLED = 0,
@@ -378,8 +380,10 @@ typedef struct FftbMemoryRequirements
     /** Device-local, per kernel of the maximum kernel resolution and per axis order it is used with, exact mode: the
      *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes. */
     VkDeviceSize exactSpectrumBytes;
-    /** The same in resampled mode: the spectrum at 2 pow2ceil(K) per axis, the default and largest
-     *  FftbKernelInfo::spectrumOversampling. */
+    /** The same in resampled mode: the spectrum at 2 pow2ceil(K) per axis (the default and largest
+     *  FftbKernelInfo::spectrumOversampling), 3 (S1/2 + 1) S2 x 8 bytes, then that spectrum resolved at the padded
+     *  extent of the maximum frame with the maximum kernel extent, 3 (N1/2 + 1) N2 x 8 bytes (interpolated once per
+     *  kernel, plan extent and kernel scale, so pass 2 multiplies as in exact mode). */
     VkDeviceSize resampledSpectrumBytes;
     /** Host-visible, per kernel of the maximum kernel resolution: its texels, planar RGB fp32. */
     VkDeviceSize kernelTexelBytes;
@@ -646,14 +650,16 @@ typedef struct FftbNodeDescription
      *  after). `scratchBytes` of it are used at this extent and view count, from its start. */
     FftbResourceUse scratch;
     VkDeviceSize scratchBytes;
-    /** The kernel's spectrum for this extent and axis order, persistent in the kernel, allocated when the plan was
-     *  made: written by the next bloom when `spectrumPassCount` is 2, read by pass 2. */
+    /** The kernel's spectrum for this extent and axis order (in resampled mode the stored one and the same at this
+     *  plan's frequencies), persistent in the kernel, allocated when the plan was made: written by the next bloom when
+     *  `spectrumPassCount` is not 0, read by pass 2. */
     VkDeviceSize spectrumBytes;
     /** Normalized convolution's border weights (FFTB_PADDING_ZERO_NORMALIZED; else 0), persistent in the plan,
      *  allocated when it was made: 3 width height x 4 bytes. */
     VkDeviceSize borderWeightBytes;
-    /** 0, or 2 when the next fftbCmdBloom with this plan computes the kernel spectrum first (the kernel's first use at
-     *  this spectrum extent and axis order, or after fftbCmdGenerateKernel), unless fftbCmdPrepareKernel does. */
+    /** 0, or 2 (exact mode) or 3 (resampled mode: two FFTs, then the resolution at the frame's frequencies) when the
+     *  next fftbCmdBloom with this plan computes the kernel spectrum first (the kernel's first use at this padded
+     *  extent, kernel scale and axis order, or after fftbCmdGenerateKernel), unless fftbCmdPrepareKernel does. */
     uint32_t spectrumPassCount;
     /** 0, or 3 when the next fftbCmdBloom computes the border weights of FFTB_PADDING_ZERO_NORMALIZED first (after
      *  the kernel spectrum): on the plan's first bloom, and the first after its kernel's texels changed. Written by
