@@ -88,7 +88,8 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
                     continue;
                 anyPlan = anyPlan || !half; // maximum extents no full-resolution bloom fits are refused
                 s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8, maxViews));
-                s.spectrumElements = std::max(s.spectrumElements, spectrumElements(plan));
+                if (mode == FFTB_SPECTRUM_MODE_EXACT)
+                    s.spectrumElements = std::max(s.spectrumElements, spectrumElements(plan));
             }
     if (!anyPlan)
     {

@@ -62,7 +62,7 @@ uint64_t spectrumElements(const Plan& plan);
 struct ScratchSizes
 {
     uint64_t scratchBytes = 0;     ///< scratchBytes(plan, 8, maxViews), worst case
-    uint64_t spectrumElements = 0; ///< spectrumElements(plan), worst case (exact mode at the maximum extents)
+    uint64_t spectrumElements = 0; ///< spectrumElements(plan) of exact mode, worst case (at the maximum extents)
 };
 
 /// Fills `sizes` for a context's maximum extents and views; false and a reason when no frame of those extents can be
