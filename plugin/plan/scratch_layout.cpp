@@ -32,6 +32,12 @@ uint64_t kernelTransformElements(const Plan& plan)
            kernelLines;
 }
 
+/// Complex fp32 elements of the kernel spectrum at the frame's frequencies: 3 (N1 / 2 + 1) N2.
+uint64_t frameSpectrumElements(const Plan& plan)
+{
+    return uint64_t(3) * (plan.first.paddedLength / 2 + 1) * plan.second.paddedLength;
+}
+
 } // namespace
 
 uint64_t intermediateElements(const Plan& plan, uint32_t views)
@@ -66,7 +72,7 @@ uint64_t resolvedSpectrumStart(const Plan& plan)
 
 uint64_t spectrumElements(const Plan& plan)
 {
-    return resolvedSpectrumStart(plan) + uint64_t(3) * (plan.first.paddedLength / 2 + 1) * plan.second.paddedLength;
+    return resolvedSpectrumStart(plan) + frameSpectrumElements(plan);
 }
 
 bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
@@ -121,8 +127,7 @@ uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t ke
         request.kernelHeight = std::max(kernelHeight, kernelExtentHeight);
         if (!makePlan(request, &framed, nullptr))
             framed = stored;
-        elements = std::max(elements,
-                            resolvedSpectrumStart(stored) + spectrumElements(framed) - resolvedSpectrumStart(framed));
+        elements = std::max(elements, resolvedSpectrumStart(stored) + frameSpectrumElements(framed));
     }
     return elements;
 }
