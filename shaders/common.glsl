@@ -10,12 +10,40 @@ layout(push_constant) uniform PushBlock
     FftbPushConstants pc;
 };
 
-// The kernel spectrum: the centred half spectrum [channel][k1][k2], k1 <= S1 / 2, k2 < S2, and in resampled mode after
-// it, from element pc.resolvedSpectrumStart, the same at the frame's frequencies, k1 <= N1 / 2, k2 < N2.
-layout(set = 0, binding = FFTB_BINDING_KERNEL_SPECTRUM, std430) buffer KernelSpectrum
+// The kernel spectrum, one binding per channel: the centred half spectrum [k1][k2], k1 <= S1 / 2, k2 < S2, and in
+// resampled mode after it, from element pc.resolvedSpectrumStart, the same at the frame's frequencies, k1 <= N1 / 2,
+// k2 < N2. The channel is uniform in a workgroup: so are the branches that select its binding.
+layout(set = 0, binding = FFTB_BINDING_KERNEL_SPECTRUM, std430) buffer KernelSpectrumR
 {
-    vec2 kernelSpectrum[];
+    vec2 kernelSpectrumR[];
 };
+layout(set = 0, binding = FFTB_BINDING_KERNEL_SPECTRUM + 1, std430) buffer KernelSpectrumG
+{
+    vec2 kernelSpectrumG[];
+};
+layout(set = 0, binding = FFTB_BINDING_KERNEL_SPECTRUM + 2, std430) buffer KernelSpectrumB
+{
+    vec2 kernelSpectrumB[];
+};
+
+vec2 kernelSpectrumAt(uint channel, uint i)
+{
+    if (channel == 0u)
+        return kernelSpectrumR[i];
+    if (channel == 1u)
+        return kernelSpectrumG[i];
+    return kernelSpectrumB[i];
+}
+
+void storeKernelSpectrum(uint channel, uint i, vec2 value)
+{
+    if (channel == 0u)
+        kernelSpectrumR[i] = value;
+    else if (channel == 1u)
+        kernelSpectrumG[i] = value;
+    else
+        kernelSpectrumB[i] = value;
+}
 
 // The bloom prefilter: Unity PostProcessing v2's QuadraticThreshold (after Jimenez 2014, "Next Generation Post
 // Processing in Call of Duty: Advanced Warfare"), then a hue-preserving clamp of max(r, g, b) at C. Threshold 0 skips

@@ -9,17 +9,17 @@
 
 // The line's Hadamard product with the kernel spectrum at frequency line k1, on the slots after the forward FFT: the
 // kernel spectrum at the frame's frequencies (exact mode's, or resampled mode's resolved once per kernel and plan,
-// kernel_resolve_spectrum.comp), [channel][k1][k2] from element pc.resolvedSpectrumStart, blended toward the Dirac
-// delta (sharpening t: (1 - t) K + t) and scaled by the inverse transforms' normalization.
+// kernel_resolve_spectrum.comp), [k1][k2] from element pc.resolvedSpectrumStart of the channel's binding, blended
+// toward the Dirac delta (sharpening t: (1 - t) K + t) and scaled by the inverse transforms' normalization.
 void convolveLine(uint channel, uint k1)
 {
-    const uint line = pc.resolvedSpectrumStart + (channel * (pc.paddedLength1 / 2u + 1u) + k1) * FFT_LENGTH;
+    const uint line = pc.resolvedSpectrumStart + k1 * FFT_LENGTH;
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
         const uint k2 = fftFrequencyIndex(e);
         if (k2 >= FFT_LENGTH)
             break;
-        const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrum[line + k2] + vec2(pc.sharpen, 0.0);
+        const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, line + k2) + vec2(pc.sharpen, 0.0);
         fftPut(e, pc.inverseScale * cmul(fftGet(e), kernel));
     }
 }

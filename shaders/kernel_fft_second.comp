@@ -14,7 +14,6 @@ void main()
     const uint channel = gl_WorkGroupID.y;
     const uint storedLines = min(pc.kernelLength2, pc.spectrumLength2);
     const uint halfLines = pc.spectrumLength1 / 2u + 1u;
-    const uint line = channel * halfLines + k1;
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
         const uint i = fftTimeIndex(e);
@@ -32,6 +31,6 @@ void main()
         if (k2 >= FFT_LENGTH)
             break;
         const vec2 phase2 = lineTwiddle((k2 * pc.kernelCentre2) % FFT_LENGTH, true);
-        kernelSpectrum[line * FFT_LENGTH + k2] = cmul(fftGet(e), cmul(phase1, phase2));
+        storeKernelSpectrum(channel, k1 * FFT_LENGTH + k2, cmul(fftGet(e), cmul(phase1, phase2)));
     }
 }

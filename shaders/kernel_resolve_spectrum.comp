@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Kernel spectrum, step 3 (resampled mode): the stored spectrum, of length S per axis, interpolated at the frame's
-// frequencies sigma k S / N (sigma the kernel scale) into a half spectrum of the frame's padded size, [channel][k1][k2]
-// with k1 <= N1 / 2 and k2 < N2, from element pc.resolvedSpectrumStart of the kernel spectrum buffer. Pass 2 multiplies
-// by it as it does by an exact-mode spectrum, so the interpolation runs once per kernel and plan, not per frame.
+// frequencies sigma k S / N (sigma the kernel scale) into a half spectrum of the frame's padded size, [k1][k2] with
+// k1 <= N1 / 2 and k2 < N2, from element pc.resolvedSpectrumStart of each channel's binding of the kernel spectrum.
+// Pass 2 multiplies by it as it does by an exact-mode spectrum, so the interpolation runs once per kernel and plan, not
+// per frame.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -55,15 +56,15 @@ float positionOf(int k, uint s, uint n)
 
 // Stored bin (i, j) of the kernel's centred spectrum for any integer i, j: periodic in S1 and S2 (powers of two), and
 // bins past the stored half k1 in [0, S1/2] read through Hermitian symmetry, X(i, j) = conj(X(S1 - i, -j)).
-vec2 storedBin(uint base, int i, int j)
+vec2 storedBin(uint channel, int i, int j)
 {
     uint a = uint(i) & (pc.spectrumLength1 - 1u);
     uint b = uint(j) & (pc.spectrumLength2 - 1u);
     if (2u * a <= pc.spectrumLength1)
-        return kernelSpectrum[(base + a) * pc.spectrumLength2 + b];
+        return kernelSpectrumAt(channel, a * pc.spectrumLength2 + b);
     a = pc.spectrumLength1 - a;
     b = (pc.spectrumLength2 - b) & (pc.spectrumLength2 - 1u);
-    const vec2 v = kernelSpectrum[(base + a) * pc.spectrumLength2 + b];
+    const vec2 v = kernelSpectrumAt(channel, a * pc.spectrumLength2 + b);
     return vec2(v.x, -v.y);
 }
 
@@ -94,8 +95,7 @@ void main()
 {
     const uint n1 = pc.paddedLength1, n2 = pc.paddedLength2, s2 = pc.spectrumLength2;
     const uint k1 = gl_WorkGroupID.x, channel = gl_WorkGroupID.y;
-    const uint base = channel * (pc.spectrumLength1 / 2u + 1u);
-    const uint line = pc.resolvedSpectrumStart + (channel * (n1 / 2u + 1u) + k1) * n2;
+    const uint line = pc.resolvedSpectrumStart + k1 * n2;
     const Taps row = tapsAt(positionOf(int(k1), pc.spectrumLength1, n1), pc.spectrumLength1);
     // At an even length's Nyquist bin, k and -k are one frequency, read at +sigma S/2 and -sigma S/2: their mean keeps
     // the product Hermitian, so the first axis's DC and Nyquist lines stay real for pass 3 (K(-x, y) = conj K(x, -y)).
@@ -110,7 +110,7 @@ void main()
             vec2 sum = vec2(0.0);
             [[unroll]] for (int d = 0; d < FFTB_MAX_INTERPOLATION_WIDTH; ++d)
                 if (d < int(pc.interpolationWidth))
-                    sum += row.weight[d] * storedBin(base, row.first + d, int(start + j));
+                    sum += row.weight[d] * storedBin(channel, row.first + d, int(start + j));
             rowRe[j] = sum.x;
             rowIm[j] = sum.y;
         }
@@ -128,7 +128,9 @@ void main()
                 if (nyquist1)
                     value = nyquist2 ? vec2(value.x, 0.0) : 0.5 * (value + vec2(mirrored.x, -mirrored.y));
             }
-            kernelSpectrum[line + k2] = start == 0u ? value : kernelSpectrum[line + k2] + value;
+            if (start > 0u)
+                value += kernelSpectrumAt(channel, line + k2);
+            storeKernelSpectrum(channel, line + k2, value);
         }
     }
 }

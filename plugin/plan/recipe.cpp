@@ -260,7 +260,7 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
                 r.pipelines.push_back(d.pipeline);
             }
     r.scratchBytes = scratchBytes(r.plan, r.halfStorage ? 4 : 8, r.views);
-    r.spectrumElements = fftb::spectrumElements(r.plan);
+    r.spectrumChannelElements = fftb::spectrumChannelElements(r.plan);
     r.borderWeightBytes = r.normalized ? borderWeightBytes(info.width, info.height) : 0;
     *recipe = std::move(r);
     return true;

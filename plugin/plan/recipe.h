@@ -129,7 +129,7 @@ struct Recipe
     std::vector<Dispatch> framePasses;        ///< passes 1-3, and 4 at half resolution; barriers between them
     std::vector<PipelineKey> pipelines;       ///< every pipeline of the passes above, each once
     uint64_t scratchBytes = 0;                ///< of the context's scratch, from its start
-    uint64_t spectrumElements = 0;            ///< complex fp32 of the kernel spectrum buffer (spectrumElements)
+    uint64_t spectrumChannelElements = 0;     ///< complex fp32 of each channel's range of the kernel spectrum
     uint64_t borderWeightBytes = 0;           ///< normalized only
 };
 

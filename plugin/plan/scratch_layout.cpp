@@ -32,10 +32,16 @@ uint64_t kernelTransformElements(const Plan& plan)
            kernelLines;
 }
 
-/// Complex fp32 elements of the kernel spectrum at the frame's frequencies: 3 (N1 / 2 + 1) N2.
+/// Complex fp32 elements of one channel of the kernel spectrum at the frame's frequencies: (N1 / 2 + 1) N2.
 uint64_t frameSpectrumElements(const Plan& plan)
 {
-    return uint64_t(3) * (plan.first.paddedLength / 2 + 1) * plan.second.paddedLength;
+    return uint64_t(plan.first.paddedLength / 2 + 1) * plan.second.paddedLength;
+}
+
+/// Elements up to a multiple of kSpectrumChannelAlignment.
+uint64_t alignChannel(uint64_t elements)
+{
+    return (elements + kSpectrumChannelAlignment - 1) / kSpectrumChannelAlignment * kSpectrumChannelAlignment;
 }
 
 } // namespace
@@ -67,12 +73,12 @@ uint64_t resolvedSpectrumStart(const Plan& plan)
 {
     if (plan.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
         return 0;
-    return uint64_t(3) * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength;
+    return uint64_t(plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength;
 }
 
-uint64_t spectrumElements(const Plan& plan)
+uint64_t spectrumChannelElements(const Plan& plan)
 {
-    return resolvedSpectrumStart(plan) + frameSpectrumElements(plan);
+    return alignChannel(resolvedSpectrumStart(plan) + frameSpectrumElements(plan));
 }
 
 bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
@@ -95,7 +101,7 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
                 anyPlan = anyPlan || !half; // maximum extents no full-resolution bloom fits are refused
                 s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8, maxViews));
                 if (mode == FFTB_SPECTRUM_MODE_EXACT)
-                    s.spectrumElements = std::max(s.spectrumElements, spectrumElements(plan));
+                    s.spectrumChannelElements = std::max(s.spectrumChannelElements, spectrumChannelElements(plan));
             }
     if (!anyPlan)
     {
@@ -110,9 +116,9 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
     return true;
 }
 
-uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
-                              uint32_t kernelExtentWidth, uint32_t kernelExtentHeight, FftbAxisOrder axisOrder,
-                              FftbSpectrumMode mode, uint32_t oversampling, FftbLengthPolicy lengths)
+uint64_t spectrumSlotChannelElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
+                                     uint32_t kernelExtentWidth, uint32_t kernelExtentHeight, FftbAxisOrder axisOrder,
+                                     FftbSpectrumMode mode, uint32_t oversampling, FftbLengthPolicy lengths)
 {
     uint64_t elements = 0;
     for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
@@ -127,7 +133,7 @@ uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t ke
         request.kernelHeight = std::max(kernelHeight, kernelExtentHeight);
         if (!makePlan(request, &framed, nullptr))
             framed = stored;
-        elements = std::max(elements, resolvedSpectrumStart(stored) + frameSpectrumElements(framed));
+        elements = std::max(elements, alignChannel(resolvedSpectrumStart(stored) + frameSpectrumElements(framed)));
     }
     return elements;
 }

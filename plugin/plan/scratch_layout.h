@@ -44,15 +44,21 @@ uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes, uint3
 /// the kernel's first-axis transform, which the kernel spectrum's passes store as fp32 whatever `elementBytes`.
 uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
 
-/// Where the kernel spectrum at the frame's frequencies starts in the kernel spectrum buffer, complex fp32 elements
+/// The kernel spectrum is bound as one range per channel (FFTB_BINDING_KERNEL_SPECTRUM) of one buffer: each range's
+/// length is a multiple of this many complex fp32 elements, 256 bytes, the largest minStorageBufferOffsetAlignment
+/// Vulkan allows, so that every range starts aligned on any device.
+constexpr uint64_t kSpectrumChannelAlignment = 32;
+
+/// Where the kernel spectrum at the frame's frequencies starts in each channel's range, complex fp32 elements
 /// (FftbPushConstants::resolvedSpectrumStart): 0 in exact mode, whose stored spectrum is at those frequencies (S = N);
-/// in resampled mode 3 (S1 / 2 + 1) S2, after the stored centred half spectrum.
+/// in resampled mode (S1 / 2 + 1) S2, after the channel's stored centred half spectrum.
 uint64_t resolvedSpectrumStart(const Plan& plan);
 
-/// Complex fp32 elements of the kernel spectrum buffer `plan` reads: resolvedSpectrumStart(plan), then 3 (N1 / 2 + 1)
-/// N2, the centred half spectrum at the frame's frequencies (in resampled mode the stored one interpolated once per
-/// kernel and plan: shaders/kernel_resolve_spectrum.comp).
-uint64_t spectrumElements(const Plan& plan);
+/// Complex fp32 elements of one channel's range of the kernel spectrum `plan` reads: resolvedSpectrumStart(plan), then
+/// (N1 / 2 + 1) N2, the channel's centred half spectrum at the frame's frequencies (in resampled mode the stored one
+/// interpolated once per kernel and plan: shaders/kernel_resolve_spectrum.comp), rounded up to a multiple of
+/// kSpectrumChannelAlignment. The buffer holds 3 such ranges, R, G, B.
+uint64_t spectrumChannelElements(const Plan& plan);
 
 /// Worst cases, over padding, axis order, spectrum mode (resampled at kMaxSpectrumOversampling) and resolution (full,
 /// and half in resampled mode), of every frame up to `maxWidth` x `maxHeight` with every kernel up to
@@ -61,8 +67,9 @@ uint64_t spectrumElements(const Plan& plan);
 /// the worst case.
 struct ScratchSizes
 {
-    uint64_t scratchBytes = 0;     ///< scratchBytes(plan, 8, maxViews), worst case
-    uint64_t spectrumElements = 0; ///< spectrumElements(plan) of exact mode, worst case (at the maximum extents)
+    uint64_t scratchBytes = 0;            ///< scratchBytes(plan, 8, maxViews), worst case
+    uint64_t spectrumChannelElements = 0; ///< spectrumChannelElements(plan) of exact mode, worst case (at the maximum
+                                          ///< extents)
 };
 
 /// Fills `sizes` for a context's maximum extents and views; false and a reason when no frame of those extents can be
@@ -70,13 +77,13 @@ struct ScratchSizes
 bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth, uint32_t maxKernelHeight,
                   FftbLengthPolicy lengths, ScratchSizes* sizes, std::string* error, uint32_t maxViews = 1);
 
-/// The worst spectrumElements over padding, for one axis order, spectrum mode and oversampling (resampled mode), of a
-/// kernel of `kernelWidth` x `kernelHeight` texels covering up to `kernelExtentWidth` x `kernelExtentHeight` pixels
-/// (FftbContextCreateInfo::maxKernelExtentWidth, Height; its texels when smaller) of frames up to `maxWidth` x
-/// `maxHeight`: what one kernel spectrum slot holds. 0 when no such frame can be planned.
-uint64_t spectrumSlotElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
-                              uint32_t kernelExtentWidth, uint32_t kernelExtentHeight, FftbAxisOrder axisOrder,
-                              FftbSpectrumMode mode, uint32_t oversampling, FftbLengthPolicy lengths);
+/// The worst spectrumChannelElements over padding, for one axis order, spectrum mode and oversampling (resampled mode),
+/// of a kernel of `kernelWidth` x `kernelHeight` texels covering up to `kernelExtentWidth` x `kernelExtentHeight`
+/// pixels (FftbContextCreateInfo::maxKernelExtentWidth, Height; its texels when smaller) of frames up to `maxWidth` x
+/// `maxHeight`: what each channel's range of one kernel spectrum slot holds. 0 when no such frame can be planned.
+uint64_t spectrumSlotChannelElements(uint32_t maxWidth, uint32_t maxHeight, uint32_t kernelWidth, uint32_t kernelHeight,
+                                     uint32_t kernelExtentWidth, uint32_t kernelExtentHeight, FftbAxisOrder axisOrder,
+                                     FftbSpectrumMode mode, uint32_t oversampling, FftbLengthPolicy lengths);
 
 /// Bytes of normalized convolution's border weights for frames up to `width` x `height`: 3 planes of fp32.
 constexpr uint64_t borderWeightBytes(uint32_t width, uint32_t height)

@@ -156,14 +156,14 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                 throw fftb::Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS, "maxWidth, maxHeight: " + reason};
             uint64_t resampled = 0;
             for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
-                resampled = std::max(
-                    resampled,
-                    fftb::spectrumSlotElements(extents.width, extents.height, extents.kernelWidth, extents.kernelHeight,
-                                               extents.kernelExtentWidth, extents.kernelExtentHeight, order,
-                                               FFTB_SPECTRUM_MODE_RESAMPLED, fftb::kMaxSpectrumOversampling, lengths));
+                resampled =
+                    std::max(resampled, fftb::spectrumSlotChannelElements(
+                                            extents.width, extents.height, extents.kernelWidth, extents.kernelHeight,
+                                            extents.kernelExtentWidth, extents.kernelExtentHeight, order,
+                                            FFTB_SPECTRUM_MODE_RESAMPLED, fftb::kMaxSpectrumOversampling, lengths));
             requirements->scratchBytes = sizes.scratchBytes;
-            requirements->exactSpectrumBytes = sizes.spectrumElements * 8;
-            requirements->resampledSpectrumBytes = resampled * 8;
+            requirements->exactSpectrumBytes = 3 * sizes.spectrumChannelElements * 8;
+            requirements->resampledSpectrumBytes = 3 * resampled * 8;
             requirements->kernelTexelBytes =
                 VkDeviceSize(3) * info->maxKernelResolutionWidth * info->maxKernelResolutionHeight * 4;
             requirements->twiddleBytes = VkDeviceSize(fftb::twiddleTables().totalElements) * 8;

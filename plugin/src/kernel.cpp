@@ -71,13 +71,14 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     for (uint32_t s = 0; s < 2; ++s)
     {
         const FftbAxisOrder order = s == 0 ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
-        slots_[s].capacityElements =
-            spectrumSlotElements(max.width, max.height, width_, height_, max.kernelExtentWidth, max.kernelExtentHeight,
-                                 order, mode_, resampling_.oversampling, lengths);
-        if (slots_[s].capacityElements * 8 > range)
+        slots_[s].channelElements =
+            spectrumSlotChannelElements(max.width, max.height, width_, height_, max.kernelExtentWidth,
+                                        max.kernelExtentHeight, order, mode_, resampling_.oversampling, lengths);
+        if (slots_[s].channelElements * 8 > range)
             throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                          "kernelInfo: the kernel spectrum needs " + std::to_string(slots_[s].capacityElements * 8) +
-                              " bytes, past the device's maxStorageBufferRange of " + std::to_string(range)};
+                          "kernelInfo: the kernel spectrum needs " + std::to_string(slots_[s].channelElements * 8) +
+                              " bytes per channel, past the device's maxStorageBufferRange of " +
+                              std::to_string(range)};
     }
 
     // Planar on the device: each channel's lines are contiguous for the kernel's first pass. A resampled spectrum
@@ -154,26 +155,26 @@ void Kernel::reserve(const Plan& plan)
 {
     std::lock_guard lock(mutex_);
     Slot& slot = slots_[slotOf(plan)];
-    const uint64_t needed = spectrumElements(plan);
-    if (needed > slot.capacityElements && mode_ == FFTB_SPECTRUM_MODE_EXACT)
+    const uint64_t needed = spectrumChannelElements(plan);
+    if (needed > slot.channelElements && mode_ == FFTB_SPECTRUM_MODE_EXACT)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "kernel: its exact-mode spectrum was sized for smaller frames (the maximum extent of the "
                       "context it was created with); create it with this context"};
-    if (needed > slot.capacityElements)
+    if (needed > slot.channelElements)
     {
         if (needed * 8 > device_->properties.limits.maxStorageBufferRange)
             throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                           "kernel: its spectrum at this plan's frequencies needs " + std::to_string(needed * 8) +
-                              " bytes, past the device's maxStorageBufferRange"};
-        Buffer grown = device_->createBuffer(needed * 8, false);
+                              " bytes per channel, past the device's maxStorageBufferRange"};
+        Buffer grown = device_->createBuffer(3 * needed * 8, false);
         if (slot.buffer.buffer)
             retired_.push_back(slot.buffer);
         slot.buffer = grown;
-        slot.capacityElements = needed;
+        slot.channelElements = needed;
         slot.hold(Plan{});
     }
     if (!slot.buffer.buffer)
-        slot.buffer = device_->createBuffer(slot.capacityElements * 8, false);
+        slot.buffer = device_->createBuffer(3 * slot.channelElements * 8, false);
 }
 
 Kernel::Binding Kernel::bind(const Plan& plan)
@@ -182,7 +183,8 @@ Kernel::Binding Kernel::bind(const Plan& plan)
     Slot& slot = slots_[slotOf(plan)];
     const bool compute = !slot.holds(plan);
     slot.hold(plan);
-    return {generated_ ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, compute, serial_};
+    return {generated_ ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, slot.channelElements * 8,
+            compute, serial_};
 }
 
 } // namespace fftb

@@ -42,15 +42,17 @@ class Kernel
     /// slot grows for a plan that needs more (a context resized to larger extents; the smaller buffer is kept until
     /// the kernel is destroyed, for command buffers still pending). Throws FFTB_ERROR_DEVICE_LIMIT when an exact-mode
     /// spectrum is larger than the slot (a kernel used with frames larger than it was made for), or a slot would pass
-    /// maxStorageBufferRange.
+    /// maxStorageBufferRange per channel.
     void reserve(const Plan& plan);
     /// The buffers a bloom planned as `plan` binds (reserve()d): the planar texels and the spectrum slot of its axis
-    /// order. `computeSpectrum` is true when the slot does not yet hold the spectrum `plan` reads: the caller records
-    /// the spectrum passes into the same command buffer, and the slot holds it from then on. `serial` is serial().
+    /// order, of 3 ranges of `spectrumChannelBytes` (R, G, B; FFTB_BINDING_KERNEL_SPECTRUM). `computeSpectrum` is true
+    /// when the slot does not yet hold the spectrum `plan` reads: the caller records the spectrum passes into the same
+    /// command buffer, and the slot holds it from then on. `serial` is serial().
     struct Binding
     {
         VkBuffer texels;
         VkBuffer spectrum;
+        VkDeviceSize spectrumChannelBytes;
         bool computeSpectrum;
         uint64_t serial;
     };
@@ -94,7 +96,7 @@ class Kernel
     struct Slot
     {
         Buffer buffer;
-        uint64_t capacityElements = 0;
+        uint64_t channelElements = 0; ///< complex fp32 of each of its 3 channel ranges
         /// What the spectrum it holds was computed for: the stored lengths, and the frame's padded lengths and kernel
         /// scale it is resolved at (resampled mode); all 0 when it holds none.
         uint32_t spectrumLength1 = 0, spectrumLength2 = 0, paddedLength1 = 0, paddedLength2 = 0;

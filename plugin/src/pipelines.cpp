@@ -15,11 +15,13 @@ namespace
 {
 
 /// The bindings of each layout (Bindings), in binding order; the image arrays come last.
-constexpr uint32_t kKernelBindings[] = {FFTB_BINDING_INTERMEDIATE, FFTB_BINDING_KERNEL_TEXELS,
-                                        FFTB_BINDING_KERNEL_SPECTRUM, FFTB_BINDING_TWIDDLES};
+constexpr uint32_t kKernelBindings[] = {
+    FFTB_BINDING_INTERMEDIATE,    FFTB_BINDING_KERNEL_TEXELS,       FFTB_BINDING_TWIDDLES,
+    FFTB_BINDING_KERNEL_SPECTRUM, FFTB_BINDING_KERNEL_SPECTRUM + 1, FFTB_BINDING_KERNEL_SPECTRUM + 2};
 constexpr uint32_t kFrameBindings[] = {
-    FFTB_BINDING_INTERMEDIATE,   FFTB_BINDING_KERNEL_TEXELS, FFTB_BINDING_KERNEL_SPECTRUM, FFTB_BINDING_TWIDDLES,
-    FFTB_BINDING_BORDER_WEIGHTS, FFTB_BINDING_INPUT_IMAGE,   FFTB_BINDING_OUTPUT_IMAGE};
+    FFTB_BINDING_INTERMEDIATE,        FFTB_BINDING_KERNEL_TEXELS,   FFTB_BINDING_TWIDDLES,
+    FFTB_BINDING_BORDER_WEIGHTS,      FFTB_BINDING_KERNEL_SPECTRUM, FFTB_BINDING_KERNEL_SPECTRUM + 1,
+    FFTB_BINDING_KERNEL_SPECTRUM + 2, FFTB_BINDING_INPUT_IMAGE,     FFTB_BINDING_OUTPUT_IMAGE};
 constexpr uint32_t kGeneratorBindings[] = {FFTB_BINDING_INTERMEDIATE, FFTB_BINDING_KERNEL_TEXELS,
                                            FFTB_BINDING_TWIDDLES};
 static_assert(std::size(kFrameBindings) == FFTB_BINDING_COUNT);
@@ -210,9 +212,12 @@ void Pipelines::pushDescriptors(VkCommandBuffer cb, Bindings b, const PassResour
     VkDescriptorBufferInfo buffers[FFTB_BINDING_COUNT] = {};
     buffers[FFTB_BINDING_INTERMEDIATE] = {r.intermediate, r.intermediateOffset, r.intermediateSize};
     buffers[FFTB_BINDING_KERNEL_TEXELS] = {r.kernelTexels, 0, VK_WHOLE_SIZE};
-    buffers[FFTB_BINDING_KERNEL_SPECTRUM] = {r.kernelSpectrum, 0, VK_WHOLE_SIZE};
     buffers[FFTB_BINDING_TWIDDLES] = {twiddles_, 0, VK_WHOLE_SIZE};
     buffers[FFTB_BINDING_BORDER_WEIGHTS] = {r.borderWeights, 0, VK_WHOLE_SIZE};
+    // The kernel spectrum's channels, each its own range of the buffer.
+    for (VkDeviceSize c = 0; c < 3; ++c)
+        buffers[FFTB_BINDING_KERNEL_SPECTRUM + c] = {r.kernelSpectrum, c * r.kernelSpectrumChannelBytes,
+                                                     r.kernelSpectrumChannelBytes};
     const auto [numbers, count] = bindingsOf(b);
     VkWriteDescriptorSet writes[FFTB_BINDING_COUNT] = {};
     for (uint32_t i = 0; i < count; ++i)

@@ -21,9 +21,10 @@ struct PassResources
     VkDeviceSize intermediateOffset = 0;
     VkDeviceSize intermediateSize = VK_WHOLE_SIZE;
     VkBuffer kernelTexels = VK_NULL_HANDLE;
-    VkBuffer kernelSpectrum = VK_NULL_HANDLE; ///< Bindings::Kernel and Bindings::Frame
-    VkBuffer borderWeights = VK_NULL_HANDLE;  ///< Bindings::Frame: the plan's, or any buffer when it has none
-    const VkImageView* inputViews = nullptr;  ///< Bindings::Frame: `views` views each
+    VkBuffer kernelSpectrum = VK_NULL_HANDLE; ///< Bindings::Kernel and Bindings::Frame: 3 ranges, R, G, B
+    VkDeviceSize kernelSpectrumChannelBytes = 0;
+    VkBuffer borderWeights = VK_NULL_HANDLE; ///< Bindings::Frame: the plan's, or any buffer when it has none
+    const VkImageView* inputViews = nullptr; ///< Bindings::Frame: `views` views each
     const VkImageView* outputViews = nullptr;
     uint32_t views = 0;
     VkImageLayout inputLayout = VK_IMAGE_LAYOUT_UNDEFINED;

@@ -124,6 +124,7 @@ PassResources BloomPlan::resources(const Kernel::Binding& kernel) const
     r.intermediateSize = scratch.size;
     r.kernelTexels = kernel.texels;
     r.kernelSpectrum = kernel.spectrum;
+    r.kernelSpectrumChannelBytes = kernel.spectrumChannelBytes;
     // Without border weights, any buffer: pass 3 does not read them.
     r.borderWeights = borderWeights_.buffer ? borderWeights_.buffer : kernel.texels;
     r.inputLayout = VkImageLayout(recipe_.inputLayout);

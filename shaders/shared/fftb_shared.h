@@ -5,16 +5,21 @@
 
 // Set 0 of every pass, pushed before each dispatch (VK_KHR_push_descriptor); the kernel spectrum's and the generator's
 // passes bind only some of the buffers, under the same numbers. The image bindings, arrays of FFTB_GPU_MAX_VIEWS, come
-// last: exported to HLSL their registers t5..t12 and u6..u13 (a register per element from the binding's number)
+// last: exported to HLSL their registers t7..t14 and u8..u15 (a register per element from the binding's number)
 // overlap no buffer's.
-#define FFTB_BINDING_INTERMEDIATE 0    // storage buffer: the frame's half spectrum along the first axis
-#define FFTB_BINDING_KERNEL_TEXELS 1   // storage buffer: the kernel, planar RGB floats, x fastest
-#define FFTB_BINDING_KERNEL_SPECTRUM 2 // storage buffer: the kernel's centred half spectrum
-#define FFTB_BINDING_TWIDDLES 3        // storage buffer: per FFT length, its twiddle table (below)
-#define FFTB_BINDING_BORDER_WEIGHTS 4  // storage buffer: normalized convolution's weights, planar RGB floats (below)
-#define FFTB_BINDING_INPUT_IMAGE 5     // combined image samplers: the HDR frame of each view, read with texelFetch
-#define FFTB_BINDING_OUTPUT_IMAGE 6    // storage images: the bloomed or composited frame of each view
-#define FFTB_BINDING_COUNT 7
+#define FFTB_BINDING_INTERMEDIATE 0  // storage buffer: the frame's half spectrum along the first axis
+#define FFTB_BINDING_KERNEL_TEXELS 1 // storage buffer: the kernel, planar RGB floats, x fastest
+#define FFTB_BINDING_TWIDDLES 2      // storage buffer: per FFT length, its twiddle table (below)
+#define FFTB_BINDING_BORDER_WEIGHTS 3 // storage buffer: normalized convolution's weights, planar RGB floats (below)
+// Storage buffers: the kernel's centred half spectrum (common.glsl), channel c (R, G, B) at binding
+// FFTB_BINDING_KERNEL_SPECTRUM + c, each a range of one buffer: per channel, so that no range passes
+// maxStorageBufferRange where the three together would. Three bindings, not an array of them: indexing one by the
+// channel would need the device feature shaderStorageBufferArrayDynamicIndexing, and HLSL compilers differ on methods
+// of an array element.
+#define FFTB_BINDING_KERNEL_SPECTRUM 4
+#define FFTB_BINDING_INPUT_IMAGE 7  // combined image samplers: the HDR frame of each view, read with texelFetch
+#define FFTB_BINDING_OUTPUT_IMAGE 8 // storage images: the bloomed or composited frame of each view
+#define FFTB_BINDING_COUNT 9
 
 // Twiddles come from tables computed in double precision on the host (plugin/plan/plan.h, twiddleTables): GPU sin/cos
 // are allowed 2^-11 absolute error by the Vulkan spec, far above fp32 FFT accuracy. A length N <= 4096 has the
@@ -112,7 +117,7 @@
 // Push constants of every pass. "first"/"second" are the axes of passes 1/3 and of pass 2.
 // Lines of the intermediate are [channel][k1][v2], k1 in [0, N1/2], v2 in [0, L2), blocked by
 // FFTB_INTERMEDIATE_BLOCK_LINES adjacent k1.
-// Lines of the kernel spectrum are indexed [channel][k1][k2]: k1 in [0, S1/2], k2 in [0, S2).
+// Lines of the kernel spectrum are indexed [k1][k2] in the range of their channel: k1 in [0, S1/2], k2 in [0, S2).
 struct FftbPushConstants
 {
     FFTB_UINT imageLength1;  // L1: texels along the first axis of the image transformed (at half resolution the
@@ -147,9 +152,9 @@ struct FftbPushConstants
     float tintRed;                // the bloom's R, G, B multipliers (FftbBloomInfo::tint)
     float tintGreen;
     float tintBlue;
-    FFTB_UINT resolvedSpectrumStart; // where the kernel spectrum at the frame's frequencies starts in the kernel
-                                     // spectrum buffer, complex elements: 0 in exact mode, after the stored
-                                     // spectrum in resampled mode (kernel_resolve_spectrum.comp)
+    FFTB_UINT resolvedSpectrumStart; // where the kernel spectrum at the frame's frequencies starts in each channel's
+                                     // range of the kernel spectrum, complex elements: 0 in exact mode, after the
+                                     // stored spectrum in resampled mode (kernel_resolve_spectrum.comp)
 };
 
 // Push constants of the PSF generator's passes (fftbCmdGenerateKernel; plugin/plan/psf_model.h), in the same range as

@@ -1527,6 +1527,25 @@ TEST_F(ApiTest, MemoryRequirementsNeedNoDeviceAndGrowWithTheExtents)
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
 }
 
+TEST_F(ApiTest, AKernelSpectrumPastMaxStorageBufferRangeIsBoundAChannelAtATime)
+{
+    // A 4K frame with a 512 x 512 kernel: its resampled spectrum, resolved at the padded extent, is larger than
+    // lavapipe's maxStorageBufferRange (128 MiB); each channel's third, bound on its own, is within it.
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(physicalDevice_, &properties);
+    FftbContextCreateInfo info = validCreateInfo();
+    info.maxWidth = 3840;
+    info.maxHeight = 2160;
+    info.maxKernelResolutionWidth = info.maxKernelResolutionHeight = 512;
+    FftbMemoryRequirements requirements{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    ASSERT_EQ(fftbGetMemoryRequirements(&info, &requirements), FFTB_SUCCESS);
+    ASSERT_GT(requirements.resampledSpectrumBytes, properties.limits.maxStorageBufferRange);
+    EXPECT_LE(requirements.resampledSpectrumBytes / 3, properties.limits.maxStorageBufferRange);
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    EXPECT_EQ(createKernel(kernel(512, 512)), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+}
+
 TEST_F(ApiTest, KernelResolutionAndKernelExtentHaveTheirOwnMaxima)
 {
     // A context for kernels of up to 16 x 8 texels shown up to 64 x 64 pixels on the frame.

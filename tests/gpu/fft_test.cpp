@@ -47,7 +47,9 @@ class PassHarness
             device_.createBuffer(VkDeviceSize(tables.totalElements) * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
         tables.write(static_cast<float*>(twiddles_.mapped));
 
-        const uint32_t bindings[3] = {FFTB_BINDING_INTERMEDIATE, FFTB_BINDING_KERNEL_SPECTRUM, FFTB_BINDING_TWIDDLES};
+        // The passes run channel 0 here: the kernel spectrum's three channel bindings all hold the spectrum buffer.
+        const uint32_t bindings[5] = {FFTB_BINDING_INTERMEDIATE, FFTB_BINDING_TWIDDLES, FFTB_BINDING_KERNEL_SPECTRUM,
+                                      FFTB_BINDING_KERNEL_SPECTRUM + 1, FFTB_BINDING_KERNEL_SPECTRUM + 2};
         const SpirvModule* module = nullptr;
         for (size_t i = 0; i < kSpirvModuleCount; ++i)
             if (std::strcmp(kSpirvModules[i].name, shader) == 0)
@@ -67,12 +69,14 @@ class PassHarness
         info.pushConstantBytes = sizeof(FftbPushConstants);
         info.specialization = &spec;
         pass_ = createComputePipeline(d, info);
-        pool_ = createDescriptorSets(d, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3}}, {pass_.setLayout}, &set_);
-        const VkDescriptorBufferInfo infos[3] = {{intermediate_.buffer, 0, VK_WHOLE_SIZE},
+        pool_ = createDescriptorSets(d, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5}}, {pass_.setLayout}, &set_);
+        const VkDescriptorBufferInfo infos[5] = {{intermediate_.buffer, 0, VK_WHOLE_SIZE},
+                                                 {twiddles_.buffer, 0, VK_WHOLE_SIZE},
                                                  {spectrum_.buffer, 0, VK_WHOLE_SIZE},
-                                                 {twiddles_.buffer, 0, VK_WHOLE_SIZE}};
-        VkWriteDescriptorSet writes[3] = {};
-        for (int i = 0; i < 3; ++i)
+                                                 {spectrum_.buffer, 0, VK_WHOLE_SIZE},
+                                                 {spectrum_.buffer, 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet writes[5] = {};
+        for (int i = 0; i < 5; ++i)
         {
             writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             writes[i].dstSet = set_;
@@ -81,7 +85,7 @@ class PassHarness
             writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             writes[i].pBufferInfo = &infos[i];
         }
-        vkUpdateDescriptorSets(d, 3, writes, 0, nullptr);
+        vkUpdateDescriptorSets(d, 5, writes, 0, nullptr);
     }
 
     ~PassHarness()

@@ -343,7 +343,7 @@ TEST(Plan, SeveralViewsHoldTheirFramesSpectraOneAfterAnother)
     ASSERT_TRUE(scratchSizes(200, 150, 33, 20, FFTB_LENGTH_POLICY_MIXED_RADIX, &one, &error)) << error;
     ASSERT_TRUE(scratchSizes(200, 150, 33, 20, FFTB_LENGTH_POLICY_MIXED_RADIX, &two, &error, 2)) << error;
     EXPECT_GT(two.scratchBytes, one.scratchBytes + one.scratchBytes / 2);
-    EXPECT_EQ(two.spectrumElements, one.spectrumElements);
+    EXPECT_EQ(two.spectrumChannelElements, one.spectrumChannelElements);
 }
 
 TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
@@ -366,21 +366,23 @@ TEST(Plan, ScratchSizesAtTheMaximumExtentsHoldEveryFrameUpToThem)
                             // The half spectrum of the frame: one line per first-axis frequency, 3 channels.
                             const uint64_t frame = 3ull * (plan.first.paddedLength / 2 + 1) * plan.second.imageLength;
                             EXPECT_GE(intermediateElements(plan), frame);
-                            // The stored spectrum (resampled mode), then the spectrum at the frame's frequencies.
+                            // Per channel, the stored spectrum (resampled mode), then the spectrum at the frame's
+                            // frequencies, in a range of a whole number of 256-byte blocks.
                             const uint64_t stored =
                                 mode == FFTB_SPECTRUM_MODE_RESAMPLED
-                                    ? 3ull * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength
+                                    ? 1ull * (plan.first.spectrumLength / 2 + 1) * plan.second.spectrumLength
                                     : 0;
                             EXPECT_EQ(resolvedSpectrumStart(plan), stored);
-                            EXPECT_EQ(spectrumElements(plan),
-                                      stored + 3ull * (plan.first.paddedLength / 2 + 1) * plan.second.paddedLength);
+                            const uint64_t channel =
+                                stored + 1ull * (plan.first.paddedLength / 2 + 1) * plan.second.paddedLength;
+                            EXPECT_EQ(spectrumChannelElements(plan), (channel + 31) / 32 * 32);
                             EXPECT_EQ(scratchBytes(plan, 8), intermediateElements(plan) * 8);
                             largestScratch = std::max(largestScratch, scratchBytes(plan, 8));
                             if (mode == FFTB_SPECTRUM_MODE_EXACT)
-                                largestSpectrum = std::max(largestSpectrum, spectrumElements(plan));
+                                largestSpectrum = std::max(largestSpectrum, spectrumChannelElements(plan));
                         }
     EXPECT_LE(largestScratch, sizes.scratchBytes);
-    EXPECT_LE(largestSpectrum, sizes.spectrumElements) << "the exact mode's spectrum";
+    EXPECT_LE(largestSpectrum, sizes.spectrumChannelElements) << "the exact mode's spectrum";
     EXPECT_GT(sizes.scratchBytes, 8ull * 3 * (200 / 2 + 1) * 150) << "at least the largest frame's half spectrum";
     EXPECT_FALSE(scratchSizes(16200, 10, 512, 512, FFTB_LENGTH_POLICY_MIXED_RADIX, &sizes, &error));
     EXPECT_NE(error.find("16384"), std::string::npos) << error;
@@ -394,8 +396,9 @@ TEST(Plan, ASpectrumSlotHoldsTheKernelsSpectrumAtEveryFrameUpToTheMaximum)
             {
                 // A resampled kernel of 31 x 17 texels may cover up to 60 pixels (kernelSpan); an exact one its texels.
                 const bool resampled = mode == FFTB_SPECTRUM_MODE_RESAMPLED;
-                const uint64_t slot = spectrumSlotElements(300, 200, 31, 17, resampled ? 60 : 0, resampled ? 60 : 0,
-                                                           order, mode, oversampling, FFTB_LENGTH_POLICY_MIXED_RADIX);
+                const uint64_t slot =
+                    spectrumSlotChannelElements(300, 200, 31, 17, resampled ? 60 : 0, resampled ? 60 : 0, order, mode,
+                                                oversampling, FFTB_LENGTH_POLICY_MIXED_RADIX);
                 for (uint32_t w = 1; w <= 300; w += 13)
                     for (uint32_t h = 1; h <= 200; h += 9)
                         for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
@@ -412,7 +415,7 @@ TEST(Plan, ASpectrumSlotHoldsTheKernelsSpectrumAtEveryFrameUpToTheMaximum)
                                     request.kernelSpan = span;
                                 }
                                 ASSERT_TRUE(makePlan(request, &plan, nullptr));
-                                EXPECT_LE(spectrumElements(plan), slot) << w << "x" << h << ", span " << span;
+                                EXPECT_LE(spectrumChannelElements(plan), slot) << w << "x" << h << ", span " << span;
                             }
             }
 }

@@ -236,9 +236,14 @@ TEST_P(RecipePasses, FollowThePlansRules)
                 r.spectrumPasses[2],
                 (Dispatch{{Pass::KernelResolveSpectrum, 0, false, false}, {a.paddedLength / 2 + 1, 3, 1}, false}));
         }
-        const uint32_t stored = resampled ? 3 * (a.spectrumLength / 2 + 1) * b.spectrumLength : 0u;
+        // Per channel: the stored spectrum (resampled mode), then the one at the frame's frequencies, then up to 256
+        // bytes.
+        const uint32_t stored = resampled ? (a.spectrumLength / 2 + 1) * b.spectrumLength : 0u;
         EXPECT_EQ(r.push.resolvedSpectrumStart, stored);
-        EXPECT_EQ(r.spectrumElements, stored + 3ull * (a.paddedLength / 2 + 1) * b.paddedLength);
+        const uint64_t channel = stored + uint64_t(a.paddedLength / 2 + 1) * b.paddedLength;
+        EXPECT_GE(r.spectrumChannelElements, channel);
+        EXPECT_LT(r.spectrumChannelElements, channel + 32);
+        EXPECT_EQ(r.spectrumChannelElements % 32, 0u);
 
         // The frame: pass 1 over pairs of the second axis's image lines, pass 2 over the first axis's half spectrum
         // and the three channels, pass 3 as pass 1, each view a layer; pass 4 at half resolution over 8 x 8 tiles of

@@ -232,7 +232,7 @@ typedef struct FftbBloomPlan_T* FftbBloomPlan;
 
 /** Device-lifetime settings. The device must be Vulkan 1.1 or newer, created with the
  *  shaderStorageImageWriteWithoutFormat feature and the VK_KHR_push_descriptor extension enabled (every pass pushes
- *  its descriptors into the command buffer: 21 at most, within the 32 maxPushDescriptors every device has);
+ *  its descriptors into the command buffer: 23 at most, within the 32 maxPushDescriptors every device has);
  *  fftbCreateContext returns FFTB_ERROR_UNSUPPORTED naming what is missing. */
 typedef struct FftbContextCreateInfo
 {
