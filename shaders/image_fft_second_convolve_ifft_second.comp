@@ -9,19 +9,29 @@
 
 // The line's Hadamard product with the kernel spectrum at frequency line k1, on the slots after the forward FFT: the
 // kernel spectrum at the frame's frequencies (exact mode's, or resampled mode's resolved once per kernel and plan,
-// kernel_resolve_spectrum.comp), [k1][k2] from element pc.resolvedSpectrumStart of the channel's binding, blended
-// toward the Dirac delta (sharpening t: (1 - t) K + t) and scaled by the inverse transforms' normalization.
+// kernel_resolve_spectrum.comp), [k1][k2] from element `line` = pc.resolvedSpectrumStart + k1 N2 of the channel's
+// binding `spectrum`, blended toward the Dirac delta (sharpening t: (1 - t) K + t) and scaled by the inverse
+// transforms' normalization. A macro, instantiated once per channel binding: the loop inside the channel's branch
+// issues its loads together, where a branch per element (kernelSpectrumAt) costs pass 2 a tenth of its time.
+#define FFTB_HADAMARD_PRODUCT(spectrum)                                                                                \
+    for (uint e = 0u; e < ELEMENTS; ++e)                                                                               \
+    {                                                                                                                  \
+        const uint k2 = fftFrequencyIndex(e);                                                                          \
+        if (k2 >= FFT_LENGTH)                                                                                          \
+            break;                                                                                                     \
+        const vec2 kernel = (1.0 - pc.sharpen) * spectrum[line + k2] + vec2(pc.sharpen, 0.0);                          \
+        fftPut(e, pc.inverseScale * cmul(fftGet(e), kernel));                                                          \
+    }
+
 void convolveLine(uint channel, uint k1)
 {
     const uint line = pc.resolvedSpectrumStart + k1 * FFT_LENGTH;
-    for (uint e = 0u; e < ELEMENTS; ++e)
-    {
-        const uint k2 = fftFrequencyIndex(e);
-        if (k2 >= FFT_LENGTH)
-            break;
-        const vec2 kernel = (1.0 - pc.sharpen) * kernelSpectrumAt(channel, line + k2) + vec2(pc.sharpen, 0.0);
-        fftPut(e, pc.inverseScale * cmul(fftGet(e), kernel));
-    }
+    if (channel == 0u)
+        FFTB_HADAMARD_PRODUCT(kernelSpectrumR)
+    else if (channel == 1u)
+        FFTB_HADAMARD_PRODUCT(kernelSpectrumG)
+    else
+        FFTB_HADAMARD_PRODUCT(kernelSpectrumB)
 }
 
 void main()
