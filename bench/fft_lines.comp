@@ -34,13 +34,13 @@ void main()
     const uint line = batchLine();
     const bool inBatch = line < lineCount; // no early return: every invocation reaches fftRun's barriers
     const uint start = line * FFT_LENGTH;
+    vec2 held[FFTB_MAX_ELEMENTS_PER_INVOCATION];
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
         const uint i = fftTimeIndex(e);
-        if (i >= FFT_LENGTH)
-            break;
-        fftPut(e, inBatch ? lines[start + i] : vec2(0.0));
+        held[e] = inBatch && i < FFT_LENGTH ? lines[start + i] : vec2(0.0);
     }
+    fftPutAll(held);
     fftRun(false);
     for (uint e = 0u; e < ELEMENTS; ++e)
     {

@@ -123,6 +123,17 @@ void fftPut(uint e, vec2 z)
         fftLine[e] = z;
 }
 
+// Slots 0 .. ELEMENTS - 1 from held[e], those of positions in the line (fftPut). The way a pass fills a line: it
+// loads every slot's element into `held` first, in a loop that neither stops at the line's end nor stores between
+// loads, so that all the loads are in flight together, then puts them. Loading and putting slot by slot waits for
+// each load in turn: the engine alone took 7-14 % longer (bench/results/load-first-h200.md).
+void fftPutAll(vec2 held[FFTB_MAX_ELEMENTS_PER_INVOCATION])
+{
+    for (uint e = 0u; e < ELEMENTS; ++e)
+        if (fftTimeIndex(e) < FFT_LENGTH)
+            fftPut(e, held[e]);
+}
+
 vec2 fftGet(uint e)
 {
     if (SPLIT_RADIX == 1u)

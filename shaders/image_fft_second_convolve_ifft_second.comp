@@ -42,15 +42,15 @@ void main()
     // Padding along the second axis is applied here: lines in the padding are zero or mirrors of stored lines. The
     // line's elements lie 32 bytes apart (intermediateIndex): the other lines of its block, read by the neighbouring
     // workgroups at about the same time, share their sectors in L2.
+    vec2 held[FFTB_MAX_ELEMENTS_PER_INVOCATION];
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
         const uint i = fftTimeIndex(e);
-        if (i >= FFT_LENGTH)
-            break;
-        const int v = paddedSource(i, pc.imageLength2, FFT_LENGTH, pc.mirrorSplit2);
+        const int v = i < FFT_LENGTH ? paddedSource(i, pc.imageLength2, FFT_LENGTH, pc.mirrorSplit2) : -1;
         const uint at = v < 0 ? 0u : intermediateIndex(channel, k1, halfLines, uint(v), pc.imageLength2);
-        fftPut(e, v < 0 ? vec2(0.0) : loadIntermediate(at));
+        held[e] = v < 0 ? vec2(0.0) : loadIntermediate(at);
     }
+    fftPutAll(held);
     fftRun(false);
     convolveLine(channel, k1);
     fftRun(true);

@@ -39,14 +39,14 @@ void main()
     const uint v1 = v0 + 1u;
     for (uint channel = 0u; channel < 3u; ++channel)
     {
+        vec2 held[FFTB_MAX_ELEMENTS_PER_INVOCATION];
         for (uint e = 0u; e < ELEMENTS; ++e)
         {
-            const uint i = fftTimeIndex(e);
-            if (i >= FFT_LENGTH)
-                break;
+            const uint i = min(fftTimeIndex(e), FFT_LENGTH - 1u); // past the line: put by no slot
             const float b = v1 < storedLines ? kernelTexel(i, v1, channel) : 0.0;
-            fftPut(e, vec2(kernelTexel(i, v0, channel), b));
+            held[e] = vec2(kernelTexel(i, v0, channel), b);
         }
+        fftPutAll(held);
         fftRun(false);
         storeHalfSpectra(channel, v0, storedLines);
         fftSync();

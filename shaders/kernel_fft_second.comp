@@ -14,13 +14,14 @@ void main()
     const uint channel = gl_WorkGroupID.y;
     const uint storedLines = min(pc.kernelLength2, pc.spectrumLength2);
     const uint halfLines = pc.spectrumLength1 / 2u + 1u;
+    vec2 held[FFTB_MAX_ELEMENTS_PER_INVOCATION];
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
         const uint i = fftTimeIndex(e);
-        if (i >= FFT_LENGTH)
-            break;
-        fftPut(e, i < storedLines ? loadIntermediate(intermediateIndex(channel, k1, halfLines, i, storedLines)) : vec2(0.0));
+        const uint at = intermediateIndex(channel, k1, halfLines, i, storedLines);
+        held[e] = i < storedLines ? loadIntermediate(at) : vec2(0.0);
     }
+    fftPutAll(held);
     fftRun(false);
     // Both phase terms index the twiddle tables exactly: exp(2 pi i m / S) = conj(table[m mod S]).
     const vec2 phase1 = anyTableTwiddle(pc.spectrumTwiddleOffset1, pc.spectrumLength1,

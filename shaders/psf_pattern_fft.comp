@@ -12,15 +12,15 @@ void main()
 {
     const uint k1 = gl_WorkGroupID.x;
     const uint n = FFT_LENGTH, middle = FFT_LENGTH / 2u;
+    vec2 held[FFTB_MAX_ELEMENTS_PER_INVOCATION];
     for (uint e = 0u; e < ELEMENTS; ++e)
     {
         const uint i = fftTimeIndex(e);
-        if (i >= FFT_LENGTH)
-            break;
         const bool inside = i >= pc.firstRow && i < pc.firstRow + pc.rows;
-        fftPut(e,
-               inside ? loadIntermediate(intermediateIndex(0u, k1, middle + 1u, i - pc.firstRow, pc.rows)) : vec2(0.0));
+        const uint at = intermediateIndex(0u, k1, middle + 1u, i - pc.firstRow, pc.rows);
+        held[e] = inside ? loadIntermediate(at) : vec2(0.0);
     }
+    fftPutAll(held);
     fftRun(false);
     // Columns N/2 .. N-1 come from k1 < N/2, column 0 from k1 = N/2 and columns 1 .. N/2 - 1 from the mirrors of
     // k1 = 1 .. N/2 - 1: each column is written once.

@@ -371,19 +371,21 @@ typedef struct FftbMemoryRequirements
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS */
     void* pNext;             /**< NULL */
     /** Device-local storage buffer per context, the frame's half spectrum, once per view (maxViews): 3 (N1/2 + 1) L2
-     *  x 8 bytes a view at worst over
-     *  padding and axis order (N a padded FFT length, L an image length, 1 the first axis), then, for resampled
-     *  spectra, the interpolation's taps of every frequency, (N2 + N1/2 + 2) x 48 bytes. Allocated by the context,
-     *  or supplied in an FftbScratchInfo. It holds every scaled kernel too (FftbBloomPlanCreateInfo::kernelSpan):
-     * their extent on the frame may not exceed maxKernelExtentWidth x maxKernelExtentHeight. */
+     *  x 8 bytes a view at worst over padding and axis order (N a padded FFT length, L an image length, 1 the first
+     *  axis). Allocated by the context, or supplied in an FftbScratchInfo. It holds every scaled kernel too
+     *  (FftbBloomPlanCreateInfo::kernelSpan): their extent on the frame may not exceed maxKernelExtentWidth x
+     *  maxKernelExtentHeight. */
     VkDeviceSize scratchBytes;
     /** Device-local, per kernel of the maximum kernel resolution and per axis order it is used with, exact mode: the
-     *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes. */
+     *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes, each channel's third rounded up
+     *  to 256 bytes (the channels are bound as three ranges: maxStorageBufferRange bounds one channel's, not the
+     *  whole). */
     VkDeviceSize exactSpectrumBytes;
     /** The same in resampled mode: the spectrum at 2 pow2ceil(K) per axis (the default and largest
      *  FftbKernelInfo::spectrumOversampling), 3 (S1/2 + 1) S2 x 8 bytes, then that spectrum resolved at the padded
      *  extent of the maximum frame with the maximum kernel extent, 3 (N1/2 + 1) N2 x 8 bytes (interpolated once per
-     *  kernel, plan extent and kernel scale, so pass 2 multiplies as in exact mode). */
+     *  kernel, plan extent and kernel scale, so pass 2 multiplies as in exact mode); per channel, the stored part
+     *  then the resolved one, rounded up to 256 bytes. */
     VkDeviceSize resampledSpectrumBytes;
     /** Host-visible, per kernel of the maximum kernel resolution: its texels, planar RGB fp32. */
     VkDeviceSize kernelTexelBytes;
