@@ -60,6 +60,12 @@ uint64_t resolvedSpectrumStart(const Plan& plan);
 /// kSpectrumChannelAlignment. The buffer holds 3 such ranges, R, G, B.
 uint64_t spectrumChannelElements(const Plan& plan);
 
+/// Bytes of a kernel spectrum buffer of three channel ranges of `channelElements` complex fp32 each.
+constexpr uint64_t spectrumBufferBytes(uint64_t channelElements)
+{
+    return 3 * channelElements * 8;
+}
+
 /// Worst cases, over padding, axis order, spectrum mode (resampled at kMaxSpectrumOversampling) and resolution (full,
 /// and half in resampled mode), of every frame up to `maxWidth` x `maxHeight` with every kernel up to
 /// `maxKernelWidth` x `maxKernelHeight`. Padded lengths grow with

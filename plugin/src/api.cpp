@@ -162,8 +162,8 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
                                             extents.kernelExtentWidth, extents.kernelExtentHeight, order,
                                             FFTB_SPECTRUM_MODE_RESAMPLED, fftb::kMaxSpectrumOversampling, lengths));
             requirements->scratchBytes = sizes.scratchBytes;
-            requirements->exactSpectrumBytes = 3 * sizes.spectrumChannelElements * 8;
-            requirements->resampledSpectrumBytes = 3 * resampled * 8;
+            requirements->exactSpectrumBytes = fftb::spectrumBufferBytes(sizes.spectrumChannelElements);
+            requirements->resampledSpectrumBytes = fftb::spectrumBufferBytes(resampled);
             requirements->kernelTexelBytes =
                 VkDeviceSize(3) * info->maxKernelResolutionWidth * info->maxKernelResolutionHeight * 4;
             requirements->twiddleBytes = VkDeviceSize(fftb::twiddleTables().totalElements) * 8;

@@ -55,7 +55,7 @@ void BloomPlan::describe(FftbNodeDescription* d) const
     d->scratch = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                   VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
     d->scratchBytes = recipe_.scratchBytes;
-    d->spectrumBytes = 3 * recipe_.spectrumChannelElements * 8;
+    d->spectrumBytes = spectrumBufferBytes(recipe_.spectrumChannelElements);
     d->borderWeightBytes = recipe_.borderWeightBytes;
     d->spectrumPassCount = kernel_.needsSpectrum(plan) ? uint32_t(recipe_.spectrumPasses.size()) : 0;
     d->borderWeightPassCount = needsBorderWeights(kernel_.serial()) ? uint32_t(recipe_.borderWeightPasses.size()) : 0;

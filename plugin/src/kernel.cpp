@@ -166,7 +166,7 @@ void Kernel::reserve(const Plan& plan)
             throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                           "kernel: its spectrum at this plan's frequencies needs " + std::to_string(needed * 8) +
                               " bytes per channel, past the device's maxStorageBufferRange"};
-        Buffer grown = device_->createBuffer(3 * needed * 8, false);
+        Buffer grown = device_->createBuffer(spectrumBufferBytes(needed), false);
         if (slot.buffer.buffer)
             retired_.push_back(slot.buffer);
         slot.buffer = grown;
@@ -174,7 +174,7 @@ void Kernel::reserve(const Plan& plan)
         slot.hold(Plan{});
     }
     if (!slot.buffer.buffer)
-        slot.buffer = device_->createBuffer(3 * slot.channelElements * 8, false);
+        slot.buffer = device_->createBuffer(spectrumBufferBytes(slot.channelElements), false);
 }
 
 Kernel::Binding Kernel::bind(const Plan& plan)
