@@ -66,8 +66,21 @@ uint borderWeightIndex(uint channel, uint u, uint v)
     return (channel * pc.imageLength2 + v) * pc.imageLength1 + u;
 }
 
+// Whether the kernel lies wholly inside the frame around texel (u, v), so that its border weight is the kernel's
+// mass, 1 (normalized per channel), and pass 3 reads none: at the kernel's own texels (scale 1, exact or resampled)
+// it reaches no farther than the padding's width N - L (plugin/plan/plan.h, paddedLength: N >= L + floor(K / 2)), so
+// texels at least that far from every edge qualify. A scaled kernel's resampled spectrum has tails past its extent:
+// every texel reads its weight.
+bool kernelInsideFrame(uint u, uint v)
+{
+    const uint margin1 = pc.paddedLength1 - pc.imageLength1, margin2 = pc.paddedLength2 - pc.imageLength2;
+    return pc.kernelScale == 1.0 && u >= margin1 && u + margin1 < pc.imageLength1 && v >= margin2 &&
+           v + margin2 < pc.imageLength2;
+}
+
 // Texel (u, v) of the result from its bloom: into the border weights (FFTB_GPU_BORDER_WEIGHTS_WRITE), or normalized
-// by them (the sharpened kernel's mass inside the frame, (1 - t) w + t, at least FFTB_MIN_BORDER_WEIGHT), tinted and
+// by them (the sharpened kernel's mass inside the frame, (1 - t) w + t, at least FFTB_MIN_BORDER_WEIGHT; 1 where the
+// kernel lies inside the frame), tinted and
 // composited into the output; at half resolution, tinted into the scratch for pass 4 instead.
 void writeTexel(uint u, uint v, vec3 bloom)
 {
@@ -78,7 +91,7 @@ void writeTexel(uint u, uint v, vec3 bloom)
         borderWeights[borderWeightIndex(2u, u, v)] = bloom.b;
         return;
     }
-    if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_DIVIDE)
+    if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_DIVIDE && !kernelInsideFrame(u, v))
     {
         const vec3 w = vec3(borderWeights[borderWeightIndex(0u, u, v)], borderWeights[borderWeightIndex(1u, u, v)],
                             borderWeights[borderWeightIndex(2u, u, v)]);
