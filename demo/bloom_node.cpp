@@ -107,13 +107,6 @@ KernelKey kernelKeyOf(const Settings& s, float exposure)
     return key;
 }
 
-KernelSpan appliedSpan(const Settings& settings, const KernelKey& applied)
-{
-    if (applied.bloom.spectrum != FFTB_SPECTRUM_MODE_RESAMPLED)
-        return {};
-    return settings.bloom.kernelSpan;
-}
-
 Texels makeKernel(const KernelKey& key)
 {
     const KernelSettings& k = key.kernel;

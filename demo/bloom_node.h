@@ -43,15 +43,12 @@ struct KernelKey
 /// The kernel settings of `s`; `exposure` (stops) is the display's, which the eye mode's pupil follows.
 KernelKey kernelKeyOf(const Settings& s, float exposure);
 
-/// The kernel span the plugin is given: the settings', native for an exact-mode kernel (which cannot be scaled).
-KernelSpan appliedSpan(const Settings& settings, const KernelKey& applied);
-
 /// The plan-lifetime part of the settings and the frame's extent: a change means a new fftbloom::BloomPlan. A new
 /// kernel means one too (the plan is made with it).
 struct PlanKey
 {
     uint32_t width = 0, height = 0;
-    /// read for its plan-lifetime values (planInfoOf), the kernel span as given to the plugin (appliedSpan)
+    /// read for its plan-lifetime values (planInfoOf)
     BloomSettings bloom;
     bool operator==(const PlanKey& o) const
     {

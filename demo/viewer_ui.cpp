@@ -304,8 +304,6 @@ void Panel::drawBloomPanel(Settings& e)
         if (e.bloom.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.bloom.prefilter.clamp == 0.0f)
             ImGui::TextDisabled("fp16: set a clamp beside extreme highlights");
         enumCombo("Resolution", &e.bloom.resolution, kResolutionNames);
-        if (e.bloom.resolution == FFTB_BLOOM_RESOLUTION_HALF && e.bloom.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-            ImGui::TextDisabled("half resolution needs the resampled spectrum");
         drawPlan();
     }
 }
@@ -469,8 +467,6 @@ void Panel::drawKernelSpan(Settings& e)
     else if (e.bloom.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
         ImGui::SliderFloat("Of diagonal", &e.bloom.kernelSpan.value, 0.001f, float(FFTB_MAX_KERNEL_LENGTH / diagonal),
                            "%.3f", flags);
-    if (!e.bloom.kernelSpan.native() && appliedSpan(e, nodes_[editB_ ? 1 : 0].applied).native())
-        ImGui::TextDisabled("the exact spectrum is not scaled: native");
 }
 
 void Panel::drawPlan()

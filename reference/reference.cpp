@@ -449,6 +449,55 @@ Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter)
     return out;
 }
 
+Texels referenceScaledKernel(const Texels& kernel, double sigma, int width, int height)
+{
+    if (kernel.components < 3 || !(sigma > 0.0) || width < 1 || height < 1)
+        throw HostError("reference: a scaled kernel needs 3 components, sigma > 0 and a non-empty extent");
+    // weights[d * K + x]: the share of source texel x that lands on placed texel d, each column summing to 1.
+    const auto weightsOf = [sigma](int sourceLength, int placedLength)
+    {
+        const double reach = std::max(sigma, 1.0);
+        std::vector<double> weights(std::size_t(placedLength) * sourceLength, 0.0);
+        for (int x = 0; x < sourceLength; ++x)
+        {
+            const double q = sigma * (x - sourceLength / 2);
+            double sum = 0.0;
+            for (int d = 0; d < placedLength; ++d)
+            {
+                const double w = std::max(0.0, 1.0 - std::abs(d - placedLength / 2 - q) / reach);
+                weights[std::size_t(d) * sourceLength + x] = w;
+                sum += w;
+            }
+            for (int d = 0; d < placedLength && sum > 0.0; ++d)
+                weights[std::size_t(d) * sourceLength + x] /= sum;
+        }
+        return weights;
+    };
+    const std::vector<double> wx = weightsOf(kernel.width, width), wy = weightsOf(kernel.height, height);
+    Texels out(width, height, 3);
+    std::vector<double> rows(std::size_t(kernel.height) * width); // x scaled, y not yet
+    for (int c = 0; c < 3; ++c)
+    {
+        for (int y = 0; y < kernel.height; ++y)
+            for (int d = 0; d < width; ++d)
+            {
+                double sum = 0.0;
+                for (int x = 0; x < kernel.width; ++x)
+                    sum += wx[std::size_t(d) * kernel.width + x] * kernel.at(x, y, c);
+                rows[std::size_t(y) * width + d] = sum;
+            }
+        for (int e = 0; e < height; ++e)
+            for (int d = 0; d < width; ++d)
+            {
+                double sum = 0.0;
+                for (int y = 0; y < kernel.height; ++y)
+                    sum += wy[std::size_t(e) * kernel.height + y] * rows[std::size_t(y) * width + d];
+                out.at(d, e, c) = float(sum);
+            }
+    }
+    return out;
+}
+
 Texels referenceDownsample(const Texels& frame)
 {
     if (frame.components < 3)

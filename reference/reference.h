@@ -66,6 +66,13 @@ Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, c
 /// indicator, a frame of ones. Both have the same extent and 3 or more components; the result has 3.
 Texels referenceNormalized(const Texels& bloom, const Texels& weights);
 
+/// The kernel scaled in space by sigma to `width` x `height` texels (exact mode's kernel scale, plugin/plan/plan.h,
+/// "Kernel scale in space"), in double precision: per axis, source texel x (K texels, centre c = K / 2) at offset
+/// q = sigma (x - c) weights offset d, -c' <= d < P - c' (c' = P / 2), by max(0, 1 - |d - q| / s), s = max(sigma, 1),
+/// divided by the sum of those weights over every such d; the axes apply one after the other. `kernel` has 3 or more
+/// components; the result has 3, centre texel (width / 2, height / 2).
+Texels referenceScaledKernel(const Texels& kernel, double sigma, int width, int height);
+
 /// Half resolution's downsampling (FFTB_BLOOM_RESOLUTION_HALF): ceil(W / 2) x ceil(H / 2) texels, texel (x, y) the
 /// mean of R, G, B over frame texels (2x, 2y), (2x + 1, 2y), (2x, 2y + 1), (2x + 1, 2y + 1), a position past the
 /// frame's last column or row replaced by the last. `frame` has 3 or more components; the result has 3.

@@ -67,15 +67,15 @@ uint borderWeightIndex(uint channel, uint u, uint v)
 }
 
 // Whether the kernel lies wholly inside the frame around texel (u, v), so that its border weight is the kernel's
-// mass, 1 (normalized per channel), and pass 3 reads none: at the kernel's own texels (scale 1, exact or resampled)
-// it reaches no farther than the padding's width N - L (plugin/plan/plan.h, paddedLength: N >= L + floor(K / 2)), so
-// texels at least that far from every edge qualify. A scaled kernel's resampled spectrum has tails past its extent:
-// every texel reads its weight.
+// mass, 1 (normalized per channel), and pass 3 reads none. In exact mode (scaled in space or not) and at scale 1 the
+// kernel reaches no farther than the padding's width N - L (plugin/plan/plan.h, paddedLength: N >= L + floor(K' / 2)),
+// so texels at least that far from every edge qualify. A scaled kernel's resampled spectrum has tails past its
+// extent: every texel reads its weight.
 bool kernelInsideFrame(uint u, uint v)
 {
     const uint margin1 = pc.paddedLength1 - pc.imageLength1, margin2 = pc.paddedLength2 - pc.imageLength2;
-    return pc.kernelScale == 1.0 && u >= margin1 && u + margin1 < pc.imageLength1 && v >= margin2 &&
-           v + margin2 < pc.imageLength2;
+    const bool compact = (pc.flags & FFTB_GPU_FLAG_RESAMPLED) == 0u || pc.kernelScale == 1.0;
+    return compact && u >= margin1 && u + margin1 < pc.imageLength1 && v >= margin2 && v + margin2 < pc.imageLength2;
 }
 
 // Texel (u, v) of the result from its bloom: into the border weights (FFTB_GPU_BORDER_WEIGHTS_WRITE), or normalized

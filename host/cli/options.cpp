@@ -376,11 +376,6 @@ std::optional<int> applySettings(const std::vector<SettingOption>& options, CliO
         return usage("--interpolation-width " + std::to_string(settings.interpolationWidth) + ": " +
                      std::string(settingName(settings.interpolation, kInterpolationNames)) + " interpolation has " +
                      std::to_string(fixedWidth) + " taps");
-    if (!settings.kernelSpan.native() && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-        return usage("--kernel-span " + kernelSpanText(settings.kernelSpan) +
-                     ": a kernel span other than native needs --spectrum resampled");
-    if (settings.resolution == FFTB_BLOOM_RESOLUTION_HALF && settings.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-        return usage("--resolution half: needs --spectrum resampled (the kernel at half its extent)");
     if (o.kernel.animate && (o.kernel.sizeTexels < 64 || o.kernel.sizeTexels > 2048))
         return usage("--animate: the kernel is made on the GPU at --kernel-size, a power of two in 64..2048, not " +
                      std::to_string(o.kernel.sizeTexels));

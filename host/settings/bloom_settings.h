@@ -32,7 +32,7 @@ struct BloomSettings
 {
     FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
-    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
+    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_EXACT;
     FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< used in resampled mode only
     uint32_t interpolationWidth = 0;    ///< taps per axis, FftbKernelInfo::interpolationWidth; 0: the interpolation's
     uint32_t spectrumOversampling = 0;  ///< FftbKernelInfo::spectrumOversampling, 1 or 2; 0: 2
@@ -48,7 +48,7 @@ struct BloomSettings
     KernelSpan kernelSpan;                       ///< how large the kernel appears on the frame; native by default
     /// how the passes store the frame's spectrum; fp16 is for frames without extreme highlights (FftbStoragePrecision)
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
-    /// the resolution the bloom is convolved at; half needs the resampled spectrum (FftbBloomResolution)
+    /// the resolution the bloom is convolved at (FftbBloomResolution)
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
     /// When set, each frame's kernel is made on the GPU from this aperture first (fftbCmdGenerateKernel): the kernel
     /// texels given to the runner then fix its size only (K x K, K a power of two in 64..2048).

@@ -22,8 +22,8 @@ inline constexpr SettingName<FftbPadding> kPaddingNames[] = {
     {"zero-normalized", FFTB_PADDING_ZERO_NORMALIZED}, {"zero", FFTB_PADDING_ZERO}, {"mirror", FFTB_PADDING_MIRROR}};
 inline constexpr SettingName<FftbAxisOrder> kAxisOrderNames[] = {
     {"auto", FFTB_AXIS_ORDER_AUTO}, {"x", FFTB_AXIS_ORDER_X_FIRST}, {"y", FFTB_AXIS_ORDER_Y_FIRST}};
-inline constexpr SettingName<FftbSpectrumMode> kSpectrumModeNames[] = {{"resampled", FFTB_SPECTRUM_MODE_RESAMPLED},
-                                                                       {"exact", FFTB_SPECTRUM_MODE_EXACT}};
+inline constexpr SettingName<FftbSpectrumMode> kSpectrumModeNames[] = {{"exact", FFTB_SPECTRUM_MODE_EXACT},
+                                                                       {"resampled", FFTB_SPECTRUM_MODE_RESAMPLED}};
 inline constexpr SettingName<FftbSpectrumInterpolation> kInterpolationNames[] = {
     {"es", FFTB_SPECTRUM_INTERPOLATION_ES},
     {"cubic", FFTB_SPECTRUM_INTERPOLATION_CUBIC},

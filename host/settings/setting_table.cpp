@@ -210,9 +210,10 @@ const SettingEntry kSettings[] = {
     {"axis", "auto|x|y", "axis of the real-packed first pass: auto (cost model), x or y", SettingScope::Always, false,
      [](T t, B& b, K&, R r) { return named(t, kAxisOrderNames, &b.axisOrder, r); },
      [](const B& b, const K&) { return std::string(settingName(b.axisOrder, kAxisOrderNames)); }},
-    {"spectrum", "resampled|exact",
-     "resampled: one kernel spectrum interpolated at each frame's frequencies, for any frame size and kernel span; "
-     "exact: one spectrum per frame size",
+    {"spectrum", "exact|resampled",
+     "exact: the kernel, scaled in space to its extent on the frame, transformed per frame size (no ringing at any "
+     "kernel span); resampled: one kernel spectrum interpolated at each frame's frequencies (rings when the kernel "
+     "is scaled or at half resolution)",
      SettingScope::Always, false, [](T t, B& b, K&, R r) { return named(t, kSpectrumModeNames, &b.spectrum, r); },
      [](const B& b, const K&) { return std::string(settingName(b.spectrum, kSpectrumModeNames)); }},
     {"spectrum-interpolation", "es|cubic|linear",
@@ -249,8 +250,7 @@ const SettingEntry kSettings[] = {
      [](const B& b, const K&) { return std::string(settingName(b.storage, kStoragePrecisionNames)); }},
     {"resolution", "full|half",
      "resolution the bloom is convolved at: full, or half (the frame downsampled 2x per axis and the bloom "
-     "upsampled: about a quarter of the FFT work, detail finer than 2 pixels lost; needs spectrum resampled; "
-     "docs/integration.md)",
+     "upsampled: about a quarter of the FFT work, detail finer than 2 pixels lost; docs/integration.md)",
      SettingScope::Always, false, [](T t, B& b, K&, R r) { return named(t, kResolutionNames, &b.resolution, r); },
      [](const B& b, const K&) { return std::string(settingName(b.resolution, kResolutionNames)); }},
     {"kernel-size", "N",

@@ -104,6 +104,11 @@ double fftCost(double lines, uint32_t length)
 
 } // namespace
 
+uint32_t placedKernelLength(const Plan& plan, const AxisPlan& axis)
+{
+    return plan.spectrum == FFTB_SPECTRUM_MODE_EXACT ? axis.scaledKernelLength : axis.kernelLength;
+}
+
 double costOf(const AxisPlan& first, const AxisPlan& second)
 {
     // Pass 1 and 3 transform pairs of image lines along the first axis; pass 2 transforms each half-spectrum
@@ -146,13 +151,9 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
             return fail("kernel span: unknown unit");
         if (!(request.kernelSpan > 0.0f) || !std::isfinite(request.kernelSpan))
             return fail("kernel span: " + std::to_string(request.kernelSpan) + " is not finite and > 0");
-        if (request.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-            return fail("kernel span: needs the resampled spectrum mode");
         span = spanPixels(request.kernelSpanUnit, request.kernelSpan, request.imageWidth, request.imageHeight);
     }
     const bool half = request.halfResolution;
-    if (half && request.spectrum == FFTB_SPECTRUM_MODE_EXACT)
-        return fail("half resolution: needs the resampled spectrum mode (the kernel at half its extent)");
     const uint32_t scaledWidth = scaledKernelLength(request.kernelWidth, larger, span);
     const uint32_t scaledHeight = scaledKernelLength(request.kernelHeight, larger, span);
     if (scaledWidth > FFTB_MAX_KERNEL_LENGTH || scaledHeight > FFTB_MAX_KERNEL_LENGTH)

@@ -27,6 +27,13 @@ double spanPixels(FftbKernelSpanUnit unit, float span, uint32_t imageWidth, uint
 /// ceil(span) along the larger axis; K itself for span 0 (native) or any span not > 0. Saturates at UINT32_MAX.
 uint32_t scaledKernelLength(uint32_t kernelLength, uint32_t largerKernelLength, double span);
 
+/// Kernel scale in space (exact mode): the kernel of K texels per axis, centre c = K / 2, scaled by sigma to P = K'
+/// texels, centre c' = P / 2. Source texel x sits at frame offset q = sigma (x - c) and spreads over the offsets
+/// -c' <= d < P - c' by the tent max(0, 1 - |d - q| / s), s = max(sigma, 1), normalized to unit sum over those d:
+/// linear interpolation when magnified, linear splatting when minified, the identity at sigma = 1; non-negative, so
+/// a scaled kernel has no ringing, and mass-preserving (shaders/kernel_fft_first.comp, tentWeight;
+/// reference/reference.h, referenceScaledKernel).
+
 /// What one bloom needs to be planned. Extents in texels.
 struct PlanRequest
 {
@@ -38,15 +45,14 @@ struct PlanRequest
     FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     FftbLengthPolicy lengths = FFTB_LENGTH_POLICY_MIXED_RADIX;
-    /// How large the kernel appears (FftbBloomPlanCreateInfo's fields): native by default; any other unit needs
-    /// FFTB_SPECTRUM_MODE_RESAMPLED
+    /// How large the kernel appears (FftbBloomPlanCreateInfo's fields): native by default. Resampled mode scales
+    /// the kernel's spectrum, exact mode the kernel itself, in space (see "Kernel scale in space" above)
     FftbKernelSpanUnit kernelSpanUnit = FFTB_KERNEL_SPAN_NATIVE;
     float kernelSpan = 0.0f;
     /// Resampled mode: the stored spectrum is oversampling * pow2Ceil(K) long per axis, 1 .. kMaxSpectrumOversampling.
     uint32_t spectrumOversampling = kDefaultSpectrumOversampling;
     /// Half-resolution bloom (FFTB_BLOOM_RESOLUTION_HALF): the passes convolve the frame downsampled 2x per axis,
-    /// ceil(W / 2) x ceil(H / 2) texels, with the kernel at half its extent (span / 2); needs
-    /// FFTB_SPECTRUM_MODE_RESAMPLED.
+    /// ceil(W / 2) x ceil(H / 2) texels, with the kernel at half its extent (span / 2).
     bool halfResolution = false;
     bool operator==(const PlanRequest&) const = default;
 };
@@ -90,6 +96,11 @@ struct Plan
     uint32_t halfSpectrumLines() const { return first.paddedLength / 2 + 1; }
     bool operator==(const Plan&) const = default;
 };
+
+/// The kernel texels along `axis` of `plan` that the spectrum passes place in the spectrum extent: the kernel's
+/// extent on the frame K' in exact mode (the kernel scaled in space), its resolution K in resampled mode (its
+/// spectrum is scaled instead).
+uint32_t placedKernelLength(const Plan& plan, const AxisPlan& axis);
 
 /// The cheapest padded length N (by fftLengthCost) that keeps circular wrap-around out of the image:
 /// zero padding needs N >= L + max(c, K - 1 - c) = L + floor(K / 2), the padding serving as both margins;

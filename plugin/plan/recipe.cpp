@@ -72,21 +72,12 @@ bool checkPlanFields(const FftbBloomPlanCreateInfo& info, const Extents& max, co
         return refuse(refusal, invalid, "storagePrecision: unknown value");
     if (info.resolution > FFTB_BLOOM_RESOLUTION_HALF)
         return refuse(refusal, invalid, "resolution: unknown value");
-    const bool exact = kernel.mode == FFTB_SPECTRUM_MODE_EXACT;
-    if (info.resolution == FFTB_BLOOM_RESOLUTION_HALF && exact)
-        return refuse(refusal, invalid,
-                      "resolution: FFTB_BLOOM_RESOLUTION_HALF needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this "
-                      "one is exact");
     if (info.kernelSpanUnit > FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
         return refuse(refusal, invalid, "kernelSpanUnit: unknown value");
     if (info.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE)
         return true;
     if (!(info.kernelSpan > 0.0f) || !std::isfinite(info.kernelSpan))
         return refuse(refusal, invalid, "kernelSpan: must be finite and > 0");
-    if (exact)
-        return refuse(refusal, invalid,
-                      "kernelSpanUnit: a kernel span needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED; this one is "
-                      "exact");
     return true;
 }
 
@@ -242,7 +233,8 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
     const AxisPlan& a = r.plan.first;
     const AxisPlan& b = r.plan.second;
     r.spectrumPasses = {
-        {{Pass::KernelFftFirst, a.spectrumLength}, {(std::min(b.kernelLength, b.spectrumLength) + 1) / 2, 1, 1}},
+        {{Pass::KernelFftFirst, a.spectrumLength},
+         {(std::min(placedKernelLength(r.plan, b), b.spectrumLength) + 1) / 2, 1, 1}},
         {{Pass::KernelFftSecond, b.spectrumLength}, {a.spectrumLength / 2 + 1, 3, 1}},
     };
     if (r.plan.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED)
@@ -300,6 +292,21 @@ FftbPushConstants bloomPushConstants(const Recipe& recipe, const FftbBloomInfo& 
     push.tintRed = white ? 1.0f : info.tint[0];
     push.tintGreen = white ? 1.0f : info.tint[1];
     push.tintBlue = white ? 1.0f : info.tint[2];
+    return push;
+}
+
+FftbPushConstants spectrumPushConstants(const Recipe& recipe)
+{
+    // The spectrum passes transform the kernel: its texels are their image, the placed kernel (scaled in space in
+    // exact mode) their kernel, centred at its middle texel.
+    const Plan& plan = recipe.plan;
+    FftbPushConstants push = recipe.push;
+    push.imageLength1 = plan.first.kernelLength;
+    push.imageLength2 = plan.second.kernelLength;
+    push.kernelLength1 = placedKernelLength(plan, plan.first);
+    push.kernelLength2 = placedKernelLength(plan, plan.second);
+    push.kernelCentre1 = push.kernelLength1 / 2;
+    push.kernelCentre2 = push.kernelLength2 / 2;
     return push;
 }
 

@@ -147,6 +147,10 @@ std::string checkBloomValues(const FftbBloomInfo& info);
 /// The push constants of a bloom with `info` (checked by checkBloomValues): the recipe's, with its per-frame values.
 FftbPushConstants bloomPushConstants(const Recipe& recipe, const FftbBloomInfo& info);
 
+/// The push constants of the kernel spectrum's passes: the recipe's, with the kernel's resolution as the image lengths
+/// and the placed kernel (placedKernelLength, centre at half of it) as the kernel lengths and centres.
+FftbPushConstants spectrumPushConstants(const Recipe& recipe);
+
 /// The push constants of the border weights' passes: the recipe's, writing the weights of the unsharpened kernel.
 FftbPushConstants borderWeightPushConstants(const Recipe& recipe);
 

@@ -27,7 +27,7 @@ namespace
 /// intermediate: always fp32, whatever the plan's storage precision.
 uint64_t kernelTransformElements(const Plan& plan)
 {
-    const uint64_t kernelLines = std::min(plan.second.kernelLength, plan.second.spectrumLength);
+    const uint64_t kernelLines = std::min(placedKernelLength(plan, plan.second), plan.second.spectrumLength);
     return uint64_t(3) * intermediateBlocks(plan.first.spectrumLength / 2 + 1) * FFTB_INTERMEDIATE_BLOCK_LINES *
            kernelLines;
 }

@@ -156,10 +156,6 @@ void Kernel::reserve(const Plan& plan)
     std::lock_guard lock(mutex_);
     Slot& slot = slots_[slotOf(plan)];
     const uint64_t needed = spectrumChannelElements(plan);
-    if (needed > slot.channelElements && mode_ == FFTB_SPECTRUM_MODE_EXACT)
-        throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                      "kernel: its exact-mode spectrum was sized for smaller frames (the maximum extent of the "
-                      "context it was created with); create it with this context"};
     if (needed > slot.channelElements)
     {
         if (needed * 8 > device_->properties.limits.maxStorageBufferRange)

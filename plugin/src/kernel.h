@@ -38,10 +38,9 @@ class Kernel
     Kernel(const Kernel&) = delete;
     Kernel& operator=(const Kernel&) = delete;
 
-    /// A plan of `plan` is made: allocates the spectrum slot of its axis order if it has none. A resampled kernel's
-    /// slot grows for a plan that needs more (a context resized to larger extents; the smaller buffer is kept until
-    /// the kernel is destroyed, for command buffers still pending). Throws FFTB_ERROR_DEVICE_LIMIT when an exact-mode
-    /// spectrum is larger than the slot (a kernel used with frames larger than it was made for), or a slot would pass
+    /// A plan of `plan` is made: allocates the spectrum slot of its axis order if it has none. The slot grows for a
+    /// plan that needs more (a context resized to larger extents; the smaller buffer is kept until the kernel is
+    /// destroyed, for command buffers still pending). Throws FFTB_ERROR_DEVICE_LIMIT when a slot would pass
     /// maxStorageBufferRange per channel.
     void reserve(const Plan& plan);
     /// The buffers a bloom planned as `plan` binds (reserve()d): the planar texels and the spectrum slot of its axis

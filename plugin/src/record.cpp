@@ -155,7 +155,7 @@ void BloomPlan::cmdPrepareKernel(VkCommandBuffer cb)
     const Kernel::Binding kernel = kernel_.bind(recipe_.plan);
     device.cmdBeginLabel(cb, "fftbloom: kernel spectrum");
     device.cmdComputeBarrier(cb); // after earlier compute use of the scratch and the kernel
-    record(cb, spectrumPasses_, resources(kernel), recipe_.push, [] {});
+    record(cb, spectrumPasses_, resources(kernel), spectrumPushConstants(recipe_), [] {});
     device.cmdComputeBarrier(cb);
     device.cmdEndLabel(cb);
 }
@@ -200,7 +200,7 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     writeTimestamp();
     if (kernel.computeSpectrum)
     {
-        record(cb, spectrumPasses_, r, recipe_.push, [] {});
+        record(cb, spectrumPasses_, r, spectrumPushConstants(recipe_), [] {});
         device.cmdComputeBarrier(cb);
     }
     if (needsBorderWeights(kernel.serial))

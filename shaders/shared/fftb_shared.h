@@ -121,13 +121,14 @@
 struct FftbPushConstants
 {
     FFTB_UINT imageLength1;  // L1: texels along the first axis of the image transformed (at half resolution the
-                             // downsampled frame's)
+                             // downsampled frame's; in the kernel spectrum's passes the kernel's resolution)
     FFTB_UINT imageLength2;  // L2: along the second axis
     FFTB_UINT paddedLength1; // N1
     FFTB_UINT paddedLength2; // N2
     FFTB_UINT mirrorSplit1;  // see AxisPlan::mirrorSplit
     FFTB_UINT mirrorSplit2;
-    FFTB_UINT kernelLength1;          // K1: kernel texels along the first axis
+    FFTB_UINT kernelLength1;          // K1: kernel texels along the first axis (the spectrum passes: the placed
+                                      // kernel's, plugin/plan/plan.h placedKernelLength)
     FFTB_UINT kernelLength2;          // K2
     FFTB_UINT kernelCentre1;          // c1 = K1 / 2
     FFTB_UINT kernelCentre2;          // c2 = K2 / 2

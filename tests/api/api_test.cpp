@@ -1255,7 +1255,7 @@ TEST_F(ApiTest, CmdBloomRejectsABadPrefilterNamingTheField)
 // default is safe (docs/integration.md, "Per-frame settings").
 static_assert(FFTB_PADDING_ZERO_NORMALIZED == 0 && FFTB_AXIS_ORDER_AUTO == 0 && FFTB_OUTPUT_MODE_COMPOSITE == 0 &&
                   FFTB_KERNEL_SPAN_NATIVE == 0 && FFTB_STORAGE_PRECISION_FLOAT32 == 0 &&
-                  FFTB_SPECTRUM_MODE_RESAMPLED == 0 && FFTB_SPECTRUM_INTERPOLATION_ES == 0 &&
+                  FFTB_SPECTRUM_MODE_EXACT == 0 && FFTB_SPECTRUM_INTERPOLATION_ES == 0 &&
                   FFTB_LENGTH_POLICY_MIXED_RADIX == 0 && FFTB_BLOOM_RESOLUTION_FULL == 0,
               "the defaults the header documents are the zero values");
 
@@ -1867,18 +1867,22 @@ TEST_F(ApiTest, CreateBloomPlanChecksTheKernelScaleNamingTheField)
     EXPECT_NE(plan(info), nullptr);
     EXPECT_TRUE(messages_.empty());
 
-    FftbKernelInfo exact = kernel(8, 4);
-    exact.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
-    ASSERT_EQ(createKernel(exact), FFTB_SUCCESS);
-    info = validPlanInfo();
-    info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
-    info.kernelSpan = 8.0f;
-    EXPECT_EQ(createPlan(info, &bloomPlan), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "FFTB_SPECTRUM_MODE_RESAMPLED");
+    // Both spectrum modes scale (exact mode in space).
+    for (const FftbSpectrumMode mode : {FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_MODE_RESAMPLED})
+    {
+        FftbKernelInfo k = kernel(8, 4);
+        k.spectrumMode = mode;
+        ASSERT_EQ(createKernel(k), FFTB_SUCCESS);
+        info = validPlanInfo();
+        info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+        info.kernelSpan = 8.0f;
+        EXPECT_NE(plan(info), nullptr) << mode;
+        EXPECT_TRUE(messages_.empty());
+    }
 }
 
 // FFTB_BLOOM_RESOLUTION_HALF plans the downsampled frame with the kernel at half its extent, adds the upsampling pass,
-// and is refused naming the field for an exact kernel or an unknown value.
+// in both spectrum modes, and an unknown value is refused naming the field.
 TEST_F(ApiTest, HalfResolutionPlansTheDownsampledFrameOrIsRefusedNamingTheField)
 {
     createContext();
@@ -1917,14 +1921,13 @@ TEST_F(ApiTest, HalfResolutionPlansTheDownsampledFrameOrIsRefusedNamingTheField)
     EXPECT_EQ(createPlan(info, &refused), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "resolution");
 
-    FftbKernelInfo exact = kernel(8, 4);
-    exact.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
-    ASSERT_EQ(createKernel(exact), FFTB_SUCCESS);
+    FftbKernelInfo resampled = kernel(8, 4);
+    resampled.spectrumMode = FFTB_SPECTRUM_MODE_RESAMPLED;
+    ASSERT_EQ(createKernel(resampled), FFTB_SUCCESS);
     info = validPlanInfo();
     info.resolution = FFTB_BLOOM_RESOLUTION_HALF;
-    EXPECT_EQ(createPlan(info, &refused), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "resolution: FFTB_BLOOM_RESOLUTION_HALF needs a kernel in "
-                                                  "FFTB_SPECTRUM_MODE_RESAMPLED");
+    EXPECT_NE(plan(info), nullptr);
+    EXPECT_TRUE(messages_.empty());
 }
 
 TEST_F(ApiTest, DescribeNodeReportsThePaddingOfTheScaledKernel)

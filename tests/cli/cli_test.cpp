@@ -285,7 +285,7 @@ TEST_F(CliTest, SpectrumInterpolationPicksTheFilterItsWidthAndTheOversampling)
     writeInput();
     const auto bloomWith = [this](const std::string& name, const std::string& options)
     {
-        const CliResult r = bloom(file("in.exr"), file(name), "--output bloom " + options);
+        const CliResult r = bloom(file("in.exr"), file(name), "--output bloom --spectrum resampled " + options);
         EXPECT_EQ(r.code, 0) << r.err;
         // The pixels: the files differ anyway, in the settings they record (provenance).
         return channel(readImage(file(name).string()), "R").values;
@@ -551,26 +551,24 @@ TEST_F(CliTest, KernelExtentOtherThanPixelsFractionOrNativeIsUsageError)
     expectRefused(r, before, "--kernel-span", "more than 4096 pixels");
 }
 
-TEST_F(CliTest, KernelExtentNeedsTheResampledSpectrum)
+TEST_F(CliTest, KernelExtentScalesInBothSpectrumModes)
 {
     writeInput();
-    const auto before = listing();
-    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-span 12px");
-    expectRefused(r, before, "--kernel-span", "--spectrum resampled");
-    EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(bloom(file("in.exr"), file("out.exr"), "--spectrum exact --kernel-span native").code, 0);
+    for (const char* mode : {"exact", "resampled"})
+        EXPECT_EQ(bloom(file("in.exr"), file("out.exr"),
+                        std::string("--overwrite --spectrum ") + mode + " --kernel-span 12px")
+                      .code,
+                  0)
+            << mode;
 }
 
-TEST_F(CliTest, HalfResolutionNeedsTheResampledSpectrumAndChangesTheBloom)
+TEST_F(CliTest, HalfResolutionIsRefusedOnlyForAnUnknownValueAndChangesTheBloom)
 {
     writeInput("in.exr", PixelType::Float);
     const auto before = listing();
-    for (const char* bad : {"--resolution quarter", "--resolution half --spectrum exact"})
-    {
-        const CliResult r = bloom(file("in.exr"), file("out.exr"), bad);
-        expectRefused(r, before, "--resolution", "");
-        EXPECT_EQ(r.code, 2) << bad;
-    }
+    const CliResult quarter = bloom(file("in.exr"), file("out.exr"), "--resolution quarter");
+    expectRefused(quarter, before, "--resolution", "");
+    EXPECT_EQ(quarter.code, 2);
     ASSERT_EQ(bloom(file("in.exr"), file("full.exr"), "--resolution full").code, 0);
     ASSERT_EQ(bloom(file("in.exr"), file("default.exr")).code, 0);
     const CliResult r = bloom(file("in.exr"), file("half.exr"), "--resolution half");

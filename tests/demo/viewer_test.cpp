@@ -246,7 +246,7 @@ TEST_F(ViewerTest, DifferenceOfEqualSettingsIsBlackAndOfUnequalOnesIsNot)
 {
     const std::string scene = writeScene().string();
     // B = A exactly (the same spectrum mode): two contexts computing the same bloom.
-    const Screenshot same = screenshot(scene, "same.png", "view=difference ui=off b.spectrum=resampled");
+    const Screenshot same = screenshot(scene, "same.png", "view=difference ui=off b.spectrum=exact");
     ASSERT_EQ(same.width, kWidth);
     EXPECT_EQ(same.brightest(), 0.0f);
     // B without bloom (a threshold above every value: the composite is the input): the difference is A's bloom share,
@@ -345,12 +345,12 @@ TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 {
     const std::string scene = writeScene().string();
     const Screenshot turned = screenshot(
-        scene, "turned.png", "view=difference ui=off kernel-rotation=360 b.kernel-rotation=0 b.spectrum=resampled");
+        scene, "turned.png", "view=difference ui=off kernel-rotation=360 b.kernel-rotation=0 b.spectrum=exact");
     ASSERT_EQ(turned.width, kWidth);
     EXPECT_EQ(turned.brightest(), 0.0f);
-    const Screenshot moved = screenshot(
-        scene, "moved.png",
-        "view=difference ui=off kernel-centre-offset=0.25,0 b.kernel-centre-offset=0,0 b.spectrum=resampled");
+    const Screenshot moved =
+        screenshot(scene, "moved.png",
+                   "view=difference ui=off kernel-centre-offset=0.25,0 b.kernel-centre-offset=0,0 b.spectrum=exact");
     ASSERT_EQ(moved.width, kWidth);
     EXPECT_GT(moved.brightest(), 20.0f);
 }
@@ -644,14 +644,15 @@ TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
     EXPECT_FALSE(fs::exists(file("out.png")));
 }
 
-TEST_F(ViewerTest, PlanThePluginRefusesFailsTheScreenshotWithOneLine)
+TEST_F(ViewerTest, KernelThePluginRefusesFailsTheScreenshotWithOneLine)
 {
-    // Half resolution needs the resampled spectrum: fftbCreateBloomPlan refuses it, naming the field.
+    // Cubic interpolation has 4 taps: fftbCreateKernel refuses 8, naming the field.
     const RunResult r = viewer(shellQuoted(writeScene()) + " --screenshot " + shellQuoted(file("out.png")) +
-                               " --frames 2 --settings kernel-size=64 resolution=half spectrum=exact");
+                               " --frames 2 --settings kernel-size=64 spectrum=resampled spectrum-interpolation=cubic "
+                               "interpolation-width=8");
     EXPECT_EQ(r.code, 1);
-    EXPECT_NE(r.err.find("fftbCreateBloomPlan"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("resolution"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("fftbCreateKernel"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("interpolationWidth"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
     EXPECT_FALSE(fs::exists(file("out.png")));
 }
@@ -659,15 +660,14 @@ TEST_F(ViewerTest, PlanThePluginRefusesFailsTheScreenshotWithOneLine)
 TEST_F(ViewerTest, KernelSpanOfTheKernelsOwnSizeIsNativeAndALargerOneIsNot)
 {
     const std::string scene = writeScene().string();
-    // A: the 64-texel kernel at native scale; B (in A's resampled mode): its 64 texels over 64 pixels (sigma 1), then
+    // A: the 64-texel kernel at native scale; B (in A's exact mode): its 64 texels over 64 pixels (sigma 1), then
     // over a fifth of the 320 x 200 scene's diagonal (75 pixels, sigma 1.18).
-    const Screenshot same =
-        screenshot(scene, "same.png", "view=difference ui=off b.spectrum=resampled b.kernel-span=64px");
+    const Screenshot same = screenshot(scene, "same.png", "view=difference ui=off b.spectrum=exact b.kernel-span=64px");
     ASSERT_EQ(same.width, kWidth);
     EXPECT_EQ(same.brightest(), 0.0f);
     const Screenshot wider =
         screenshot(scene, "wider.png",
-                   "view=difference ui=off compare=bloom difference-gain=8 b.spectrum=resampled b.kernel-span=0.2diag");
+                   "view=difference ui=off compare=bloom difference-gain=8 b.spectrum=exact b.kernel-span=0.2diag");
     ASSERT_EQ(wider.width, kWidth);
     const auto [lx, ly] = lights_[1];
     EXPECT_GT(wider.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
@@ -747,7 +747,7 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
                            "bloom-clamp=40",
                            "padding=mirror",
                            "axis=y",
-                           "spectrum=exact",
+                           "spectrum=resampled",
                            "precision=fp16",
                            "resolution=half",
                            "kernel-size=128",
@@ -866,8 +866,9 @@ TEST(ViewerSettings, PaddingAxisSpectrumAndPrecisionKeysCarryThePublicEnumsAndRe
     EXPECT_EQ(s.bloom.padding, FFTB_PADDING_MIRROR);
     EXPECT_TRUE(applySetting(s, "axis=y", &error)) << error;
     EXPECT_EQ(s.bloom.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
-    EXPECT_TRUE(applySetting(s, "spectrum=exact", &error)) << error;
-    EXPECT_EQ(s.bloom.spectrum, FFTB_SPECTRUM_MODE_EXACT);
+    EXPECT_EQ(s.bloom.spectrum, FFTB_SPECTRUM_MODE_EXACT) << "the default";
+    EXPECT_TRUE(applySetting(s, "spectrum=resampled", &error)) << error;
+    EXPECT_EQ(s.bloom.spectrum, FFTB_SPECTRUM_MODE_RESAMPLED);
     EXPECT_EQ(s.bloom.resolution, FFTB_BLOOM_RESOLUTION_FULL);
     EXPECT_TRUE(applySetting(s, "resolution=half", &error)) << error;
     EXPECT_EQ(s.bloom.resolution, FFTB_BLOOM_RESOLUTION_HALF);
@@ -880,7 +881,7 @@ TEST(ViewerSettings, PaddingAxisSpectrumAndPrecisionKeysCarryThePublicEnumsAndRe
     }
     EXPECT_EQ(s.bloom.padding, FFTB_PADDING_MIRROR);
     EXPECT_EQ(s.bloom.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
-    EXPECT_EQ(s.bloom.spectrum, FFTB_SPECTRUM_MODE_EXACT);
+    EXPECT_EQ(s.bloom.spectrum, FFTB_SPECTRUM_MODE_RESAMPLED);
     EXPECT_EQ(s.bloom.storage, FFTB_STORAGE_PRECISION_FLOAT16);
 }
 

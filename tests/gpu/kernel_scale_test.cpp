@@ -42,6 +42,7 @@ BloomSettings scaledBloom(FftbPadding padding, KernelSpan scale, FftbSpectrumInt
     BloomSettings s;
     s.padding = padding;
     s.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     s.interpolation = interpolation;
     s.kernelSpan = scale;
     return s;

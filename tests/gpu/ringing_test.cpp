@@ -198,6 +198,7 @@ BloomSettings bloomWith(const Variant& v)
 {
     BloomSettings s;
     s.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     s.interpolation = v.interpolation;
     s.interpolationWidth = v.width;
     s.spectrumOversampling = v.oversampling;

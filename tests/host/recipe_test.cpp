@@ -592,18 +592,47 @@ TEST(RecipeRefusal, NamesAKernelLargerThanTheContextsMaximum)
                   "kernel");
 }
 
-TEST(RecipeRefusal, NamesHalfResolutionOrAKernelScaleWithAnExactKernel)
+// An exact-mode kernel is scaled in space: its two spectrum passes place the kernel at its extent on the frame, the
+// push constants carrying the kernel's resolution as the image lengths and the placed lengths and centres as the
+// kernel's; the first pass transforms the placed kernel's lines in pairs.
+TEST(Recipe, AnExactKernelIsPlacedAtItsExtentOnTheFrame)
 {
-    const KernelShape exact = kernelShape(8, 8, FFTB_SPECTRUM_MODE_EXACT);
-    FftbBloomPlanCreateInfo info = planInfo(64, 48);
-    info.resolution = FFTB_BLOOM_RESOLUTION_HALF;
-    expectRefusal(info, roomyExtents(), exact, FFTB_ERROR_INVALID_ARGUMENT, "resolution");
-    for (const FftbKernelSpanUnit unit : {FFTB_KERNEL_SPAN_PIXELS, FFTB_KERNEL_SPAN_FRAME_DIAGONAL})
+    const KernelShape exact = kernelShape(8, 4, FFTB_SPECTRUM_MODE_EXACT);
+    const struct
     {
-        info = planInfo(64, 48);
-        info.kernelSpanUnit = unit;
-        info.kernelSpan = unit == FFTB_KERNEL_SPAN_PIXELS ? 12.0f : 0.1f;
-        expectRefusal(info, roomyExtents(), exact, FFTB_ERROR_INVALID_ARGUMENT, "kernelSpanUnit");
+        float pixels; // 0: native
+        FftbBloomResolution resolution;
+        uint32_t placedX, placedY;
+    } cases[] = {{0.0f, FFTB_BLOOM_RESOLUTION_FULL, 8, 4},
+                 {12.0f, FFTB_BLOOM_RESOLUTION_FULL, 12, 6},
+                 {0.0f, FFTB_BLOOM_RESOLUTION_HALF, 4, 2},
+                 {12.0f, FFTB_BLOOM_RESOLUTION_HALF, 6, 3}};
+    for (const auto& c : cases)
+    {
+        FftbBloomPlanCreateInfo info = planInfo(64, 48);
+        info.axisOrder = FFTB_AXIS_ORDER_Y_FIRST;
+        info.resolution = c.resolution;
+        if (c.pixels > 0.0f)
+        {
+            info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+            info.kernelSpan = c.pixels;
+        }
+        Recipe r;
+        Refusal refusal;
+        ASSERT_TRUE(
+            resolveRecipe(info, roomyExtents(), exact, FFTB_LENGTH_POLICY_MIXED_RADIX, DeviceLimits{}, &r, &refusal))
+            << refusal.reason;
+        ASSERT_EQ(r.spectrumPasses.size(), 2u);
+        const FftbPushConstants push = spectrumPushConstants(r);
+        // y first: axis 1 is y.
+        EXPECT_EQ(push.imageLength1, 4u);
+        EXPECT_EQ(push.imageLength2, 8u);
+        EXPECT_EQ(push.kernelLength1, c.placedY);
+        EXPECT_EQ(push.kernelLength2, c.placedX);
+        EXPECT_EQ(push.kernelCentre1, c.placedY / 2);
+        EXPECT_EQ(push.kernelCentre2, c.placedX / 2);
+        EXPECT_EQ(r.spectrumPasses[0].groups[0], (std::min(c.placedX, r.plan.second.spectrumLength) + 1) / 2);
+        EXPECT_EQ(r.plan.first.spectrumLength, r.plan.first.paddedLength) << "exact: S = N";
     }
 }
 

@@ -198,6 +198,50 @@ TEST(ReferenceConvolution, OffCentreOneHotShifts)
     EXPECT_NEAR(referenceConvolution(frame, kernel, FFTB_PADDING_ZERO).at(1, 6, 0), 0.0f, 1e-9);
 }
 
+// The kernel scaled in space (plan.h, "Kernel scale in space"): the identity at sigma = 1; a lone texel magnified
+// twice spreads by the tent of half-width 2 over its three nearest offsets, 1/4 1/2 1/4 per axis; every scale keeps
+// each channel's sum and no value is negative.
+TEST(ReferenceScaledKernel, IsTheIdentityAtScaleOneAndKeepsTheMassWithoutNegativeValues)
+{
+    Texels kernel(5, 3, 3);
+    for (size_t i = 0; i < kernel.values.size(); ++i)
+        kernel.values[i] = float((i * 7919) % 13) / 13.0f;
+    const Texels same = referenceScaledKernel(kernel, 1.0, 5, 3);
+    EXPECT_EQ(same.values, kernel.values);
+
+    Texels lone(5, 5, 3);
+    lone.at(2, 2, 0) = 1.0f;
+    const Texels twice = referenceScaledKernel(lone, 2.0, 10, 10);
+    const double expected[] = {0.25, 0.5, 0.25}; // offsets -1, 0, 1 from the centre texel 5
+    for (int y = 0; y < 10; ++y)
+        for (int x = 0; x < 10; ++x)
+        {
+            const bool inside = std::abs(x - 5) <= 1 && std::abs(y - 5) <= 1;
+            const double want = inside ? expected[x - 4] * expected[y - 4] : 0.0;
+            EXPECT_NEAR(twice.at(x, y, 0), want, 1e-7) << x << ", " << y;
+        }
+
+    for (const double sigma : {0.37, 1.7, 4.0})
+    {
+        const int width = int(std::ceil(sigma * 5)), height = int(std::ceil(sigma * 3));
+        const Texels scaled = referenceScaledKernel(kernel, sigma, width, height);
+        for (int c = 0; c < 3; ++c)
+        {
+            double before = 0.0, after = 0.0;
+            for (int y = 0; y < kernel.height; ++y)
+                for (int x = 0; x < kernel.width; ++x)
+                    before += kernel.at(x, y, c);
+            for (int y = 0; y < height; ++y)
+                for (int x = 0; x < width; ++x)
+                {
+                    after += scaled.at(x, y, c);
+                    EXPECT_GE(scaled.at(x, y, c), 0.0f);
+                }
+            EXPECT_NEAR(after, before, 1e-5 * before) << "sigma " << sigma << ", channel " << c;
+        }
+    }
+}
+
 TEST(ReferenceConvolution, RejectsBadShapes)
 {
     EXPECT_THROW(referenceConvolution(Texels(4, 4, 2), Texels(3, 3, 3), FFTB_PADDING_ZERO), std::runtime_error);

@@ -111,9 +111,27 @@ Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPa
     return referenceNormalized(bloom, sharpened(referenceConvolution(ones, kernel, FFTB_PADDING_ZERO), ones, sharpen));
 }
 
+Texels cropAroundBrightest(const Texels& image, int width, int height)
+{
+    int bx = 0, by = 0;
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x)
+            if (image.at(x, y, 1) > image.at(bx, by, 1))
+                bx = x, by = y;
+    const int x0 = std::clamp(bx - width / 2, 0, image.width - width);
+    const int y0 = std::clamp(by - height / 2, 0, image.height - height);
+    Texels crop(width, height, image.components);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            for (int c = 0; c < image.components; ++c)
+                crop.at(x, y, c) = image.at(x0 + x, y0 + y, c);
+    return crop;
+}
+
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
 {
-    if (s.spectrum == FFTB_SPECTRUM_MODE_EXACT)
+    if (s.spectrum == FFTB_SPECTRUM_MODE_EXACT && s.kernelSpan.unit == FFTB_KERNEL_SPAN_NATIVE &&
+        s.resolution == FFTB_BLOOM_RESOLUTION_FULL)
         return referenceConvolutionFor(frame, kernel, s.padding, s.sharpen);
     Plan plan;
     std::string error;
@@ -132,6 +150,16 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
     // At half resolution the plan's image is the downsampled frame, and its bloom is upsampled to the frame.
     const Texels image = plan.halfResolution ? referenceDownsample(frame) : frame;
+    if (s.spectrum == FFTB_SPECTRUM_MODE_EXACT)
+    {
+        // The kernel scaled in space to its extent on the plan's image, then convolved linearly.
+        const AxisPlan& x = plan.firstAxisIsX ? plan.first : plan.second;
+        const AxisPlan& y = plan.firstAxisIsX ? plan.second : plan.first;
+        const Texels scaled =
+            referenceScaledKernel(kernel, plan.kernelScale, int(x.scaledKernelLength), int(y.scaledKernelLength));
+        const Texels bloom = referenceConvolutionFor(image, scaled, s.padding, s.sharpen);
+        return plan.halfResolution ? referenceUpsample(bloom, frame.width, frame.height) : bloom;
+    }
     Texels bloom = referenceSpectralConvolution(image, kernel, plan, s.sharpen, s.interpolation);
     if (s.padding == FFTB_PADDING_ZERO_NORMALIZED)
         bloom = referenceNormalized(bloom, referenceSpectralConvolution(onesFrame(image.width, image.height), kernel,

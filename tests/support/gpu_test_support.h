@@ -31,11 +31,11 @@ GpuRunner& runner();
 Texels randomFrame(int width, int height, uint32_t seed, float peak = 50.0f);
 
 /// The reference of the GPU's math for a bloom-only frame: the linear convolution in exact mode (independent of the
-/// GPU's plan), the spectrally resampled convolution at the plan's padded extent in resampled mode; sharpened by
-/// s.sharpen in both.
-/// With FFTB_PADDING_ZERO_NORMALIZED, the zero-padded one normalized by the same reference of the frame's indicator.
-/// At FFTB_BLOOM_RESOLUTION_HALF (resampled mode), the same of referenceDownsample(frame), planned at half
-/// resolution, then referenceUpsample to the frame's extent.
+/// GPU's plan) with the kernel scaled in space to its extent on the frame (referenceScaledKernel) when it has a kernel
+/// span, the spectrally resampled convolution at the plan's padded extent in resampled mode; sharpened by s.sharpen in
+/// both. With FFTB_PADDING_ZERO_NORMALIZED, the zero-padded one normalized by the same reference of the frame's
+/// indicator. At FFTB_BLOOM_RESOLUTION_HALF, the same of referenceDownsample(frame) with the kernel at the half
+/// resolution plan's scale, then referenceUpsample to the frame's extent.
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s);
 
 /// referenceConvolution with a public padding: FFTB_PADDING_ZERO_NORMALIZED is zero padding normalized by the
@@ -43,6 +43,10 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
 /// bloom
 /// + t frame, as the spectrum (1 - t) K + t does.
 Texels referenceConvolutionFor(const Texels& frame, const Texels& kernel, FftbPadding padding, double sharpen = 0.0);
+
+/// The width x height window of `image` (RGBA, at least that large) centred on its brightest texel (largest G),
+/// moved inside the image where it would cross an edge.
+Texels cropAroundBrightest(const Texels& image, int width, int height);
 
 /// width x height RGB texels of 1: the frame's indicator.
 Texels onesFrame(int width, int height);

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 #define FFTB_VERSION_MAJOR 0
-#define FFTB_VERSION_MINOR 5
+#define FFTB_VERSION_MINOR 6
 #define FFTB_VERSION_PATCH 0
 /** Packed as (major << 22) | (minor << 12) | patch, like VK_MAKE_API_VERSION without the variant. */
 #define FFTB_MAKE_VERSION(major, minor, patch)                                                                         \
@@ -101,18 +101,23 @@ typedef enum FftbAxisOrder
 /** How the kernel spectrum is matched to the frame's padded extent. */
 typedef enum FftbSpectrumMode
 {
+    /** The kernel, scaled in space to its extent on the frame when it has a kernel span or the bloom is at half
+     *  resolution, zero-padded to the frame's padded extent and transformed once per kernel and plan (when the
+     *  kernel, the extent, the axis order or the kernel scale changes): the output is the linear convolution to fp32
+     *  accuracy. The scale is linear interpolation of the kernel's texels when magnified and linear splatting when
+     *  minified, each texel's mass kept (docs/kernels.md, "Kernel scale"): no negative texels, no ringing. The
+     *  default. */
+    FFTB_SPECTRUM_MODE_EXACT = 0,
     /** One spectrum of the kernel, S = FftbKernelInfo::spectrumOversampling * pow2ceil(K) bins per axis, read at
      *  frequency * S / N as FftbKernelInfo::interpolation says ("FFT Bloom Optimized to the Bone", "Spectral
-     * resampling", with the gridding of the non-uniform FFT). Reused by every frame extent and kernel scale: each
-     * plan's frequencies are interpolated from it once, when the kernel, the plan's padded extent or kernel scale
-     * changes, and pass 2 then reads them as the exact mode's (docs/kernels.md, "Cost"). With the default ES
-     * interpolation and oversampling 2 the bloom is within 1e-6 of its peak of the exact mode's; cubic and
-     * linear interpolation dim the kernel's outer part and let faint copies of it in from +-S (docs/kernels.md,
-     * "Spectrum resampling"). */
-    FFTB_SPECTRUM_MODE_RESAMPLED = 0,
-    /** The kernel zero-padded to the frame's padded extent and transformed once per extent and axis order:
-     *  the output is the linear convolution to fp32 accuracy. */
-    FFTB_SPECTRUM_MODE_EXACT = 1,
+     * resampling", with the gridding of the non-uniform FFT). Each plan's frequencies are interpolated from it once,
+     * when the kernel, the plan's padded extent or kernel scale changes, and pass 2 then reads them as the exact
+     * mode's (docs/kernels.md, "Cost"). With the default ES interpolation and oversampling 2 the bloom is within 1e-6
+     * of its peak of the exact mode's at the kernel's own scale; scaled (sigma != 1, half resolution) its spectrum is
+     * cut at the kernel's or the frame's Nyquist and rings (about 1 % of the peak below zero beside a point light);
+     * cubic and linear interpolation dim the kernel's outer part and let faint copies of it in from +-S
+     * (docs/kernels.md, "Spectrum resampling"). */
+    FFTB_SPECTRUM_MODE_RESAMPLED = 1,
     FFTB_SPECTRUM_MODE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbSpectrumMode;
 
@@ -204,7 +209,7 @@ typedef enum FftbBloomResolution
     FFTB_BLOOM_RESOLUTION_FULL = 0,
     /** The frame downsampled 2x per axis, ceil(width / 2) x ceil(height / 2) texels, each the mean of the prefiltered
      *  2 x 2 frame texels it covers (pass 1 reads them), is convolved with the kernel at half its extent in frame
-     *  pixels (the resampled spectrum read at half the scale: FFTB_SPECTRUM_MODE_RESAMPLED only); a fourth pass
+     *  pixels (FftbSpectrumMode says how each mode scales it); a fourth pass
      *  upsamples the bloom bilinearly (texel centres aligned) and writes the output. A quarter of the FFT work:
      *  1.8-2.7x faster than full resolution with zero padding on an NVIDIA H100 (1920x1080 to 3840x2160). The bloom
      *  loses detail finer than 2 frame pixels: the kernel's sharp core and the shape of small highlights (against
@@ -412,8 +417,9 @@ typedef struct FftbKernelInfo
      *  to unit sum (so a kernel keeps the frame's luminance); values must be finite and >= 0 with a positive
      *  sum per channel. Copied during the call. */
     const float* texels;
-    /** Default FFTB_SPECTRUM_MODE_RESAMPLED. Exact mode keeps a spectrum at the padded extent of frames up to the
-     *  maximum extent of the context passed to fftbCreateKernel; larger frames cannot use this kernel. */
+    /** Default (0) FFTB_SPECTRUM_MODE_EXACT. Either mode's spectrum at a plan's padded extent is sized for the
+     *  maximum extents of the context passed to fftbCreateKernel and grows for a plan of a context resized past
+     *  them. */
     FftbSpectrumMode spectrumMode;
     /** Used in FFTB_SPECTRUM_MODE_RESAMPLED only; default FFTB_SPECTRUM_INTERPOLATION_ES. An unknown value
      *  returns FFTB_ERROR_INVALID_ARGUMENT. */
@@ -503,15 +509,15 @@ typedef struct FftbBloomPlanCreateInfo
     FftbAxisOrder axisOrder; /**< default FFTB_AXIS_ORDER_AUTO */
     /** How the frame's spectrum is stored between the passes; default FFTB_STORAGE_PRECISION_FLOAT32. */
     FftbStoragePrecision storagePrecision;
-    /** Default (0) FFTB_BLOOM_RESOLUTION_FULL. FFTB_BLOOM_RESOLUTION_HALF needs a kernel in
-     *  FFTB_SPECTRUM_MODE_RESAMPLED; else FFTB_ERROR_INVALID_ARGUMENT naming the field. */
+    /** Default (0) FFTB_BLOOM_RESOLUTION_FULL. */
     FftbBloomResolution resolution;
     /** The unit of kernelSpan; default FFTB_KERNEL_SPAN_NATIVE: one kernel texel per frame pixel. Any other unit
-     * needs a kernel in FFTB_SPECTRUM_MODE_RESAMPLED (FFTB_ERROR_INVALID_ARGUMENT with an exact-mode kernel): the
-     * stored spectrum is read at sigma * k * S / N instead of k * S / N (k the frame frequency, N the padded length, S
-     * the spectrum's extent), and frequencies past its Nyquist, |sigma * k * S / N| > S / 2 (only when sigma > 1), are
-     *  zero: the scaled kernel is band-limited, not the periodic repetition of the spectrum. This costs nothing in the
-     *  passes; the padding grows with the kernel's extent on the frame (see kernelSpan). */
+     *  scales the kernel by sigma. FFTB_SPECTRUM_MODE_EXACT (the default) resamples the kernel's texels in space to
+     *  its extent on the frame before its transform (FftbSpectrumMode). FFTB_SPECTRUM_MODE_RESAMPLED reads its
+     *  stored spectrum at sigma * k * S / N instead of k * S / N (k the frame frequency, N the padded length, S the
+     *  spectrum's extent), and frequencies past its Nyquist, |sigma * k * S / N| > S / 2 (only when sigma > 1), are
+     *  zero: that hard cut rings. Either costs nothing in the passes; the padding grows with the kernel's extent on
+     *  the frame (see kernelSpan). */
     FftbKernelSpanUnit kernelSpanUnit;
     /** How large the kernel appears, in kernelSpanUnit: frame pixels (FFTB_KERNEL_SPAN_PIXELS) or a fraction of the
      *  frame's diagonal (FFTB_KERNEL_SPAN_FRAME_DIAGONAL) spanned by the kernel's larger extent; the scale factor is
