@@ -107,16 +107,17 @@ KernelKey kernelKeyOf(const Settings& s, float exposure)
     return key;
 }
 
-Texels makeKernel(const KernelKey& key)
+MadeKernel makeKernel(const KernelKey& key)
 {
     const KernelSettings& k = key.kernel;
     if (k.file.empty())
-        return defaultPsf(k.sizeTexels, k.aperture, k.airyRadiusTexels);
-    Texels kernel = loadPsf(k.file);
-    if (kernel.width != k.sizeTexels || kernel.height != k.sizeTexels)
-        kernel = resamplePsf(kernel, k.sizeTexels);
-    normalizePsf(kernel);
-    return kernel;
+        return {defaultPsf(k.sizeTexels, k.aperture, k.airyRadiusTexels), {}};
+    MadeKernel made{loadPsf(k.file), {}};
+    made.nativeSpan = fileKernelSpan({}, made.texels.width, made.texels.height, k.sizeTexels);
+    if (made.texels.width != k.sizeTexels || made.texels.height != k.sizeTexels)
+        made.texels = resamplePsf(made.texels, k.sizeTexels);
+    normalizePsf(made.texels);
+    return made;
 }
 
 Texels kernelViewTexels(const Texels& k, bool spectrum)

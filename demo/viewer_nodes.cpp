@@ -110,12 +110,12 @@ bool BloomNodes::startB(uint32_t w, uint32_t h, Settings& settingsB, float expos
 bool BloomNodes::applyKernel(BloomNode& node, Settings& settings, float exposure)
 {
     const KernelKey key = kernelKeyOf(settings, exposure);
-    Texels kernel;
+    MadeKernel kernel;
     try
     {
-        kernel = !node.kernel.values.empty() && node.applied.sameTexels(key) ? node.kernel
-                 : sharedKernel(node, key)                                   ? otherNode(node).kernel
-                                                                             : makeKernel(key);
+        kernel = !node.kernel.values.empty() && node.applied.sameTexels(key) ? MadeKernel{node.kernel, node.nativeSpan}
+                 : sharedKernel(node, key) ? MadeKernel{otherNode(node).kernel, otherNode(node).nativeSpan}
+                                           : makeKernel(key);
     }
     catch (const std::exception& e)
     {
@@ -162,12 +162,12 @@ void BloomNodes::updateKernels(Settings& settingsA, Settings& settingsB)
         // A new spectrum mode, placement or eye's pupil alone: the plugin's, from the texels the node has.
         if (!node.kernel.values.empty() && node.applied.sameTexels(key))
         {
-            installKernel(node, settings, key, Texels(node.kernel));
+            installKernel(node, settings, key, {node.kernel, node.nativeSpan});
             continue;
         }
         if (sharedKernel(node, key))
         {
-            installKernel(node, settings, key, Texels(otherNode(node).kernel));
+            installKernel(node, settings, key, {otherNode(node).kernel, otherNode(node).nativeSpan});
             continue;
         }
         kernelJobNode_ = i;
@@ -194,12 +194,12 @@ bool BloomNodes::sharedKernel(const BloomNode& node, const KernelKey& key)
     return !other.kernel.values.empty() && other.applied.sameTexels(key);
 }
 
-bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, Texels kernel)
+bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, MadeKernel kernel)
 {
     fftbloom::Kernel psf;
-    const uint32_t resolution = uint32_t(std::max(kernel.width, kernel.height));
+    const uint32_t resolution = uint32_t(std::max(kernel.texels.width, kernel.texels.height));
     if (!growContext(node, node.contextWidth, node.contextHeight, resolution, name(node)) ||
-        !createKernel(node, kernel, key, psf))
+        !createKernel(node, kernel.texels, key, psf))
     {
         revertKernelSettings(node, settings);
         return false;
@@ -208,7 +208,8 @@ bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const Kernel
     retire(std::move(node.plan), std::move(node.psf));
     node.planned.reset();
     node.psf = std::move(psf);
-    node.kernel = std::move(kernel);
+    node.kernel = std::move(kernel.texels);
+    node.nativeSpan = kernel.nativeSpan;
     node.applied = key;
     ++kernelsInstalled_[&node == &nodes_[0] ? 0 : 1];
     return true;

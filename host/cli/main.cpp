@@ -25,14 +25,19 @@ namespace
 
 using namespace fftb;
 
-Texels loadKernel(const CliOptions& o)
+/// The kernel's texels at --kernel-size; for a file, the bloom's kernel span becomes the file's own extent at native
+/// (fileKernelSpan), so that --kernel-size changes only its sampling.
+Texels loadKernel(CliOptions& o)
 {
     try
     {
         const KernelSettings& k = o.kernel;
         if (k.file.empty())
             return defaultPsf(k.sizeTexels, k.aperture, k.airyRadiusTexels);
-        Texels psf = resamplePsf(loadPsf(k.file), k.sizeTexels);
+        const Texels file = loadPsf(k.file);
+        o.batch.settings.kernelSpan =
+            fileKernelSpan(o.batch.settings.kernelSpan, file.width, file.height, k.sizeTexels);
+        Texels psf = resamplePsf(file, k.sizeTexels);
         try
         {
             normalizePsf(psf); // checked here to name the file; the plugin normalizes again

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Parsing and printing "native", "<n>px" and "<f>diag".
+// Parsing and printing "native", "<n>px" and "<f>diag", and a kernel file's native span.
 #include "settings/kernel_span.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -42,6 +43,14 @@ KernelSpan inPixelsOf(const KernelSpan& span, double width, double height)
     if (span.unit != FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
         return span;
     return {FFTB_KERNEL_SPAN_PIXELS, float(double(span.value) * std::sqrt(width * width + height * height))};
+}
+
+KernelSpan fileKernelSpan(const KernelSpan& span, int fileWidth, int fileHeight, int sizeTexels)
+{
+    const int larger = std::max(fileWidth, fileHeight);
+    if (!span.native() || larger == sizeTexels)
+        return span;
+    return {FFTB_KERNEL_SPAN_PIXELS, float(larger)};
 }
 
 std::string kernelSpanText(const KernelSpan& span)

@@ -34,6 +34,12 @@ bool parseKernelSpan(const std::string& text, KernelSpan* span, std::string* err
 /// on an EXR's display window, so that overscan or a crop of the data window does not change the bloom's size.
 KernelSpan inPixelsOf(const KernelSpan& span, double width, double height);
 
+/// `span` for a kernel made from a file of `fileWidth` x `fileHeight` texels resampled to `sizeTexels` per side: at
+/// native extent one file texel is one frame pixel, so its larger side spans max(fileWidth, fileHeight) pixels
+/// (FFTB_KERNEL_SPAN_PIXELS) whatever resolution it is resampled to; native when that is `sizeTexels`, and any other
+/// span as it is. A 1 x 1 file is then the identity at every resolution.
+KernelSpan fileKernelSpan(const KernelSpan& span, int fileWidth, int fileHeight, int sizeTexels);
+
 /// The text parseKernelSpan reads back as `span`: "native", "300px", "0.25diag".
 std::string kernelSpanText(const KernelSpan& span);
 

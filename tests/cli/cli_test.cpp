@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace fftb
@@ -258,9 +260,10 @@ TEST_F(ConvolutionTest, FullSharpeningOfExactSpectrumIsIdentity)
     expectBloomIsConvolution("--kernel-size 8 --spectrum exact --sharpen 1", 8, identity);
 }
 
-TEST_F(ConvolutionTest, AOneHotKernelIsTheIdentityAtItsOwnSizeAndA1x1KernelResampledIsABox)
+TEST_F(ConvolutionTest, AOneHotKernelIsTheIdentityAtItsOwnSizeAndA1x1KernelAtEveryKernelSize)
 {
-    // docs/kernels.md, "Centre" and "Size": enlarging interpolates with clamped edges, so one texel becomes a box.
+    // A kernel file keeps its own extent on the frame at native span (fileKernelSpan): --kernel-size changes only how
+    // finely it is sampled, so a 1 x 1 kernel, resampled to a 4 x 4 box or 16 x 16, still covers one pixel.
     writeInput("in.exr", PixelType::Float);
     Image oneHot = makeImage(16, 16, {"R", "G", "B"}, PixelType::Float);
     for (Channel& c : oneHot.channels)
@@ -277,7 +280,49 @@ TEST_F(ConvolutionTest, AOneHotKernelIsTheIdentityAtItsOwnSizeAndA1x1KernelResam
     const Image single{
         1, 1, {{"R", PixelType::Float, {1.0f}}, {"G", PixelType::Float, {1.0f}}, {"B", PixelType::Float, {1.0f}}}};
     writeExr(file("kernel.exr").string(), single);
-    expectBloomIsConvolution(kernel + " --kernel-size 4", 4, std::vector<double>(16, 1.0 / 16.0)); // a 4x4 box
+    for (const char* size : {" --kernel-size 4", " --kernel-size 16"})
+        expectBloomIsConvolution(kernel + size, 1, {1.0});
+}
+
+// A 24 x 24 Gaussian PSF file (standard deviation 4 texels) blooms a point light as widely at --kernel-size 8 as at 32:
+// the spread along x (the bloom's variance) agrees within 15 %, where sampling the file's extent at the kernel size
+// would make it 16 times larger at 32.
+TEST_F(CliTest, AKernelFileKeepsItsExtentAtEveryKernelSize)
+{
+    Image light = makeImage(64, 64, {"R", "G", "B"}, PixelType::Float);
+    for (Channel& c : light.channels)
+    {
+        std::fill(c.values.begin(), c.values.end(), 0.0f);
+        c.values[32 * 64 + 32] = 1.0f;
+    }
+    writeExr(file("light.exr").string(), light);
+    Image psf = makeImage(24, 24, {"R", "G", "B"}, PixelType::Float);
+    for (Channel& c : psf.channels)
+        for (int y = 0; y < 24; ++y)
+            for (int x = 0; x < 24; ++x)
+                c.values[std::size_t(y * 24 + x)] =
+                    float(std::exp(-((x - 12) * (x - 12) + (y - 12) * (y - 12)) / 32.0));
+    writeExr(file("psf.exr").string(), psf);
+    const auto spreadAt = [this](int size)
+    {
+        const std::string out = "out" + std::to_string(size) + ".exr";
+        const CliResult r = bloom(file("light.exr"), file(out),
+                                  "--kernel " + quote(file("psf.exr")) + " --kernel-size " + std::to_string(size) +
+                                      " --output bloom --padding zero --pixel-type float");
+        EXPECT_EQ(r.code, 0) << r.err;
+        const std::vector<float>& v = channel(readImage(file(out).string()), "R").values;
+        double sum = 0.0, moment = 0.0;
+        for (int y = 0; y < 64; ++y)
+            for (int x = 0; x < 64; ++x)
+            {
+                sum += v[std::size_t(y * 64 + x)];
+                moment += v[std::size_t(y * 64 + x)] * (x - 32) * (x - 32);
+            }
+        return moment / sum;
+    };
+    const double at8 = spreadAt(8), at32 = spreadAt(32);
+    std::printf("variance along x: %.2f at --kernel-size 8, %.2f at 32 (the file's Gaussian: 16)\n", at8, at32);
+    EXPECT_NEAR(at8 / at32, 1.0, 0.15);
 }
 
 TEST_F(CliTest, SpectrumInterpolationPicksTheFilterItsWidthAndTheOversampling)

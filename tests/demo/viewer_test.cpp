@@ -535,21 +535,27 @@ TEST_F(ViewerTest, KernelAndSpectrumViewsPeakAtTheCentre)
     }
 }
 
-TEST_F(ViewerTest, DeltaKernelFromAFileLeavesTheImageAsItIs)
+TEST_F(ViewerTest, DeltaKernelsFromFilesLeaveTheImageAsItIs)
 {
     const std::string scene = writeScene().string();
     std::vector<float> delta(16 * 16 * 3, 0.0f);
     for (int c = 0; c < 3; ++c)
         delta[(8 * 16 + 8) * 3 + size_t(c)] = 1.0f; // the centre texel (w / 2, h / 2)
     ASSERT_TRUE(stbi_write_hdr(file("delta.hdr").c_str(), 16, 16, 3, delta.data()));
+    // A 1 x 1 kernel keeps its one-pixel extent at any kernel size (fileKernelSpan): the identity at 16 texels too.
+    const float one[3] = {1.0f, 1.0f, 1.0f};
+    ASSERT_TRUE(stbi_write_hdr(file("single.hdr").c_str(), 1, 1, 3, one));
     const Screenshot input = screenshot(scene, "input.png", "view=input ui=off");
-    const Screenshot bloom =
-        screenshot(scene, "delta.png", "view=bloom ui=off kernel-size=16 kernel=" + file("delta.hdr").string());
-    ASSERT_EQ(bloom.rgb.size(), input.rgb.size());
-    int largest = 0;
-    for (size_t i = 0; i < input.rgb.size(); ++i)
-        largest = std::max(largest, std::abs(int(bloom.rgb[i]) - int(input.rgb[i])));
-    EXPECT_LE(largest, 2) << "8-bit levels";
+    for (const char* kernel : {"delta.hdr", "single.hdr"})
+    {
+        const Screenshot bloom = screenshot(scene, std::string(kernel) + ".png",
+                                            "view=bloom ui=off kernel-size=16 kernel=" + file(kernel).string());
+        ASSERT_EQ(bloom.rgb.size(), input.rgb.size());
+        int largest = 0;
+        for (size_t i = 0; i < input.rgb.size(); ++i)
+            largest = std::max(largest, std::abs(int(bloom.rgb[i]) - int(input.rgb[i])));
+        EXPECT_LE(largest, 2) << kernel << ": 8-bit levels";
+    }
 }
 
 /// Pixels of the panel (left of kPanelRight) in the message's colour, ImVec4(1.0, 0.55, 0.4) over the panel's dark

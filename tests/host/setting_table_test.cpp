@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The settings table: each setting reads back what it prints, takes its range's bounds, refuses what lies past them
 // (NaN and Inf included) with a reason naming the setting and the value, and leaves the settings as they were.
+#include "settings/kernel_span.h"
 #include "settings/setting_table.h"
 
 #include <gtest/gtest.h>
@@ -223,6 +224,17 @@ TEST(SettingTable, HelpLinesNameTheFormAndTheRange)
     EXPECT_EQ(settingHelpLine(*findSetting("kernel-size")).rfind("kernel-size=N (", 0), 0u);
     EXPECT_NE(settingHelpLine(*findSetting("kernel-size")).find("2..4096"), std::string::npos);
     EXPECT_NE(settingHelpLine(*findSetting("intensity")).find("0..1000000000"), std::string::npos);
+}
+
+// A kernel file at native span keeps its own extent: its larger side in pixels, native when the kernel is sampled at
+// the file's own size, and any other span as given.
+TEST(KernelSpan, AKernelFileAtNativeSpansItsOwnExtent)
+{
+    EXPECT_EQ(fileKernelSpan({}, 512, 256, 256), (KernelSpan{FFTB_KERNEL_SPAN_PIXELS, 512.0f}));
+    EXPECT_EQ(fileKernelSpan({}, 1, 1, 16), (KernelSpan{FFTB_KERNEL_SPAN_PIXELS, 1.0f}));
+    EXPECT_TRUE(fileKernelSpan({}, 200, 256, 256).native());
+    const KernelSpan diagonal{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f};
+    EXPECT_EQ(fileKernelSpan(diagonal, 512, 512, 256), diagonal);
 }
 
 } // namespace
