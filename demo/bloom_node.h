@@ -91,6 +91,14 @@ struct BloomNode
     std::optional<Recorded> recorded;
 };
 
+/// A kernel's RGB texels, and the span it takes at native extent: a file's own extent (fileKernelSpan), so that the
+/// kernel size changes only its sampling; native for the generated PSF.
+struct MadeKernel
+{
+    Texels texels;
+    KernelSpan nativeSpan;
+};
+
 /// The kernel resolution and extent on the frame (texels and pixels, both axes) a context is first made for; it grows
 /// for larger kernels and spans, up to FFTB_MAX_KERNEL_LENGTH.
 constexpr uint32_t kInitialKernelExtent = 1024;
@@ -195,14 +203,6 @@ class BloomNodes
 /// a lost device (FFTB_ERROR_VULKAN with that VkResult in the message callback), so that the viewer re-creates
 /// its device as after any other loss.
 void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call);
-
-/// A kernel's RGB texels, and the span it takes at native extent: a file's own extent (fileKernelSpan), so that the
-/// kernel size changes only its sampling; native for the generated PSF.
-struct MadeKernel
-{
-    Texels texels;
-    KernelSpan nativeSpan;
-};
 
 /// The kernel for the settings: the file resampled, or the generated PSF at the next power of two in the generator's
 /// range, resampled to the size asked for, as the CLI's default (fftb::defaultPsf).

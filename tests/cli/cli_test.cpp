@@ -306,17 +306,19 @@ TEST_F(CliTest, AKernelFileKeepsItsExtentAtEveryKernelSize)
     const auto spreadAt = [this](int size)
     {
         const std::string out = "out" + std::to_string(size) + ".exr";
-        const CliResult r = bloom(file("light.exr"), file(out),
-                                  "--kernel " + quote(file("psf.exr")) + " --kernel-size " + std::to_string(size) +
-                                      " --output bloom --padding zero --pixel-type float");
+        const CliResult r =
+            run(quote(file("light.exr")) + " -o " + quote(file(out)) + " --kernel " + quote(file("psf.exr")) +
+                " --kernel-size " + std::to_string(size) + " --output bloom --padding zero --pixel-type float");
         EXPECT_EQ(r.code, 0) << r.err;
-        const std::vector<float>& v = channel(readImage(file(out).string()), "R").values;
+        const Image image = readImage(file(out).string());
+        const std::vector<float>& v = channel(image, "R").values;
         double sum = 0.0, moment = 0.0;
         for (int y = 0; y < 64; ++y)
             for (int x = 0; x < 64; ++x)
             {
-                sum += v[std::size_t(y * 64 + x)];
-                moment += v[std::size_t(y * 64 + x)] * (x - 32) * (x - 32);
+                const double value = v[std::size_t(y * 64 + x)];
+                sum += value;
+                moment += value * (x - 32) * (x - 32);
             }
         return moment / sum;
     };
