@@ -111,13 +111,10 @@ MadeKernel makeKernel(const KernelKey& key)
 {
     const KernelSettings& k = key.kernel;
     if (k.file.empty())
-        return {defaultPsf(k.sizeTexels, k.aperture, k.airyRadiusTexels), {}};
-    MadeKernel made{loadPsf(k.file), {}};
-    made.nativeSpan = fileKernelSpan({}, made.texels.width, made.texels.height, k.sizeTexels);
-    if (made.texels.width != k.sizeTexels || made.texels.height != k.sizeTexels)
-        made.texels = resamplePsf(made.texels, k.sizeTexels);
-    normalizePsf(made.texels);
-    return made;
+        return {defaultPsf(k.sizeTexels, k.psfDesign()), {}, {}};
+    KernelFile file = loadKernelFile(k.file, k.sizeTexels, k.fadeOf());
+    return {std::move(file.texels), fileKernelSpan({}, file.fileWidth, file.fileHeight, k.sizeTexels),
+            std::move(file.warning)};
 }
 
 Texels kernelViewTexels(const Texels& k, bool spectrum)

@@ -91,12 +91,13 @@ struct BloomNode
     std::optional<Recorded> recorded;
 };
 
-/// A kernel's RGB texels, and the span it takes at native extent: a file's own extent (fileKernelSpan), so that the
-/// kernel size changes only its sampling; native for the generated PSF.
+/// A kernel's RGB texels, the span it takes at native extent and a warning about it: a file's own extent
+/// (fileKernelSpan), so that the kernel size changes only its sampling; native for the generated PSF.
 struct MadeKernel
 {
     Texels texels;
     KernelSpan nativeSpan;
+    std::string warning; ///< a file's light at its border, unfaded (KernelFile::warning); the panel shows it
 };
 
 /// The kernel resolution and extent on the frame (texels and pixels, both axes) a context is first made for; it grows

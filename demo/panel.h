@@ -18,10 +18,13 @@
 namespace fftb::viewer
 {
 
+/// Scene::name of the placeholder scene (no file).
+inline constexpr const char* kPlaceholderScene = "placeholder scene";
+
 /// The scene as uploaded, kept on the host to upload it again after a device loss.
 struct Scene
 {
-    std::string name;        ///< the file's path, or "placeholder scene"
+    std::string name;        ///< the file's path, or kPlaceholderScene
     Texels texels;           ///< RGBA32F
     ImageLayout layout;      ///< the file's windows, compression and attributes: kept when the output is saved
     uint64_t generation = 0; ///< counts loaded scenes
@@ -132,6 +135,8 @@ class Panel
     bool draggingDivider_ = false;
     bool kernelFromFile_ = false; // the panel shows the kernel file's path rather than the PSF's parameters
     std::string kernelPath_;      // the path being typed
+    std::string partText_;        // the part and layer as typed, applied on Enter
+    std::string layerText_;
     std::string settingsPath_ = "fftbloom-settings.txt"; // where the panel saves the settings
 };
 

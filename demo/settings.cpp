@@ -81,6 +81,18 @@ const DisplayKey kDisplayKeys[] = {
      [](const std::string& v, Settings& s) {
          return parseChoice<bool>(v, {{"on", true}, {"off", false}}, &s.ui);
      }},
+    {"part", "part=NAME (the OpenEXR part shown, by its name; empty: the first part holding the layer's R, G, B)",
+     [](const std::string& v, Settings& s)
+     {
+         s.selection.part = v;
+         return true;
+     }},
+    {"layer", "layer=NAME (the layer shown: NAME.R, NAME.G, NAME.B, as the CLI's --layer; empty: R, G, B)",
+     [](const std::string& v, Settings& s)
+     {
+         s.selection.layer = v;
+         return true;
+     }},
     {"split", "split=F (0..1 across the view, A left of it)",
      [](const std::string& v, Settings& s) { return parseReal(v, 0.0f, 1.0f, &s.split); }},
     {"difference-gain", "difference-gain=STOPS (0..16)",

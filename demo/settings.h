@@ -3,6 +3,7 @@
 #pragma once
 
 #include "fftbloom/fftbloom.h"
+#include "image/image_io.h"
 #include "settings/bloom_settings.h"
 
 #include <string>
@@ -63,6 +64,8 @@ struct Settings
     /// "eye" mode.
     KernelSettings kernel;
     bool ui = true; ///< draw the controls
+    /// The OpenEXR part and layer shown (part=, layer=; ImageSelection): empty, the first part holding R, G, B
+    ImageSelection selection;
     // Comparison views (split, difference): display settings, shared by A and B.
     float split = 0.5f;            ///< divider position: a fraction of the window's width beside the panel
     float differenceGain = 4.0f;   ///< stops
@@ -71,9 +74,9 @@ struct Settings
 };
 
 /// Applies one "key=value" to `settings`: the display's keys (view, tonemap, exposure, ui, split, difference-gain,
-/// compare, rerun) here, every other one through the settings table (settings/setting_table.h), with the viewer's own
-/// rules after it: an intensity below kMinimumIntensity is taken as kMinimumIntensity, output=bloom is view=bloom.
-/// Returns false and a one-line reason naming the key and the value otherwise, the settings as they were.
+/// compare, rerun, part, layer) here, every other one through the settings table (settings/setting_table.h), with the
+/// viewer's own rules after it: an intensity below kMinimumIntensity is taken as kMinimumIntensity, output=bloom is
+/// view=bloom. Returns false and a one-line reason naming the key and the value otherwise, the settings as they were.
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The keys applySetting knows, for --help: the display's, every setting of the settings table (settingHelpLine),

@@ -38,7 +38,7 @@ void Viewer::start()
         if (!options.screenshotPath.empty())
             throw ViewerError(message_);
         const std::string reason = message_;
-        loadScene(placeholderScene(), "placeholder scene");
+        loadScene(placeholderScene(), kPlaceholderScene);
         message_ = reason;
     }
     if (!nodes_.applyKernel(nodes_[0], settings_, settings_.exposure))
@@ -114,6 +114,10 @@ bool Viewer::step()
             return true;
         }
     }
+    // Another part or layer chosen (the panel, --later): the scene's file read again.
+    if (scene_.name != kPlaceholderScene &&
+        (settings_.selection.part != loaded_.part || settings_.selection.layer != loaded_.layer))
+        loadImage(scene_.name);
     if (!pendingLoad_.empty())
     {
         const std::string path = std::exchange(pendingLoad_, std::string());
@@ -307,15 +311,20 @@ bool Viewer::loadImage(const std::string& path)
     std::string scrubbed;
     try
     {
-        rgba = readScene(path, layout, scrubbed);
+        rgba = readScene(path, settings_.selection, layout, scrubbed);
     }
     catch (const std::exception& e)
     {
         message_ = e.what();
+        settings_.selection = loaded_;
         return false;
     }
     if (!loadScene(std::move(rgba), path, layout))
+    {
+        settings_.selection = loaded_;
         return false;
+    }
+    loaded_ = settings_.selection;
     if (!scrubbed.empty())
         notice_ = scrubbed;
     return true;

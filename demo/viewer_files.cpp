@@ -5,9 +5,11 @@
 
 #include "image/image_io.h"
 #include "image/scrub.h"
+#include "runner/frames.h"
 
 #include <stb_image_write.h>
 
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 
@@ -36,9 +38,9 @@ Texels placeholderScene()
     return t;
 }
 
-Texels readScene(const std::string& path, ImageLayout& layout, std::string& notice)
+Texels readScene(const std::string& path, const ImageSelection& selection, ImageLayout& layout, std::string& notice)
 {
-    const Image image = readImage(path);
+    const Image image = readImage(path, selection);
     Texels rgba = toRgba(image);
     layout = image.layout;
     const ScrubCounts scrubbed = scrubRgb(rgba, kDefaultScrubMax);
@@ -47,6 +49,15 @@ Texels readScene(const std::string& path, ImageLayout& layout, std::string& noti
         notice = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +
                  std::to_string(scrubbed.clamped) + " values above 65504 replaced before the bloom";
     return rgba;
+}
+
+std::string savedName(const std::string& scene, int n)
+{
+    const std::string file = std::filesystem::path(scene).filename().string();
+    const std::string tag = n < 2 ? "_bloom" : "_bloom-" + std::to_string(n);
+    const std::string name = std::filesystem::path(file).stem().string();
+    const bool numbered = !name.empty() && std::isdigit(static_cast<unsigned char>(name.back()));
+    return outputPathFor(numbered ? "{stem}" + tag + ".{frame}" : "{name}" + tag, file);
 }
 
 std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Settings& settings)
@@ -73,10 +84,9 @@ std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Sett
     }
     const std::vector<unsigned char>& png = saved.srgb;
 
-    const std::string stem = std::filesystem::path(scene.name).stem().string() + "-bloom";
-    std::string base = stem;
+    std::string base = savedName(scene.name, 1);
     for (int n = 2; std::filesystem::exists(base + ".exr") || std::filesystem::exists(base + ".png"); ++n)
-        base = stem + "-" + std::to_string(n);
+        base = savedName(scene.name, n);
     writeExr(base + ".exr", image);
     if (!stbi_write_png((base + ".png").c_str(), int(w), int(h), 4, png.data(), int(w) * 4))
         throw ViewerError(base + ".png: cannot write the PNG");

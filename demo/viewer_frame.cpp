@@ -166,7 +166,9 @@ bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& s
         // The eye mode: the kernel made on the GPU, its particles placed anew each frame, the pupil the kernel was made
         // for (KernelKey::generatorAiryRadius).
         const KernelKey& k = node.applied;
-        FftbApertureInfo eye = apertureInfoOf(k.kernel.aperture, k.generatorAiryRadius);
+        PsfParams design = k.kernel.psfDesign();
+        design.airyRadiusTexels = k.generatorAiryRadius;
+        FftbApertureInfo eye = apertureInfoOf(design);
         eye.seed = k.kernel.aperture.seed + uint32_t(frameNumber_);
         if (const FftbResult r = node.context.cmdGenerateKernel(cb, eye, node.psf.get(), std::nothrow);
             r != FFTB_SUCCESS)

@@ -23,12 +23,17 @@ namespace fftb::viewer
 
 /// A placeholder scene when no image could be read: point lights of a few colours on a dim gradient.
 Texels placeholderScene();
-/// The image at `path` (EXR or .hdr) as RGBA texels, and its layout in `layout`; NaN, negative and too-large values
-/// replaced, `notice` saying how many (empty when none). Throws with the reason when it cannot be read.
-Texels readScene(const std::string& path, ImageLayout& layout, std::string& notice);
-/// Writes `saved` as <scene name>-bloom.exr (half floats, R, G, B, A; the scene file's data and display windows,
+/// The image at `path` (EXR or .hdr; of an EXR the part and layer `selection` names, readImage) as RGBA texels, and
+/// its layout in `layout`; NaN, negative and too-large values replaced, `notice` saying how many (empty when none).
+/// Throws with the reason when it cannot be read.
+Texels readScene(const std::string& path, const ImageSelection& selection, ImageLayout& layout, std::string& notice);
+/// The name, without extension, of the `n`-th (1, 2, ...) saved output of the scene file `scene`, keeping a sequence's
+/// naming: shot.1001.exr gives shot_bloom.1001, then shot_bloom-2.1001, ... (outputPathFor's {stem} and {frame});
+/// photo.exr gives photo_bloom, photo_bloom-2, ...
+std::string savedName(const std::string& scene, int n);
+/// Writes `saved` as savedName(scene).exr (half floats, R, G, B, A; the scene file's data and display windows,
 /// compression and attributes, and `settings` as a settings file in the string attribute kSettingsAttribute) and
-/// .png (the tonemapped values) in the working folder (-2, -3, ... added rather than overwriting). Returns the notice
+/// .png (the tonemapped values) in the working folder (the next n rather than overwriting). Returns the notice
 /// naming them; throws with the reason when either cannot be written.
 std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Settings& settings);
 /// Writes the presented image read back into `readback` (`extent`, the swapchain's `format`) as an opaque PNG; throws
@@ -81,7 +86,8 @@ class Viewer
     /// Uploads `rgba` as the scene (kept on the host too, for a device loss) and grows the bloom contexts to its
     /// extent; false (message set, the previous scene kept) when the plugin cannot bloom a frame that large.
     bool loadScene(Texels rgba, const std::string& name, const ImageLayout& layout = {});
-    /// Reads `path`; on failure sets the message and keeps the previous image.
+    /// Reads `path` (the part and layer of settings' selection); on failure sets the message, keeps the previous image
+    /// and puts back the selection it was read with.
     bool loadImage(const std::string& path);
     /// Writes A's output as the last frame made it (writeOutput) and through the display pass's exposure and
     /// tonemapper; the notice or the message says how it went.
@@ -109,6 +115,7 @@ class Viewer
     std::string message_;     // shown in the UI: the last failure
     std::string notice_;      // shown in the UI: what was done to the scene on loading
     std::string pendingLoad_; // a dropped file, opened at the start of the next frame
+    ImageSelection loaded_;   // the part and layer the scene's file was read with
     Scene scene_;
     Placement place_;
     GpuTimings timings_;

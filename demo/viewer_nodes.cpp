@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <future>
@@ -211,6 +212,11 @@ bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const Kernel
     node.kernel = std::move(kernel.texels);
     node.nativeSpan = kernel.nativeSpan;
     node.applied = key;
+    if (!kernel.warning.empty())
+    {
+        message_ = "kernel: warning: " + kernel.warning;
+        std::fprintf(stderr, "fftbloom-viewer: %s\n", message_.c_str());
+    }
     ++kernelsInstalled_[&node == &nodes_[0] ? 0 : 1];
     return true;
 }

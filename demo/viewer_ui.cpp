@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The panel (view, A / B, bloom, kernel, timings and memory, keys) and the keyboard and mouse.
 #include "panel.h"
+#include "viewer_internal.h"
 
+#include "settings/presets.h"
 #include "settings/setting_names.h"
 
 #include <imgui.h>
@@ -215,6 +217,16 @@ void Panel::drawSceneHeader()
                                display.minY, display.maxX, display.maxY, data.minX, data.minY, data.maxX, data.maxY);
         }
     }
+    // The OpenEXR part and layer shown, read again on Enter (the CLI's --part and --layer).
+    if (ImGui::InputText("Part", &partText_, ImGuiInputTextFlags_EnterReturnsTrue))
+        settings_.selection.part = partText_;
+    if (ImGui::InputText("Layer", &layerText_, ImGuiInputTextFlags_EnterReturnsTrue))
+        settings_.selection.layer = layerText_;
+    if (!ImGui::IsAnyItemActive()) // not while typing: the selection the scene was read with, after a refusal
+    {
+        partText_ = settings_.selection.part;
+        layerText_ = settings_.selection.layer;
+    }
     if (!notice_.empty())
         ImGui::TextWrapped("%s", notice_.c_str());
     if (!message_.empty())
@@ -279,6 +291,18 @@ void Panel::drawBloomPanel(Settings& e)
 {
     if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
+        // A look to start from: its settings replace those it names (presets.h); the sliders then change them.
+        if (ImGui::BeginCombo("Preset", "apply a look ..."))
+        {
+            for (const Preset& preset : presets())
+                if (ImGui::Selectable(preset.title))
+                {
+                    std::string error;
+                    if (!applySetting(e, std::string("preset=") + preset.name, &error))
+                        message_ = error;
+                }
+            ImGui::EndCombo();
+        }
         // Ctrl+click types any value >= kMinimumIntensity: past the slider's 4 too.
         if (ImGui::SliderFloat("Intensity", &e.bloom.intensity, kMinimumIntensity, 4.0f, "%.3f"))
             e.bloom.intensity = std::max(e.bloom.intensity, kMinimumIntensity);
@@ -298,13 +322,18 @@ void Panel::drawBloomPanel(Settings& e)
         ImGui::SliderFloat("Clamp", &e.bloom.prefilter.clamp, 0.0f, 1000.0f,
                            e.bloom.prefilter.clamp == 0.0f ? "none" : "%.1f", ImGuiSliderFlags_Logarithmic);
         enumCombo("Padding", &e.bloom.padding, kPaddingNames);
-        enumCombo("Axis order", &e.bloom.axisOrder, kAxisOrderNames, &kAxisNames);
-        enumCombo("Spectrum", &e.bloom.spectrum, kSpectrumModeNames);
-        enumCombo("Storage", &e.bloom.storage, kStoragePrecisionNames);
-        if (e.bloom.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.bloom.prefilter.clamp == 0.0f)
-            ImGui::TextDisabled("fp16: set a clamp beside extreme highlights");
-        enumCombo("Resolution", &e.bloom.resolution, kResolutionNames);
-        drawPlan();
+        // The engineering controls: how the bloom is computed, not how it looks.
+        if (ImGui::TreeNode("Advanced"))
+        {
+            enumCombo("Axis order", &e.bloom.axisOrder, kAxisOrderNames, &kAxisNames);
+            enumCombo("Spectrum", &e.bloom.spectrum, kSpectrumModeNames);
+            enumCombo("Storage", &e.bloom.storage, kStoragePrecisionNames);
+            if (e.bloom.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.bloom.prefilter.clamp == 0.0f)
+                ImGui::TextDisabled("fp16: set a clamp beside extreme highlights");
+            enumCombo("Resolution", &e.bloom.resolution, kResolutionNames);
+            drawPlan();
+            ImGui::TreePop();
+        }
     }
 }
 
@@ -320,6 +349,11 @@ void Panel::drawKernelPanel(Settings& e)
                            ImGuiSliderFlags_AlwaysClamp);
         ImGui::SliderFloat2("Centre offset", e.bloom.kernelCentreOffset.data(), -1.0f, 1.0f, "%.3f",
                             ImGuiSliderFlags_AlwaysClamp);
+        // The radial fade: the kernel's own (auto) until moved.
+        float fade = float(e.kernel.fadeOf());
+        if (ImGui::SliderFloat("Fade", &fade, 0.0f, 1.0f, e.kernel.fade ? "%.3f of the radius" : "auto: %.2f",
+                               ImGuiSliderFlags_AlwaysClamp))
+            e.kernel.fade = fade;
         if (nodes_.kernelJobRunning())
             ImGui::TextDisabled("making the kernel (%s) ...", nodes_.kernelJobNode() == 0 ? "A" : "B");
         if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
@@ -360,6 +394,9 @@ void Panel::drawGeneratedPsf(Settings& e)
     float airy = float(e.kernel.airyRadiusTexels);
     ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
     e.kernel.airyRadiusTexels = airy;
+    float glare = float(e.kernel.glare);
+    ImGui::SliderFloat("Glare", &glare, 0.0f, 1.0f, "%.2f of the light", ImGuiSliderFlags_AlwaysClamp); // eye's scatter
+    e.kernel.glare = glare;
     float corona = float(e.kernel.aperture.corona);
     ImGui::SliderFloat("Corona", &corona, 0.0f, 1.0f); // an eye's lens fibres and particles
     e.kernel.aperture.corona = corona;
@@ -391,8 +428,7 @@ void Panel::drawSettingsFilePanel(Settings& e)
             else
                 message_ = error;
         }
-        const std::string command =
-            cliCommand(e, scene_.name, std::filesystem::path(scene_.name).stem().string() + "-bloom.exr");
+        const std::string command = cliCommand(e, scene_.name, savedName(scene_.name, 1) + ".exr");
         ImGui::TextWrapped("%s", command.c_str());
         if (ImGui::Button("Copy the command"))
             ImGui::SetClipboardText(command.c_str());

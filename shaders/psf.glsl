@@ -24,6 +24,27 @@ void setPsfWord(uint w, float value)
     intermediate[w >> 1u][w & 1u] = floatBitsToUint(value);
 }
 
+// psfFade of plugin/plan/psf_model.h for `fade` at a texel of the K x K kernel (psfRadius about the centre texel
+// (K/2, K/2), reach (K - 1) / 2 along both axes).
+float psfFade(uvec2 texel, float fade)
+{
+    if (fade <= 0.0)
+        return 1.0;
+    const float rho = length(vec2(ivec2(texel) - int(pc.kernelLength / 2u))) / float((pc.kernelLength - 1u) / 2u);
+    if (rho >= 1.0)
+        return 0.0;
+    const float start = 1.0 - fade;
+    return rho <= start ? 1.0 : 0.5 + 0.5 * cos(PI * (rho - start) / fade);
+}
+
+// glareScatter of plugin/plan/psf_model.h at a texel's distance from the kernel's centre texel, tapered over the
+// kernel's whole radius (psfFade of 1).
+float taperedGlare(uvec2 texel)
+{
+    const float t = length(vec2(ivec2(texel) - int(pc.kernelLength / 2u))) * pc.glareDegreesPerTexel + 0.02;
+    return psfFade(texel, 1.0) * (0.478 * 20.91 / (t * t * t) + 0.138 * 72.37 / (t * t));
+}
+
 // The area of a one-sample box inside an edge at signed distance d samples: the edges are antialiased.
 float coverage(float d)
 {

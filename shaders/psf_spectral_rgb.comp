@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // PSF generator, step 3: each kernel texel integrates the diffraction pattern over its footprint at every wavelength
 // (the pattern scales with lambda: a texel spans binsPerTexel * 550 nm / lambda bins), weighted by the wavelength's
-// linear Rec.709 R, G, B (CIE 1931), summed and clamped at 0 (host/psf/psf_generator.cpp, axisTaps); each workgroup
-// also writes its texels' sums per channel for step 4. The wavelengths are split over the workgroup's
-// FFTB_PSF_SLICES slices, each a 16 x 16 grid of invocations, one per texel of the tile: the chain of barriers a
-// workgroup waits through is that many times shorter. (On an H200: 4 slices against 1, 0.041 against 0.062 ms at K = 256, the same at 512,
-// 0.296 against 0.280 at 1024, where the tiles alone fill the GPU; bench/results/README.md.)
+// linear Rec.709 R, G, B (CIE 1931), summed, clamped at 0 and faded (host/psf/psf_generator.cpp, axisTaps,
+// withEnvelope); each workgroup also writes its texels' sums per channel and of the tapered glare for step 4. The
+// wavelengths are split over the workgroup's FFTB_PSF_SLICES slices, each a 16 x 16 grid of invocations, one per texel
+// of the tile: the chain of barriers a workgroup waits through is that many times shorter. (On an H200: 4 slices
+// against 1, 0.041 against 0.062 ms at K = 256, the same at 512, 0.296 against 0.280 at 1024, where the tiles alone
+// fill the GPU; bench/results/README.md.)
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -32,7 +33,7 @@ float tentIntegral(float t)
     return 1.0;
 }
 
-shared vec3 partial[FFTB_PSF_TILE * FFTB_PSF_TILE];
+shared vec4 partial[FFTB_PSF_TILE * FFTB_PSF_TILE];
 
 // Bins a texel's footprint touches along an axis: it spans at most 2 * 1.2197 * 550 / 380 = 3.53 bins (an Airy radius
 // of 1 texel at 380 nm; psf_model.h, psfFftSizeBound), so floor(lo) .. ceil(lo + 3.53) holds at most 6; a tile of 16
@@ -68,8 +69,8 @@ void main()
     if (group.y == halfTiles + 1u && group.x >= halfTiles)
     {
         // The whole workgroup: column 0 has T/2 tiles above K/2. No texels, no light.
-        if (gl_LocalInvocationIndex < 3u)
-            setPsfWord(3u * (group.y * tiles + group.x) + gl_LocalInvocationIndex, 0.0);
+        if (gl_LocalInvocationIndex < 4u)
+            setPsfWord(4u * (group.y * tiles + group.x) + gl_LocalInvocationIndex, 0.0);
         return;
     }
     const uvec2 origin = group.y < halfTiles   ? uvec2(group.x, halfTiles + group.y) * FFTB_PSF_TILE
@@ -150,8 +151,8 @@ void main()
     for (uint s = 0u; s < FFTB_PSF_SLICES; ++s)
         sum += vec3(across[s][local.y][local.x], across[s][FFTB_PSF_TILE + local.y][local.x],
                     across[s][2u * FFTB_PSF_TILE + local.y][local.x]);
-    // Spectral colours outside the Rec.709 gamut sum to negative values where one hue dominates.
-    sum = max(sum, vec3(0.0));
+    // Spectral colours outside the Rec.709 gamut sum to negative values where one hue dominates. Then the fade.
+    sum = max(sum, vec3(0.0)) * psfFade(texel, pc.fade);
     const bool own = slice == 0u &&
                      (group.y < halfTiles || (group.y == halfTiles ? texel.y == 0u : texel.x == 0u && texel.y > 0u));
     const bool mirrored = slice == 0u && group.y < halfTiles && texel.x > 0u && texel.y > k / 2u;
@@ -161,10 +162,14 @@ void main()
     if (mirrored)
         for (uint c = 0u; c < 3u; ++c)
             kernelTexels[(c * k + k - texel.y) * k + k - texel.x] = sum[c];
-    // The workgroup's sums per channel over the texels it wrote, for the normalization: at word 3 * workgroup of the
-    // buffer, over the rows' half spectra, which pass 2 has read.
+    // The workgroup's sums per channel over the texels it wrote, and of the tapered glare there (the same at a texel
+    // and its mirror), for the normalization: at word 4 * workgroup of the buffer, over the rows' half spectra, which
+    // pass 2 has read.
     if (slice == 0u)
-        partial[id] = (own ? sum : vec3(0.0)) + (mirrored ? sum : vec3(0.0));
+    {
+        const vec4 texelSums = vec4(sum, taperedGlare(texel));
+        partial[id] = (own ? texelSums : vec4(0.0)) + (mirrored ? texelSums : vec4(0.0));
+    }
     barrier();
     for (uint stride = FFTB_PSF_TILE * FFTB_PSF_TILE / 2u; stride > 0u; stride /= 2u)
     {
@@ -172,8 +177,8 @@ void main()
             partial[id] += partial[id + stride];
         barrier();
     }
-    if (slice == 0u && id < 3u)
+    if (slice == 0u && id < 4u)
     {
-        setPsfWord(3u * (group.y * tiles + group.x) + id, partial[0][id]); // T workgroups a row (no HLSL NumWorkgroups)
+        setPsfWord(4u * (group.y * tiles + group.x) + id, partial[0][id]); // T workgroups a row (no HLSL NumWorkgroups)
     }
 }

@@ -26,27 +26,21 @@ namespace
 using namespace fftb;
 
 /// The kernel's texels at --kernel-size; for a file, the bloom's kernel span becomes the file's own extent at native
-/// (fileKernelSpan), so that --kernel-size changes only its sampling.
+/// (fileKernelSpan), so that --kernel-size changes only its sampling, and a file whose light reaches its border
+/// unfaded gets a warning on stderr.
 Texels loadKernel(CliOptions& o)
 {
     try
     {
         const KernelSettings& k = o.kernel;
         if (k.file.empty())
-            return defaultPsf(k.sizeTexels, k.aperture, k.airyRadiusTexels);
-        const Texels file = loadPsf(k.file);
+            return defaultPsf(k.sizeTexels, k.psfDesign());
+        KernelFile file = loadKernelFile(k.file, k.sizeTexels, k.fadeOf());
         o.batch.settings.kernelSpan =
-            fileKernelSpan(o.batch.settings.kernelSpan, file.width, file.height, k.sizeTexels);
-        Texels psf = resamplePsf(file, k.sizeTexels);
-        try
-        {
-            normalizePsf(psf); // checked here to name the file; the plugin normalizes again
-        }
-        catch (const HostError& e)
-        {
-            throw HostError(k.file + ": " + e.what());
-        }
-        return psf;
+            fileKernelSpan(o.batch.settings.kernelSpan, file.fileWidth, file.fileHeight, k.sizeTexels);
+        if (!file.warning.empty())
+            std::fprintf(stderr, "fftbloom: warning: %s\n", file.warning.c_str());
+        return std::move(file.texels);
     }
     catch (const std::bad_alloc&)
     {
@@ -114,9 +108,12 @@ int run(CliOptions& o)
             jobs[i].kernelSeed = frames[i].kernelSeed;
         o.batch.kernel = loadKernel(o);
         if (o.kernel.animate)
+        {
             // As defaultPsf: the Airy radius at most K / 8.
-            o.batch.animatedKernel =
-                apertureInfoOf(o.kernel.aperture, std::min(o.kernel.airyRadiusTexels, o.kernel.sizeTexels / 8.0));
+            PsfParams design = o.kernel.psfDesign();
+            design.airyRadiusTexels = std::min(design.airyRadiusTexels, o.kernel.sizeTexels / 8.0);
+            o.batch.animatedKernel = apertureInfoOf(design);
+        }
         o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
         if (!o.preview.empty())
             o.batch.previewDisplay = OcioDisplay::fromEnvironment();

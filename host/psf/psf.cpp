@@ -4,10 +4,12 @@
 
 #include "host_error.h"
 #include "image/image_io.h"
+#include "psf_model.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -118,6 +120,64 @@ Texels resamplePsf(const Texels& psf, int size)
                 out.at(x, o, c) = float(v);
             }
     return out;
+}
+
+void fadePsf(Texels& psf, double fade)
+{
+    if (fade <= 0.0)
+        return;
+    const int reachX = (psf.width - 1) / 2, reachY = (psf.height - 1) / 2;
+    for (int y = 0; y < psf.height; ++y)
+        for (int x = 0; x < psf.width; ++x)
+        {
+            const double w = psfFade(psfRadius(x - psf.width / 2, y - psf.height / 2, reachX, reachY), fade);
+            for (int c = 0; c < psf.components; ++c)
+                psf.at(x, y, c) = float(psf.at(x, y, c) * w);
+        }
+}
+
+double outerRingEnergy(const Texels& psf)
+{
+    const int reachX = (psf.width - 1) / 2, reachY = (psf.height - 1) / 2;
+    double outer = 0.0, total = 0.0;
+    for (int y = 0; y < psf.height; ++y)
+        for (int x = 0; x < psf.width; ++x)
+        {
+            double v = 0.0;
+            for (int c = 0; c < psf.components; ++c)
+                v += psf.at(x, y, c);
+            total += v;
+            if (psfRadius(x - psf.width / 2, y - psf.height / 2, reachX, reachY) > 0.95)
+                outer += v;
+        }
+    return total > 0.0 ? outer / total : 0.0;
+}
+
+KernelFile loadKernelFile(const std::string& path, int sizeTexels, double fade)
+{
+    KernelFile kernel;
+    const Texels file = loadPsf(path);
+    kernel.fileWidth = file.width;
+    kernel.fileHeight = file.height;
+    if (const double outer = outerRingEnergy(file); fade <= 0.0 && outer > kOuterRingWarning)
+    {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.2g", 100.0 * outer);
+        kernel.warning = path + ": " + share +
+                         " % of its light lies in its outer ring (beyond 0.95 of its radius) "
+                         "and stops at the kernel's square; kernel-fade (e.g. 0.25) fades it out";
+    }
+    kernel.texels = file.width == sizeTexels && file.height == sizeTexels ? file : resamplePsf(file, sizeTexels);
+    fadePsf(kernel.texels, fade);
+    try
+    {
+        normalizePsf(kernel.texels);
+    }
+    catch (const HostError& e)
+    {
+        throw HostError(path + ": " + e.what());
+    }
+    return kernel;
 }
 
 void normalizePsf(Texels& psf)

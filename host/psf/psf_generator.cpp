@@ -57,6 +57,8 @@ std::vector<Field> fieldsOf(const PsfParams& p)
         {"corona", psfValueText(a.corona)},
         {"halo-radius", psfValueText(a.haloRadius)},
         {"seed", std::to_string(a.seed)},
+        {"fade", psfValueText(p.fade)},
+        {"glare", psfValueText(p.glare)},
     };
 }
 
@@ -556,6 +558,42 @@ void runJobs(int jobs, const std::function<void(int)>& work)
         std::rethrow_exception(failure);
 }
 
+/// The PSF of psf_model.h's PsfParams::fade and glare from the K x K diffraction pattern `diffraction` (RGB
+/// interleaved, >= 0): fade (1 - glare) D / sum(fade D) + glare G / sum(G) per channel, fade psfFade and G glareScatter
+/// at the texel's distance from the centre texel (K / 2, K / 2) tapered over the whole radius (psfFade of 1).
+Texels withEnvelope(const std::vector<double>& diffraction, int k, const PsfParams& params)
+{
+    const int reach = (k - 1) / 2;
+    const double degrees = glareDegreesPerTexel(params.airyRadiusTexels);
+    std::vector<double> fade(std::size_t(k) * std::size_t(k)), glare(fade.size());
+    std::array<double, 3> diffractionSum{};
+    double glareSum = 0.0;
+    for (int y = 0; y < k; ++y)
+        for (int x = 0; x < k; ++x)
+        {
+            const std::size_t i = std::size_t(y) * std::size_t(k) + std::size_t(x);
+            const double dx = x - k / 2, dy = y - k / 2;
+            const double rho = psfRadius(dx, dy, reach, reach);
+            fade[i] = psfFade(rho, params.fade);
+            glare[i] = psfFade(rho, 1.0) * glareScatter(std::hypot(dx, dy) * degrees);
+            glareSum += glare[i];
+            for (std::size_t c = 0; c < 3; ++c)
+                diffractionSum[c] += fade[i] * diffraction[3 * i + c];
+        }
+    Texels psf(k, k, 3);
+    for (int y = 0; y < k; ++y)
+        for (int x = 0; x < k; ++x)
+        {
+            const std::size_t i = std::size_t(y) * std::size_t(k) + std::size_t(x);
+            for (std::size_t c = 0; c < 3; ++c)
+            {
+                const double d = diffractionSum[c] > 0.0 ? fade[i] * diffraction[3 * i + c] / diffractionSum[c] : 0.0;
+                psf.at(x, y, int(c)) = float((1.0 - params.glare) * d + params.glare * glare[i] / glareSum);
+            }
+        }
+    return psf;
+}
+
 } // namespace
 
 void validatePsfParams(const PsfParams& p)
@@ -623,7 +661,7 @@ Texels generatePsf(const PsfParams& params)
             else
                 visit(y, sum.row(k - y), true);
     };
-    Texels psf(k, k, 3);
+    std::vector<double> diffraction(std::size_t(k) * std::size_t(k) * 3);
     forEachRow(
         [&](int y, const double* row, bool mirrored)
         {
@@ -631,9 +669,11 @@ Texels generatePsf(const PsfParams& params)
             {
                 const double* texel = !mirrored ? row + 3 * x : x == 0 ? sum.left(y) : row + 3 * (k - x);
                 for (int c = 0; c < 3; ++c)
-                    psf.at(x, y, c) = float(std::max(texel[c], 0.0));
+                    diffraction[(std::size_t(y) * std::size_t(k) + std::size_t(x)) * 3 + std::size_t(c)] =
+                        std::max(texel[c], 0.0);
             }
         });
+    Texels psf = withEnvelope(diffraction, k, params);
     normalizePsf(psf);
     return psf;
 }
@@ -662,7 +702,8 @@ Image psfImage(const Texels& psf, const PsfParams& params)
     const auto add = [&image](const std::string& name, const std::string& value) {
         image.layout.attributes.push_back({name, "string", std::vector<unsigned char>(value.begin(), value.end())});
     };
-    add("fftbloom.psf.model", "Fraunhofer |F(aperture)|^2; CIE 1931 2deg (Wyman 2013); linear Rec.709; v1");
+    add("fftbloom.psf.model",
+        "Fraunhofer |F(aperture)|^2; CIE 1931 2deg (Wyman 2013); linear Rec.709; Spencer 1995 glare; v2");
     for (const Field& f : fieldsOf(params))
         add(std::string("fftbloom.psf.") + f.flag, f.value);
     return image;
@@ -678,16 +719,15 @@ double pupilAiryRadius(double airyRadiusTexels, double luminance)
     return airyRadiusTexels * pupilDiameterMm(100.0) / pupilDiameterMm(luminance);
 }
 
-Texels defaultPsf(int size, const ApertureParams& aperture, double airyRadiusTexels)
+Texels defaultPsf(int size, const PsfParams& design)
 {
     if (size < 2)
         throw HostError("kernel: size " + std::to_string(size) + " is below 2");
-    PsfParams params;
-    params.aperture = aperture;
+    PsfParams params = design;
     params.sizeTexels = 64;
     while (params.sizeTexels < 2048 && params.sizeTexels < size)
         params.sizeTexels *= 2;
-    params.airyRadiusTexels = std::min(airyRadiusTexels, params.sizeTexels / 8.0);
+    params.airyRadiusTexels = std::min(design.airyRadiusTexels, params.sizeTexels / 8.0);
     Texels psf = generatePsf(params);
     if (size != params.sizeTexels)
         psf = resamplePsf(psf, size);

@@ -23,21 +23,21 @@ PsfSampling psfSampling(const PsfParams& params);
 Texels generateAperture(const PsfParams& params);
 
 /// The PSF: K x K RGB texels in linear Rec.709 (sRGB) primaries, each channel summing to 1, the peak at texel
-/// (K / 2, K / 2) (x right, y down), by Fraunhofer diffraction: the squared magnitude of the aperture's Fourier
-/// transform (FFTW, double precision), scaled per wavelength by lambda / 550 nm and weighted by the CIE 1931 colour
-/// matching functions (the analytic fit of Wyman, Sloan and Shirley 2013, JCGT 2(2)), converted from XYZ to RGB
-/// with the matrix of IEC 61966-2-1 and clamped at 0. The same parameters give the same texels. Throws as
-/// validatePsfParams, and std::bad_alloc. Uses up to two threads; plans FFTW transforms, which must not happen on
-/// two threads at once.
+/// (K / 2, K / 2) (x right, y down). Its diffraction pattern D is the squared magnitude of the aperture's Fourier
+/// transform (Fraunhofer diffraction; FFTW, double precision), scaled per wavelength by lambda / 550 nm and weighted by
+/// the CIE 1931 colour matching functions (the analytic fit of Wyman, Sloan and Shirley 2013, JCGT 2(2)), converted
+/// from XYZ to RGB with the matrix of IEC 61966-2-1 and clamped at 0; the PSF is
+/// fade (1 - glare) D / sum(fade D) + glare G / sum(G) per channel (PsfParams::fade, glare; psfFade,
+/// glareScatter). The same parameters give the same texels. Throws as validatePsfParams, and std::bad_alloc. Uses up
+/// to two threads; plans FFTW transforms, which must not happen on two threads at once.
 Texels generatePsf(const PsfParams& params);
 
-/// The generated kernel of the fftbloom CLI, the viewer and the benchmark: generatePsf of `aperture` (by default a
-/// six-blade iris) at `airyRadiusTexels` (at most K / 8 of the size generated) with 32 wavelengths, size x size texels,
-/// size >= 2. Generated at the smallest power of two >= size within 64..2048, resampled (resamplePsf) when that
-/// differs from size, and normalized: at the default Airy radius its spikes run out to the border, which the default
-/// resampled spectrum (ES interpolation, oversampled twice) keeps free of ghost copies (docs/kernels.md, "Spectrum
-/// resampling"). Throws HostError for size < 2; otherwise as generatePsf.
-Texels defaultPsf(int size, const ApertureParams& aperture = {}, double airyRadiusTexels = 2.0);
+/// The generated kernel of the fftbloom CLI, the viewer and the benchmark: generatePsf of `design` (by default a
+/// six-blade iris with the default fade and glare) with its Airy radius at most K / 8 of the size generated, size x
+/// size texels, size >= 2 (design.sizeTexels is not used). Generated at the smallest power of two >= size within
+/// 64..2048, resampled (resamplePsf) when that differs from size, and normalized. Throws HostError for size < 2;
+/// otherwise as generatePsf.
+Texels defaultPsf(int size, const PsfParams& design = {});
 
 /// The diameter in mm of a pupil adapted to `luminance` cd/m^2 (> 0): Moon and Spencer 1944 ("On the Stiles-Crawford
 /// effect", JOSA 34), D = 4.9 - 3 tanh(0.4 (log10 L + 1)), as restated by Watson and Yellott 2012 ("A unified

@@ -72,6 +72,10 @@ std::optional<int> parse(int argc, char** argv, ToolOptions& o)
     app.add_option("--halo-radius", a.haloRadius, "eye: lenticular halo radius over K/2 at 550 nm, 0.1..0.8")
         ->capture_default_str();
     app.add_option("--seed", a.seed, "seed of the dust, scratches and particles")->capture_default_str();
+    app.add_option("--fade", p.fade, "radial fade to 0 over this fraction of the kernel's radius, 0..1; 0: none")
+        ->capture_default_str();
+    app.add_option("--glare", p.glare, "share of the light in the eye's wide-angle scatter (Spencer 1995), 0..1")
+        ->capture_default_str();
     app.add_option("--aperture", o.aperturePath, "also write the aperture's transmission (0..1) as an OpenEXR here");
     app.add_flag("-v,--verbose", o.verbose, "print the sampling and the generation time");
     app.get_formatter()->column_width(30);

@@ -8,10 +8,12 @@
 namespace fftb
 {
 
-/// `aperture` and its Airy radius in kernel texels as an FftbApertureInfo (every field; wavelengths 0: the 32 the CPU
-/// generator uses by default), so that fftbCmdGenerateKernel makes the PSF generatePsf makes of the same parameters.
-inline FftbApertureInfo apertureInfoOf(const ApertureParams& a, double airyRadiusTexels)
+/// The generated PSF `design` (its aperture, Airy radius in kernel texels, fade and glare) as an FftbApertureInfo
+/// (every field; wavelengths 0: the 32 the CPU generator uses by default), so that fftbCmdGenerateKernel makes the PSF
+/// generatePsf makes of the same parameters.
+inline FftbApertureInfo apertureInfoOf(const PsfParams& design)
 {
+    const ApertureParams& a = design.aperture;
     FftbApertureInfo info{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
     info.blades = uint32_t(a.blades);
     info.bladeRotationDeg = float(a.bladeRotationDeg);
@@ -25,7 +27,9 @@ inline FftbApertureInfo apertureInfoOf(const ApertureParams& a, double airyRadiu
     info.corona = float(a.corona);
     info.haloRadius = float(a.haloRadius);
     info.seed = a.seed;
-    info.airyRadiusTexels = float(airyRadiusTexels);
+    info.airyRadiusTexels = float(design.airyRadiusTexels);
+    info.fade = float(design.fade);
+    info.glare = float(design.glare);
     return info;
 }
 

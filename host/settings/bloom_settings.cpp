@@ -21,8 +21,24 @@ bool KernelSettings::operator==(const KernelSettings& o) const
                               a.vanes == b.vanes && a.vaneWidth == b.vaneWidth && a.vaneAngleDeg == b.vaneAngleDeg &&
                               a.dust == b.dust && a.scratches == b.scratches && a.corona == b.corona &&
                               a.haloRadius == b.haloRadius && a.seed == b.seed;
-    return file == o.file && sizeTexels == o.sizeTexels && airyRadiusTexels == o.airyRadiusTexels &&
-           animate == o.animate && sameAperture;
+    return file == o.file && sizeTexels == o.sizeTexels && airyRadiusTexels == o.airyRadiusTexels && glare == o.glare &&
+           fade == o.fade && animate == o.animate && sameAperture;
+}
+
+double KernelSettings::fadeOf() const
+{
+    return fade.value_or(file.empty() ? kDefaultPsfFade : 0.0);
+}
+
+PsfParams KernelSettings::psfDesign() const
+{
+    PsfParams p;
+    p.aperture = aperture;
+    p.sizeTexels = sizeTexels;
+    p.airyRadiusTexels = airyRadiusTexels;
+    p.fade = fadeOf();
+    p.glare = glare;
+    return p;
 }
 
 FftbBloomInfo bloomInfoOf(const BloomSettings& settings)

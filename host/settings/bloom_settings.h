@@ -59,10 +59,14 @@ struct BloomSettings
 /// the texels (spectrum mode, interpolation, rotation, centre offset) is BloomSettings' (kernelInfoOf).
 struct KernelSettings
 {
-    std::string file;              ///< a PSF image (EXR/HDR), centre texel (W/2, H/2); empty: the generated PSF
-    int sizeTexels = 256;          ///< the kernel's resolution: the PSF resampled or generated at N x N texels
-    ApertureParams aperture;       ///< the generated PSF's aperture (its corona and seed included)
-    double airyRadiusTexels = 2.0; ///< the generated PSF's scale: its first dark ring's radius, in texels
+    std::string file;                ///< a PSF image (EXR/HDR), centre texel (W/2, H/2); empty: the generated PSF
+    int sizeTexels = 256;            ///< the kernel's resolution: the PSF resampled or generated at N x N texels
+    ApertureParams aperture;         ///< the generated PSF's aperture (its corona and seed included)
+    double airyRadiusTexels = 2.0;   ///< the generated PSF's scale: its first dark ring's radius, in texels
+    double glare = kDefaultPsfGlare; ///< the generated PSF's share of light in the eye's scatter (PsfParams::glare)
+    /// The radial fade over the outer part of the kernel's radius, 0..1 (psfFade); unset: the kernel's own,
+    /// kDefaultPsfFade for the generated PSF and 0 (none) for a file
+    std::optional<double> fade;
     /// The generated PSF made on the GPU for every frame (fftbCmdGenerateKernel), seeded by aperture.seed plus the
     /// frame number: the eye's particles and fibres flicker
     bool animate = false;
@@ -70,6 +74,10 @@ struct KernelSettings
     /// Whether the kernel is generated on the GPU every frame: animated, generated, of a size the GPU generator takes
     /// (a power of two in 64..2048).
     bool madeOnGpu() const;
+    /// fade's value for this kernel.
+    double fadeOf() const;
+    /// The generated PSF's parameters: the aperture, Airy radius, fade and glare, sizeTexels x sizeTexels.
+    PsfParams psfDesign() const;
     /// Whether the two make the same texels.
     bool operator==(const KernelSettings& o) const;
 };

@@ -2,6 +2,7 @@
 // The settings table: each setting's parser, printer, range and help.
 #include "settings/setting_table.h"
 
+#include "settings/presets.h"
 #include "settings/setting_names.h"
 
 #include <cfloat>
@@ -171,6 +172,33 @@ using T = const std::string&;
 /// The table. Each lambda reads or prints one setting; the ranges are the plugin's and the PSF generator's, and
 /// kMaxLinearValue for values in the frame's units.
 const SettingEntry kSettings[] = {
+    {"preset", "none|camera|soft-glow|eye|unreal",
+     "a look to start from, applied before every other setting, which can change it (docs/looks.md): camera (a "
+     "six-blade iris), soft-glow (a round iris and a wide glow), eye (the eye's corona and glare), unreal (as Unreal "
+     "Engine's convolution bloom); none: the settings as they are",
+     SettingScope::Preset, false,
+     [](T t, B& b, K& k, R r)
+     {
+         if (t == "none")
+             return true;
+         const Preset* preset = findPreset(t);
+         if (!preset)
+         {
+             std::string names = "none";
+             for (const Preset& p : presets())
+                 names += std::string(", ") + p.name;
+             return fail(r, "'" + t + "' is not a preset: " + names);
+         }
+         B bloom = b;
+         K kernel = k;
+         for (const char* line : preset->lines)
+             if (!applySettingLine(line, bloom, kernel, r))
+                 return false;
+         b = bloom;
+         k = kernel;
+         return true;
+     },
+     [](const B&, const K&) { return std::string("none"); }},
     {"intensity", "F", "weight of the bloom in the composites, 0..1000000000 (0: the input, no GPU work)",
      SettingScope::Always, false, [](T t, B& b, K&, R r) { return real(t, 0.0, kMaxLinearValue, &b.intensity, r); },
      [](const B& b, const K&) { return numberText(b.intensity); }},
@@ -275,6 +303,22 @@ const SettingEntry kSettings[] = {
      SettingScope::Always, false,
      [](T t, B& b, K&, R r) { return reals(t, -1.0, 1.0, "U,V", &b.kernelCentreOffset, r); },
      [](const B& b, const K&) { return realsText(b.kernelCentreOffset); }},
+    {"kernel-fade", "auto|F",
+     "radial fade of the kernel to 0 over this fraction of its radius, 0..1 (a raised cosine: its light ends before "
+     "the kernel's square); auto: 0.25 for the generated PSF, 0 (the file as it is) for a PSF file",
+     SettingScope::Always, false,
+     [](T t, B&, K& k, R r)
+     {
+         double f = 0.0;
+         if (t == "auto")
+             k.fade.reset();
+         else if (number(t, 0.0, 1.0, &f))
+             k.fade = f;
+         else
+             return fail(r, t + " is not auto or " + rangeText(0.0, 1.0));
+         return true;
+     },
+     [](const B&, const K& k) { return k.fade ? numberText(*k.fade) : std::string("auto"); }},
     {"kernel", "PATH|generated",
      "PSF image (EXR/HDR), centre texel (W/2, H/2); generated (the default): a generated diffraction PSF "
      "(docs/kernels.md; fftbloom-psf makes others)",
@@ -313,6 +357,11 @@ const SettingEntry kSettings[] = {
      SettingScope::GeneratedKernel, false,
      [](T t, B&, K& k, R r) { return real(t, 1.0, 16.0, &k.airyRadiusTexels, r); },
      [](const B&, const K& k) { return numberText(k.airyRadiusTexels); }},
+    {"glare", "F",
+     "generated PSF: share of its light in the eye's wide-angle scatter, the veiling glow around a light (Spencer et "
+     "al. 1995), 0..1; the diffraction keeps the rest",
+     SettingScope::GeneratedKernel, false, [](T t, B&, K& k, R r) { return real(t, 0.0, 1.0, &k.glare, r); },
+     [](const B&, const K& k) { return numberText(k.glare); }},
     {"corona", "F",
      "generated PSF: the eye's lens fibres and particles (the lenticular halo and ciliary corona of Ritschel et al. "
      "2009), 0..1; use with blades 0",
@@ -363,6 +412,8 @@ bool settingApplies(const SettingEntry& entry, const KernelSettings& kernel)
         return kernel.file.empty();
     case SettingScope::KernelFile:
         return !kernel.file.empty();
+    case SettingScope::Preset:
+        return false;
     case SettingScope::Always:
         break;
     }

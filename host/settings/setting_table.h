@@ -25,6 +25,7 @@ enum class SettingScope
     Always,          ///< every kernel
     GeneratedKernel, ///< the generated PSF only (KernelSettings::file empty): its aperture, scale and animation
     KernelFile,      ///< a PSF file only: its path
+    Preset,          ///< a look applied over the settings (presets.h): never printed, its settings are
 };
 
 /// One setting both tools know.
@@ -48,7 +49,7 @@ std::span<const SettingEntry> settingTable();
 /// The entry named `name`, or nullptr.
 const SettingEntry* findSetting(std::string_view name);
 
-/// Whether `entry` applies to the kernel of `kernel` (SettingScope).
+/// Whether `entry` applies to the kernel of `kernel` (SettingScope): printed in settingLines; never the preset.
 bool settingApplies(const SettingEntry& entry, const KernelSettings& kernel);
 
 /// "NAME=FORM (help)": one line of a key list.

@@ -116,7 +116,36 @@ bool checkPsfParams(const PsfParams& p, PsfParamError* error)
     check("aperture.scratches", "scratches", a.scratches, 0, 200);
     check("aperture.corona", "corona", a.corona, 0.0, 1.0);
     check("aperture.haloRadius", "halo-radius", a.haloRadius, 0.1, 0.8);
+    check("fade", "fade", p.fade, 0.0, 1.0);
+    check("glare", "glare", p.glare, 0.0, 1.0);
     return ok;
+}
+
+double psfRadius(double dx, double dy, int reachX, int reachY)
+{
+    const auto along = [](double d, int reach) { return reach > 0 ? d / reach : d == 0.0 ? 0.0 : 2.0; };
+    return std::hypot(along(dx, reachX), along(dy, reachY));
+}
+
+double psfFade(double rho, double fade)
+{
+    if (fade <= 0.0)
+        return 1.0;
+    if (rho >= 1.0)
+        return 0.0;
+    const double start = 1.0 - std::min(fade, 1.0);
+    return rho <= start ? 1.0 : 0.5 + 0.5 * std::cos(std::numbers::pi * (rho - start) / fade);
+}
+
+double glareScatter(double degrees)
+{
+    const double t = degrees + 0.02;
+    return 0.478 * 20.91 / (t * t * t) + 0.138 * 72.37 / (t * t);
+}
+
+double glareDegreesPerTexel(double airyRadiusTexels)
+{
+    return kAiryNull * kPsfReferenceNm * 1e-9 / (kGlarePupilMm * 1e-3) * 180.0 / std::numbers::pi / airyRadiusTexels;
 }
 
 PsfSampling psfSamplingOf(const PsfParams& p)

@@ -18,6 +18,12 @@ constexpr double kPsfShortestNm = 380.0;
 constexpr double kPsfLongestNm = 780.0;
 /// First zero of J1 over pi: the Airy pattern's first dark ring lies at 1.2197 lambda / D.
 constexpr double kAiryNull = 3.8317059702075125 / std::numbers::pi;
+/// PsfParams::fade's default: the outer quarter of the kernel's radius fades out.
+constexpr double kDefaultPsfFade = 0.25;
+/// PsfParams::glare's default: half the light in the eye's wide-angle scatter (docs/kernels.md, "Glare").
+constexpr double kDefaultPsfGlare = 0.5;
+/// The pupil whose Airy radius sets the glare's angular scale (glareDegreesPerTexel): 3 mm, a photopic eye's.
+constexpr double kGlarePupilMm = 3.0;
 
 /// The aperture whose diffraction pattern is the PSF: a lens's iris, optionally with a central obstruction, spider
 /// vanes, dust and scratches, or an eye's pupil with the lens fibres and particles that cause the ciliary corona and
@@ -82,6 +88,14 @@ struct PsfParams
     int wavelengths = 32;
     /// 0 (default): the spectral PSF. Else one wavelength in 380..780 nm, the same in R, G and B.
     double monochromaticNm = 0.0;
+    /// The radial fade (psfFade) over the outer part of the kernel's radius, as a fraction of it, 0..1: the PSF falls
+    /// smoothly to 0 before the kernel's border instead of stopping at its square. 0: none. Default 0.25.
+    double fade = kDefaultPsfFade;
+    /// The share of the light in the eye's wide-angle scatter (glareScatter), 0..1: the PSF is
+    /// fade (1 - glare) D / sum(fade D) + glare G / sum(G) per channel, D the diffraction pattern, G the scatter
+    /// (white) tapered over the kernel's whole radius (psfFade of 1), so that the glow has no edge. 0: diffraction
+    /// alone. Default 0.5.
+    double glare = kDefaultPsfGlare;
 };
 
 /// How a PSF is sampled (docs/kernels.md): the FFT's size, the aperture's diameter on its grid, and how many
@@ -92,6 +106,28 @@ struct PsfSampling
     double apertureDiameterSamples = 0.0; ///< D on the N x N grid; N / D >= 2 is the zero-padding factor
     double binsPerTexel = 0.0;            ///< frequency bins per output texel at 550 nm (at lambda: times 550 / lambda)
 };
+
+/// A texel's radial coordinate in a kernel, for psfFade: rho = |(dx / reachX, dy / reachY)| for a texel (dx, dy)
+/// texels from the kernel's centre texel (W / 2, H / 2), reachX = floor((W - 1) / 2) and reachY = floor((H - 1) / 2)
+/// the distances from that texel to the nearest border texels. rho is 1 on the nearest border texels and reaches
+/// sqrt(2) in the corners; a reach of 0 (a side of 1 or 2 texels) gives rho 0 on that axis's centre and 2 off it.
+double psfRadius(double dx, double dy, int reachX, int reachY);
+
+/// The radial fade's weight at radial coordinate `rho` (psfRadius): 1 for rho <= 1 - fade,
+/// 0.5 + 0.5 cos(pi (rho - 1 + fade) / fade) up to rho = 1 and 0 beyond (a raised-cosine, Tukey, window: continuous
+/// with its slope, so a spike ends without a step, and 0 on the kernel's border texels). fade in 0..1; 0 gives 1
+/// everywhere, the kernel as it is.
+double psfFade(double rho, double fade);
+
+/// The eye's wide-angle scatter at `degrees` from a point light, in Spencer et al.'s units: their photopic PSF
+/// ("Physically-Based Glare Effects for Digital Images", SIGGRAPH 1995, section 4) without its central term f0,
+/// which the diffraction pattern stands for: 0.478 f1 + 0.138 f2, f1 = 20.91 / (theta + 0.02)^3 (the scatter of
+/// the cornea and the lens) and f2 = 72.37 / (theta + 0.02)^2 (of the retina), theta in degrees.
+double glareScatter(double degrees);
+
+/// Degrees per kernel texel for the glare: a generated PSF whose Airy radius is `airyRadiusTexels` texels seen by an
+/// eye with a kGlarePupilMm pupil, whose Airy radius is 1.2197 * 550 nm / 3 mm = 0.0128 degrees.
+double glareDegreesPerTexel(double airyRadiusTexels);
 
 /// The first parameter of a PsfParams outside its range, or not finite: its field ("aperture.blades"), the
 /// fftbloom-psf option that sets it ("blades"), its value and its range as text ("0 (circle) or 3..16").

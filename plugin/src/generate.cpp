@@ -37,6 +37,8 @@ PsfParams psfParamsOf(const FftbApertureInfo& info, uint32_t k)
     a.corona = info.corona;
     a.haloRadius = info.haloRadius == 0.0f ? 0.4 : double(info.haloRadius);
     a.seed = info.seed;
+    p.fade = info.fade;
+    p.glare = info.glare;
     return p;
 }
 
@@ -137,6 +139,9 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     push.obstruction = float(params.aperture.obstruction);
     push.vaneHalfWidth = float(params.aperture.vaneWidth);
     push.vaneAngle = float(params.aperture.vaneAngleDeg * degrees);
+    push.fade = float(params.fade);
+    push.glare = float(params.glare);
+    push.glareDegreesPerTexel = float(glareDegreesPerTexel(params.airyRadiusTexels));
 
     const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
     if (timestamps && !timestamps->queryPool)

@@ -195,6 +195,9 @@ struct FftbPsfPushConstants
     float obstruction;         // central obstruction radius over the aperture's
     float vaneHalfWidth;       // over the aperture's radius
     float vaneAngle;           // radians
+    float fade;                // the radial fade's width over the kernel's radius, 0..1 (psf_model.h, psfFade); 0: none
+    float glare;               // the share of the light in the eye's scatter (psf_model.h, PsfParams::glare)
+    float glareDegreesPerTexel; // the glare's angular scale (psf_model.h, glareDegreesPerTexel)
 };
 
 #endif

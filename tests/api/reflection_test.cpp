@@ -72,7 +72,10 @@ namespace
     X(bladeCurvature)                                                                                                  \
     X(obstruction)                                                                                                     \
     X(vaneHalfWidth)                                                                                                   \
-    X(vaneAngle)
+    X(vaneAngle)                                                                                                       \
+    X(fade)                                                                                                            \
+    X(glare)                                                                                                           \
+    X(glareDegreesPerTexel)
 
 struct ExpectedMember
 {

@@ -327,6 +327,73 @@ TEST_F(CliTest, AKernelFileKeepsItsExtentAtEveryKernelSize)
     EXPECT_NEAR(at8 / at32, 1.0, 0.15);
 }
 
+// A kernel file whose light reaches its border: one warning line naming it and --kernel-fade; faded, the bloom of a
+// point light is 0 on the kernel's border ring, and the warning is gone.
+TEST_F(CliTest, AKernelFileLitToItsBorderWarnsAndKernelFadeFadesIt)
+{
+    Image light = makeImage(64, 64, {"R", "G", "B"}, PixelType::Float);
+    for (Channel& c : light.channels)
+    {
+        std::fill(c.values.begin(), c.values.end(), 0.0f);
+        c.values[32 * 64 + 32] = 1.0f;
+    }
+    writeExr(file("light.exr").string(), light);
+    Image flat = makeImage(16, 16, {"R", "G", "B"}, PixelType::Float);
+    for (Channel& c : flat.channels)
+        std::fill(c.values.begin(), c.values.end(), 1.0f);
+    writeExr(file("flat.exr").string(), flat);
+    const auto bloomWith = [&](const std::string& out, const std::string& options)
+    {
+        const CliResult r =
+            run(quote(file("light.exr")) + " -o " + quote(file(out)) + " --kernel " + quote(file("flat.exr")) +
+                " --kernel-size 16 --output bloom --padding zero " + "--pixel-type float" + options);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return std::pair{r.err, channel(readImage(file(out).string()), "G").values};
+    };
+    // The kernel's centre texel (8, 8) falls on the light; its border texels 7 to the right and 8 to the left.
+    const auto [plainErr, plain] = bloomWith("plain.exr", "");
+    const std::string warning = "fftbloom: warning: " + file("flat.exr").string() + ": ";
+    EXPECT_NE(plainErr.find(warning), std::string::npos) << plainErr;
+    EXPECT_NE(plainErr.find("kernel-fade"), std::string::npos) << plainErr;
+    EXPECT_NEAR(plain[32 * 64 + 39], 1.0 / 256.0, 1e-6);
+    const auto [fadedErr, faded] = bloomWith("faded.exr", " --kernel-fade 0.5");
+    EXPECT_EQ(fadedErr.find("warning"), std::string::npos) << fadedErr;
+    double sum = 0.0;
+    for (const float v : faded)
+        sum += v;
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+    for (const int x : {24, 39})
+        EXPECT_NEAR(faded[std::size_t(32 * 64 + x)], 0.0, 1e-7) << "x " << x;
+    EXPECT_GT(faded[32 * 64 + 32], plain[32 * 64 + 32]);
+}
+
+// --preset NAME sets the settings of the one table its lines name, as those options would; an option given with it
+// changes it; a name that is not a preset is a usage error naming it.
+TEST_F(CliTest, APresetIsItsSettingsAndOptionsChangeIt)
+{
+    writeInput();
+    const auto pixels = [this](const std::string& name, const std::string& options)
+    {
+        const CliResult r = run(quote(file("in.exr")) + " -o " + quote(file(name)) + " --pixel-type float " + options);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return channel(readImage(file(name).string()), "R").values;
+    };
+    const std::vector<float> preset = pixels("preset.exr", "--preset soft-glow --kernel-size 64");
+    const std::vector<float> options =
+        pixels("options.exr", "--blades 0 --airy-radius 3 --glare 0.85 --kernel-span 0.35diag --kernel-size 64");
+    EXPECT_EQ(preset, options);
+    EXPECT_NE(pixels("plain.exr", "--kernel-size 64"), preset) << "the preset took effect";
+    EXPECT_EQ(pixels("changed.exr", "--preset soft-glow --kernel-size 64 --glare 0.2"),
+              pixels("changed-options.exr",
+                     "--blades 0 --airy-radius 3 --glare 0.2 --kernel-span 0.35diag --kernel-size 64"));
+    const auto before = listing();
+    const CliResult refused = bloom(file("in.exr"), file("out.exr"), "--preset sunset");
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.err.find("'sunset' is not a preset: none, camera, soft-glow, eye, unreal"), std::string::npos)
+        << refused.err;
+    EXPECT_EQ(listing(), before);
+}
+
 TEST_F(CliTest, SpectrumInterpolationPicksTheFilterItsWidthAndTheOversampling)
 {
     writeInput();

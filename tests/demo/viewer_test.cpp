@@ -129,7 +129,7 @@ class ViewerTest : public ::testing::Test
     }
 
     /// A 320 x 200 Radiance .hdr scene: a dim gradient with three point lights far brighter than white.
-    fs::path writeScene()
+    fs::path writeScene(const std::string& name = "scene.hdr")
     {
         const int w = 320, h = 200;
         std::vector<float> rgb(size_t(w) * h * 3);
@@ -142,7 +142,7 @@ class ViewerTest : public ::testing::Test
                 for (int dx = -1; dx <= 1; ++dx)
                     for (int c = 0; c < 3; ++c)
                         rgb[(size_t(ly + dy) * w + size_t(lx + dx)) * 3 + size_t(c)] = 2000.0f;
-        const fs::path path = file("scene.hdr");
+        const fs::path path = file(name);
         EXPECT_TRUE(stbi_write_hdr(path.c_str(), w, h, 3, rgb.data()));
         return path;
     }
@@ -322,7 +322,7 @@ TEST_F(ViewerTest, SavingKeepsTheInputsLayoutAndRecordsTheSettings)
     const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("s.png")) +
                                " --frames 1 --save --settings kernel-size=64 intensity=0.4 tint=1,0.5,0.5");
     ASSERT_EQ(r.code, 0) << r.err;
-    const Image saved = readImage(file("scene-bloom.exr").string());
+    const Image saved = readImage(file("scene_bloom.exr").string());
     EXPECT_EQ(saved.layout.compression, Compression::Piz);
     EXPECT_EQ(saved.layout.dataWindow.minX, 10);
     EXPECT_EQ(saved.layout.dataWindow.maxY, 204);
@@ -402,13 +402,14 @@ TEST_F(ViewerTest, ThresholdAboveEveryValueLeavesTheCompositeAsTheInputAndAdditi
     EXPECT_GT(additive.luminance(x, y), input.luminance(x, y) + 10.0f);
 }
 
+// A frame of a sequence is saved under the sequence's naming, shot.1001 as shot_bloom.1001.
 TEST_F(ViewerTest, SaveWritesTheOutputAsExrAndPng)
 {
-    const std::string scene = writeScene().string();
+    const std::string scene = writeScene("shot.1001.hdr").string();
     const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("window.png")) +
                                " --frames 2 --save --settings kernel-size=64");
     ASSERT_EQ(r.code, 0) << r.err;
-    const Image saved = readImage(file("scene-bloom.exr").string());
+    const Image saved = readImage(file("shot_bloom.1001.exr").string());
     EXPECT_EQ(saved.width, 320);
     EXPECT_EQ(saved.height, 200);
     for (const char* name : {"R", "G", "B", "A"})
@@ -418,7 +419,7 @@ TEST_F(ViewerTest, SaveWritesTheOutputAsExrAndPng)
     const float red = saved.channels[size_t(saved.find("R"))].values[size_t(ly) * 320 + size_t(lx)];
     EXPECT_GT(red, 100.0f);
     int w = 0, h = 0, n = 0;
-    unsigned char* png = stbi_load(file("scene-bloom.png").c_str(), &w, &h, &n, 3);
+    unsigned char* png = stbi_load(file("shot_bloom.1001.png").c_str(), &w, &h, &n, 3);
     ASSERT_NE(png, nullptr);
     stbi_image_free(png);
     EXPECT_EQ(w, 320);
@@ -650,6 +651,35 @@ TEST_F(ViewerTest, UnreadableImageFailsWithOneLine)
     EXPECT_FALSE(fs::exists(file("out.png")));
 }
 
+// layer=NAME shows and saves that layer's channels, as the CLI's --layer; a layer the file lacks fails the screenshot
+// with one line naming it.
+TEST_F(ViewerTest, LayerKeyShowsThatLayerAndAMissingOneFailsWithOneLine)
+{
+    const int w = 160, h = 100;
+    Image image;
+    image.width = w;
+    image.height = h;
+    for (const char* name : {"B", "G", "R", "diffuse.B", "diffuse.G", "diffuse.R"})
+    {
+        Channel channel{name, PixelType::Float, std::vector<float>(size_t(w) * h, 0.02f)};
+        if (std::string(name).rfind("diffuse.", 0) == 0)
+            channel.values[size_t(50) * w + 80] = 2000.0f; // a light in the layer only
+        image.channels.push_back(std::move(channel));
+    }
+    writeExr(file("layers.exr").string(), image);
+    const RunResult r = viewer(shellQuoted(file("layers.exr")) + " --screenshot " + shellQuoted(file("a.png")) +
+                               " --frames 2 --save --settings kernel-size=64 layer=diffuse");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image saved = readImage(file("layers_bloom.exr").string());
+    EXPECT_GT(saved.channels[size_t(saved.find("R"))].values[size_t(50) * w + 80], 100.0f) << "the layer's light";
+    const RunResult missing = viewer(shellQuoted(file("layers.exr")) + " --screenshot " + shellQuoted(file("b.png")) +
+                                     " --frames 2 --settings layer=specular");
+    EXPECT_EQ(missing.code, 1);
+    EXPECT_NE(missing.err.find("specular"), std::string::npos) << missing.err;
+    EXPECT_EQ(missing.err.find('\n'), missing.err.size() - 1) << missing.err;
+    EXPECT_FALSE(fs::exists(file("b.png")));
+}
+
 TEST_F(ViewerTest, KernelThePluginRefusesFailsTheScreenshotWithOneLine)
 {
     // Cubic interpolation has 4 taps: fftbCreateKernel refuses 8, naming the field.
@@ -789,6 +819,25 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
         std::count_if(withFile.begin(), withFile.end(), [](const std::string& l) { return l.rfind("blades", 0) == 0; }),
         0)
         << "a kernel file has no generated PSF's settings";
+}
+
+// preset=NAME, the panel's Preset menu, sets the settings the CLI's --preset sets; the saved lines and the CLI command
+// name those settings, not the preset.
+TEST(ViewerSettings, PresetKeySetsTheLooksSettingsAndTheCommandNamesThem)
+{
+    Settings s;
+    std::string error;
+    ASSERT_TRUE(applySetting(s, "preset=eye", &error)) << error;
+    EXPECT_EQ(s.kernel.aperture.corona, 0.5);
+    EXPECT_EQ(s.kernel.glare, 0.62);
+    const std::vector<std::string> lines = presetLines(s);
+    EXPECT_NE(std::find(lines.begin(), lines.end(), "kernel-span=0.2diag"), lines.end());
+    const std::string command = cliCommand(s, "in.exr", "out.exr");
+    EXPECT_NE(command.find(" --corona 0.5"), std::string::npos) << command;
+    EXPECT_NE(command.find(" --glare 0.62"), std::string::npos) << command;
+    EXPECT_EQ(command.find("--preset"), std::string::npos) << command;
+    EXPECT_FALSE(applySetting(s, "preset=Eye", &error));
+    EXPECT_NE(error.find("'Eye' is not a preset"), std::string::npos) << error;
 }
 
 TEST(ViewerSettings, PresetFilesAreReadLineByLineAndWrittenWhole)

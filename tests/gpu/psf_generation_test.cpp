@@ -48,12 +48,26 @@ PsfParams psfParams(int blades, double curvature, double obstruction, int vanes,
     p.aperture.scratches = scratches;
     p.aperture.corona = corona;
     p.aperture.seed = 7;
+    if (corona > 0.0)
+    {
+        p.fade = 0.5;
+        p.glare = 0.6;
+    }
+    return p;
+}
+
+/// Six blades without fade or glare; the other cases have the defaults (0.25 and 0.5) but the eye's (0.5 and 0.6).
+PsfParams diffractionAlone()
+{
+    PsfParams p = psfParams(6, 0.0, 0.0, 0, 0, 0, 0.0, 2.0);
+    p.fade = 0.0;
+    p.glare = 0.0;
     return p;
 }
 
 FftbApertureInfo apertureInfo(const PsfParams& p)
 {
-    FftbApertureInfo info = apertureInfoOf(p.aperture, p.airyRadiusTexels);
+    FftbApertureInfo info = apertureInfoOf(p);
     info.wavelengths = uint32_t(p.wavelengths);
     return info;
 }
@@ -119,7 +133,8 @@ INSTANTIATE_TEST_SUITE_P(Apertures, PsfGenerationTest,
                                            Case{"obstruction_and_vanes", psfParams(0, 0.0, 0.3, 4, 0, 0, 0.0, 3.0)},
                                            Case{"curved_blades_dust_scratches",
                                                 psfParams(5, 0.5, 0.0, 0, 300, 20, 0.0, 2.0)},
-                                           Case{"eye", psfParams(0, 0.0, 0.0, 0, 0, 0, 0.6, 2.0)}),
+                                           Case{"eye", psfParams(0, 0.0, 0.0, 0, 0, 0, 0.6, 2.0)},
+                                           Case{"diffraction_alone", diffractionAlone()}),
                          [](const ::testing::TestParamInfo<Case>& param) { return std::string(param.param.name); });
 
 } // namespace

@@ -27,9 +27,18 @@ using test::channelSum;
 
 constexpr double kJ1FirstZero = 3.8317059702075125;
 
-PsfParams monochromatic(int size, double airyRadius, int blades)
+/// The diffraction pattern alone: no fade, no glare.
+PsfParams diffraction()
 {
     PsfParams p;
+    p.fade = 0.0;
+    p.glare = 0.0;
+    return p;
+}
+
+PsfParams monochromatic(int size, double airyRadius, int blades)
+{
+    PsfParams p = diffraction();
     p.sizeTexels = size;
     p.airyRadiusTexels = airyRadius;
     p.aperture.blades = blades;
@@ -256,7 +265,7 @@ TEST(GeneratedPsf, BladesGiveNSpikesForEvenNAnd2NForOddN)
 {
     for (const int blades : {3, 4, 5, 6, 7, 8})
     {
-        PsfParams p;
+        PsfParams p = diffraction();
         p.sizeTexels = 256;
         p.aperture.blades = blades;
         const std::vector<double> angles = spikeAngles(generatePsf(p));
@@ -284,7 +293,7 @@ TEST(GeneratedPsf, SpiderVanesGiveSpikesPerpendicularToThem)
     // vanes make two bars through the centre (four spikes), three make six.
     for (const int vanes : {3, 4})
     {
-        PsfParams p;
+        PsfParams p = diffraction();
         p.sizeTexels = 256;
         p.aperture.blades = 0;
         p.aperture.vanes = vanes;
@@ -307,7 +316,7 @@ TEST(GeneratedPsf, LensFibresPutTheHaloAtItsRadiusRedOutside)
 {
     // The fibres are a grating: first-order diffraction at lambda / period, chosen to fall at haloRadius of the half
     // size at 550 nm (64 texels here); longer wavelengths diffract farther, so the ring is red outside, blue inside.
-    PsfParams p;
+    PsfParams p = diffraction();
     p.sizeTexels = 256;
     p.aperture.blades = 0;
     p.aperture.haloRadius = 0.5;
@@ -338,9 +347,9 @@ TEST(GeneratedPsf, LensFibresPutTheHaloAtItsRadiusRedOutside)
 
 TEST(GeneratedPsf, EachChannelSumsToOneWithThePeakAtTheCentre)
 {
-    PsfParams a;
+    PsfParams a = diffraction();
     a.sizeTexels = 64;
-    PsfParams b;
+    PsfParams b = diffraction();
     b.sizeTexels = 128;
     b.airyRadiusTexels = 3.5;
     b.aperture.blades = 5;
@@ -350,7 +359,7 @@ TEST(GeneratedPsf, EachChannelSumsToOneWithThePeakAtTheCentre)
     b.aperture.vanes = 3;
     b.aperture.dust = 40;
     b.aperture.scratches = 3;
-    PsfParams c;
+    PsfParams c = diffraction();
     c.sizeTexels = 512;
     c.aperture.blades = 0;
     c.aperture.corona = 0.5;
@@ -383,7 +392,7 @@ TEST(GeneratedPsf, RedSpreadsWiderThanGreenThanBlue)
     // Diffraction angles grow with the wavelength: the second moment sum r^2 PSF is largest in red.
     for (const int blades : {0, 6})
     {
-        PsfParams p;
+        PsfParams p = diffraction();
         p.sizeTexels = 256;
         p.aperture.blades = blades;
         const Texels psf = generatePsf(p);
@@ -401,7 +410,7 @@ TEST(GeneratedPsf, RedSpreadsWiderThanGreenThanBlue)
 
 TEST(GeneratedPsf, SameSeedSameTexelsOtherSeedOthers)
 {
-    PsfParams p;
+    PsfParams p = diffraction();
     p.sizeTexels = 128;
     p.aperture.dust = 60;
     p.aperture.scratches = 4;
@@ -419,7 +428,7 @@ TEST(GeneratedPsf, SameSeedSameTexelsOtherSeedOthers)
     EXPECT_GT(differing, first.values.size() / 2) << "texels that changed with the seed";
 
     // Without random parts the seed changes nothing.
-    PsfParams plain;
+    PsfParams plain = diffraction();
     plain.sizeTexels = 64;
     const Texels one = generatePsf(plain);
     plain.aperture.seed = 99;
@@ -429,7 +438,7 @@ TEST(GeneratedPsf, SameSeedSameTexelsOtherSeedOthers)
 TEST(GeneratedPsf, MirrorSymmetricApertureGivesAMirrorSymmetricPsf)
 {
     // With a tip at 90 degrees a hexagon is symmetric about the vertical axis; so is its diffraction pattern.
-    PsfParams p;
+    PsfParams p = diffraction();
     p.sizeTexels = 128;
     const Texels psf = generatePsf(p);
     const int k = p.sizeTexels;
@@ -477,7 +486,7 @@ TEST(PsfParamsCheck, OutOfRangeValuesNameTheFieldAndTheOption)
     };
     for (const Case& c : cases)
     {
-        PsfParams p;
+        PsfParams p = diffraction();
         c.change(p);
         std::string message = "no error";
         try
@@ -492,7 +501,7 @@ TEST(PsfParamsCheck, OutOfRangeValuesNameTheFieldAndTheOption)
         EXPECT_NE(message.find(c.option), std::string::npos) << message;
     }
     EXPECT_NO_THROW(validatePsfParams(PsfParams{}));
-    PsfParams edges;
+    PsfParams edges = diffraction();
     edges.sizeTexels = 64;
     edges.airyRadiusTexels = 8.0;
     edges.aperture.blades = 16;
@@ -504,7 +513,7 @@ TEST(PsfParamsCheck, OutOfRangeValuesNameTheFieldAndTheOption)
 
 TEST(PsfImage, WritesEveryParameterToTheExrHeader)
 {
-    PsfParams p;
+    PsfParams p = diffraction();
     p.sizeTexels = 64;
     p.airyRadiusTexels = 2.5;
     p.wavelengths = 20;
@@ -555,7 +564,7 @@ TEST(GeneratedAperture, HasTheAreaOfItsShape)
 {
     // The transmission sums to the shape's area in samples: a hexagon inscribed in a circle of radius R has area
     // (3 sqrt(3) / 2) R^2; an obstruction of ratio eps removes pi (eps R)^2.
-    PsfParams p;
+    PsfParams p = diffraction();
     p.sizeTexels = 256;
     p.aperture.obstruction = 0.3;
     const Texels aperture = generateAperture(p);
@@ -581,6 +590,115 @@ TEST(PupilTest, MoonAndSpencerDiameterAndTheAiryRadiusItGives)
     EXPECT_NEAR(pupilAiryRadius(2.0, 0.1), 2.0 * pupilDiameterMm(100.0) / 4.9, 1e-12);
     EXPECT_LT(pupilAiryRadius(2.0, 1.0), 2.0);
     EXPECT_GT(pupilAiryRadius(2.0, 10000.0), 2.0);
+}
+
+/// The light of channel `c` along the row through the centre, from the centre texel to the right border.
+std::vector<double> spikeProfile(const Texels& psf, int c)
+{
+    std::vector<double> v;
+    for (int x = psf.width / 2; x < psf.width; ++x)
+        v.push_back(psf.at(x, psf.height / 2, c));
+    return v;
+}
+
+// The six-blade PSF's horizontal spikes run out to the border at an Airy radius of K / 128 (the default 2 at K = 256):
+// faded, they end before the kernel's square (its border ring at most 1e-5 of the peak) without a step: the largest
+// step between neighbours in the outer quarter, the border's step to the 0 beyond it included, is at most 0.4 of the
+// spike's own (its decay and fringes) in the 16 texels just inside it. Unfaded they stop at the border: the same
+// checks fail.
+TEST(GeneratedPsf, DefaultFadesToZeroBeforeTheBorderWithoutAStep)
+{
+    const int k = 128;
+    PsfParams faded;
+    faded.sizeTexels = k;
+    faded.airyRadiusTexels = 1.0;
+    PsfParams unfaded = faded;
+    unfaded.fade = 0.0;
+    for (const PsfParams& p : {faded, unfaded})
+    {
+        const bool fades = p.fade > 0.0;
+        SCOPED_TRACE(fades ? "faded" : "unfaded");
+        const Texels psf = generatePsf(p);
+        for (int c = 0; c < 3; ++c)
+        {
+            double peak = 0.0, border = 0.0;
+            for (int y = 0; y < k; ++y)
+                for (int x = 0; x < k; ++x)
+                {
+                    peak = std::max(peak, double(psf.at(x, y, c)));
+                    if (x == 0 || y == 0 || x == k - 1 || y == k - 1)
+                        border = std::max(border, double(psf.at(x, y, c)));
+                }
+            std::vector<double> spike = spikeProfile(psf, c);
+            spike.push_back(0.0);
+            const std::size_t start = std::size_t(0.75 * (k / 2 - 1));
+            const auto largestStep = [&](std::size_t from, std::size_t to)
+            {
+                double step = 0.0;
+                for (std::size_t r = from; r < to; ++r)
+                    step = std::max(step, std::abs(spike[r + 1] - spike[r]));
+                return step;
+            };
+            const double inside = largestStep(start - 16, start), outer = largestStep(start, spike.size() - 1);
+            std::printf("%s channel %d: border %.2e of the peak; largest step in the outer quarter %.3f of the spike's "
+                        "own just inside it\n",
+                        fades ? "faded" : "unfaded", c, border / peak, outer / inside);
+            if (fades)
+            {
+                EXPECT_LE(border, 1e-5 * peak) << "channel " << c;
+                EXPECT_LE(outer, 0.4 * inside) << "channel " << c;
+            }
+            else
+            {
+                EXPECT_GT(border, 1e-6 * peak) << "channel " << c;
+                EXPECT_GT(outer, 0.4 * inside) << "channel " << c;
+            }
+        }
+    }
+}
+
+// The glare takes its share of each channel's light as Spencer et al. 1995's photopic scatter, 0.478 f1 + 0.138 f2
+// (f1 = 20.91 / (theta + 0.02)^3, f2 = 72.37 / (theta + 0.02)^2, theta in degrees; 1.2197 lambda / 3 mm per Airy
+// radius), tapered by 0.5 + 0.5 cos(pi rho) over the kernel's radius: with and without glare, the difference is that
+// profile, the same in R, G and B, summing to the share.
+TEST(GeneratedPsf, GlareTakesItsShareAsSpencersPhotopicScatter)
+{
+    const int k = 64;
+    const double share = 0.4, airy = 2.0;
+    PsfParams plain = diffraction();
+    plain.sizeTexels = k;
+    plain.airyRadiusTexels = airy;
+    PsfParams glaring = plain;
+    glaring.glare = share;
+    const Texels a = generatePsf(plain), b = generatePsf(glaring);
+    const double degreesPerTexel = kJ1FirstZero / std::numbers::pi * 550e-9 / 3e-3 * 180.0 / std::numbers::pi / airy;
+    std::vector<double> expected(std::size_t(k) * k);
+    double total = 0.0;
+    for (int y = 0; y < k; ++y)
+        for (int x = 0; x < k; ++x)
+        {
+            const double r = std::hypot(x - k / 2, y - k / 2), rho = r / (k / 2 - 1);
+            const double t = r * degreesPerTexel + 0.02;
+            const double taper = rho < 1.0 ? 0.5 + 0.5 * std::cos(std::numbers::pi * rho) : 0.0;
+            expected[std::size_t(y) * k + x] = taper * (0.478 * 20.91 / (t * t * t) + 0.138 * 72.37 / (t * t));
+            total += expected[std::size_t(y) * k + x];
+        }
+    double worst = 0.0;
+    for (int c = 0; c < 3; ++c)
+    {
+        double sum = 0.0;
+        for (int y = 0; y < k; ++y)
+            for (int x = 0; x < k; ++x)
+            {
+                const double glare = double(b.at(x, y, c)) - (1.0 - share) * double(a.at(x, y, c));
+                const double want = share * expected[std::size_t(y) * k + x] / total;
+                worst = std::max(worst,
+                                 std::abs(glare - want) / (share * expected[std::size_t(k / 2) * k + k / 2] / total));
+                sum += glare;
+            }
+        EXPECT_NEAR(sum, share, 1e-5) << "channel " << c;
+    }
+    EXPECT_LE(worst, 1e-5) << "of the glare's peak";
 }
 
 } // namespace

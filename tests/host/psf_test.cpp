@@ -4,6 +4,7 @@
 #include "image/image_io.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
+#include "psf_model.h"
 #include "texel_test_support.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <numbers>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -240,6 +242,115 @@ TEST(LoadPsf, MissingFileNamesThePath)
     {
         EXPECT_NE(std::string(e.what()).find("/nonexistent/psf.exr"), std::string::npos) << e.what();
     }
+}
+
+/// Writes `psf` (RGB) as an EXR in the temporary directory and returns its path.
+std::string writePsfFile(const Texels& psf, const std::string& name)
+{
+    Image image;
+    image.width = psf.width;
+    image.height = psf.height;
+    for (int c = 0; c < 3; ++c)
+    {
+        Channel ch;
+        ch.name = std::string(1, "RGB"[c]);
+        ch.type = PixelType::Float;
+        for (int y = 0; y < psf.height; ++y)
+            for (int x = 0; x < psf.width; ++x)
+                ch.values.push_back(psf.at(x, y, c));
+        image.channels.push_back(ch);
+    }
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("fftbloom_" + name + "_" + std::to_string(getpid()) + ".exr");
+    writeExr(path.string(), image);
+    return path.string();
+}
+
+/// A size x size PSF of the same value everywhere: all its light reaches the border.
+Texels flatPsf(int size)
+{
+    Texels psf(size, size, 3);
+    std::fill(psf.values.begin(), psf.values.end(), 1.0f);
+    return psf;
+}
+
+TEST(PsfFade, RaisedCosineFromOneToZeroOverTheOuterFraction)
+{
+    EXPECT_EQ(psfFade(1.3, 0.0), 1.0) << "no fade: the kernel as it is, corners included";
+    EXPECT_EQ(psfFade(0.75, 0.25), 1.0);
+    EXPECT_NEAR(psfFade(0.875, 0.25), 0.5, 1e-12);
+    EXPECT_EQ(psfFade(1.0, 0.25), 0.0);
+    EXPECT_EQ(psfFade(1.2, 0.25), 0.0);
+    // Continuous with its slope at both ends: within (pi e / f)^2 / 4 of flat e past them.
+    const double e = 1e-3, bound = std::pow(std::numbers::pi * e / 0.25, 2) / 4.0 * 1.01;
+    EXPECT_NEAR(psfFade(0.75 + e, 0.25), 1.0, bound);
+    EXPECT_NEAR(psfFade(1.0 - e, 0.25), 0.0, bound);
+    // Border texels are at rho 1 or more; the centre texel at 0, also of a 1- or 2-texel side.
+    EXPECT_EQ(psfRadius(-128, 0, 127, 127), 128.0 / 127.0);
+    EXPECT_EQ(psfRadius(127, 0, 127, 127), 1.0);
+    EXPECT_EQ(psfRadius(0, 0, 0, 0), 0.0);
+    EXPECT_EQ(psfRadius(-1, 0, 0, 0), 2.0);
+}
+
+TEST(KernelFile, LightAtItsBorderWarnsUnlessFaded)
+{
+    const std::string path = writePsfFile(flatPsf(64), "flat_psf");
+    const KernelFile plain = loadKernelFile(path, 32, 0.0);
+    EXPECT_NE(plain.warning.find(path), std::string::npos) << plain.warning;
+    EXPECT_NE(plain.warning.find("% of its light lies in its outer ring"), std::string::npos) << plain.warning;
+    EXPECT_NE(plain.warning.find("kernel-fade"), std::string::npos) << plain.warning;
+    EXPECT_EQ(plain.warning.find('\n'), std::string::npos) << "one line: " << plain.warning;
+    EXPECT_EQ(plain.fileWidth, 64);
+    EXPECT_EQ(plain.texels.width, 32);
+    // A flat 64^2 file has about 1 - pi (0.95 * 31)^2 / 64^2 = 33 % of its light past rho 0.95 (31 texels to its
+    // border).
+    EXPECT_NE(plain.warning.find(": 33 %"), std::string::npos) << plain.warning;
+
+    const KernelFile faded = loadKernelFile(path, 32, 0.25);
+    std::filesystem::remove(path);
+    EXPECT_TRUE(faded.warning.empty()) << faded.warning;
+    double border = 0.0;
+    for (int i = 0; i < 32; ++i)
+        border = std::max({border, double(faded.texels.at(i, 0, 1)), double(faded.texels.at(0, i, 1)),
+                           double(faded.texels.at(i, 31, 1)), double(faded.texels.at(31, i, 1))});
+    EXPECT_EQ(border, 0.0);
+    EXPECT_NEAR(channelSum(faded.texels, 1), 1.0, 1e-6);
+    EXPECT_EQ(faded.texels.at(16, 16, 1), faded.texels.at(20, 16, 1)) << "flat inside 0.75 of the radius";
+}
+
+TEST(KernelFile, TheGeneratedPsfUnfadedWarnsFadedNot)
+{
+    PsfParams unfaded;
+    unfaded.sizeTexels = 128;
+    unfaded.airyRadiusTexels = 1.0;
+    unfaded.fade = 0.0;
+    unfaded.glare = 0.0;
+    PsfParams faded = unfaded;
+    faded.fade = kDefaultPsfFade;
+    const std::string path = writePsfFile(generatePsf(unfaded), "unfaded_psf");
+    const KernelFile file = loadKernelFile(path, 128, 0.0);
+    std::filesystem::remove(path);
+    EXPECT_NE(file.warning.find("% of its light lies in its outer ring"), std::string::npos) << file.warning;
+    EXPECT_LE(outerRingEnergy(generatePsf(faded)), kOuterRingWarning);
+}
+
+TEST(KernelFile, CompactKernelsNeitherWarnNorChange)
+{
+    Texels delta(1, 1, 3);
+    std::fill(delta.values.begin(), delta.values.end(), 2.0f);
+    const std::string deltaPath = writePsfFile(delta, "delta_psf");
+    const KernelFile faded = loadKernelFile(deltaPath, 1, 1.0);
+    std::filesystem::remove(deltaPath);
+    EXPECT_TRUE(faded.warning.empty()) << faded.warning;
+    EXPECT_EQ(faded.texels.values, std::vector<float>(3, 1.0f)) << "a 1x1 kernel's texel is its centre";
+
+    const Texels psf = defaultPsf(64);
+    EXPECT_LE(outerRingEnergy(psf), kOuterRingWarning) << "the generated PSF fades: nothing to warn about";
+    const std::string path = writePsfFile(psf, "default_psf");
+    const KernelFile file = loadKernelFile(path, 64, 0.0);
+    std::filesystem::remove(path);
+    EXPECT_TRUE(file.warning.empty()) << file.warning;
+    EXPECT_EQ(file.texels.values, psf.values);
 }
 
 } // namespace

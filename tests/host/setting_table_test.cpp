@@ -2,6 +2,7 @@
 // The settings table: each setting reads back what it prints, takes its range's bounds, refuses what lies past them
 // (NaN and Inf included) with a reason naming the setting and the value, and leaves the settings as they were.
 #include "settings/kernel_span.h"
+#include "settings/presets.h"
 #include "settings/setting_table.h"
 
 #include <gtest/gtest.h>
@@ -90,11 +91,13 @@ TEST(SettingTable, LinesRoundTripExactly)
                              "kernel-span=0.123456789diag",
                              "kernel-rotation=-12.75",
                              "kernel-centre-offset=0.1,-0.2",
+                             "kernel-fade=0.125",
                              "blades=7",
                              "blade-curvature=0.1",
                              "obstruction=0.3",
                              "vanes=3",
                              "airy-radius=2.5",
+                             "glare=0.45",
                              "corona=0.2",
                              "seed=42",
                              "animate=true"})
@@ -156,6 +159,9 @@ TEST(SettingTable, RangesTakeTheirBoundsAndRefuseWhatLiesPastThem)
         {"vanes", {"0", "8"}, {"-1", "9"}},
         {"airy-radius", {"1", "16"}, {"0.9999", "16.0001"}},
         {"corona", {"0", "1"}, {"-0.0001", "1.0001"}},
+        {"glare", {"0", "1"}, {"-0.0001", "1.0001"}},
+        {"kernel-fade", {"0", "1", "auto"}, {"-0.0001", "1.0001", "nan", "Auto"}},
+        {"preset", {"none", "camera", "soft-glow", "eye", "unreal"}, {"", "Camera", "nope"}},
         {"seed", {"0", "1000000000"}, {"-1", "1000000001"}},
         {"animate", {"true", "false"}, {"yes", "1"}},
     };
@@ -182,6 +188,47 @@ TEST(SettingTable, RangesTakeTheirBoundsAndRefuseWhatLiesPastThem)
             EXPECT_EQ(settingLines(bloom, kernel), defaultLines()) << c.name << "=" << value << " changed a setting";
         }
     }
+}
+
+// A preset sets the settings its lines name, over what was set before it, and leaves the others; later lines change
+// it; it is not printed (its settings are), so a file of settingLines reads back the same without it.
+TEST(SettingTable, PresetsSetTheirSettingsAndLaterLinesChangeThem)
+{
+    for (const Preset& preset : presets())
+    {
+        SCOPED_TRACE(preset.name);
+        BloomSettings bloom;
+        KernelSettings kernel;
+        std::string error;
+        ASSERT_TRUE(applySettingLine("threshold=2", bloom, kernel, &error)) << error;
+        ASSERT_TRUE(applySettingLine("kernel=psf.exr", bloom, kernel, &error)) << error;
+        ASSERT_TRUE(applySettingLine(std::string("preset=") + preset.name, bloom, kernel, &error)) << error;
+        const std::vector<std::string> lines = settingLines(bloom, kernel);
+        for (const std::string line : preset.lines)
+        {
+            if (line != "kernel=generated") // printed for a file only
+            {
+                EXPECT_NE(std::find(lines.begin(), lines.end(), line), lines.end()) << line << " is set";
+            }
+        }
+        EXPECT_EQ(bloom.prefilter.threshold, 2.0f) << "a setting the preset does not name is kept";
+        EXPECT_TRUE(kernel.file.empty()) << "every preset is of the generated PSF";
+        for (const std::string& line : lines)
+            EXPECT_NE(line.rfind("preset=", 0), 0u) << "never printed: " << line;
+        ASSERT_TRUE(applySettingLine("glare=0.125", bloom, kernel, &error)) << error;
+        EXPECT_EQ(kernel.glare, 0.125);
+    }
+    const Preset* camera = findPreset("camera");
+    ASSERT_NE(camera, nullptr);
+    BloomSettings bloom;
+    KernelSettings kernel;
+    std::string error;
+    ASSERT_TRUE(applySettingLine("preset=camera", bloom, kernel, &error)) << error;
+    EXPECT_EQ(kernel.aperture.blades, 6);
+    EXPECT_EQ(bloom.kernelSpan.unit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL);
+    EXPECT_FALSE(applySettingLine("preset=sunset", bloom, kernel, &error));
+    EXPECT_NE(error.find("'sunset' is not a preset: none, camera, soft-glow, eye, unreal"), std::string::npos) << error;
+    EXPECT_EQ(findPreset("sunset"), nullptr);
 }
 
 TEST(SettingTable, NumbersAreFinite)

@@ -487,6 +487,14 @@ typedef struct FftbApertureInfo
      *  most K / 8; 0 means 2 (the spikes then reach the kernel's border). */
     float airyRadiusTexels;
     uint32_t wavelengths; /**< across 380 .. 780 nm, 16 .. 256; 0 means 32 */
+    /** The radial fade to 0 over this fraction of the kernel's radius, 0 .. 1: a raised cosine, so that the pattern
+     *  ends before the kernel's border instead of at its square (docs/kernels.md, "Fade"). 0: none. The tools use
+     *  0.25. */
+    float fade;
+    /** The share of the light in the eye's wide-angle scatter, the veiling glow of Spencer et al. 1995
+     *  ("Physically-Based Glare Effects for Digital Images", SIGGRAPH), 0 .. 1; the diffraction keeps the rest
+     *  (docs/kernels.md, "Glare"). 0: diffraction alone. The tools use 0.5. */
+    float glare;
 } FftbApertureInfo;
 
 /** Plan-lifetime settings: what fftbCreateBloomPlan resolves once. */
