@@ -108,12 +108,7 @@ int run(CliOptions& o)
             jobs[i].kernelSeed = frames[i].kernelSeed;
         o.batch.kernel = loadKernel(o);
         if (o.kernel.animate)
-        {
-            // As defaultPsf: the Airy radius at most K / 8.
-            PsfParams design = o.kernel.psfDesign();
-            design.airyRadiusTexels = std::min(design.airyRadiusTexels, o.kernel.sizeTexels / 8.0);
-            o.batch.animatedKernel = apertureInfoOf(design);
-        }
+            o.batch.animatedKernel = apertureInfoOf(o.kernel.psfDesign()); // the Airy radius checked (options.cpp)
         o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
         if (!o.preview.empty())
             o.batch.previewDisplay = OcioDisplay::fromEnvironment();

@@ -5,6 +5,7 @@
 
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
+#include "psf/psf_generator.h"
 #include "settings/setting_names.h"
 #include "settings/setting_table.h"
 
@@ -379,6 +380,11 @@ std::optional<int> applySettings(const std::vector<SettingOption>& options, CliO
     if (o.kernel.animate && (o.kernel.sizeTexels < 64 || o.kernel.sizeTexels > 2048))
         return usage("--animate: the kernel is made on the GPU at --kernel-size, a power of two in 64..2048, not " +
                      std::to_string(o.kernel.sizeTexels));
+    if (const int generated = generatedPsfSize(o.kernel.sizeTexels);
+        o.kernel.file.empty() && o.kernel.airyRadiusTexels > generated / 8.0)
+        return usage("--airy-radius " + numberText(o.kernel.airyRadiusTexels) + ": at most " +
+                     std::to_string(generated / 8) + " texels at --kernel-size " + std::to_string(o.kernel.sizeTexels) +
+                     " (an eighth of the " + std::to_string(generated) + " texels the PSF is generated at)");
     if (settings.prefilter.knee > settings.prefilter.threshold)
         return usage("--knee: the soft knee must not be wider than --threshold");
     return std::nullopt;

@@ -719,14 +719,20 @@ double pupilAiryRadius(double airyRadiusTexels, double luminance)
     return airyRadiusTexels * pupilDiameterMm(100.0) / pupilDiameterMm(luminance);
 }
 
+int generatedPsfSize(int size)
+{
+    int generated = 64;
+    while (generated < 2048 && generated < size)
+        generated *= 2;
+    return generated;
+}
+
 Texels defaultPsf(int size, const PsfParams& design)
 {
     if (size < 2)
         throw HostError("kernel: size " + std::to_string(size) + " is below 2");
     PsfParams params = design;
-    params.sizeTexels = 64;
-    while (params.sizeTexels < 2048 && params.sizeTexels < size)
-        params.sizeTexels *= 2;
+    params.sizeTexels = generatedPsfSize(size);
     params.airyRadiusTexels = std::min(design.airyRadiusTexels, params.sizeTexels / 8.0);
     Texels psf = generatePsf(params);
     if (size != params.sizeTexels)

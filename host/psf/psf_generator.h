@@ -32,10 +32,14 @@ Texels generateAperture(const PsfParams& params);
 /// to two threads; plans FFTW transforms, which must not happen on two threads at once.
 Texels generatePsf(const PsfParams& params);
 
+/// The size defaultPsf generates a kernel of `size` texels at: the smallest power of two >= size within 64..2048.
+/// Its Airy radius is at most a eighth of that.
+int generatedPsfSize(int size);
+
 /// The generated kernel of the fftbloom CLI, the viewer and the benchmark: generatePsf of `design` (by default a
 /// six-blade iris with the default fade and glare) with its Airy radius at most K / 8 of the size generated, size x
-/// size texels, size >= 2 (design.sizeTexels is not used). Generated at the smallest power of two >= size within
-/// 64..2048, resampled (resamplePsf) when that differs from size, and normalized. Throws HostError for size < 2;
+/// size texels, size >= 2 (design.sizeTexels is not used). Generated at generatedPsfSize(size), resampled
+/// (resamplePsf) when that differs from size, and normalized. Throws HostError for size < 2;
 /// otherwise as generatePsf.
 Texels defaultPsf(int size, const PsfParams& design = {});
 

@@ -16,6 +16,12 @@
 namespace fftb
 {
 
+/// Whether `value` is one of an enum's values 0 .. `last`: a C enum holds any int, so negative values are outside too.
+template <typename Enum> constexpr bool knownEnum(Enum value, Enum last)
+{
+    return int64_t(value) >= 0 && int64_t(value) <= int64_t(last);
+}
+
 /// Frame pixels the kernel's larger extent spans on a `imageWidth` x `imageHeight` frame
 /// (FftbBloomPlanCreateInfo::kernelSpanUnit, kernelSpan): `span` (FFTB_KERNEL_SPAN_PIXELS), `span` * sqrt(W^2 + H^2)
 /// (FFTB_KERNEL_SPAN_FRAME_DIAGONAL), in double precision; 0 for FFTB_KERNEL_SPAN_NATIVE. The kernel k of Kw x Kh

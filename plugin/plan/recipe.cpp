@@ -64,15 +64,15 @@ bool checkPlanFields(const FftbBloomPlanCreateInfo& info, const Extents& max, co
         return refuse(refusal, limit,
                       "viewCount: " + std::to_string(info.viewCount) + " views, more than the context's maxViews " +
                           std::to_string(max.views));
-    if (info.padding > FFTB_PADDING_MIRROR)
+    if (!knownEnum(info.padding, FFTB_PADDING_MIRROR))
         return refuse(refusal, invalid, "padding: unknown value");
-    if (info.axisOrder > FFTB_AXIS_ORDER_Y_FIRST)
+    if (!knownEnum(info.axisOrder, FFTB_AXIS_ORDER_Y_FIRST))
         return refuse(refusal, invalid, "axisOrder: unknown value");
-    if (info.storagePrecision > FFTB_STORAGE_PRECISION_FLOAT16)
+    if (!knownEnum(info.storagePrecision, FFTB_STORAGE_PRECISION_FLOAT16))
         return refuse(refusal, invalid, "storagePrecision: unknown value");
-    if (info.resolution > FFTB_BLOOM_RESOLUTION_HALF)
+    if (!knownEnum(info.resolution, FFTB_BLOOM_RESOLUTION_HALF))
         return refuse(refusal, invalid, "resolution: unknown value");
-    if (info.kernelSpanUnit > FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+    if (!knownEnum(info.kernelSpanUnit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL))
         return refuse(refusal, invalid, "kernelSpanUnit: unknown value");
     if (info.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE)
         return true;
@@ -260,7 +260,7 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
 
 std::string checkBloomValues(const FftbBloomInfo& info)
 {
-    if (info.outputMode > FFTB_OUTPUT_MODE_ADDITIVE)
+    if (!knownEnum(info.outputMode, FFTB_OUTPUT_MODE_ADDITIVE))
         return "outputMode: unknown value";
     if (!(info.sharpen >= 0.0f && info.sharpen <= 1.0f))
         return "sharpen: must lie in [0, 1]";

@@ -66,7 +66,7 @@ void checkCreateInfo(const FftbContextCreateInfo& info)
                       FFTB_STRUCTURE_TYPE_SCRATCH_INFO, FFTB_STRUCTURE_TYPE_BUFFER_ALLOCATOR_INFO},
                      "createInfo.pNext");
     const auto* planner = fftb::findInChain<FftbPlannerInfo>(info.pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO);
-    if (planner && planner->lengthPolicy > FFTB_LENGTH_POLICY_POWER_OF_TWO)
+    if (planner && !fftb::knownEnum(planner->lengthPolicy, FFTB_LENGTH_POLICY_POWER_OF_TWO))
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbPlannerInfo.lengthPolicy: unknown value"};
 }
 
@@ -310,7 +310,7 @@ FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* info, uint32_t ker
 {
     if (!info || !extentWidth || !extentHeight || info->sType != FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO ||
         info->width == 0 || info->height == 0 || kernelWidth == 0 || kernelHeight == 0 ||
-        info->kernelSpanUnit > FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+        !fftb::knownEnum(info->kernelSpanUnit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL))
         return FFTB_ERROR_INVALID_ARGUMENT;
     if (info->kernelSpanUnit != FFTB_KERNEL_SPAN_NATIVE &&
         !(info->kernelSpan > 0.0f && std::isfinite(info->kernelSpan)))

@@ -29,7 +29,7 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
 {
     if (info.spectrumMode != FFTB_SPECTRUM_MODE_RESAMPLED && info.spectrumMode != FFTB_SPECTRUM_MODE_EXACT)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.spectrumMode: unknown value"};
-    if (info.interpolation > FFTB_SPECTRUM_INTERPOLATION_LINEAR)
+    if (!knownEnum(info.interpolation, FFTB_SPECTRUM_INTERPOLATION_LINEAR))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.interpolation: unknown value"};
     const FftbSpectrumInterpolation interpolation =
         info.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? FFTB_SPECTRUM_INTERPOLATION_CUBIC

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -729,11 +730,13 @@ TEST_F(ApiTest, CreateChecksThePlannerInfoChain)
 {
     FftbContextCreateInfo info = validCreateInfo();
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
-    const int unknown = 2; // stored as an engine's stale or corrupt value would be
-    std::memcpy(&planner.lengthPolicy, &unknown, sizeof unknown);
     info.pNext = &planner;
-    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "lengthPolicy");
+    for (const int unknown : {2, -1, INT32_MIN}) // stored as an engine's stale or corrupt value would be
+    {
+        std::memcpy(&planner.lengthPolicy, &unknown, sizeof unknown);
+        EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT) << unknown;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "lengthPolicy");
+    }
     planner.sType = FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO;
     planner.lengthPolicy = FFTB_LENGTH_POLICY_POWER_OF_TWO;
     EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
@@ -834,10 +837,12 @@ TEST_F(ApiTest, CreateKernelRejectsUnknownInterpolation)
 {
     createContext();
     FftbKernelInfo info = kernel(4, 3);
-    const int unknown = 3; // stored as an engine's stale or corrupt value would be
-    std::memcpy(&info.interpolation, &unknown, sizeof unknown);
-    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "interpolation");
+    for (const int unknown : {3, -1, INT32_MIN}) // stored as an engine's stale or corrupt value would be
+    {
+        std::memcpy(&info.interpolation, &unknown, sizeof unknown);
+        EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT) << unknown;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "interpolation");
+    }
     for (FftbSpectrumInterpolation interpolation :
          {FFTB_SPECTRUM_INTERPOLATION_ES, FFTB_SPECTRUM_INTERPOLATION_CUBIC, FFTB_SPECTRUM_INTERPOLATION_LINEAR})
     {
@@ -1798,8 +1803,11 @@ TEST(KernelExtent, IsTheResolutionAtNativeScaleAndCeilSigmaKOtherwise)
     info.kernelSpan = std::numeric_limits<float>::quiet_NaN();
     EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
     info.kernelSpan = 1.0f;
-    info.kernelSpanUnit = FftbKernelSpanUnit(3);
-    EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
+    for (const int unknown : {3, -1, INT32_MIN})
+    {
+        info.kernelSpanUnit = FftbKernelSpanUnit(unknown);
+        EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT) << unknown;
+    }
     info.kernelSpanUnit = FFTB_KERNEL_SPAN_NATIVE;
     EXPECT_EQ(fftbGetKernelExtent(&info, 0, 64, &w, &h), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(fftbGetKernelExtent(&info, 32, 64, nullptr, &h), FFTB_ERROR_INVALID_ARGUMENT);

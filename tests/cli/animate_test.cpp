@@ -60,6 +60,13 @@ TEST_F(CliTest, AnimatedKernelsFlickerPerFrameAndAreTheSameInAnyRun)
     EXPECT_NE(small.err.find("--animate: the kernel is made on the GPU at --kernel-size"), std::string::npos)
         << small.err;
     EXPECT_FALSE(fs::exists(file("small.exr")));
+    // The generated PSF's Airy radius is at most an eighth of the size it is generated at (64 for --kernel-size 32):
+    // refused naming that limit, not clamped while the provenance records the value given.
+    const CliResult wide =
+        run(quote(file("plain.exr")) + " -o " + quote(file("wide.exr")) + " --airy-radius 16 --kernel-size 32");
+    EXPECT_EQ(wide.code, 2);
+    EXPECT_NE(wide.err.find("--airy-radius 16: at most 8 texels at --kernel-size 32"), std::string::npos) << wide.err;
+    EXPECT_FALSE(fs::exists(file("wide.exr")));
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <numbers>
@@ -523,10 +524,36 @@ TEST(RecipeRefusal, NamesAnUnknownEnum)
 {
     const KernelShape kernel = kernelShape(8, 8, FFTB_SPECTRUM_MODE_RESAMPLED);
     const Extents max = roomyExtents();
+    // Past the last value, and negative: a C enum holds any int.
+    for (const int value : {int(FFTB_PADDING_MIRROR) + 1, -1, INT32_MIN})
+    {
+        SCOPED_TRACE(value);
+        FftbBloomPlanCreateInfo info = planInfo(64, 48);
+        info.padding = FftbPadding(value);
+        expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "padding");
+    }
+    for (const int value : {-1, INT32_MIN})
+    {
+        SCOPED_TRACE(value);
+        FftbBloomPlanCreateInfo info = planInfo(64, 48);
+        info.axisOrder = FftbAxisOrder(value);
+        expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "axisOrder");
+        info = planInfo(64, 48);
+        info.storagePrecision = FftbStoragePrecision(value);
+        expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "storagePrecision");
+        info = planInfo(64, 48);
+        info.resolution = FftbBloomResolution(value);
+        expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "resolution");
+        info = planInfo(64, 48);
+        info.kernelSpanUnit = FftbKernelSpanUnit(value);
+        info.kernelSpan = 10.0f;
+        expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "kernelSpanUnit");
+        FftbBloomInfo bloom{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        bloom.intensity = 0.25f;
+        bloom.outputMode = FftbOutputMode(value);
+        EXPECT_EQ(checkBloomValues(bloom), "outputMode: unknown value");
+    }
     FftbBloomPlanCreateInfo info = planInfo(64, 48);
-    info.padding = FftbPadding(FFTB_PADDING_MIRROR + 1);
-    expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "padding");
-    info = planInfo(64, 48);
     info.axisOrder = FftbAxisOrder(FFTB_AXIS_ORDER_Y_FIRST + 1);
     expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "axisOrder");
     info = planInfo(64, 48);
