@@ -91,6 +91,7 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     if (!generator)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                       "kernel: created without an FftbKernelGeneratorInfo (fftbCreateKernel)"};
+    checkChain(info.pNext, {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO}, "apertureInfo.pNext");
     const uint32_t k = kernel.width();
     const PsfParams params = psfParamsOf(info, k);
     checkParams(params, "apertureInfo");

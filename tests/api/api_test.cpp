@@ -1193,7 +1193,21 @@ TEST_F(ApiTest, CmdGenerateKernelChecksItsArgumentsNamingTheField)
          "apertureInfo.airyRadiusTexels: 3.000000, not the kernel's FftbKernelGeneratorInfo.airyRadiusTexels"},
         {[](FftbApertureInfo& a) { a.corona = std::numeric_limits<float>::quiet_NaN(); }, "apertureInfo.corona"},
         {[](FftbApertureInfo& a) { a.dust = 5001; }, "apertureInfo.dust"},
-        {[](FftbApertureInfo& a) { a.wavelengths = 8; }, "apertureInfo.wavelengths"}};
+        {[](FftbApertureInfo& a) { a.wavelengths = 8; }, "apertureInfo.wavelengths"},
+        {[](FftbApertureInfo& a) { a.fade = std::numeric_limits<float>::quiet_NaN(); }, "apertureInfo.fade"},
+        {[](FftbApertureInfo& a) { a.glare = 1.5f; }, "apertureInfo.glare"},
+        {[](FftbApertureInfo& a)
+         {
+             static const FftbPlannerInfo stranger{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+             a.pNext = &stranger;
+         },
+         "apertureInfo.pNext"},
+        {[](FftbApertureInfo& a)
+         {
+             static const FftbTimestampInfo noPool{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
+             a.pNext = &noPool;
+         },
+         "FftbTimestampInfo.queryPool"}};
     for (const auto& c : cases)
     {
         FftbApertureInfo bad = aperture;

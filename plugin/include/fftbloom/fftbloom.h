@@ -468,16 +468,16 @@ typedef struct FftbKernelGeneratorInfo
 typedef struct FftbApertureInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_APERTURE_INFO */
-    const void* pNext;
-    uint32_t blades;        /**< iris blades: 0 a circle, else 3 .. 16; each straight edge diffracts a spike pair */
-    float bladeRotationDeg; /**< -360 .. 360 */
-    float bladeCurvature;   /**< 0 straight blades .. 1 a circle */
-    float obstruction;      /**< central obstruction diameter over D, 0 .. 0.9; 0: none */
-    uint32_t vanes;         /**< spider vanes from the centre to the rim, 0 .. 8 */
-    float vaneWidth;        /**< over D, 0.001 .. 0.1; 0 means 0.01 */
-    float vaneAngleDeg;     /**< direction of the first vane, -360 .. 360 */
-    uint32_t dust;          /**< opaque particles 0.4 % .. 1.6 % of D wide, 0 .. 5000, placed from `seed` */
-    uint32_t scratches;     /**< opaque scratches 10 % .. 40 % of D long, 0 .. 200, placed from `seed` */
+    const void* pNext;       /**< NULL or an FftbTimestampInfo; any other structure: FFTB_ERROR_INVALID_ARGUMENT */
+    uint32_t blades;         /**< iris blades: 0 a circle, else 3 .. 16; each straight edge diffracts a spike pair */
+    float bladeRotationDeg;  /**< -360 .. 360 */
+    float bladeCurvature;    /**< 0 straight blades .. 1 a circle */
+    float obstruction;       /**< central obstruction diameter over D, 0 .. 0.9; 0: none */
+    uint32_t vanes;          /**< spider vanes from the centre to the rim, 0 .. 8 */
+    float vaneWidth;         /**< over D, 0.001 .. 0.1; 0 means 0.01 */
+    float vaneAngleDeg;      /**< direction of the first vane, -360 .. 360 */
+    uint32_t dust;           /**< opaque particles 0.4 % .. 1.6 % of D wide, 0 .. 5000, placed from `seed` */
+    uint32_t scratches;      /**< opaque scratches 10 % .. 40 % of D long, 0 .. 200, placed from `seed` */
     /** The eye's scattering (Ritschel et al. 2009, "Temporal Glare"): lens fibres on the pupil's rim (the lenticular
      *  halo) and particles (the ciliary corona), 0 .. 1; 0: neither. */
     float corona;
