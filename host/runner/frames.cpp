@@ -256,6 +256,9 @@ std::string outputPathFor(const std::string& pattern, const std::string& input)
             return std::string();
         },
         [&](const std::string& text) { path += text; });
+    if (path.empty() || path.back() == '/')
+        throw HostError(input + ": --output-pattern '" + pattern + "' gives it " +
+                        (path.empty() ? std::string("an empty name") : "the folder '" + path + "', not a file"));
     return path;
 }
 

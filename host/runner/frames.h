@@ -65,7 +65,8 @@ std::vector<std::string> missingFrames(const std::vector<FrameInput>& inputs);
 std::string checkOutputPattern(const std::string& pattern);
 
 /// `pattern` (checked by checkOutputPattern) with its fields filled in from `input`. Throws HostError naming the
-/// input when the pattern uses {frame} and the input's name ends in no digits.
+/// input when the pattern uses {frame} and the input's name ends in no digits, or when the path is empty or ends in
+/// '/' ({stem} of 0001.exr is empty).
 std::string outputPathFor(const std::string& pattern, const std::string& input);
 
 } // namespace fftb

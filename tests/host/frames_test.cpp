@@ -151,6 +151,17 @@ TEST(FramesTest, OutputPatternFieldsComeFromTheInputName)
     EXPECT_EQ(outputPathFor("{stem}.{ext}", "beauty.exr"), "beauty.exr");
     EXPECT_EQ(outputPathFor("fixed.exr", "beauty.exr"), "fixed.exr");
     EXPECT_THROW(outputPathFor("{stem}.{frame}.exr", "beauty.exr"), HostError);
+    // {stem} of a name of digits alone is empty: no file to write, said up front naming the input.
+    for (const char* digitsPattern : {"{stem}", "out/{stem}"})
+        try
+        {
+            outputPathFor(digitsPattern, "0001.exr");
+            ADD_FAILURE() << digitsPattern << ": no error";
+        }
+        catch (const HostError& e)
+        {
+            EXPECT_EQ(std::string(e.what()).rfind("0001.exr: --output-pattern '", 0), 0u) << e.what();
+        }
 }
 
 TEST(FramesTest, OutputPatternsWithUnknownFieldsOrLoneBracesAreRefused)
