@@ -103,6 +103,8 @@ int run(CliOptions& o)
                                          std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
             reads.push_back({role, *path});
         writes.push_back({"--report", o.reportPath});
+        if (!o.reportPath.empty())
+            ReportWriter::checkPath(o.reportPath);
         checkJobs(jobs, reads, writes);
         for (std::size_t i = 0; i < jobs.size(); ++i)
             jobs[i].kernelSeed = frames[i].kernelSeed;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -190,6 +191,32 @@ constexpr const char* kDescription =
     "Exit codes: 0 all frames written (or skipped: output exists), 1 some frames failed,\n"
     "2 usage error (nothing done), 3 GPU failure (the batch stopped; frames not written failed).";
 
+/// The most bytes a --settings file may hold: a few hundred settings lines take a few kilobytes.
+constexpr std::uintmax_t kMaxSettingsBytes = 1 << 20;
+
+/// --settings names a regular file of at most kMaxSettingsBytes, checked before CLI11 reads it: a FIFO would block the
+/// read and /dev/zero would grow without end.
+CLI::Validator settingsFile()
+{
+    return CLI::Validator(
+        [](std::string& path) -> std::string
+        {
+            std::error_code ec;
+            const std::filesystem::file_status status = std::filesystem::status(path, ec);
+            if (ec || !std::filesystem::exists(status))
+                return path + ": no such file";
+            if (!std::filesystem::is_regular_file(status))
+                return path + ": not a regular file";
+            if (const std::uintmax_t size = std::filesystem::file_size(path, ec); ec || size > kMaxSettingsBytes)
+                return path + ": " +
+                       (ec ? ec.message()
+                           : std::to_string(size) + " bytes, more than a settings file's " +
+                                 std::to_string(kMaxSettingsBytes));
+            return std::string();
+        },
+        "FILE");
+}
+
 /// The inputs, --settings and the lists.
 void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
 {
@@ -201,7 +228,7 @@ void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
     app.set_config("--settings", "",
                    "read options from FILE: one option=value a line, the long option's name without --, as "
                    "fftbloom-viewer saves them (README.md); the command line overrides them")
-        ->check(CLI::ExistingFile);
+        ->check(settingsFile());
     app.allow_config_extras(CLI::config_extras_mode::error); // a misspelt option in the file is an error
     // A value is read whole ("tint=1,0.9,0.8", "kernel=my psf.exr"), as the viewer reads it: no arrays split off.
     auto config = std::make_shared<CLI::ConfigTOML>();

@@ -7,12 +7,14 @@
 #include "fftbloom/fftbloom.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 namespace fftb
 {
@@ -29,6 +31,24 @@ std::string lineOf(const Json& json)
 }
 
 } // namespace
+
+void ReportWriter::checkPath(const std::string& path)
+{
+    struct stat st
+    {
+    };
+    if (::stat(path.c_str(), &st) != 0)
+        return; // created by the run
+    if (!S_ISREG(st.st_mode))
+        throw HostError(path + ": not a regular file; --report appends to a regular file");
+    if (st.st_size == 0)
+        return;
+    const std::string runLine = "{\"type\":\"run\"";
+    std::ifstream file(path, std::ios::binary);
+    std::string start(runLine.size(), '\0');
+    if (!file.read(start.data(), std::streamsize(start.size())) || start != runLine)
+        throw HostError(path + ": not a report of fftbloom (its first line is not a \"run\" line); not appended to");
+}
 
 ReportWriter::ReportWriter(const std::string& path, const std::string& deviceName) : path_(path)
 {

@@ -29,6 +29,11 @@ namespace fftb
 class ReportWriter
 {
   public:
+    /// Throws HostError "<path>: <reason>" unless a report can be appended to `path`: missing, or a regular file that
+    /// is empty or starts with a report's "run" line. A FIFO or device would block or swallow the report, and any other
+    /// file is not ours to append to; checked before any frame is read.
+    static void checkPath(const std::string& path);
+
     ReportWriter(const std::string& path, const std::string& deviceName);
     ~ReportWriter();
     ReportWriter(const ReportWriter&) = delete;

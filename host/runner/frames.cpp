@@ -135,6 +135,12 @@ bool parseFrameList(const std::string& text, std::vector<uint32_t>* frames, std:
             *error = "\"" + item + "\" is not FIRST-LAST, FIRST-LASTxSTEP or FRAME (digits, FIRST <= LAST, STEP >= 1)";
             return false;
         }
+        if (const uint64_t count = (uint64_t(last) - first) / step + 1; frames->size() + count > kMaxListedFrames)
+        {
+            *error = "\"" + item + "\" brings the list to " + std::to_string(frames->size() + count) +
+                     " frames; a --frames list holds at most " + std::to_string(kMaxListedFrames);
+            return false;
+        }
         for (uint64_t frame = first; frame <= last; frame += step)
         {
             if (!seen.insert(uint32_t(frame)).second)

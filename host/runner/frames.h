@@ -28,9 +28,13 @@ std::optional<FramePattern> findFramePattern(const std::string& path);
 /// The path of frame `frame`: the placeholder replaced by the number, zero-padded to `pattern.digits`.
 std::string framePath(const FramePattern& pattern, uint32_t frame);
 
+/// The most frames a --frames list may hold: its frames are expanded, a million of them in about 50 MB.
+inline constexpr uint64_t kMaxListedFrames = 1000000;
+
 /// Parses a --frames list: comma-separated items FIRST-LAST (inclusive, FIRST <= LAST), FIRST-LASTxSTEP (STEP >= 1)
 /// or FRAME, each number digits only and below 10^9, e.g. "1001-1100x2,1200". Returns the frames in the order given;
-/// false and the reason when malformed or when a frame is listed twice.
+/// false and the reason when malformed, when a frame is listed twice or when the list holds more than
+/// kMaxListedFrames frames (found before they are expanded).
 bool parseFrameList(const std::string& text, std::vector<uint32_t>* frames, std::string* error);
 
 /// `frames` (ascending) as ranges of consecutive numbers: "1005-1007, 1010".

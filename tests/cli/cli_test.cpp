@@ -5,10 +5,13 @@
 #include "fftbloom/fftbloom.h"
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 
 namespace fftb
 {
@@ -392,6 +395,40 @@ TEST_F(CliTest, APresetIsItsSettingsAndOptionsChangeIt)
     EXPECT_NE(refused.err.find("'sunset' is not a preset: none, camera, soft-glow, eye, unreal"), std::string::npos)
         << refused.err;
     EXPECT_EQ(listing(), before);
+}
+
+// Settings files are regular files of at most 1 MiB, a report is appended only to a regular file that is empty or
+// one of ours, and a --frames list is bounded before it is expanded: each refused at once, exit 2, nothing written,
+// where a FIFO hung, /dev/zero grew without end and 10^9 frames took gigabytes.
+TEST_F(CliTest, ReadsAreBoundedAndReportsAppendOnlyToOurs)
+{
+    writeInput();
+    ASSERT_EQ(::mkfifo(file("fifo").c_str(), 0600), 0);
+    std::ofstream(file("big.txt")).close();
+    fs::resize_file(file("big.txt"), 2 << 20);
+    std::ofstream(file("notes.txt")) << "my notes\n";
+    const auto before = listing();
+    const struct
+    {
+        std::string options, reason;
+    } cases[] = {
+        {"--settings " + quote(file("fifo")), "fifo: not a regular file"},
+        {"--settings /dev/zero", "/dev/zero: not a regular file"},
+        {"--settings " + quote(file("big.txt")), "big.txt: 2097152 bytes, more than a settings file's 1048576"},
+        {"--report " + quote(file("fifo")), "fifo: not a regular file; --report appends to a regular file"},
+        {"--report " + quote(file("notes.txt")), "notes.txt: not a report of fftbloom"},
+        {"--frames 0-999999999", "a --frames list holds at most 1000000"},
+    };
+    for (const auto& c : cases)
+    {
+        const CliResult r = run(quote(file("in.exr")) + " -o " + quote(file("out.exr")) + " " + c.options);
+        EXPECT_EQ(r.code, 2) << c.options;
+        EXPECT_NE(r.err.find(c.reason), std::string::npos) << c.options << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+    EXPECT_EQ(listing(), before);
+    std::ifstream notes(file("notes.txt"));
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(notes), {}), "my notes\n");
 }
 
 TEST_F(CliTest, SpectrumInterpolationPicksTheFilterItsWidthAndTheOversampling)

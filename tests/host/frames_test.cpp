@@ -69,6 +69,15 @@ TEST(FramesTest, FrameListsKeepTheirOrderAndStep)
     EXPECT_EQ(frameList("999999999").size(), 1u);
 }
 
+// A list is bounded before it is expanded: 10^9 frames are refused at once, not after gigabytes.
+TEST(FramesTest, FrameListsHoldAtMostAMillionFrames)
+{
+    EXPECT_EQ(frameListError("0-999999999"),
+              "\"0-999999999\" brings the list to 1000000000 frames; a --frames list holds at most 1000000");
+    EXPECT_NE(frameListError("1-10,0-999999999x2").find("brings the list to 500000010 frames"), std::string::npos);
+    EXPECT_EQ(frameList("0-999999999x1000").size(), 1000000u);
+}
+
 TEST(FramesTest, MalformedFrameListsAreRefusedWithTheItem)
 {
     for (const std::string text : {"", "1001-", "-5", "1001-1000", "1001-1010x0", "1001-1010x", "1001x2", "10a",
