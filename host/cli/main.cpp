@@ -81,33 +81,40 @@ int run(CliOptions& o)
     std::vector<SeededFrame> seeded;
     for (std::size_t i = 0; i < o.frames.size(); ++i)
         seeded.push_back({o.frames[i], o.kernel.aperture.seed + frameNumberOf(o.frames[i], i)});
-    // Sharded before naming so that a shard's frames depend on the inputs (the resolved --frames list) alone.
-    const std::vector<SeededFrame> frames = !o.output.empty() ? seeded
-                                            : o.contiguous    ? chunkOf(seeded, o.shardIndex, o.shardCount)
-                                                              : shardOf(seeded, o.shardIndex, o.shardCount);
-    std::vector<FrameInput> frameInputs;
     std::vector<std::string> inputs;
-    for (const SeededFrame& frame : frames)
-    {
-        frameInputs.push_back(frame.input);
+    for (const SeededFrame& frame : seeded)
         inputs.push_back(frame.input.path);
-    }
     std::vector<BatchJob> jobs;
+    std::vector<FrameInput> frameInputs;
     try
     {
-        jobs = !o.output.empty()   ? std::vector<BatchJob>{{inputs[0], o.output, o.preview}}
-               : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
-                                   : jobsForOutputPattern(inputs, o.outputPattern);
+        // Named and checked over the whole list in every shard and chunk, so that each task refuses a collision the
+        // same way (two shards writing one name would each pass a check of their own frames); sharded after.
+        std::vector<BatchJob> all = !o.output.empty()   ? std::vector<BatchJob>{{inputs[0], o.output, o.preview}}
+                                    : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
+                                                        : jobsForOutputPattern(inputs, o.outputPattern);
         std::vector<NamedPath> reads, writes;
         for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
                                          std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
             reads.push_back({role, *path});
         writes.push_back({"--report", o.reportPath});
+        checkJobs(all, reads, writes);
         if (!o.reportPath.empty())
             ReportWriter::checkPath(o.reportPath);
-        checkJobs(jobs, reads, writes);
-        for (std::size_t i = 0; i < jobs.size(); ++i)
-            jobs[i].kernelSeed = frames[i].kernelSeed;
+        std::vector<std::size_t> positions(all.size());
+        for (std::size_t i = 0; i < all.size(); ++i)
+        {
+            all[i].kernelSeed = seeded[i].kernelSeed;
+            positions[i] = i;
+        }
+        const std::vector<std::size_t> mine = !o.output.empty() ? positions
+                                              : o.contiguous    ? chunkOf(positions, o.shardIndex, o.shardCount)
+                                                                : shardOf(positions, o.shardIndex, o.shardCount);
+        for (const std::size_t i : mine)
+        {
+            jobs.push_back(all[i]);
+            frameInputs.push_back(seeded[i].input);
+        }
         o.batch.kernel = loadKernel(o);
         if (o.kernel.animate)
             o.batch.animatedKernel = apertureInfoOf(o.kernel.psfDesign()); // the Airy radius checked (options.cpp)

@@ -257,6 +257,32 @@ TEST_F(BatchTest, ShardsCoverTheBatchExactlyOnce)
         EXPECT_TRUE(fs::exists(file("out") / numbered("f", i, ".exr"))) << i;
 }
 
+// Two frames named to one output are refused in every shard and chunk, each of which holds one of them: the check
+// runs over the whole list before it is split, so no task writes the name the other would.
+TEST_F(BatchTest, ShardsAndChunksRefuseACollisionOfTheWholeList)
+{
+    const std::vector<fs::path> inputs = writeInputs(1);
+    fs::copy_file(inputs[0], file("shot.0001.exr"));
+    fs::copy_file(inputs[0], file("shot.0002.exr"));
+    fs::create_directories(file("a"));
+    fs::create_directories(file("b"));
+    fs::copy_file(inputs[0], file("a") / "x.exr");
+    fs::copy_file(inputs[0], file("b") / "x.exr");
+    fs::create_directory(file("out"));
+    const auto before = listing();
+    for (const char* task : {"--shard 0/2", "--shard 1/2", "--chunk 0/2", "--chunk 1/2"})
+    {
+        const CliResult pattern = run(quote(file("shot.####.exr")) + " --frames 1-2 --output-pattern " +
+                                      quote(file("out/{stem}.exr")) + " --kernel-size 8 " + task);
+        EXPECT_EQ(pattern.code, 2) << task;
+        EXPECT_NE(pattern.err.find("shot.0002.exr: would be written to"), std::string::npos) << task << pattern.err;
+        const CliResult folders = batch({file("a") / "x.exr", file("b") / "x.exr"}, file("out"), task);
+        EXPECT_EQ(folders.code, 2) << task;
+        EXPECT_NE(folders.err.find("x.exr: would be written to"), std::string::npos) << task << folders.err;
+    }
+    EXPECT_EQ(listing(), before);
+}
+
 // --shard slurm: I = (SLURM_ARRAY_TASK_ID - _MIN) / _STEP of N = _COUNT, for an array --array=3-7:2 (tasks 3, 5, 7);
 // outside a job array, or with a task ID the array cannot have, a usage error naming the variable.
 TEST_F(BatchTest, SlurmShardsAreTheTasksOfTheJobArray)
