@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <new>
 #include <optional>
@@ -97,6 +98,10 @@ int run(CliOptions& o)
         for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
                                          std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
             reads.push_back({role, *path});
+        // The previews read the OpenColorIO config $OCIO names: not a file to write over.
+        const bool previews = std::any_of(all.begin(), all.end(), [](const BatchJob& j) { return !j.preview.empty(); });
+        if (const char* ocio = std::getenv("OCIO"); previews && ocio && *ocio)
+            reads.push_back({"$OCIO", ocio});
         writes.push_back({"--report", o.reportPath});
         checkJobs(all, reads, writes);
         if (!o.reportPath.empty())

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -429,6 +430,22 @@ TEST_F(CliTest, ReadsAreBoundedAndReportsAppendOnlyToOurs)
     EXPECT_EQ(listing(), before);
     std::ifstream notes(file("notes.txt"));
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(notes), {}), "my notes\n");
+}
+
+// The OpenColorIO config $OCIO names is read by the preview: a preview written onto it is refused, exit 2, the
+// config left as it was (it was replaced by a PNG).
+TEST_F(CliTest, ThePreviewNeverOverwritesTheOcioConfig)
+{
+    writeInput();
+    std::ofstream(file("c.ocio")) << "ocio_profile_version: 2\n";
+    ::setenv("OCIO", file("c.ocio").c_str(), 1);
+    const CliResult r = bloom(file("in.exr"), file("out.exr"), "--preview " + quote(file("c.ocio")) + " --overwrite");
+    ::unsetenv("OCIO");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("$OCIO " + file("c.ocio").string() + ": is read"), std::string::npos) << r.err;
+    std::ifstream config(file("c.ocio"));
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(config), {}), "ocio_profile_version: 2\n");
+    EXPECT_FALSE(fs::exists(file("out.exr")));
 }
 
 TEST_F(CliTest, SpectrumInterpolationPicksTheFilterItsWidthAndTheOversampling)
