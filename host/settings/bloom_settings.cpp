@@ -51,6 +51,7 @@ FftbBloomInfo bloomInfoOf(const BloomSettings& settings)
     bi.prefilterKnee = settings.prefilter.knee;
     bi.prefilterClamp = settings.prefilter.clamp;
     std::copy(settings.tint.begin(), settings.tint.end(), bi.tint);
+    bi.tintEnabled = VK_TRUE; // the settings' tint, 1, 1, 1 by default, 0, 0, 0 a black bloom
     return bi;
 }
 
@@ -90,7 +91,8 @@ bool sameBloomInfo(const BloomSettings& a, const BloomSettings& b)
     const FftbBloomInfo x = bloomInfoOf(a), y = bloomInfoOf(b);
     return x.outputMode == y.outputMode && x.intensity == y.intensity && x.sharpen == y.sharpen &&
            x.prefilterThreshold == y.prefilterThreshold && x.prefilterKnee == y.prefilterKnee &&
-           x.prefilterClamp == y.prefilterClamp && std::equal(x.tint, x.tint + 3, y.tint);
+           x.prefilterClamp == y.prefilterClamp && std::equal(x.tint, x.tint + 3, y.tint) &&
+           x.tintEnabled == y.tintEnabled;
 }
 
 bool samePlanInfo(const BloomSettings& a, const BloomSettings& b)

@@ -273,8 +273,10 @@ std::string checkBloomValues(const FftbBloomInfo& info)
         return "prefilterKnee: must lie in [0, prefilterThreshold]";
     if (!(info.prefilterClamp >= 0.0f) || !std::isfinite(info.prefilterClamp))
         return "prefilterClamp: must be finite and >= 0";
+    if (info.tintEnabled != VK_FALSE && info.tintEnabled != VK_TRUE)
+        return "tintEnabled: must be VK_TRUE or VK_FALSE";
     for (float t : info.tint)
-        if (!(t >= 0.0f) || !std::isfinite(t))
+        if (info.tintEnabled && (!(t >= 0.0f) || !std::isfinite(t)))
             return "tint: each must be finite and >= 0";
     return "";
 }
@@ -288,10 +290,9 @@ FftbPushConstants bloomPushConstants(const Recipe& recipe, const FftbBloomInfo& 
     push.threshold = info.prefilterThreshold;
     push.knee = info.prefilterKnee;
     push.clampValue = info.prefilterClamp;
-    const bool white = info.tint[0] == 0.0f && info.tint[1] == 0.0f && info.tint[2] == 0.0f;
-    push.tintRed = white ? 1.0f : info.tint[0];
-    push.tintGreen = white ? 1.0f : info.tint[1];
-    push.tintBlue = white ? 1.0f : info.tint[2];
+    push.tintRed = info.tintEnabled ? info.tint[0] : 1.0f;
+    push.tintGreen = info.tintEnabled ? info.tint[1] : 1.0f;
+    push.tintBlue = info.tintEnabled ? info.tint[2] : 1.0f;
     return push;
 }
 

@@ -1111,11 +1111,13 @@ TEST_F(ApiTest, CmdBloomRejectsANegativeOrNonFiniteTintAndTakesAnyOther)
             FftbBloomInfo info = validBloomInfo();
             info.tint[0] = info.tint[1] = info.tint[2] = 1.0f;
             info.tint[c] = bad;
+            info.tintEnabled = VK_TRUE;
             EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "tint[" << c << "] " << bad;
             expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "tint");
         }
     FftbBloomInfo info = validBloomInfo();
     info.tint[0] = 8.0f; // above 1, and a zero channel
+    info.tintEnabled = VK_TRUE;
     EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
     endCommandBuffer(cb);
     EXPECT_TRUE(messages_.empty());

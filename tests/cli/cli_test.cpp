@@ -511,6 +511,12 @@ TEST_F(CliTest, TintMultipliesTheBloomPerChannel)
     EXPECT_EQ(channel(tinted, "G").values, channel(white, "G").values);
     for (float b : channel(tinted, "B").values)
         ASSERT_EQ(b, 0.0f);
+    // 0,0,0 is a black bloom (it read as white: the plugin took a zero tint for none).
+    ASSERT_EQ(bloom(file("in.exr"), file("black.exr"), "--output bloom --tint 0,0,0").code, 0);
+    const Image black = readImage(file("black.exr").string());
+    for (const char* name : {"R", "G", "B"})
+        for (float v : channel(black, name).values)
+            ASSERT_EQ(v, 0.0f) << name;
     for (const char* bad : {"1,1", "1,1,1,1", "-1,1,1", "nan,1,1", "1,inf,1", "a,b,c"})
     {
         const auto before = listing();

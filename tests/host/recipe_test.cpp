@@ -461,6 +461,7 @@ TEST(Recipe, BloomPushConstantsAddTheFramesValues)
     info.tint[0] = 0.5f;
     info.tint[1] = 1.5f;
     info.tint[2] = 2.0f;
+    info.tintEnabled = VK_TRUE;
     const FftbPushConstants p = bloomPushConstants(r, info);
     EXPECT_EQ(p.outputMode, uint32_t(FFTB_OUTPUT_MODE_ADDITIVE));
     EXPECT_EQ(p.outputMode, uint32_t(FFTB_GPU_OUTPUT_ADDITIVE));
@@ -479,7 +480,7 @@ TEST(Recipe, BloomPushConstantsAddTheFramesValues)
     planPart.tintRed = planPart.tintGreen = planPart.tintBlue = 0.0f;
     EXPECT_EQ(std::memcmp(&planPart, &r.push, sizeof planPart), 0);
 
-    // A zero tint, a zero-initialized FftbBloomInfo's, is white.
+    // A zero-initialized FftbBloomInfo has no tint: white, whatever tint holds.
     FftbBloomInfo plain{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     plain.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     plain.intensity = 0.25f;
@@ -489,10 +490,17 @@ TEST(Recipe, BloomPushConstantsAddTheFramesValues)
     EXPECT_EQ(white.tintGreen, 1.0f);
     EXPECT_EQ(white.tintBlue, 1.0f);
     EXPECT_EQ(white.borderWeights, uint32_t(FFTB_GPU_BORDER_WEIGHTS_DIVIDE));
-    // One channel above 0 is a tint: the others stay 0.
+    FftbBloomInfo unread = plain;
+    unread.tint[0] = 3.0f;
+    EXPECT_EQ(bloomPushConstants(r, unread).tintRed, 1.0f) << "tintEnabled VK_FALSE: not read";
+    // Enabled, every tint is itself: black ({0, 0, 0}, which used to read as white), or one channel alone.
+    FftbBloomInfo black = plain;
+    black.tintEnabled = VK_TRUE;
+    const FftbPushConstants blackPush = bloomPushConstants(r, black);
+    EXPECT_EQ(blackPush.tintRed + blackPush.tintGreen + blackPush.tintBlue, 0.0f);
     for (int channel = 0; channel < 3; ++channel)
     {
-        FftbBloomInfo one = plain;
+        FftbBloomInfo one = black;
         one.tint[channel] = 3.0f;
         const FftbPushConstants tinted = bloomPushConstants(r, one);
         const float rgb[3] = {tinted.tintRed, tinted.tintGreen, tinted.tintBlue};
@@ -783,6 +791,7 @@ TEST(BloomValues, AcceptTheDefaultsAndNameEachValueOutOfRange)
     edges.sharpen = 1.0f;
     edges.prefilterThreshold = edges.prefilterKnee = 3.0f;
     edges.tint[0] = edges.tint[1] = edges.tint[2] = 4.0f;
+    edges.tintEnabled = VK_TRUE;
     EXPECT_EQ(checkBloomValues(edges), "");
 
     const auto refused = [&](const std::string& field, auto&& change)
@@ -815,7 +824,13 @@ TEST(BloomValues, AcceptTheDefaultsAndNameEachValueOutOfRange)
         refused("prefilterClamp", [&](FftbBloomInfo& i) { i.prefilterClamp = clampValue; });
     for (int channel = 0; channel < 3; ++channel)
         for (const float tint : {-0.5f, kNaN, kInfinity})
-            refused("tint", [&](FftbBloomInfo& i) { i.tint[channel] = tint; });
+            refused("tint",
+                    [&](FftbBloomInfo& i)
+                    {
+                        i.tintEnabled = VK_TRUE;
+                        i.tint[channel] = tint;
+                    });
+    refused("tintEnabled", [&](FftbBloomInfo& i) { i.tintEnabled = 2; });
 }
 
 // ---- Maximum extents ----

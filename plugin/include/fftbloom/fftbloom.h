@@ -578,11 +578,14 @@ typedef struct FftbBloomInfo
      *  whose max(r, g, b) exceeds C is scaled by C / max(r, g, b), so its hue is kept: one very bright texel cannot
      *  dominate the bloom. FFTB_ERROR_INVALID_ARGUMENT if negative or not finite. */
     float prefilterClamp;
-    /** The bloom's colour: R, G and B multipliers of bloom(p) in every output mode, each finite and >= 0, above 1
-     *  allowed; {0, 0, 0}, the zero-initialized default, means {1, 1, 1} (no tint; a zero bloom is intensity 0).
-     *  In FFTB_OUTPUT_MODE_COMPOSITE, in + intensity (tint * bloom(p) - p): a tint other than white adds or takes
-     *  light. FFTB_ERROR_INVALID_ARGUMENT if any is negative or not finite. */
+    /** The bloom's colour when tintEnabled is VK_TRUE: R, G and B multipliers of bloom(p) in every output mode, each
+     *  finite and >= 0, above 1 allowed, {0, 0, 0} a black bloom. In FFTB_OUTPUT_MODE_COMPOSITE,
+     *  in + intensity (tint * bloom(p) - p): a tint other than white adds or takes light. FFTB_ERROR_INVALID_ARGUMENT
+     *  if any is negative or not finite. Not read when tintEnabled is VK_FALSE. */
     float tint[3];
+    /** VK_TRUE: the bloom is multiplied by `tint`; VK_FALSE, the zero-initialized default: no tint (white). A flag
+     *  rather than a zero tint meaning white, so that every tint, black included, can be given. */
+    VkBool32 tintEnabled;
 } FftbBloomInfo;
 
 /** The images' state around fftbCmdBloom, chained to FftbBloomInfo::pNext (resources passed with their state, as
