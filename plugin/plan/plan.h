@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,13 @@ namespace fftb
 {
 
 /// Whether `value` is one of an enum's values 0 .. `last`: a C enum holds any int, so negative values are outside too.
-template <typename Enum> constexpr bool knownEnum(Enum value, Enum last)
+/// Its bits are read as an int32_t: loading an enum holding a value outside its range is undefined in C++.
+template <typename Enum> bool knownEnum(const Enum& value, Enum last)
 {
-    return int64_t(value) >= 0 && int64_t(value) <= int64_t(last);
+    static_assert(sizeof(Enum) == sizeof(int32_t));
+    int32_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits >= 0 && bits <= int32_t(last);
 }
 
 /// Frame pixels the kernel's larger extent spans on a `imageWidth` x `imageHeight` frame

