@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // fftbloom-viewer: command line, then the window; one line and a non-zero exit on any failure.
+#include "message.h"
 #include "viewer.h"
 #include "vulkan/device_loss.h"
 
@@ -17,7 +18,8 @@ bool parseSize(const std::string& text, const char* option, int* width, int* hei
     if (std::sscanf(text.c_str(), "%dx%d%c", width, height, &end) != 2 || *width < 64 || *height < 64 ||
         *width > 16384 || *height > 16384)
     {
-        std::fprintf(stderr, "fftbloom-viewer: %s: '%s' is not WIDTHxHEIGHT in 64..16384\n", option, text.c_str());
+        fftb::printMessage("fftbloom-viewer",
+                           std::string(option) + ": '" + text + "' is not WIDTHxHEIGHT in 64..16384");
         return false;
     }
     return true;
@@ -40,7 +42,7 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
         else if (s.find('=') == std::string::npos ? !applyPresetFile(options.settings, s, &error)
                                                   : !applySetting(options.settings, s, &error))
         {
-            std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
+            fftb::printMessage("fftbloom-viewer", error);
             return false;
         }
     }
@@ -50,7 +52,7 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
         std::string error;
         if (!applySetting(scratch, s.compare(0, 2, "b.") == 0 ? s.substr(2) : s, &error))
         {
-            std::fprintf(stderr, "fftbloom-viewer: --later: %s\n", error.c_str() + std::string("--settings: ").size());
+            fftb::printMessage("fftbloom-viewer", "--later: " + error.substr(std::string("--settings: ").size()));
             return false;
         }
     }
@@ -59,7 +61,7 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
         std::string error;
         if (!writePresetFile(options.settings, saveSettings, {options.imagePath, options.settings.kernel.file}, &error))
         {
-            std::fprintf(stderr, "fftbloom-viewer: --save-settings %s\n", error.c_str());
+            fftb::printMessage("fftbloom-viewer", "--save-settings " + error);
             return false;
         }
     }
@@ -74,7 +76,7 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
         {
             if (const size_t quote = error.find('\''); quote != std::string::npos)
                 error.insert(quote + 1, "b."); // name the key as given
-            std::fprintf(stderr, "fftbloom-viewer: %s\n", error.c_str());
+            fftb::printMessage("fftbloom-viewer", error);
             return false;
         }
     }
@@ -133,7 +135,7 @@ int main(int argc, char** argv)
     }
     catch (const CLI::ParseError& e)
     {
-        std::fprintf(stderr, "fftbloom-viewer: %s\n", e.what());
+        fftb::printMessage("fftbloom-viewer", e.what());
         return 2;
     }
     if (!parseSize(size, "--size", &options.window.width, &options.window.height) ||
@@ -150,7 +152,7 @@ int main(int argc, char** argv)
     }
     catch (const std::exception& e)
     {
-        std::fprintf(stderr, "fftbloom-viewer: %s\n", e.what());
+        fftb::printMessage("fftbloom-viewer", e.what());
         return 1;
     }
 }

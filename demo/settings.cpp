@@ -3,7 +3,9 @@
 // the key and the value on every error.
 #include "settings.h"
 
+#include "host_error.h"
 #include "settings/setting_table.h"
+#include "settings/settings_file.h"
 
 #include <algorithm>
 #include <charconv>
@@ -212,30 +214,24 @@ std::string cliCommand(const Settings& settings, const std::string& input, const
 
 bool applyPresetFile(Settings& settings, const std::string& path, std::string* error)
 {
-    std::ifstream file(path);
-    if (!file)
+    std::vector<SettingsFileLine> lines;
+    try
     {
-        *error = path + ": cannot be read";
+        lines = readSettingsFile(path);
+    }
+    catch (const HostError& e)
+    {
+        *error = e.what();
         return false;
     }
-    std::string line;
-    for (int number = 1; std::getline(file, line); ++number)
+    for (const SettingsFileLine& line : lines)
     {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        if (line.empty() || line[0] == '#')
-            continue;
         std::string reason;
-        if (!applySetting(settings, line, &reason))
+        if (!applySetting(settings, line.name + "=" + line.value, &reason))
         {
-            *error = path + ":" + std::to_string(number) + ": " + reason.substr(reason.find(": ") + 2);
+            *error = path + ":" + std::to_string(line.number) + ": " + reason.substr(reason.find(": ") + 2);
             return false;
         }
-    }
-    if (file.bad())
-    {
-        *error = path + ": read error";
-        return false;
     }
     return true;
 }

@@ -3,6 +3,7 @@
 // the plugin, the plans made with them, what they replace destroyed once no frame uses it.
 #include "bloom_node.h"
 
+#include "message.h"
 #include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"
 
@@ -215,7 +216,7 @@ bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const Kernel
     if (!kernel.warning.empty())
     {
         message_ = "kernel: warning: " + kernel.warning;
-        std::fprintf(stderr, "fftbloom-viewer: %s\n", message_.c_str());
+        printMessage("fftbloom-viewer", message_);
     }
     ++kernelsInstalled_[&node == &nodes_[0] ? 0 : 1];
     return true;

@@ -3,6 +3,7 @@
 #include "panel.h"
 #include "viewer_internal.h"
 
+#include "message.h"
 #include "settings/presets.h"
 #include "settings/setting_names.h"
 
@@ -232,7 +233,7 @@ void Panel::drawSceneHeader()
     if (!message_.empty())
     {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.4f, 1.0f));
-        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::TextWrapped("%s", oneLine(message_).c_str());
         ImGui::PopStyleColor();
     }
 }

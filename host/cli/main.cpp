@@ -3,6 +3,7 @@
 #include "host_error.h"
 #include "image/atomic_file.h"
 #include "image/image_io.h"
+#include "message.h"
 #include "options.h"
 #include "progress.h"
 #include "provenance.h"
@@ -40,7 +41,7 @@ Texels loadKernel(CliOptions& o)
         o.batch.settings.kernelSpan =
             fileKernelSpan(o.batch.settings.kernelSpan, file.fileWidth, file.fileHeight, k.sizeTexels);
         if (!file.warning.empty())
-            std::fprintf(stderr, "fftbloom: warning: %s\n", file.warning.c_str());
+            printMessage("fftbloom", "warning: " + file.warning);
         return std::move(file.texels);
     }
     catch (const std::bad_alloc&)
@@ -129,7 +130,7 @@ int run(CliOptions& o)
     }
     catch (const HostError& e)
     {
-        std::fprintf(stderr, "fftbloom: %s\n", e.what());
+        printMessage("fftbloom", e.what());
         return kExitUsage;
     }
 
@@ -144,20 +145,21 @@ int run(CliOptions& o)
     }
     catch (const FrameRefused& e) // refused with the smallest frame: refused with every frame
     {
-        std::fprintf(stderr, "fftbloom: the kernel and settings fit no frame on %s: %s\n", runner.deviceName().c_str(),
-                     e.what());
+        printMessage("fftbloom",
+                     "the kernel and settings fit no frame on " + runner.deviceName() + ": " + std::string(e.what()));
         return kExitUsage;
     }
     for (const std::string& line : missingFrames(frameInputs)) // each pattern's missing frames once; they fail below
-        std::fprintf(stderr, "fftbloom: %s\n", line.c_str());
+        printMessage("fftbloom", line);
     if (o.dryRun)
         return printPlan(jobs, o.batch.overwrite);
     if (!o.preview.empty() && !o.quiet)
         std::printf("fftbloom: preview %s\n",
                     o.batch.previewDisplay ? ("through OpenColorIO's " + o.batch.previewDisplay->description()).c_str()
                                            : "tonemapped by the built-in Reinhard operator, sRGB ($OCIO is not set)");
-    // The report: a line per frame as it ends, so a killed run keeps what it did. A report that cannot be written
-    // does not stop the batch: it is named once and the run ends with exit 1.
+    // The report: a line per frame as it ends, so a killed run keeps what it did. A report that cannot be opened stops
+    // the run before any frame (exit 2); one that fails later does not stop the batch: it is named once and the run
+    // ends with exit 1.
     std::optional<ReportWriter> report;
     bool reportFailed = false;
     const auto reportOrStop = [&](auto&& write)
@@ -170,7 +172,7 @@ int run(CliOptions& o)
         }
         catch (const HostError& e)
         {
-            std::fprintf(stderr, "fftbloom: %s\n", e.what());
+            printMessage("fftbloom", e.what());
             reportFailed = true;
         }
     };
@@ -182,8 +184,8 @@ int run(CliOptions& o)
         }
         catch (const HostError& e)
         {
-            std::fprintf(stderr, "fftbloom: %s\n", e.what());
-            reportFailed = true;
+            printMessage("fftbloom", e.what());
+            return kExitUsage;
         }
     }
     BloomStage stage(runner, o.batch, kFramesInFlight);
@@ -199,12 +201,12 @@ int run(CliOptions& o)
     int failed = summary.count(FrameStatus::Failed) > 0 || reportFailed ? kExitSomeFailed : kExitOk;
     if (!summary.fatalError.empty())
     {
-        std::fprintf(stderr, "fftbloom: the batch stopped: %s\n", summary.fatalError.c_str());
+        printMessage("fftbloom", "the batch stopped: " + summary.fatalError);
         return kExitStopped;
     }
     if (runner.validationMessageCount() > 0)
     {
-        std::fprintf(stderr, "fftbloom: Vulkan validation: %s\n", runner.firstValidationMessage().c_str());
+        printMessage("fftbloom", "Vulkan validation: " + runner.firstValidationMessage());
         return kExitSomeFailed;
     }
     return failed;
@@ -224,7 +226,7 @@ int main(int argc, char** argv)
     }
     catch (const std::exception& e) // no usable Vulkan device
     {
-        std::fprintf(stderr, "fftbloom: %s\n", e.what());
+        printMessage("fftbloom", e.what());
     }
     return kExitStopped;
 }

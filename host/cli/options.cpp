@@ -5,19 +5,23 @@
 
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
+#include "message.h"
 #include "psf/psf_generator.h"
 #include "settings/setting_names.h"
 #include "settings/setting_table.h"
+#include "settings/settings_file.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -53,15 +57,24 @@ CLI::Validator finiteIn(double low, double high, bool lowOpen = false)
         "FINITE");
 }
 
+/// The most bytes a --list or --list0 file may hold: a million paths of 256 bytes.
+constexpr std::uintmax_t kMaxListBytes = std::uintmax_t(256) << 20;
+
 /// Appends the paths of list file `path`, each ended by `separator` (a CR before an LF dropped, empty ones skipped).
-/// False and the reason when it is not a regular file, cannot be read, has a path longer than 4096 bytes (PATH_MAX
-/// with its terminating zero: not a list) or, with LF separators, a line holding a NUL byte (named by its number).
+/// False and the reason when it is not a regular file, is larger than kMaxListBytes, cannot be read, holds more
+/// than kMaxListedFrames paths, has a path longer than 4096 bytes (PATH_MAX with its terminating zero: not a list)
+/// or, with LF separators, a line holding a NUL byte (named by its number).
 bool readList(const std::string& path, char separator, std::vector<std::string>* paths, std::string* error)
 {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
     {
         *error = std::filesystem::exists(path, ec) ? "not a regular file" : "cannot be read";
+        return false;
+    }
+    if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > kMaxListBytes)
+    {
+        *error = std::to_string(size) + " bytes, more than a list's " + std::to_string(kMaxListBytes);
         return false;
     }
     std::ifstream list(path, std::ios::binary);
@@ -83,8 +96,14 @@ bool readList(const std::string& path, char separator, std::vector<std::string>*
         }
         if (separator == '\n' && !entry.empty() && entry.back() == '\r')
             entry.pop_back();
-        if (!entry.empty())
-            paths->push_back(entry);
+        if (entry.empty())
+            continue;
+        if (paths->size() >= kMaxListedFrames)
+        {
+            *error = "more than " + std::to_string(kMaxListedFrames) + " paths, the most a batch takes";
+            return false;
+        }
+        paths->push_back(entry);
     }
     if (list.fail() && !list.eof())
     {
@@ -191,34 +210,69 @@ constexpr const char* kDescription =
     "Exit codes: 0 all frames written (or skipped: output exists), 1 some frames failed,\n"
     "2 usage error (nothing done), 3 GPU failure (the batch stopped; frames not written failed).";
 
-/// The most bytes a --settings file may hold: a few hundred settings lines take a few kilobytes.
-constexpr std::uintmax_t kMaxSettingsBytes = 1 << 20;
-
-/// --settings names a regular file of at most kMaxSettingsBytes, checked before CLI11 reads it: a FIFO would block the
-/// read and /dev/zero would grow without end.
-CLI::Validator settingsFile()
+/// --settings files for CLI11 (its Config interface), read by parseSettingsText (settings_file.h): each name checked
+/// against the options, and the line of each kept, so that an error in a value names the file and the line.
+class SettingsFileFormat : public CLI::Config
 {
-    return CLI::Validator(
-        [](std::string& path) -> std::string
+  public:
+    SettingsFileFormat(const CLI::App& app, int argc, const char* const* argv)
+        : app_(app), arguments_(argv, argv + argc)
+    {
+    }
+
+    std::string to_config(const CLI::App*, bool, bool, std::string) const override { return std::string(); }
+
+    std::vector<CLI::ConfigItem> from_config(std::istream& input) const override
+    {
+        std::vector<CLI::ConfigItem> result;
+        try
         {
-            std::error_code ec;
-            const std::filesystem::file_status status = std::filesystem::status(path, ec);
-            if (ec || !std::filesystem::exists(status))
-                return path + ": no such file";
-            if (!std::filesystem::is_regular_file(status))
-                return path + ": not a regular file";
-            if (const std::uintmax_t size = std::filesystem::file_size(path, ec); ec || size > kMaxSettingsBytes)
-                return path + ": " +
-                       (ec ? ec.message()
-                           : std::to_string(size) + " bytes, more than a settings file's " +
-                                 std::to_string(kMaxSettingsBytes));
-            return std::string();
-        },
-        "FILE");
-}
+            for (SettingsFileLine& line : parseSettingsText(input))
+            {
+                const std::string where = "line " + std::to_string(line.number) + ": ";
+                if (line.name == "settings")
+                    throw HostError(where + "a settings file cannot read another");
+                if (!app_.get_option_no_throw("--" + line.name))
+                    throw HostError(where + "unknown option '" + line.name + "'");
+                lines_[line.name] = line.number;
+                result.push_back({{}, line.name, {std::move(line.value)}});
+            }
+        }
+        catch (const HostError& e)
+        {
+            throw CLI::ConfigError(e.what());
+        }
+        return result;
+    }
+
+    /// `error` with "--settings FILE:LINE: " before it when it came from settings file `path`: CLI11 names the option
+    /// (--NAME: ...) but not where its value came from. The command line overrides the file.
+    std::string message(const CLI::Error& error, const std::string& path) const
+    {
+        const std::string text = error.what();
+        if (dynamic_cast<const CLI::ConfigError*>(&error))
+            return "--settings " + path + (text.rfind("line ", 0) == 0 ? ":" + text.substr(5) : ": " + text);
+        const std::size_t colon = text.find(':');
+        if (text.rfind("--", 0) != 0 || colon == std::string::npos)
+            return text;
+        const std::string name = text.substr(2, colon - 2);
+        const auto line = lines_.find(name);
+        const bool given =
+            std::any_of(arguments_.begin(), arguments_.end(),
+                        [&](const std::string& a) { return a == "--" + name || a.rfind("--" + name + "=", 0) == 0; });
+        if (line == lines_.end() || given)
+            return text;
+        return "--settings " + path + ":" + std::to_string(line->second) + ": " + text;
+    }
+
+  private:
+    const CLI::App& app_;
+    std::vector<std::string> arguments_;
+    mutable std::map<std::string, int> lines_; ///< each name's line, filled as CLI11 reads the file
+};
 
 /// The inputs, --settings and the lists.
-void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
+void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t, const std::shared_ptr<SettingsFileFormat>& format)
 {
     app.set_version_flag("--version", std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) +
                                           "." + std::to_string(FFTB_VERSION_PATCH));
@@ -228,12 +282,20 @@ void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
     app.set_config("--settings", "",
                    "read options from FILE: one option=value a line, the long option's name without --, as "
                    "fftbloom-viewer saves them (README.md); the command line overrides them")
-        ->check(settingsFile());
-    app.allow_config_extras(CLI::config_extras_mode::error); // a misspelt option in the file is an error
+        ->check(CLI::Validator([](std::string& path) { return settingsFileProblem(path); }, "FILE"));
     // A value is read whole ("tint=1,0.9,0.8", "kernel=my psf.exr"), as the viewer reads it: no arrays split off.
-    auto config = std::make_shared<CLI::ConfigTOML>();
-    config->arrayDelimiter('\0');
-    app.config_formatter(config);
+    app.config_formatter(format);
+    // One line like every other fftbloom error; CLI11's default adds a "Run with --help" line.
+    app.failure_message(
+        [format](const CLI::App* parsed, const CLI::Error& e)
+        {
+            // The file's name as given: as<>() would run its validator again, which may throw.
+            const CLI::Option* config = parsed->get_config_ptr();
+            return "fftbloom: " +
+                   oneLine(config && !config->results().empty() ? format->message(e, config->results().front())
+                                                                : e.what()) +
+                   "\n";
+        });
     CLI::Option* list = app.add_option("--list", o.listPath,
                                        "also read input paths from this file, one a line (empty lines ignored; a "
                                        "line holding a NUL byte is an error: use --list0)");
@@ -371,21 +433,11 @@ void addRunOptions(CLI::App& app, CliOptions& o, CliTexts& t)
     CLI::Option* quiet = app.add_flag("-q,--quiet", o.quiet, "print errors only: no progress, no summary");
     app.add_flag("-v,--verbose", o.verbose, "print a line per frame with its FFT plan and timings")->excludes(quiet);
     app.get_formatter()->column_width(30);
-    // One line like every other fftbloom error; CLI11's default adds a "Run with --help" line.
-    app.failure_message(
-        [](const CLI::App* parsed, const CLI::Error& e)
-        {
-            // CLI11 names the option but not the file it came from.
-            const std::string from = dynamic_cast<const CLI::ConfigError*>(&e)
-                                         ? "--settings " + parsed->get_config_ptr()->as<std::string>() + ": "
-                                         : std::string();
-            return "fftbloom: " + from + e.what() + "\n";
-        });
 }
 
 int usage(const std::string& message)
 {
-    std::fprintf(stderr, "fftbloom: %s\n", message.c_str());
+    printMessage("fftbloom", message);
     return 2;
 }
 
@@ -467,7 +519,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     CliTexts texts;
     std::vector<SettingOption> settings;
     settings.reserve(settingTable().size()); // each option keeps the address of its text
-    addInputOptions(app, o, texts);
+    addInputOptions(app, o, texts, std::make_shared<SettingsFileFormat>(app, argc, argv));
     addOutputOptions(app, o, texts);
     addSettingOptions(app, settings);
     addRunOptions(app, o, texts);

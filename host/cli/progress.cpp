@@ -2,6 +2,8 @@
 // The progress bar, the per-frame lines and the totals line of fftbloom.
 #include "progress.h"
 
+#include "message.h"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -56,7 +58,7 @@ void Progress::onFrame(const FrameRecord& f, std::size_t done, std::size_t total
         std::fflush(stdout);
     }
     if (f.status == FrameStatus::Failed)
-        std::fprintf(stderr, "fftbloom: %s\n", f.error.c_str());
+        printMessage("fftbloom", f.error);
     if (quiet_)
         return;
     if (!terminal_ || verbose_)

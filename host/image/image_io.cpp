@@ -159,8 +159,8 @@ class MemoryOutput final : public Imf::OStream
     std::uint64_t at_ = 0;
 };
 
-// OpenEXR's messages may span lines; errors are one line.
-std::string oneLine(std::string text)
+// OpenEXR's reason, one line (its messages may span lines).
+std::string openExrReason(std::string text)
 {
     std::replace(text.begin(), text.end(), '\n', ' ');
     text.erase(text.find_last_not_of(' ') + 1);
@@ -333,6 +333,62 @@ std::size_t choosePart(const std::string& path, const std::vector<Imf::Header>& 
                    (headers.size() > 1 ? " in any of its " + std::to_string(headers.size()) + " parts" : ""));
 }
 
+// A frame buffer of `rows` rows of `window`'s width for every channel of `header`, each sample 4 bytes (UINT and FLOAT;
+// HALF uses 2), in `store`: the rows from `top` on.
+Imf::FrameBuffer stripBuffer(const Imf::Header& header, const Imath::Box2i& window, int top, int rows,
+                             std::vector<std::uint32_t>& store)
+{
+    const std::size_t width = std::size_t(window.max.x - window.min.x + 1);
+    std::size_t channels = 0;
+    for (auto c = header.channels().begin(); c != header.channels().end(); ++c)
+        ++channels;
+    store.resize(width * std::size_t(rows) * channels);
+    Imf::FrameBuffer frame;
+    std::size_t at = 0;
+    const Imath::Box2i strip(Imath::V2i(window.min.x, top), Imath::V2i(window.max.x, top + rows - 1));
+    for (auto c = header.channels().begin(); c != header.channels().end(); ++c, at += width * std::size_t(rows))
+        frame.insert(c.name(),
+                     Imf::Slice::Make(c.channel().type, store.data() + at, strip, sizeof(std::uint32_t),
+                                      width * sizeof(std::uint32_t), c.channel().xSampling, c.channel().ySampling));
+    return frame;
+}
+
+// Decodes every block of part `p` (every level of a tiled one) a strip at a time, throwing OpenEXR's exception where
+// one does not decode or is missing: the blocks of the parts not bloomed are copied as they are, so a corrupt one
+// would be carried into the output unseen.
+void decodePart(Imf::MultiPartInputFile& input, int p, bool tiled)
+{
+    std::vector<std::uint32_t> store;
+    if (!tiled)
+    {
+        Imf::InputPart reader(input, p);
+        const Imath::Box2i& window = reader.header().dataWindow();
+        constexpr int kStripRows = 64;
+        for (int y = window.min.y; y <= window.max.y; y += kStripRows)
+        {
+            const int rows = std::min(kStripRows, window.max.y - y + 1);
+            reader.setFrameBuffer(stripBuffer(reader.header(), window, y, rows, store));
+            reader.readPixels(y, y + rows - 1);
+        }
+        return;
+    }
+    Imf::TiledInputPart reader(input, p);
+    for (int ly = 0; ly < reader.numYLevels(); ++ly)
+        for (int lx = 0; lx < reader.numXLevels(); ++lx)
+        {
+            if (reader.levelMode() != Imf::RIPMAP_LEVELS && lx != ly)
+                continue;
+            const Imath::Box2i window = reader.dataWindowForLevel(lx, ly);
+            for (int ty = 0; ty < reader.numYTiles(ly); ++ty)
+            {
+                const Imath::Box2i row = reader.dataWindowForTile(0, ty, lx, ly);
+                reader.setFrameBuffer(
+                    stripBuffer(reader.header(), window, row.min.y, row.max.y - row.min.y + 1, store));
+                reader.readTiles(0, reader.numXTiles(lx) - 1, ty, ty, lx, ly);
+            }
+        }
+}
+
 // Reads the headers (every part's), refuses deep data and what fftbloom does not read, and reads the chosen part's
 // full-resolution pixels as float. A multi-part image keeps the file's bytes for writeExr to copy the other parts.
 Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsigned char>> file,
@@ -426,6 +482,21 @@ Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsig
         reader.setFrameBuffer(frame);
         reader.readPixels(data.min.y, data.max.y);
     }
+    for (std::size_t p = 0; multiPart && p < headers.size(); ++p)
+    {
+        if (p == part)
+            continue;
+        try
+        {
+            decodePart(input, int(p), tiled[p]);
+        }
+        catch (const Iex::BaseExc& error)
+        {
+            failCorrupt(
+                path, "part " + std::to_string(p) + (headers[p].hasName() ? " (" + headers[p].name() + ")" : "") +
+                          ", copied as it is beside the part bloomed, does not decode: " + openExrReason(error.what()));
+        }
+    }
     return image;
 }
 
@@ -446,11 +517,11 @@ Image readExr(const std::string& path, std::shared_ptr<const std::vector<unsigne
     }
     catch (const Iex::BaseExc& error)
     {
-        failCorrupt(path, oneLine(error.what()));
+        failCorrupt(path, openExrReason(error.what()));
     }
     catch (const std::exception& error)
     {
-        failCorrupt(path, oneLine(error.what()));
+        failCorrupt(path, openExrReason(error.what()));
     }
 }
 
@@ -614,7 +685,7 @@ std::unique_ptr<Imf::Attribute> toOpenExr(const std::string& path, const Attribu
     catch (const std::exception& error)
     {
         fail(path, "attribute " + attribute.name + ": " + std::to_string(attribute.value.size()) +
-                       " bytes do not hold a " + attribute.type + " (" + oneLine(error.what()) + ")");
+                       " bytes do not hold a " + attribute.type + " (" + openExrReason(error.what()) + ")");
     }
     if (in.tellg() != attribute.value.size())
         fail(path, "attribute " + attribute.name + ": " + std::to_string(attribute.value.size()) +
@@ -746,11 +817,11 @@ std::vector<char> encodeExr(const std::string& path, const Image& image, std::op
     }
     catch (const Iex::BaseExc& error)
     {
-        fail(path, "OpenEXR encoding failed (" + oneLine(error.what()) + ")");
+        fail(path, "OpenEXR encoding failed (" + openExrReason(error.what()) + ")");
     }
     catch (const std::exception& error)
     {
-        fail(path, "OpenEXR encoding failed (" + oneLine(error.what()) + ")");
+        fail(path, "OpenEXR encoding failed (" + openExrReason(error.what()) + ")");
     }
     return std::move(out.bytes);
 }

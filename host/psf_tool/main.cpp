@@ -3,6 +3,7 @@
 #include "host_error.h"
 #include "image/atomic_file.h"
 #include "image/image_io.h"
+#include "message.h"
 #include "psf/psf_generator.h"
 
 #include <CLI/CLI.hpp>
@@ -97,7 +98,7 @@ std::optional<int> parse(int argc, char** argv, ToolOptions& o)
     {
         // "psf: <field> = ..." names the library's field and the option: the tool's name replaces the "psf:".
         const std::string message = e.what();
-        std::fprintf(stderr, "fftbloom-psf: %s\n", message.substr(message.rfind("psf: ", 0) == 0 ? 5 : 0).c_str());
+        printMessage("fftbloom-psf", message.substr(message.rfind("psf: ", 0) == 0 ? 5 : 0));
         return kExitUsage;
     }
     return std::nullopt;
@@ -141,15 +142,15 @@ int run(const ToolOptions& o)
         const std::string message = e.what();
         const bool named = message.rfind(path + ":", 0) == 0 ||
                            (!o.aperturePath.empty() && message.rfind(o.aperturePath + ":", 0) == 0);
-        std::fprintf(stderr, "fftbloom-psf: %s%s\n", named ? "" : (path + ": ").c_str(), message.c_str());
+        printMessage("fftbloom-psf", (named ? "" : path + ": ") + message);
     }
     catch (const std::bad_alloc&)
     {
-        std::fprintf(stderr, "fftbloom-psf: %s: out of memory\n", path.c_str());
+        printMessage("fftbloom-psf", path + ": out of memory");
     }
     catch (const std::exception& e)
     {
-        std::fprintf(stderr, "fftbloom-psf: %s: %s\n", path.c_str(), e.what());
+        printMessage("fftbloom-psf", path + ": " + e.what());
     }
     return kExitFailed;
 }

@@ -193,14 +193,20 @@ std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, co
     bool anyPattern = false;
     for (const std::string& input : inputs)
     {
-        const std::optional<FramePattern> pattern = findFramePattern(input);
+        // A file that is there is read as it is named: take#2.exr, user@host.exr.
+        std::error_code ec;
+        const std::optional<FramePattern> pattern =
+            fs::is_regular_file(input, ec) ? std::nullopt : findFramePattern(input);
         if (!pattern)
         {
             resolved.push_back({input, "", 0});
             continue;
         }
         if (frames.empty())
-            throw HostError(input + ": a frame pattern needs --frames (e.g. --frames 1001-1100)");
+            throw HostError(
+                input + ": no such file; as a frame pattern (its " +
+                input.substr(pattern->before.size(), input.size() - pattern->before.size() - pattern->after.size()) +
+                ") it needs --frames (e.g. --frames 1001-1100)");
         anyPattern = true;
         for (const uint32_t frame : frames)
             resolved.push_back({framePath(*pattern, frame), input, frame});

@@ -52,9 +52,10 @@ struct FrameInput
 /// name ends in before the extension (shot.1001.exr: 1001; the last nine digits), else `position`.
 uint32_t frameNumberOf(const FrameInput& input, std::size_t position);
 
-/// `inputs` with every pattern replaced by its frames (in --frames order); plain paths kept as they are. Throws
-/// HostError naming the path when an input holds a pattern and `frames` is empty, or when `frames` is not empty
-/// and no input holds a pattern.
+/// `inputs` with every pattern replaced by its frames (in --frames order); plain paths kept as they are. An input
+/// that is a regular file is a plain path whatever its name holds (`take#2.exr`, `user@host.exr`): a name is a
+/// pattern only when no file has it. Throws HostError naming the path when an input holds a pattern and `frames` is
+/// empty, or when `frames` is not empty and no input holds a pattern.
 std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, const std::vector<uint32_t>& frames);
 
 /// One line per pattern some of whose frames `inputs` has and that are not on disk:

@@ -4,6 +4,7 @@
 // and a JSON table says how to bind each.
 #include "fftbloom/fftbloom.h"
 #include "fftbloom_spirv.h"
+#include "message.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -339,7 +340,7 @@ int main(int argc, char** argv)
     }
     catch (const std::exception& e)
     {
-        std::fprintf(stderr, "fftbloom-shaders: %s\n", e.what());
+        fftb::printMessage("fftbloom-shaders", e.what());
         return 1;
     }
     return 0;

@@ -96,7 +96,11 @@ void Context::resize(const FftbResizeInfo& info)
 
 Kernel* Context::createKernel(const FftbKernelInfo& info)
 {
-    if (info.width == 0 || info.height == 0 || info.width > max_.kernelWidth || info.height > max_.kernelHeight)
+    if (info.width == 0 || info.height == 0)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "kernelInfo.width, height: " + std::to_string(info.width) + "x" + std::to_string(info.height) +
+                          " is empty"};
+    if (info.width > max_.kernelWidth || info.height > max_.kernelHeight)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "kernelInfo.width, height: " + std::to_string(info.width) + "x" + std::to_string(info.height) +
                           " outside 1x1 .. " + std::to_string(max_.kernelWidth) + "x" +

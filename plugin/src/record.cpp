@@ -90,6 +90,8 @@ Views viewsOf(const FftbBloomInfo& info, const Recipe& recipe)
                           "bloomInfo.pNext: an FftbMultiViewInfo, for a plan of one view (viewCount 0 or 1)"};
         if (!info.inputView || !info.outputView)
             throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "inputView, outputView: VK_NULL_HANDLE"};
+        if (info.inputView == info.outputView)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "outputView: the same view as inputView"};
         return {&info.inputView, &info.outputView};
     }
     if (!multiView)
@@ -110,6 +112,16 @@ Views viewsOf(const FftbBloomInfo& info, const Recipe& recipe)
             throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                           "FftbMultiViewInfo.pInputViews[" + std::to_string(i) + "], pOutputViews[" +
                               std::to_string(i) + "]: VK_NULL_HANDLE"};
+    // The same handle twice among the outputs, or an output that is an input: the passes would write what they read.
+    for (uint32_t i = 0; i < multiView->viewCount; ++i)
+        for (uint32_t j = 0; j < multiView->viewCount; ++j)
+        {
+            const bool asInput = multiView->pInputViews[j] == multiView->pOutputViews[i];
+            if (asInput || (j < i && multiView->pOutputViews[j] == multiView->pOutputViews[i]))
+                throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                              "FftbMultiViewInfo.pOutputViews[" + std::to_string(i) + "]: the same view as " +
+                                  (asInput ? "pInputViews[" : "pOutputViews[") + std::to_string(j) + "]"};
+        }
     return {multiView->pInputViews, multiView->pOutputViews};
 }
 

@@ -889,6 +889,14 @@ TEST_F(ApiTest, CreateKernelRejectsKernelLargerThanTheMaximum)
     info = kernel(16, 9);
     EXPECT_EQ(createKernel(info), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "height");
+    for (const uint32_t width : {0u, 16u})
+    {
+        info = kernel(16, 8); // an empty kernel is not a device's limit: fftbCreateKernel documents INVALID_ARGUMENT
+        info.width = width;
+        info.height = 8 - width / 2;
+        EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, width == 0 ? "0x8 is empty" : "16x0 is empty");
+    }
     info = kernel(16, 8);
     EXPECT_EQ(createKernel(info), FFTB_SUCCESS);
     EXPECT_TRUE(messages_.empty());
@@ -1045,8 +1053,18 @@ TEST_F(ApiTest, CmdBloomChecksTheMultiViewInfoNamingTheField)
         EXPECT_EQ(fftbCmdBloom(stereo, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << c.field;
         expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, c.field);
     }
+    // Aliased views: the passes would write what they read, or one view's result over another's.
     views.viewCount = 2;
     views.pInputViews = inputs;
+    const VkImageView twice[2] = {outputs[0], outputs[0]}, anInput[2] = {outputs[0], inputs[0]};
+    for (const auto& [aliased, field] : {std::pair{twice, "pOutputViews[1]: the same view as pOutputViews[0]"},
+                                         std::pair{anInput, "pOutputViews[1]: the same view as pInputViews[0]"}})
+    {
+        views.pOutputViews = aliased;
+        EXPECT_EQ(fftbCmdBloom(stereo, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << field;
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, field);
+    }
+    views.pOutputViews = outputs;
     EXPECT_EQ(fftbCmdBloom(stereo, cb, &info), FFTB_SUCCESS);
     EXPECT_TRUE(messages_.empty());
     endCommandBuffer(cb);
@@ -1078,6 +1096,9 @@ TEST_F(ApiTest, CmdBloomRefusesAMultiViewInfoForAPlanOfOneView)
         info.pNext = nullptr;
         EXPECT_EQ(fftbCmdBloom(single, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "and no views at all";
         expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputView, outputView: VK_NULL_HANDLE");
+        info.inputView = info.outputView = createView(); // the passes would write the frame they read
+        EXPECT_EQ(fftbCmdBloom(single, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "one view as input and output";
+        expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "outputView: the same view as inputView");
         endCommandBuffer(cb);
     }
 }

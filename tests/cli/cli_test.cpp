@@ -407,6 +407,9 @@ TEST_F(CliTest, ReadsAreBoundedAndReportsAppendOnlyToOurs)
     std::ofstream(file("big.txt")).close();
     fs::resize_file(file("big.txt"), 2 << 20);
     std::ofstream(file("notes.txt")) << "my notes\n";
+    std::ofstream(file("long_list.txt")).close();
+    fs::resize_file(file("long_list.txt"), (std::uintmax_t(256) << 20) + 1); // sparse: no disk is used
+    fs::create_symlink(file("nowhere") / "r.json", file("dangling.json"));   // passes every check, then open fails
     const auto before = listing();
     const struct
     {
@@ -418,6 +421,8 @@ TEST_F(CliTest, ReadsAreBoundedAndReportsAppendOnlyToOurs)
         {"--report " + quote(file("fifo")), "fifo: not a regular file; --report appends to a regular file"},
         {"--report " + quote(file("notes.txt")), "notes.txt: not a report of fftbloom"},
         {"--frames 0-999999999", "a --frames list holds at most 1000000"},
+        {"--list " + quote(file("long_list.txt")), "268435457 bytes, more than a list's 268435456"},
+        {"--report " + quote(file("dangling.json")), "dangling.json: cannot be opened for the report"},
     };
     for (const auto& c : cases)
     {
@@ -429,6 +434,58 @@ TEST_F(CliTest, ReadsAreBoundedAndReportsAppendOnlyToOurs)
     EXPECT_EQ(listing(), before);
     std::ifstream notes(file("notes.txt"));
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(notes), {}), "my notes\n");
+}
+
+// Every message is one line: control characters in names and values escaped (a newline cannot forge a line, an
+// escape cannot clear the terminal), a long value cut; a settings file's errors name the file and the line.
+TEST_F(CliTest, EveryMessageIsOneLineAndSettingsFilesNameTheirLines)
+{
+    writeInput();
+    const auto oneCleanLine = [](const CliResult& r)
+    {
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("fftbloom: ", 0), 0u) << r.err;
+        EXPECT_TRUE(std::none_of(r.err.begin(), r.err.end() - 1,
+                                 [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+            << r.err;
+    };
+    const auto before = listing();
+    CliResult r = bloom(file("in.exr"), file("out.exr"), "--part " + quote("a\nfftbloom: forged\x1b[2J"));
+    EXPECT_EQ(r.code, 1);
+    oneCleanLine(r);
+    EXPECT_NE(r.err.find("no part is called a\\nfftbloom: forged\\e[2J"), std::string::npos) << r.err;
+    EXPECT_EQ(listing(), before);
+    r = bloom(file("in.exr"), file("out.exr"), "--intensity 1" + std::string(100000, '0') + "x");
+    EXPECT_EQ(r.code, 2);
+    oneCleanLine(r);
+    EXPECT_LT(r.err.size(), 1100u);
+    EXPECT_NE(r.err.find("bytes cut"), std::string::npos) << r.err;
+
+    struct Case
+    {
+        std::string text, options, reason;
+    };
+    const Case cases[] = {
+        {"\x1b[2Jjunk\n", "", "s.txt:1: '\\e[2Jjunk' is not option=value"},
+        {"[bloom]\nintensity=0.5\n", "", "s.txt:1: '[bloom]' is a section header"},
+        {"# a look\n\nintensity = 0.5\nblades=2\n", "", "--settings " + file("s.txt").string() + ":4: --blades: 2"},
+        {"intensity=0.5\nintensity=0.6\n", "", "s.txt:2: 'intensity' again (first on line 1)"},
+        {"intensty=2\n", "", "s.txt:1: unknown option 'intensty'"},
+        {"blades=5\n", "--blades 2", "fftbloom: --blades: 2"}, // the command line's value: not the file's
+    };
+    for (const Case& c : cases)
+    {
+        writeBytes(file("s.txt"), c.text);
+        r = bloom(file("in.exr"), file("out.exr"), "--settings " + quote(file("s.txt")) + " " + c.options);
+        EXPECT_EQ(r.code, 2) << c.text;
+        oneCleanLine(r);
+        EXPECT_NE(r.err.find(c.reason), std::string::npos) << c.text << ": " << r.err;
+    }
+    // A byte-order mark, CR LF line ends, spaces and quotes: the same settings.
+    writeBytes(file("s.txt"), "\xEF\xBB\xBFintensity = \"0.5\"\r\nblades=5\r\n");
+    r = run(quote(file("in.exr")) + " -o " + quote(file("out.exr")) + " --settings " + quote(file("s.txt")) +
+            " --dry-run");
+    EXPECT_EQ(r.code, 0) << r.err;
 }
 
 // The OpenColorIO config $OCIO names is read by the preview: a preview written onto it is refused, exit 2, the
@@ -681,6 +738,25 @@ TEST_F(CliTest, PreviewIsPngAndSaysWhetherOpenColorIOMadeIt)
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("$OCIO=" + file("missing.ocio").string()), std::string::npos) << r.err;
     EXPECT_EQ(listing(), before);
+    // Colour spaces defined through each other: OpenColorIO 2.1 overflows its stack making the processor.
+    writeBytes(file("loop.ocio"), "ocio_profile_version: 2\n"
+                                  "roles: {default: a, scene_linear: a}\n"
+                                  "displays: {sRGB: [!<View> {name: v, colorspace: b}]}\n"
+                                  "colorspaces:\n"
+                                  "  - !<ColorSpace> {name: a}\n"
+                                  "  - !<ColorSpace> {name: b, from_scene_reference: !<ColorSpaceTransform> "
+                                  "{src: a, dst: c}}\n"
+                                  "  - !<ColorSpace> {name: c, from_scene_reference: !<ColorSpaceTransform> "
+                                  "{src: a, dst: b}}\n");
+    const auto withLoop = listing();
+    setenv("OCIO", file("loop.ocio").c_str(), 1);
+    r = bloom(file("in.exr"), file("other.exr"), "--preview " + quote(file("other.png")));
+    unsetenv("OCIO");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("$OCIO=" + file("loop.ocio").string() + ": OpenColorIO crashed reading it"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(listing(), withLoop);
 }
 
 // A side output that cannot be written leaves the main output's previous file as it was (it used to remove it with

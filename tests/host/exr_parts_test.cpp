@@ -19,6 +19,7 @@
 #include <OpenEXR/ImfTiledInputPart.h>
 #include <OpenEXR/ImfTiledOutputPart.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 
@@ -304,6 +305,30 @@ Imf::DeepFrameBuffer deepFrame(std::vector<unsigned>& counts, std::vector<float>
         frame.insert(c, Imf::DeepSlice(Imf::FLOAT, reinterpret_cast<char*>(pointers.data()), sizeof(float*),
                                        8 * sizeof(float*), sizeof(float)));
     return frame;
+}
+
+// The parts not bloomed are copied block for block, so a block that does not decode would be carried into the output
+// unseen: reading the frame decodes them and refuses it naming the file and the part, before any GPU work.
+TEST_F(ImageIoTest, AnOtherPartThatDoesNotDecodeIsRefusedNamingTheFileAndThePart)
+{
+    writeShotFile(file("shot.exr"));
+    const std::vector<char> bytes = readBytes(file("shot.exr"));
+    // The depth part's one block (PXR24 holds 16 lines a block), compressed by zlib: a damaged stream fails to inflate.
+    const std::vector<char> block = rawBlocks(file("shot.exr"), 0).front();
+    ASSERT_LT(block.size(), std::size_t(16 * 12 * 8)) << "the block is stored uncompressed: no damage would show";
+    const auto at = std::search(bytes.begin(), bytes.end(), block.begin(), block.end());
+    ASSERT_NE(at, bytes.end());
+    std::vector<char> corrupt = bytes;
+    const std::size_t middle = std::size_t(at - bytes.begin()) + block.size() / 2;
+    for (std::size_t i = middle - 4; i < middle + 4; ++i)
+        corrupt[i] = char(~corrupt[i]);
+    writeBytes(file("corrupt.exr"), corrupt);
+    expectError([&] { readImage(file("corrupt.exr")); }, file("corrupt.exr"), "part 0 (depth), copied as it is");
+    // The aovs part's tiles come last: a file cut short loses the end of its last tile.
+    writeBytes(file("truncated.exr"), std::vector<char>(bytes.begin(), bytes.end() - 8));
+    expectError([&] { readImage(file("truncated.exr")); }, file("truncated.exr"), "part 2 (aovs)");
+    // The part bloomed is the one read either way; undamaged, the file reads.
+    EXPECT_EQ(readImage(file("shot.exr")).parts.part, 1);
 }
 
 TEST_F(ImageIoTest, DeepFilesAndDeepPartsAreRefusedByName)

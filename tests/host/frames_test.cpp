@@ -125,10 +125,38 @@ TEST(FramesTest, APatternWithoutFramesAndFramesWithoutAPatternAreRefused)
     }
     catch (const HostError& e)
     {
-        EXPECT_NE(std::string(e.what()).find("s.####.exr: a frame pattern needs --frames"), std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("s.####.exr: no such file; as a frame pattern (its ####) it needs --frames"),
+            std::string::npos)
             << e.what();
     }
     EXPECT_THROW(resolveFrames({"a.exr"}, {1}), HostError);
+}
+
+TEST(FramesTest, FilesNamedWithPlaceholderCharactersAreReadAsNamed)
+{
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "fftbloom_frames_named";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::vector<std::string> names;
+    for (const char* name : {"take#2.exr", "user@host.exr", "shot.%04d.exr", "s.1.exr"})
+    {
+        names.push_back((dir / name).string());
+        std::ofstream(names.back()) << "x";
+    }
+    const std::vector<FrameInput> plain = resolveFrames({names[0], names[1], names[2]}, {});
+    ASSERT_EQ(plain.size(), 3u);
+    for (std::size_t i = 0; i < plain.size(); ++i)
+    {
+        EXPECT_EQ(plain[i].path, names[i]);
+        EXPECT_EQ(plain[i].pattern, "");
+    }
+    // A name no file has is still a pattern.
+    const std::vector<FrameInput> frames = resolveFrames({names[0], (dir / "s.#.exr").string()}, {1});
+    std::filesystem::remove_all(dir);
+    ASSERT_EQ(frames.size(), 2u);
+    EXPECT_EQ(frames[0].path, names[0]);
+    EXPECT_EQ(frames[1].path, names[3]);
 }
 
 TEST(FramesTest, MissingFramesAreOneLinePerPatternInRanges)

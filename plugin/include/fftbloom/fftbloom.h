@@ -552,7 +552,8 @@ typedef struct FftbBloomInfo
     /** The result, a 2D view of a format with VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT (e.g. RGBA16F, RGBA32F),
      *  written in VK_IMAGE_LAYOUT_GENERAL: texels [0, width) x [0, height) of the plan by
      *  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT. Without an FftbImageBarrierInfo it must be in
-     *  that layout on entry and the caller places the barrier after. It may not alias the input. VK_NULL_HANDLE with an
+     *  that layout on entry and the caller places the barrier after. It may not alias the input (the same handle as
+     *  inputView is FFTB_ERROR_INVALID_ARGUMENT; two views of one image are the caller's to avoid). VK_NULL_HANDLE with an
      *  FftbMultiViewInfo. */
     VkImageView outputView;
     FftbOutputMode outputMode; /**< default (0) FFTB_OUTPUT_MODE_COMPOSITE */
@@ -636,7 +637,8 @@ typedef struct FftbImageBarrierInfo
  *  and outputView must then be VK_NULL_HANDLE (the views are these), and an FftbImageBarrierInfo's ranges must cover
  *  the subresources of every view (the layers of one image: its barriers are recorded once, for that image). Errors,
  *  FFTB_ERROR_INVALID_ARGUMENT naming the field: chained to a bloom of a one-view plan or missing from one of several,
- *  viewCount other than the plan's, a NULL array or view, FftbBloomInfo's inputView or outputView given as well. */
+ *  viewCount other than the plan's, a NULL array or view, FftbBloomInfo's inputView or outputView given as well, an
+ *  output view whose handle is an input's or another output's. */
 typedef struct FftbMultiViewInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO */
@@ -778,10 +780,10 @@ FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeIn
  *  it and computed on the GPU by fftbCmdPrepareKernel, or else by the first fftbCmdBloom that reads it. With an
  *  FftbKernelGeneratorInfo chained, the generator's pipelines and buffer are made too. The kernel may be used with any
  *  context of the same device whose maximum kernel resolution it fits, and outlives `context`. Returns
- *  FFTB_ERROR_INVALID_ARGUMENT (null texels, a negative, NaN or infinite texel, a channel summing to 0, unknown mode,
- *  a generated kernel's size or Airy radius out of range), FFTB_ERROR_DEVICE_LIMIT (larger than the context's maximum
- *  kernel resolution, maxKernelResolutionWidth x maxKernelResolutionHeight), FFTB_ERROR_OUT_OF_*_MEMORY or
- *  FFTB_ERROR_VULKAN. */
+ *  FFTB_ERROR_INVALID_ARGUMENT (a width or height of 0, null texels, a negative, NaN or infinite texel, a channel
+ *  summing to 0, unknown mode, a generated kernel's size or Airy radius out of range), FFTB_ERROR_DEVICE_LIMIT (larger
+ *  than the context's maximum kernel resolution, maxKernelResolutionWidth x maxKernelResolutionHeight),
+ *  FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
 FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* kernelInfo, FftbKernel* kernel);
 
 /** Destroys the kernel. No plan may use it any more, and no command buffer recorded with it may be pending. NULL is
