@@ -126,7 +126,7 @@ int run(CliOptions& o)
             o.batch.animatedKernel = apertureInfoOf(o.kernel.psfDesign()); // the Airy radius checked (options.cpp)
         o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
         if (!o.preview.empty())
-            o.batch.previewDisplay = OcioDisplay::fromEnvironment();
+            o.batch.previewDisplay = OcioDisplay::fromEnvironment(o.ocio);
     }
     catch (const HostError& e)
     {
@@ -154,9 +154,11 @@ int run(CliOptions& o)
     if (o.dryRun)
         return printPlan(jobs, o.batch.overwrite);
     if (!o.preview.empty() && !o.quiet)
-        std::printf("fftbloom: preview %s\n",
-                    o.batch.previewDisplay ? ("through OpenColorIO's " + o.batch.previewDisplay->description()).c_str()
-                                           : "tonemapped by the built-in Reinhard operator, sRGB ($OCIO is not set)");
+        std::printf(
+            "fftbloom: preview %s\n",
+            o.batch.previewDisplay
+                ? ("through OpenColorIO's " + o.batch.previewDisplay->description()).c_str()
+                : "tonemapped by the built-in ACES fitted curve, sRGB, as the viewer's default ($OCIO is not set)");
     // The report: a line per frame as it ends, so a killed run keeps what it did. A report that cannot be opened stops
     // the run before any frame (exit 2); one that fails later does not stop the batch: it is named once and the run
     // ends with exit 1.

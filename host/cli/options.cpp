@@ -368,10 +368,17 @@ void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
     app.add_option("--clamp", o.batch.scrubMax, "largest colour value passed to the bloom; larger ones are clamped")
         ->capture_default_str()
         ->check(finiteIn(0.0, kMaxLinearValue, true));
-    app.add_option("--preview", o.preview,
-                   "with -o: also write an 8-bit PNG preview here, through the default display and view of the "
-                   "OpenColorIO config $OCIO names, else tonemapped (Reinhard) to sRGB")
-        ->needs(single);
+    CLI::Option* preview =
+        app.add_option("--preview", o.preview,
+                       "with -o: also write an 8-bit PNG preview here, through the default display and view of the "
+                       "OpenColorIO config $OCIO names, else tonemapped (ACES fitted, as the viewer's default) to sRGB")
+            ->needs(single);
+    app.add_option("--ocio-display", o.ocio.display, "the preview's OpenColorIO display; default: the config's")
+        ->needs(preview);
+    app.add_option("--ocio-view", o.ocio.view, "the preview's view of that display; default: the display's")
+        ->needs(preview);
+    app.add_option("--ocio-look", o.ocio.look, "OpenColorIO looks applied before the view, e.g. grade or +a, -b")
+        ->needs(preview);
     app.add_option("--exposure", o.batch.previewExposure, "preview exposure in stops, -64..64")
         ->capture_default_str()
         ->check(finiteIn(-64.0, 64.0));

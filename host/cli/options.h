@@ -37,6 +37,7 @@ struct CliOptions
     std::string outputPattern;       ///< --output-pattern: outputs named by fields of their inputs
     bool dryRun = false;             ///< --dry-run: check everything, print the plan, write nothing
     std::string preview;             ///< optional PNG preview path (with -o)
+    OcioChoice ocio;                 ///< --ocio-display, --ocio-view, --ocio-look: the preview's transform
     std::string reportPath;          ///< --report: JSON report
     /// --kernel, --kernel-size and the generated PSF's options (the settings table's kernel settings); the bloom's are
     /// batch.settings

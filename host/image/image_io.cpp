@@ -832,6 +832,14 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
     writeFileAtomically(path, bytes.data(), bytes.size());
 }
 
+float acesFitted(float x)
+{
+    x *= 0.6f;
+    if (x > 1.0f) // divided through by x^2: no overflow to inf / inf for huge values
+        return std::min((2.51f + 0.03f / x) / (2.43f + 0.59f / x + 0.14f / (x * x)), 1.0f);
+    return std::max((x * (2.51f * x + 0.03f)) / (x * (2.43f * x + 0.59f) + 0.14f), 0.0f);
+}
+
 void writePngPreview(const std::string& path, const Image& image, float exposure, const OcioDisplay* display)
 {
     checkExtent(path, image);
@@ -854,7 +862,7 @@ void writePngPreview(const std::string& path, const Image& image, float exposure
         float encoded = std::min(x, 1.0f);
         if (!display)
         {
-            const float mapped = std::isinf(x) ? 1.0f : x / (1.0f + x);
+            const float mapped = std::isinf(x) ? 1.0f : acesFitted(x);
             encoded = mapped <= 0.0031308f ? 12.92f * mapped : 1.055f * std::pow(mapped, 1.0f / 2.4f) - 0.055f;
         }
         pixels[i] = static_cast<unsigned char>(std::lround(encoded * 255.0f));

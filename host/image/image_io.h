@@ -64,9 +64,14 @@ void writeExr(const std::string& path, const Image& image, std::optional<PixelTy
 std::vector<char> encodeExr(const std::string& path, const Image& image,
                             std::optional<PixelType> override = std::nullopt);
 
+/// Krzysztof Narkowicz's fit of the ACES RRT + ODT luminance response ("ACES Filmic Tone Mapping Curve", 2015), with
+/// his 0.6 prescale: scene-linear x >= 0 to [0, 1], before the sRGB encoding. The viewer's default tonemap
+/// (demo/tonemap.comp) and the previews' without OpenColorIO.
+float acesFitted(float x);
+
 /// Writes an 8-bit PNG preview of the image's R, G, B channels, each value times 2^exposure, then: through
-/// `display`, an OpenColorIO display transform (clamped to [0, 1], NaN as 0), when given; else tonemapped with the
-/// Reinhard operator x / (1 + x) and sRGB-encoded. Same all-or-nothing rule and errors as writeExr.
+/// `display`, an OpenColorIO display transform (clamped to [0, 1], NaN as 0), when given; else tonemapped per channel
+/// by acesFitted and sRGB-encoded, as the viewer shows it by default. Same all-or-nothing rule and errors as writeExr.
 void writePngPreview(const std::string& path, const Image& image, float exposure = 0.0f,
                      const OcioDisplay* display = nullptr);
 

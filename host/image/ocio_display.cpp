@@ -32,25 +32,71 @@ namespace
 /// The exit code of the trial's child when OpenColorIO refused the config (its reason on the pipe).
 constexpr int kRefusedByOcio = 3;
 
-/// The config's display transform and its description; throws OCIO::Exception.
-std::pair<OCIO::ConstCPUProcessorRcPtr, std::string> makeProcessor(const char* path)
+/// "a, b, c": the names `count` and `name` list.
+template <typename Name> std::string namesOf(int count, Name name)
+{
+    std::string names;
+    for (int i = 0; i < count; ++i)
+        names += (i > 0 ? ", " : "") + std::string(name(i));
+    return names;
+}
+
+/// The config's display transform for `choice` and its description; throws HostError for a display, view or look the
+/// config does not have (naming those it has), OCIO::Exception for what OpenColorIO refuses.
+std::pair<OCIO::ConstCPUProcessorRcPtr, std::string> makeProcessor(const char* path, const OcioChoice& choice)
 {
     const OCIO::ConstConfigRcPtr config = OCIO::Config::CreateFromFile(path);
-    const std::string display = config->getDefaultDisplay();
-    const std::string view = config->getDefaultView(display.c_str());
-    const OCIO::DisplayViewTransformRcPtr transform = OCIO::DisplayViewTransform::Create();
-    transform->setSrc(OCIO::ROLE_SCENE_LINEAR);
-    transform->setDisplay(display.c_str());
-    transform->setView(view.c_str());
+    const std::string display = choice.display.empty() ? config->getDefaultDisplay() : choice.display;
+    const int displays = config->getNumDisplays();
+    const auto has = [](int count, auto name, const std::string& wanted)
+    {
+        for (int i = 0; i < count; ++i)
+            if (wanted == name(i))
+                return true;
+        return false;
+    };
+    const auto displayName = [&](int i) { return config->getDisplay(i); };
+    if (!has(displays, displayName, display))
+        throw HostError("no display '" + display + "' (the config's: " + namesOf(displays, displayName) + ")");
+    const std::string view = choice.view.empty() ? config->getDefaultView(display.c_str()) : choice.view;
+    const int views = config->getNumViews(display.c_str());
+    const auto viewName = [&](int i) { return config->getView(display.c_str(), i); };
+    if (!has(views, viewName, view))
+        throw HostError("no view '" + view + "' of display '" + display + "' (its views: " + namesOf(views, viewName) +
+                        ")");
+    const auto lookName = [&](int i) { return config->getLookNameByIndex(i); };
+    if (!choice.look.empty() && !has(config->getNumLooks(), lookName, choice.look))
+        throw HostError("no look '" + choice.look + "' (the config's: " +
+                        (config->getNumLooks() > 0 ? namesOf(config->getNumLooks(), lookName) : "none") + ")");
+    const OCIO::DisplayViewTransformRcPtr displayView = OCIO::DisplayViewTransform::Create();
+    displayView->setSrc(OCIO::ROLE_SCENE_LINEAR);
+    displayView->setDisplay(display.c_str());
+    displayView->setView(view.c_str());
+    std::string description = "display '" + display + "', view '" + view + "'";
+    OCIO::ConstTransformRcPtr transform = displayView;
+    if (!choice.look.empty())
+    {
+        // The look in scene-linear, then the display and view: OpenColorIO's LookTransform applies it in its own
+        // process space.
+        const OCIO::LookTransformRcPtr look = OCIO::LookTransform::Create();
+        look->setSrc(OCIO::ROLE_SCENE_LINEAR);
+        look->setDst(OCIO::ROLE_SCENE_LINEAR);
+        look->setLooks(choice.look.c_str());
+        const OCIO::GroupTransformRcPtr group = OCIO::GroupTransform::Create();
+        group->appendTransform(look);
+        group->appendTransform(displayView);
+        transform = group;
+        description += ", look '" + choice.look + "'";
+    }
     return {config->getProcessor(transform)->getOptimizedCPUProcessor(OCIO::OPTIMIZATION_DEFAULT),
-            "display '" + display + "', view '" + view + "' of " + path};
+            description + " of " + path};
 }
 
 /// OpenColorIO 2.1 overflows its stack (SIGSEGV) on a config whose colour spaces are defined through each other in a
 /// loop, and checks for no such loop first. So the processor is made first in a child process, with nothing of it
 /// kept: "" when that worked, else why not (OpenColorIO's reason, or the crash). Making it again here is then safe: the
 /// same config gives the same processor. Called before the batch starts its threads.
-std::string tryInChild(const char* path)
+std::string tryInChild(const char* path, const OcioChoice& choice)
 {
     int pipeFds[2];
     if (::pipe(pipeFds) != 0)
@@ -70,7 +116,7 @@ std::string tryInChild(const char* path)
             ::dup2(null, STDERR_FILENO); // a sanitizer's report of the crash is not the tool's message
         try
         {
-            makeProcessor(path);
+            makeProcessor(path, choice);
         }
         catch (const std::exception& e)
         {
@@ -106,22 +152,26 @@ std::string tryInChild(const char* path)
 
 } // namespace
 
-std::optional<OcioDisplay> OcioDisplay::fromEnvironment()
+std::optional<OcioDisplay> OcioDisplay::fromEnvironment(const OcioChoice& choice)
 {
     const char* path = std::getenv("OCIO");
     if (!path || !*path)
+    {
+        if (!choice.display.empty() || !choice.view.empty() || !choice.look.empty())
+            throw HostError("an OpenColorIO display, view or look is chosen, but $OCIO names no config");
         return std::nullopt;
-    if (const std::string problem = tryInChild(path); !problem.empty())
+    }
+    if (const std::string problem = tryInChild(path, choice); !problem.empty())
         throw HostError(std::string("$OCIO=") + path + ": " + problem);
     try
     {
-        auto [cpu, description] = makeProcessor(path);
+        auto [cpu, description] = makeProcessor(path, choice);
         OcioDisplay result;
         result.processor_ = std::make_shared<const Processor>(Processor{std::move(cpu)});
         result.description_ = std::move(description);
         return result;
     }
-    catch (const OCIO::Exception& e)
+    catch (const std::exception& e)
     {
         throw HostError(std::string("$OCIO=") + path + ": " + e.what());
     }

@@ -10,16 +10,27 @@
 namespace fftb
 {
 
-/// The display transform of an OpenColorIO config (OpenColorIO 2): from its `scene_linear` role to its default display
-/// and that display's default view, as a DisplayViewTransform. Applying it is thread-safe.
+/// Which transform of an OpenColorIO config: each name empty means the config's default (its default display, that
+/// display's default view, no look beyond the view's own).
+struct OcioChoice
+{
+    std::string display; ///< a display of the config's `displays`
+    std::string view;    ///< a view of that display
+    std::string look;    ///< looks of the config's `looks`, as OpenColorIO reads them ("grade", "+a, -b")
+};
+
+/// The display transform of an OpenColorIO config (OpenColorIO 2): from its `scene_linear` role through the chosen
+/// looks (a LookTransform) to the chosen display and view (a DisplayViewTransform). Applying it is thread-safe.
 class OcioDisplay
 {
   public:
-    /// The transform of the config $OCIO names, or std::nullopt when $OCIO is unset or empty. Throws HostError
-    /// "$OCIO=<path>: <OpenColorIO's reason>" when the config cannot be read or has no such transform.
-    static std::optional<OcioDisplay> fromEnvironment();
+    /// The transform of the config $OCIO names, or std::nullopt when $OCIO is unset or empty and nothing is chosen.
+    /// The processor is made in a child process first (OpenColorIO 2.1 crashes on some configs). Throws HostError
+    /// "$OCIO=<path>: <reason>" when the config cannot be read, crashes OpenColorIO, or has no such display, view or
+    /// look (naming those it has), and HostError when a name is chosen but $OCIO is unset.
+    static std::optional<OcioDisplay> fromEnvironment(const OcioChoice& choice = {});
 
-    /// "display '<display>', view '<view>' of <config path>", for the CLI's messages.
+    /// "display '<display>', view '<view>'[, look '<look>'] of <config path>", for the CLI's messages.
     const std::string& description() const { return description_; }
 
     /// Transforms `rgb`, `count` packed R, G, B float triples, in place.

@@ -730,8 +730,15 @@ TEST_F(CliTest, PreviewIsPngAndSaysWhetherOpenColorIOMadeIt)
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(fs::exists(file("out.exr")));
     EXPECT_EQ(readBytes(file("preview.png")).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-    EXPECT_NE(r.out.find("preview tonemapped by the built-in Reinhard operator"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("preview tonemapped by the built-in ACES fitted curve"), std::string::npos) << r.out;
     const auto before = listing();
+    // A display, view or look (OcioDisplayTest picks them) needs a config and a preview.
+    r = bloom(file("in.exr"), file("other.exr"), "--preview " + quote(file("other.png")) + " --ocio-look grade");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("look is chosen, but $OCIO names no config"), std::string::npos) << r.err;
+    r = bloom(file("in.exr"), file("other.exr"), "--ocio-view film");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--ocio-view requires --preview"), std::string::npos) << r.err;
     setenv("OCIO", file("missing.ocio").c_str(), 1);
     r = bloom(file("in.exr"), file("other.exr"), "--preview " + quote(file("other.png")));
     unsetenv("OCIO");

@@ -723,7 +723,11 @@ TEST_F(ImageIoTest, PngPreviewTonemap)
         for (int i = 0; i < width * 3; ++i)
         {
             double v = double(image.channels[std::size_t(2 - i % 3)].values[i / 3]) * std::exp2(double(exposure));
-            v = std::isnan(v) || v <= 0.0 ? 0.0 : std::isinf(v) ? 1.0 : v / (1.0 + v);
+            // Narkowicz's ACES fit, as the viewer's tonemap.comp writes it.
+            const double a = 0.6 * v;
+            v = std::isnan(v) || v <= 0.0 ? 0.0
+                : std::isinf(v)           ? 1.0
+                                          : std::min(1.0, (a * (2.51 * a + 0.03)) / (a * (2.43 * a + 0.59) + 0.14));
             v = v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055;
             EXPECT_NEAR(pixels[i], v * 255.0, 0.5 + 1e-3) << "texel " << i / 3 << " component " << i % 3;
         }

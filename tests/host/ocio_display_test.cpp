@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Previews through an OpenColorIO display transform: a config whose only view is a gamma of 2 (y = sqrt(x)), so the
-// expected PNG values follow from the formula, not from OpenColorIO.
+// Previews through an OpenColorIO display transform: a config whose default view is a gamma of 2 (y = sqrt(x)), with a
+// linear view, a second display and a look that doubles the light, so the expected values follow from the formulas,
+// not from OpenColorIO.
 #include "host_error.h"
 #include "image/image_io.h"
 #include "image/ocio_display.h"
@@ -30,6 +31,14 @@ file_rules:
 displays:
   test:
     - !<View> {name: gamma, colorspace: gamma}
+    - !<View> {name: linear, colorspace: linear}
+  other:
+    - !<View> {name: gamma, colorspace: gamma}
+looks:
+  - !<Look>
+    name: brighter
+    process_space: linear
+    transform: !<MatrixTransform> {matrix: [2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1]}
 colorspaces:
   - !<ColorSpace>
     name: linear
@@ -80,6 +89,48 @@ TEST_F(OcioDisplayTest, TheConfigsDefaultDisplayAndViewMapThePreview)
     EXPECT_EQ(pixels[2], 255);
     EXPECT_EQ(pixels[3], 51);
     stbi_image_free(pixels);
+}
+
+// --ocio-display, --ocio-view, --ocio-look: each name the config has picks its transform; one it has not is named
+// with those it has.
+TEST_F(OcioDisplayTest, ADisplayViewAndLookArePickedByName)
+{
+    setenv("OCIO", (folder_ / "config.ocio").c_str(), 1);
+    const auto mapped = [](const OcioChoice& choice, float x)
+    {
+        const std::optional<OcioDisplay> display = OcioDisplay::fromEnvironment(choice);
+        EXPECT_TRUE(display);
+        float rgb[3] = {x, x, x};
+        display->apply(rgb, 1);
+        return rgb[1];
+    };
+    EXPECT_NEAR(mapped({"", "linear", ""}, 0.25f), 0.25f, 1e-6);
+    EXPECT_NEAR(mapped({"other", "", ""}, 0.25f), 0.5f, 1e-5);
+    EXPECT_NEAR(mapped({"", "", "brighter"}, 0.125f), 0.5f, 1e-5);
+    EXPECT_NEAR(mapped({"test", "linear", "brighter"}, 0.125f), 0.25f, 1e-6);
+    EXPECT_NE(OcioDisplay::fromEnvironment({"", "", "brighter"})->description().find("look 'brighter'"),
+              std::string::npos);
+    const struct
+    {
+        OcioChoice choice;
+        const char* reason;
+    } refused[] = {{{"nope", "", ""}, "no display 'nope' (the config's: test, other)"},
+                   {{"other", "linear", ""}, "no view 'linear' of display 'other' (its views: gamma)"},
+                   {{"", "", "nope"}, "no look 'nope' (the config's: brighter)"}};
+    for (const auto& r : refused)
+    {
+        try
+        {
+            OcioDisplay::fromEnvironment(r.choice);
+            ADD_FAILURE() << "accepted: " << r.reason;
+        }
+        catch (const HostError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find(r.reason), std::string::npos) << e.what();
+        }
+    }
+    unsetenv("OCIO");
+    EXPECT_THROW(OcioDisplay::fromEnvironment({"", "", "brighter"}), HostError) << "a look without a config";
 }
 
 TEST_F(OcioDisplayTest, UnsetMeansNoneAndABadConfigIsNamed)
