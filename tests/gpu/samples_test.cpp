@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The real OpenEXR sample photographs, bloomed with the default PSF on the GPU, against the CPU reference.
+// Real OpenEXR sample photographs, bloomed with the default PSF on the GPU, against the CPU reference: a candle's
+// highlights (README's picture), a daylight scene and one with colours outside Rec.709 (negative values).
 #include "gpu_test_support.h"
 #include "image/image_io.h"
 #include "psf/psf.h"
@@ -41,9 +42,7 @@ TEST_P(Samples, DefaultPsfBloomMatchesReference)
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
 
-INSTANTIATE_TEST_SUITE_P(OpenExr, Samples,
-                         ::testing::Values("CandleGlass", "Desk", "GoldenGate", "Ocean", "StillLife",
-                                           "WideColorGamut"));
+INSTANTIATE_TEST_SUITE_P(OpenExr, Samples, ::testing::Values("CandleGlass", "GoldenGate", "WideColorGamut"));
 
 } // namespace
 } // namespace fftb::test
