@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Soak: 4,608 blooms on one context with the extent, padding, axis order, sharpening and output mode changing every
+// Soak: 2,304 blooms on one context with the extent, padding, axis order, sharpening and output mode changing every
 // frame (each frame's plan made before its command buffer is recorded and destroyed once it ran), the kernel (its
-// extent, spectrum mode and interpolation) replaced every 256 frames and the context resized every 1,024, validation
-// (synchronization included) on. The schedule repeats every 2,048 frames; the plugin's live device allocations and
+// extent, spectrum mode and interpolation) replaced every 128 frames and the context resized every 512, validation
+// (synchronization included) on. The schedule repeats every 1,024 frames; the plugin's live device allocations and
 // host allocations, counted through the entry points and allocation callbacks it is given, must be the same at the end
-// of the second period as at the end of the first. Every 512th frame is read back and checked against the
+// of the second period as at the end of the first. Every 256th frame is read back and checked against the
 // double-precision reference.
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
@@ -119,11 +119,11 @@ Settings settingsOf(int frame, uint32_t maxWidth, uint32_t maxHeight)
 TEST(Soak, ThousandsOfFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
 {
     constexpr int kPerCommandBuffer = 16;
-    constexpr int kKernelEvery = 256;
+    constexpr int kKernelEvery = 128;
     constexpr int kKernelGenerations = 4;
-    constexpr int kResizeEvery = 1024;
+    constexpr int kResizeEvery = 512;
     constexpr int kPeriod = 2 * kResizeEvery; // both context sizes, kernelGenerations kernels each
-    constexpr int kCheckEvery = 512;
+    constexpr int kCheckEvery = 256;
     constexpr int kFrames = 2 * kPeriod + kCheckEvery; // past the second period's end
     constexpr uint32_t kLarge[2] = {48, 40}, kSmall[2] = {40, 32};
 
