@@ -83,6 +83,9 @@ class Display
     void createOutput(BloomNode& node);
     /// `texels` (kernelViewTexels) uploaded as the kernel view the display pass shows.
     void setKernelView(const Texels& texels);
+    /// The OpenColorIO display transform the display pass reads (OcioDisplay::lut, `size` nodes an axis, RGBA32F),
+    /// kept to upload again when the device is made again. Nothing may be pending.
+    void setDisplayLut(std::vector<float> rgba, uint32_t size);
     /// Reads A's output back, as it is and through the display pass (see SavedOutput).
     SavedOutput readBackOutput();
     /// The last frame recorded with `screenshot`, as presented: the swapchain's format, tightly packed.
@@ -104,6 +107,8 @@ class Display
     void initImGuiVulkan();
     /// `rgba` (RGBA32F texels) uploaded into a new image, left SHADER_READ_ONLY_OPTIMAL for compute shaders.
     VulkanImage uploadTexels(const Texels& rgba);
+    /// The LUT's texels (setDisplayLut) uploaded into lut_, left SHADER_READ_ONLY_OPTIMAL.
+    void uploadLut();
     void recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot);
     /// Records fftbCmdBloom of `node` with `settings` (timestamps into `queries` when given), its plan made first when
     /// the frame's extent, the kernel or a plan-lifetime setting changed. Returns false when skipped: nothing it
@@ -171,6 +176,10 @@ class Display
     VulkanImage display_;
     VulkanBuffer readback_;
     VkSampler sampler_ = VK_NULL_HANDLE;
+    VulkanImage lut_;              // the OpenColorIO display transform, 3D
+    std::vector<float> lutTexels_; // its texels: empty without a config
+    uint32_t lutSize_ = 0;         // nodes an axis
+    VkSampler lutSampler_ = VK_NULL_HANDLE;
     ComputePipeline displayPass_;
     VkDescriptorPool displayPool_ = VK_NULL_HANDLE;
     std::array<VkDescriptorSet, kSetCount> displaySets_{};

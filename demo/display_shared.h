@@ -6,6 +6,7 @@
 #define DISPLAY_BINDING_SHOWN 0    // combined image sampler: A's bloom output, the input frame, or a kernel view
 #define DISPLAY_BINDING_TARGET 1   // storage image, rgba8: the window-sized display image (or the save target)
 #define DISPLAY_BINDING_COMPARED 2 // combined image sampler: B's bloom output (split and difference modes)
+#define DISPLAY_BINDING_LUT 3      // combined image sampler, 3D: the OpenColorIO display transform (OcioDisplay::lut)
 
 #define DISPLAY_MODE_SHOWN 0      // the shown image
 #define DISPLAY_MODE_SPLIT 1      // shown left of splitX, compared right of it
@@ -16,6 +17,13 @@
 #define DISPLAY_TONEMAP_ACES_HILL 1   // Stephen Hill's RRT + ODT fit
 #define DISPLAY_TONEMAP_REINHARD 2    // x / (1 + x)
 #define DISPLAY_TONEMAP_CLAMP 3
+#define DISPLAY_TONEMAP_OCIO 4 // the OpenColorIO config $OCIO names, through the LUT: display-encoded values
+
+// The LUT's grid: DISPLAY_LUT_SIZE nodes an axis, over 2^DISPLAY_LUT_LOG2_MIN .. 2^DISPLAY_LUT_LOG2_MAX scene-linear
+// (after the exposure): 24 stops, 0.375 stop between nodes.
+#define DISPLAY_LUT_SIZE 65
+#define DISPLAY_LUT_LOG2_MIN -12.0
+#define DISPLAY_LUT_LOG2_MAX 12.0
 
 #define DISPLAY_WORKGROUP_SIZE 8 // 8 x 8 invocations
 

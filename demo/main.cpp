@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace
 {
@@ -34,6 +35,9 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
     // A's settings first; B starts as A with the other spectrum mode (the comparison that shows the resampled
     // spectrum's ringing), then takes its own "b." keys.
     std::vector<std::string> keysOfB;
+    // The studio's display transform when there is one, as the CLI's preview takes it.
+    if (const char* ocio = std::getenv("OCIO"); ocio && *ocio)
+        options.settings.tonemapper = Tonemapper::Ocio;
     for (const std::string& s : settings)
     {
         std::string error;

@@ -137,6 +137,7 @@ class Panel
     std::string kernelPath_;      // the path being typed
     std::string partText_;        // the part and layer as typed, applied on Enter
     std::string layerText_;
+    OcioChoice ocioText_; // the OpenColorIO display, view and look as typed, applied on Enter
     std::string settingsPath_ = "fftbloom-settings.txt"; // where the panel saves the settings
 };
 

@@ -67,15 +67,36 @@ const DisplayKey kDisplayKeys[] = {
                                    {"spectrum", View::Spectrum}},
                                   &s.view);
      }},
-    {"tonemap", "tonemap=aces|aces-hill|reinhard|clamp",
+    {"tonemap",
+     "tonemap=aces|aces-hill|reinhard|clamp|ocio (ocio: the OpenColorIO config $OCIO names, the default when it is "
+     "set; else aces, as the CLI's preview)",
      [](const std::string& v, Settings& s)
      {
          return parseChoice<Tonemapper>(v,
                                         {{"aces", Tonemapper::AcesFitted},
                                          {"aces-hill", Tonemapper::AcesHill},
                                          {"reinhard", Tonemapper::Reinhard},
-                                         {"clamp", Tonemapper::Clamp}},
+                                         {"clamp", Tonemapper::Clamp},
+                                         {"ocio", Tonemapper::Ocio}},
                                         &s.tonemapper);
+     }},
+    {"ocio-display", "ocio-display=NAME (tonemap=ocio's display, as the CLI's --ocio-display; empty: the config's)",
+     [](const std::string& v, Settings& s)
+     {
+         s.ocio.display = v;
+         return true;
+     }},
+    {"ocio-view", "ocio-view=NAME (that display's view; empty: the display's default)",
+     [](const std::string& v, Settings& s)
+     {
+         s.ocio.view = v;
+         return true;
+     }},
+    {"ocio-look", "ocio-look=NAME (looks applied before the view, e.g. grade or +a, -b; empty: none)",
+     [](const std::string& v, Settings& s)
+     {
+         s.ocio.look = v;
+         return true;
      }},
     {"exposure", "exposure=STOPS (-16..16)",
      [](const std::string& v, Settings& s) { return parseReal(v, -16.0f, 16.0f, &s.exposure); }},

@@ -4,6 +4,7 @@
 
 #include "fftbloom/fftbloom.h"
 #include "image/image_io.h"
+#include "image/ocio_display.h"
 #include "settings/bloom_settings.h"
 
 #include <string>
@@ -31,6 +32,7 @@ enum class Tonemapper
     AcesHill,   ///< Stephen Hill's fit of the ACES RRT + ODT with its input and output matrices (BakingLab)
     Reinhard,   ///< x / (1 + x) (Reinhard et al. 2002): neutral, no contrast added
     Clamp,      ///< none: values above 1 clipped
+    Ocio,       ///< the OpenColorIO config $OCIO names: Settings::ocio's display, view and look (OcioDisplay::lut)
 };
 
 /// When the bloom is recorded.
@@ -54,7 +56,9 @@ constexpr float kMinimumIntensity = 0.001f;
 struct Settings
 {
     View view = View::Composite;
+    /// AcesFitted, as the CLI's preview without $OCIO; the viewer starts with Ocio when $OCIO is set.
     Tonemapper tonemapper = Tonemapper::AcesFitted;
+    OcioChoice ocio;       ///< tonemap=ocio's display, view and look (empty: the config's defaults)
     float exposure = 0.0f; ///< stops
     /// The bloom: its output is composite or additive (the CLI's bloom output is view=bloom), its intensity at least
     /// kMinimumIntensity, its knee used as min(knee, threshold).

@@ -11,6 +11,7 @@ layout(local_size_x = DISPLAY_WORKGROUP_SIZE, local_size_y = DISPLAY_WORKGROUP_S
 layout(set = 0, binding = DISPLAY_BINDING_SHOWN) uniform sampler2D shown;
 layout(set = 0, binding = DISPLAY_BINDING_TARGET, rgba8) uniform writeonly image2D display;
 layout(set = 0, binding = DISPLAY_BINDING_COMPARED) uniform sampler2D compared;
+layout(set = 0, binding = DISPLAY_BINDING_LUT) uniform sampler3D ocioLut;
 
 layout(push_constant) uniform DisplayConstantsBlock
 {
@@ -41,6 +42,19 @@ vec3 acesHill(vec3 c)
 vec3 encodeSrgb(vec3 c)
 {
     return mix(12.92 * c, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+}
+
+vec3 decodeSrgb(vec3 c)
+{
+    return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), c));
+}
+
+// The OpenColorIO display transform, trilinear in its LUT over the log2 shaper (OcioDisplay::lut): display values.
+vec3 ocioDisplay(vec3 x)
+{
+    const float lo = DISPLAY_LUT_LOG2_MIN, hi = DISPLAY_LUT_LOG2_MAX, n = float(DISPLAY_LUT_SIZE);
+    const vec3 s = clamp((log2(max(x, vec3(exp2(lo)))) - lo) / (hi - lo), 0.0, 1.0);
+    return clamp(texture(ocioLut, (s * (n - 1.0) + 0.5) / n).rgb, 0.0, 1.0);
 }
 
 // The texels under one window pixel averaged (up to 4 x 4 of them): a zoomed-out view without aliasing, before the
@@ -79,6 +93,13 @@ void main()
         else
         {
             hdr *= pc.exposureScale;
+            if (pc.tonemapper == DISPLAY_TONEMAP_OCIO)
+            {
+                // Encoded for the display already: an sRGB swapchain's encoding is undone beforehand.
+                colour = ocioDisplay(hdr);
+                imageStore(display, p, vec4(pc.encodeSrgb != 0 ? colour : decodeSrgb(colour), 1.0));
+                return;
+            }
             if (pc.tonemapper == DISPLAY_TONEMAP_ACES_FITTED)
                 colour = acesFitted(hdr);
             else if (pc.tonemapper == DISPLAY_TONEMAP_ACES_HILL)

@@ -3,6 +3,8 @@
 // the panel, the display and the files are in the other viewer_*.cpp files, the class in viewer_internal.h).
 #include "viewer_internal.h"
 
+#include "host_error.h"
+
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_vulkan.h>
 #include <imgui.h>
@@ -114,6 +116,8 @@ bool Viewer::step()
             return true;
         }
     }
+    if (settings_.tonemapper == Tonemapper::Ocio && lutChoice_ != settings_.ocio)
+        updateDisplayLut();
     // Another part or layer chosen (the panel, --later): the scene's file read again.
     if (scene_.name != kPlaceholderScene &&
         (settings_.selection.part != loaded_.part || settings_.selection.layer != loaded_.layer))
@@ -160,6 +164,28 @@ bool Viewer::step()
         return false;
     }
     return true;
+}
+
+void Viewer::updateDisplayLut()
+{
+    lutChoice_ = settings_.ocio;
+    try
+    {
+        const std::optional<OcioDisplay> ocio = OcioDisplay::fromEnvironment(settings_.ocio);
+        if (!ocio)
+            throw HostError("tonemap=ocio: $OCIO names no OpenColorIO config");
+        std::vector<float> lut = ocio->lut(DISPLAY_LUT_SIZE, DISPLAY_LUT_LOG2_MIN, DISPLAY_LUT_LOG2_MAX);
+        waitIdle(); // the frames in flight read the LUT it replaces
+        display_.setDisplayLut(std::move(lut), DISPLAY_LUT_SIZE);
+    }
+    catch (const HostError& e)
+    {
+        message_ = e.what();
+        settings_.tonemapper = Tonemapper::AcesFitted;
+        lutChoice_.reset(); // tried again when tonemap=ocio is picked again
+        if (!options_.screenshotPath.empty())
+            throw ViewerError(message_);
+    }
 }
 
 void Viewer::applyHalfwayChanges()

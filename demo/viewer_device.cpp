@@ -40,6 +40,7 @@ void Display::destroyDeviceObjects()
     destroySwapchainTargets();
     destroy(input_);
     destroy(kernelView_);
+    destroy(lut_);
     destroy(saveTarget_);
     destroy(readback_);
     vkDestroyRenderPass(d, std::exchange(renderPass_, VK_NULL_HANDLE), nullptr);
@@ -48,6 +49,7 @@ void Display::destroyDeviceObjects()
     displaySets_ = {};
     destroyComputePipeline(d, displayPass_);
     vkDestroySampler(d, std::exchange(sampler_, VK_NULL_HANDLE), nullptr);
+    vkDestroySampler(d, std::exchange(lutSampler_, VK_NULL_HANDLE), nullptr);
     for (Frame& f : frames_)
     {
         vkDestroyQueryPool(d, f.queries, nullptr);
@@ -97,6 +99,8 @@ void Display::createDisplayPipeline()
     sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
     sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     checkVulkan(vkCreateSampler(d, &sci, nullptr, &sampler_), "vkCreateSampler");
+    sci.magFilter = sci.minFilter = VK_FILTER_LINEAR; // the LUT: trilinear between its nodes
+    checkVulkan(vkCreateSampler(d, &sci, nullptr, &lutSampler_), "vkCreateSampler");
 
     const SpirvModule& spirv = kSpirvModules[0];
     ComputePipelineInfo info;
@@ -104,13 +108,40 @@ void Display::createDisplayPipeline()
     info.codeBytes = spirv.sizeBytes;
     info.bindings = {{DISPLAY_BINDING_SHOWN, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
                      {DISPLAY_BINDING_TARGET, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE},
-                     {DISPLAY_BINDING_COMPARED, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}};
+                     {DISPLAY_BINDING_COMPARED, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
+                     {DISPLAY_BINDING_LUT, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}};
     info.pushConstantBytes = sizeof(DisplayConstants);
     displayPass_ = createComputePipeline(d, info);
 
     displayPool_ = createDescriptorSets(
-        d, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * kSetCount}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetCount}},
+        d, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3 * kSetCount}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetCount}},
         std::vector<VkDescriptorSetLayout>(kSetCount, displayPass_.setLayout), displaySets_.data());
+    uploadLut();
+}
+
+void Display::setDisplayLut(std::vector<float> rgba, uint32_t size)
+{
+    lutTexels_ = std::move(rgba);
+    lutSize_ = size;
+    uploadLut();
+    updateDisplaySets();
+}
+
+void Display::uploadLut()
+{
+    // Without a config, two black nodes an axis: the binding needs an image, and no tonemapper reads it.
+    const uint32_t size = lutTexels_.empty() ? 2 : lutSize_;
+    const std::vector<float> black(size_t(size) * size * size * 4, 0.0f);
+    const std::vector<float>& texels = lutTexels_.empty() ? black : lutTexels_;
+    destroy(lut_);
+    lut_ = createVulkanImage(wd_.physicalDevice(), wd_.device(), size, size, VK_FORMAT_R32G32B32A32_SFLOAT,
+                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 1, size);
+    VulkanBuffer staging =
+        createHostBuffer(VkDeviceSize(texels.size() * sizeof(float)), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    std::memcpy(staging.mapped, texels.data(), texels.size() * sizeof(float));
+    submitNow([&](VkCommandBuffer cb)
+              { VulkanDevice::uploadForCompute(cb, staging.buffer, lut_.image, size, size, 0, size); });
+    destroy(staging);
 }
 
 void Display::createRenderPass()
@@ -217,6 +248,7 @@ void Display::updateDisplaySets()
     {
         VkDescriptorImageInfo shown, target, compared;
     };
+    const VkDescriptorImageInfo lut{lutSampler_, lut_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     const std::array<Images, kSetCount> images = {{
         {{sampler_, a.view, VK_IMAGE_LAYOUT_GENERAL},
          {VK_NULL_HANDLE, display_.view, VK_IMAGE_LAYOUT_GENERAL},
@@ -234,11 +266,12 @@ void Display::updateDisplaySets()
     std::vector<VkWriteDescriptorSet> writes;
     for (size_t set = 0; set < kSetCount; ++set)
     {
-        const VkDescriptorImageInfo* infos[3] = {};
+        const VkDescriptorImageInfo* infos[4] = {};
         infos[DISPLAY_BINDING_SHOWN] = &images[set].shown;
         infos[DISPLAY_BINDING_TARGET] = &images[set].target;
         infos[DISPLAY_BINDING_COMPARED] = &images[set].compared;
-        for (uint32_t binding = 0; binding < 3; ++binding)
+        infos[DISPLAY_BINDING_LUT] = &lut;
+        for (uint32_t binding = 0; binding < 4; ++binding)
         {
             VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w.dstSet = displaySets_[set];

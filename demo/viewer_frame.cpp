@@ -212,7 +212,7 @@ DisplayConstants Display::displayConstants(VkExtent2D target, VkExtent2D image) 
     static_assert(int(Tonemapper::AcesFitted) == DISPLAY_TONEMAP_ACES_FITTED &&
                   int(Tonemapper::AcesHill) == DISPLAY_TONEMAP_ACES_HILL &&
                   int(Tonemapper::Reinhard) == DISPLAY_TONEMAP_REINHARD &&
-                  int(Tonemapper::Clamp) == DISPLAY_TONEMAP_CLAMP);
+                  int(Tonemapper::Clamp) == DISPLAY_TONEMAP_CLAMP && int(Tonemapper::Ocio) == DISPLAY_TONEMAP_OCIO);
     pc.tonemapper = int32_t(settings_.tonemapper);
     pc.encodeSrgb = wd_.swapchainSrgb() ? 0 : 1;
     return pc;

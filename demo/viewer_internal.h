@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -108,14 +109,18 @@ class Viewer
     void makeKernelView();
     /// vkDeviceWaitIdle: every frame has completed, and everything retired is destroyed.
     void waitIdle() { nodes_.waitIdle(); }
+    /// The OpenColorIO display transform of settings_.ocio baked and handed to the display pass; on failure the
+    /// reason in the panel and the ACES fitted tonemap (with --screenshot: ViewerError).
+    void updateDisplayLut();
 
     WindowDevice& wd_;
     const ViewerOptions& options_;
     Settings settings_;
-    std::string message_;     // shown in the UI: the last failure
-    std::string notice_;      // shown in the UI: what was done to the scene on loading
-    std::string pendingLoad_; // a dropped file, opened at the start of the next frame
-    ImageSelection loaded_;   // the part and layer the scene's file was read with
+    std::string message_;                 // shown in the UI: the last failure
+    std::string notice_;                  // shown in the UI: what was done to the scene on loading
+    std::string pendingLoad_;             // a dropped file, opened at the start of the next frame
+    ImageSelection loaded_;               // the part and layer the scene's file was read with
+    std::optional<OcioChoice> lutChoice_; // the display, view and look the display pass's LUT was baked for
     Scene scene_;
     Placement place_;
     GpuTimings timings_;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 namespace fftb::viewer
@@ -21,7 +22,15 @@ namespace fftb::viewer
 namespace
 {
 
-const char* const kTonemapperNames[] = {"ACES fitted (Narkowicz)", "ACES (Hill)", "Reinhard", "Clamp"};
+const char* const kTonemapperNames[] = {"ACES fitted (Narkowicz)", "ACES (Hill)", "Reinhard", "Clamp",
+                                        "OpenColorIO ($OCIO)"};
+
+/// The tonemappers offered: OpenColorIO's only when $OCIO names a config.
+int tonemapperCount()
+{
+    const char* ocio = std::getenv("OCIO");
+    return ocio && *ocio ? 5 : 4;
+}
 const char* const kAxisNames[] = {"auto", "x first", "y first"};
 
 /// A combo box over the names of a public enum whose values are 0 .. N - 1, in the table's order.
@@ -75,7 +84,7 @@ void Panel::handleKeys()
         if (ImGui::IsKeyPressed(GLFW_KEY_1 + i))
             settings_.view = views[i];
     if (ImGui::IsKeyPressed(GLFW_KEY_T))
-        settings_.tonemapper = Tonemapper((int(settings_.tonemapper) + 1) % 4);
+        settings_.tonemapper = Tonemapper((int(settings_.tonemapper) + 1) % tonemapperCount());
     if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
         settings_.exposure = std::min(settings_.exposure + 0.5f, 16.0f);
     if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
@@ -252,8 +261,24 @@ void Panel::drawViewPanel()
         }
         settings_.view = View(view);
         int tonemapper = int(settings_.tonemapper);
-        ImGui::Combo("Tonemapper", &tonemapper, kTonemapperNames, 4);
+        ImGui::Combo("Tonemapper", &tonemapper, kTonemapperNames, tonemapperCount());
         settings_.tonemapper = Tonemapper(tonemapper);
+        if (settings_.tonemapper == Tonemapper::Ocio)
+        {
+            // Applied on Enter: each change bakes the transform again. Empty: the config's own default.
+            OcioChoice& ocio = settings_.ocio;
+            if (ImGui::InputTextWithHint("Display", "the config's default", &ocioText_.display,
+                                         ImGuiInputTextFlags_EnterReturnsTrue))
+                ocio.display = ocioText_.display;
+            if (ImGui::InputTextWithHint("View", "the display's default", &ocioText_.view,
+                                         ImGuiInputTextFlags_EnterReturnsTrue))
+                ocio.view = ocioText_.view;
+            if (ImGui::InputTextWithHint("Look", "none, or e.g. grade", &ocioText_.look,
+                                         ImGuiInputTextFlags_EnterReturnsTrue))
+                ocio.look = ocioText_.look;
+            if (!ImGui::IsAnyItemActive())
+                ocioText_ = ocio;
+        }
         ImGui::SliderFloat("Exposure", &settings_.exposure, -10.0f, 10.0f, "%+.1f stops");
         if (settings_.view == View::Kernel)
             ImGui::TextDisabled("kernel texels, log10: 6 decades below the peak");

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -181,6 +182,28 @@ void OcioDisplay::apply(float* rgb, std::size_t count) const
 {
     OCIO::PackedImageDesc image(rgb, long(count), 1, 3);
     processor_->cpu->apply(image);
+}
+
+std::vector<float> OcioDisplay::lut(int size, float log2Min, float log2Max) const
+{
+    const std::size_t n = std::size_t(size);
+    std::vector<float> node(n);
+    for (std::size_t i = 1; i < n; ++i)
+        node[i] = std::exp2(log2Min + (log2Max - log2Min) * float(i) / float(size - 1));
+    node[0] = 0.0f; // black stays black: the shader reads every value up to 2^log2Min at node 0
+    std::vector<float> rgb(n * n * n * 3);
+    for (std::size_t i = 0; i < n * n * n; ++i)
+    {
+        rgb[i * 3] = node[i % n];
+        rgb[i * 3 + 1] = node[i / n % n];
+        rgb[i * 3 + 2] = node[i / (n * n)];
+    }
+    apply(rgb.data(), n * n * n);
+    std::vector<float> rgba(n * n * n * 4, 1.0f);
+    for (std::size_t i = 0; i < n * n * n; ++i)
+        for (std::size_t c = 0; c < 3; ++c)
+            rgba[i * 4 + c] = rgb[i * 3 + c];
+    return rgba;
 }
 
 } // namespace fftb

@@ -17,6 +17,8 @@ struct OcioChoice
     std::string display; ///< a display of the config's `displays`
     std::string view;    ///< a view of that display
     std::string look;    ///< looks of the config's `looks`, as OpenColorIO reads them ("grade", "+a, -b")
+
+    bool operator==(const OcioChoice&) const = default;
 };
 
 /// The display transform of an OpenColorIO config (OpenColorIO 2): from its `scene_linear` role through the chosen
@@ -35,6 +37,13 @@ class OcioDisplay
 
     /// Transforms `rgb`, `count` packed R, G, B float triples, in place.
     void apply(float* rgb, std::size_t count) const;
+
+    /// The transform sampled for a GPU: `size`^3 RGBA float texels (A = 1), red fastest, then green, then blue; node
+    /// i > 0 of each axis holds the scene-linear value 2^(log2Min + (log2Max - log2Min) i / (size - 1)) and node 0
+    /// holds 0, so that a shader reads colour c at the normalized coordinate (log2(c) - log2Min) / (log2Max -
+    /// log2Min), clamped to [0, 1] (a log2 shaper: even steps in stops, as the eye and display transforms see light;
+    /// black and everything below 2^log2Min at node 0). size 2 .. 256, log2Min < log2Max.
+    std::vector<float> lut(int size, float log2Min, float log2Max) const;
 
   private:
     struct Processor;

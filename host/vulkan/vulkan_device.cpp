@@ -135,10 +135,10 @@ void VulkanDevice::submitAndWait(VkCommandBuffer cb)
 }
 
 void VulkanDevice::uploadForCompute(VkCommandBuffer cb, VkBuffer source, VkImage image, uint32_t width, uint32_t height,
-                                    VkDeviceSize sourceOffset)
+                                    VkDeviceSize sourceOffset, uint32_t depth)
 {
-    const VkBufferImageCopy region{sourceOffset,      0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
-                                   {width, height, 1}};
+    const VkBufferImageCopy region{sourceOffset,          0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
+                                   {width, height, depth}};
     transition(cb, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
                VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
     vkCmdCopyBufferToImage(cb, source, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);

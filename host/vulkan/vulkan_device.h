@@ -91,9 +91,10 @@ class VulkanDevice
     void submitAndWait(VkCommandBuffer commandBuffer);
 
     /// Records the copy of `source` from byte `sourceOffset` (tightly packed texels) into all of `image` (width x
-    /// height, from UNDEFINED) and leaves it SHADER_READ_ONLY_OPTIMAL, visible to compute shaders.
+    /// height, x depth for a 3D image, from UNDEFINED) and leaves it SHADER_READ_ONLY_OPTIMAL, visible to compute
+    /// shaders.
     static void uploadForCompute(VkCommandBuffer cb, VkBuffer source, VkImage image, uint32_t width, uint32_t height,
-                                 VkDeviceSize sourceOffset = 0);
+                                 VkDeviceSize sourceOffset = 0, uint32_t depth = 1);
     /// Records the transition of `image` from UNDEFINED to GENERAL, ready for compute-shader writes.
     static void prepareComputeOutput(VkCommandBuffer cb, VkImage image);
 

@@ -75,7 +75,7 @@ VulkanBuffer createVulkanBuffer(VkPhysicalDevice gpu, VkDevice device, VkDeviceS
 }
 
 VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t width, uint32_t height, VkFormat format,
-                              VkImageUsageFlags usage, uint32_t layers)
+                              VkImageUsageFlags usage, uint32_t layers, uint32_t depth)
 {
     VulkanImage img;
     img.width = width;
@@ -83,9 +83,9 @@ VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t wi
     try
     {
         VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-        ici.imageType = VK_IMAGE_TYPE_2D;
+        ici.imageType = depth > 1 ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
         ici.format = format;
-        ici.extent = {width, height, 1};
+        ici.extent = {width, height, depth};
         ici.mipLevels = 1;
         ici.arrayLayers = layers;
         ici.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -101,7 +101,7 @@ VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t wi
         {
             VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
             vci.image = img.image;
-            vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+            vci.viewType = depth > 1 ? VK_IMAGE_VIEW_TYPE_3D : VK_IMAGE_VIEW_TYPE_2D;
             vci.format = format;
             vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, layer, 1};
             VkImageView view = VK_NULL_HANDLE;

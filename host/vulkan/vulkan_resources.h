@@ -53,9 +53,9 @@ uint32_t findMemoryType(VkPhysicalDevice gpu, uint32_t bits, VkMemoryPropertyFla
 VulkanBuffer createVulkanBuffer(VkPhysicalDevice gpu, VkDevice device, VkDeviceSize sizeBytes, VkBufferUsageFlags usage,
                                 bool hostVisible);
 /// A device-local 2D image with one mip level and `layers` array layers, and a 2D colour view of the same format per
-/// layer. Nothing is left on failure.
+/// layer; with `depth` > 1, a 3D image of that depth (one layer) and its 3D view. Nothing is left on failure.
 VulkanImage createVulkanImage(VkPhysicalDevice gpu, VkDevice device, uint32_t width, uint32_t height, VkFormat format,
-                              VkImageUsageFlags usage, uint32_t layers = 1);
+                              VkImageUsageFlags usage, uint32_t layers = 1, uint32_t depth = 1);
 /// Destroys what `buffer` holds (any part may be null) and empties it.
 void destroyVulkanBuffer(VkDevice device, VulkanBuffer& buffer);
 /// Destroys what `image` holds (any part may be null) and empties it.

@@ -197,6 +197,23 @@ class ViewerTest : public ::testing::Test
         return s;
     }
 
+    /// Every texel of the saved PNG `png` is `display` of the saved EXR's value (clamped to [0, 1], 8 bits), within
+    /// 2 levels (the LUT's interpolation, the GPU's arithmetic).
+    template <typename Display> static void expectDisplayed(const Image& saved, const fs::path& png, Display display)
+    {
+        const Screenshot s = load(png);
+        ASSERT_EQ(s.width, saved.width);
+        ASSERT_EQ(s.height, saved.height);
+        int worst = 0;
+        for (size_t i = 0; i < s.rgb.size(); ++i)
+        {
+            const float v = saved.channels[size_t(saved.find(std::string(1, "RGB"[i % 3])))].values[i / 3];
+            const int expected = int(std::lround(255.0f * std::clamp(display(v), 0.0f, 1.0f)));
+            worst = std::max(worst, std::abs(int(s.rgb[i]) - expected));
+        }
+        EXPECT_LE(worst, 2);
+    }
+
     fs::path dir_;
     const std::array<std::pair<int, int>, 3> lights_ = {{{80, 60}, {200, 100}, {260, 160}}};
 };
@@ -418,12 +435,34 @@ TEST_F(ViewerTest, SaveWritesTheOutputAsExrAndPng)
     const auto [lx, ly] = lights_[0];
     const float red = saved.channels[size_t(saved.find("R"))].values[size_t(ly) * 320 + size_t(lx)];
     EXPECT_GT(red, 100.0f);
-    int w = 0, h = 0, n = 0;
-    unsigned char* png = stbi_load(file("shot_bloom.1001.png").c_str(), &w, &h, &n, 3);
-    ASSERT_NE(png, nullptr);
-    stbi_image_free(png);
-    EXPECT_EQ(w, 320);
-    EXPECT_EQ(h, 200);
+    // The PNG through the default tonemap, the CLI preview's without $OCIO: acesFitted, sRGB-encoded.
+    expectDisplayed(saved, file("shot_bloom.1001.png"),
+                    [](float v)
+                    {
+                        const float t = acesFitted(std::max(v, 0.0f));
+                        return t <= 0.0031308f ? 12.92f * t : 1.055f * std::pow(t, 1.0f / 2.4f) - 0.055f;
+                    });
+}
+
+// With $OCIO set, the viewer shows the config's default display and view, as the CLI's preview does: here a view
+// that is a gamma of 2, so each saved PNG value is sqrt of the saved EXR's (through the viewer's 3D LUT).
+TEST_F(ViewerTest, AnOcioConfigIsTheDefaultDisplayTransform)
+{
+    std::ofstream(file("config.ocio")) << "ocio_profile_version: 2\n"
+                                          "roles: {default: linear, scene_linear: linear}\n"
+                                          "displays: {test: [!<View> {name: gamma, colorspace: gamma}]}\n"
+                                          "colorspaces:\n"
+                                          "  - !<ColorSpace> {name: linear}\n"
+                                          "  - !<ColorSpace> {name: gamma, from_scene_reference: !<ExponentTransform> "
+                                          "{value: 2, direction: inverse}}\n";
+    const std::string scene = writeScene("shot.hdr").string();
+    const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("window.png")) +
+                                   " --frames 2 --save --settings kernel-size=64",
+                               "OCIO=" + shellQuoted(file("config.ocio")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    expectDisplayed(readImage(file("shot_bloom.exr").string()), file("shot_bloom.png"),
+                    [](float v) { return std::sqrt(std::max(v, 0.0f)); });
 }
 
 TEST_F(ViewerTest, ResizedWindowGivesAScreenshotOfTheNewSize)

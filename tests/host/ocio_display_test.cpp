@@ -133,6 +133,25 @@ TEST_F(OcioDisplayTest, ADisplayViewAndLookArePickedByName)
     EXPECT_THROW(OcioDisplay::fromEnvironment({"", "", "brighter"}), HostError) << "a look without a config";
 }
 
+// The viewer's 3D LUT: nodes 0 (black), 2^0, 2^2 on each axis, red fastest, through y = sqrt(x).
+TEST_F(OcioDisplayTest, TheLutSamplesTheTransformOnALog2Grid)
+{
+    setenv("OCIO", (folder_ / "config.ocio").c_str(), 1);
+    const std::vector<float> lut = OcioDisplay::fromEnvironment()->lut(3, -2.0f, 2.0f);
+    ASSERT_EQ(lut.size(), 27u * 4u);
+    const float display[3] = {0.0f, 1.0f, 2.0f};
+    for (int b = 0; b < 3; ++b)
+        for (int g = 0; g < 3; ++g)
+            for (int r = 0; r < 3; ++r)
+            {
+                const float* texel = &lut[std::size_t((b * 3 + g) * 3 + r) * 4];
+                EXPECT_NEAR(texel[0], display[r], 1e-5) << r << g << b;
+                EXPECT_NEAR(texel[1], display[g], 1e-5) << r << g << b;
+                EXPECT_NEAR(texel[2], display[b], 1e-5) << r << g << b;
+                EXPECT_EQ(texel[3], 1.0f);
+            }
+}
+
 TEST_F(OcioDisplayTest, UnsetMeansNoneAndABadConfigIsNamed)
 {
     unsetenv("OCIO");
