@@ -191,18 +191,15 @@ std::vector<float> OcioDisplay::lut(int size, float log2Min, float log2Max) cons
     for (std::size_t i = 1; i < n; ++i)
         node[i] = std::exp2(log2Min + (log2Max - log2Min) * float(i) / float(size - 1));
     node[0] = 0.0f; // black stays black: the shader reads every value up to 2^log2Min at node 0
-    std::vector<float> rgb(n * n * n * 3);
-    for (std::size_t i = 0; i < n * n * n; ++i)
-    {
-        rgb[i * 3] = node[i % n];
-        rgb[i * 3 + 1] = node[i / n % n];
-        rgb[i * 3 + 2] = node[i / (n * n)];
-    }
-    apply(rgb.data(), n * n * n);
     std::vector<float> rgba(n * n * n * 4, 1.0f);
     for (std::size_t i = 0; i < n * n * n; ++i)
-        for (std::size_t c = 0; c < 3; ++c)
-            rgba[i * 4 + c] = rgb[i * 3 + c];
+    {
+        rgba[i * 4] = node[i % n];
+        rgba[i * 4 + 1] = node[i / n % n];
+        rgba[i * 4 + 2] = node[i / (n * n)];
+    }
+    OCIO::PackedImageDesc image(rgba.data(), long(n * n * n), 1, 4); // alpha passes through
+    processor_->cpu->apply(image);
     return rgba;
 }
 
