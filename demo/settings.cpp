@@ -104,6 +104,12 @@ const DisplayKey kDisplayKeys[] = {
      [](const std::string& v, Settings& s) {
          return parseChoice<bool>(v, {{"on", true}, {"off", false}}, &s.ui);
      }},
+    {"advanced",
+     "advanced=open|closed (the panel's fold of engineering controls: axis order, spectrum, storage, "
+     "resolution, the plan)",
+     [](const std::string& v, Settings& s) {
+         return parseChoice<bool>(v, {{"open", true}, {"closed", false}}, &s.advanced);
+     }},
     {"part", "part=NAME (the OpenEXR part shown, by its name; empty: the first part holding the layer's R, G, B)",
      [](const std::string& v, Settings& s)
      {

@@ -67,7 +67,8 @@ struct Settings
     /// 100 * 2^-exposure cd/m^2 (pupilAiryRadius; a new kernel, made for that radius, when the exposure changes): the
     /// "eye" mode.
     KernelSettings kernel;
-    bool ui = true; ///< draw the controls
+    bool ui = true;        ///< draw the controls
+    bool advanced = false; ///< the panel's "Advanced" fold (axis order, spectrum, storage, resolution, plan) is open
     /// The OpenEXR part and layer shown (part=, layer=; ImageSelection): empty, the first part holding R, G, B
     ImageSelection selection;
     // Comparison views (split, difference): display settings, shared by A and B.
@@ -77,10 +78,11 @@ struct Settings
     Rerun rerun = Rerun::Auto;
 };
 
-/// Applies one "key=value" to `settings`: the display's keys (view, tonemap, exposure, ui, split, difference-gain,
-/// compare, rerun, part, layer) here, every other one through the settings table (settings/setting_table.h), with the
-/// viewer's own rules after it: an intensity below kMinimumIntensity is taken as kMinimumIntensity, output=bloom is
-/// view=bloom. Returns false and a one-line reason naming the key and the value otherwise, the settings as they were.
+/// Applies one "key=value" to `settings`: the display's keys (view, tonemap, exposure, ui, advanced, split,
+/// difference-gain, compare, rerun, part, layer) here, every other one through the settings table
+/// (settings/setting_table.h), with the viewer's own rules after it: an intensity below kMinimumIntensity is taken as
+/// kMinimumIntensity, output=bloom is view=bloom. Returns false and a one-line reason naming the key and the value
+/// otherwise, the settings as they were.
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The keys applySetting knows, for --help: the display's, every setting of the settings table (settingHelpLine),

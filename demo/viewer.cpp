@@ -136,8 +136,16 @@ bool Viewer::step()
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     panel_.handleInput();
+    const bool last = screenshot && frameNumber_ + 1 >= options_.frames;
     if (settings_.ui)
+    {
+        const bool printed = last && options_.printPanel;
+        if (printed)
+            ImGui::LogToTTY(0); // stdout; depth 0: folds stay as they are
         panel_.draw();
+        if (printed)
+            ImGui::LogFinish();
+    }
     else
         place_.viewLeft = 0.0f;
     panel_.drawDisplayWindow();
@@ -145,7 +153,6 @@ bool Viewer::step()
     if (!ImGui::IsAnyItemActive())
         updateNodes();
 
-    const bool last = screenshot && frameNumber_ + 1 >= options_.frames;
     if (last) // the screenshot shows the settings' kernels, not the ones still being made
         nodes_.finishKernels(settings_, settingsB_);
     if (!display_.drawFrame(last, frameNumber_))

@@ -27,6 +27,9 @@ struct ViewerOptions
     /// (see Viewer::startMinimizing); the frame loop's passes in that time are reported on stdout.
     double minimizeSeconds = 0.0;
     bool save = false; ///< with a screenshot: also save the output (EXR and PNG) as the S key does, then exit
+    /// With a screenshot: the panel's text in that frame (its labels and values, a line a row, as Dear ImGui's log
+    /// writes them; folds left as they are) is printed on stdout.
+    bool printPanel = false;
     WindowOptions window;
 };
 

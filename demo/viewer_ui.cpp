@@ -348,8 +348,11 @@ void Panel::drawBloomPanel(Settings& e)
         ImGui::SliderFloat("Clamp", &e.bloom.prefilter.clamp, 0.0f, 1000.0f,
                            e.bloom.prefilter.clamp == 0.0f ? "none" : "%.1f", ImGuiSliderFlags_Logarithmic);
         enumCombo("Padding", &e.bloom.padding, kPaddingNames);
-        // The engineering controls: how the bloom is computed, not how it looks.
-        if (ImGui::TreeNode("Advanced"))
+        // The engineering controls: how the bloom is computed, not how it looks. The fold is a display setting
+        // (advanced=), kept for A and B alike.
+        ImGui::SetNextItemOpen(settings_.advanced);
+        settings_.advanced = ImGui::TreeNode("Advanced");
+        if (settings_.advanced)
         {
             enumCombo("Axis order", &e.bloom.axisOrder, kAxisOrderNames, &kAxisNames);
             enumCombo("Spectrum", &e.bloom.spectrum, kSpectrumModeNames);

@@ -465,6 +465,35 @@ TEST_F(ViewerTest, AnOcioConfigIsTheDefaultDisplayTransform)
                     [](float v) { return std::sqrt(std::max(v, 0.0f)); });
 }
 
+// The panel shows how the bloom looks; how it is computed (axis order, spectrum, storage, resolution, the plan) is
+// under the "Advanced" fold, closed unless advanced=open: the panel's text (--print-panel) names those controls only
+// when it is open, and the look's controls either way.
+TEST_F(ViewerTest, TheAdvancedFoldHoldsTheEngineeringControlsAndIsClosedByDefault)
+{
+    const std::string scene = writeScene().string();
+    const auto panelText = [&](const std::string& name, const std::string& settings)
+    {
+        const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file(name + ".png")) +
+                                   " --frames 2 --print-panel --settings kernel-size=64 " + settings);
+        EXPECT_EQ(r.code, 0) << r.err;
+        EXPECT_EQ(r.err, "");
+        return r.out;
+    };
+    const std::string closed = panelText("closed", "");
+    const std::string open = panelText("open", "advanced=open");
+    // A row of the log: "{ value } Label" for a slider or a combo.
+    for (const char* look : {"} Preset\n", "} Intensity\n", "} Tint\n", "} Threshold\n", "} Span\n", "} Blades\n"})
+    {
+        EXPECT_NE(closed.find(look), std::string::npos) << look << " in\n" << closed;
+        EXPECT_NE(open.find(look), std::string::npos) << look << " in\n" << open;
+    }
+    for (const char* engineering : {"} Axis order\n", "} Spectrum\n", "} Storage\n", "} Resolution\n"})
+    {
+        EXPECT_EQ(closed.find(engineering), std::string::npos) << engineering << " in\n" << closed;
+        EXPECT_NE(open.find(engineering), std::string::npos) << engineering << " in\n" << open;
+    }
+}
+
 TEST_F(ViewerTest, ResizedWindowGivesAScreenshotOfTheNewSize)
 {
     const RunResult r = viewer(shellQuoted(writeScene()) + " --resize 500x300 --screenshot " +
