@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// One fftbloom run: options parsed, frames named and checked, the batch bloomed, reported and summed up.
+#include "run.h"
+
+#include "host_error.h"
+#include "image/image_io.h"
+#include "message.h"
+#include "options.h"
+#include "progress.h"
+#include "provenance.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
+#include "report.h"
+#include "runner/aperture_info.h"
+#include "runner/batch.h"
+#include "vulkan/device_loss.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <new>
+#include <optional>
+
+namespace fftb
+{
+namespace
+{
+
+/// The kernel's texels at --kernel-size; for a file, the bloom's kernel span becomes the file's own extent at native
+/// (fileKernelSpan), so that --kernel-size changes only its sampling, and a file whose light reaches its border
+/// unfaded gets a warning on stderr.
+Texels loadKernel(CliOptions& o)
+{
+    try
+    {
+        const KernelSettings& k = o.kernel;
+        if (k.file.empty())
+            return defaultPsf(k.sizeTexels, k.psfDesign());
+        KernelFile file = loadKernelFile(k.file, k.sizeTexels, k.fadeOf());
+        o.batch.settings.kernelSpan =
+            fileKernelSpan(o.batch.settings.kernelSpan, file.fileWidth, file.fileHeight, k.sizeTexels);
+        if (!file.warning.empty())
+            printMessage("fftbloom", "warning: " + file.warning);
+        return std::move(file.texels);
+    }
+    catch (const std::bad_alloc&)
+    {
+        throw HostError((o.kernel.file.empty() ? std::string("the generated PSF") : o.kernel.file) +
+                        ": not enough memory to load it at --kernel-size " + std::to_string(o.kernel.sizeTexels));
+    }
+}
+
+/// --dry-run: one line per job on stdout. Returns the exit code a run would give for missing inputs.
+int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
+{
+    int code = kExitOk;
+    for (const BatchJob& job : jobs)
+    {
+        std::error_code ec;
+        if (!std::filesystem::exists(job.input, ec))
+        {
+            std::printf("%s: missing\n", job.input.c_str());
+            code = kExitSomeFailed;
+            continue;
+        }
+        const bool skipped = !overwrite && std::filesystem::exists(job.output, ec);
+        std::printf("%s -> %s%s%s%s\n", job.input.c_str(), job.output.c_str(), job.preview.empty() ? "" : " + ",
+                    job.preview.c_str(), skipped ? ": skipped: output exists" : "");
+    }
+    return code;
+}
+
+/// An input and the seed of its animated kernel: --seed plus its frame number (frameNumberOf).
+struct SeededFrame
+{
+    FrameInput input;
+    uint32_t kernelSeed = 0;
+};
+
+int run(CliOptions& o)
+{
+    std::vector<SeededFrame> seeded;
+    for (std::size_t i = 0; i < o.frames.size(); ++i)
+        seeded.push_back({o.frames[i], o.kernel.aperture.seed + frameNumberOf(o.frames[i], i)});
+    std::vector<std::string> inputs;
+    for (const SeededFrame& frame : seeded)
+        inputs.push_back(frame.input.path);
+    std::vector<BatchJob> jobs;
+    std::vector<FrameInput> frameInputs;
+    try
+    {
+        // Named and checked over the whole list in every shard and chunk, so that each task refuses a collision the
+        // same way (two shards writing one name would each pass a check of their own frames); sharded after.
+        std::vector<BatchJob> all = !o.output.empty()   ? std::vector<BatchJob>{{inputs[0], o.output, o.preview}}
+                                    : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
+                                                        : jobsForOutputPattern(inputs, o.outputPattern);
+        std::vector<NamedPath> reads, writes;
+        for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
+                                         std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
+            reads.push_back({role, *path});
+        // The previews read the OpenColorIO config $OCIO names: not a file to write over.
+        const bool previews = std::any_of(all.begin(), all.end(), [](const BatchJob& j) { return !j.preview.empty(); });
+        if (const char* ocio = std::getenv("OCIO"); previews && ocio && *ocio)
+            reads.push_back({"$OCIO", ocio});
+        writes.push_back({"--report", o.reportPath});
+        checkJobs(all, reads, writes);
+        if (!o.reportPath.empty())
+            ReportWriter::checkPath(o.reportPath);
+        std::vector<std::size_t> positions(all.size());
+        for (std::size_t i = 0; i < all.size(); ++i)
+        {
+            all[i].kernelSeed = seeded[i].kernelSeed;
+            positions[i] = i;
+        }
+        const std::vector<std::size_t> mine = !o.output.empty() ? positions
+                                              : o.contiguous    ? chunkOf(positions, o.shardIndex, o.shardCount)
+                                                                : shardOf(positions, o.shardIndex, o.shardCount);
+        for (const std::size_t i : mine)
+        {
+            jobs.push_back(all[i]);
+            frameInputs.push_back(seeded[i].input);
+        }
+        o.batch.kernel = loadKernel(o);
+        if (o.kernel.animate)
+            o.batch.animatedKernel = apertureInfoOf(o.kernel.psfDesign()); // the Airy radius checked (options.cpp)
+        o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
+        if (!o.preview.empty())
+            o.batch.previewDisplay = OcioDisplay::fromEnvironment(o.ocio);
+    }
+    catch (const HostError& e)
+    {
+        printMessage("fftbloom", e.what());
+        return kExitUsage;
+    }
+
+    constexpr uint32_t kFramesInFlight = 3;
+    o.runner.framesInFlight = kFramesInFlight;
+    // Test hook (docs/reliability.md): simulate a device loss after this many completed submissions.
+    o.runner.loseDeviceAfterWaits = loseDeviceAfterFromEnvironment();
+    GpuRunner runner(o.runner);
+    try
+    {
+        runner.check(o.batch.kernel, o.batch.settings);
+    }
+    catch (const FrameRefused& e) // refused with the smallest frame: refused with every frame
+    {
+        printMessage("fftbloom",
+                     "the kernel and settings fit no frame on " + runner.deviceName() + ": " + std::string(e.what()));
+        return kExitUsage;
+    }
+    for (const std::string& line : missingFrames(frameInputs)) // each pattern's missing frames once; they fail below
+        printMessage("fftbloom", line);
+    if (o.dryRun)
+        return printPlan(jobs, o.batch.overwrite);
+    if (!o.preview.empty() && !o.quiet)
+        std::printf(
+            "fftbloom: preview %s\n",
+            o.batch.previewDisplay
+                ? ("through OpenColorIO's " + o.batch.previewDisplay->description()).c_str()
+                : "tonemapped by the built-in ACES fitted curve, sRGB, as the viewer's default ($OCIO is not set)");
+    // The report: a line per frame as it ends, so a killed run keeps what it did. A report that cannot be opened stops
+    // the run before any frame (exit 2); one that fails later does not stop the batch: it is named once and the run
+    // ends with exit 1.
+    std::optional<ReportWriter> report;
+    bool reportFailed = false;
+    const auto reportOrStop = [&](auto&& write)
+    {
+        if (!report || reportFailed)
+            return;
+        try
+        {
+            write(*report);
+        }
+        catch (const HostError& e)
+        {
+            printMessage("fftbloom", e.what());
+            reportFailed = true;
+        }
+    };
+    if (!o.reportPath.empty())
+    {
+        try
+        {
+            report.emplace(o.reportPath, runner.deviceName());
+        }
+        catch (const HostError& e)
+        {
+            printMessage("fftbloom", e.what());
+            return kExitUsage;
+        }
+    }
+    BloomStage stage(runner, o.batch, kFramesInFlight);
+    Progress progress(o.quiet, o.verbose);
+    const BatchSummary summary = runBatch(jobs, o.batch, stage,
+                                          [&](const FrameRecord& f, std::size_t done, std::size_t total)
+                                          {
+                                              progress.onFrame(f, done, total);
+                                              reportOrStop([&f](ReportWriter& r) { r.frame(f); });
+                                          });
+    progress.finish(summary, runner.deviceName());
+    reportOrStop([&summary](ReportWriter& r) { r.summary(summary); });
+    int failed = summary.count(FrameStatus::Failed) > 0 || reportFailed ? kExitSomeFailed : kExitOk;
+    if (!summary.fatalError.empty())
+    {
+        printMessage("fftbloom", "the batch stopped: " + summary.fatalError);
+        return kExitStopped;
+    }
+    if (runner.validationMessageCount() > 0)
+    {
+        printMessage("fftbloom", "Vulkan validation: " + runner.firstValidationMessage());
+        return kExitSomeFailed;
+    }
+    return failed;
+}
+
+} // namespace
+
+int runFftbloom(int argc, char** argv)
+{
+    CliOptions options;
+    if (const std::optional<int> code = parseOptions(argc, argv, options))
+        return *code;
+    try
+    {
+        return run(options);
+    }
+    catch (const std::exception& e) // no usable Vulkan device
+    {
+        printMessage("fftbloom", e.what());
+    }
+    return kExitStopped;
+}
+
+} // namespace fftb
