@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // In-memory image helpers: channel lookup, and conversion to and from interleaved RGBA texels.
 #include "image/image.h"
+
 #include "host_error.h"
 #include "image/image_io.h"
 
 #include <array>
+#include <cctype>
 
 namespace fftb
 {
@@ -44,7 +46,14 @@ int Image::find(const std::string& name) const
 
 std::string Image::colourChannel(const std::string& component) const
 {
-    return layer.empty() ? component : layer + "." + component;
+    const std::string prefix = layer.empty() ? "" : layer + ".";
+    std::string name = prefix + component;
+    if (find(name) >= 0)
+        return name;
+    std::string lower = prefix;
+    for (const char c : component)
+        lower += char(std::tolower(static_cast<unsigned char>(c)));
+    return find(lower) >= 0 ? lower : name;
 }
 
 Texels toRgba(const Image& image)

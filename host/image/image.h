@@ -93,7 +93,8 @@ struct Image
 
     /// Index of the channel called `name` (exact match), or -1.
     int find(const std::string& name) const;
-    /// The name of colour component `component` ("R", "G", "B" or "A") in the image's layer: "R" or "diffuse.R".
+    /// The name of colour component `component` ("R", "G", "B" or "A") in the image's layer: "R" or "diffuse.R", or
+    /// its lower-case form ("r", "diffuse.r") when only that is a channel of the image.
     std::string colourChannel(const std::string& component) const;
 };
 

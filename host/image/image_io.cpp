@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -40,6 +41,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -291,18 +293,55 @@ std::string colourNames(const std::string& layer)
     return prefix + "R, " + prefix + "G, " + prefix + "B";
 }
 
+// Whether `channels` hold `layer`'s R, G and B (each in upper or lower case: R or r, diffuse.R or diffuse.r).
+bool holdsLayerColour(const Imf::ChannelList& channels, const std::string& layer)
+{
+    const std::string prefix = layer.empty() ? "" : layer + ".";
+    for (const char* c : {"R", "G", "B"})
+        if (!channels.findChannel(prefix + c) &&
+            !channels.findChannel(prefix + char(std::tolower(static_cast<unsigned char>(c[0])))))
+            return false;
+    return true;
+}
+
+// The layers whose R, G, B the parts of `headers` hold, for a message: "the layers with R, G, B: ViewLayer.Combined,
+// diffuse (--layer NAME)", with "in part NAME" for a multi-part file's; or that there are none.
+std::string colourLayersText(const std::vector<Imf::Header>& headers)
+{
+    std::string text;
+    for (std::size_t p = 0; p < headers.size(); ++p)
+    {
+        std::set<std::string> layers;
+        for (auto c = headers[p].channels().begin(); c != headers[p].channels().end(); ++c)
+        {
+            const std::string name = c.name();
+            const std::size_t dot = name.rfind('.');
+            const std::string layer = dot == std::string::npos ? "" : name.substr(0, dot);
+            if (holdsLayerColour(headers[p].channels(), layer))
+                layers.insert(layer.empty() ? "(none: R, G, B)" : layer);
+        }
+        for (const std::string& layer : layers)
+        {
+            text += text.empty() ? "" : ", ";
+            text += layer;
+            if (headers.size() > 1)
+            {
+                text += " in part ";
+                text += headers[p].hasName() ? headers[p].name() : std::to_string(p);
+            }
+        }
+    }
+    return text.empty() ? "no layer holds R, G, B channels"
+                        : "the layers with R, G, B: " + text + " (--layer NAME, --part NAME)";
+}
+
 // The index of the part `selection` names: the part called selection.part, else the first part holding the layer's
 // R, G and B channels. Throws HostError naming the part, or the parts there are, when there is none.
 std::size_t choosePart(const std::string& path, const std::vector<Imf::Header>& headers,
                        const ImageSelection& selection)
 {
-    const std::string prefix = selection.layer.empty() ? "" : selection.layer + ".";
-    const auto holdsColour = [&prefix](const Imf::Header& header)
-    {
-        const Imf::ChannelList& channels = header.channels();
-        return channels.findChannel(prefix + "R") && channels.findChannel(prefix + "G") &&
-               channels.findChannel(prefix + "B");
-    };
+    const auto holdsColour = [&selection](const Imf::Header& header)
+    { return holdsLayerColour(header.channels(), selection.layer); };
     const std::string colour = colourNames(selection.layer);
     if (!selection.part.empty())
     {
@@ -330,7 +369,8 @@ std::size_t choosePart(const std::string& path, const std::vector<Imf::Header>& 
     if (headers.size() == 1 && selection.layer.empty())
         checkChannels(path, headers.front().channels()); // names a luminance/chroma image as such
     fail(path, "no " + colour + " channels" +
-                   (headers.size() > 1 ? " in any of its " + std::to_string(headers.size()) + " parts" : ""));
+                   (headers.size() > 1 ? " in any of its " + std::to_string(headers.size()) + " parts" : "") + "; " +
+                   colourLayersText(headers));
 }
 
 // A frame buffer of `rows` rows of `window`'s width for every channel of `header`, each sample 4 bytes (UINT and FLOAT;

@@ -195,7 +195,9 @@ TEST_F(ImageIoTest, MultiPartFilesReadTheFirstPartHoldingTheLayerOrThePartNamed)
         [&] {
             readImage(file("shot.exr"), {"", "nope"});
         },
-        file("shot.exr"), "no nope.R, nope.G, nope.B channels in any of its 3 parts");
+        file("shot.exr"),
+        "no nope.R, nope.G, nope.B channels in any of its 3 parts; the layers with R, G, B: (none: R, G, B) in part "
+        "beauty, diffuse in part beauty, spec in part aovs (--layer NAME, --part NAME)");
     writeExr(file("single.exr"), makeImage(8, 8, {"B", "G", "R"}, PixelType::Half));
     expectError(
         [&] {
@@ -214,6 +216,38 @@ TEST_F(ImageIoTest, MultiPartFilesReadTheFirstPartHoldingTheLayerOrThePartNamed)
             readImage(file("one.hdr"), {"beauty", ""});
         },
         file("one.hdr"), "no part is called beauty (a Radiance .hdr image has no parts)");
+}
+
+// Lower-case r, g, b are the colour as R, G, B are (the upper case first when a layer has both); a file whose colour is
+// in layers only (Blender's ViewLayer.Combined.R) is refused naming its layers, and --layer reads one.
+TEST_F(ImageIoTest, LowerCaseColourIsReadAndLayeredColourIsNamedInTheError)
+{
+    writeExr(file("lower.exr"), makeImage(6, 4, {"a", "b", "g", "r", "Z"}, PixelType::Float));
+    const Image lower = readImage(file("lower.exr"));
+    EXPECT_EQ(lower.colourChannel("R"), "r");
+    EXPECT_EQ(lower.colourChannel("A"), "a");
+    const Texels rgba = toRgba(lower);
+    EXPECT_EQ(rgba.values[4 * 5 + 0], channel(lower, "r").values[5]);
+    EXPECT_EQ(rgba.values[4 * 5 + 2], channel(lower, "b").values[5]);
+    EXPECT_EQ(rgba.values[4 * 5 + 3], channel(lower, "a").values[5]);
+    writeExr(file("both.exr"), makeImage(6, 4, {"B", "G", "R", "r"}, PixelType::Float));
+    EXPECT_EQ(readImage(file("both.exr")).colourChannel("R"), "R");
+
+    writeExr(file("blender.exr"),
+             makeImage(6, 4,
+                       {"ViewLayer.Combined.A", "ViewLayer.Combined.B", "ViewLayer.Combined.G", "ViewLayer.Combined.R",
+                        "ViewLayer.Depth.Z", "ViewLayer.Diffuse.b", "ViewLayer.Diffuse.g", "ViewLayer.Diffuse.r"},
+                       PixelType::Half));
+    expectError([&] { readImage(file("blender.exr")); }, file("blender.exr"),
+                "no R, G, B channels; the layers with R, G, B: ViewLayer.Combined, ViewLayer.Diffuse (--layer NAME, "
+                "--part NAME)");
+    const Image combined = readImage(file("blender.exr"), {"", "ViewLayer.Combined"});
+    EXPECT_EQ(toRgba(combined).values[1], channel(combined, "ViewLayer.Combined.G").values[0]);
+    const Image diffuse = readImage(file("blender.exr"), {"", "ViewLayer.Diffuse"});
+    EXPECT_EQ(toRgba(diffuse).values[2], channel(diffuse, "ViewLayer.Diffuse.b").values[0]);
+    writeExr(file("depth.exr"), makeImage(6, 4, {"Z"}, PixelType::Half));
+    expectError([&] { readImage(file("depth.exr")); }, file("depth.exr"),
+                "no R, G, B channels; no layer holds R, G, B channels");
 }
 
 TEST_F(ImageIoTest, WritingAPartOfAMultiPartFileCopiesTheOtherPartsBitForBit)
