@@ -57,7 +57,7 @@ std::string savedName(const std::string& scene, int n)
     const std::string tag = n < 2 ? "_bloom" : "_bloom-" + std::to_string(n);
     const std::string name = std::filesystem::path(file).stem().string();
     const bool numbered = !name.empty() && std::isdigit(static_cast<unsigned char>(name.back()));
-    return outputPathFor(numbered ? "{stem}" + tag + ".{frame}" : "{name}" + tag, file);
+    return outputPathFor(numbered ? "{stem}" + tag + ".{frame}" : "{name}" + tag, FrameInput{file, "", 0});
 }
 
 std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Settings& settings)

@@ -304,12 +304,14 @@ void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t, const std::share
         ->excludes(list);
     app.add_option("--frames", t.frames,
                    "the frames of inputs named by a pattern (shot.####.exr or shot.@@@@.exr: one # or @ per digit, "
-                   "padded; shot.%04d.exr; shot.%d.exr unpadded): FIRST-LAST, FIRST-LASTxSTEP or FRAME, "
-                   "comma-separated, e.g. 1001-1100x2,1200; missing frames are named on one line and fail")
+                   "padded; shot.%04d.exr; shot.%d.exr unpadded): FIRST-LAST (descending when FIRST > LAST), "
+                   "FIRST-LASTxSTEP or FRAME, negative with a '-', comma-separated, e.g. 1001-1100x2,1200; missing "
+                   "frames are named on one line and fail. Without it, a pattern's frames are those on disk (gaps "
+                   "named), or those its name lists as oiiotool's shot.1001-1100#.exr does ('#' alone: 4 digits)")
         ->check(
             [](const std::string& s)
             {
-                std::vector<uint32_t> parsed;
+                std::vector<int> parsed;
                 std::string error;
                 return parseFrameList(s, &parsed, &error) ? std::string() : error;
             });
@@ -318,7 +320,9 @@ void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t, const std::share
 /// Where outputs go, the shards, the report and the run's own behaviour.
 void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
 {
-    CLI::Option* single = app.add_option("-o", o.output, "output OpenEXR of a single input; never the input");
+    CLI::Option* single = app.add_option("-o", o.output,
+                                         "output OpenEXR of a single input, or of each frame with a frame placeholder "
+                                         "(bloomed/shot_bloom.####.exr: the input's frame number); never an input");
     CLI::Option* outDir =
         app.add_option("--out-dir", o.outDir, "write each output to DIR/<input name><suffix>.exr (DIR must exist)");
     single->excludes(outDir);
@@ -369,16 +373,24 @@ void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
         ->capture_default_str()
         ->check(finiteIn(0.0, kMaxLinearValue, true));
     CLI::Option* preview =
-        app.add_option("--preview", o.preview,
-                       "with -o: also write an 8-bit PNG preview here, through the default display and view of the "
-                       "OpenColorIO config $OCIO names, else tonemapped (ACES fitted, as the viewer's default) to sRGB")
+        app.add_option("--preview", o.preview.path,
+                       "with -o: also write an 8-bit PNG preview here (a frame placeholder as in -o), through the "
+                       "default display and view of the OpenColorIO config $OCIO names, else tonemapped (ACES fitted, "
+                       "as the viewer's default) to sRGB")
             ->needs(single);
-    app.add_option("--ocio-display", o.ocio.display, "the preview's OpenColorIO display; default: the config's")
-        ->needs(preview);
-    app.add_option("--ocio-view", o.ocio.view, "the preview's view of that display; default: the display's")
-        ->needs(preview);
-    app.add_option("--ocio-look", o.ocio.look, "OpenColorIO looks applied before the view, e.g. grade or +a, -b")
-        ->needs(preview);
+    CLI::Option* previewPattern =
+        app.add_option("--preview-pattern", o.preview.pattern,
+                       "a PNG preview of each frame, named as --output-pattern names outputs, e.g. "
+                       "dailies/{stem}.####.png")
+            ->excludes(preview)
+            ->check([](const std::string& s) { return checkOutputPattern(s); });
+    app.add_option("--preview-dir", o.preview.dir, "a PNG preview of each frame: DIR/<output's name>.png")
+        ->excludes(preview)
+        ->excludes(previewPattern);
+    // Each needs one of the three (checked in resolveInputs).
+    app.add_option("--ocio-display", o.ocio.display, "the previews' OpenColorIO display; default: the config's");
+    app.add_option("--ocio-view", o.ocio.view, "the previews' view of that display; default: the display's");
+    app.add_option("--ocio-look", o.ocio.look, "OpenColorIO looks applied before the view, e.g. grade or +a, -b");
     app.add_option("--exposure", o.batch.previewExposure, "preview exposure in stops, -64..64")
         ->capture_default_str()
         ->check(finiteIn(-64.0, 64.0));
@@ -496,10 +508,14 @@ std::optional<int> resolveInputs(const CliTexts& t, CliOptions& o)
                 return usage(std::string(separator == '\n' ? "--list " : "--list0 ") + path + ": " + error);
     try
     {
-        std::vector<uint32_t> frameList;
+        std::vector<int> frameList;
         if (std::string unused; !t.frames.empty())
             parseFrameList(t.frames, &frameList, &unused); // checked by its option
-        o.frames = resolveFrames(o.inputs, frameList);
+        o.frames = resolveFrames(o.inputs, frameList, &o.notes);
+        if (!o.frames.empty() && !o.output.empty() && o.frames.size() != 1 && !findFramePattern(o.output))
+            return usage("-o names one output, but " + std::to_string(o.frames.size()) +
+                         " inputs were given; give it a frame placeholder (-o bloomed/shot_bloom.####.exr), or use "
+                         "--out-dir or --output-pattern");
     }
     catch (const HostError& e)
     {
@@ -512,9 +528,12 @@ std::optional<int> resolveInputs(const CliTexts& t, CliOptions& o)
         return usage("no input frames (give paths, --list or --list0)");
     if (o.output.empty() && o.outDir.empty() && o.outputPattern.empty())
         return usage("say where outputs go: -o FILE (one input), --out-dir DIR or --output-pattern PATTERN");
-    if (!o.output.empty() && o.inputs.size() != 1)
-        return usage("-o names one output, but " + std::to_string(o.inputs.size()) +
-                     " inputs were given; use --out-dir");
+    const bool previews = !o.preview.path.empty() || !o.preview.pattern.empty() || !o.preview.dir.empty();
+    for (const auto& [name, value] : {std::pair{"--ocio-display", &o.ocio.display},
+                                      std::pair{"--ocio-view", &o.ocio.view}, std::pair{"--ocio-look", &o.ocio.look}})
+        if (!previews && !value->empty())
+            return usage(std::string(name) + " chooses the previews' display transform: it needs --preview, "
+                                             "--preview-pattern or --preview-dir");
     return std::nullopt;
 }
 

@@ -31,14 +31,16 @@ struct CliOptions
     std::vector<FrameInput> frames;  ///< `inputs` with the pattern each came from (runner/frames.h)
     std::string listPath;            ///< --list: a file of input paths, one a line
     std::string list0Path;           ///< --list0: a file of input paths, each ended by a NUL byte
-    std::string output;              ///< -o: the output of a single input
+    std::string output;              ///< -o: the output of a single input, or of each frame with a placeholder
     std::string outDir;              ///< --out-dir: outputs named after their inputs
     std::string suffix;              ///< appended to the input's name in --out-dir
     std::string outputPattern;       ///< --output-pattern: outputs named by fields of their inputs
     bool dryRun = false;             ///< --dry-run: check everything, print the plan, write nothing
-    std::string preview;             ///< optional PNG preview path (with -o)
-    OcioChoice ocio;                 ///< --ocio-display, --ocio-view, --ocio-look: the preview's transform
-    std::string reportPath;          ///< --report: JSON report
+    PreviewNaming preview;           ///< --preview, --preview-pattern, --preview-dir: the PNG previews, if any
+    /// Warnings found while resolving the inputs, printed before the run: the gaps of sequences found on disk
+    std::vector<std::string> notes;
+    OcioChoice ocio;        ///< --ocio-display, --ocio-view, --ocio-look: the preview's transform
+    std::string reportPath; ///< --report: JSON report
     /// --kernel, --kernel-size and the generated PSF's options (the settings table's kernel settings); the bloom's are
     /// batch.settings
     KernelSettings kernel;

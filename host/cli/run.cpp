@@ -84,7 +84,7 @@ int run(CliOptions& o)
 {
     std::vector<SeededFrame> seeded;
     for (std::size_t i = 0; i < o.frames.size(); ++i)
-        seeded.push_back({o.frames[i], o.kernel.aperture.seed + frameNumberOf(o.frames[i], i)});
+        seeded.push_back({o.frames[i], o.kernel.aperture.seed + uint32_t(frameNumberOf(o.frames[i], i))});
     std::vector<std::string> inputs;
     for (const SeededFrame& frame : seeded)
         inputs.push_back(frame.input.path);
@@ -94,9 +94,10 @@ int run(CliOptions& o)
     {
         // Named and checked over the whole list in every shard and chunk, so that each task refuses a collision the
         // same way (two shards writing one name would each pass a check of their own frames); sharded after.
-        std::vector<BatchJob> all = !o.output.empty()   ? std::vector<BatchJob>{{inputs[0], o.output, o.preview}}
+        std::vector<BatchJob> all = !o.output.empty()   ? jobsForOutputPath(o.frames, o.output)
                                     : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
-                                                        : jobsForOutputPattern(inputs, o.outputPattern);
+                                                        : jobsForOutputPattern(o.frames, o.outputPattern);
+        namePreviews(all, o.frames, o.preview);
         std::vector<NamedPath> reads, writes;
         for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
                                          std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
@@ -127,7 +128,7 @@ int run(CliOptions& o)
         if (o.kernel.animate)
             o.batch.animatedKernel = apertureInfoOf(o.kernel.psfDesign()); // the Airy radius checked (options.cpp)
         o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
-        if (!o.preview.empty())
+        if (previews)
             o.batch.previewDisplay = OcioDisplay::fromEnvironment(o.ocio);
     }
     catch (const HostError& e)
@@ -151,11 +152,13 @@ int run(CliOptions& o)
                      "the kernel and settings fit no frame on " + runner.deviceName() + ": " + std::string(e.what()));
         return kExitUsage;
     }
+    for (const std::string& note : o.notes)
+        printMessage("fftbloom", "warning: " + note);
     for (const std::string& line : missingFrames(frameInputs)) // each pattern's missing frames once; they fail below
         printMessage("fftbloom", line);
     if (o.dryRun)
         return printPlan(jobs, o.batch.overwrite);
-    if (!o.preview.empty() && !o.quiet)
+    if (!jobs.empty() && !jobs.front().preview.empty() && !o.quiet)
         std::printf(
             "fftbloom: preview %s\n",
             o.batch.previewDisplay

@@ -37,12 +37,33 @@ std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, cons
     return jobs;
 }
 
-std::vector<BatchJob> jobsForOutputPattern(const std::vector<std::string>& inputs, const std::string& pattern)
+std::vector<BatchJob> jobsForOutputPattern(const std::vector<FrameInput>& inputs, const std::string& pattern)
 {
     std::vector<BatchJob> jobs;
-    for (const std::string& input : inputs)
-        jobs.push_back({input, outputPathFor(pattern, input), ""});
+    for (const FrameInput& input : inputs)
+        jobs.push_back({input.path, outputPathFor(pattern, input), ""});
     return jobs;
+}
+
+std::vector<BatchJob> jobsForOutputPath(const std::vector<FrameInput>& inputs, const std::string& path)
+{
+    std::vector<BatchJob> jobs;
+    for (const FrameInput& input : inputs)
+        jobs.push_back({input.path, outputPathWithFrame(path, frameNumberIn(input), input.path), ""});
+    return jobs;
+}
+
+void namePreviews(std::vector<BatchJob>& jobs, const std::vector<FrameInput>& inputs, const PreviewNaming& naming)
+{
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+    {
+        if (!naming.path.empty())
+            jobs[i].preview = outputPathWithFrame(naming.path, frameNumberIn(inputs[i]), inputs[i].path);
+        else if (!naming.pattern.empty())
+            jobs[i].preview = outputPathFor(naming.pattern, inputs[i]);
+        else if (!naming.dir.empty())
+            jobs[i].preview = (fs::path(naming.dir) / (fs::path(jobs[i].output).stem().string() + ".png")).string();
+    }
 }
 
 namespace

@@ -6,6 +6,7 @@
 #include "image/image_io.h"
 #include "image/ocio_display.h"
 #include "image/scrub.h"
+#include "runner/frames.h"
 #include "runner/gpu_runner.h"
 #include "runner/restore.h"
 
@@ -34,8 +35,24 @@ struct BatchJob
 std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, const std::string& outDir,
                                     const std::string& suffix);
 
-/// The jobs for `inputs` written to `pattern` with its fields filled in (outputPathFor, runner/frames.h).
-std::vector<BatchJob> jobsForOutputPattern(const std::vector<std::string>& inputs, const std::string& pattern);
+/// The jobs for `inputs` written to `pattern` with its fields and frame placeholder filled in (outputPathFor,
+/// runner/frames.h).
+std::vector<BatchJob> jobsForOutputPattern(const std::vector<FrameInput>& inputs, const std::string& pattern);
+
+/// The jobs for `inputs` written to `path`, its frame placeholder (if any) the input's frame number
+/// (outputPathWithFrame): -o bloomed/shot_bloom.####.exr.
+std::vector<BatchJob> jobsForOutputPath(const std::vector<FrameInput>& inputs, const std::string& path);
+
+/// Where each job's PNG preview goes; one at most of the three is set.
+struct PreviewNaming
+{
+    std::string path;    ///< --preview: this path, its frame placeholder (if any) the input's frame number
+    std::string pattern; ///< --preview-pattern: as an --output-pattern (outputPathFor)
+    std::string dir;     ///< --preview-dir: DIR/<the output's name without its extension>.png
+};
+
+/// Sets the preview of each of `jobs` (made for `inputs`, in order) as `naming` says; nothing when it names none.
+void namePreviews(std::vector<BatchJob>& jobs, const std::vector<FrameInput>& inputs, const PreviewNaming& naming);
 
 /// A file the run reads or writes besides the frames, named for messages: {"--kernel", "psf.exr"}.
 struct NamedPath

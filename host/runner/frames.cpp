@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace fftb
 {
@@ -18,15 +19,28 @@ namespace fs = std::filesystem;
 namespace
 {
 
-constexpr uint32_t kFrameLimit = 1000000000; // 10^9: nine digits, far beyond any shot
-
-/// A frame number of digits only, below kFrameLimit.
-bool parseFrame(const std::string& text, uint32_t* frame)
+/// A frame number: digits, a leading '-' for a negative one, at most nine digits.
+bool parseFrame(const std::string& text, int* frame)
 {
-    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+    const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
+    if (digits == 0 || digits > 9 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
         return false;
-    *frame = uint32_t(std::stoul(text));
+    *frame = std::stoi(text);
     return true;
+}
+
+/// Parses one item of a frame list: FRAME, FIRST-LAST or FIRST-LASTxSTEP (see parseFrameList).
+bool parseFrameItem(const std::string& item, int* first, int* last, int* step)
+{
+    // The dash between FIRST and LAST is the first one after FIRST's digits: "-5--1" is -5 to -1.
+    const std::size_t dash = item.find('-', item.find_first_not_of('-'));
+    if (dash == std::string::npos)
+        return parseFrame(item, first) && (*last = *first, *step = 1, true);
+    const std::size_t x = item.find('x', dash);
+    *step = 1;
+    return parseFrame(item.substr(0, dash), first) &&
+           parseFrame(item.substr(dash + 1, x == std::string::npos ? x : x - dash - 1), last) &&
+           (x == std::string::npos || (parseFrame(item.substr(x + 1), step) && *step >= 1));
 }
 
 /// The placeholder starting at `i` of `name`: its length and digits, or length 0 when none starts there.
@@ -62,8 +76,8 @@ std::map<std::string, std::string> fieldsOf(const std::string& input)
     return {{"name", name}, {"ext", ext.empty() ? ext : ext.substr(1)}, {"frame", name.substr(digits)}, {"stem", stem}};
 }
 
-/// Calls `field(name)` for every {field} of `pattern` and `text(s)` for the text between them; the reason when a
-/// brace stands alone.
+/// Calls `field(name)` for every {field} of `pattern` and `text(s, at)` for the text between them (`at`: where it
+/// starts in `pattern`); the reason when a brace stands alone.
 template <typename Field, typename Text>
 std::string walkPattern(const std::string& pattern, const Field& field, const Text& text)
 {
@@ -71,7 +85,7 @@ std::string walkPattern(const std::string& pattern, const Field& field, const Te
     while (at < pattern.size())
     {
         const std::size_t open = pattern.find_first_of("{}", at);
-        text(pattern.substr(at, open == std::string::npos ? std::string::npos : open - at));
+        text(pattern.substr(at, open == std::string::npos ? std::string::npos : open - at), at);
         if (open == std::string::npos)
             break;
         const std::size_t close = pattern.find('}', open);
@@ -84,77 +98,117 @@ std::string walkPattern(const std::string& pattern, const Field& field, const Te
     return "";
 }
 
+/// The frame list that ends at `end` of `path` (before a placeholder), starting at `nameStart` or after a '.', '_' or
+/// '-': where it starts, or `end` when there is none.
+std::size_t frameListBefore(const std::string& path, std::size_t nameStart, std::size_t end)
+{
+    std::size_t start = end;
+    while (start > nameStart && std::string_view("0123456789-,x").find(path[start - 1]) != std::string_view::npos)
+        --start;
+    // A '-' right after a letter is the name's separator, not a minus sign.
+    if (start < end && path[start] == '-' && start > nameStart &&
+        std::string_view("._-").find(path[start - 1]) == std::string_view::npos)
+        ++start;
+    const bool separated =
+        start == nameStart || std::string_view("._-").find(path[start - 1]) != std::string_view::npos;
+    std::vector<int> frames;
+    std::string unused;
+    if (start == end || !separated || !parseFrameList(path.substr(start, end - start), &frames, &unused))
+        return end;
+    return start;
+}
+
+/// The one placeholder of path[from, to): its start and its length and digits; length 0 when there is none. Throws
+/// HostError naming `path` when there are two.
+std::pair<std::size_t, std::pair<std::size_t, int>> onePlaceholder(const std::string& path, std::size_t from,
+                                                                   std::size_t to)
+{
+    std::pair<std::size_t, std::pair<std::size_t, int>> found{to, {0, 0}};
+    for (std::size_t i = from; i < to;)
+    {
+        const auto placeholder = placeholderAt(path, i);
+        if (placeholder.first == 0)
+        {
+            ++i;
+            continue;
+        }
+        if (found.second.first != 0)
+            throw HostError(path + ": more than one frame placeholder (####, @@@@, %04d or %d) in its name");
+        found = {i, placeholder};
+        i += placeholder.first;
+    }
+    return found;
+}
+
+/// The number `frame` padded to `digits` characters, as printf's "%0*d".
+std::string paddedFrame(int frame, int digits)
+{
+    char number[32];
+    std::snprintf(number, sizeof number, "%0*d", digits, frame);
+    return number;
+}
+
 } // namespace
 
 std::optional<FramePattern> findFramePattern(const std::string& path)
 {
     const std::size_t nameStart = path.find_last_of('/') + 1; // 0 when there is no folder (npos + 1)
-    std::optional<FramePattern> found;
-    for (std::size_t i = nameStart; i < path.size();)
-    {
-        const auto [length, digits] = placeholderAt(path, i);
-        if (length == 0)
-        {
-            ++i;
-            continue;
-        }
-        if (found)
-            throw HostError(path + ": more than one frame placeholder (####, @@@@, %04d or %d) in its name");
-        found = FramePattern{path.substr(0, i), path.substr(i + length), digits};
-        i += length;
-    }
-    return found;
+    const auto [at, placeholder] = onePlaceholder(path, nameStart, path.size());
+    if (placeholder.first == 0)
+        return std::nullopt;
+    const std::size_t listStart = frameListBefore(path, nameStart, at);
+    const std::string text = path.substr(at, placeholder.first);
+    // oiiotool's shot.1001-1003#.exr: a single '#' is four digits there.
+    const int digits = listStart < at && text == "#" ? 4 : placeholder.second;
+    return FramePattern{path.substr(0, listStart), path.substr(at + placeholder.first), digits, text,
+                        path.substr(listStart, at - listStart)};
 }
 
-std::string framePath(const FramePattern& pattern, uint32_t frame)
+std::string framePath(const FramePattern& pattern, int frame)
 {
-    char number[32];
-    std::snprintf(number, sizeof number, "%0*u", pattern.digits, frame);
-    return pattern.before + number + pattern.after;
+    return pattern.before + paddedFrame(frame, pattern.digits) + pattern.after;
 }
 
-bool parseFrameList(const std::string& text, std::vector<uint32_t>* frames, std::string* error)
+bool parseFrameList(const std::string& text, std::vector<int>* frames, std::string* error)
 {
-    std::set<uint32_t> seen;
+    std::set<int> seen;
     std::size_t at = 0;
     do
     {
         const std::size_t comma = text.find(',', at);
         const std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
         at = comma == std::string::npos ? text.size() + 1 : comma + 1;
-        const std::size_t dash = item.find('-');
-        const std::size_t x = item.find('x', dash == std::string::npos ? item.size() : dash);
-        uint32_t first = 0, last = 0, step = 1;
-        const bool ok = dash == std::string::npos
-                            ? parseFrame(item, &first) && (last = first, true)
-                            : parseFrame(item.substr(0, dash), &first) &&
-                                  parseFrame(item.substr(dash + 1, x == std::string::npos ? x : x - dash - 1), &last) &&
-                                  (x == std::string::npos || parseFrame(item.substr(x + 1), &step));
-        if (!ok || step == 0 || first > last)
+        int first = 0, last = 0, step = 1;
+        if (!parseFrameItem(item, &first, &last, &step))
         {
-            *error = "\"" + item + "\" is not FIRST-LAST, FIRST-LASTxSTEP or FRAME (digits, FIRST <= LAST, STEP >= 1)";
+            *error = "\"" + item +
+                     "\" is not FIRST-LAST, FIRST-LASTxSTEP or FRAME (integers of at most 9 digits, "
+                     "STEP >= 1)";
             return false;
         }
-        if (const uint64_t count = (uint64_t(last) - first) / step + 1; frames->size() + count > kMaxListedFrames)
+        const int64_t span = first <= last ? int64_t(last) - first : int64_t(first) - last;
+        if (const uint64_t count = uint64_t(span / step + 1); frames->size() + count > kMaxListedFrames)
         {
             *error = "\"" + item + "\" brings the list to " + std::to_string(frames->size() + count) +
-                     " frames; a --frames list holds at most " + std::to_string(kMaxListedFrames);
+                     " frames; a frame list holds at most " + std::to_string(kMaxListedFrames);
             return false;
         }
-        for (uint64_t frame = first; frame <= last; frame += step)
+        const int direction = first <= last ? 1 : -1; // descending when FIRST > LAST
+        for (int64_t offset = 0; offset <= span; offset += step)
         {
-            if (!seen.insert(uint32_t(frame)).second)
+            const int frame = int(first + direction * offset);
+            if (!seen.insert(frame).second)
             {
                 *error = "frame " + std::to_string(frame) + " is listed twice";
                 return false;
             }
-            frames->push_back(uint32_t(frame));
+            frames->push_back(frame);
         }
     } while (at <= text.size());
     return true;
 }
 
-std::string frameRangesText(const std::vector<uint32_t>& frames)
+std::string frameRangesText(const std::vector<int>& frames)
 {
     std::string text;
     for (std::size_t i = 0; i < frames.size();)
@@ -176,21 +230,51 @@ std::string frameRangesText(const std::vector<uint32_t>& frames)
     return text;
 }
 
-uint32_t frameNumberOf(const FrameInput& input, std::size_t position)
+std::optional<int> frameNumberIn(const FrameInput& input)
 {
     if (!input.pattern.empty())
         return input.frame;
     const std::string digits = fieldsOf(input.path).at("frame");
-    uint32_t frame = 0;
+    int frame = 0;
     if (!digits.empty() && parseFrame(digits.substr(digits.size() > 9 ? digits.size() - 9 : 0), &frame))
         return frame;
-    return uint32_t(position);
+    return std::nullopt;
 }
 
-std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, const std::vector<uint32_t>& frames)
+int frameNumberOf(const FrameInput& input, std::size_t position)
+{
+    return frameNumberIn(input).value_or(int(position));
+}
+
+std::vector<int> framesOnDisk(const FramePattern& pattern)
+{
+    const fs::path first(pattern.before + "0");
+    const fs::path folder = first.has_parent_path() ? first.parent_path() : fs::path(".");
+    const std::string head = first.filename().string().substr(0, first.filename().string().size() - 1);
+    std::vector<int> frames;
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end && frames.size() < kMaxListedFrames;
+         it.increment(ec))
+    {
+        const std::string name = it->path().filename().string();
+        if (name.size() <= head.size() + pattern.after.size() || name.compare(0, head.size(), head) != 0 ||
+            name.compare(name.size() - pattern.after.size(), pattern.after.size(), pattern.after) != 0)
+            continue;
+        int frame = 0;
+        // Exactly the name framePath gives: 1001 is not frame 1001 of ###### (001001).
+        if (parseFrame(name.substr(head.size(), name.size() - head.size() - pattern.after.size()), &frame) &&
+            fs::path(framePath(pattern, frame)).filename() == name)
+            frames.push_back(frame);
+    }
+    std::sort(frames.begin(), frames.end());
+    return frames;
+}
+
+std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, const std::vector<int>& frames,
+                                      std::vector<std::string>* notes)
 {
     std::vector<FrameInput> resolved;
-    bool anyPattern = false;
+    bool framesTaken = false;
     for (const std::string& input : inputs)
     {
         // A file that is there is read as it is named: take#2.exr, user@host.exr.
@@ -202,24 +286,48 @@ std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, co
             resolved.push_back({input, "", 0});
             continue;
         }
-        if (frames.empty())
-            throw HostError(
-                input + ": no such file; as a frame pattern (its " +
-                input.substr(pattern->before.size(), input.size() - pattern->before.size() - pattern->after.size()) +
-                ") it needs --frames (e.g. --frames 1001-1100)");
-        anyPattern = true;
-        for (const uint32_t frame : frames)
+        std::vector<int> own;
+        if (!pattern->frames.empty())
+        {
+            if (!frames.empty())
+                throw HostError(input + ": its name lists its frames (" + pattern->frames +
+                                "); --frames lists them too");
+            std::string unused;
+            parseFrameList(pattern->frames, &own, &unused); // checked by findFramePattern
+        }
+        else if (!frames.empty())
+        {
+            own = frames;
+            framesTaken = true;
+        }
+        else
+        {
+            own = framesOnDisk(*pattern);
+            if (own.empty())
+                throw HostError(input + ": no such file, nor any frame of it as a pattern (its " + pattern->text +
+                                ") in its folder; --frames names frames to bloom");
+            std::vector<int> gaps;
+            for (std::size_t i = 1; i < own.size(); ++i)
+                for (int64_t gap = int64_t(own[i - 1]) + 1; gap < own[i] && gaps.size() < kMaxListedFrames; ++gap)
+                    gaps.push_back(int(gap));
+            if (notes && !gaps.empty())
+                notes->push_back(input + ": frame" + (gaps.size() > 1 ? "s " : " ") + frameRangesText(gaps) +
+                                 " missing between " + std::to_string(own.front()) + " and " +
+                                 std::to_string(own.back()) + " on disk: not bloomed");
+        }
+        for (const int frame : own)
             resolved.push_back({framePath(*pattern, frame), input, frame});
     }
-    if (!frames.empty() && !anyPattern)
-        throw HostError("--frames: no input holds a frame placeholder (####, @@@@, %04d or %d in its name)");
+    if (!frames.empty() && !framesTaken)
+        throw HostError("--frames: no input holds a frame placeholder (####, @@@@, %04d or %d in its name) without "
+                        "a frame list of its own");
     return resolved;
 }
 
 std::vector<std::string> missingFrames(const std::vector<FrameInput>& inputs)
 {
     std::vector<std::string> patterns; // in order of first appearance
-    std::map<std::string, std::vector<uint32_t>> missing;
+    std::map<std::string, std::vector<int>> missing;
     for (const FrameInput& input : inputs)
     {
         std::error_code ec;
@@ -233,43 +341,89 @@ std::vector<std::string> missingFrames(const std::vector<FrameInput>& inputs)
     std::vector<std::string> lines;
     for (const std::string& pattern : patterns)
     {
-        std::vector<uint32_t>& frames = missing[pattern];
+        std::vector<int>& frames = missing[pattern];
         std::sort(frames.begin(), frames.end());
         lines.push_back(pattern + ": frame" + (frames.size() > 1 ? "s " : " ") + frameRangesText(frames) + " missing");
     }
     return lines;
 }
 
+std::string outputPathWithFrame(const std::string& path, std::optional<int> frame, const std::string& input)
+{
+    const std::optional<FramePattern> pattern = findFramePattern(path);
+    if (!pattern)
+        return path;
+    if (!pattern->frames.empty())
+        throw HostError(path + ": an output's name holds a frame placeholder, not a frame list (" + pattern->frames +
+                        ")");
+    if (!frame)
+        throw HostError(input + ": the output " + path + " has a frame placeholder (" + pattern->text +
+                        "), but the input's name ends in no frame number");
+    return framePath(*pattern, *frame);
+}
+
 std::string checkOutputPattern(const std::string& pattern)
 {
     const std::map<std::string, std::string> fields = fieldsOf("");
-    return walkPattern(
+    const std::size_t nameStart = pattern.find_last_of('/') + 1;
+    int placeholders = 0;
+    const std::string reason = walkPattern(
         pattern,
         [&](const std::string& field)
         {
             return fields.count(field) ? std::string()
                                        : "unknown field {" + field + "} (fields: {stem}, {frame}, {name}, {ext})";
         },
-        [](const std::string&) {});
+        [&](const std::string& text, std::size_t at)
+        {
+            const std::size_t from = std::max(at, nameStart) - at;
+            for (std::size_t i = from; i < text.size(); ++i)
+                if (const std::size_t length = placeholderAt(text, i).first; length > 0)
+                {
+                    ++placeholders;
+                    i += length - 1;
+                }
+        });
+    if (!reason.empty())
+        return reason;
+    return placeholders > 1 ? "more than one frame placeholder (####, @@@@, %04d or %d) in its file name" : "";
 }
 
-std::string outputPathFor(const std::string& pattern, const std::string& input)
+std::string outputPathFor(const std::string& pattern, const FrameInput& input)
 {
-    const std::map<std::string, std::string> fields = fieldsOf(input);
+    const std::map<std::string, std::string> fields = fieldsOf(input.path);
+    const std::size_t nameStart = pattern.find_last_of('/') + 1;
     std::string path;
     walkPattern(
         pattern,
         [&](const std::string& field)
         {
             if (field == "frame" && fields.at("frame").empty())
-                throw HostError(input +
+                throw HostError(input.path +
                                 ": --output-pattern uses {frame}, but the input's name ends in no frame number");
             path += fields.at(field);
             return std::string();
         },
-        [&](const std::string& text) { path += text; });
+        [&](const std::string& text, std::size_t at)
+        {
+            // The placeholder of the file name (checkOutputPattern: one at most) is the input's frame number.
+            const std::size_t from = std::max(at, nameStart) - at;
+            const auto [i, placeholder] = onePlaceholder(text, from, text.size());
+            if (placeholder.first == 0)
+            {
+                path += text;
+                return;
+            }
+            const std::optional<int> frame = frameNumberIn(input);
+            if (!frame)
+                throw HostError(input.path + ": --output-pattern has a frame placeholder (" +
+                                text.substr(i, placeholder.first) + "), but the input's name ends in no frame number");
+            path += text.substr(0, i);
+            path += paddedFrame(*frame, placeholder.second);
+            path += text.substr(i + placeholder.first);
+        });
     if (path.empty() || path.back() == '/')
-        throw HostError(input + ": --output-pattern '" + pattern + "' gives it " +
+        throw HostError(input.path + ": --output-pattern '" + pattern + "' gives it " +
                         (path.empty() ? std::string("an empty name") : "the folder '" + path + "', not a file"));
     return path;
 }

@@ -750,6 +750,81 @@ TEST_F(BatchTest, DryRunPrintsThePlanAndWritesNothing)
     EXPECT_EQ(readBytes(file("out") / "shot.1004.exr"), "an earlier output");
 }
 
+// Every naming form of a sequence, as pipeline tools write them, planned by --dry-run (IN -> OUT + PREVIEW): a
+// pattern alone runs the frames on disk and names the gap; -o and --output-pattern take placeholders; oiiotool's
+// 1001-1004# lists the frames in the name; negative frames and descending ranges; previews by pattern and by folder.
+TEST_F(BatchTest, SequenceNamingFormsAsPipelineToolsWriteThem)
+{
+    writeShot(dir); // 1001, 1002, 1004
+    for (const int frame : {-1, 0})
+        writeExr(file(frame < 0 ? "shot.-001.exr" : "shot.0000.exr").string(),
+                 makeImage(20, 16, {"R", "G", "B"}, PixelType::Half));
+    fs::create_directory(file("out"));
+    fs::create_directory(file("dailies"));
+    const auto before = listing();
+    const auto in = [&](const char* name) { return file(name).string(); };
+    const auto out = [&](const char* name) { return (file("out") / name).string(); };
+    const auto plan = [&](const std::string& arguments)
+    {
+        const CliResult r = run(arguments + " --kernel-size 8 --dry-run");
+        EXPECT_EQ(listing(), before);
+        return r;
+    };
+
+    // The frames on disk (-1 to 1004), the gap named once as a warning; -o with ####.
+    CliResult r = plan(quote(file("shot.####.exr")) + " -o " + quote(file("out") / "shot_bloom.####.exr"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "fftbloom: warning: " + in("shot.####.exr") +
+                         ": frames 1-1000, 1003 missing between -1 and 1004 on disk: not bloomed\n");
+    EXPECT_EQ(r.out, in("shot.-001.exr") + " -> " + out("shot_bloom.-001.exr") + "\n" + in("shot.0000.exr") + " -> " +
+                         out("shot_bloom.0000.exr") + "\n" + in("shot.1001.exr") + " -> " + out("shot_bloom.1001.exr") +
+                         "\n" + in("shot.1002.exr") + " -> " + out("shot_bloom.1002.exr") + "\n" + in("shot.1004.exr") +
+                         " -> " + out("shot_bloom.1004.exr") + "\n");
+
+    // --output-pattern with %06d; oiiotool's range in the name, descending; a preview per frame by pattern.
+    r = plan(quote(file("shot.1002-1001#.exr")) + " --output-pattern " + quote(file("out") / "{stem}.%06d.exr") +
+             " --preview-pattern " + quote(file("dailies") / "{stem}.@@@@@.png"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.out, in("shot.1002.exr") + " -> " + out("shot.001002.exr") + " + " +
+                         (file("dailies") / "shot.01002.png").string() + "\n" + in("shot.1001.exr") + " -> " +
+                         out("shot.001001.exr") + " + " + (file("dailies") / "shot.01001.png").string() + "\n");
+
+    // Negative frames with --frames; --preview-dir names each preview after its output.
+    r = plan(quote(file("shot.%04d.exr")) + " --frames 0--1 -o " + quote(file("out") / "s.%d.exr") + " --preview-dir " +
+             quote(file("dailies")));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, in("shot.0000.exr") + " -> " + out("s.0.exr") + " + " + (file("dailies") / "s.0.png").string() +
+                         "\n" + in("shot.-001.exr") + " -> " + out("s.-1.exr") + " + " +
+                         (file("dailies") / "s.-1.png").string() + "\n");
+
+    // Refused: -o without a placeholder for many inputs, a pattern with no frame on disk, two frame lists, a preview
+    // transform without previews.
+    for (const std::string& refused :
+         {quote(file("shot.####.exr")) + " -o " + quote(file("out") / "one.exr"),
+          quote(file("take.####.exr")) + " -o " + quote(file("out") / "t.####.exr"),
+          quote(file("shot.1001-1002#.exr")) + " --frames 1001 -o " + quote(file("out") / "t.####.exr"),
+          quote(file("shot.1001.exr")) + " -o " + quote(file("out") / "t.exr") + " --ocio-view sRGB"})
+    {
+        r = plan(refused);
+        EXPECT_EQ(r.code, 2) << refused;
+        EXPECT_NE(r.err, "") << refused;
+    }
+}
+
+// A real run of a sequence through -o with a placeholder and --preview-pattern: each frame and each preview written
+// under its frame number.
+TEST_F(BatchTest, PlaceholdersNameTheFramesAndPreviewsWritten)
+{
+    writeShot(dir);
+    fs::create_directory(file("out"));
+    const CliResult r = run(quote(file("shot.1001-1002#.exr")) + " -o " + quote(file("out") / "b.####.exr") +
+                            " --preview-pattern " + quote(file("out") / "{stem}_bloom.####.png") + " --kernel-size 8");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(namesIn(file("out")),
+              std::set<std::string>({"b.1001.exr", "b.1002.exr", "shot_bloom.1001.png", "shot_bloom.1002.png"}));
+}
+
 // Output patterns go through the checks of --out-dir: existing folders, no output over an input, no output twice.
 TEST_F(BatchTest, OutputPatternsAreCheckedLikeOutDirBeforeAnyFrameIsRead)
 {
@@ -766,7 +841,8 @@ TEST_F(BatchTest, OutputPatternsAreCheckedLikeOutDirBeforeAnyFrameIsRead)
         {shot + quote(file("{stem}.exr")), "would be written to"},
         {shot + quote(file("{stem}.{frame}.{Ext}")), "unknown field {Ext}"},
         {shot + quote(file("{name}.exr")) + " -o " + quote(file("x.exr")), "excludes"},
-        {quote(file("shot.####.exr")) + " --output-pattern " + quote(file("{name}_b.exr")), "needs --frames"},
+        {quote(file("take.####.exr")) + " --output-pattern " + quote(file("{name}_b.exr")),
+         "nor any frame of it as a pattern (its ####) in its folder"},
         {quote(file("shot.1001.exr")) + " --frames 1 --output-pattern " + quote(file("{name}_b.exr")),
          "no input holds a frame placeholder"},
         {quote(file("shot.1001.exr")) + " --frames 1001-1002,1002 -o " + quote(file("x.exr")),

@@ -420,7 +420,7 @@ TEST_F(CliTest, ReadsAreBoundedAndReportsAppendOnlyToOurs)
         {"--settings " + quote(file("big.txt")), "big.txt: 2097152 bytes, more than a settings file's 1048576"},
         {"--report " + quote(file("fifo")), "fifo: not a regular file; --report appends to a regular file"},
         {"--report " + quote(file("notes.txt")), "notes.txt: not a report of fftbloom"},
-        {"--frames 0-999999999", "a --frames list holds at most 1000000"},
+        {"--frames 0-999999999", "a frame list holds at most 1000000"},
         {"--list " + quote(file("long_list.txt")), "268435457 bytes, more than a list's 268435456"},
         {"--report " + quote(file("dangling.json")), "dangling.json: cannot be opened for the report"},
     };
@@ -738,7 +738,8 @@ TEST_F(CliTest, PreviewIsPngAndSaysWhetherOpenColorIOMadeIt)
     EXPECT_NE(r.err.find("look is chosen, but $OCIO names no config"), std::string::npos) << r.err;
     r = bloom(file("in.exr"), file("other.exr"), "--ocio-view film");
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("--ocio-view requires --preview"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--ocio-view chooses the previews' display transform: it needs --preview"), std::string::npos)
+        << r.err;
     setenv("OCIO", file("missing.ocio").c_str(), 1);
     r = bloom(file("in.exr"), file("other.exr"), "--preview " + quote(file("other.png")));
     unsetenv("OCIO");

@@ -14,9 +14,9 @@ namespace fftb
 namespace
 {
 
-std::vector<uint32_t> frameList(const std::string& text)
+std::vector<int> frameList(const std::string& text)
 {
-    std::vector<uint32_t> frames;
+    std::vector<int> frames;
     std::string error;
     EXPECT_TRUE(parseFrameList(text, &frames, &error)) << text << ": " << error;
     return frames;
@@ -24,7 +24,7 @@ std::vector<uint32_t> frameList(const std::string& text)
 
 std::string frameListError(const std::string& text)
 {
-    std::vector<uint32_t> frames;
+    std::vector<int> frames;
     std::string error;
     EXPECT_FALSE(parseFrameList(text, &frames, &error)) << text << " was accepted";
     return error;
@@ -62,10 +62,10 @@ TEST(FramesTest, PlainNamesFolderPlaceholdersAndTwoPlaceholdersAreNotPatterns)
 
 TEST(FramesTest, FrameListsKeepTheirOrderAndStep)
 {
-    EXPECT_EQ(frameList("1001"), std::vector<uint32_t>({1001}));
-    EXPECT_EQ(frameList("1001-1004"), std::vector<uint32_t>({1001, 1002, 1003, 1004}));
-    EXPECT_EQ(frameList("1001-1008x3"), std::vector<uint32_t>({1001, 1004, 1007}));
-    EXPECT_EQ(frameList("1020,1001-1002,0"), std::vector<uint32_t>({1020, 1001, 1002, 0}));
+    EXPECT_EQ(frameList("1001"), std::vector<int>({1001}));
+    EXPECT_EQ(frameList("1001-1004"), std::vector<int>({1001, 1002, 1003, 1004}));
+    EXPECT_EQ(frameList("1001-1008x3"), std::vector<int>({1001, 1004, 1007}));
+    EXPECT_EQ(frameList("1020,1001-1002,0"), std::vector<int>({1020, 1001, 1002, 0}));
     EXPECT_EQ(frameList("999999999").size(), 1u);
 }
 
@@ -73,26 +73,96 @@ TEST(FramesTest, FrameListsKeepTheirOrderAndStep)
 TEST(FramesTest, FrameListsHoldAtMostAMillionFrames)
 {
     EXPECT_EQ(frameListError("0-999999999"),
-              "\"0-999999999\" brings the list to 1000000000 frames; a --frames list holds at most 1000000");
+              "\"0-999999999\" brings the list to 1000000000 frames; a frame list holds at most 1000000");
     EXPECT_NE(frameListError("1-10,0-999999999x2").find("brings the list to 500000010 frames"), std::string::npos);
     EXPECT_EQ(frameList("0-999999999x1000").size(), 1000000u);
 }
 
 TEST(FramesTest, MalformedFrameListsAreRefusedWithTheItem)
 {
-    for (const std::string text : {"", "1001-", "-5", "1001-1000", "1001-1010x0", "1001-1010x", "1001x2", "10a",
-                                   "1001,,1002", "1001,", "1000000000", "1001-1002-1003", " 1001", "+1001"})
+    for (const std::string text : {"", "1001-", "--5", "1001-1010x0", "1001-1010x", "1001x2", "10a", "1001,,1002",
+                                   "1001,", "1000000000", "-1000000000", "1001-1002-1003", " 1001", "+1001", "-"})
         EXPECT_NE(frameListError(text).find("is not FIRST-LAST"), std::string::npos) << text;
     EXPECT_EQ(frameListError("1001-1010,1005"), "frame 1005 is listed twice");
 }
 
+TEST(FramesTest, FrameListsRunDownwardAndTakeNegativeFrames)
+{
+    EXPECT_EQ(frameList("1003-1001"), std::vector<int>({1003, 1002, 1001}));
+    EXPECT_EQ(frameList("1010-1001x3"), std::vector<int>({1010, 1007, 1004, 1001}));
+    EXPECT_EQ(frameList("-2-1"), std::vector<int>({-2, -1, 0, 1}));
+    EXPECT_EQ(frameList("-5--3,1--1x2"), std::vector<int>({-5, -4, -3, 1, -1}));
+    EXPECT_EQ(frameList("-999999999"), std::vector<int>({-999999999}));
+    EXPECT_EQ(frameListError("3-1,2"), "frame 2 is listed twice");
+}
+
+// Negative frames are padded as printf's %0*d pads them (the sign counts), the convention of Nuke's and oiiotool's
+// printf-style names.
+TEST(FramesTest, NegativeFramesArePaddedAsPrintfPadsThem)
+{
+    EXPECT_EQ(framePath(*findFramePattern("s.####.exr"), -1), "s.-001.exr");
+    EXPECT_EQ(framePath(*findFramePattern("s.%05d.exr"), -12), "s.-0012.exr");
+    EXPECT_EQ(framePath(*findFramePattern("s.%d.exr"), -7), "s.-7.exr");
+}
+
+// oiiotool's shot.1001-1003#.exr: the frames written before the placeholder, '#' alone four digits there.
+TEST(FramesTest, AFrameListBeforeThePlaceholderIsThePatternsOwn)
+{
+    const std::optional<FramePattern> range = findFramePattern("s/shot.1001-1003#.exr");
+    ASSERT_TRUE(range);
+    EXPECT_EQ(range->frames, "1001-1003");
+    EXPECT_EQ(range->text, "#");
+    EXPECT_EQ(framePath(*range, 7), "s/shot.0007.exr");
+    EXPECT_EQ(findFramePattern("shot.1-9x2@@.exr")->frames, "1-9x2");
+    EXPECT_EQ(framePath(*findFramePattern("shot.1-9x2@@.exr"), 7), "shot.07.exr");
+    EXPECT_EQ(findFramePattern("shot_-5-5#.exr")->frames, "-5-5");
+    const std::optional<FramePattern> dashed = findFramePattern("shot-1001-1003#.exr"); // '-' a separator
+    EXPECT_EQ(dashed->frames, "1001-1003");
+    EXPECT_EQ(dashed->before, "shot-");
+    // No list: digits glued to a word, a separator alone; '#' alone is then one digit.
+    EXPECT_EQ(findFramePattern("shot_v2#.exr")->frames, "");
+    EXPECT_EQ(framePath(*findFramePattern("shot_v2#.exr"), 7), "shot_v27.exr");
+    EXPECT_EQ(findFramePattern("shot.####.exr")->frames, "");
+
+    const std::vector<FrameInput> resolved = resolveFrames({"s.1003-1001#.exr"}, {});
+    ASSERT_EQ(resolved.size(), 3u);
+    EXPECT_EQ(resolved[0].path, "s.1003.exr");
+    EXPECT_EQ(resolved[2].path, "s.1001.exr");
+    EXPECT_EQ(resolved[2].frame, 1001);
+    EXPECT_EQ(resolved[2].pattern, "s.1003-1001#.exr");
+    EXPECT_THROW(resolveFrames({"s.1-3#.exr"}, {5}), HostError); // two lists
+}
+
+// Without --frames, a pattern runs the frames on disk: exactly its names (padding included), each gap named once.
+TEST(FramesTest, APatternWithoutFramesRunsTheFramesOnDiskAndNamesTheGaps)
+{
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "fftbloom_frames_on_disk";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const char* name : {"s.0001.exr", "s.0002.exr", "s.0006.exr", "s.-001.exr", "s.00009.exr", "s.0008.exr.tmp",
+                             "s.0010.hdr", "t.0004.exr"})
+        std::ofstream(dir / name) << "x";
+    std::vector<std::string> notes;
+    const std::string pattern = (dir / "s.####.exr").string();
+    const std::vector<FrameInput> frames = resolveFrames({pattern}, {}, &notes);
+    std::vector<int> numbers;
+    for (const FrameInput& f : frames)
+        numbers.push_back(f.frame);
+    EXPECT_EQ(numbers, std::vector<int>({-1, 1, 2, 6}));
+    EXPECT_EQ(notes,
+              std::vector<std::string>({pattern + ": frames 0, 3-5 missing between -1 and 6 on disk: not bloomed"}));
+    EXPECT_EQ(frames[1].path, (dir / "s.0001.exr").string());
+    EXPECT_THROW(resolveFrames({(dir / "u.####.exr").string()}, {}), HostError);
+    std::filesystem::remove_all(dir);
+}
+
 TEST(FramesTest, FrameNumbersComeFromThePatternThenTheNameThenThePosition)
 {
-    EXPECT_EQ(frameNumberOf({"/s/shot.1001.exr", "/s/shot.####.exr", 1001}, 7), 1001u);
-    EXPECT_EQ(frameNumberOf({"/s/shot.1001.exr", "", 0}, 7), 1001u);
-    EXPECT_EQ(frameNumberOf({"/s/plate_0042.exr", "", 0}, 7), 42u);
-    EXPECT_EQ(frameNumberOf({"/s/2024/plate.exr", "", 0}, 7), 7u); // digits of a folder are no frame number
-    EXPECT_EQ(frameNumberOf({"/s/take12345678901.exr", "", 0}, 7), 345678901u); // the last nine digits
+    EXPECT_EQ(frameNumberOf({"/s/shot.1001.exr", "/s/shot.####.exr", 1001}, 7), 1001);
+    EXPECT_EQ(frameNumberOf({"/s/shot.1001.exr", "", 0}, 7), 1001);
+    EXPECT_EQ(frameNumberOf({"/s/plate_0042.exr", "", 0}, 7), 42);
+    EXPECT_EQ(frameNumberOf({"/s/2024/plate.exr", "", 0}, 7), 7);              // digits of a folder are no frame number
+    EXPECT_EQ(frameNumberOf({"/s/take12345678901.exr", "", 0}, 7), 345678901); // the last nine digits
 }
 
 TEST(FramesTest, RangesTextJoinsConsecutiveFrames)
@@ -111,7 +181,7 @@ TEST(FramesTest, ResolvingExpandsPatternsAndKeepsPlainPaths)
     EXPECT_EQ(resolved[0].pattern, "");
     EXPECT_EQ(resolved[1].path, "s.08.exr");
     EXPECT_EQ(resolved[1].pattern, "s.##.exr");
-    EXPECT_EQ(resolved[1].frame, 8u);
+    EXPECT_EQ(resolved[1].frame, 8);
     EXPECT_EQ(resolved[2].path, "s.10.exr");
     EXPECT_EQ(resolveFrames({"a.exr"}, {}).size(), 1u);
 }
@@ -125,9 +195,9 @@ TEST(FramesTest, APatternWithoutFramesAndFramesWithoutAPatternAreRefused)
     }
     catch (const HostError& e)
     {
-        EXPECT_NE(
-            std::string(e.what()).find("s.####.exr: no such file; as a frame pattern (its ####) it needs --frames"),
-            std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("s.####.exr: no such file, nor any frame of it as a pattern (its ####) in "
+                                             "its folder"),
+                  std::string::npos)
             << e.what();
     }
     EXPECT_THROW(resolveFrames({"a.exr"}, {1}), HostError);
@@ -181,24 +251,42 @@ TEST(FramesTest, MissingFramesAreOneLinePerPatternInRanges)
 TEST(FramesTest, OutputPatternFieldsComeFromTheInputName)
 {
     const std::string pattern = "out/{stem}_bloom.{frame}.{ext}|{name}";
-    EXPECT_EQ(outputPathFor(pattern, "/shots/shot.1001.exr"), "out/shot_bloom.1001.exr|shot.1001");
-    EXPECT_EQ(outputPathFor(pattern, "shot_0042.hdr"), "out/shot_bloom.0042.hdr|shot_0042");
-    EXPECT_EQ(outputPathFor(pattern, "plate-v2-7.exr"), "out/plate-v2_bloom.7.exr|plate-v2-7");
-    EXPECT_EQ(outputPathFor(pattern, "0100.exr"), "out/_bloom.0100.exr|0100");
-    EXPECT_EQ(outputPathFor("{stem}.{ext}", "beauty.exr"), "beauty.exr");
-    EXPECT_EQ(outputPathFor("fixed.exr", "beauty.exr"), "fixed.exr");
-    EXPECT_THROW(outputPathFor("{stem}.{frame}.exr", "beauty.exr"), HostError);
+    EXPECT_EQ(outputPathFor(pattern, {"/shots/shot.1001.exr"}), "out/shot_bloom.1001.exr|shot.1001");
+    EXPECT_EQ(outputPathFor(pattern, {"shot_0042.hdr"}), "out/shot_bloom.0042.hdr|shot_0042");
+    EXPECT_EQ(outputPathFor(pattern, {"plate-v2-7.exr"}), "out/plate-v2_bloom.7.exr|plate-v2-7");
+    EXPECT_EQ(outputPathFor(pattern, {"0100.exr"}), "out/_bloom.0100.exr|0100");
+    EXPECT_EQ(outputPathFor("{stem}.{ext}", {"beauty.exr"}), "beauty.exr");
+    EXPECT_EQ(outputPathFor("fixed.exr", {"beauty.exr"}), "fixed.exr");
+    EXPECT_THROW(outputPathFor("{stem}.{frame}.exr", {"beauty.exr"}), HostError);
     // {stem} of a name of digits alone is empty: no file to write, said up front naming the input.
     for (const char* digitsPattern : {"{stem}", "out/{stem}"})
         try
         {
-            outputPathFor(digitsPattern, "0001.exr");
+            outputPathFor(digitsPattern, {"0001.exr"});
             ADD_FAILURE() << digitsPattern << ": no error";
         }
         catch (const HostError& e)
         {
             EXPECT_EQ(std::string(e.what()).rfind("0001.exr: --output-pattern '", 0), 0u) << e.what();
         }
+}
+
+// A frame placeholder in an output's file name is the input's frame number, padded as the placeholder says; one in a
+// folder is a folder's name.
+TEST(FramesTest, OutputPlaceholdersAreTheInputsFrameNumber)
+{
+    EXPECT_EQ(outputPathFor("out/{stem}_bloom.####.exr", {"shot.1001.exr"}), "out/shot_bloom.1001.exr");
+    EXPECT_EQ(outputPathFor("out/{stem}_bloom.%06d.exr", {"shot.1001.exr"}), "out/shot_bloom.001001.exr");
+    EXPECT_EQ(outputPathFor("o.%05d.exr", {"s.-001.exr", "s.####.exr", -1}), "o.-0001.exr");
+    EXPECT_EQ(outputPathFor("take#2/{stem}.@@@.exr", {"shot_7.exr"}), "take#2/shot.007.exr");
+    EXPECT_THROW(outputPathFor("{stem}.####.exr", {"beauty.exr"}), HostError);
+    EXPECT_NE(checkOutputPattern("{stem}.##.#.exr"), "");
+    EXPECT_EQ(checkOutputPattern("take#2/{stem}.####.exr"), "");
+
+    EXPECT_EQ(outputPathWithFrame("b/shot_bloom.####.exr", 1001, "shot.1001.exr"), "b/shot_bloom.1001.exr");
+    EXPECT_EQ(outputPathWithFrame("b/out.exr", std::nullopt, "in.exr"), "b/out.exr");
+    EXPECT_THROW(outputPathWithFrame("b/out.####.exr", std::nullopt, "in.exr"), HostError);
+    EXPECT_THROW(outputPathWithFrame("b/out.1-3#.exr", 1, "in.exr"), HostError);
 }
 
 TEST(FramesTest, OutputPatternsWithUnknownFieldsOrLoneBracesAreRefused)
