@@ -68,12 +68,12 @@ std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Sett
     image.height = int(h);
     // The input's windows, compression and attributes, and the settings that made the bloom (as a settings file).
     image.layout = scene.layout;
-    std::vector<Attribute>& attributes = image.layout.attributes;
-    std::erase_if(attributes, [](const Attribute& a) { return a.name == kSettingsAttribute; });
     std::string file;
     for (const std::string& line : presetLines(settings))
         file += line + "\n";
-    attributes.push_back({kSettingsAttribute, "string", std::vector<unsigned char>(file.begin(), file.end())});
+    image.layout.attributes =
+        inheritedAttributes(image.layout.attributes,
+                            {{kSettingsAttribute, "string", std::vector<unsigned char>(file.begin(), file.end())}});
     const float* texels = saved.rgba.data();
     for (int c = 0; c < 4; ++c)
     {

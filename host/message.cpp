@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// oneLine: control characters escaped, long messages cut in the middle.
+// oneLine: control characters escaped, long messages cut in the middle; the tools' message lines, as text or JSON.
 #include "message.h"
 
+#include <nlohmann/json.hpp>
+
+#include <atomic>
 #include <cstdio>
+#include <ctime>
 
 namespace fftb
 {
@@ -43,6 +47,20 @@ std::string escaped(std::string_view text)
     return out;
 }
 
+std::atomic<MessageFormat> gFormat{MessageFormat::Text};
+
+/// A line of printMessage or printInfo in the format set: a warning's text keeps its "warning: " in Text.
+std::string lineOf(std::string_view program, const char* level, std::string_view message, bool warning)
+{
+    if (gFormat.load() == MessageFormat::Text)
+        return std::string(program) + ": " + (warning ? "warning: " : "") + oneLine(message) + "\n";
+    const nlohmann::ordered_json line{{"time", isoTime(std::chrono::system_clock::now())},
+                                      {"program", program},
+                                      {"level", level},
+                                      {"message", oneLine(message)}};
+    return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 } // namespace
 
 std::string oneLine(std::string_view text)
@@ -59,10 +77,42 @@ std::string oneLine(std::string_view text)
     return line.substr(0, head) + " ... (" + std::to_string(tail - head) + " bytes cut) ... " + line.substr(tail);
 }
 
+void setMessageFormat(MessageFormat format)
+{
+    gFormat.store(format);
+}
+
+MessageFormat messageFormat()
+{
+    return gFormat.load();
+}
+
 void printMessage(std::string_view program, std::string_view message)
 {
-    const std::string line = std::string(program) + ": " + oneLine(message) + "\n";
-    std::fputs(line.c_str(), stderr);
+    constexpr std::string_view kWarning = "warning: ";
+    const bool warning = message.substr(0, kWarning.size()) == kWarning;
+    std::fputs(
+        lineOf(program, warning ? "warning" : "error", warning ? message.substr(kWarning.size()) : message, warning)
+            .c_str(),
+        stderr);
+}
+
+void printInfo(std::string_view program, std::string_view message)
+{
+    std::fputs(lineOf(program, "info", message, false).c_str(), stdout);
+    std::fflush(stdout);
+}
+
+std::string isoTime(std::chrono::system_clock::time_point time)
+{
+    const auto milliseconds = std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count();
+    const std::time_t seconds = std::time_t(milliseconds / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[80];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                  utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, int(milliseconds % 1000));
+    return text;
 }
 
 } // namespace fftb

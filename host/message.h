@@ -2,6 +2,7 @@
 // Messages for a terminal and a log: one line each, whatever the names and values in them hold.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -19,7 +20,30 @@ inline constexpr std::size_t kMaxMessageBytes = 1000;
 /// inside a UTF-8 sequence.
 std::string oneLine(std::string_view text);
 
-/// Prints "<program>: <oneLine(message)>" and a newline to stderr: every error and warning of the tools.
+/// How printMessage and printInfo write their lines.
+enum class MessageFormat
+{
+    Text, ///< "<program>: <message>"
+    /// One JSON object a line, for log collectors: {"time": isoTime, "program", "level": "error" | "warning" |
+    /// "info", "message"}; a message that starts with "warning: " is a warning, without those words
+    Json,
+};
+
+/// Sets the format of printMessage and printInfo for the whole process (fftbloom's --log-format); Text until then.
+void setMessageFormat(MessageFormat format);
+
+/// The format setMessageFormat set.
+MessageFormat messageFormat();
+
+/// Prints "<program>: <oneLine(message)>" and a newline to stderr (or its JSON line, MessageFormat::Json): every
+/// error and warning of the tools.
 void printMessage(std::string_view program, std::string_view message);
+
+/// Prints "<program>: <oneLine(message)>" and a newline to stdout (or its JSON line, level "info"), flushed: what a
+/// run says about itself (its totals, how its previews are made).
+void printInfo(std::string_view program, std::string_view message);
+
+/// `time` in ISO 8601, UTC, to the millisecond: "2026-11-27T17:40:11.123Z".
+std::string isoTime(std::chrono::system_clock::time_point time);
 
 } // namespace fftb

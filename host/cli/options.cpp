@@ -6,6 +6,7 @@
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
 #include "message.h"
+#include "provenance.h"
 #include "psf/psf_generator.h"
 #include "settings/setting_names.h"
 #include "settings/setting_table.h"
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -153,18 +156,74 @@ bool slurmShard(uint32_t* index, uint32_t* count, std::string* error)
     return true;
 }
 
-/// The options that shape an output, as JSON: {"option": "value", ...}, every setting of the table that applies (given
-/// or default, in the table's order), then the CLI's own that shape an output (given, else their default when they
-/// have one). Every output records it (provenance.h).
+/// --expand-limit's pixels: digits, 0 .. 65536; -1 otherwise.
+int parsedLimit(const std::string& text)
+{
+    int pixels = -1;
+    const auto [rest, ec] = std::from_chars(text.data(), text.data() + text.size(), pixels);
+    return !text.empty() && ec == std::errc() && rest == text.data() + text.size() && pixels >= 0 && pixels <= 65536
+               ? pixels
+               : -1;
+}
+
+/// A setting's text as the JSON value it is: a number ("0.5", "256"), true or false, an array of numbers ("1,0.9,0.8"),
+/// else a string ("exact", "12px").
+nlohmann::ordered_json typedJsonValue(const std::string& text)
+{
+    const auto number = [](const std::string& item, nlohmann::ordered_json* value)
+    {
+        const char* end = item.data() + item.size();
+        long long integer = 0;
+        if (auto [rest, ec] = std::from_chars(item.data(), end, integer); ec == std::errc() && rest == end)
+        {
+            *value = integer;
+            return true;
+        }
+        double real = 0.0;
+        const auto [rest, ec] = std::from_chars(item.data(), end, real);
+        if (item.empty() || ec != std::errc() || rest != end || !std::isfinite(real))
+            return false;
+        *value = real;
+        return true;
+    };
+    nlohmann::ordered_json value;
+    if (text == "true" || text == "false")
+        return text == "true";
+    if (number(text, &value))
+        return value;
+    if (text.find(',') != std::string::npos)
+    {
+        nlohmann::ordered_json items = nlohmann::ordered_json::array();
+        std::size_t at = 0;
+        for (std::size_t comma; at <= text.size(); at = comma + 1)
+        {
+            comma = std::min(text.find(',', at), text.size());
+            if (!number(text.substr(at, comma - at), &value))
+                return text;
+            items.push_back(value);
+        }
+        return items;
+    }
+    return text;
+}
+
+/// The options that shape an output, as JSON: {"option": value, ...} with values typed (typedJsonValue), every setting
+/// of the table that applies (given or default, in the table's order; a kernel file's path absolute), then the CLI's
+/// own that shape an output (given, else their default when they have one). Every output records it (provenance.h).
 std::string outputSettingsJson(const CLI::App& app, const BloomSettings& bloom, const KernelSettings& kernel)
 {
     nlohmann::ordered_json settings = nlohmann::ordered_json::object();
     for (const std::string& line : settingLines(bloom, kernel))
     {
         const std::size_t eq = line.find('=');
-        settings[line.substr(0, eq)] = line.substr(eq + 1);
+        const std::string name = line.substr(0, eq);
+        settings[name] =
+            name == "kernel"
+                ? nlohmann::ordered_json(std::filesystem::absolute(kernel.file).lexically_normal().string())
+                : typedJsonValue(line.substr(eq + 1));
     }
-    for (const char* name : {"--clamp", "--part", "--layer", "--pixel-type"})
+    for (const char* name : {"--clamp", "--part", "--layer", "--view", "--pixel-type", "--compression",
+                             "--expand-data-window", "--expand-limit"})
     {
         const CLI::Option* option = app.get_option(name);
         std::string value = option->get_default_str();
@@ -174,8 +233,13 @@ std::string outputSettingsJson(const CLI::App& app, const BloomSettings& bloom, 
             for (const std::string& result : option->results())
                 value += (value.empty() ? "" : ",") + result;
         }
-        if (!value.empty())
-            settings[option->get_single_name()] = value;
+        const std::string_view which = name;
+        if (which == "--expand-data-window") // a flag: there when given
+            value = option->count() > 0 ? "true" : "";
+        if (!value.empty()) // --part, --layer and --view are names, whatever their characters
+            settings[option->get_single_name()] = which == "--part" || which == "--layer" || which == "--view"
+                                                      ? nlohmann::ordered_json(value)
+                                                      : typedJsonValue(value);
     }
     return settings.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -183,7 +247,8 @@ std::string outputSettingsJson(const CLI::App& app, const BloomSettings& bloom, 
 /// The text of the CLI's own options that are read after parsing.
 struct CliTexts
 {
-    std::string frames, shard, chunk, pixelType;
+    std::string frames, shard, chunk, pixelType, compression, expandLimit;
+    std::string logFormat = "text";
 };
 
 /// A setting of the table as an option: its text as given (or its switch), read into the settings after parsing.
@@ -274,8 +339,7 @@ class SettingsFileFormat : public CLI::Config
 /// The inputs, --settings and the lists.
 void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t, const std::shared_ptr<SettingsFileFormat>& format)
 {
-    app.set_version_flag("--version", std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) +
-                                          "." + std::to_string(FFTB_VERSION_PATCH));
+    app.set_version_flag("--version", fftbloomVersion());
     app.add_option("inputs", o.inputs, "input frames: OpenEXR (.exr) or Radiance (.hdr)");
     // A preset: option=value lines (e.g. "intensity=0.5", "tint=1,0.9,0.8"; # starts a comment), as the viewer
     // saves them. Options on the command line override it.
@@ -285,17 +349,6 @@ void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t, const std::share
         ->check(CLI::Validator([](std::string& path) { return settingsFileProblem(path); }, "FILE"));
     // A value is read whole ("tint=1,0.9,0.8", "kernel=my psf.exr"), as the viewer reads it: no arrays split off.
     app.config_formatter(format);
-    // One line like every other fftbloom error; CLI11's default adds a "Run with --help" line.
-    app.failure_message(
-        [format](const CLI::App* parsed, const CLI::Error& e)
-        {
-            // The file's name as given: as<>() would run its validator again, which may throw.
-            const CLI::Option* config = parsed->get_config_ptr();
-            return "fftbloom: " +
-                   oneLine(config && !config->results().empty() ? format->message(e, config->results().front())
-                                                                : e.what()) +
-                   "\n";
-        });
     CLI::Option* list = app.add_option("--list", o.listPath,
                                        "also read input paths from this file, one a line (empty lines ignored; a "
                                        "line holding a NUL byte is an error: use --list0)");
@@ -364,6 +417,11 @@ void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
                    "1001-1100 --chunk 1/4 (the first len % N runs one frame longer); slurm as for --shard")
         ->check(taskOfN)
         ->excludes(shardOption);
+    app.add_option("--log-format", t.logFormat,
+                   "text: lines for people, a frame's with its time (ISO 8601, UTC) when stdout is no terminal; json: "
+                   "every line on stdout and stderr a JSON object with \"time\" and \"level\" (docs/farm.md)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"text", "json"}));
     app.add_option("--report", o.reportPath,
                    "append a JSON Lines report: a run line, a line per frame as it ends (a killed run keeps them), a "
                    "summary line");
@@ -436,13 +494,29 @@ void addRunOptions(CLI::App& app, CliOptions& o, CliTexts& t)
                    "of multi-part OpenEXR inputs, bloom the part with this name; default: the first part holding the "
                    "layer's R, G, B. Every other part is copied as it is (docs/exr.md)");
     app.add_option("--layer", o.batch.selection.layer,
-                   "bloom the channels NAME.R, NAME.G, NAME.B (NAME.A as alpha), e.g. diffuse; default: R, G, B. "
-                   "Every other channel is kept as it is")
+                   "bloom the channels NAME.R, NAME.G, NAME.B (NAME.A as alpha; each may be lower case), e.g. "
+                   "diffuse or ViewLayer.Combined; default: R, G, B. Every other channel is kept as it is")
         ->check([](const std::string& s) -> std::string
                 { return s.empty() || s.front() == '.' || s.back() == '.' ? s + " is not a layer name" : ""; });
+    app.add_option("--view", o.batch.selection.view,
+                   "of multi-view (stereo) OpenEXR inputs, bloom this view only (e.g. left), the others copied; "
+                   "default: every view (docs/exr.md)");
     app.add_option("--pixel-type", t.pixelType,
                    "output channel type of the bloomed part, half or float; default: as the input's")
         ->check(CLI::IsMember({"half", "float"}));
+    CLI::Option* grow =
+        app.add_flag("--expand-data-window", o.batch.growth.on,
+                     "grow each output's data window by the kernel's reach past the input's, black where the input has "
+                     "no texels, so that the glow of lights near a crop's edge is kept");
+    app.add_option("--expand-limit", t.expandLimit,
+                   "with --expand-data-window: at most PIXELS a side, or display: not past the display window")
+        ->needs(grow)
+        ->check([](const std::string& s) -> std::string
+                { return s == "display" || parsedLimit(s) >= 0 ? "" : s + " is not display or pixels (0..65536)"; });
+    app.add_option("--compression", t.compression,
+                   "the bloomed part's OpenEXR compression: none, rle, zips, zip, piz, pxr24, b44, b44a, dwaa, dwab; "
+                   "default: as the input's. The other parts are copied as they are")
+        ->check(CLI::IsMember(compressionNames()));
     app.add_option("--device", o.runner.deviceIndex,
                    "Vulkan physical device index, >= 0; default: the first discrete GPU, else lavapipe (CPU)")
         ->check(CLI::Range(0, 1000000));
@@ -493,6 +567,13 @@ std::optional<int> resolveInputs(const CliTexts& t, CliOptions& o)
 {
     if (!t.pixelType.empty())
         o.batch.pixelType = t.pixelType == "half" ? PixelType::Half : PixelType::Float;
+    o.batch.growth.toDisplayWindow = t.expandLimit == "display";
+    if (!t.expandLimit.empty() && t.expandLimit != "display")
+        o.batch.growth.maxPixels = parsedLimit(t.expandLimit);
+    if (!t.compression.empty())
+        o.batch.compression =
+            Compression(std::find(compressionNames().begin(), compressionNames().end(), t.compression) -
+                        compressionNames().begin());
     o.contiguous = !t.chunk.empty();
     const std::string& task = o.contiguous ? t.chunk : t.shard;
     if (task == "slurm")
@@ -502,6 +583,8 @@ std::optional<int> resolveInputs(const CliTexts& t, CliOptions& o)
     }
     else if (!task.empty())
         std::sscanf(task.c_str(), "%u/%u", &o.shardIndex, &o.shardCount);
+    if (!task.empty())
+        o.shardText = std::to_string(o.shardIndex) + "/" + std::to_string(o.shardCount);
     for (const auto& [path, separator] : {std::pair{o.listPath, '\n'}, std::pair{o.list0Path, '\0'}})
         if (!path.empty())
             if (std::string error; !readList(path, separator, &o.inputs, &error))
@@ -541,11 +624,19 @@ std::optional<int> resolveInputs(const CliTexts& t, CliOptions& o)
 
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
 {
+    // --log-format first, so that a usage error is written in the format asked for.
+    o.arguments.assign(argv, argv + argc);
+    bool json = false; // each run says it: a process may run several (the Python module's run_batch)
+    for (int i = 1; i < argc; ++i)
+        json = json || o.arguments[i] == "--log-format=json" ||
+               (o.arguments[i] == "--log-format" && i + 1 < argc && o.arguments[i + 1] == "json");
+    setMessageFormat(json ? MessageFormat::Json : MessageFormat::Text);
     CLI::App app{kDescription, "fftbloom"};
     CliTexts texts;
     std::vector<SettingOption> settings;
     settings.reserve(settingTable().size()); // each option keeps the address of its text
-    addInputOptions(app, o, texts, std::make_shared<SettingsFileFormat>(app, argc, argv));
+    const auto format = std::make_shared<SettingsFileFormat>(app, argc, argv);
+    addInputOptions(app, o, texts, format);
     addOutputOptions(app, o, texts);
     addSettingOptions(app, settings);
     addRunOptions(app, o, texts);
@@ -555,8 +646,15 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     }
     catch (const CLI::ParseError& e)
     {
-        // Exit code 2 for every usage error, as documented, rather than CLI11's per-error codes (105, 106, ...).
-        return app.exit(e) == 0 ? 0 : 2;
+        if (e.get_exit_code() == 0) // --help, --version
+            return app.exit(e);
+        // One line like every other fftbloom error (CLI11's adds a "Run with --help" line), with exit code 2 for every
+        // usage error, as documented, rather than CLI11's per-error codes (105, 106, ...). A settings file's name as
+        // given: as<>() would run its validator again, which may throw.
+        const CLI::Option* config = app.get_config_ptr();
+        printMessage("fftbloom", config && !config->results().empty() ? format->message(e, config->results().front())
+                                                                      : std::string(e.what()));
+        return 2;
     }
     if (const CLI::Option* config = app.get_config_ptr(); config && config->count() > 0)
         o.settingsPath = config->as<std::string>();

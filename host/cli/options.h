@@ -48,7 +48,9 @@ struct CliOptions
     std::string settingsJson; ///< the options that shape the outputs, as JSON (provenance.h)
     uint32_t shardIndex = 0;  ///< --shard I/N or --chunk I/N
     uint32_t shardCount = 1;
-    bool contiguous = false; ///< --chunk: shard I is a contiguous run of the list (chunkOf)
+    bool contiguous = false;            ///< --chunk: shard I is a contiguous run of the list (chunkOf)
+    std::string shardText;              ///< "I/N" of --shard or --chunk as resolved (slurm's too); empty without them
+    std::vector<std::string> arguments; ///< argv, for the report
     BatchOptions batch;
     RunnerOptions runner;
     bool quiet = false;

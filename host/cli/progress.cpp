@@ -3,9 +3,11 @@
 #include "progress.h"
 
 #include "message.h"
+#include "report.h"
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 
 namespace fftb
@@ -52,6 +54,14 @@ void Progress::onFrame(const FrameRecord& f, std::size_t done, std::size_t total
         ++skipped_;
     else
         ++failed_;
+    scrubbed_.nan += f.scrubbed.nan;
+    scrubbed_.negative += f.scrubbed.negative;
+    scrubbed_.clamped += f.scrubbed.clamped;
+    saturated_ += f.saturated;
+    framesScrubbed_ += f.scrubbed.total() > 0;
+    framesSaturated_ += f.saturated > 0;
+    framesLossy_ += f.lossyReencoded;
+    const bool json = messageFormat() == MessageFormat::Json;
     if (barShown_ && (f.status == FrameStatus::Failed || verbose_))
     {
         std::printf("\r\033[K"); // the line goes where the bar was; the bar is redrawn below it
@@ -61,27 +71,39 @@ void Progress::onFrame(const FrameRecord& f, std::size_t done, std::size_t total
         printMessage("fftbloom", f.error);
     if (quiet_)
         return;
-    if (!terminal_ || verbose_)
+    if (json)
+    {
+        nlohmann::ordered_json line{{"time", isoTime(std::chrono::system_clock::now())},
+                                    {"level", f.status == FrameStatus::Failed ? "error" : "info"},
+                                    {"event", "frame"},
+                                    {"done", done},
+                                    {"total", total}};
+        line.update(frameJson(f));
+        std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    }
+    else if (!terminal_ || verbose_)
     {
         const int width = int(std::to_string(total).size());
+        std::printf("%s [%*zu/%zu] ", isoTime(std::chrono::system_clock::now()).c_str(), width, done, total);
+        if (f.job.frame)
+            std::printf("frame %d: ", *f.job.frame);
         if (f.status == FrameStatus::Ok)
-            std::printf("[%*zu/%zu] %s -> %s%s%s", width, done, total, f.job.input.c_str(), f.job.output.c_str(),
-                        f.job.preview.empty() ? "" : ", ", f.job.preview.c_str());
+            std::printf("%s -> %s%s%s", f.job.input.c_str(), f.job.output.c_str(), f.job.preview.empty() ? "" : ", ",
+                        f.job.preview.c_str());
         else if (f.status == FrameStatus::Skipped)
-            std::printf("[%*zu/%zu] %s: skipped, %s exists (--overwrite replaces it)", width, done, total,
-                        f.job.input.c_str(), f.job.output.c_str());
+            std::printf("%s: skipped, %s exists (--overwrite replaces it)", f.job.input.c_str(), f.job.output.c_str());
         else
-            std::printf("[%*zu/%zu] %s: failed", width, done, total, f.job.input.c_str());
+            std::printf("%s: failed", f.job.input.c_str());
         if (f.status == FrameStatus::Ok && verbose_)
             std::printf(" (%s)", planOf(f).c_str());
-        if (f.scrubbed.total() > 0)
+        if (f.scrubbed.total() > 0 && verbose_)
             std::printf(" [scrubbed %llu NaN, %llu negative, %llu above --clamp]", (unsigned long long)f.scrubbed.nan,
                         (unsigned long long)f.scrubbed.negative, (unsigned long long)f.scrubbed.clamped);
-        if (f.saturated > 0)
+        if (f.saturated > 0 && verbose_)
             std::printf(" [%llu values beyond 65504 written as half: saturated]", (unsigned long long)f.saturated);
         std::printf("\n");
     }
-    if (terminal_)
+    if (terminal_ && !json)
         drawBar(done, total);
     std::fflush(stdout);
 }
@@ -106,12 +128,38 @@ void Progress::finish(const BatchSummary& summary, const std::string& deviceName
         return;
     if (barShown_)
         std::printf("\r\033[K");
+    if (messageFormat() == MessageFormat::Json)
+    {
+        nlohmann::ordered_json line{{"time", isoTime(std::chrono::system_clock::now())},
+                                    {"level", "info"},
+                                    {"event", "summary"},
+                                    {"device", deviceName}};
+        line.update(summaryJson(summary));
+        std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        std::fflush(stdout);
+        return;
+    }
+    // The values scrubbed and saturated, once for the run (each frame's with -v and in the report).
+    if (framesScrubbed_ > 0)
+        printInfo("fftbloom", std::to_string(framesScrubbed_) +
+                                  " frames had values scrubbed before the bloom: " + std::to_string(scrubbed_.nan) +
+                                  " NaN, " + std::to_string(scrubbed_.negative) + " negative, " +
+                                  std::to_string(scrubbed_.clamped) + " above --clamp (-v or --report: each frame's)");
+    if (framesSaturated_ > 0)
+        printInfo("fftbloom", std::to_string(framesSaturated_) + " frames had values beyond 65504 written as half: " +
+                                  std::to_string(saturated_) + " saturated (-v or --report: each frame's)");
+    if (framesLossy_ > 0)
+        printInfo("fftbloom", std::to_string(framesLossy_) +
+                                  " frames: the channels beside R, G, B in the part bloomed were re-encoded with its "
+                                  "lossy compression and changed a little (--compression zip keeps them exact)");
     const std::size_t written = summary.count(FrameStatus::Ok);
-    std::printf("fftbloom: %zu frames: %zu written, %zu skipped, %zu failed in %.1f s (%.1f written/s) on %s\n",
-                summary.frames.size(), written, summary.count(FrameStatus::Skipped), summary.count(FrameStatus::Failed),
-                summary.wallSeconds, summary.wallSeconds > 0.0 ? double(written) / summary.wallSeconds : 0.0,
-                deviceName.c_str());
-    std::fflush(stdout);
+    char totals[512];
+    std::snprintf(totals, sizeof totals,
+                  "%zu frames: %zu written, %zu skipped, %zu failed in %.1f s (%.1f written/s) on %s",
+                  summary.frames.size(), written, summary.count(FrameStatus::Skipped),
+                  summary.count(FrameStatus::Failed), summary.wallSeconds,
+                  summary.wallSeconds > 0.0 ? double(written) / summary.wallSeconds : 0.0, deviceName.c_str());
+    printInfo("fftbloom", totals);
 }
 
 } // namespace fftb

@@ -13,8 +13,11 @@ namespace fftb
 
 /// Prints failures to stderr always; progress to stdout unless quiet: a bar redrawn in place when stdout is a
 /// terminal (frames done/total, the skipped and failed among them, frames written per second, and the ETA of the
-/// rest at that rate), else one line per frame. Verbose adds a line per frame
-/// with the FFT plan and timings on a terminal too.
+/// rest at that rate), else one line per frame ("<isoTime> [done/total] frame N: in -> out"). Verbose adds a line
+/// per frame with the FFT plan and timings on a terminal too, and each frame's scrubbed and saturated values, which
+/// are otherwise summed once at the end. With MessageFormat::Json (message.h) every line is a JSON object: a frame's
+/// is frameJson's with "time", "level": "info", "event": "frame", "done", "total"; the totals' is summaryJson's with
+/// "event": "summary".
 class Progress
 {
   public:
@@ -30,6 +33,9 @@ class Progress
     void drawBar(std::size_t done, std::size_t total);
 
     std::size_t written_ = 0, skipped_ = 0, failed_ = 0;
+    ScrubCounts scrubbed_;
+    uint64_t saturated_ = 0;
+    std::size_t framesScrubbed_ = 0, framesSaturated_ = 0, framesLossy_ = 0;
 
     bool quiet_;
     bool verbose_;

@@ -4,11 +4,10 @@
 
 #include "host_error.h"
 
-#include "fftbloom/fftbloom.h"
-
 #include <openssl/evp.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -43,9 +42,8 @@ std::string sha256Hex(const std::vector<unsigned char>& bytes)
 
 std::vector<Attribute> provenanceAttributes(const std::string& settingsJson, const std::string& kernelPath)
 {
-    std::vector<Attribute> attributes{stringAttribute("fftbloom.version", std::to_string(FFTB_VERSION_MAJOR) + "." +
-                                                                              std::to_string(FFTB_VERSION_MINOR) + "." +
-                                                                              std::to_string(FFTB_VERSION_PATCH)),
+    std::vector<Attribute> attributes{stringAttribute("software", "fftbloom " + fftbloomVersion()),
+                                      stringAttribute("fftbloom.version", fftbloomVersion()),
                                       stringAttribute("fftbloom.settings", settingsJson)};
     if (kernelPath.empty())
         return attributes;
@@ -55,7 +53,8 @@ std::vector<Attribute> provenanceAttributes(const std::string& settingsJson, con
     const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
     if (file.bad())
         throw HostError(kernelPath + ": cannot be read for its hash");
-    attributes.push_back(stringAttribute("fftbloom.kernel", kernelPath));
+    attributes.push_back(
+        stringAttribute("fftbloom.kernel", std::filesystem::absolute(kernelPath).lexically_normal().string()));
     attributes.push_back(stringAttribute("fftbloom.kernelSha256", sha256Hex(bytes)));
     return attributes;
 }

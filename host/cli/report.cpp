@@ -3,6 +3,8 @@
 #include "report.h"
 
 #include "host_error.h"
+#include "message.h"
+#include "provenance.h"
 
 #include "fftbloom/fftbloom.h"
 
@@ -13,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 
@@ -50,15 +53,21 @@ void ReportWriter::checkPath(const std::string& path)
         throw HostError(path + ": not a report of fftbloom (its first line is not a \"run\" line); not appended to");
 }
 
-ReportWriter::ReportWriter(const std::string& path, const std::string& deviceName) : path_(path)
+ReportWriter::ReportWriter(const std::string& path, const RunInfo& run) : path_(path)
 {
     fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd_ < 0)
         throw HostError(path + ": cannot be opened for the report: " + std::strerror(errno));
-    append(lineOf(Json{{"type", "run"},
-                       {"fftbloom", std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) +
-                                        "." + std::to_string(FFTB_VERSION_PATCH)},
-                       {"device", deviceName}}));
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    Json line{
+        {"type", "run"}, {"fftbloom", fftbloomVersion()}, {"device", run.deviceName}, {"arguments", run.arguments}};
+    if (!run.shard.empty())
+        line[run.chunk ? "chunk" : "shard"] = run.shard;
+    line["host"] = host;
+    line["pid"] = ::getpid();
+    line["started"] = isoTime(run.started);
+    append(lineOf(line));
 }
 
 ReportWriter::~ReportWriter()
@@ -81,14 +90,18 @@ void ReportWriter::append(const std::string& line)
     }
 }
 
-void ReportWriter::frame(const FrameRecord& f)
+Json frameJson(const FrameRecord& f)
 {
     static const char* const statusNames[] = {"ok", "skipped", "failed"};
-    Json frame{{"type", "frame"},
-               {"index", f.index},
-               {"input", f.job.input},
-               {"output", f.job.output},
-               {"status", statusNames[int(f.status)]}};
+    Json frame{{"index", f.index}};
+    if (f.job.frame)
+        frame["frame"] = *f.job.frame;
+    frame["time"] = isoTime(std::chrono::system_clock::now());
+    frame["input"] = f.job.input;
+    frame["output"] = f.job.output;
+    if (!f.job.preview.empty() && f.status == FrameStatus::Ok)
+        frame["preview"] = f.job.preview;
+    frame["status"] = statusNames[int(f.status)];
     if (f.status == FrameStatus::Failed)
         frame["error"] = f.error;
     if (f.width > 0)
@@ -102,18 +115,22 @@ void ReportWriter::frame(const FrameRecord& f)
         frame["scrubbed"] = {
             {"nan", f.scrubbed.nan}, {"negative", f.scrubbed.negative}, {"clamped", f.scrubbed.clamped}};
         frame["saturated"] = f.saturated;
+        if (f.lossyReencoded)
+            frame["lossyReencoded"] = true;
         frame["seconds"] = {{"decode", f.decodeSeconds}, {"gpuStage", f.gpuSeconds}, {"encode", f.encodeSeconds}};
         frame["gpuMilliseconds"] = f.gpuMilliseconds;
     }
-    append(lineOf(frame));
+    return frame;
 }
 
-void ReportWriter::summary(const BatchSummary& summary)
+Json summaryJson(const BatchSummary& summary, std::size_t unfinished)
 {
     double decode = 0.0, gpuMilliseconds = 0.0, encode = 0.0;
     uint64_t scrubbed = 0, saturated = 0;
+    std::size_t lossy = 0;
     for (const FrameRecord& f : summary.frames)
     {
+        lossy += f.lossyReencoded;
         decode += f.decodeSeconds;
         gpuMilliseconds += f.gpuMilliseconds;
         encode += f.encodeSeconds;
@@ -121,20 +138,36 @@ void ReportWriter::summary(const BatchSummary& summary)
         saturated += f.saturated;
     }
     const std::size_t written = summary.count(FrameStatus::Ok);
-    Json line{{"type", "summary"},
-              {"frames", summary.frames.size()},
+    Json line{{"frames", summary.frames.size() + unfinished},
               {"ok", written},
               {"skipped", summary.count(FrameStatus::Skipped)},
-              {"failed", summary.count(FrameStatus::Failed)},
-              {"scrubbed", scrubbed},
-              {"saturated", saturated},
-              {"wallSeconds", summary.wallSeconds},
-              {"framesPerSecond", summary.wallSeconds > 0.0 ? double(written) / summary.wallSeconds : 0.0},
-              {"decodeSeconds", decode},
-              {"gpuSeconds", gpuMilliseconds / 1e3},
-              {"encodeSeconds", encode}};
+              {"failed", summary.count(FrameStatus::Failed)}};
+    if (unfinished > 0)
+        line["unfinished"] = unfinished;
+    line["scrubbed"] = scrubbed;
+    line["saturated"] = saturated;
+    line["lossyReencoded"] = lossy;
+    line["wallSeconds"] = summary.wallSeconds;
+    line["framesPerSecond"] = summary.wallSeconds > 0.0 ? double(written) / summary.wallSeconds : 0.0;
+    line["decodeSeconds"] = decode;
+    line["gpuSeconds"] = gpuMilliseconds / 1e3;
+    line["encodeSeconds"] = encode;
     if (!summary.fatalError.empty())
         line["stoppedBy"] = summary.fatalError;
+    return line;
+}
+
+void ReportWriter::frame(const FrameRecord& f)
+{
+    Json line{{"type", "frame"}};
+    line.update(frameJson(f));
+    append(lineOf(line));
+}
+
+void ReportWriter::summary(const BatchSummary& summary, std::size_t unfinished)
+{
+    Json line{{"type", "summary"}};
+    line.update(summaryJson(summary, unfinished));
     append(lineOf(line));
 }
 

@@ -3,6 +3,7 @@
 #include "run.h"
 
 #include "host_error.h"
+#include "image/atomic_file.h"
 #include "image/image_io.h"
 #include "message.h"
 #include "options.h"
@@ -15,14 +16,20 @@
 #include "runner/batch.h"
 #include "vulkan/device_loss.h"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
+#include <vector>
 
 namespace fftb
 {
@@ -73,6 +80,69 @@ int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
     return code;
 }
 
+/// What a run's report needs, shared by the run and the action a termination signal takes (onTermination): the
+/// report, and the frames that ended.
+struct RunRecord
+{
+    std::mutex mutex;
+    std::optional<ReportWriter> writer;
+    bool writeFailed = false; ///< a line could not be written: named once, no more lines
+    bool finished = false;    ///< the summary is written (or the run stopped): no more lines
+    std::vector<FrameRecord> ended;
+    std::size_t total = 0;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+    /// Writes one line with `write` unless the report failed or finished; a failure is named once.
+    template <typename Write> void line(Write&& write)
+    {
+        if (!writer || writeFailed || finished)
+            return;
+        try
+        {
+            write(*writer);
+        }
+        catch (const HostError& e)
+        {
+            printMessage("fftbloom", e.what());
+            writeFailed = true;
+        }
+    }
+
+    void frame(const FrameRecord& f)
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        ended.push_back(f);
+        line([&f](ReportWriter& r) { r.frame(f); });
+    }
+
+    /// The summary; true when a line of the report could not be written.
+    bool finish(const BatchSummary& summary)
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        line([&summary](ReportWriter& r) { r.summary(summary); });
+        finished = true;
+        return writeFailed;
+    }
+
+    /// A signal stops the run: the summary of the frames that ended, "stoppedBy" the signal, and a line on stderr.
+    void stop(int signal)
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (finished)
+            return;
+        const char* name = signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM";
+        BatchSummary summary;
+        summary.frames = ended;
+        summary.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        summary.fatalError = name;
+        line([&](ReportWriter& r) { r.summary(summary, total - ended.size()); });
+        finished = true;
+        printMessage("fftbloom", std::string("stopped by ") + name + " after " + std::to_string(ended.size()) + " of " +
+                                     std::to_string(total) +
+                                     " frames; the same command resumes (written frames are skipped)");
+    }
+};
+
 /// An input and the seed of its animated kernel: --seed plus its frame number (frameNumberOf).
 struct SeededFrame
 {
@@ -98,6 +168,8 @@ int run(CliOptions& o)
                                     : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
                                                         : jobsForOutputPattern(o.frames, o.outputPattern);
         namePreviews(all, o.frames, o.preview);
+        for (std::size_t i = 0; i < all.size(); ++i)
+            all[i].frame = frameNumberIn(o.frames[i]);
         std::vector<NamedPath> reads, writes;
         for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
                                          std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
@@ -159,35 +231,22 @@ int run(CliOptions& o)
     if (o.dryRun)
         return printPlan(jobs, o.batch.overwrite);
     if (!jobs.empty() && !jobs.front().preview.empty() && !o.quiet)
-        std::printf(
-            "fftbloom: preview %s\n",
-            o.batch.previewDisplay
-                ? ("through OpenColorIO's " + o.batch.previewDisplay->description()).c_str()
-                : "tonemapped by the built-in ACES fitted curve, sRGB, as the viewer's default ($OCIO is not set)");
+        printInfo("fftbloom",
+                  "preview " + (o.batch.previewDisplay
+                                    ? "through OpenColorIO's " + o.batch.previewDisplay->description()
+                                    : std::string("tonemapped by the built-in ACES fitted curve, sRGB, as the viewer's "
+                                                  "default ($OCIO is not set)")));
     // The report: a line per frame as it ends, so a killed run keeps what it did. A report that cannot be opened stops
     // the run before any frame (exit 2); one that fails later does not stop the batch: it is named once and the run
-    // ends with exit 1.
-    std::optional<ReportWriter> report;
-    bool reportFailed = false;
-    const auto reportOrStop = [&](auto&& write)
-    {
-        if (!report || reportFailed)
-            return;
-        try
-        {
-            write(*report);
-        }
-        catch (const HostError& e)
-        {
-            printMessage("fftbloom", e.what());
-            reportFailed = true;
-        }
-    };
+    // ends with exit 1. A signal that stops the run (SIGTERM, SIGINT, SIGHUP) ends it with the summary of the frames
+    // that had ended: the state is shared with that last action, which may run on the signal's thread at any time.
+    const auto report = std::make_shared<RunRecord>();
+    report->total = jobs.size();
     if (!o.reportPath.empty())
     {
         try
         {
-            report.emplace(o.reportPath, runner.deviceName());
+            report->writer.emplace(o.reportPath, RunInfo{o.arguments, runner.deviceName(), o.shardText, o.contiguous});
         }
         catch (const HostError& e)
         {
@@ -195,16 +254,18 @@ int run(CliOptions& o)
             return kExitUsage;
         }
     }
+    onTermination([report](int signal) { report->stop(signal); });
     BloomStage stage(runner, o.batch, kFramesInFlight);
     Progress progress(o.quiet, o.verbose);
     const BatchSummary summary = runBatch(jobs, o.batch, stage,
                                           [&](const FrameRecord& f, std::size_t done, std::size_t total)
                                           {
                                               progress.onFrame(f, done, total);
-                                              reportOrStop([&f](ReportWriter& r) { r.frame(f); });
+                                              report->frame(f);
                                           });
     progress.finish(summary, runner.deviceName());
-    reportOrStop([&summary](ReportWriter& r) { r.summary(summary); });
+    const bool reportFailed = report->finish(summary);
+    onTermination({});
     int failed = summary.count(FrameStatus::Failed) > 0 || reportFailed ? kExitSomeFailed : kExitOk;
     if (!summary.fatalError.empty())
     {

@@ -42,6 +42,27 @@ Temporaries& temporaries()
     return *t;
 }
 
+/// onTermination's action.
+struct TerminationAction
+{
+    std::mutex mutex;
+    std::function<void(int)> action;
+};
+
+TerminationAction& termination()
+{
+    static TerminationAction* t = new TerminationAction; // never destroyed, as temporaries()
+    return *t;
+}
+
+/// A copy of the action, taken under its mutex: the action itself runs without it.
+std::function<void(int)> terminationAction()
+{
+    TerminationAction& t = termination();
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    return t.action;
+}
+
 sigset_t terminationSignals()
 {
     sigset_t set;
@@ -134,6 +155,13 @@ void writeFileAtomically(const std::string& path, const void* data, std::size_t 
     file.commit();
 }
 
+void onTermination(std::function<void(int signal)> action)
+{
+    TerminationAction& t = termination();
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    t.action = std::move(action);
+}
+
 void removeTemporariesOnTermination()
 {
     const sigset_t signals = terminationSignals();
@@ -145,6 +173,8 @@ void removeTemporariesOnTermination()
             while (sigwait(&signals, &signal) != 0)
             {
             }
+            if (const std::function<void(int)> action = terminationAction(); action)
+                action(signal);
             Temporaries& t = temporaries();
             t.mutex.lock(); // kept: no temporary is made or renamed from here on
             for (const std::string& path : t.paths)

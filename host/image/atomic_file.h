@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -43,6 +44,11 @@ void writeFileAtomically(const std::string& path, const void* data, std::size_t 
 /// behind. Call it first in main(), before any thread starts: it blocks the three signals in the calling thread, which
 /// every later thread inherits, and starts a thread that waits for them (sigwait), so no signal handler runs.
 void removeTemporariesOnTermination();
+
+/// Makes `action` run, on the thread removeTemporariesOnTermination started, when one of its signals arrives and
+/// before the temporaries are removed, with the signal's number: a run's last words (its report's summary). It
+/// replaces an earlier action; an empty one clears it. Without removeTemporariesOnTermination it never runs.
+void onTermination(std::function<void(int signal)> action);
 
 /// Removes from `directory` the temporary files that a PendingFile left for any of `names` (file names in that folder)
 /// when its process was killed (SIGKILL, a crash): those whose writer process no longer runs. Errors are ignored.

@@ -5,6 +5,7 @@
 #include "host_error.h"
 #include "image/image_io.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -44,6 +45,52 @@ int Image::find(const std::string& name) const
     return -1;
 }
 
+const std::vector<std::string>& compressionNames()
+{
+    static const std::vector<std::string> names{"none",  "rle", "zips", "zip",  "piz",
+                                                "pxr24", "b44", "b44a", "dwaa", "dwab"};
+    return names;
+}
+
+bool isLossy(Compression compression)
+{
+    return compression >= Compression::Pxr24;
+}
+
+void growDataWindow(Image& image, const Box2i& window)
+{
+    const Box2i old =
+        image.layout.dataWindow.empty() ? Box2i{0, 0, image.width - 1, image.height - 1} : image.layout.dataWindow;
+    if (window.minX > old.minX || window.minY > old.minY || window.maxX < old.maxX || window.maxY < old.maxY)
+        throw HostError("image: the data window can only grow");
+    const int width = window.maxX - window.minX + 1, height = window.maxY - window.minY + 1;
+    for (Channel& channel : image.channels)
+    {
+        std::vector<float> grown(std::size_t(width) * std::size_t(height), 0.0f);
+        for (int y = 0; y < image.height; ++y)
+            std::copy_n(channel.values.begin() + std::ptrdiff_t(y) * image.width, image.width,
+                        grown.begin() + (std::ptrdiff_t(y) + old.minY - window.minY) * width + old.minX - window.minX);
+        channel.values = std::move(grown);
+    }
+    image.width = width;
+    image.height = height;
+    image.layout.dataWindow = window;
+}
+
+std::vector<Attribute> inheritedAttributes(const std::vector<Attribute>& input, const std::vector<Attribute>& added)
+{
+    std::vector<Attribute> attributes;
+    for (Attribute a : input)
+    {
+        if (a.name == "software" || a.name == "Software" || a.name == "writer" || a.name.rfind("nuke/", 0) == 0)
+            a.name = kInputAttributePrefix + a.name;
+        if (std::none_of(added.begin(), added.end(), [&a](const Attribute& b) { return b.name == a.name; }))
+            attributes.push_back(std::move(a));
+    }
+    attributes.insert(attributes.end(), added.begin(), added.end());
+    return attributes;
+}
+
 std::string Image::colourChannel(const std::string& component) const
 {
     const std::string prefix = layer.empty() ? "" : layer + ".";
@@ -74,7 +121,7 @@ Texels toRgba(const Image& image)
     return rgba;
 }
 
-Image withRgb(const Image& image, const Texels& rgba)
+void setRgb(Image& image, const Texels& rgba)
 {
     const auto rgb = rgbChannels(image);
     if (rgba.width != image.width || rgba.height != image.height || rgba.components < 3 ||
@@ -82,13 +129,18 @@ Image withRgb(const Image& image, const Texels& rgba)
         throw HostError("texels: " + std::to_string(rgba.width) + "x" + std::to_string(rgba.height) + "x" +
                         std::to_string(rgba.components) + " do not give R, G, B for a " + std::to_string(image.width) +
                         "x" + std::to_string(image.height) + " image");
-    Image result = image;
     const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
     for (std::size_t c = 0; c < 3; ++c)
     {
         for (std::size_t i = 0; i < texels; ++i)
-            result.channels[rgb[c]].values[i] = rgba.values[i * std::size_t(rgba.components) + c];
+            image.channels[rgb[c]].values[i] = rgba.values[i * std::size_t(rgba.components) + c];
     }
+}
+
+Image withRgb(const Image& image, const Texels& rgba)
+{
+    Image result = image;
+    setRgb(result, rgba);
     return result;
 }
 

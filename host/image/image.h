@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fftb
@@ -32,6 +33,12 @@ enum class Compression
     Dwab = 9,
 };
 
+/// The names of Compression's values, in its order ("none", "rle", ... "dwab"): the CLI's --compression.
+const std::vector<std::string>& compressionNames();
+
+/// Whether `compression` loses data (PXR24, B44, B44A, DWAA, DWAB): re-encoding changes the values.
+bool isLossy(Compression compression);
+
 /// An integer rectangle with inclusive bounds, OpenEXR's box2i; empty when max < min.
 struct Box2i
 {
@@ -50,6 +57,16 @@ struct Attribute
     std::string type;
     std::vector<unsigned char> value;
 };
+
+/// The prefix an output's header gives the input's attributes that name the software that wrote the input
+/// (inheritedAttributes).
+inline constexpr const char* kInputAttributePrefix = "fftbloom.input.";
+
+/// The header attributes of an output made from an input whose attributes are `input`: `input`'s, with those that
+/// name the software that wrote the input ("software", "Software", "writer" and Nuke's "nuke/*", whose node hash
+/// would make Nuke take the output for its own render) renamed kInputAttributePrefix + name, then `added`, each
+/// replacing an attribute of the same name.
+std::vector<Attribute> inheritedAttributes(const std::vector<Attribute>& input, const std::vector<Attribute>& added);
 
 /// What an OpenEXR header says beyond the pixel values, kept so that a written file matches the one read.
 /// A default-constructed layout means: data and display window (0, 0) .. (width - 1, height - 1), ZIP.
@@ -90,6 +107,15 @@ struct Image
     /// and diffuse.A (OpenEXR's layer naming, "Interpreting OpenEXR Images", Layers).
     std::string layer;
     ExrParts parts; ///< the file's other parts, when it has any
+    /// Of a multi-view (stereo) OpenEXR image, the view this image is ("left"; docs/exr.md, "Views"); empty for an
+    /// image of one view
+    std::string view;
+    /// The other views bloomed with this one whose colour is in this image's channels (a single part's multiView
+    /// list), each {view, layer}: {"right", "right"} for right.R, right.G, right.B
+    std::vector<std::pair<std::string, std::string>> viewLayers;
+    /// The other views bloomed with this one that are parts of its multi-part file (their `view` attribute), each
+    /// read whole, with its `parts.part` and `view`; writeExr writes them with this image
+    std::vector<Image> viewParts;
 
     /// Index of the channel called `name` (exact match), or -1.
     int find(const std::string& name) const;
@@ -97,6 +123,10 @@ struct Image
     /// its lower-case form ("r", "diffuse.r") when only that is a channel of the image.
     std::string colourChannel(const std::string& component) const;
 };
+
+/// `image` with its data window grown to `window` (which holds it): every channel's new texels 0. A layout whose data
+/// window is empty has its image at (0, 0).
+void growDataWindow(Image& image, const Box2i& window);
 
 /// A colour plane set: width * height texels of interleaved floats, `components` per texel, row-major,
 /// (0, 0) at the top left. Used for RGBA frames (4) and RGB point spread functions (3).

@@ -22,6 +22,8 @@
 #include <OpenEXR/ImfOutputFile.h>
 #include <OpenEXR/ImfOutputPart.h>
 #include <OpenEXR/ImfPartType.h>
+#include <OpenEXR/ImfStandardAttributes.h>
+#include <OpenEXR/ImfStringAttribute.h>
 #include <OpenEXR/ImfThreading.h>
 #include <OpenEXR/ImfTiledInputPart.h>
 #include <OpenEXR/ImfTiledOutputPart.h>
@@ -40,6 +42,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <set>
 #include <string_view>
@@ -429,6 +432,89 @@ void decodePart(Imf::MultiPartInputFile& input, int p, bool tiled)
         }
 }
 
+// The view a part is of (its "view" attribute), or "".
+std::string viewOf(const Imf::Header& header)
+{
+    const auto* view = header.findTypedAttribute<Imf::StringAttribute>("view");
+    return view ? view->value() : std::string();
+}
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const std::string& name : names)
+        text += (text.empty() ? "" : ", ") + name;
+    return text;
+}
+
+// The part of view selection.view holding the layer's colour (and named selection.part, when that is given).
+std::size_t choseViewPart(const std::string& path, const std::vector<Imf::Header>& headers,
+                          const ImageSelection& selection)
+{
+    std::vector<std::string> views;
+    for (std::size_t p = 0; p < headers.size(); ++p)
+    {
+        const std::string view = viewOf(headers[p]);
+        if (view == selection.view && holdsLayerColour(headers[p].channels(), selection.layer) &&
+            (selection.part.empty() || (headers[p].hasName() && headers[p].name() == selection.part)))
+            return p;
+        if (!view.empty() && std::find(views.begin(), views.end(), view) == views.end())
+            views.push_back(view);
+    }
+    fail(path, "no part of view " + selection.view + " holds " + colourNames(selection.layer) +
+                   (selection.part.empty() ? "" : " and is called " + selection.part) +
+                   " (the views: " + joined(views) + ")");
+}
+
+// Part `p` of `input`: its layout, attributes and full-resolution pixels as float, its colour `layer`'s.
+Image readPart(const std::string& path, Imf::MultiPartInputFile& input, const std::vector<Imf::Header>& headers,
+               const std::vector<bool>& tiled, std::size_t p, const std::string& layer)
+{
+    const Imf::Header& header = headers[p];
+    checkChannels(path, header.channels()); // the other parts' channels are copied as they are
+    Image image;
+    image.layer = layer;
+    const Imath::Box2i& data = header.dataWindow();
+    const Imath::Box2i& display = header.displayWindow();
+    image.width = data.max.x - data.min.x + 1;
+    image.height = data.max.y - data.min.y + 1;
+    image.layout.dataWindow = {data.min.x, data.min.y, data.max.x, data.max.y};
+    image.layout.displayWindow = {display.min.x, display.min.y, display.max.x, display.max.y};
+    image.layout.compression = Compression(header.compression()); // the same codes; sanityCheck refused others
+    image.layout.pixelAspectRatio = header.pixelAspectRatio();
+    image.layout.screenWindowCenter[0] = header.screenWindowCenter().x;
+    image.layout.screenWindowCenter[1] = header.screenWindowCenter().y;
+    image.layout.screenWindowWidth = header.screenWindowWidth();
+    for (auto a = header.begin(); a != header.end(); ++a)
+    {
+        if (!isStructural(a.name()))
+            image.layout.attributes.push_back({a.name(), a.attribute().typeName(), attributeBytes(a.attribute())});
+    }
+    Imf::FrameBuffer frame;
+    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
+    for (auto c = header.channels().begin(); c != header.channels().end(); ++c)
+    {
+        image.channels.push_back(
+            {c.name(), c.channel().type == Imf::HALF ? PixelType::Half : PixelType::Float, std::vector<float>(texels)});
+        frame.insert(c.name(), Imf::Slice::Make(Imf::FLOAT, image.channels.back().values.data(), data, sizeof(float),
+                                                sizeof(float) * std::size_t(image.width)));
+    }
+    if (tiled[p])
+    {
+        // Straight into the planes, tile by tile, rather than through InputPart's buffer of a whole row of tiles.
+        Imf::TiledInputPart reader(input, int(p));
+        reader.setFrameBuffer(frame);
+        reader.readTiles(0, reader.numXTiles(0) - 1, 0, reader.numYTiles(0) - 1, 0, 0);
+    }
+    else
+    {
+        Imf::InputPart reader(input, int(p));
+        reader.setFrameBuffer(frame);
+        reader.readPixels(data.min.y, data.max.y);
+    }
+    return image;
+}
+
 // Reads the headers (every part's), refuses deep data and what fftbloom does not read, and reads the chosen part's
 // full-resolution pixels as float. A multi-part image keeps the file's bytes for writeExr to copy the other parts.
 Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsigned char>> file,
@@ -474,57 +560,80 @@ Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsig
         checkLayout(path, header, tiled[p], bytes.size());
         header.sanityCheck(tiled[p], multiPart);
     }
-    const std::size_t part = choosePart(path, headers, selection);
-    const Imf::Header& header = headers[part];
-    checkChannels(path, header.channels()); // the other parts' channels are copied as they are
-
-    Image image;
-    image.layer = selection.layer;
-    if (multiPart)
-        image.parts = {file, int(part)};
-    const Imath::Box2i& data = header.dataWindow();
-    const Imath::Box2i& display = header.displayWindow();
-    image.width = data.max.x - data.min.x + 1;
-    image.height = data.max.y - data.min.y + 1;
-    image.layout.dataWindow = {data.min.x, data.min.y, data.max.x, data.max.y};
-    image.layout.displayWindow = {display.min.x, display.min.y, display.max.x, display.max.y};
-    image.layout.compression = Compression(header.compression()); // the same codes; sanityCheck refused others
-    image.layout.pixelAspectRatio = header.pixelAspectRatio();
-    image.layout.screenWindowCenter[0] = header.screenWindowCenter().x;
-    image.layout.screenWindowCenter[1] = header.screenWindowCenter().y;
-    image.layout.screenWindowWidth = header.screenWindowWidth();
-    for (auto a = header.begin(); a != header.end(); ++a)
+    // Views (docs/exr.md, "Views"): a single part's multiView list, or parts with a view attribute.
+    const std::vector<std::string> multiViewNames =
+        !multiPart && Imf::hasMultiView(headers[0]) ? Imf::multiView(headers[0]) : std::vector<std::string>();
+    const bool viewParts = multiPart && std::any_of(headers.begin(), headers.end(),
+                                                    [](const Imf::Header& h) { return !viewOf(h).empty(); });
+    const auto viewLayer = [&](const std::string& view)
     {
-        if (!isStructural(a.name()))
-            image.layout.attributes.push_back({a.name(), a.attribute().typeName(), attributeBytes(a.attribute())});
-    }
-    Imf::FrameBuffer frame;
-    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
-    for (auto c = header.channels().begin(); c != header.channels().end(); ++c)
+        return view == multiViewNames.front() ? selection.layer
+               : selection.layer.empty()      ? view
+                                              : selection.layer + "." + view; // OpenEXR: the view is the penultimate
+    };
+    ImageSelection chosen = selection;
+    if (!selection.view.empty() && multiViewNames.empty() && !viewParts)
+        fail(path, "--view " + selection.view + ": the image has one view (no multiView or view attribute)");
+    if (!selection.view.empty() && !multiViewNames.empty())
     {
-        image.channels.push_back(
-            {c.name(), c.channel().type == Imf::HALF ? PixelType::Half : PixelType::Float, std::vector<float>(texels)});
-        frame.insert(c.name(), Imf::Slice::Make(Imf::FLOAT, image.channels.back().values.data(), data, sizeof(float),
-                                                sizeof(float) * std::size_t(image.width)));
+        if (std::find(multiViewNames.begin(), multiViewNames.end(), selection.view) == multiViewNames.end())
+            fail(path, "no view " + selection.view + " (the views: " + joined(multiViewNames) + ")");
+        chosen.layer = viewLayer(selection.view);
     }
+    const std::size_t part = viewParts && !selection.view.empty() ? choseViewPart(path, headers, selection)
+                                                                  : choosePart(path, headers, chosen);
     stream.seekg(0);
     Imf::MultiPartInputFile input(stream, Imf::globalThreadCount());
-    if (tiled[part])
+    Image image = readPart(path, input, headers, tiled, part, chosen.layer);
+    if (multiPart)
+        image.parts = {file, int(part)};
+    std::vector<std::string> missing; // views whose colour is not there: the image is refused
+    if (!multiViewNames.empty())
     {
-        // Straight into the planes, tile by tile, rather than through InputPart's buffer of a whole row of tiles.
-        Imf::TiledInputPart reader(input, int(part));
-        reader.setFrameBuffer(frame);
-        reader.readTiles(0, reader.numXTiles(0) - 1, 0, reader.numYTiles(0) - 1, 0, 0);
+        image.view = selection.view.empty() ? multiViewNames.front() : selection.view;
+        for (std::size_t v = 1; selection.view.empty() && v < multiViewNames.size(); ++v)
+        {
+            if (holdsLayerColour(headers[0].channels(), viewLayer(multiViewNames[v])))
+                image.viewLayers.push_back({multiViewNames[v], viewLayer(multiViewNames[v])});
+            else
+                missing.push_back(multiViewNames[v] + " (" + colourNames(viewLayer(multiViewNames[v])) + ")");
+        }
     }
-    else
+    std::vector<bool> viewPart(headers.size(), false); // the parts read as views
+    viewPart[part] = true;
+    if (viewParts)
+        image.view = viewOf(headers[part]);
+    if (viewParts && selection.view.empty() && !image.view.empty())
     {
-        Imf::InputPart reader(input, int(part));
-        reader.setFrameBuffer(frame);
-        reader.readPixels(data.min.y, data.max.y);
+        std::vector<std::string> views{image.view};
+        for (std::size_t p = 0; p < headers.size(); ++p)
+        {
+            const std::string view = viewOf(headers[p]);
+            if (view.empty() || std::find(views.begin(), views.end(), view) != views.end())
+                continue;
+            const auto holder =
+                std::find_if(headers.begin(), headers.end(),
+                             [&](const Imf::Header& h)
+                             { return viewOf(h) == view && holdsLayerColour(h.channels(), chosen.layer); });
+            views.push_back(view);
+            if (holder == headers.end())
+            {
+                missing.push_back(view + " (no part holds its " + colourNames(chosen.layer) + ")");
+                continue;
+            }
+            const std::size_t q = std::size_t(holder - headers.begin());
+            image.viewParts.push_back(readPart(path, input, headers, tiled, q, chosen.layer));
+            image.viewParts.back().parts = {file, int(q)};
+            image.viewParts.back().view = view;
+            viewPart[q] = true;
+        }
     }
+    if (!missing.empty())
+        fail(path, "every view is bloomed, but not every view has the colour: " + joined(missing) +
+                       "; --view NAME blooms one");
     for (std::size_t p = 0; multiPart && p < headers.size(); ++p)
     {
-        if (p == part)
+        if (viewPart[p])
             continue;
         try
         {
@@ -776,36 +885,75 @@ Imf::Header exrHeader(const std::string& path, const Image& image, std::optional
     return header;
 }
 
-// Writes `header` and the image's pixels as a single-part file, or as the part image.parts.part of a copy of the
-// multi-part file it was read from, every other part's blocks copied as they are.
-void encodeParts(const std::string& path, const Image& image, Imf::Header header, const Imf::FrameBuffer& frame,
-                 MemoryOutput& out)
+// A part to write: its header and its pixels, HALF channels converted (OpenEXR converts pixel types when it reads,
+// not when it writes). Not copied or moved: the frame buffer points into `halves` and the image's channels.
+struct PartPixels
+{
+    Imf::Header header;
+    Imf::FrameBuffer frame;
+    std::vector<std::vector<Imath::half>> halves;
+    int rows = 0;
+    int part = 0;
+
+    PartPixels(const std::string& path, const Image& image, std::optional<PixelType> override)
+        : header(exrHeader(path, image, override)), rows(image.height), part(image.parts.part)
+    {
+        const Imath::Box2i& data = header.dataWindow();
+        for (const Channel& channel : image.channels)
+        {
+            if (header.channels()[channel.name].type == Imf::FLOAT)
+            {
+                frame.insert(channel.name, Imf::Slice::Make(Imf::FLOAT, channel.values.data(), data, sizeof(float),
+                                                            sizeof(float) * std::size_t(image.width)));
+                continue;
+            }
+            std::vector<Imath::half>& values = halves.emplace_back(channel.values.size());
+            std::transform(channel.values.begin(), channel.values.end(), values.begin(),
+                           [](float v) { return Imath::half(v); });
+            frame.insert(channel.name, Imf::Slice::Make(Imf::HALF, values.data(), data, sizeof(Imath::half),
+                                                        sizeof(Imath::half) * std::size_t(image.width)));
+        }
+    }
+    PartPixels(const PartPixels&) = delete;
+    PartPixels& operator=(const PartPixels&) = delete;
+};
+
+// Writes `written` (one part) as a single-part file, or each as its part of a copy of the multi-part file `image`
+// was read from, every other part's blocks copied as they are.
+void encodeParts(const std::string& path, const Image& image, const std::deque<PartPixels>& written, MemoryOutput& out)
 {
     if (!image.parts.file)
     {
-        Imf::OutputFile file(out, header, Imf::globalThreadCount());
-        file.setFrameBuffer(frame);
-        file.writePixels(image.height);
+        Imf::OutputFile file(out, written.front().header, Imf::globalThreadCount());
+        file.setFrameBuffer(written.front().frame);
+        file.writePixels(written.front().rows);
         return;
     }
     MemoryInput stream(path, *image.parts.file);
     Imf::MultiPartInputFile input(stream, Imf::globalThreadCount());
-    const int part = image.parts.part;
-    if (part < 0 || part >= input.parts())
-        fail(path, "part " + std::to_string(part) + " is not a part of the file it was read from (" +
-                       std::to_string(input.parts()) + " parts)");
-    header.setType(Imf::SCANLINEIMAGE);
+    std::vector<const PartPixels*> pixels(std::size_t(input.parts()), nullptr);
+    for (const PartPixels& part : written)
+    {
+        if (part.part < 0 || part.part >= input.parts())
+            fail(path, "part " + std::to_string(part.part) + " is not a part of the file it was read from (" +
+                           std::to_string(input.parts()) + " parts)");
+        pixels[std::size_t(part.part)] = &part;
+    }
     std::vector<Imf::Header> headers;
     for (int p = 0; p < input.parts(); ++p)
-        headers.push_back(p == part ? header : input.header(p));
+    {
+        headers.push_back(pixels[std::size_t(p)] ? pixels[std::size_t(p)]->header : input.header(p));
+        if (pixels[std::size_t(p)])
+            headers.back().setType(Imf::SCANLINEIMAGE);
+    }
     Imf::MultiPartOutputFile output(out, headers.data(), int(headers.size()), false, Imf::globalThreadCount());
     for (int p = 0; p < input.parts(); ++p)
     {
-        if (p == part)
+        if (const PartPixels* pixelsOfPart = pixels[std::size_t(p)])
         {
-            Imf::OutputPart written(output, p);
-            written.setFrameBuffer(frame);
-            written.writePixels(image.height);
+            Imf::OutputPart part(output, p);
+            part.setFrameBuffer(pixelsOfPart->frame);
+            part.writePixels(pixelsOfPart->rows);
         }
         else if (Imf::isTiled(headers[std::size_t(p)].type()))
         {
@@ -823,29 +971,16 @@ void encodeParts(const std::string& path, const Image& image, Imf::Header header
 std::vector<char> encodeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
 {
     checkExtent(path, image);
-    Imf::Header header = exrHeader(path, image, override);
+    for (const Image& view : image.viewParts)
+        checkExtent(path, view);
     MemoryOutput out;
     try
     {
-        // OpenEXR converts pixel types when it reads, not when it writes: HALF channels are given as halves.
-        Imf::FrameBuffer frame;
-        const Imath::Box2i& data = header.dataWindow();
-        std::vector<std::vector<Imath::half>> halves;
-        for (const Channel& channel : image.channels)
-        {
-            if (header.channels()[channel.name].type == Imf::FLOAT)
-            {
-                frame.insert(channel.name, Imf::Slice::Make(Imf::FLOAT, channel.values.data(), data, sizeof(float),
-                                                            sizeof(float) * std::size_t(image.width)));
-                continue;
-            }
-            std::vector<Imath::half>& values = halves.emplace_back(channel.values.size());
-            std::transform(channel.values.begin(), channel.values.end(), values.begin(),
-                           [](float v) { return Imath::half(v); });
-            frame.insert(channel.name, Imf::Slice::Make(Imf::HALF, values.data(), data, sizeof(Imath::half),
-                                                        sizeof(Imath::half) * std::size_t(image.width)));
-        }
-        encodeParts(path, image, header, frame, out);
+        std::deque<PartPixels> written;
+        written.emplace_back(path, image, override);
+        for (const Image& view : image.viewParts)
+            written.emplace_back(path, view, override);
+        encodeParts(path, image, written, out);
     }
     catch (const HostError&)
     {

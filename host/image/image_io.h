@@ -17,6 +17,9 @@ struct ImageSelection
 {
     std::string part;  ///< a part's name (its `name` attribute); empty: the first part holding the layer's R, G, B
     std::string layer; ///< "diffuse": diffuse.R, diffuse.G, diffuse.B and diffuse.A; empty: R, G, B and A
+    /// Of a multi-view (stereo) file, the one view read ("left"); empty: every view, the first as the image and the
+    /// others in Image::viewLayers or Image::viewParts
+    std::string view;
 };
 
 /// Reads an OpenEXR (scanline or tiled, single- or multi-part, any compression: NONE, RLE, ZIPS, ZIP, PIZ, PXR24,
@@ -29,6 +32,9 @@ struct ImageSelection
 /// window and every other header attribute (name, type name and value bytes as the file stores them, in OpenEXR's
 /// order, sorted by name; types OpenEXR does not know as their bytes) except those describing the file's structure
 /// (channels, lineOrder, tiles, type, chunkCount, version and maxSamplesPerPixel); a part's `name` is one of them.
+/// Of a multi-view image (docs/exr.md, "Views") the part or view chosen is the image (Image::view), and unless
+/// selection.view names one, the other views' colour is read too: Image::viewLayers (a single part's multiView
+/// list) or Image::viewParts (parts with a `view` attribute); a view without colour is refused naming it.
 /// Of a tiled part with several levels only the full-resolution level is read. A .hdr file gives float channels R,
 /// G, B and the default layout: both windows empty (the image at the origin), ZIP compression, no attributes.
 /// Throws HostError "<path>: <reason>" for a missing or unreadable file, an unknown format, a corrupt or truncated
@@ -51,8 +57,9 @@ Image decodeImage(const std::string& path, const std::vector<unsigned char>& byt
 /// ZIPS, ZIP and PIZ losslessly; PXR24 (FLOAT rounded to 24 bits), B44 and B44A (HALF in 4 x 4 blocks) and DWAA and
 /// DWAB (R, G, B at DWA level 45) re-encode with their loss (docs/exr.md). An empty data window puts the image at the
 /// origin; an empty display window is the data window. An image read from a multi-part file (`Image::parts`) is
-/// written as that file with the image as its part `parts.part` (a scanline part, named by its `name` attribute) and
-/// every other part's headers and compressed blocks copied as they are: bit for bit. The file appears whole or not
+/// written as that file with the image as its part `parts.part` (a scanline part, named by its `name` attribute), each
+/// of Image::viewParts as its own part likewise, and every other part's headers and compressed blocks copied as they
+/// are: bit for bit. The file appears whole or not
 /// at all: it is encoded in memory, written to a temporary file in the same folder and renamed over `path`. Throws
 /// HostError "<path>: <reason>" on failure, leaving nothing behind: among the reasons a data window whose extent is
 /// not the image's, a compression code OpenEXR does not know ("cannot write compression code 10"), an attribute name
@@ -81,5 +88,8 @@ Texels toRgba(const Image& image);
 /// `image` with its layer's R, G, B channels replaced by the first three components of `rgba` (same extent);
 /// every other channel, alpha included, unchanged.
 Image withRgb(const Image& image, const Texels& rgba);
+
+/// withRgb in place: `image`'s layer's R, G, B channels replaced by the first three components of `rgba`.
+void setRgb(Image& image, const Texels& rgba);
 
 } // namespace fftb

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <string_view>
 #include <thread>
 
 namespace fftb
@@ -183,24 +184,99 @@ GpuRunner::Result BloomStage::collect()
     return runner_.collect();
 }
 
+int kernelReach(const BloomSettings& settings, int kernelTexels, const ImageLayout& layout, int width, int height)
+{
+    const Box2i& display = layout.displayWindow.empty() ? layout.dataWindow : layout.displayWindow;
+    const double frameWidth = display.empty() ? width : display.maxX - display.minX + 1;
+    const double frameHeight = display.empty() ? height : display.maxY - display.minY + 1;
+    const KernelSpan span = inPixelsOf(settings.kernelSpan, frameWidth, frameHeight);
+    double extent = span.native() ? double(kernelTexels) : double(span.value);
+    if (span.native() && settings.resolution == FFTB_BLOOM_RESOLUTION_HALF)
+        extent *= 2.0;
+    const double turned = settings.kernelRotationDegrees != 0.0f ? std::sqrt(2.0) : 1.0;
+    const double offset =
+        std::max(std::fabs(settings.kernelCentreOffset[0]), std::fabs(settings.kernelCentreOffset[1]));
+    return int(std::ceil(extent * (0.5 * turned + offset))) + 1;
+}
+
 namespace
 {
 
 using Clock = std::chrono::steady_clock;
+
+/// `image`'s data window grown as `growth` says for a bloom that reaches `reach` pixels.
+void growForBloom(Image& image, const DataWindowGrowth& growth, int reach)
+{
+    const Box2i old =
+        image.layout.dataWindow.empty() ? Box2i{0, 0, image.width - 1, image.height - 1} : image.layout.dataWindow;
+    const int r = growth.maxPixels >= 0 ? std::min(reach, growth.maxPixels) : reach;
+    Box2i grown{old.minX - r, old.minY - r, old.maxX + r, old.maxY + r};
+    if (const Box2i& display = image.layout.displayWindow; growth.toDisplayWindow && !display.empty())
+        grown = {std::min(old.minX, std::max(grown.minX, display.minX)),
+                 std::min(old.minY, std::max(grown.minY, display.minY)),
+                 std::max(old.maxX, std::min(grown.maxX, display.maxX)),
+                 std::max(old.maxY, std::min(grown.maxY, display.maxY))};
+    growDataWindow(image, grown);
+}
 
 double secondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// A frame between decode and encode.
+/// Calls `action(view, k)` for each view k of `image` the bloom takes, in order (docs/exr.md, "Views"): the image
+/// itself, each of its viewLayers (the image with that layer), each of its viewParts.
+template <typename Action> void forEachView(Image& image, const Action& action)
+{
+    action(image, std::size_t(0));
+    std::size_t k = 1;
+    const std::string own = image.layer;
+    for (const auto& view : image.viewLayers)
+    {
+        image.layer = view.second;
+        action(image, k++);
+    }
+    image.layer = own;
+    for (Image& part : image.viewParts)
+        action(part, k++);
+}
+
+/// The parts a frame's output writes from its pixels: the image's, and its views' that are parts of their own.
+std::vector<Image*> partsWritten(Image& image)
+{
+    std::vector<Image*> parts{&image};
+    for (Image& view : image.viewParts)
+        parts.push_back(&view);
+    return parts;
+}
+
+/// Whether channel `name` of `part` is the R, G, B or A (either case) of its layer or of one of its viewLayers.
+bool isColourOf(const Image& part, const std::string& name)
+{
+    std::vector<std::string> layers{part.layer};
+    for (const auto& view : part.viewLayers)
+        layers.push_back(view.second);
+    for (const std::string& layer : layers)
+    {
+        const std::string prefix = layer.empty() ? "" : layer + ".";
+        if (name.size() == prefix.size() + 1 && name.compare(0, prefix.size(), prefix) == 0 &&
+            std::string_view("RGBArgba").find(name.back()) != std::string_view::npos)
+            return true;
+    }
+    return false;
+}
+
+/// A frame between decode and encode: its image and the RGBA texels of each of its views (forEachView).
 struct Frame
 {
     std::size_t index = 0;
     Image image;
-    Texels rgba;
+    std::vector<Texels> rgba;
     bool scrubbed = false;
     Clock::time_point submitted;
+    std::size_t submittedViews = 0; ///< views handed to the stage
+    std::size_t collectedViews = 0; ///< views back from it
+    std::string refused;            ///< the stage refused a view: the frame fails with this reason
 };
 
 /// The state the worker threads and the GPU thread share, guarded by one mutex.
@@ -304,10 +380,22 @@ class Pipeline
             auto frame = std::make_unique<Frame>();
             frame->index = index;
             frame->image = readImage(record.job.input, options_.selection);
-            frame->rgba = toRgba(frame->image);
-            record.width = frame->rgba.width;
-            record.height = frame->rgba.height;
-            record.scrubbed = scrubRgb(frame->rgba, options_.scrubMax);
+            if (options_.growth.on)
+                for (Image* part : partsWritten(frame->image))
+                    growForBloom(
+                        *part, options_.growth,
+                        kernelReach(options_.settings, options_.kernel.width, part->layout, part->width, part->height));
+            forEachView(frame->image,
+                        [&](Image& view, std::size_t)
+                        {
+                            Texels& rgba = frame->rgba.emplace_back(toRgba(view));
+                            const ScrubCounts scrubbed = scrubRgb(rgba, options_.scrubMax);
+                            record.scrubbed.nan += scrubbed.nan;
+                            record.scrubbed.negative += scrubbed.negative;
+                            record.scrubbed.clamped += scrubbed.clamped;
+                        });
+            record.width = frame->rgba.front().width;
+            record.height = frame->rgba.front().height;
             frame->scrubbed = record.scrubbed.total() > 0;
             record.decodeSeconds = secondsSince(start);
             return frame;
@@ -331,16 +419,25 @@ class Pipeline
         const Clock::time_point start = Clock::now();
         try
         {
-            if (frame.scrubbed)
-                restoreUnbloomed(frame.rgba, toRgba(frame.image), options_.scrubMax, options_.settings);
-            Image result = withRgb(frame.image, frame.rgba);
-            std::vector<Attribute>& attributes = result.layout.attributes;
-            for (const Attribute& a : options_.outputAttributes)
+            Image& result = frame.image;
+            forEachView(result,
+                        [&](Image& view, std::size_t k)
+                        {
+                            if (frame.scrubbed)
+                                restoreUnbloomed(frame.rgba[k], toRgba(view), options_.scrubMax, options_.settings);
+                            setRgb(view, frame.rgba[k]);
+                            record.saturated += saturateHalfRgb(view, options_.pixelType);
+                        });
+            for (Image* part : partsWritten(result))
             {
-                std::erase_if(attributes, [&a](const Attribute& b) { return b.name == a.name; });
-                attributes.push_back(a);
+                part->layout.attributes = inheritedAttributes(part->layout.attributes, options_.outputAttributes);
+                if (options_.compression)
+                    part->layout.compression = *options_.compression;
+                record.lossyReencoded = record.lossyReencoded ||
+                                        (isLossy(part->layout.compression) &&
+                                         std::any_of(part->channels.begin(), part->channels.end(),
+                                                     [&](const Channel& c) { return !isColourOf(*part, c.name); }));
             }
-            record.saturated = saturateHalfRgb(result, options_.pixelType);
             // The preview first: if it fails, the output is not written and its previous file stays. Each file is
             // replaced only by its complete successor (written beside it, then renamed).
             if (!record.job.preview.empty())
@@ -379,62 +476,103 @@ class Pipeline
 
     // --- the calling thread: the only one that touches the stage ---
 
+    /// The layout of view k of `frame` (forEachView's order).
+    static const ImageLayout& viewLayout(const Frame& frame, std::size_t k)
+    {
+        const std::size_t layers = frame.image.viewLayers.size();
+        return k <= layers ? frame.image.layout : frame.image.viewParts[k - 1 - layers].layout;
+    }
+
+    /// Hands the frames at the front of `inFlight` whose views are all back (or that were refused and whose views
+    /// handed over are back) to the encoders, or fails the refused ones.
+    void finishFrames(std::deque<std::unique_ptr<Frame>>& inFlight)
+    {
+        while (!inFlight.empty())
+        {
+            Frame& front = *inFlight.front();
+            const bool over = front.collectedViews == front.submittedViews &&
+                              (front.submittedViews == front.rgba.size() || !front.refused.empty());
+            if (!over)
+                return;
+            std::unique_ptr<Frame> done = std::move(inFlight.front());
+            inFlight.pop_front();
+            std::lock_guard lock(mutex_);
+            if (!done->refused.empty())
+            {
+                fail(done->index, done->refused);
+                release(done->index);
+            }
+            else
+            {
+                records_[done->index].gpuSeconds = secondsSince(done->submitted);
+                toEncode_.push_back(std::move(done));
+            }
+            changed_.notify_all();
+        }
+    }
+
+    /// Feeds the stage every view of every frame (a stereo frame's two views one after the other), at most
+    /// stage.capacity() views at a time, and collects them in order.
     void feedGpu()
     {
-        std::deque<std::unique_ptr<Frame>> inFlight;
+        std::deque<std::unique_ptr<Frame>> inFlight; // frames with views handed over, oldest first
+        std::size_t pending = 0;                     // views handed over and not collected
         try
         {
             for (;;)
             {
-                std::unique_ptr<Frame> frame;
+                Frame* next = !inFlight.empty() && inFlight.back()->refused.empty() &&
+                                      inFlight.back()->submittedViews < inFlight.back()->rgba.size()
+                                  ? inFlight.back().get()
+                                  : nullptr;
+                if (!next)
                 {
                     std::unique_lock lock(mutex_);
                     const auto decodeOver = [&] { return next_ == jobs_.size() && decoding_ == 0; };
-                    if (inFlight.empty())
+                    if (pending == 0)
                         changed_.wait(lock, [&] { return !toGpu_.empty() || decodeOver(); });
-                    if (!toGpu_.empty() && inFlight.size() < stage_.capacity())
+                    if (!toGpu_.empty() && pending < stage_.capacity())
                     {
-                        frame = std::move(toGpu_.front());
+                        inFlight.push_back(std::move(toGpu_.front())); // failed with the rest if submit() throws
                         toGpu_.pop_front();
+                        next = inFlight.back().get();
+                        next->submitted = Clock::now();
                     }
-                    else if (inFlight.empty() && toGpu_.empty() && decodeOver())
+                    else if (pending == 0 && toGpu_.empty() && decodeOver())
                         break;
                 }
-                if (frame)
+                if (next && pending < stage_.capacity())
                 {
-                    frame->submitted = Clock::now();
-                    inFlight.push_back(std::move(frame)); // failed with the rest if submit() throws
+                    const std::size_t k = next->submittedViews;
                     try
                     {
-                        stage_.submit(std::move(inFlight.back()->rgba), inFlight.back()->image.layout,
-                                      records_[inFlight.back()->index].job.kernelSeed);
+                        stage_.submit(std::move(next->rgba[k]), viewLayout(*next, k),
+                                      records_[next->index].job.kernelSeed);
+                        ++next->submittedViews;
+                        ++pending;
                     }
                     catch (const FrameRefused& e) // this frame alone: e.g. too large for the plugin
                     {
-                        const std::size_t index = inFlight.back()->index;
-                        inFlight.pop_back();
-                        std::lock_guard lock(mutex_);
-                        const FrameRecord& record = records_[index];
-                        fail(index,
-                             std::to_string(record.width) + "x" + std::to_string(record.height) +
-                                 (e.result() == FFTB_ERROR_DEVICE_LIMIT ? " frame too large: " : " frame refused: ") +
-                                 e.what());
-                        release(index);
-                        changed_.notify_all();
+                        const FrameRecord& record = records_[next->index];
+                        next->refused =
+                            std::to_string(record.width) + "x" + std::to_string(record.height) +
+                            (e.result() == FFTB_ERROR_DEVICE_LIMIT ? " frame too large: " : " frame refused: ") +
+                            e.what();
+                        finishFrames(inFlight);
                     }
                     continue;
                 }
                 GpuRunner::Result result = stage_.collect();
-                std::unique_ptr<Frame> done = std::move(inFlight.front());
-                inFlight.pop_front();
-                done->rgba = std::move(result.rgba);
-                FrameRecord& record = records_[done->index];
-                record.gpuSeconds = secondsSince(done->submitted);
-                record.gpuMilliseconds = result.gpuMilliseconds;
-                record.plan = result.plan;
-                std::lock_guard lock(mutex_);
-                toEncode_.push_back(std::move(done));
-                changed_.notify_all();
+                --pending;
+                const auto owner = std::find_if(inFlight.begin(), inFlight.end(),
+                                                [](const auto& f) { return f->collectedViews < f->submittedViews; });
+                Frame& frame = **owner;
+                FrameRecord& record = records_[frame.index];
+                if (frame.collectedViews == 0)
+                    record.plan = result.plan;
+                record.gpuMilliseconds += result.gpuMilliseconds;
+                frame.rgba[frame.collectedViews++] = std::move(result.rgba);
+                finishFrames(inFlight);
             }
         }
         catch (const std::exception& e)

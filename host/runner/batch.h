@@ -29,6 +29,7 @@ struct BatchJob
     /// The seed of the frame's kernel when it is animated (BatchOptions::animatedKernel): the same frame gets the
     /// same kernel in any run, shard or chunk.
     uint32_t kernelSeed = 0;
+    std::optional<int> frame; ///< the input's frame number (frameNumberIn), when its name has one: for reports
 };
 
 /// The jobs for `inputs` written into `outDir`: `outDir/<input's name without extension><suffix>.exr`.
@@ -90,6 +91,22 @@ template <typename T> std::vector<T> chunkOf(const std::vector<T>& items, uint32
     return std::vector<T>(items.begin() + std::ptrdiff_t(first), items.begin() + std::ptrdiff_t(first + length));
 }
 
+/// How far an output's data window grows past its input's (--expand-data-window), so that the glow of lights near a
+/// crop's edge is kept: by the kernel's reach (kernelReach) on each side, at most `maxPixels` (when >= 0), and not past
+/// the display window when `toDisplayWindow` (never less than the input's own data window). The new texels are black.
+struct DataWindowGrowth
+{
+    bool on = false;
+    int maxPixels = -1;
+    bool toDisplayWindow = false;
+};
+
+/// The pixels past a texel that its bloom reaches on each side: half the kernel's larger extent on the frame (its span
+/// measured on `layout`'s display window, or the data window when that is empty, for a kernel of `kernelTexels` a
+/// side; twice that at half resolution when native), times sqrt(2) when it is rotated, plus its centre offset, and
+/// one pixel.
+int kernelReach(const BloomSettings& settings, int kernelTexels, const ImageLayout& layout, int width, int height);
+
 /// What is done to every frame of a batch.
 struct BatchOptions
 {
@@ -97,9 +114,12 @@ struct BatchOptions
     BloomSettings settings;
     /// The part and layer of each input that is bloomed (readImage); the other parts and channels pass through
     ImageSelection selection;
+    DataWindowGrowth growth;            ///< the output's data window grown past the input's; off by default
     std::optional<PixelType> pixelType; ///< output channel type; default: as the input's
-    float scrubMax = kDefaultScrubMax;  ///< see scrubRgb
-    float previewExposure = 0.0f;       ///< stops, for BatchJob::preview
+    /// the bloomed part's compression; default: as the input's
+    std::optional<Compression> compression;
+    float scrubMax = kDefaultScrubMax; ///< see scrubRgb
+    float previewExposure = 0.0f;      ///< stops, for BatchJob::preview
     /// BatchJob::preview through this OpenColorIO display transform; none: the built-in tonemap (writePngPreview)
     std::optional<OcioDisplay> previewDisplay;
     bool overwrite = false; ///< false: a job whose output exists is skipped (it is complete: see writeExr)
@@ -109,7 +129,7 @@ struct BatchOptions
     /// from frame to frame, as animated glare does. `kernel` then fixes the kernel's size only.
     std::optional<FftbApertureInfo> animatedKernel;
     /// Header attributes every output gets (provenance: the version and settings that made it), each replacing an
-    /// input attribute of the same name.
+    /// input attribute of the same name; the input's attributes naming its software are renamed (inheritedAttributes).
     std::vector<Attribute> outputAttributes;
 };
 
@@ -135,6 +155,9 @@ struct FrameRecord
     ScrubCounts scrubbed;
     /// R, G, B values of a half-float output beyond +-65504 (the largest finite half), written as +-65504
     uint64_t saturated = 0;
+    /// The part bloomed holds channels beside its R, G, B (and A) and is written with a lossy codec (isLossy): those
+    /// channels were re-encoded and changed a little
+    bool lossyReencoded = false;
     double decodeSeconds = 0.0;   ///< read, convert and scrub, on a worker thread
     double gpuSeconds = 0.0;      ///< wall time from submission to readback, frames in flight overlapping
     double gpuMilliseconds = 0.0; ///< GPU time of the passes, from timestamps

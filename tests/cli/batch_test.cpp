@@ -453,8 +453,9 @@ TEST_F(BatchTest, TerminationSignalsLeaveNoTemporaryFiles)
         ASSERT_GE(child, 0);
         if (child == 0)
         {
-            const std::string command =
-                quote(FFTBLOOM_CLI_PATH) + " " + quoted(inputs) + "--kernel-size 64 --out-dir " + quote(out) + " -q";
+            const std::string command = quote(FFTBLOOM_CLI_PATH) + " " + quoted(inputs) +
+                                        "--kernel-size 64 --out-dir " + quote(out) + " -q --report " +
+                                        quote(file(numbered("report", signal, ".jsonl")));
             ::execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
             ::_exit(127);
         }
@@ -484,6 +485,16 @@ TEST_F(BatchTest, TerminationSignalsLeaveNoTemporaryFiles)
             ++complete;
         }
         EXPECT_LT(complete, kFrames) << "every frame was done before the signal";
+        // The report ends with the summary of the frames that ended, stopped by the signal.
+        const nlohmann::json report = readReport(file(numbered("report", signal, ".jsonl")));
+        ASSERT_TRUE(report.contains("totals"));
+        const nlohmann::json& totals = report["totals"];
+        EXPECT_EQ(totals["stoppedBy"], signal == SIGTERM ? "SIGTERM" : "SIGINT");
+        EXPECT_EQ(totals["frames"], kFrames);
+        EXPECT_EQ(totals["ok"].get<int>() + totals["failed"].get<int>() + totals["skipped"].get<int>() +
+                      totals["unfinished"].get<int>(),
+                  kFrames);
+        EXPECT_EQ(totals["ok"].get<std::size_t>(), report["frames"].size());
     }
 }
 
@@ -541,6 +552,11 @@ TEST_F(BatchTest, NanInfNegativeAndHugePixelsAreScrubbedAndCounted)
     EXPECT_EQ(scrubbed["nan"], 1);
     EXPECT_EQ(scrubbed["negative"], 2);
     EXPECT_EQ(scrubbed["clamped"], 2);
+    // Said once for the run, not on each frame's line (-v does that).
+    EXPECT_EQ(r.out.find("[scrubbed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("fftbloom: 1 frames had values scrubbed before the bloom: 1 NaN, 2 negative, 2 above --clamp"),
+              std::string::npos)
+        << r.out;
     std::vector<float> expected = red;
     expected[10] = 0.0f;     // NaN
     expected[11] = 65504.0f; // +Inf: the default clamp
@@ -554,6 +570,73 @@ TEST_F(BatchTest, NanInfNegativeAndHugePixelsAreScrubbedAndCounted)
     for (const Channel& c : out.channels)
         for (const float v : c.values)
             ASSERT_TRUE(std::isfinite(v) && v >= -1e-3f) << "channel " << c.name << " holds " << v;
+}
+
+// A lossy codec re-encodes the channels beside R, G, B in the part bloomed: said once for the run and in the report;
+// --compression zip writes them exactly as they were read.
+TEST_F(BatchTest, ChannelsBesideTheColourInALossyPartAreSaidToChangeAndCompressionKeepsThemExact)
+{
+    Image image = makeImage(48, 32, {"B", "G", "R", "diffuse.B", "diffuse.G", "diffuse.R"}, PixelType::Half);
+    image.layout.compression = Compression::Dwaa;
+    writeExr(file("in.exr").string(), image);
+    const Image in = readImage(file("in.exr").string());
+    fs::create_directory(file("out"));
+    CliResult r = batch({file("in.exr")}, file("out"), "--report " + quote(file("report.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("fftbloom: 1 frames: the channels beside R, G, B in the part bloomed were re-encoded"),
+              std::string::npos)
+        << r.out;
+    const nlohmann::json report = readReport(file("report.json"));
+    EXPECT_EQ(report["frames"][0]["lossyReencoded"], true);
+    EXPECT_EQ(report["totals"]["lossyReencoded"], 1);
+    EXPECT_EQ(readImage((file("out") / "in.exr").string()).layout.compression, Compression::Dwaa);
+
+    r = batch({file("in.exr")}, file("out"), "--overwrite --compression zip");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find("re-encoded"), std::string::npos) << r.out;
+    const Image out = readImage((file("out") / "in.exr").string());
+    EXPECT_EQ(out.layout.compression, Compression::Zip);
+    for (const char* name : {"diffuse.R", "diffuse.G", "diffuse.B"})
+        EXPECT_EQ(channel(out, name).values, channel(in, name).values) << name;
+    EXPECT_NE(channel(out, "R").values, channel(in, "R").values) << "nothing bloomed";
+    r = batch({file("in.exr")}, file("out"), "--overwrite --compression zip2");
+    EXPECT_EQ(r.code, 2);
+}
+
+// A crop's data window inside its display window, a light at its right edge: the plain run's output stops at the
+// crop and loses the glow past it; --expand-data-window grows the window by the kernel's reach (a 16-texel kernel at
+// native extent: 8 + 1 pixels) and keeps it, --expand-limit clips the growth.
+TEST_F(BatchTest, ExpandDataWindowKeepsTheGlowPastACrop)
+{
+    Image crop = makeImage(16, 12, {"B", "G", "R"}, PixelType::Float);
+    for (Channel& c : crop.channels)
+        std::fill(c.values.begin(), c.values.end(), 0.0f);
+    for (Channel& c : crop.channels)
+        c.values[6 * 16 + 15] = 1000.0f; // (25, 12) on the display window
+    crop.layout.dataWindow = {10, 6, 25, 17};
+    crop.layout.displayWindow = {0, 0, 47, 31};
+    writeExr(file("crop.exr").string(), crop);
+    const auto bloomed = [&](const std::string& name, const std::string& options)
+    {
+        const CliResult r = run(quote(file("crop.exr")) + " -o " + quote(file(name)) + " --kernel-size 16" + options);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return readImage(file(name).string());
+    };
+    const auto window = [](const Image& image)
+    {
+        const Box2i& w = image.layout.dataWindow;
+        return std::vector<int>{w.minX, w.minY, w.maxX, w.maxY};
+    };
+    EXPECT_EQ(window(bloomed("plain.exr", "")), std::vector<int>({10, 6, 25, 17}));
+    const Image grown = bloomed("grown.exr", " --expand-data-window");
+    ASSERT_EQ(window(grown), std::vector<int>({1, -3, 34, 26}));
+    // Past the crop's right edge, on the light's row: glow the plain output has no texel for.
+    const float glow = channel(grown, "R").values[std::size_t(12 + 3) * std::size_t(grown.width) + 27 - 1];
+    EXPECT_GT(glow, 0.0f);
+    EXPECT_EQ(window(bloomed("display.exr", " --expand-data-window --expand-limit display")),
+              std::vector<int>({1, 0, 34, 26}));
+    EXPECT_EQ(window(bloomed("three.exr", " --expand-data-window --expand-limit 3")), std::vector<int>({7, 3, 28, 20}));
+    EXPECT_EQ(run(quote(file("crop.exr")) + " -o " + quote(file("x.exr")) + " --expand-limit 3").code, 2);
 }
 
 // Values beyond the largest finite half are written as +-65504 in a half output, never as Inf, and counted.
@@ -722,6 +805,61 @@ TEST_F(BatchTest, FrameRangeWritesItsFramesByPatternAndNamesMissingFramesOnce)
     for (std::size_t i = 0; i < 5; ++i)
         EXPECT_EQ(frames[i]["status"], i == 2 || i == 4 ? "failed" : "ok") << frames[i].dump();
     EXPECT_EQ(frames[3]["input"], file("shot.1004.exr").string());
+    EXPECT_EQ(frames[3]["frame"], 1004);
+    EXPECT_EQ(frames[2]["frame"], 1003);
+    EXPECT_EQ(frames[3]["time"].get<std::string>().size(), std::string("2026-11-27T17:40:11.123Z").size());
+}
+
+// The report's run line says how and where the run was started; a frame line, when; the log's lines carry the time
+// and the frame number, as text or (--log-format json) as JSON objects.
+TEST_F(BatchTest, ReportsAndLogsSayWhereWhenAndWhichFrame)
+{
+    writeShot(dir);
+    fs::create_directory(file("bloomed"));
+    const std::string args = quote(file("shot.####.exr")) + " --frames 1001-1003 -o " +
+                             quote(file("bloomed") / "b.####.exr") + " --kernel-size 8 --shard 0/1";
+    CliResult r = run(args + " --report " + quote(file("report.json")));
+    EXPECT_EQ(r.code, 1) << r.err;
+    const nlohmann::json started = readReport(file("report.json"))["runs"][0]["run"];
+    EXPECT_EQ(started["arguments"].size(), 13u) << started.dump(); // the test adds --validate
+    EXPECT_EQ(started["arguments"][3], "--frames");
+    EXPECT_EQ(started["shard"], "0/1");
+    EXPECT_GT(started["pid"].get<long>(), 0);
+    EXPECT_FALSE(started["host"].get<std::string>().empty());
+    EXPECT_EQ(started["started"].get<std::string>().back(), 'Z');
+    // Text: "<time> [done/total] frame N: in -> out" a frame.
+    std::istringstream lines(r.out);
+    int frameLines = 0;
+    for (std::string line; std::getline(lines, line);)
+        if (line.find("] frame 100") != std::string::npos)
+        {
+            ++frameLines;
+            EXPECT_EQ(line.substr(4, 1) + line.substr(10, 1) + line.substr(23, 2), "-TZ ") << line;
+        }
+    EXPECT_EQ(frameLines, 3) << r.out;
+
+    r = run(args + " --overwrite --log-format json");
+    EXPECT_EQ(r.code, 1) << r.err;
+    std::set<std::string> events;
+    for (const std::string* stream : {&r.out, &r.err})
+    {
+        std::istringstream json(*stream);
+        for (std::string line; std::getline(json, line);)
+        {
+            const nlohmann::json entry = nlohmann::json::parse(line); // every line is JSON
+            EXPECT_TRUE(entry.contains("time")) << line;
+            events.insert(entry.value("event", entry["level"].get<std::string>()));
+            if (entry.value("event", "") == "frame")
+            {
+                EXPECT_TRUE(entry.contains("frame")) << line;
+            }
+        }
+    }
+    EXPECT_EQ(events, std::set<std::string>({"frame", "summary", "error"})) << r.out << r.err;
+    // A usage error in JSON too.
+    r = run(args + " --log-format json --intensity -1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(nlohmann::json::parse(r.err)["level"], "error") << r.err;
 }
 
 // --dry-run: every check of a real run, one plan line per frame, nothing written; %04d and @@@@ name the same frames,

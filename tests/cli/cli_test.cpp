@@ -692,10 +692,10 @@ TEST_F(CliTest, TakesEachSettingsRangeAndTheViewersSettingsFiles)
         if (a.name == "fftbloom.settings")
             recorded.assign(a.value.begin(), a.value.end());
     const nlohmann::json settings = nlohmann::json::parse(recorded);
-    EXPECT_EQ(settings["tint"], "1,0.9,0.8");
-    EXPECT_EQ(settings["kernel-centre-offset"], "0.25,-0.5");
-    EXPECT_EQ(settings["intensity"], "1e+09");
-    EXPECT_EQ(settings["animate"], "false");
+    EXPECT_EQ(settings["tint"], nlohmann::json::array({1, 0.9, 0.8}));
+    EXPECT_EQ(settings["kernel-centre-offset"], nlohmann::json::array({0.25, -0.5}));
+    EXPECT_EQ(settings["intensity"], 1e9);
+    EXPECT_EQ(settings["animate"], false);
 }
 
 TEST_F(CliTest, UnknownOutputModeIsUsageError)
@@ -863,10 +863,18 @@ TEST_F(CliTest, KernelSpanDiagonalIsTheDisplayWindows)
 // the attributes instead of adding a second set.
 TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
 {
-    writeInput("in.exr", PixelType::Float);
+    Image input = makeImage(24, 16, {"R", "G", "B"}, PixelType::Float);
+    // What the software that wrote the input says of itself: kept under another name, not taken for the output's.
+    for (const char* name : {"Software", "nuke/node_hash", "owner"})
+        input.layout.attributes.push_back({name, "string", {'x', 'y'}});
+    writeExr(file("in.exr").string(), input);
     writeExr(file("psf.exr").string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Float));
+    // The kernel named relative to the working folder: recorded absolute.
+    const fs::path working = fs::current_path();
+    fs::current_path(dir);
+    CliResult r = bloom(file("in.exr"), file("out.exr"), " --kernel psf.exr --intensity 0.5 --resolution half -v");
+    fs::current_path(working);
     const std::string kernel = " --kernel " + quote(file("psf.exr").string());
-    CliResult r = bloom(file("in.exr"), file("out.exr"), kernel + " --intensity 0.5 --resolution half -v");
     ASSERT_EQ(r.code, 0) << r.err;
     const Image out = readImage(file("out.exr").string());
     const auto value = [&out](const std::string& name)
@@ -882,13 +890,23 @@ TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
     };
     EXPECT_EQ(value("fftbloom.version"), std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) +
                                              "." + std::to_string(FFTB_VERSION_PATCH));
+    EXPECT_EQ(value("software"), "fftbloom " + value("fftbloom.version"));
+    EXPECT_EQ(value("fftbloom.input.Software"), "xy");
+    EXPECT_EQ(value("fftbloom.input.nuke/node_hash"), "xy");
+    EXPECT_EQ(value("owner"), "xy");
+    for (const Attribute& a : out.layout.attributes)
+        EXPECT_TRUE(a.name != "Software" && a.name != "nuke/node_hash") << a.name << " kept";
+    // Typed values: numbers, arrays of numbers, booleans and names.
     const nlohmann::json settings = nlohmann::json::parse(value("fftbloom.settings"));
-    EXPECT_EQ(settings["intensity"], "0.5");
+    EXPECT_EQ(settings["intensity"], 0.5);
     EXPECT_EQ(settings["resolution"], "half");
-    EXPECT_EQ(settings["kernel-size"], "8");
+    EXPECT_EQ(settings["kernel-size"], 8);
+    EXPECT_EQ(settings["tint"], nlohmann::json::array({1, 1, 1})) << settings.dump();
+    EXPECT_EQ(settings["clamp"], 65504);
     EXPECT_EQ(settings["padding"], "zero-normalized") << "defaults are recorded too";
-    for (const char* leftOut : {"inputs", "o", "verbose", "shard", "report"})
-        EXPECT_FALSE(settings.contains(leftOut)) << leftOut;
+    EXPECT_EQ(settings["kernel"], file("psf.exr").string());
+    for (const char* leftOut : {"inputs", "o", "verbose", "shard", "report", "blades", "airy-radius", "glare"})
+        EXPECT_FALSE(settings.contains(leftOut)) << leftOut << " in " << settings.dump();
     EXPECT_EQ(value("fftbloom.kernel"), file("psf.exr").string());
     FILE* pipe = popen(("sha256sum " + quote(file("psf.exr").string())).c_str(), "r");
     ASSERT_NE(pipe, nullptr);

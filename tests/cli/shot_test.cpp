@@ -11,8 +11,11 @@
 #include <OpenEXR/ImfFrameBuffer.h>
 #include <OpenEXR/ImfHeader.h>
 #include <OpenEXR/ImfMultiPartOutputFile.h>
+#include <OpenEXR/ImfOutputFile.h>
 #include <OpenEXR/ImfOutputPart.h>
 #include <OpenEXR/ImfPartType.h>
+#include <OpenEXR/ImfStandardAttributes.h>
+#include <OpenEXR/ImfStringAttribute.h>
 #include <OpenEXR/ImfTiledOutputFile.h>
 #include <OpenEXR/ImfTiledOutputPart.h>
 
@@ -273,6 +276,105 @@ TEST_F(ShotTest, EveryCodecTiledMultiPartOverscanAndCropBloomsAndOnlyDeepPartsAr
               std::string::npos)
         << missing.err;
     EXPECT_FALSE(fs::exists(file("none.exr")));
+}
+
+// Stereo as renderers write it: a multi-part file with a part per view (and a depth part of the left one), and a
+// single part listing its views (multiView: R, G, B the left view's, right.R, right.G, right.B the right one's). Every
+// view is bloomed, each exactly as the same texels alone are; --view blooms one; a view without colour is refused.
+TEST_F(ShotTest, EveryViewOfAStereoFileIsBloomedAsItsOwnImage)
+{
+    Image left = shotFrame(0, 0, kWidth, kHeight, PixelType::Half, Compression::Zip);
+    left.channels = {left.channels[1], left.channels[2], left.channels[3]}; // B, G, R of A, B, G, R, Z
+    Image right = left;
+    for (Channel& c : right.channels)
+        for (float& v : c.values)
+            v = 2.0f * v + 0.25f;
+    const std::string settings = " --kernel-size 8";
+    for (const auto& [name, image] : {std::pair{"left", &left}, std::pair{"right", &right}})
+    {
+        writeExr(file(std::string(name) + ".exr").string(), *image);
+        const CliResult alone = run(quote(file(std::string(name) + ".exr")) + " -o " +
+                                    quote(file(std::string(name) + "_bloom.exr")) + settings);
+        ASSERT_EQ(alone.code, 0) << alone.err;
+    }
+    const Texels leftBloom = toRgba(readImage(file("left_bloom.exr").string()));
+    const Texels rightBloom = toRgba(readImage(file("right_bloom.exr").string()));
+    const auto expectView = [&](const std::string& path, const std::string& view, const Texels& expected)
+    {
+        ImageSelection selection;
+        selection.view = view;
+        const Texels got = toRgba(readImage(path, selection));
+        ASSERT_EQ(got.values.size(), expected.values.size()) << path << " " << view;
+        for (std::size_t i = 0; i < got.values.size(); ++i)
+            ASSERT_EQ(got.values[i], expected.values[i]) << path << " view " << view << " value " << i;
+    };
+
+    // A part per view, the depth part a view's too.
+    Image depth = shotFrame(0, 0, kWidth, kHeight, PixelType::Float, Compression::Zip);
+    depth.channels = {depth.channels[4]};
+    std::vector<Imf::Header> headers = {headerOf(left), headerOf(depth), headerOf(right)};
+    const char* names[] = {"beauty.left", "depth.left", "beauty.right"};
+    const char* views[] = {"left", "left", "right"};
+    for (std::size_t p = 0; p < headers.size(); ++p)
+    {
+        headers[p].setType(Imf::SCANLINEIMAGE);
+        headers[p].setName(names[p]);
+        headers[p].insert("view", Imf::StringAttribute(views[p]));
+    }
+    {
+        Imf::MultiPartOutputFile out(file("parts.exr").c_str(), headers.data(), int(headers.size()));
+        std::deque<std::vector<char>> storage;
+        const Image* images[] = {&left, &depth, &right};
+        for (int p = 0; p < 3; ++p)
+        {
+            Imf::OutputPart part(out, p);
+            part.setFrameBuffer(frameBuffer(*images[p], storage));
+            part.writePixels(kHeight);
+        }
+    }
+    CliResult r = run(quote(file("parts.exr")) + " -o " + quote(file("parts_bloom.exr")) + settings);
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectView(file("parts_bloom.exr").string(), "left", leftBloom);
+    expectView(file("parts_bloom.exr").string(), "right", rightBloom);
+
+    // One part, its views listed.
+    Image both = left;
+    for (const Channel& c : right.channels)
+        both.channels.push_back({"right." + c.name, c.type, c.values});
+    {
+        Imf::Header header = headerOf(both);
+        Imf::addMultiView(header, {"left", "right"});
+        Imf::OutputFile out(file("views.exr").c_str(), header);
+        std::deque<std::vector<char>> storage;
+        out.setFrameBuffer(frameBuffer(both, storage));
+        out.writePixels(kHeight);
+    }
+    r = run(quote(file("views.exr")) + " -o " + quote(file("views_bloom.exr")) + settings);
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectView(file("views_bloom.exr").string(), "left", leftBloom);
+    expectView(file("views_bloom.exr").string(), "right", rightBloom);
+
+    // --view right: the left view as it was.
+    r = run(quote(file("views.exr")) + " -o " + quote(file("right_only.exr")) + " --view right" + settings);
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectView(file("right_only.exr").string(), "right", rightBloom);
+    expectView(file("right_only.exr").string(), "left", toRgba(readImage(file("left.exr").string())));
+
+    // A view listed without its colour: refused, naming it.
+    {
+        Imf::Header header = headerOf(both);
+        Imf::addMultiView(header, {"left", "right", "centre"});
+        Imf::OutputFile out(file("three.exr").c_str(), header);
+        std::deque<std::vector<char>> storage;
+        out.setFrameBuffer(frameBuffer(both, storage));
+        out.writePixels(kHeight);
+    }
+    r = run(quote(file("three.exr")) + " -o " + quote(file("three_bloom.exr")) + settings);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(
+        r.err.find("not every view has the colour: centre (centre.R, centre.G, centre.B); --view NAME blooms one"),
+        std::string::npos)
+        << r.err;
 }
 
 } // namespace
