@@ -8,8 +8,8 @@ if(NOT DEFINED Python_EXECUTABLE AND NOT DEFINED Python_ROOT_DIR AND EXISTS /usr
     set(Python_ROOT_DIR /usr)
 endif()
 find_package(Python 3 QUIET COMPONENTS Interpreter Development.Module)
+# pybind11 through CMake's FindPython (the interpreter found above), not its own older search.
+set(PYBIND11_FINDPYTHON ON)
 if(Python_FOUND)
-    # pybind11 through CMake's FindPython (the interpreter found above), not its own older search.
-    set(PYBIND11_FINDPYTHON ON)
     find_package(pybind11 CONFIG QUIET)
 endif()

@@ -3,6 +3,7 @@
 #include "bloomer.h"
 
 #include "host_error.h"
+#include "message.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "runner/restore.h"
@@ -20,7 +21,7 @@ namespace
 
 [[noreturn]] void refuse(Failure failure, const std::string& message)
 {
-    throw BloomerError(failure, message);
+    throw BloomerError(failure, oneLine(message));
 }
 
 /// Whether scrubRgb would change any R, G or B value of `rgba`: only then is a copy kept for restoreUnbloomed.
@@ -37,7 +38,7 @@ bool needsScrub(const Texels& rgba, float maxValue)
 
 } // namespace
 
-Bloomer::Bloomer(const BloomerOptions& options) : scrubMax_(options.scrubMax)
+Bloomer::Bloomer(const BloomerOptions& options) : kernelArray_(options.kernel.has_value()), scrubMax_(options.scrubMax)
 {
     if (!(std::isfinite(options.scrubMax) && options.scrubMax > 0.0f))
         refuse(Failure::Usage, "clamp: " + numberText(options.scrubMax) + " is not a finite number above 0");
@@ -176,7 +177,15 @@ std::string Bloomer::deviceName() const
 
 std::vector<std::string> Bloomer::settingLines() const
 {
-    return fftb::settingLines(settings_, kernelSettings_);
+    std::vector<std::string> lines = fftb::settingLines(settings_, kernelSettings_);
+    if (kernelArray_) // the settings of a file's kernel, without the file
+        std::erase_if(lines,
+                      [](const std::string& line)
+                      {
+                          const SettingEntry* entry = findSetting(line.substr(0, line.find('=')));
+                          return entry && entry->scope == SettingScope::GeneratedKernel;
+                      });
+    return lines;
 }
 
 } // namespace fftb::python

@@ -73,7 +73,8 @@ class Bloomer
     const Texels& kernel() const { return kernel_; }
     /// One line when a kernel file's or array's light reaches its border unfaded (KernelFile::warning), else "".
     const std::string& kernelWarning() const { return kernelWarning_; }
-    /// The settings as "name=value" lines of a settings file (settingLines).
+    /// The settings as "name=value" lines of a settings file (settingLines); with a kernel array, neither its
+    /// kernel= line nor the generated PSF's.
     std::vector<std::string> settingLines() const;
 
   private:
@@ -85,11 +86,12 @@ class Bloomer
     KernelSettings kernelSettings_;
     Texels kernel_;
     std::string kernelWarning_;
+    bool kernelArray_ = false;
     float scrubMax_ = kDefaultScrubMax;
     std::unique_ptr<GpuRunner> runner_;
     std::string deviceFailure_; ///< non-empty after a Vulkan failure: the runner must not be used again
     uint64_t validationMessages_ = 0;
-    mutable std::mutex mutex_;
+    std::mutex mutex_;
 };
 
 } // namespace fftb::python
