@@ -18,6 +18,8 @@ packages=(
     libglfw3-dev libimgui-dev                  # fftbloom-viewer: window, swapchain surface, Dear ImGui
     xvfb xauth                                 # the viewer's screenshot test on a virtual X display
     slurmctld slurmd slurm-client munge        # the farm test: a private Slurm cluster on localhost
+    pybind11-dev python3-dev python3-numpy     # the Python module (fftbloom) and its NumPy arrays
+    python3-pytest                             # the Python module's tests
 )
 
 missing=()

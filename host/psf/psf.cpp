@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fftb
@@ -155,19 +156,23 @@ double outerRingEnergy(const Texels& psf)
 
 KernelFile loadKernelFile(const std::string& path, int sizeTexels, double fade)
 {
+    return kernelFromPsf(path, loadPsf(path), sizeTexels, fade);
+}
+
+KernelFile kernelFromPsf(const std::string& name, Texels psf, int sizeTexels, double fade)
+{
     KernelFile kernel;
-    const Texels file = loadPsf(path);
-    kernel.fileWidth = file.width;
-    kernel.fileHeight = file.height;
-    if (const double outer = outerRingEnergy(file); fade <= 0.0 && outer > kOuterRingWarning)
+    kernel.fileWidth = psf.width;
+    kernel.fileHeight = psf.height;
+    if (const double outer = outerRingEnergy(psf); fade <= 0.0 && outer > kOuterRingWarning)
     {
         char share[32];
         std::snprintf(share, sizeof share, "%.2g", 100.0 * outer);
-        kernel.warning = path + ": " + share +
+        kernel.warning = name + ": " + share +
                          " % of its light lies in its outer ring (beyond 0.95 of its radius) "
                          "and stops at the kernel's square; kernel-fade (e.g. 0.25) fades it out";
     }
-    kernel.texels = file.width == sizeTexels && file.height == sizeTexels ? file : resamplePsf(file, sizeTexels);
+    kernel.texels = psf.width == sizeTexels && psf.height == sizeTexels ? std::move(psf) : resamplePsf(psf, sizeTexels);
     fadePsf(kernel.texels, fade);
     try
     {
@@ -175,7 +180,7 @@ KernelFile loadKernelFile(const std::string& path, int sizeTexels, double fade)
     }
     catch (const HostError& e)
     {
-        throw HostError(path + ": " + e.what());
+        throw HostError(name + ": " + e.what());
     }
     return kernel;
 }

@@ -46,6 +46,10 @@ struct KernelFile
 /// its outer ring and that kernel-fade fades it out. Throws HostError naming the file.
 KernelFile loadKernelFile(const std::string& path, int sizeTexels, double fade);
 
+/// loadKernelFile of a PSF already in memory (RGB texels, e.g. a NumPy array of the Python module): `name` only names
+/// it in the warning and errors. Throws HostError "<name>: <reason>".
+KernelFile kernelFromPsf(const std::string& name, Texels psf, int sizeTexels, double fade);
+
 /// Scales each channel to unit sum. Throws HostError "kernel: channel <c> sums to <s>" when a channel's sum
 /// is not finite and positive, or when any texel is negative, NaN or infinite.
 void normalizePsf(Texels& psf);

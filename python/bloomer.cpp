@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// The Python module's bloom: the CLI's settings, kernel and scrubbing around one GpuRunner.
+#include "bloomer.h"
+
+#include "host_error.h"
+#include "message.h"
+#include "psf/psf.h"
+#include "psf/psf_generator.h"
+#include "runner/restore.h"
+#include "settings/setting_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <new>
+
+namespace fftb::python
+{
+namespace
+{
+
+[[noreturn]] void refuse(Failure failure, const std::string& message)
+{
+    throw BloomerError(failure, oneLine(message));
+}
+
+/// Whether scrubRgb would change any R, G or B value of `rgba`: only then is a copy kept for restoreUnbloomed.
+bool needsScrub(const Texels& rgba, float maxValue)
+{
+    for (std::size_t i = 0; i < rgba.values.size(); ++i)
+    {
+        const float v = rgba.values[i];
+        if (i % 4 != 3 && !(v >= 0.0f && v <= maxValue)) // NaN fails both
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+Bloomer::Bloomer(const BloomerOptions& options) : kernelArray_(options.kernel.has_value()), scrubMax_(options.scrubMax)
+{
+    if (!(std::isfinite(options.scrubMax) && options.scrubMax > 0.0f))
+        refuse(Failure::Usage, "clamp: " + numberText(options.scrubMax) + " is not a finite number above 0");
+    readSettings(options);
+    makeKernel(options);
+    RunnerOptions runnerOptions;
+    runnerOptions.deviceIndex = options.deviceIndex;
+    runnerOptions.validation = options.validation;
+    try
+    {
+        runner_ = std::make_unique<GpuRunner>(runnerOptions);
+    }
+    catch (const std::exception& e) // no usable Vulkan device, as the CLI's exit 3
+    {
+        refuse(Failure::Device, e.what());
+    }
+    try
+    {
+        runner_->check(kernel_, settings_);
+    }
+    catch (const FrameRefused& e) // refused with the smallest frame: refused with every frame
+    {
+        refuse(Failure::Usage, "the kernel and settings fit no frame on " + runner_->deviceName() + ": " + e.what());
+    }
+    catch (const std::exception& e)
+    {
+        refuse(Failure::Device, e.what());
+    }
+    checkValidation();
+}
+
+void Bloomer::readSettings(const BloomerOptions& options)
+{
+    // The preset first, as the CLI applies --preset before the other options, which change it.
+    std::vector<std::pair<std::string, std::string>> ordered = options.settings;
+    std::stable_partition(ordered.begin(), ordered.end(), [](const auto& s) { return s.first == "preset"; });
+    for (const auto& [name, value] : ordered)
+        if (std::string error; name.find('=') != std::string::npos ||
+                               !applySettingLine(name + "=" + value, settings_, kernelSettings_, &error))
+            refuse(Failure::Usage, error.empty() ? "unknown setting '" + name + "'" : error);
+    const bool kernelFile = options.kernel || !kernelSettings_.file.empty();
+    for (const auto& [name, value] : ordered) // as the CLI's generated PSF options exclude --kernel
+        if (kernelFile && findSetting(name)->scope == SettingScope::GeneratedKernel)
+            refuse(Failure::Usage, name + ": a setting of the generated PSF, not of a kernel file or array");
+    if (settings_.prefilter.knee > settings_.prefilter.threshold) // a frame's setting: check() does not see it
+        refuse(Failure::Usage, "knee: the soft knee must not be wider than threshold");
+    if (kernelSettings_.animate)
+        refuse(Failure::Usage, "animate: a kernel made for each frame number is run_batch's (fftbloom --animate)");
+    if (const int generated = generatedPsfSize(kernelSettings_.sizeTexels);
+        !kernelFile && kernelSettings_.airyRadiusTexels > generated / 8.0)
+        refuse(Failure::Usage, "airy-radius: " + numberText(kernelSettings_.airyRadiusTexels) + " is more than " +
+                                   std::to_string(generated / 8) + " texels, an eighth of the " +
+                                   std::to_string(generated) + " texels the PSF is generated at for kernel-size " +
+                                   std::to_string(kernelSettings_.sizeTexels));
+}
+
+void Bloomer::makeKernel(const BloomerOptions& options)
+{
+    const KernelSettings& k = kernelSettings_;
+    const std::string name = options.kernel ? std::string("kernel array") : k.file;
+    try
+    {
+        if (!options.kernel && k.file.empty())
+        {
+            kernel_ = defaultPsf(k.sizeTexels, k.psfDesign());
+            return;
+        }
+        // An array is faded as a file is: not unless kernel-fade says so (fadeOf() counts it generated).
+        KernelFile file = options.kernel ? kernelFromPsf(name, *options.kernel, k.sizeTexels, k.fade.value_or(0.0))
+                                         : loadKernelFile(k.file, k.sizeTexels, k.fadeOf());
+        settings_.kernelSpan = fileKernelSpan(settings_.kernelSpan, file.fileWidth, file.fileHeight, k.sizeTexels);
+        kernelWarning_ = file.warning;
+        kernel_ = std::move(file.texels);
+    }
+    catch (const std::bad_alloc&)
+    {
+        refuse(Failure::Usage, (name.empty() ? std::string("the generated PSF") : name) +
+                                   ": not enough memory to make it at kernel-size " + std::to_string(k.sizeTexels));
+    }
+    catch (const HostError& e) // naming the file
+    {
+        refuse(Failure::Usage, e.what());
+    }
+}
+
+void Bloomer::checkValidation()
+{
+    const uint64_t count = runner_->validationMessageCount();
+    if (count > validationMessages_)
+    {
+        validationMessages_ = count;
+        refuse(Failure::Device, "Vulkan validation: " + runner_->firstValidationMessage());
+    }
+}
+
+Texels Bloomer::bloom(Texels rgba)
+{
+    const std::lock_guard lock(mutex_);
+    if (!deviceFailure_.empty())
+        refuse(Failure::Device, "the device failed before (" + deviceFailure_ + "): make a new Bloomer");
+    std::optional<Texels> original;
+    if (needsScrub(rgba, scrubMax_))
+    {
+        original = rgba;
+        scrubRgb(rgba, scrubMax_);
+    }
+    Texels result;
+    try
+    {
+        result = runner_->bloom(rgba, kernel_, settings_);
+    }
+    catch (const FrameRefused& e)
+    {
+        refuse(Failure::Frame, std::to_string(rgba.width) + "x" + std::to_string(rgba.height) + " frame: " + e.what());
+    }
+    catch (const std::bad_alloc&)
+    {
+        refuse(Failure::Frame, std::to_string(rgba.width) + "x" + std::to_string(rgba.height) +
+                                   " frame: not enough memory to bloom it");
+    }
+    catch (const std::exception& e) // a Vulkan failure: the runner must be destroyed
+    {
+        deviceFailure_ = e.what();
+        refuse(Failure::Device, e.what());
+    }
+    checkValidation();
+    if (original)
+        restoreUnbloomed(result, *original, scrubMax_, settings_);
+    return result;
+}
+
+std::string Bloomer::deviceName() const
+{
+    return runner_->deviceName();
+}
+
+std::vector<std::string> Bloomer::settingLines() const
+{
+    std::vector<std::string> lines = fftb::settingLines(settings_, kernelSettings_);
+    if (kernelArray_) // the settings of a file's kernel, without the file
+        std::erase_if(lines,
+                      [](const std::string& line)
+                      {
+                          const SettingEntry* entry = findSetting(line.substr(0, line.find('=')));
+                          return entry && entry->scope == SettingScope::GeneratedKernel;
+                      });
+    return lines;
+}
+
+} // namespace fftb::python

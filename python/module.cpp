@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// The extension fftbloom._fftbloom: the Bloomer and the fftbloom command's run, under the package python/fftbloom,
+// which checks and converts the arrays and documents the API.
+#include "bloomer.h"
+#include "cli/run.h"
+#include "fftbloom/fftbloom.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace fftb::python
+{
+namespace
+{
+
+/// float32, C order: the package converts other layouts and float16 before the call.
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+/// An (H, W, C) array as W x H texels of `components`: its C channels first, then alpha 1 (a 3-channel frame as RGBA).
+Texels texelsOf(const FloatArray& array, const char* what, int components)
+{
+    const auto shape = [&array]
+    {
+        return py::str(py::tuple(py::cast(std::vector<py::ssize_t>(array.shape(), array.shape() + array.ndim()))))
+            .cast<std::string>();
+    };
+    const bool channels = array.ndim() == 3 && (array.shape(2) == 3 || (components == 4 && array.shape(2) == 4));
+    if (!channels || array.shape(0) < 1 || array.shape(1) < 1)
+        throw BloomerError(Failure::Usage, std::string(what) + ": shape " + shape() + " is not (H, W, " +
+                                               (components == 4 ? "3 or 4" : "3") + ") with H, W >= 1");
+    if (array.shape(0) > std::numeric_limits<int>::max() / 4 || array.shape(1) > std::numeric_limits<int>::max() / 4)
+        throw BloomerError(Failure::Usage, std::string(what) + ": shape " + shape() + " is too large");
+    const int height = int(array.shape(0)), width = int(array.shape(1)), given = int(array.shape(2));
+    Texels texels(width, height, components);
+    const float* in = array.data();
+    float* out = texels.values.data();
+    for (std::size_t i = 0, n = std::size_t(width) * std::size_t(height); i < n; ++i, in += given, out += components)
+    {
+        std::memcpy(out, in, sizeof(float) * std::size_t(std::min(given, components)));
+        if (given < components)
+            out[3] = 1.0f;
+    }
+    return texels;
+}
+
+/// The first `channels` components of `texels` as an (H, W, channels) float32 array.
+FloatArray arrayOf(const Texels& texels, int channels)
+{
+    FloatArray array({py::ssize_t(texels.height), py::ssize_t(texels.width), py::ssize_t(channels)});
+    const float* in = texels.values.data();
+    float* out = array.mutable_data();
+    for (std::size_t i = 0, n = std::size_t(texels.width) * std::size_t(texels.height); i < n;
+         ++i, in += texels.components, out += channels)
+        std::memcpy(out, in, sizeof(float) * std::size_t(channels));
+    return array;
+}
+
+/// A BloomerError as the package's exception of its kind (fftbloom/_errors.py).
+void translate(std::exception_ptr failure)
+{
+    try
+    {
+        if (failure)
+            std::rethrow_exception(failure);
+    }
+    catch (const BloomerError& e)
+    {
+        static const char* const kNames[] = {"UsageError", "FrameError", "DeviceError"};
+        const py::object type = py::module_::import("fftbloom._errors").attr(kNames[int(e.failure())]);
+        PyErr_SetString(type.ptr(), e.what());
+    }
+}
+
+std::unique_ptr<Bloomer> makeBloomer(std::vector<std::pair<std::string, std::string>> settings,
+                                     const std::optional<FloatArray>& kernel, int device, bool validate, float clamp)
+{
+    BloomerOptions options;
+    options.settings = std::move(settings);
+    if (kernel)
+        options.kernel = texelsOf(*kernel, "kernel array", 3);
+    options.deviceIndex = device;
+    options.validation = validate;
+    options.scrubMax = clamp;
+    const py::gil_scoped_release release; // the kernel's generation and the device's creation take a while
+    return std::make_unique<Bloomer>(options);
+}
+
+FloatArray bloom(Bloomer& bloomer, const FloatArray& rgb)
+{
+    Texels frame = texelsOf(rgb, "rgb", 4);
+    Texels result;
+    {
+        const py::gil_scoped_release release;
+        result = bloomer.bloom(std::move(frame));
+    }
+    return arrayOf(result, int(rgb.shape(2)));
+}
+
+/// runFftbloom with "fftbloom" and `args` as its argv; stdout and stderr flushed after it.
+int run(const std::vector<std::string>& args)
+{
+    std::vector<std::string> argv{"fftbloom"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> pointers;
+    for (std::string& arg : argv)
+        pointers.push_back(arg.data());
+    pointers.push_back(nullptr);
+    const py::gil_scoped_release release;
+    const int code = runFftbloom(int(argv.size()), pointers.data());
+    std::fflush(stdout);
+    std::fflush(stderr);
+    return code;
+}
+
+} // namespace
+} // namespace fftb::python
+
+PYBIND11_MODULE(_fftbloom, m)
+{
+    using namespace fftb::python;
+    m.doc() = "fftbloom's extension: use the package fftbloom, which documents and checks its arguments.";
+    m.attr("__version__") = std::to_string(FFTB_VERSION_MAJOR) + "." + std::to_string(FFTB_VERSION_MINOR) + "." +
+                            std::to_string(FFTB_VERSION_PATCH);
+    py::register_exception_translator(&translate);
+    py::class_<Bloomer>(m, "Bloomer")
+        .def(py::init(&makeBloomer), py::arg("settings"), py::arg("kernel"), py::arg("device"), py::arg("validate"),
+             py::arg("clamp"))
+        .def("bloom", &bloom, py::arg("rgb"))
+        .def_property_readonly("device_name", &Bloomer::deviceName)
+        .def_property_readonly("kernel", [](const Bloomer& b) { return arrayOf(b.kernel(), 3); })
+        .def_property_readonly("kernel_warning", &Bloomer::kernelWarning)
+        .def("setting_lines", &Bloomer::settingLines);
+    m.def("run", &run, py::arg("args"));
+}
