@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Reads OpenEXR (OpenEXR library) and Radiance .hdr (stb_image) images; writes OpenEXR files and PNG previews whole or
-// not at all.
+// Reads OpenEXR (OpenEXR library) and Radiance .hdr (stb_image) images; writes PNG previews whole or not at all
+// (OpenEXR files: exr_write.cpp).
 #include "image/image_io.h"
 
 #include "host_error.h"
 #include "image/atomic_file.h"
+#include "image/exr_common.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
 
-#include <Imath/half.h>
 #include <OpenEXR/Iex.h>
 #include <OpenEXR/ImfChannelList.h>
 #include <OpenEXR/ImfFrameBuffer.h>
@@ -17,16 +17,11 @@
 #include <OpenEXR/ImfIO.h>
 #include <OpenEXR/ImfInputPart.h>
 #include <OpenEXR/ImfMultiPartInputFile.h>
-#include <OpenEXR/ImfMultiPartOutputFile.h>
-#include <OpenEXR/ImfOpaqueAttribute.h>
-#include <OpenEXR/ImfOutputFile.h>
-#include <OpenEXR/ImfOutputPart.h>
 #include <OpenEXR/ImfPartType.h>
 #include <OpenEXR/ImfStandardAttributes.h>
 #include <OpenEXR/ImfStringAttribute.h>
 #include <OpenEXR/ImfThreading.h>
 #include <OpenEXR/ImfTiledInputPart.h>
-#include <OpenEXR/ImfTiledOutputPart.h>
 #include <OpenEXR/ImfVersion.h>
 
 #include <fcntl.h>
@@ -36,13 +31,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <set>
 #include <string_view>
@@ -51,29 +44,11 @@
 
 namespace fftb
 {
+
+using namespace exr;
+
 namespace
 {
-
-[[noreturn]] void fail(const std::string& path, const std::string& reason)
-{
-    throw HostError(path + ": " + reason);
-}
-
-[[noreturn]] void failCorrupt(const std::string& path, const std::string& what)
-{
-    fail(path, "corrupt or truncated OpenEXR (" + what + ")");
-}
-
-// Header attributes that describe the file's structure rather than the image: the layout's own fields, and what a
-// single-part scanline file must not carry. Never copied as custom attributes, in either direction.
-bool isStructural(std::string_view name)
-{
-    static constexpr std::string_view names[] = {
-        "channels",           "compression",       "dataWindow", "displayWindow", "lineOrder",  "pixelAspectRatio",
-        "screenWindowCenter", "screenWindowWidth", "tiles",      "type",          "chunkCount", "version",
-        "maxSamplesPerPixel"};
-    return std::find(std::begin(names), std::end(names), name) != std::end(names);
-}
 
 std::string boxText(const Box2i& box)
 {
@@ -114,62 +89,6 @@ std::vector<unsigned char> readFile(const std::string& path)
         bytes.insert(bytes.end(), chunk, chunk + std::max(got, ssize_t(0)));
     }
     return bytes;
-}
-
-// The bytes of a file already in memory as OpenEXR's input stream: reads past the end throw, as a file's would.
-class MemoryInput final : public Imf::IStream
-{
-  public:
-    MemoryInput(const std::string& path, const std::vector<unsigned char>& bytes)
-        : Imf::IStream(path.c_str()), bytes_(bytes)
-    {
-    }
-    bool read(char c[], int n) override
-    {
-        if (n < 0 || at_ > bytes_.size() || std::size_t(n) > bytes_.size() - at_)
-            throw Iex::InputExc("the file ends early");
-        if (n == 0) // OpenEXR asks for nothing into no buffer: memcpy must not see the null pointer
-            return at_ < bytes_.size();
-        std::memcpy(c, bytes_.data() + at_, std::size_t(n));
-        at_ += std::size_t(n);
-        return at_ < bytes_.size();
-    }
-    std::uint64_t tellg() override { return at_; }
-    void seekg(std::uint64_t pos) override { at_ = pos; }
-
-  private:
-    const std::vector<unsigned char>& bytes_;
-    std::uint64_t at_ = 0;
-};
-
-// An OpenEXR output stream into memory: OpenEXR seeks back to fill in the offset table once the blocks are written.
-class MemoryOutput final : public Imf::OStream
-{
-  public:
-    MemoryOutput() : Imf::OStream("memory") {}
-    void write(const char c[], int n) override
-    {
-        if (n <= 0)
-            return;
-        if (bytes.size() < at_ + std::size_t(n))
-            bytes.resize(at_ + std::size_t(n));
-        std::memcpy(bytes.data() + at_, c, std::size_t(n));
-        at_ += std::size_t(n);
-    }
-    std::uint64_t tellp() override { return at_; }
-    void seekp(std::uint64_t pos) override { at_ = pos; }
-    std::vector<char> bytes;
-
-  private:
-    std::uint64_t at_ = 0;
-};
-
-// OpenEXR's reason, one line (its messages may span lines).
-std::string openExrReason(std::string text)
-{
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    text.erase(text.find_last_not_of(' ') + 1);
-    return text.empty() ? "no reason given" : text;
 }
 
 // Scanlines in each block of a scanline file (OpenEXR's "OpenEXR File Layout", scan line blocks).
@@ -753,38 +672,10 @@ Image readHdr(const std::string& path, const std::vector<unsigned char>& bytes, 
     return image;
 }
 
-void checkExtent(const std::string& path, const Image& image)
-{
-    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
-    // The texel limit readImage applies; it also keeps a PNG row's byte count within an int, as stb needs.
-    if (image.width <= 0 || image.height <= 0 || image.channels.empty() || texels > std::size_t(1) << 28)
-        fail(path, "image is empty or larger than 2^28 texels");
-    for (const Channel& channel : image.channels)
-    {
-        if (channel.values.size() != texels)
-            fail(path, "channel " + channel.name + " has " + std::to_string(channel.values.size()) +
-                           " values, expected " + std::to_string(texels));
-    }
-}
-
 bool hasRgb(const Image& image)
 {
     return image.find(image.colourChannel("R")) >= 0 && image.find(image.colourChannel("G")) >= 0 &&
            image.find(image.colourChannel("B")) >= 0;
-}
-
-// The data window an image of its extent is written with: the layout's, or at the origin when that is empty.
-Box2i dataWindow(const std::string& path, const Image& image)
-{
-    const Box2i& window = image.layout.dataWindow;
-    if (window.empty())
-        return {0, 0, image.width - 1, image.height - 1};
-    const std::int64_t width = std::int64_t(window.maxX) - window.minX + 1;
-    const std::int64_t height = std::int64_t(window.maxY) - window.minY + 1;
-    if (width != image.width || height != image.height)
-        fail(path, "data window " + boxText(window) + " is " + std::to_string(width) + "x" + std::to_string(height) +
-                       " texels but the image is " + std::to_string(image.width) + "x" + std::to_string(image.height));
-    return window;
 }
 
 // An OpenEXR or Radiance .hdr file's image, the format told by its magic bytes.
@@ -809,6 +700,39 @@ Image decodeFile(const std::string& path, std::shared_ptr<const std::vector<unsi
 
 } // namespace
 
+namespace exr
+{
+
+void checkExtent(const std::string& path, const Image& image)
+{
+    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
+    // The texel limit readImage applies; it also keeps a PNG row's byte count within an int, as stb needs.
+    if (image.width <= 0 || image.height <= 0 || image.channels.empty() || texels > std::size_t(1) << 28)
+        fail(path, "image is empty or larger than 2^28 texels");
+    for (const Channel& channel : image.channels)
+    {
+        if (channel.values.size() != texels)
+            fail(path, "channel " + channel.name + " has " + std::to_string(channel.values.size()) +
+                           " values, expected " + std::to_string(texels));
+    }
+}
+
+// The data window an image of its extent is written with: the layout's, or at the origin when that is empty.
+Box2i dataWindow(const std::string& path, const Image& image)
+{
+    const Box2i& window = image.layout.dataWindow;
+    if (window.empty())
+        return {0, 0, image.width - 1, image.height - 1};
+    const std::int64_t width = std::int64_t(window.maxX) - window.minX + 1;
+    const std::int64_t height = std::int64_t(window.maxY) - window.minY + 1;
+    if (width != image.width || height != image.height)
+        fail(path, "data window " + boxText(window) + " is " + std::to_string(width) + "x" + std::to_string(height) +
+                       " texels but the image is " + std::to_string(image.width) + "x" + std::to_string(image.height));
+    return window;
+}
+
+} // namespace exr
+
 Image readImage(const std::string& path, const ImageSelection& selection)
 {
     return decodeFile(path, std::make_shared<const std::vector<unsigned char>>(readFile(path)), selection);
@@ -817,194 +741,6 @@ Image readImage(const std::string& path, const ImageSelection& selection)
 Image decodeImage(const std::string& path, const std::vector<unsigned char>& bytes, const ImageSelection& selection)
 {
     return decodeFile(path, std::make_shared<const std::vector<unsigned char>>(bytes), selection);
-}
-
-// `attribute` as OpenEXR's attribute of its type, read from its value bytes; a type OpenEXR does not know is kept
-// as the bytes given. Throws HostError when the bytes do not hold a value of a known type.
-std::unique_ptr<Imf::Attribute> toOpenExr(const std::string& path, const Attribute& attribute)
-{
-    std::unique_ptr<Imf::Attribute> value(Imf::Attribute::knownType(attribute.type.c_str())
-                                              ? Imf::Attribute::newAttribute(attribute.type.c_str())
-                                              : new Imf::OpaqueAttribute(attribute.type.c_str()));
-    MemoryInput in(path, attribute.value);
-    try
-    {
-        value->readValueFrom(in, int(attribute.value.size()), Imf::EXR_VERSION);
-    }
-    catch (const std::exception& error)
-    {
-        fail(path, "attribute " + attribute.name + ": " + std::to_string(attribute.value.size()) +
-                       " bytes do not hold a " + attribute.type + " (" + openExrReason(error.what()) + ")");
-    }
-    if (in.tellg() != attribute.value.size())
-        fail(path, "attribute " + attribute.name + ": " + std::to_string(attribute.value.size()) +
-                       " bytes do not hold a " + attribute.type + " (it takes " + std::to_string(in.tellg()) + ")");
-    return value;
-}
-
-// The header writeExr writes: windows, compression, pixel aspect ratio, screen window, channels and attributes.
-Imf::Header exrHeader(const std::string& path, const Image& image, std::optional<PixelType> override)
-{
-    const ImageLayout& layout = image.layout;
-    const auto code = static_cast<unsigned>(layout.compression);
-    if (code >= unsigned(Imf::NUM_COMPRESSION_METHODS))
-        fail(path, "cannot write compression code " + std::to_string(code));
-    const Box2i data = dataWindow(path, image);
-    const Box2i display = layout.displayWindow.empty() ? data : layout.displayWindow;
-    const auto box = [](const Box2i& b) { return Imath::Box2i({b.minX, b.minY}, {b.maxX, b.maxY}); };
-    Imf::Header header(box(display), box(data), layout.pixelAspectRatio,
-                       {layout.screenWindowCenter[0], layout.screenWindowCenter[1]}, layout.screenWindowWidth,
-                       Imf::INCREASING_Y, Imf::Compression(code));
-    for (const Channel& channel : image.channels)
-    {
-        if (channel.name.empty() || channel.name.size() > 255)
-            fail(path, "channel name \"" + channel.name + "\" must be 1 to 255 bytes long");
-        if (header.channels().findChannel(channel.name) != nullptr)
-            fail(path, "two channels are called " + channel.name);
-        header.channels().insert(
-            channel.name, Imf::Channel(override.value_or(channel.type) == PixelType::Half ? Imf::HALF : Imf::FLOAT));
-    }
-    const std::vector<Attribute>& given = layout.attributes;
-    for (std::size_t i = 0; i < given.size(); ++i)
-    {
-        const Attribute& attribute = given[i];
-        for (const std::string* text : {&attribute.name, &attribute.type})
-        {
-            if (text->empty() || text->size() > 255 || text->find('\0') != std::string::npos)
-                fail(path, "attribute " + std::string(text == &attribute.name ? "name" : "type") + " \"" + *text +
-                               "\" must be 1 to 255 bytes long, without zero bytes");
-        }
-        if (isStructural(attribute.name))
-            fail(path, "attribute " + attribute.name + " is written from the image and its layout, not as given");
-        if (header.find(attribute.name) != header.end())
-            fail(path, "two attributes are called " + attribute.name);
-        if (attribute.value.size() > std::size_t(INT_MAX))
-            fail(path, "attribute " + attribute.name + " is larger than 2 GiB");
-        header.insert(attribute.name, *toOpenExr(path, attribute));
-    }
-    return header;
-}
-
-// A part to write: its header and its pixels, HALF channels converted (OpenEXR converts pixel types when it reads,
-// not when it writes). Not copied or moved: the frame buffer points into `halves` and the image's channels.
-struct PartPixels
-{
-    Imf::Header header;
-    Imf::FrameBuffer frame;
-    std::vector<std::vector<Imath::half>> halves;
-    int rows = 0;
-    int part = 0;
-
-    PartPixels(const std::string& path, const Image& image, std::optional<PixelType> override)
-        : header(exrHeader(path, image, override)), rows(image.height), part(image.parts.part)
-    {
-        const Imath::Box2i& data = header.dataWindow();
-        for (const Channel& channel : image.channels)
-        {
-            if (header.channels()[channel.name].type == Imf::FLOAT)
-            {
-                frame.insert(channel.name, Imf::Slice::Make(Imf::FLOAT, channel.values.data(), data, sizeof(float),
-                                                            sizeof(float) * std::size_t(image.width)));
-                continue;
-            }
-            std::vector<Imath::half>& values = halves.emplace_back(channel.values.size());
-            std::transform(channel.values.begin(), channel.values.end(), values.begin(),
-                           [](float v) { return Imath::half(v); });
-            frame.insert(channel.name, Imf::Slice::Make(Imf::HALF, values.data(), data, sizeof(Imath::half),
-                                                        sizeof(Imath::half) * std::size_t(image.width)));
-        }
-    }
-    PartPixels(const PartPixels&) = delete;
-    PartPixels& operator=(const PartPixels&) = delete;
-};
-
-// Writes `written` (one part) as a single-part file, or each as its part of a copy of the multi-part file `image`
-// was read from, every other part's blocks copied as they are.
-void encodeParts(const std::string& path, const Image& image, const std::deque<PartPixels>& written, MemoryOutput& out)
-{
-    if (!image.parts.file)
-    {
-        Imf::OutputFile file(out, written.front().header, Imf::globalThreadCount());
-        file.setFrameBuffer(written.front().frame);
-        file.writePixels(written.front().rows);
-        return;
-    }
-    MemoryInput stream(path, *image.parts.file);
-    Imf::MultiPartInputFile input(stream, Imf::globalThreadCount());
-    std::vector<const PartPixels*> pixels(std::size_t(input.parts()), nullptr);
-    for (const PartPixels& part : written)
-    {
-        if (part.part < 0 || part.part >= input.parts())
-            fail(path, "part " + std::to_string(part.part) + " is not a part of the file it was read from (" +
-                           std::to_string(input.parts()) + " parts)");
-        pixels[std::size_t(part.part)] = &part;
-    }
-    std::vector<Imf::Header> headers;
-    for (int p = 0; p < input.parts(); ++p)
-    {
-        headers.push_back(pixels[std::size_t(p)] ? pixels[std::size_t(p)]->header : input.header(p));
-        if (pixels[std::size_t(p)])
-            headers.back().setType(Imf::SCANLINEIMAGE);
-    }
-    Imf::MultiPartOutputFile output(out, headers.data(), int(headers.size()), false, Imf::globalThreadCount());
-    for (int p = 0; p < input.parts(); ++p)
-    {
-        if (const PartPixels* pixelsOfPart = pixels[std::size_t(p)])
-        {
-            Imf::OutputPart part(output, p);
-            part.setFrameBuffer(pixelsOfPart->frame);
-            part.writePixels(pixelsOfPart->rows);
-        }
-        else if (Imf::isTiled(headers[std::size_t(p)].type()))
-        {
-            Imf::TiledInputPart copied(input, p);
-            Imf::TiledOutputPart(output, p).copyPixels(copied);
-        }
-        else
-        {
-            Imf::InputPart copied(input, p);
-            Imf::OutputPart(output, p).copyPixels(copied);
-        }
-    }
-}
-
-std::vector<char> encodeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
-{
-    checkExtent(path, image);
-    for (const Image& view : image.viewParts)
-        checkExtent(path, view);
-    MemoryOutput out;
-    try
-    {
-        std::deque<PartPixels> written;
-        written.emplace_back(path, image, override);
-        for (const Image& view : image.viewParts)
-            written.emplace_back(path, view, override);
-        encodeParts(path, image, written, out);
-    }
-    catch (const HostError&)
-    {
-        throw;
-    }
-    catch (const std::bad_alloc&)
-    {
-        fail(path, "not enough memory to encode it");
-    }
-    catch (const Iex::BaseExc& error)
-    {
-        fail(path, "OpenEXR encoding failed (" + openExrReason(error.what()) + ")");
-    }
-    catch (const std::exception& error)
-    {
-        fail(path, "OpenEXR encoding failed (" + openExrReason(error.what()) + ")");
-    }
-    return std::move(out.bytes);
-}
-
-void writeExr(const std::string& path, const Image& image, std::optional<PixelType> override)
-{
-    const std::vector<char> bytes = encodeExr(path, image, override);
-    writeFileAtomically(path, bytes.data(), bytes.size());
 }
 
 float acesFitted(float x)
