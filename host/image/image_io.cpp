@@ -367,8 +367,8 @@ std::string joined(const std::vector<std::string>& names)
 }
 
 // The part of view selection.view holding the layer's colour (and named selection.part, when that is given).
-std::size_t choseViewPart(const std::string& path, const std::vector<Imf::Header>& headers,
-                          const ImageSelection& selection)
+std::size_t chooseViewPart(const std::string& path, const std::vector<Imf::Header>& headers,
+                           const ImageSelection& selection)
 {
     std::vector<std::string> views;
     for (std::size_t p = 0; p < headers.size(); ++p)
@@ -499,7 +499,7 @@ Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsig
             fail(path, "no view " + selection.view + " (the views: " + joined(multiViewNames) + ")");
         chosen.layer = viewLayer(selection.view);
     }
-    const std::size_t part = viewParts && !selection.view.empty() ? choseViewPart(path, headers, selection)
+    const std::size_t part = viewParts && !selection.view.empty() ? chooseViewPart(path, headers, selection)
                                                                   : choosePart(path, headers, chosen);
     stream.seekg(0);
     Imf::MultiPartInputFile input(stream, Imf::globalThreadCount());
