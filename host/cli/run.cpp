@@ -188,9 +188,9 @@ int run(CliOptions& o)
             all[i].kernelSeed = seeded[i].kernelSeed;
             positions[i] = i;
         }
-        const std::vector<std::size_t> mine = !o.output.empty() ? positions
-                                              : o.contiguous    ? chunkOf(positions, o.shardIndex, o.shardCount)
-                                                                : shardOf(positions, o.shardIndex, o.shardCount);
+        // Every output form splits alike: -o with a frame placeholder names a shot as --output-pattern does.
+        const std::vector<std::size_t> mine = o.contiguous ? chunkOf(positions, o.shardIndex, o.shardCount)
+                                                           : shardOf(positions, o.shardIndex, o.shardCount);
         for (const std::size_t i : mine)
         {
             jobs.push_back(all[i]);

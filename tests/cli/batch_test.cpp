@@ -998,5 +998,69 @@ TEST_F(BatchTest, OutputPatternsAreCheckedLikeOutDirBeforeAnyFrameIsRead)
         }
 }
 
+// A shot of 5 frames split over 3 tasks writes each frame exactly once, whatever names the outputs (-o with a
+// placeholder, --output-pattern, --out-dir) and whatever splits it (--shard, --chunk, a Slurm job array): planned by
+// --dry-run for every form and split, then run for real with -o and --shard.
+TEST_F(BatchTest, EveryOutputFormSplitsTheShotOverItsTasksOnce)
+{
+    for (int frame = 1001; frame <= 1005; ++frame)
+        writeExr(file(numbered("s.", frame, ".exr")).string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Half));
+    fs::create_directory(file("out"));
+    const std::string shot = quote(file("s.####.exr")) + " --kernel-size 8 ";
+    const std::string forms[] = {"-o " + quote(file("out") / "s.####.exr"),
+                                 "--output-pattern " + quote(file("out") / "{stem}.####.exr"),
+                                 "--out-dir " + quote(file("out"))};
+    std::multiset<std::string> expected;
+    for (int frame = 1001; frame <= 1005; ++frame)
+        expected.insert((file("out") / numbered("s.", frame, ".exr")).string());
+    const auto setArray = [](int task)
+    {
+        setenv("SLURM_ARRAY_TASK_ID", numbered("", 10 + task, "").c_str(), 1);
+        setenv("SLURM_ARRAY_TASK_MIN", "10", 1);
+        setenv("SLURM_ARRAY_TASK_COUNT", "3", 1);
+    };
+    for (const std::string& form : forms)
+        for (const char* split : {"--shard ", "--chunk ", "--chunk slurm"})
+        {
+            std::multiset<std::string> planned;
+            for (int task = 0; task < 3; ++task)
+            {
+                const bool slurm = std::strstr(split, "slurm") != nullptr;
+                if (slurm)
+                    setArray(task);
+                const CliResult r =
+                    run(shot + form + " " + split + (slurm ? "" : numbered("", task, "/3")) + " --dry-run");
+                ASSERT_EQ(r.code, 0) << form << " " << split << task << "\n" << r.err;
+                std::istringstream lines(r.out);
+                std::size_t count = 0;
+                for (std::string line; std::getline(lines, line); ++count)
+                    planned.insert(line.substr(line.find(" -> ") + 4));
+                EXPECT_GE(count, 1u) << form << " " << split << task << ": no frame";
+                EXPECT_LE(count, 2u) << form << " " << split << task << ":\n" << r.out;
+            }
+            EXPECT_EQ(planned, expected) << form << " " << split;
+        }
+    unsetenv("SLURM_ARRAY_TASK_ID");
+    unsetenv("SLURM_ARRAY_TASK_MIN");
+    unsetenv("SLURM_ARRAY_TASK_COUNT");
+
+    std::multiset<std::string> written;
+    for (int task = 0; task < 3; ++task)
+    {
+        const fs::path report = file(numbered("task", task, ".json"));
+        const CliResult r =
+            run(shot + forms[0] + " --shard " + numbered("", task, "/3") + " --report " + quote(report));
+        ASSERT_EQ(r.code, 0) << r.err;
+        const nlohmann::json frames = readReport(report)["frames"];
+        for (const nlohmann::json& frame : frames)
+        {
+            EXPECT_EQ(frame["status"], "ok") << frame.dump();
+            written.insert(frame["output"].get<std::string>());
+        }
+    }
+    EXPECT_EQ(written, expected);
+    EXPECT_EQ(namesIn(file("out")).size(), 5u);
+}
+
 } // namespace
 } // namespace fftb
