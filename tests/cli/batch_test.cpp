@@ -1062,5 +1062,20 @@ TEST_F(BatchTest, EveryOutputFormSplitsTheShotOverItsTasksOnce)
     EXPECT_EQ(namesIn(file("out")).size(), 5u);
 }
 
+// Plain files named -1..1 are three frames (s.-001.exr is frame -1), not a collision of frames 1 and 1.
+TEST_F(BatchTest, NegativeFrameNumbersInPlainNamesAreTheirOwnFrames)
+{
+    for (const char* name : {"s.-001.exr", "s.0000.exr", "s.0001.exr"})
+        writeExr(file(name).string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Half));
+    fs::create_directory(file("out"));
+    const CliResult r =
+        run(quote(file("s.-001.exr")) + " " + quote(file("s.0000.exr")) + " " + quote(file("s.0001.exr")) + " -o " +
+            quote(file("out") / "b.####.exr") + " --kernel-size 8 --dry-run");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find(file("s.-001.exr").string() + " -> " + (file("out") / "b.-001.exr").string()),
+              std::string::npos)
+        << r.out;
+}
+
 } // namespace
 } // namespace fftb
