@@ -620,17 +620,42 @@ std::optional<int> resolveInputs(const CliTexts& t, CliOptions& o)
     return std::nullopt;
 }
 
+/// Whether the log format asked for is json: the command line's --log-format, else its --settings file's log-format
+/// line (a file that cannot be read is named by the parse, in text).
+bool jsonLogs(const std::vector<std::string>& arguments)
+{
+    std::string settings;
+    for (std::size_t i = 1; i < arguments.size(); ++i)
+    {
+        const std::string& a = arguments[i];
+        const std::string next = i + 1 < arguments.size() ? arguments[i + 1] : "";
+        if (a.rfind("--log-format=", 0) == 0 || a == "--log-format")
+            return (a == "--log-format" ? next : a.substr(13)) == "json";
+        if (a == "--settings" || a.rfind("--settings=", 0) == 0)
+            settings = a == "--settings" ? next : a.substr(11);
+    }
+    if (settings.empty())
+        return false;
+    try
+    {
+        for (const SettingsFileLine& line : readSettingsFile(settings))
+            if (line.name == "log-format")
+                return line.value == "json";
+    }
+    catch (const HostError&)
+    {
+    }
+    return false;
+}
+
 } // namespace
 
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
 {
-    // --log-format first, so that a usage error is written in the format asked for.
+    // The log format first, so that a usage error is written in the format asked for; each run says it: a process
+    // may run several (the Python module's run_batch).
     o.arguments.assign(argv, argv + argc);
-    bool json = false; // each run says it: a process may run several (the Python module's run_batch)
-    for (int i = 1; i < argc; ++i)
-        json = json || o.arguments[i] == "--log-format=json" ||
-               (o.arguments[i] == "--log-format" && i + 1 < argc && o.arguments[i + 1] == "json");
-    setMessageFormat(json ? MessageFormat::Json : MessageFormat::Text);
+    setMessageFormat(jsonLogs(o.arguments) ? MessageFormat::Json : MessageFormat::Text);
     CLI::App app{kDescription, "fftbloom"};
     CliTexts texts;
     std::vector<SettingOption> settings;

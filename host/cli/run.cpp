@@ -60,22 +60,32 @@ Texels loadKernel(CliOptions& o)
     }
 }
 
-/// --dry-run: one line per job on stdout. Returns the exit code a run would give for missing inputs.
+/// --dry-run: one line per job on stdout ("IN -> OUT + PREVIEW", ": skipped: output exists", "IN: missing"), or with
+/// MessageFormat::Json an event "plan" with "input", "output", "preview" (when made) and "plan": "write" | "skipped" |
+/// "missing" (level "error"). Returns the exit code a run would give for missing inputs.
 int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
 {
     int code = kExitOk;
     for (const BatchJob& job : jobs)
     {
         std::error_code ec;
-        if (!std::filesystem::exists(job.input, ec))
-        {
-            std::printf("%s: missing\n", job.input.c_str());
+        const bool missing = !std::filesystem::exists(job.input, ec);
+        const bool skipped = !missing && !overwrite && std::filesystem::exists(job.output, ec);
+        if (missing)
             code = kExitSomeFailed;
-            continue;
+        if (messageFormat() == MessageFormat::Json)
+        {
+            nlohmann::ordered_json fields{{"input", job.input}, {"output", job.output}};
+            if (!job.preview.empty())
+                fields["preview"] = job.preview;
+            fields["plan"] = missing ? "missing" : skipped ? "skipped" : "write";
+            printEvent(missing ? "error" : "info", "plan", fields);
         }
-        const bool skipped = !overwrite && std::filesystem::exists(job.output, ec);
-        std::printf("%s -> %s%s%s%s\n", job.input.c_str(), job.output.c_str(), job.preview.empty() ? "" : " + ",
-                    job.preview.c_str(), skipped ? ": skipped: output exists" : "");
+        else if (missing)
+            std::printf("%s: missing\n", job.input.c_str());
+        else
+            std::printf("%s -> %s%s%s%s\n", job.input.c_str(), job.output.c_str(), job.preview.empty() ? "" : " + ",
+                        job.preview.c_str(), skipped ? ": skipped: output exists" : "");
     }
     return code;
 }

@@ -1062,6 +1062,42 @@ TEST_F(BatchTest, EveryOutputFormSplitsTheShotOverItsTasksOnce)
     EXPECT_EQ(namesIn(file("out")).size(), 5u);
 }
 
+// --log-format json covers --dry-run's plan (a JSON object per frame: "event": "plan", its input, output and what a
+// run would do) and is honoured when a settings file gives it, usage errors included.
+TEST_F(BatchTest, JsonLogsCoverTheDryRunAndASettingsFileChoosesThem)
+{
+    writeShot(dir); // 1001, 1002, 1004
+    fs::create_directory(file("out"));
+    const std::string args = quote(file("shot.####.exr")) + " --frames 1001-1003 -o " +
+                             quote(file("out") / "b.####.exr") + " --kernel-size 8 --dry-run ";
+    writeBytes(file("json.txt"), "log-format=json\n");
+    for (const std::string& json : {std::string("--log-format json"), "--settings " + quote(file("json.txt"))})
+    {
+        const CliResult r = run(args + json);
+        EXPECT_EQ(r.code, 1) << json << r.err; // frame 1003 is missing
+        std::vector<std::string> plans;
+        for (const std::string* stream : {&r.out, &r.err})
+        {
+            std::istringstream lines(*stream);
+            for (std::string line; std::getline(lines, line);)
+            {
+                const nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
+                ASSERT_FALSE(entry.is_discarded()) << json << ": not JSON: " << line;
+                EXPECT_TRUE(entry.contains("time")) << line;
+                if (entry.value("event", "") == "plan")
+                    plans.push_back(entry["input"].get<std::string>() + " " + entry["plan"].get<std::string>());
+            }
+        }
+        EXPECT_EQ(plans, std::vector<std::string>({file("shot.1001.exr").string() + " write",
+                                                   file("shot.1002.exr").string() + " write",
+                                                   file("shot.1003.exr").string() + " missing"}))
+            << json;
+        const CliResult usage = run(args + json + " --intensity -1");
+        EXPECT_EQ(usage.code, 2) << json;
+        EXPECT_EQ(nlohmann::json::parse(usage.err, nullptr, false).value("level", ""), "error") << json << usage.err;
+    }
+}
+
 // Plain files named -1..1 are three frames (s.-001.exr is frame -1), not a collision of frames 1 and 1.
 TEST_F(BatchTest, NegativeFrameNumbersInPlainNamesAreTheirOwnFrames)
 {
