@@ -19,6 +19,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -88,6 +89,22 @@ int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
                         job.preview.c_str(), skipped ? ": skipped: output exists" : "");
     }
     return code;
+}
+
+/// Throws HostError naming the first output whose name does not end in .exr (in any case): fftbloom writes OpenEXR,
+/// and a PNG of the bloom is a preview.
+void checkExrNames(const std::vector<BatchJob>& jobs)
+{
+    for (const BatchJob& job : jobs)
+    {
+        std::string extension = std::filesystem::path(job.output).extension().string();
+        std::transform(extension.begin(), extension.end(), extension.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        if (extension != ".exr")
+            throw HostError(job.output +
+                            ": fftbloom writes OpenEXR: name the output .exr (a PNG preview of it: --preview, "
+                            "--preview-pattern or --preview-dir)");
+    }
 }
 
 /// What a run's report needs, shared by the run and the action a termination signal takes (onTermination): the
@@ -177,6 +194,7 @@ int run(CliOptions& o)
         std::vector<BatchJob> all = !o.output.empty()   ? jobsForOutputPath(o.frames, o.output)
                                     : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
                                                         : jobsForOutputPattern(o.frames, o.outputPattern);
+        checkExrNames(all);
         namePreviews(all, o.frames, o.preview);
         for (std::size_t i = 0; i < all.size(); ++i)
             all[i].frame = frameNumberIn(o.frames[i]);
