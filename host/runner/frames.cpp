@@ -32,11 +32,20 @@ bool parseFrame(const std::string& text, int* frame)
     return true;
 }
 
+/// The range of frame numbers: "-999999999..999999999".
+std::string frameNumberRange()
+{
+    // Appended piece by piece: "literal" + std::string trips GCC 12's -Wrestrict.
+    std::string range = std::to_string(-kMaxFrameNumber);
+    range += "..";
+    range += std::to_string(kMaxFrameNumber);
+    return range;
+}
+
 /// Why an input gives no frame number to an output's placeholder.
 std::string noFrameNumber()
 {
-    return "the input's name ends in no frame number (-" + std::to_string(kMaxFrameNumber) + ".." +
-           std::to_string(kMaxFrameNumber) + ")";
+    return "the input's name ends in no frame number (" + frameNumberRange() + ")";
 }
 
 /// The reason a placeholder of `digits` digits is refused; "" when it pads to at most kMaxFramePadding.
@@ -231,9 +240,8 @@ bool parseFrameList(const std::string& text, std::vector<int>* frames, std::stri
         int first = 0, last = 0, step = 1;
         if (!parseFrameItem(item, &first, &last, &step))
         {
-            *error = "\"" + item +
-                     "\" is not FIRST-LAST, FIRST-LASTxSTEP or FRAME (integers of at most 9 digits, "
-                     "STEP >= 1)";
+            *error = "\"" + item + "\" is not FIRST-LAST, FIRST-LASTxSTEP or FRAME (integers in " + frameNumberRange() +
+                     ", STEP >= 1)";
             return false;
         }
         const int64_t span = first <= last ? int64_t(last) - first : int64_t(first) - last;
