@@ -389,9 +389,11 @@ void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t, const std::share
 /// Where outputs go, the shards, the report and the run's own behaviour.
 void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
 {
-    CLI::Option* single = app.add_option("-o", o.output,
-                                         "output OpenEXR of a single input, or of each frame with a frame placeholder "
-                                         "(bloomed/shot_bloom.####.exr: the input's frame number); never an input");
+    CLI::Option* single =
+        app.add_option("-o", o.output,
+                       "output OpenEXR (named .exr; a PNG is --preview) of a single input, or of each "
+                       "frame with a frame placeholder (bloomed/shot_bloom.####.exr: the input's "
+                       "frame number); never an input");
     CLI::Option* outDir =
         app.add_option("--out-dir", o.outDir, "write each output to DIR/<input name><suffix>.exr (DIR must exist)");
     single->excludes(outDir);
@@ -435,7 +437,8 @@ void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
         ->excludes(shardOption);
     app.add_option("--log-format", t.logFormat,
                    "text: lines for people, a frame's with its time (ISO 8601, UTC) when stdout is no terminal; json: "
-                   "every line on stdout and stderr a JSON object with \"time\" and \"level\" (docs/farm.md)")
+                   "every line on stdout and stderr a JSON object with \"time\" and \"level\", --dry-run's "
+                   "included (docs/farm.md)")
         ->capture_default_str()
         ->check(CLI::IsMember({"text", "json"}));
     app.add_option("--report", o.reportPath,
