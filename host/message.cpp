@@ -18,14 +18,41 @@ bool isContinuation(char c)
     return (static_cast<unsigned char>(c) & 0xc0) == 0x80;
 }
 
+/// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong form, no surrogate, at most U+10FFFF) of two
+/// to four bytes at `at` of `text`; 0 when none starts there.
+std::size_t utf8SequenceAt(std::string_view text, std::size_t at)
+{
+    const auto byte = [&](std::size_t i) { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u; };
+    const unsigned lead = byte(at);
+    const std::size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
+                               : lead >= 0xe0 && lead <= 0xef ? 3
+                               : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                              : 0;
+    // The second byte's range, narrower after E0 (overlong), ED (surrogates), F0 (overlong) and F4 (past U+10FFFF).
+    const unsigned low = lead == 0xe0 ? 0xa0 : lead == 0xf0 ? 0x90 : 0x80;
+    const unsigned high = lead == 0xed ? 0x9f : lead == 0xf4 ? 0x8f : 0xbf;
+    if (length == 0 || byte(at + 1) < low || byte(at + 1) > high)
+        return 0;
+    for (std::size_t i = 2; i < length; ++i)
+        if (!isContinuation(char(byte(at + i))))
+            return 0;
+    return length;
+}
+
 std::string escaped(std::string_view text)
 {
     std::string out;
     out.reserve(text.size());
-    for (const char c : text)
+    for (std::size_t at = 0; at < text.size(); ++at)
     {
+        const char c = text[at];
         const auto byte = static_cast<unsigned char>(c);
-        if (c == '\\')
+        if (const std::size_t length = byte >= 0x80 ? utf8SequenceAt(text, at) : 1; length > 1)
+        {
+            out += text.substr(at, length);
+            at += length - 1;
+        }
+        else if (c == '\\')
             out += "\\\\";
         else if (c == '\n')
             out += "\\n";
@@ -35,7 +62,7 @@ std::string escaped(std::string_view text)
             out += "\\t";
         else if (byte == 0x1b)
             out += "\\e";
-        else if (byte < 0x20 || byte == 0x7f)
+        else if (byte < 0x20 || byte >= 0x7f) // a control character, or a byte of no UTF-8 sequence
         {
             char hex[5];
             std::snprintf(hex, sizeof hex, "\\x%02x", byte);

@@ -14,10 +14,11 @@ namespace fftb
 inline constexpr std::size_t kMaxMessageBytes = 1000;
 
 /// `text` as one printable line. Each control character (bytes 0x00-0x1f and 0x7f: a newline, an escape, a NUL in a
-/// part name or a settings file) is written as `\n`, `\r`, `\t`, `\e` or `\xHH`, and a backslash as `\\`, so that no
-/// name can start a line of its own (forging a `fftbloom:` line) or drive the terminal. Past kMaxMessageBytes the
-/// middle is cut, keeping the start (what and where) and the end (why): "<start> ... (N bytes cut) ... <end>", never
-/// inside a UTF-8 sequence.
+/// part name or a settings file) is written as `\n`, `\r`, `\t`, `\e` or `\xHH`, each byte of no well-formed UTF-8
+/// sequence (Latin-1 text, a cut or overlong sequence, a surrogate) as `\xHH`, and a backslash as `\\`, so that no
+/// name can start a line of its own (forging a `fftbloom:` line) or drive the terminal, and a JSON line stays JSON.
+/// Past kMaxMessageBytes the middle is cut, keeping the start (what and where) and the end (why): "<start> ... (N bytes
+/// cut) ... <end>", never inside a UTF-8 sequence.
 std::string oneLine(std::string_view text);
 
 /// How printMessage and printInfo write their lines.

@@ -244,6 +244,20 @@ std::string outputSettingsJson(const CLI::App& app, const BloomSettings& bloom, 
     return settings.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+/// Options and settings keys renamed since, each refused naming its new name (the viewer's settings files said
+/// curvature= and composite= before they took the CLI's names).
+constexpr std::pair<const char*, const char*> kRenamedOptions[] = {
+    {"kernel-extent", "kernel-span"}, {"curvature", "blade-curvature"}, {"composite", "output"}};
+
+/// The new name of option or settings key `name` (without --), or nullptr when it was not renamed.
+const char* renamedTo(std::string_view name)
+{
+    for (const auto& [old, now] : kRenamedOptions)
+        if (name == old)
+            return now;
+    return nullptr;
+}
+
 /// The text of the CLI's own options that are read after parsing.
 struct CliTexts
 {
@@ -297,6 +311,8 @@ class SettingsFileFormat : public CLI::Config
                 const std::string where = "line " + std::to_string(line.number) + ": ";
                 if (line.name == "settings")
                     throw HostError(where + "a settings file cannot read another");
+                if (const char* now = renamedTo(line.name))
+                    throw HostError(where + "'" + line.name + "' is now '" + now + "'");
                 if (!app_.get_option_no_throw("--" + line.name))
                     throw HostError(where + "unknown option '" + line.name + "'");
                 lines_[line.name] = line.number;
@@ -373,9 +389,11 @@ void addInputOptions(CLI::App& app, CliOptions& o, CliTexts& t, const std::share
 /// Where outputs go, the shards, the report and the run's own behaviour.
 void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
 {
-    CLI::Option* single = app.add_option("-o", o.output,
-                                         "output OpenEXR of a single input, or of each frame with a frame placeholder "
-                                         "(bloomed/shot_bloom.####.exr: the input's frame number); never an input");
+    CLI::Option* single =
+        app.add_option("-o", o.output,
+                       "output OpenEXR (named .exr; a PNG is --preview) of a single input, or of each "
+                       "frame with a frame placeholder (bloomed/shot_bloom.####.exr: the input's "
+                       "frame number); never an input");
     CLI::Option* outDir =
         app.add_option("--out-dir", o.outDir, "write each output to DIR/<input name><suffix>.exr (DIR must exist)");
     single->excludes(outDir);
@@ -419,7 +437,8 @@ void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
         ->excludes(shardOption);
     app.add_option("--log-format", t.logFormat,
                    "text: lines for people, a frame's with its time (ISO 8601, UTC) when stdout is no terminal; json: "
-                   "every line on stdout and stderr a JSON object with \"time\" and \"level\" (docs/farm.md)")
+                   "every line on stdout and stderr a JSON object with \"time\" and \"level\", --dry-run's "
+                   "included (docs/farm.md)")
         ->capture_default_str()
         ->check(CLI::IsMember({"text", "json"}));
     app.add_option("--report", o.reportPath,
@@ -620,17 +639,49 @@ std::optional<int> resolveInputs(const CliTexts& t, CliOptions& o)
     return std::nullopt;
 }
 
+/// Whether the log format asked for is json: the command line's --log-format, else its --settings file's log-format
+/// line (a file that cannot be read is named by the parse, in text).
+bool jsonLogs(const std::vector<std::string>& arguments)
+{
+    std::string settings;
+    for (std::size_t i = 1; i < arguments.size(); ++i)
+    {
+        const std::string& a = arguments[i];
+        const std::string next = i + 1 < arguments.size() ? arguments[i + 1] : "";
+        if (a.rfind("--log-format=", 0) == 0 || a == "--log-format")
+            return (a == "--log-format" ? next : a.substr(13)) == "json";
+        if (a == "--settings" || a.rfind("--settings=", 0) == 0)
+            settings = a == "--settings" ? next : a.substr(11);
+    }
+    if (settings.empty())
+        return false;
+    try
+    {
+        for (const SettingsFileLine& line : readSettingsFile(settings))
+            if (line.name == "log-format")
+                return line.value == "json";
+    }
+    catch (const HostError&)
+    {
+    }
+    return false;
+}
+
 } // namespace
 
 std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
 {
-    // --log-format first, so that a usage error is written in the format asked for.
+    // The log format first, so that a usage error is written in the format asked for; each run says it: a process
+    // may run several (the Python module's run_batch).
     o.arguments.assign(argv, argv + argc);
-    bool json = false; // each run says it: a process may run several (the Python module's run_batch)
-    for (int i = 1; i < argc; ++i)
-        json = json || o.arguments[i] == "--log-format=json" ||
-               (o.arguments[i] == "--log-format" && i + 1 < argc && o.arguments[i + 1] == "json");
-    setMessageFormat(json ? MessageFormat::Json : MessageFormat::Text);
+    setMessageFormat(jsonLogs(o.arguments) ? MessageFormat::Json : MessageFormat::Text);
+    for (std::size_t i = 1; i < o.arguments.size(); ++i)
+    {
+        const std::string& a = o.arguments[i];
+        const std::string name = a.rfind("--", 0) == 0 ? a.substr(2, a.find('=') - 2) : "";
+        if (const char* now = renamedTo(name))
+            return usage("--" + name + " is now --" + now);
+    }
     CLI::App app{kDescription, "fftbloom"};
     CliTexts texts;
     std::vector<SettingOption> settings;

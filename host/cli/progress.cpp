@@ -73,13 +73,9 @@ void Progress::onFrame(const FrameRecord& f, std::size_t done, std::size_t total
         return;
     if (json)
     {
-        nlohmann::ordered_json line{{"time", isoTime(std::chrono::system_clock::now())},
-                                    {"level", f.status == FrameStatus::Failed ? "error" : "info"},
-                                    {"event", "frame"},
-                                    {"done", done},
-                                    {"total", total}};
-        line.update(frameJson(f));
-        std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        nlohmann::ordered_json fields{{"done", done}, {"total", total}};
+        fields.update(frameJson(f));
+        printEvent(f.status == FrameStatus::Failed ? "error" : "info", "frame", fields);
     }
     else if (!terminal_ || verbose_)
     {
@@ -130,13 +126,9 @@ void Progress::finish(const BatchSummary& summary, const std::string& deviceName
         std::printf("\r\033[K");
     if (messageFormat() == MessageFormat::Json)
     {
-        nlohmann::ordered_json line{{"time", isoTime(std::chrono::system_clock::now())},
-                                    {"level", "info"},
-                                    {"event", "summary"},
-                                    {"device", deviceName}};
-        line.update(summaryJson(summary));
-        std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-        std::fflush(stdout);
+        nlohmann::ordered_json fields{{"device", deviceName}};
+        fields.update(summaryJson(summary));
+        printEvent("info", "summary", fields);
         return;
     }
     // The values scrubbed and saturated, once for the run (each frame's with -v and in the report).

@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
@@ -88,6 +89,14 @@ void ReportWriter::append(const std::string& line)
             throw HostError(path_ + ": the report cannot be written: " + std::strerror(errno));
         written += std::size_t(n);
     }
+}
+
+void printEvent(const char* level, const char* event, const nlohmann::ordered_json& fields)
+{
+    Json line{{"time", isoTime(std::chrono::system_clock::now())}, {"level", level}, {"event", event}};
+    line.update(fields);
+    std::printf("%s\n", line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::fflush(stdout);
 }
 
 Json frameJson(const FrameRecord& f)

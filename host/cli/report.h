@@ -37,6 +37,10 @@ nlohmann::ordered_json frameJson(const FrameRecord& record);
 /// set).
 nlohmann::ordered_json summaryJson(const BatchSummary& summary, std::size_t unfinished = 0);
 
+/// Prints {"time": isoTime, "level", "event", then `fields`} as one line on stdout, flushed: the lines of
+/// --log-format json that are no message (message.h) but an event: a frame, the summary, --dry-run's plan.
+void printEvent(const char* level, const char* event, const nlohmann::ordered_json& fields);
+
 /// Appends the report of one run to `path` (created if missing), one JSON object a line, each line handed to the
 /// operating system (one write(2), no buffering in the process) as soon as its event happens, so a killed run keeps
 /// every line it finished and the run that resumes it appends its own. No fsync: it would stall the batch's lock on

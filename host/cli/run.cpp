@@ -19,6 +19,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -60,24 +61,50 @@ Texels loadKernel(CliOptions& o)
     }
 }
 
-/// --dry-run: one line per job on stdout. Returns the exit code a run would give for missing inputs.
+/// --dry-run: one line per job on stdout ("IN -> OUT + PREVIEW", ": skipped: output exists", "IN: missing"), or with
+/// MessageFormat::Json an event "plan" with "input", "output", "preview" (when made) and "plan": "write" | "skipped" |
+/// "missing" (level "error"). Returns the exit code a run would give for missing inputs.
 int printPlan(const std::vector<BatchJob>& jobs, bool overwrite)
 {
     int code = kExitOk;
     for (const BatchJob& job : jobs)
     {
         std::error_code ec;
-        if (!std::filesystem::exists(job.input, ec))
-        {
-            std::printf("%s: missing\n", job.input.c_str());
+        const bool missing = !std::filesystem::exists(job.input, ec);
+        const bool skipped = !missing && !overwrite && std::filesystem::exists(job.output, ec);
+        if (missing)
             code = kExitSomeFailed;
-            continue;
+        if (messageFormat() == MessageFormat::Json)
+        {
+            nlohmann::ordered_json fields{{"input", job.input}, {"output", job.output}};
+            if (!job.preview.empty())
+                fields["preview"] = job.preview;
+            fields["plan"] = missing ? "missing" : skipped ? "skipped" : "write";
+            printEvent(missing ? "error" : "info", "plan", fields);
         }
-        const bool skipped = !overwrite && std::filesystem::exists(job.output, ec);
-        std::printf("%s -> %s%s%s%s\n", job.input.c_str(), job.output.c_str(), job.preview.empty() ? "" : " + ",
-                    job.preview.c_str(), skipped ? ": skipped: output exists" : "");
+        else if (missing)
+            std::printf("%s: missing\n", job.input.c_str());
+        else
+            std::printf("%s -> %s%s%s%s\n", job.input.c_str(), job.output.c_str(), job.preview.empty() ? "" : " + ",
+                        job.preview.c_str(), skipped ? ": skipped: output exists" : "");
     }
     return code;
+}
+
+/// Throws HostError naming the first output whose name does not end in .exr (in any case): fftbloom writes OpenEXR,
+/// and a PNG of the bloom is a preview.
+void checkExrNames(const std::vector<BatchJob>& jobs)
+{
+    for (const BatchJob& job : jobs)
+    {
+        std::string extension = std::filesystem::path(job.output).extension().string();
+        std::transform(extension.begin(), extension.end(), extension.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        if (extension != ".exr")
+            throw HostError(job.output +
+                            ": fftbloom writes OpenEXR: name the output .exr (a PNG preview of it: --preview, "
+                            "--preview-pattern or --preview-dir)");
+    }
 }
 
 /// What a run's report needs, shared by the run and the action a termination signal takes (onTermination): the
@@ -167,6 +194,7 @@ int run(CliOptions& o)
         std::vector<BatchJob> all = !o.output.empty()   ? jobsForOutputPath(o.frames, o.output)
                                     : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
                                                         : jobsForOutputPattern(o.frames, o.outputPattern);
+        checkExrNames(all);
         namePreviews(all, o.frames, o.preview);
         for (std::size_t i = 0; i < all.size(); ++i)
             all[i].frame = frameNumberIn(o.frames[i]);
@@ -188,9 +216,9 @@ int run(CliOptions& o)
             all[i].kernelSeed = seeded[i].kernelSeed;
             positions[i] = i;
         }
-        const std::vector<std::size_t> mine = !o.output.empty() ? positions
-                                              : o.contiguous    ? chunkOf(positions, o.shardIndex, o.shardCount)
-                                                                : shardOf(positions, o.shardIndex, o.shardCount);
+        // Every output form splits alike: -o with a frame placeholder names a shot as --output-pattern does.
+        const std::vector<std::size_t> mine = o.contiguous ? chunkOf(positions, o.shardIndex, o.shardCount)
+                                                           : shardOf(positions, o.shardIndex, o.shardCount);
         for (const std::size_t i : mine)
         {
             jobs.push_back(all[i]);

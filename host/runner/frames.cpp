@@ -5,7 +5,6 @@
 #include "host_error.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -19,14 +18,56 @@ namespace fs = std::filesystem;
 namespace
 {
 
-/// A frame number: digits, a leading '-' for a negative one, at most nine digits.
+/// A frame number: digits, a leading '-' for a negative one, at most nine of them past any leading zeros (0000001001
+/// is 1001): within +-kMaxFrameNumber.
 bool parseFrame(const std::string& text, int* frame)
 {
-    const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
-    if (digits == 0 || digits > 9 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
+    const std::size_t sign = text.rfind('-', 0) == 0 ? 1 : 0;
+    if (text.size() == sign || text.find_first_not_of("0123456789", sign) != std::string::npos)
         return false;
-    *frame = std::stoi(text);
+    const std::size_t first = std::min(text.find_first_not_of('0', sign), text.size() - 1); // "000": its last zero
+    if (text.size() - first > 9)
+        return false;
+    *frame = std::stoi(text.substr(first)) * (sign == 1 ? -1 : 1);
     return true;
+}
+
+/// The range of frame numbers: "-999999999..999999999".
+std::string frameNumberRange()
+{
+    // Appended piece by piece: "literal" + std::string trips GCC 12's -Wrestrict.
+    std::string range = std::to_string(-kMaxFrameNumber);
+    range += "..";
+    range += std::to_string(kMaxFrameNumber);
+    return range;
+}
+
+/// Why an input gives no frame number to an output's placeholder.
+std::string noFrameNumber()
+{
+    return "the input's name ends in no frame number (" + frameNumberRange() + ")";
+}
+
+/// The reason a placeholder of `digits` digits is refused; "" when it pads to at most kMaxFramePadding.
+std::string paddingProblem(int digits)
+{
+    return digits > kMaxFramePadding ? "a frame placeholder of " + std::to_string(digits) +
+                                           " digits; one pads to at most " + std::to_string(kMaxFramePadding)
+                                     : "";
+}
+
+/// Appends FIRST, or FIRST-LAST, to a list of ranges ("1005-1007, 1010").
+void appendRange(std::string& text, int first, int last)
+{
+    // Appended piece by piece: "literal" + std::string trips GCC 12's -Wrestrict.
+    if (!text.empty())
+        text += ", ";
+    text += std::to_string(first);
+    if (last != first)
+    {
+        text += '-';
+        text += std::to_string(last);
+    }
 }
 
 /// Parses one item of a frame list: FRAME, FIRST-LAST or FIRST-LASTxSTEP (see parseFrameList).
@@ -69,7 +110,12 @@ std::map<std::string, std::string> fieldsOf(const std::string& input)
     const fs::path path(input);
     const std::string name = path.stem().string();
     const std::string ext = path.extension().string();
-    const std::size_t digits = name.find_last_not_of("0123456789") + 1; // 0 when all digits (npos + 1)
+    std::size_t digits = name.find_last_not_of("0123456789") + 1; // 0 when all digits (npos + 1)
+    // A '-' before the digits is a minus sign at the name's start or after a '.', '_' or '-' (s.-003: -3), a
+    // separator after anything else (plate-003: 3).
+    if (digits > 0 && digits < name.size() && name[digits - 1] == '-' &&
+        (digits == 1 || std::string_view("._-").find(name[digits - 2]) != std::string_view::npos))
+        --digits;
     std::string stem = name.substr(0, digits);
     if (digits < name.size() && !stem.empty() && (stem.back() == '.' || stem.back() == '_' || stem.back() == '-'))
         stem.pop_back();
@@ -118,6 +164,12 @@ std::size_t frameListBefore(const std::string& path, std::size_t nameStart, std:
     return start;
 }
 
+/// Why an output's name may not hold frame list `frames` (oiiotool's 1001-1003#).
+std::string frameListProblem(const std::string& frames)
+{
+    return "an output's name holds a frame placeholder, not a frame list (" + frames + ")";
+}
+
 /// The one placeholder of path[from, to): its start and its length and digits; length 0 when there is none. Throws
 /// HostError naming `path` when there are two.
 std::pair<std::size_t, std::pair<std::size_t, int>> onePlaceholder(const std::string& path, std::size_t from,
@@ -134,17 +186,24 @@ std::pair<std::size_t, std::pair<std::size_t, int>> onePlaceholder(const std::st
         }
         if (found.second.first != 0)
             throw HostError(path + ": more than one frame placeholder (####, @@@@, %04d or %d) in its name");
+        if (const std::string problem = paddingProblem(placeholder.second); !problem.empty())
+            throw HostError(path + ": " + problem);
         found = {i, placeholder};
         i += placeholder.first;
     }
     return found;
 }
 
-/// The number `frame` padded to `digits` characters, as printf's "%0*d".
+/// The number `frame` zero-padded to `digits` characters, a minus sign counted, as printf's "%0*d"; a wider number
+/// whole.
 std::string paddedFrame(int frame, int digits)
 {
-    char number[32];
-    std::snprintf(number, sizeof number, "%0*d", digits, frame);
+    std::string number = std::to_string(frame < 0 ? -int64_t(frame) : int64_t(frame));
+    const std::size_t width = std::size_t(std::max(digits - (frame < 0 ? 1 : 0), 0));
+    if (number.size() < width)
+        number.insert(0, width - number.size(), '0');
+    if (frame < 0)
+        number.insert(0, 1, '-');
     return number;
 }
 
@@ -181,9 +240,8 @@ bool parseFrameList(const std::string& text, std::vector<int>* frames, std::stri
         int first = 0, last = 0, step = 1;
         if (!parseFrameItem(item, &first, &last, &step))
         {
-            *error = "\"" + item +
-                     "\" is not FIRST-LAST, FIRST-LASTxSTEP or FRAME (integers of at most 9 digits, "
-                     "STEP >= 1)";
+            *error = "\"" + item + "\" is not FIRST-LAST, FIRST-LASTxSTEP or FRAME (integers in " + frameNumberRange() +
+                     ", STEP >= 1)";
             return false;
         }
         const int64_t span = first <= last ? int64_t(last) - first : int64_t(first) - last;
@@ -216,15 +274,7 @@ std::string frameRangesText(const std::vector<int>& frames)
         std::size_t end = i + 1;
         while (end < frames.size() && frames[end] == frames[end - 1] + 1)
             ++end;
-        // Appended piece by piece: "literal" + std::string trips GCC 12's -Wrestrict.
-        if (!text.empty())
-            text += ", ";
-        text += std::to_string(frames[i]);
-        if (end - i > 1)
-        {
-            text += '-';
-            text += std::to_string(frames[end - 1]);
-        }
+        appendRange(text, frames[i], frames[end - 1]);
         i = end;
     }
     return text;
@@ -234,9 +284,8 @@ std::optional<int> frameNumberIn(const FrameInput& input)
 {
     if (!input.pattern.empty())
         return input.frame;
-    const std::string digits = fieldsOf(input.path).at("frame");
     int frame = 0;
-    if (!digits.empty() && parseFrame(digits.substr(digits.size() > 9 ? digits.size() - 9 : 0), &frame))
+    if (parseFrame(fieldsOf(input.path).at("frame"), &frame))
         return frame;
     return std::nullopt;
 }
@@ -306,14 +355,18 @@ std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, co
             if (own.empty())
                 throw HostError(input + ": no such file, nor any frame of it as a pattern (its " + pattern->text +
                                 ") in its folder; --frames names frames to bloom");
-            std::vector<int> gaps;
+            std::string gaps; // as ranges, however many frames they hold
+            int64_t missing = 0;
             for (std::size_t i = 1; i < own.size(); ++i)
-                for (int64_t gap = int64_t(own[i - 1]) + 1; gap < own[i] && gaps.size() < kMaxListedFrames; ++gap)
-                    gaps.push_back(int(gap));
-            if (notes && !gaps.empty())
-                notes->push_back(input + ": frame" + (gaps.size() > 1 ? "s " : " ") + frameRangesText(gaps) +
-                                 " missing between " + std::to_string(own.front()) + " and " +
-                                 std::to_string(own.back()) + " on disk: not bloomed");
+                if (own[i] - int64_t(own[i - 1]) > 1)
+                {
+                    appendRange(gaps, own[i - 1] + 1, own[i] - 1);
+                    missing += own[i] - int64_t(own[i - 1]) - 1;
+                }
+            if (notes && missing > 0)
+                notes->push_back(input + ": frame" + (missing > 1 ? "s " : " ") + gaps + " missing between " +
+                                 std::to_string(own.front()) + " and " + std::to_string(own.back()) +
+                                 " on disk: not bloomed");
         }
         for (const int frame : own)
             resolved.push_back({framePath(*pattern, frame), input, frame});
@@ -354,11 +407,10 @@ std::string outputPathWithFrame(const std::string& path, std::optional<int> fram
     if (!pattern)
         return path;
     if (!pattern->frames.empty())
-        throw HostError(path + ": an output's name holds a frame placeholder, not a frame list (" + pattern->frames +
-                        ")");
+        throw HostError(path + ": " + frameListProblem(pattern->frames));
     if (!frame)
-        throw HostError(input + ": the output " + path + " has a frame placeholder (" + pattern->text +
-                        "), but the input's name ends in no frame number");
+        throw HostError(input + ": the output " + path + " has a frame placeholder (" + pattern->text + "), but " +
+                        noFrameNumber());
     return framePath(*pattern, *frame);
 }
 
@@ -367,6 +419,7 @@ std::string checkOutputPattern(const std::string& pattern)
     const std::map<std::string, std::string> fields = fieldsOf("");
     const std::size_t nameStart = pattern.find_last_of('/') + 1;
     int placeholders = 0;
+    std::string problem; // of a placeholder: too wide, or after a frame list
     const std::string reason = walkPattern(
         pattern,
         [&](const std::string& field)
@@ -378,14 +431,20 @@ std::string checkOutputPattern(const std::string& pattern)
         {
             const std::size_t from = std::max(at, nameStart) - at;
             for (std::size_t i = from; i < text.size(); ++i)
-                if (const std::size_t length = placeholderAt(text, i).first; length > 0)
+                if (const auto [length, digits] = placeholderAt(text, i); length > 0)
                 {
                     ++placeholders;
+                    if (const std::size_t list = frameListBefore(text, from, i); list < i && problem.empty())
+                        problem = frameListProblem(text.substr(list, i - list));
+                    if (problem.empty())
+                        problem = paddingProblem(digits);
                     i += length - 1;
                 }
         });
     if (!reason.empty())
         return reason;
+    if (!problem.empty())
+        return problem;
     return placeholders > 1 ? "more than one frame placeholder (####, @@@@, %04d or %d) in its file name" : "";
 }
 
@@ -417,7 +476,7 @@ std::string outputPathFor(const std::string& pattern, const FrameInput& input)
             const std::optional<int> frame = frameNumberIn(input);
             if (!frame)
                 throw HostError(input.path + ": --output-pattern has a frame placeholder (" +
-                                text.substr(i, placeholder.first) + "), but the input's name ends in no frame number");
+                                text.substr(i, placeholder.first) + "), but " + noFrameNumber());
             path += text.substr(0, i);
             path += paddedFrame(*frame, placeholder.second);
             path += text.substr(i + placeholder.first);

@@ -12,8 +12,12 @@
 namespace fftb
 {
 
-/// The largest frame number, and the negative of the smallest: nine digits, far beyond any shot.
+/// The largest frame number, and the negative of the smallest: nine digits past any leading zeros, far beyond any
+/// shot. A name's number past it is no frame number (never cut to its last digits).
 inline constexpr int kMaxFrameNumber = 999999999;
+
+/// The widest zero padding of a frame placeholder (%099d, 99 '#'): a file name is at most 255 bytes.
+inline constexpr int kMaxFramePadding = 99;
 
 /// The frame-number placeholder in a path's file name.
 struct FramePattern
@@ -31,18 +35,19 @@ struct FramePattern
 /// "%0nd" (n digits, padded) or "%d" (not padded). A frame list (parseFrameList's form) right before it, at the name's
 /// start or after a '.', '_' or '-', is the pattern's own list of frames, as in oiiotool's shot.1001-1003#.exr; there
 /// a single '#' is four digits, as oiiotool takes it. std::nullopt when the name holds none; throws HostError naming
-/// the path when it holds more than one.
+/// the path when it holds more than one, or one wider than kMaxFramePadding.
 std::optional<FramePattern> findFramePattern(const std::string& path);
 
 /// The path of frame `frame`: the placeholder replaced by the number, zero-padded to `pattern.digits` as printf's
-/// "%0*d" pads it (-1 at 4 digits: "-001").
+/// "%0*d" pads it (-1 at 4 digits: "-001"); a number wider than its padding is written whole.
 std::string framePath(const FramePattern& pattern, int frame);
 
 /// The most frames a --frames list may hold: its frames are expanded, a million of them in about 50 MB.
 inline constexpr uint64_t kMaxListedFrames = 1000000;
 
 /// Parses a frame list: comma-separated items FIRST-LAST (inclusive; descending when FIRST > LAST), FIRST-LASTxSTEP
-/// (STEP >= 1) or FRAME, each frame an integer, negative with a leading '-', of at most nine digits, e.g.
+/// (STEP >= 1) or FRAME, each frame an integer, negative with a leading '-', of at most nine digits past any leading
+/// zeros, e.g.
 /// "1001-1100x2,1200", "1010-1001", "-5--1". Returns the frames in the order given; false and the reason when
 /// malformed, when a frame is listed twice or when the list holds more than kMaxListedFrames frames (found before they
 /// are expanded).
@@ -60,7 +65,8 @@ struct FrameInput
 };
 
 /// The frame number of `input`: its pattern's frame, else the number its file name ends in before the extension
-/// (shot.1001.exr: 1001; the last nine digits); std::nullopt when its name ends in no digits.
+/// (shot.1001.exr: 1001; shot.0000001001.exr: 1001; s.-003.exr: -3, a '-' after a '.', '_' or '-' being a minus
+/// sign); std::nullopt when its name ends in no digits or in a number past +-kMaxFrameNumber.
 std::optional<int> frameNumberIn(const FrameInput& input);
 
 /// frameNumberIn(input), else `position` (the input's place in the resolved list).
@@ -92,12 +98,13 @@ std::string outputPathWithFrame(const std::string& path, std::optional<int> fram
 
 /// The fields of an --output-pattern, taken from the input's file name, e.g. for /shots/sh010/shot.1001.exr:
 /// {name} shot.1001 (the file name without its extension), {ext} exr (the extension without its dot),
-/// {frame} 1001 (the digits that end {name}, padded as in the input), {stem} shot ({name} without {frame} and one
-/// '.', '_' or '-' before it; {name} when it ends in no digits).
+/// {frame} 1001 (the digits that end {name}, padded as in the input, with their minus sign as frameNumberIn reads
+/// it), {stem} shot ({name} without {frame} and one '.', '_' or '-' before it; {name} when it ends in no digits).
 /// A frame placeholder in the pattern's file name (####, @@@@, %04d, %d) is the input's frame number (frameNumberIn),
 /// padded as the placeholder says: {stem}_bloom.####.exr.
 /// Returns "" when `pattern` is well-formed, else the reason: a '{' or '}' outside a field or an unknown field, named;
-/// two placeholders or a frame list in the file name.
+/// two placeholders, a placeholder wider than kMaxFramePadding or a frame list (oiiotool's 1001-1003#) in the file
+/// name.
 std::string checkOutputPattern(const std::string& pattern);
 
 /// `pattern` (checked by checkOutputPattern) with its fields and its placeholder filled in from `input`. Throws

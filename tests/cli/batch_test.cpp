@@ -998,5 +998,113 @@ TEST_F(BatchTest, OutputPatternsAreCheckedLikeOutDirBeforeAnyFrameIsRead)
         }
 }
 
+// A shot of 5 frames split over 3 tasks writes each frame exactly once, whatever names the outputs (-o with a
+// placeholder, --output-pattern, --out-dir) and whatever splits it (--shard, --chunk, a Slurm job array): planned by
+// --dry-run for every form and split, then one task run for real with -o and --shard.
+TEST_F(BatchTest, EveryOutputFormSplitsTheShotOverItsTasksOnce)
+{
+    for (int frame = 1001; frame <= 1005; ++frame)
+        writeExr(file(numbered("s.", frame, ".exr")).string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Half));
+    fs::create_directory(file("out"));
+    const std::string shot = quote(file("s.####.exr")) + " --kernel-size 8 ";
+    const std::string forms[] = {"-o " + quote(file("out") / "s.####.exr"),
+                                 "--output-pattern " + quote(file("out") / "{stem}.####.exr"),
+                                 "--out-dir " + quote(file("out"))};
+    std::multiset<std::string> expected;
+    for (int frame = 1001; frame <= 1005; ++frame)
+        expected.insert((file("out") / numbered("s.", frame, ".exr")).string());
+    const auto setArray = [](int task)
+    {
+        setenv("SLURM_ARRAY_TASK_ID", numbered("", 10 + task, "").c_str(), 1);
+        setenv("SLURM_ARRAY_TASK_MIN", "10", 1);
+        setenv("SLURM_ARRAY_TASK_COUNT", "3", 1);
+    };
+    for (const std::string& form : forms)
+        for (const char* split : {"--shard ", "--chunk ", "--chunk slurm"})
+        {
+            std::multiset<std::string> planned;
+            for (int task = 0; task < 3; ++task)
+            {
+                const bool slurm = std::strstr(split, "slurm") != nullptr;
+                if (slurm)
+                    setArray(task);
+                const CliResult r =
+                    run(shot + form + " " + split + (slurm ? "" : numbered("", task, "/3")) + " --dry-run");
+                ASSERT_EQ(r.code, 0) << form << " " << split << task << "\n" << r.err;
+                std::istringstream lines(r.out);
+                std::size_t count = 0;
+                for (std::string line; std::getline(lines, line); ++count)
+                    planned.insert(line.substr(line.find(" -> ") + 4));
+                EXPECT_GE(count, 1u) << form << " " << split << task << ": no frame";
+                EXPECT_LE(count, 2u) << form << " " << split << task << ":\n" << r.out;
+            }
+            EXPECT_EQ(planned, expected) << form << " " << split;
+        }
+    unsetenv("SLURM_ARRAY_TASK_ID");
+    unsetenv("SLURM_ARRAY_TASK_MIN");
+    unsetenv("SLURM_ARRAY_TASK_COUNT");
+
+    // A real run writes its task's frames and no other: shard 1 of 3 is 1002 and 1005.
+    const fs::path report = file("task1.json");
+    const CliResult r = run(shot + forms[0] + " --shard 1/3 --report " + quote(report));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json frames = readReport(report)["frames"];
+    EXPECT_EQ(frames.size(), 2u) << frames.dump();
+    for (const nlohmann::json& frame : frames)
+        EXPECT_EQ(frame["status"], "ok") << frame.dump();
+    EXPECT_EQ(namesIn(file("out")), std::set<std::string>({"s.1002.exr", "s.1005.exr"}));
+}
+
+// --log-format json covers --dry-run's plan (a JSON object per frame: "event": "plan", its input, output and what a
+// run would do) and is honoured when a settings file gives it, usage errors included.
+TEST_F(BatchTest, JsonLogsCoverTheDryRunAndASettingsFileChoosesThem)
+{
+    writeShot(dir); // 1001, 1002, 1004
+    fs::create_directory(file("out"));
+    const std::string args = quote(file("shot.####.exr")) + " --frames 1001-1003 -o " +
+                             quote(file("out") / "b.####.exr") + " --kernel-size 8 --dry-run ";
+    writeBytes(file("json.txt"), "log-format=json\n");
+    for (const std::string& json : {std::string("--log-format json"), "--settings " + quote(file("json.txt"))})
+    {
+        const CliResult r = run(args + json);
+        EXPECT_EQ(r.code, 1) << json << r.err; // frame 1003 is missing
+        std::vector<std::string> plans;
+        for (const std::string* stream : {&r.out, &r.err})
+        {
+            std::istringstream lines(*stream);
+            for (std::string line; std::getline(lines, line);)
+            {
+                const nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
+                ASSERT_FALSE(entry.is_discarded()) << json << ": not JSON: " << line;
+                EXPECT_TRUE(entry.contains("time")) << line;
+                if (entry.value("event", "") == "plan")
+                    plans.push_back(entry["input"].get<std::string>() + " " + entry["plan"].get<std::string>());
+            }
+        }
+        EXPECT_EQ(plans, std::vector<std::string>({file("shot.1001.exr").string() + " write",
+                                                   file("shot.1002.exr").string() + " write",
+                                                   file("shot.1003.exr").string() + " missing"}))
+            << json;
+        const CliResult usage = run(args + json + " --intensity -1");
+        EXPECT_EQ(usage.code, 2) << json;
+        EXPECT_EQ(nlohmann::json::parse(usage.err, nullptr, false).value("level", ""), "error") << json << usage.err;
+    }
+}
+
+// Plain files named -1..1 are three frames (s.-001.exr is frame -1), not a collision of frames 1 and 1.
+TEST_F(BatchTest, NegativeFrameNumbersInPlainNamesAreTheirOwnFrames)
+{
+    for (const char* name : {"s.-001.exr", "s.0000.exr", "s.0001.exr"})
+        writeExr(file(name).string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Half));
+    fs::create_directory(file("out"));
+    const CliResult r =
+        run(quote(file("s.-001.exr")) + " " + quote(file("s.0000.exr")) + " " + quote(file("s.0001.exr")) + " -o " +
+            quote(file("out") / "b.####.exr") + " --kernel-size 8 --dry-run");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find(file("s.-001.exr").string() + " -> " + (file("out") / "b.-001.exr").string()),
+              std::string::npos)
+        << r.out;
+}
+
 } // namespace
 } // namespace fftb

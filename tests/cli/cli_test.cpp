@@ -1004,5 +1004,64 @@ TEST_F(CliTest, HelpListsEveryOption)
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " missing from --help:\n" << r.out;
 }
 
+// fftbloom writes OpenEXR: an output named otherwise (-o bloom.png, an --output-pattern's .{ext} of an .hdr input) is
+// refused before any frame, exit 2, pointing at the previews.
+TEST_F(CliTest, AnOutputNotNamedExrIsRefusedPointingAtThePreview)
+{
+    writeInput();
+    const auto before = listing();
+    for (const std::string& output : {" -o " + quote(file("bloom.png")), " -o " + quote(file("bloom.exr.tif")),
+                                      " --output-pattern " + quote(file("{stem}_b.png"))})
+    {
+        const CliResult r = run(quote(file("in.exr")) + output + " --kernel-size 8");
+        EXPECT_EQ(r.code, 2) << output;
+        EXPECT_NE(r.err.find("OpenEXR"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("--preview"), std::string::npos) << r.err;
+        EXPECT_EQ(listing(), before) << output;
+    }
+    EXPECT_EQ(run(quote(file("in.exr")) + " -o " + quote(file("upper.EXR")) + " --kernel-size 8").code, 0);
+}
+
+// A byte that is no UTF-8 (a Latin-1 settings file) reaches stderr as \xHH: the text line holds no raw byte of it
+// and the JSON line is JSON keeping it.
+TEST_F(CliTest, BytesThatAreNotUtf8ReachTheLogEscaped)
+{
+    writeInput();
+    writeBytes(file("s.txt"), "intensit\xe9=0.5\n");
+    const std::string args = quote(file("in.exr")) + " -o " + quote(file("out.exr")) + " --settings " +
+                             quote(file("s.txt")) + " --kernel-size 8";
+    CliResult r = run(args);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("unknown option 'intensit\\xe9'"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\xe9'), std::string::npos) << r.err;
+    r = run(args + " --log-format json");
+    EXPECT_EQ(r.code, 2);
+    const nlohmann::json line = nlohmann::json::parse(r.err, nullptr, false);
+    ASSERT_FALSE(line.is_discarded()) << r.err;
+    EXPECT_NE(line["message"].get<std::string>().find("'intensit\\xe9'"), std::string::npos) << r.err;
+}
+
+// An option or settings key renamed since (--kernel-extent is --kernel-span; the viewer's curvature= and composite=
+// are blade-curvature= and output=) is an error naming the new name, on the command line and in a settings file.
+TEST_F(CliTest, RenamedOptionsAreErrorsNamingTheirNewNames)
+{
+    writeInput();
+    const auto before = listing();
+    const std::string args = quote(file("in.exr")) + " -o " + quote(file("out.exr")) + " --kernel-size 8 ";
+    for (const auto& [old, now] : {std::pair{"kernel-extent", "kernel-span"}, std::pair{"curvature", "blade-curvature"},
+                                   std::pair{"composite", "output"}})
+    {
+        CliResult r = run(args + "--" + old + " 1");
+        EXPECT_EQ(r.code, 2) << old;
+        EXPECT_NE(r.err.find(std::string("--") + old + " is now --" + now), std::string::npos) << r.err;
+        writeBytes(file("s.txt"), std::string("intensity=0.5\n") + old + "=1\n");
+        r = run(args + "--settings " + quote(file("s.txt")));
+        EXPECT_EQ(r.code, 2) << old;
+        EXPECT_NE(r.err.find(":2: '" + std::string(old) + "' is now '" + now + "'"), std::string::npos) << r.err;
+        fs::remove(file("s.txt"));
+        EXPECT_EQ(listing(), before);
+    }
+}
+
 } // namespace
 } // namespace fftb

@@ -161,8 +161,8 @@ TEST(FramesTest, FrameNumbersComeFromThePatternThenTheNameThenThePosition)
     EXPECT_EQ(frameNumberOf({"/s/shot.1001.exr", "/s/shot.####.exr", 1001}, 7), 1001);
     EXPECT_EQ(frameNumberOf({"/s/shot.1001.exr", "", 0}, 7), 1001);
     EXPECT_EQ(frameNumberOf({"/s/plate_0042.exr", "", 0}, 7), 42);
-    EXPECT_EQ(frameNumberOf({"/s/2024/plate.exr", "", 0}, 7), 7);              // digits of a folder are no frame number
-    EXPECT_EQ(frameNumberOf({"/s/take12345678901.exr", "", 0}, 7), 345678901); // the last nine digits
+    EXPECT_EQ(frameNumberOf({"/s/2024/plate.exr", "", 0}, 7), 7);      // digits of a folder are no frame number
+    EXPECT_EQ(frameNumberOf({"/s/take12345678901.exr", "", 0}, 7), 7); // past 999999999: no frame number
 }
 
 TEST(FramesTest, RangesTextJoinsConsecutiveFrames)
@@ -318,6 +318,88 @@ TEST(FramesTest, ShardsInterleaveAndChunksAreContiguousRuns)
         }
         EXPECT_EQ(joined, items) << count << " chunks";
     }
+}
+
+/// The message of the HostError `call` throws; "" when it throws none.
+template <typename Call> std::string hostError(const Call& call)
+{
+    try
+    {
+        call();
+    }
+    catch (const HostError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+// A placeholder pads to any width up to 99 digits (%099d, 40 '#'), past it a clear error; a number wider than its
+// padding, negative ones included, is written whole.
+TEST(FramesTest, PaddingOfAnyWidthAndNumbersPastItAreWrittenWhole)
+{
+    EXPECT_EQ(framePath(*findFramePattern("out/b.%099d.exr"), 7), "out/b." + std::string(98, '0') + "7.exr");
+    EXPECT_EQ(framePath(*findFramePattern("s." + std::string(40, '#') + ".exr"), -7),
+              "s.-" + std::string(38, '0') + "7.exr");
+    EXPECT_EQ(outputPathFor("o.%099d.exr", {"s.1001.exr"}), "o." + std::string(95, '0') + "1001.exr");
+    const std::optional<FramePattern> four = findFramePattern("b.####.exr");
+    EXPECT_EQ(framePath(*four, kMaxFrameNumber), "b.999999999.exr");
+    EXPECT_EQ(framePath(*four, -kMaxFrameNumber), "b.-999999999.exr");
+    EXPECT_EQ(framePath(*findFramePattern("b.%d.exr"), -kMaxFrameNumber), "b.-999999999.exr");
+    const std::string wide = "s." + std::string(100, '#') + ".exr";
+    EXPECT_NE(hostError([&] { findFramePattern(wide); }).find(wide + ": a frame placeholder of 100 digits"),
+              std::string::npos);
+    EXPECT_NE(checkOutputPattern("{stem}." + std::string(100, '@') + ".exr").find("at most 99"), std::string::npos);
+}
+
+// A name's number is its frame whatever its zero padding, negative after a '.', '_' or '-' (s.-003.exr is -3); a
+// number past 999999999 is none (never cut to its last digits), and an output placeholder for it is refused saying so.
+TEST(FramesTest, NameNumbersAreWholeSignedAndPaddedToAnyWidth)
+{
+    EXPECT_EQ(frameNumberIn({"shot.0000001001.exr"}), 1001);
+    EXPECT_EQ(frameNumberIn({"s.-003.exr"}), -3);
+    EXPECT_EQ(frameNumberIn({"s_-003.exr"}), -3);
+    EXPECT_EQ(frameNumberIn({"plate-003.exr"}), 3); // a '-' after a letter separates
+    EXPECT_EQ(frameNumberIn({"shot.999999999.exr"}), 999999999);
+    EXPECT_EQ(frameNumberIn({"shot.1000000001.exr"}), std::nullopt);
+    EXPECT_EQ(frameNumberIn({"shot.2147483647.exr"}), std::nullopt);
+    EXPECT_EQ(outputPathFor("{stem}|{frame}|o.####.exr", {"s.-003.exr"}), "s|-003|o.-003.exr");
+    EXPECT_EQ(outputPathWithFrame("b.####.exr", frameNumberIn({"s.-001.exr"}), "s.-001.exr"), "b.-001.exr");
+    EXPECT_NE(hostError([] { outputPathFor("b.####.exr", {"shot.1000000001.exr"}); }).find("999999999"),
+              std::string::npos);
+    EXPECT_NE(
+        hostError([] { outputPathWithFrame("b.####.exr", std::nullopt, "shot.1000000001.exr"); }).find("999999999"),
+        std::string::npos);
+}
+
+// Frames on disk padded past nine digits are found; gaps of any length are named whole.
+TEST(FramesTest, FramesOnDiskOfAnyPaddingAndGapsOfAnyLengthAreNamed)
+{
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "fftbloom_frames_wide";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const char* name : {"w.0000001001.exr", "w.0000001002.exr", "g.0000001.exr", "g.3000000.exr"})
+        std::ofstream(dir / name) << "x";
+    std::vector<int> numbers;
+    for (const FrameInput& f : resolveFrames({(dir / "w.##########.exr").string()}, {}))
+        numbers.push_back(f.frame);
+    EXPECT_EQ(numbers, std::vector<int>({1001, 1002}));
+    std::vector<std::string> notes;
+    const std::string gapped = (dir / "g.#######.exr").string();
+    EXPECT_EQ(resolveFrames({gapped}, {}, &notes).size(), 2u);
+    EXPECT_EQ(notes, std::vector<std::string>(
+                         {gapped + ": frames 2-2999999 missing between 1 and 3000000 on disk: not bloomed"}));
+    std::filesystem::remove_all(dir);
+}
+
+// An output's name takes a placeholder, not oiiotool's frame list: refused by --output-pattern and --preview-pattern
+// as by -o.
+TEST(FramesTest, OutputPatternsWithAFrameListAreRefused)
+{
+    for (const char* pattern : {"out/{stem}.1001-1003#.exr", "out/s_1-3####.exr", "{name}.5,7@@@@.png"})
+        EXPECT_NE(checkOutputPattern(pattern).find("frame list"), std::string::npos) << pattern;
+    EXPECT_EQ(checkOutputPattern("out/{stem}.v2-####.exr"), "");
+    EXPECT_EQ(checkOutputPattern("out/{stem}_bloom.####.exr"), "");
 }
 
 } // namespace

@@ -25,6 +25,18 @@ TEST(MessageTest, ControlCharactersAreEscapedSoNoNameStartsALine)
     EXPECT_EQ(oneLine(""), "");
 }
 
+// A byte of no well-formed UTF-8 sequence is \xHH, so that a JSON line keeps it and a terminal gets no raw byte:
+// Latin-1, a lone continuation byte, a cut sequence, overlong forms, a surrogate and past U+10FFFF.
+TEST(MessageTest, BytesOfNoUtf8SequenceAreEscapedAsHex)
+{
+    EXPECT_EQ(oneLine("caf\xe9.exr"), "caf\\xe9.exr");
+    EXPECT_EQ(oneLine("\x80 \xff \xc3"), "\\x80 \\xff \\xc3");
+    EXPECT_EQ(oneLine("\xe2\x9c!"), "\\xe2\\x9c!");
+    EXPECT_EQ(oneLine("\xc0\xaf \xe0\x80\xaf"), "\\xc0\\xaf \\xe0\\x80\\xaf");
+    EXPECT_EQ(oneLine("\xed\xa0\x80 \xf4\x90\x80\x80"), "\\xed\\xa0\\x80 \\xf4\\x90\\x80\\x80");
+    EXPECT_EQ(oneLine("\xf0\x9f\x8c\x9f \xef\xbb\xbf"), "\xf0\x9f\x8c\x9f \xef\xbb\xbf") << "kept: well-formed";
+}
+
 TEST(MessageTest, ALongMessageKeepsItsStartAndItsEndWithinTheLimit)
 {
     const std::string value(100000, '7');
