@@ -64,8 +64,8 @@ inline constexpr const char* kInputAttributePrefix = "fftbloom.input.";
 
 /// The header attributes of an output made from an input whose attributes are `input`: `input`'s, with those that
 /// name the software that wrote the input ("software", "Software", "writer" and Nuke's "nuke/*", whose node hash
-/// would make Nuke take the output for its own render) renamed kInputAttributePrefix + name, then `added`, each
-/// replacing an attribute of the same name.
+/// would make Nuke take the output for its own render) renamed kInputAttributePrefix + name (replacing the input's
+/// own attribute of that name: an output bloomed again), then `added`, each replacing an attribute of the same name.
 std::vector<Attribute> inheritedAttributes(const std::vector<Attribute>& input, const std::vector<Attribute>& added);
 
 /// What an OpenEXR header says beyond the pixel values, kept so that a written file matches the one read.

@@ -865,7 +865,7 @@ TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
 {
     Image input = makeImage(24, 16, {"R", "G", "B"}, PixelType::Float);
     // What the software that wrote the input says of itself: kept under another name, not taken for the output's.
-    for (const char* name : {"Software", "nuke/node_hash", "owner"})
+    for (const char* name : {"Software", "nuke/node_hash", "owner", "software"})
         input.layout.attributes.push_back({name, "string", {'x', 'y'}});
     writeExr(file("in.exr").string(), input);
     writeExr(file("psf.exr").string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Float));
@@ -892,6 +892,7 @@ TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
                                              "." + std::to_string(FFTB_VERSION_PATCH));
     EXPECT_EQ(value("software"), "fftbloom " + value("fftbloom.version"));
     EXPECT_EQ(value("fftbloom.input.Software"), "xy");
+    EXPECT_EQ(value("fftbloom.input.software"), "xy");
     EXPECT_EQ(value("fftbloom.input.nuke/node_hash"), "xy");
     EXPECT_EQ(value("owner"), "xy");
     for (const Attribute& a : out.layout.attributes)
@@ -921,6 +922,11 @@ TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
     EXPECT_EQ(std::count_if(again.layout.attributes.begin(), again.layout.attributes.end(),
                             [](const Attribute& a) { return a.name == "fftbloom.settings"; }),
               1);
+    // The output's own software is now the input's: it replaces the fftbloom.input.software the output carried.
+    const auto inherited = std::find_if(again.layout.attributes.begin(), again.layout.attributes.end(),
+                                        [](const Attribute& a) { return a.name == "fftbloom.input.software"; });
+    ASSERT_NE(inherited, again.layout.attributes.end());
+    EXPECT_EQ(std::string(inherited->value.begin(), inherited->value.end()), value("software"));
 }
 
 TEST_F(CliTest, KernelExtentTooLargeForAFrameFailsItNamingTheScale)
