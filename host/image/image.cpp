@@ -58,9 +58,24 @@ const std::vector<std::string>& compressionNames()
     return names;
 }
 
-bool isLossy(Compression compression)
+bool isLossy(Compression compression, PixelType type, const std::string& name)
 {
-    return compression >= Compression::Pxr24;
+    switch (compression)
+    {
+    case Compression::Pxr24:
+        return type == PixelType::Float;
+    case Compression::B44:
+    case Compression::B44a:
+        return type == PixelType::Half;
+    case Compression::Dwaa:
+    case Compression::Dwab:
+    {
+        const std::string suffix = name.substr(name.rfind('.') + 1); // npos + 1: the whole name
+        return suffix == "R" || suffix == "G" || suffix == "B" || suffix == "Y" || suffix == "BY" || suffix == "RY";
+    }
+    default:
+        return false;
+    }
 }
 
 void growDataWindow(Image& image, const Box2i& window)

@@ -36,8 +36,11 @@ enum class Compression
 /// The names of Compression's values, in its order ("none", "rle", ... "dwab"): the CLI's --compression.
 const std::vector<std::string>& compressionNames();
 
-/// Whether `compression` loses data (PXR24, B44, B44A, DWAA, DWAB): re-encoding changes the values.
-bool isLossy(Compression compression);
+/// Whether OpenEXR's `compression` may change the values of a channel called `name` of `type` when it re-encodes it:
+/// PXR24 rounds FLOAT channels (HALF kept exact), B44 and B44A HALF ones (FLOAT stored as it is), DWAA and DWAB the
+/// HALF and FLOAT channels their default rules code lossily, those whose name past its last '.' is R, G, B, Y, BY or
+/// RY (alpha, depth and other channels kept exact); the other codecs keep every channel exact.
+bool isLossy(Compression compression, PixelType type, const std::string& name);
 
 /// An integer rectangle with inclusive bounds, OpenEXR's box2i; empty when max < min.
 struct Box2i

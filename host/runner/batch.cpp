@@ -434,9 +434,13 @@ class Pipeline
                 if (options_.compression)
                     part->layout.compression = *options_.compression;
                 record.lossyReencoded = record.lossyReencoded ||
-                                        (isLossy(part->layout.compression) &&
-                                         std::any_of(part->channels.begin(), part->channels.end(),
-                                                     [&](const Channel& c) { return !isColourOf(*part, c.name); }));
+                                        std::any_of(part->channels.begin(), part->channels.end(),
+                                                    [&](const Channel& c)
+                                                    {
+                                                        return !isColourOf(*part, c.name) &&
+                                                               isLossy(part->layout.compression,
+                                                                       options_.pixelType.value_or(c.type), c.name);
+                                                    });
             }
             // The preview first: if it fails, the output is not written and its previous file stays. Each file is
             // replaced only by its complete successor (written beside it, then renamed).

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 namespace fftb
 {
@@ -601,6 +602,51 @@ TEST_F(BatchTest, ChannelsBesideTheColourInALossyPartAreSaidToChangeAndCompressi
     EXPECT_NE(channel(out, "R").values, channel(in, "R").values) << "nothing bloomed";
     r = batch({file("in.exr")}, file("out"), "--overwrite --compression zip2");
     EXPECT_EQ(r.code, 2);
+}
+
+// The lossy note is decided per codec and channel type, as OpenEXR's codecs are: B44 and B44A lose only HALF channels
+// (FLOAT ones are stored exactly), PXR24 only FLOAT ones (HALF kept exact), DWAA and DWAB only HALF and FLOAT channels
+// their rules name as colour (R, G, B, Y, BY, RY, layered: diffuse.R); alpha and depth pass exactly. Where no note is
+// given, the channel beside the colour is written exactly as it was read.
+TEST_F(BatchTest, TheLossyNoteIsDecidedPerCodecAndChannelType)
+{
+    const struct
+    {
+        const char* compression;
+        std::vector<std::tuple<PixelType, const char*, bool>> frames; // type, the channel beside, lossy
+    } runs[] = {
+        {"b44", {{PixelType::Float, "Z", false}, {PixelType::Half, "Z", true}}},
+        {"pxr24", {{PixelType::Half, "Z", false}, {PixelType::Float, "Z", true}}},
+        {"dwaa",
+         {{PixelType::Half, "Z", false}, {PixelType::Float, "depth.Z", false}, {PixelType::Half, "diffuse.R", true}}}};
+    fs::create_directory(file("out"));
+    for (const auto& run : runs)
+    {
+        std::vector<fs::path> inputs;
+        for (const auto& [type, beside, lossy] : run.frames)
+        {
+            inputs.push_back(file("in" + std::to_string(inputs.size()) + ".exr"));
+            writeExr(inputs.back().string(), makeImage(16, 8, {"B", "G", "R", "A", beside}, type));
+        }
+        const fs::path report = file(std::string(run.compression) + ".json");
+        const CliResult r =
+            batch(inputs, file("out"),
+                  "--overwrite --compression " + std::string(run.compression) + " --report " + quote(report));
+        ASSERT_EQ(r.code, 0) << r.err;
+        const nlohmann::json frames = readReport(report)["frames"];
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+        {
+            const auto& [type, beside, lossy] = run.frames[i];
+            SCOPED_TRACE(std::string(run.compression) + " " + beside);
+            EXPECT_EQ(frames[i].contains("lossyReencoded"), lossy) << frames[i].dump();
+            if (lossy)
+                continue;
+            const Image in = readImage(inputs[i].string());
+            const Image out = readImage((file("out") / inputs[i].filename()).string());
+            for (const char* name : {beside, "A"})
+                EXPECT_EQ(channel(out, name).values, channel(in, name).values) << name;
+        }
+    }
 }
 
 // A crop's data window inside its display window, a light at its right edge: the plain run's output stops at the
