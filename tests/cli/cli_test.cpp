@@ -58,6 +58,22 @@ TEST_F(CliTest, KernelSizeNotPowerOfTwoIsUsageError)
     EXPECT_EQ(r.code, 2);
 }
 
+// A kernel file's negative texel is refused naming it at a kernel size other than its own, as at its own.
+TEST_F(CliTest, ANegativeKernelTexelIsRefusedAtAnyKernelSize)
+{
+    writeInput();
+    Image psf = makeImage(9, 9, {"R", "G", "B"}, PixelType::Float);
+    for (Channel& c : psf.channels)
+        std::fill(c.values.begin(), c.values.end(), 1.0f);
+    psf.channels[1].values[4 * 9 + 2] = -0.001f; // G
+    writeExr(file("psf.exr").string(), psf);
+    const auto before = listing();
+    const CliResult r = run(quote(file("in.exr")) + " -o " + quote(file("out.exr")) + " --kernel " +
+                            quote(file("psf.exr")) + " --kernel-size 16");
+    expectRefused(r, before, "psf.exr", "texel (2, 4) channel G is -0.001");
+    EXPECT_EQ(r.code, 2);
+}
+
 TEST_F(CliTest, FrameTooLargeFailsWithTheReason)
 {
     writeExr(file("wide.exr").string(), makeImage(20000, 8, {"R", "G", "B"}, PixelType::Half));

@@ -166,6 +166,14 @@ def test_a_frame_the_plugin_refuses_is_a_frame_error(bloomer):
     bloomer(random_frame(3))  # still usable
 
 
+@pytest.mark.parametrize("size", [8, 16, 32])
+def test_a_negative_kernel_texel_is_refused_at_every_kernel_size(size):
+    kernel = np.ones((9, 9, 3), np.float32)
+    kernel[4, 2, 1] = -0.001
+    with pytest.raises(fftbloom.UsageError, match=r"kernel array: kernel: texel \(2, 4\) channel G is -0.001"):
+        fftbloom.Bloomer(kernel, kernel_size=size, validate=True)
+
+
 def test_no_such_device_is_a_device_error():
     with pytest.raises(fftbloom.DeviceError, match="no device 99"):
         fftbloom.Bloomer(device=99, validate=True)
