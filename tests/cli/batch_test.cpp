@@ -649,6 +649,40 @@ TEST_F(BatchTest, TheLossyNoteIsDecidedPerCodecAndChannelType)
     }
 }
 
+// --expand-data-window at OpenEXR's limits: the grown window is clipped to +-(2^30 - 1); a kernel whose extent on the
+// frame is past FFTB_MAX_KERNEL_LENGTH is refused naming that limit before the window grows (not "not enough
+// memory"); --expand-limit display grows no window lying outside the display window.
+TEST_F(BatchTest, ExpandDataWindowStopsAtOpenExrsLimitAndTheDisplayWindow)
+{
+    constexpr int kLimit = (1 << 30) - 2; // OpenEXR's data windows lie strictly inside +-(2^30 - 1)
+    const auto bloomed = [&](const Box2i& window, const std::string& options)
+    {
+        Image crop = makeImage(16, 12, {"B", "G", "R"}, PixelType::Float);
+        crop.layout.dataWindow = window;
+        crop.layout.displayWindow = {0, 0, 47, 31};
+        writeExr(file("crop.exr").string(), crop);
+        const CliResult r = run(quote(file("crop.exr")) + " -o " + quote(file("out.exr")) +
+                                " --overwrite --kernel-size 16 --expand-data-window" + options);
+        EXPECT_EQ(r.code, 0) << r.err;
+        const Box2i& w = readImage(file("out.exr").string()).layout.dataWindow;
+        return std::vector<int>{w.minX, w.minY, w.maxX, w.maxY};
+    };
+    // A 16-texel kernel at native extent reaches 9 pixels.
+    EXPECT_EQ(bloomed({kLimit - 15, 6, kLimit, 17}, ""), std::vector<int>({kLimit - 24, -3, kLimit, 26}));
+    EXPECT_EQ(bloomed({-kLimit, 6, -kLimit + 15, 17}, ""), std::vector<int>({-kLimit, -3, -kLimit + 24, 26}));
+    EXPECT_EQ(bloomed({60, 6, 75, 17}, " --expand-limit display"), std::vector<int>({60, 6, 75, 17}));
+
+    // 8 x 8 texels in a display window 2^29 pixels a side: a thousandth of its diagonal is 759,225 pixels.
+    Image small = makeImage(8, 8, {"B", "G", "R"}, PixelType::Float);
+    small.layout.displayWindow = {0, 0, (1 << 29) - 1, (1 << 29) - 1};
+    writeExr(file("small.exr").string(), small);
+    const CliResult r = run(quote(file("small.exr")) + " -o " + quote(file("big.exr")) +
+                            " --expand-data-window --kernel-span 0.001diag");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("is past 4096 pixels (FFTB_MAX_KERNEL_LENGTH)"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(file("big.exr")));
+}
+
 // A crop's data window inside its display window, a light at its right edge: the plain run's output stops at the
 // crop and loses the glow past it; --expand-data-window grows the window by the kernel's reach (a 16-texel kernel at
 // native extent: 8 + 1 pixels) and keeps it, --expand-limit clips the growth.
