@@ -85,6 +85,29 @@ void translate(std::exception_ptr failure)
     }
 }
 
+/// `work()`, run without the GIL, its result or exception returned or rethrown once the GIL is back. The GIL is taken
+/// back outside any destructor: at interpreter exit, CPython ends a daemon thread that asks for the GIL by unwinding
+/// it (pthread_exit), which pybind11's gil_scoped_release, whose destructor is noexcept, turns into std::terminate.
+template <typename Work> auto withoutGil(const Work& work)
+{
+    using Result = decltype(work());
+    std::optional<Result> result;
+    std::exception_ptr failure;
+    PyThreadState* const state = PyEval_SaveThread();
+    try
+    {
+        result.emplace(work());
+    }
+    catch (...)
+    {
+        failure = std::current_exception();
+    }
+    PyEval_RestoreThread(state); // may end this thread at interpreter exit, unwinding through here
+    if (failure)
+        std::rethrow_exception(failure);
+    return std::move(*result);
+}
+
 std::unique_ptr<Bloomer> makeBloomer(std::vector<std::pair<std::string, std::string>> settings,
                                      const std::optional<FloatArray>& kernel, int device, bool validate, float clamp)
 {
@@ -95,18 +118,14 @@ std::unique_ptr<Bloomer> makeBloomer(std::vector<std::pair<std::string, std::str
     options.deviceIndex = device;
     options.validation = validate;
     options.scrubMax = clamp;
-    const py::gil_scoped_release release; // the kernel's generation and the device's creation take a while
-    return std::make_unique<Bloomer>(options);
+    // The kernel's generation and the device's creation take a while.
+    return withoutGil([&options] { return std::make_unique<Bloomer>(options); });
 }
 
 FloatArray bloom(Bloomer& bloomer, const FloatArray& rgb)
 {
     Texels frame = texelsOf(rgb, "rgb", 4);
-    Texels result;
-    {
-        const py::gil_scoped_release release;
-        result = bloomer.bloom(std::move(frame));
-    }
+    const Texels result = withoutGil([&] { return bloomer.bloom(std::move(frame)); });
     return arrayOf(result, int(rgb.shape(2)));
 }
 
@@ -119,11 +138,14 @@ int run(const std::vector<std::string>& args)
     for (std::string& arg : argv)
         pointers.push_back(arg.data());
     pointers.push_back(nullptr);
-    const py::gil_scoped_release release;
-    const int code = runFftbloom(int(argv.size()), pointers.data());
-    std::fflush(stdout);
-    std::fflush(stderr);
-    return code;
+    return withoutGil(
+        [&pointers]
+        {
+            const int code = runFftbloom(int(pointers.size() - 1), pointers.data());
+            std::fflush(stdout);
+            std::fflush(stderr);
+            return code;
+        });
 }
 
 } // namespace

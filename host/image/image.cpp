@@ -33,6 +33,12 @@ std::array<std::size_t, 3> rgbChannels(const Image& image)
     return indices;
 }
 
+/// Whether the attribute called `name` is one in which the software that wrote a file names itself.
+bool namesItsSoftware(const std::string& name)
+{
+    return name == "software" || name == "Software" || name == "writer" || name.rfind("nuke/", 0) == 0;
+}
+
 } // namespace
 
 int Image::find(const std::string& name) const
@@ -52,9 +58,24 @@ const std::vector<std::string>& compressionNames()
     return names;
 }
 
-bool isLossy(Compression compression)
+bool isLossy(Compression compression, PixelType type, const std::string& name)
 {
-    return compression >= Compression::Pxr24;
+    switch (compression)
+    {
+    case Compression::Pxr24:
+        return type == PixelType::Float;
+    case Compression::B44:
+    case Compression::B44a:
+        return type == PixelType::Half;
+    case Compression::Dwaa:
+    case Compression::Dwab:
+    {
+        const std::string suffix = name.substr(name.rfind('.') + 1); // npos + 1: the whole name
+        return suffix == "R" || suffix == "G" || suffix == "B" || suffix == "Y" || suffix == "BY" || suffix == "RY";
+    }
+    default:
+        return false;
+    }
 }
 
 void growDataWindow(Image& image, const Box2i& window)
@@ -79,11 +100,21 @@ void growDataWindow(Image& image, const Box2i& window)
 
 std::vector<Attribute> inheritedAttributes(const std::vector<Attribute>& input, const std::vector<Attribute>& added)
 {
+    const std::string prefix = kInputAttributePrefix;
+    // An input bloomed before carries its own input's as prefix + name: the input's own software replaces them.
+    const auto replaced = [&](const std::string& name)
+    {
+        return name.rfind(prefix, 0) == 0 && namesItsSoftware(name.substr(prefix.size())) &&
+               std::any_of(input.begin(), input.end(),
+                           [&](const Attribute& b) { return b.name == name.substr(prefix.size()); });
+    };
     std::vector<Attribute> attributes;
     for (Attribute a : input)
     {
-        if (a.name == "software" || a.name == "Software" || a.name == "writer" || a.name.rfind("nuke/", 0) == 0)
-            a.name = kInputAttributePrefix + a.name;
+        if (replaced(a.name))
+            continue;
+        if (namesItsSoftware(a.name))
+            a.name = prefix + a.name;
         if (std::none_of(added.begin(), added.end(), [&a](const Attribute& b) { return b.name == a.name; }))
             attributes.push_back(std::move(a));
     }

@@ -36,8 +36,11 @@ enum class Compression
 /// The names of Compression's values, in its order ("none", "rle", ... "dwab"): the CLI's --compression.
 const std::vector<std::string>& compressionNames();
 
-/// Whether `compression` loses data (PXR24, B44, B44A, DWAA, DWAB): re-encoding changes the values.
-bool isLossy(Compression compression);
+/// Whether OpenEXR's `compression` may change the values of a channel called `name` of `type` when it re-encodes it:
+/// PXR24 rounds FLOAT channels (HALF kept exact), B44 and B44A HALF ones (FLOAT stored as it is), DWAA and DWAB the
+/// HALF and FLOAT channels their default rules code lossily, those whose name past its last '.' is R, G, B, Y, BY or
+/// RY (alpha, depth and other channels kept exact); the other codecs keep every channel exact.
+bool isLossy(Compression compression, PixelType type, const std::string& name);
 
 /// An integer rectangle with inclusive bounds, OpenEXR's box2i; empty when max < min.
 struct Box2i
@@ -64,8 +67,8 @@ inline constexpr const char* kInputAttributePrefix = "fftbloom.input.";
 
 /// The header attributes of an output made from an input whose attributes are `input`: `input`'s, with those that
 /// name the software that wrote the input ("software", "Software", "writer" and Nuke's "nuke/*", whose node hash
-/// would make Nuke take the output for its own render) renamed kInputAttributePrefix + name, then `added`, each
-/// replacing an attribute of the same name.
+/// would make Nuke take the output for its own render) renamed kInputAttributePrefix + name (replacing the input's
+/// own attribute of that name: an output bloomed again), then `added`, each replacing an attribute of the same name.
 std::vector<Attribute> inheritedAttributes(const std::vector<Attribute>& input, const std::vector<Attribute>& added);
 
 /// What an OpenEXR header says beyond the pixel values, kept so that a written file matches the one read.

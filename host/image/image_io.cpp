@@ -351,11 +351,30 @@ void decodePart(Imf::MultiPartInputFile& input, int p, bool tiled)
         }
 }
 
-// The view a part is of (its "view" attribute), or "".
-std::string viewOf(const Imf::Header& header)
+// The view a part is of: its "view" attribute, or `defaultView` (OpenEXR: a part without one, in a file of several
+// views, is of the default view, the first of multiView).
+std::string viewOf(const Imf::Header& header, const std::string& defaultView = "")
 {
     const auto* view = header.findTypedAttribute<Imf::StringAttribute>("view");
-    return view ? view->value() : std::string();
+    return view && !view->value().empty() ? view->value() : defaultView;
+}
+
+// The views the multiView attribute of `header` lists, none when it has none. Throws HostError when a view is listed
+// twice or has no name (OpenEXR's view names are unique and not empty): blooming by the list would bloom a view's
+// channels twice, or leave a view unbloomed.
+std::vector<std::string> multiViewOf(const std::string& path, const Imf::Header& header)
+{
+    if (!Imf::hasMultiView(header))
+        return {};
+    std::vector<std::string> views = Imf::multiView(header);
+    for (auto v = views.begin(); v != views.end(); ++v)
+    {
+        if (v->empty())
+            fail(path, "multiView lists a view without a name");
+        if (std::find(views.begin(), v, *v) != v)
+            fail(path, "multiView lists view " + *v + " twice");
+    }
+    return views;
 }
 
 std::string joined(const std::vector<std::string>& names)
@@ -366,14 +385,15 @@ std::string joined(const std::vector<std::string>& names)
     return text;
 }
 
-// The part of view selection.view holding the layer's colour (and named selection.part, when that is given).
+// The part of view selection.view holding the layer's colour (and named selection.part, when that is given); a part
+// without a view attribute is of `defaultView`.
 std::size_t chooseViewPart(const std::string& path, const std::vector<Imf::Header>& headers,
-                           const ImageSelection& selection)
+                           const ImageSelection& selection, const std::string& defaultView)
 {
     std::vector<std::string> views;
     for (std::size_t p = 0; p < headers.size(); ++p)
     {
-        const std::string view = viewOf(headers[p]);
+        const std::string view = viewOf(headers[p], defaultView);
         if (view == selection.view && holdsLayerColour(headers[p].channels(), selection.layer) &&
             (selection.part.empty() || (headers[p].hasName() && headers[p].name() == selection.part)))
             return p;
@@ -481,9 +501,14 @@ Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsig
     }
     // Views (docs/exr.md, "Views"): a single part's multiView list, or parts with a view attribute.
     const std::vector<std::string> multiViewNames =
-        !multiPart && Imf::hasMultiView(headers[0]) ? Imf::multiView(headers[0]) : std::vector<std::string>();
+        multiPart ? std::vector<std::string>() : multiViewOf(path, headers[0]);
     const bool viewParts = multiPart && std::any_of(headers.begin(), headers.end(),
                                                     [](const Imf::Header& h) { return !viewOf(h).empty(); });
+    // Parts per view: those without a view attribute are of the default view, the first a multiView lists.
+    std::string defaultView;
+    for (std::size_t p = 0; viewParts && p < headers.size() && defaultView.empty(); ++p)
+        if (const std::vector<std::string> listed = multiViewOf(path, headers[p]); !listed.empty())
+            defaultView = listed.front();
     const auto viewLayer = [&](const std::string& view)
     {
         return view == multiViewNames.front() ? selection.layer
@@ -499,8 +524,9 @@ Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsig
             fail(path, "no view " + selection.view + " (the views: " + joined(multiViewNames) + ")");
         chosen.layer = viewLayer(selection.view);
     }
-    const std::size_t part = viewParts && !selection.view.empty() ? chooseViewPart(path, headers, selection)
-                                                                  : choosePart(path, headers, chosen);
+    const std::size_t part = viewParts && !selection.view.empty()
+                                 ? chooseViewPart(path, headers, selection, defaultView)
+                                 : choosePart(path, headers, chosen);
     stream.seekg(0);
     Imf::MultiPartInputFile input(stream, Imf::globalThreadCount());
     Image image = readPart(path, input, headers, tiled, part, chosen.layer);
@@ -521,19 +547,20 @@ Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsig
     std::vector<bool> viewPart(headers.size(), false); // the parts read as views
     viewPart[part] = true;
     if (viewParts)
-        image.view = viewOf(headers[part]);
-    if (viewParts && selection.view.empty() && !image.view.empty())
+        image.view = viewOf(headers[part], defaultView);
+    if (viewParts && selection.view.empty())
     {
         std::vector<std::string> views{image.view};
         for (std::size_t p = 0; p < headers.size(); ++p)
         {
-            const std::string view = viewOf(headers[p]);
+            const std::string view = viewOf(headers[p], defaultView);
             if (view.empty() || std::find(views.begin(), views.end(), view) != views.end())
                 continue;
             const auto holder =
                 std::find_if(headers.begin(), headers.end(),
-                             [&](const Imf::Header& h)
-                             { return viewOf(h) == view && holdsLayerColour(h.channels(), chosen.layer); });
+                             [&](const Imf::Header& h) {
+                                 return viewOf(h, defaultView) == view && holdsLayerColour(h.channels(), chosen.layer);
+                             });
             views.push_back(view);
             if (holder == headers.end())
             {

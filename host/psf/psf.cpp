@@ -172,10 +172,12 @@ KernelFile kernelFromPsf(const std::string& name, Texels psf, int sizeTexels, do
                          " % of its light lies in its outer ring (beyond 0.95 of its radius) "
                          "and stops at the kernel's square; kernel-fade (e.g. 0.25) fades it out";
     }
-    kernel.texels = psf.width == sizeTexels && psf.height == sizeTexels ? std::move(psf) : resamplePsf(psf, sizeTexels);
-    fadePsf(kernel.texels, fade);
     try
     {
+        checkPsfTexels(psf); // before resampling, which would average a negative texel away
+        kernel.texels =
+            psf.width == sizeTexels && psf.height == sizeTexels ? std::move(psf) : resamplePsf(psf, sizeTexels);
+        fadePsf(kernel.texels, fade);
         normalizePsf(kernel.texels);
     }
     catch (const HostError& e)
@@ -185,22 +187,30 @@ KernelFile kernelFromPsf(const std::string& name, Texels psf, int sizeTexels, do
     return kernel;
 }
 
-void normalizePsf(Texels& psf)
+void checkPsfTexels(const Texels& psf)
 {
-    const int components = psf.components;
-    if (components <= 0)
-        throw HostError("kernel: no channels");
-    std::vector<double> sums(components, 0.0);
     for (int y = 0; y < psf.height; ++y)
         for (int x = 0; x < psf.width; ++x)
-            for (int c = 0; c < components; ++c)
+            for (int c = 0; c < psf.components; ++c)
             {
                 const float v = psf.at(x, y, c);
                 if (!std::isfinite(v) || v < 0.0f)
                     throw HostError("kernel: texel (" + std::to_string(x) + ", " + std::to_string(y) + ") channel " +
                                     channelName(c) + " is " + format(v) + ", not a finite non-negative value");
-                sums[c] += v;
             }
+}
+
+void normalizePsf(Texels& psf)
+{
+    const int components = psf.components;
+    if (components <= 0)
+        throw HostError("kernel: no channels");
+    checkPsfTexels(psf);
+    std::vector<double> sums(components, 0.0);
+    for (int y = 0; y < psf.height; ++y)
+        for (int x = 0; x < psf.width; ++x)
+            for (int c = 0; c < components; ++c)
+                sums[c] += psf.at(x, y, c);
     for (int c = 0; c < components; ++c)
         if (!std::isfinite(sums[c]) || !(sums[c] > 0.0))
             throw HostError("kernel: channel " + channelName(c) + " sums to " + format(sums[c]));

@@ -43,12 +43,17 @@ struct KernelFile
 
 /// Loads the PSF file at `path` (loadPsf) as a sizeTexels x sizeTexels kernel faded by `fade` (fadePsf; 0: as it is).
 /// When `fade` is 0 and outerRingEnergy of the file is above kOuterRingWarning, `warning` says how much light lies in
-/// its outer ring and that kernel-fade fades it out. Throws HostError naming the file.
+/// its outer ring and that kernel-fade fades it out. Throws HostError naming the file, and naming the texel when one is
+/// negative, NaN or infinite (checkPsfTexels, before resampling could average it away).
 KernelFile loadKernelFile(const std::string& path, int sizeTexels, double fade);
 
 /// loadKernelFile of a PSF already in memory (RGB texels, e.g. a NumPy array of the Python module): `name` only names
 /// it in the warning and errors. Throws HostError "<name>: <reason>".
 KernelFile kernelFromPsf(const std::string& name, Texels psf, int sizeTexels, double fade);
+
+/// Throws HostError "kernel: texel (<x>, <y>) channel <c> is <v>, not a finite non-negative value" naming the first
+/// texel that is negative, NaN or infinite.
+void checkPsfTexels(const Texels& psf);
 
 /// Scales each channel to unit sum. Throws HostError "kernel: channel <c> sums to <s>" when a channel's sum
 /// is not finite and positive, or when any texel is negative, NaN or infinite.

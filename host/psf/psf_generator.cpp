@@ -16,6 +16,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <numbers>
 #include <string>
 #include <thread>
@@ -280,25 +281,33 @@ std::vector<float> diffractionPattern(const PsfParams& p, const PsfSampling& s)
     double* aperture = grid.get() + std::size_t(firstRow) * stride;
     auto* spectrum = reinterpret_cast<fftw_complex*>(grid.get());
     const int columns = half + 1;
+    // FFTW's planner (making and destroying plans) is not thread-safe, fftw_execute is: PSFs may be generated on
+    // several threads at once (a Bloomer made on each of several Python threads).
+    static std::mutex planner;
+    std::unique_lock plannerLock(planner);
     const std::array<fftw_plan, 2> plans = {fftw_plan_many_dft_r2c(1, &n, rows, aperture, nullptr, 1, int(stride),
                                                                    reinterpret_cast<fftw_complex*>(aperture), nullptr,
                                                                    1, columns, FFTW_ESTIMATE),
                                             fftw_plan_many_dft(1, &n, columns, spectrum, nullptr, columns, 1, spectrum,
                                                                nullptr, columns, 1, FFTW_FORWARD, FFTW_ESTIMATE)};
-    if (!plans[0] || !plans[1])
+    const auto destroy = [&plans]
     {
         for (const fftw_plan plan : plans)
             if (plan)
                 fftw_destroy_plan(plan);
+    };
+    if (!plans[0] || !plans[1])
+    {
+        destroy();
         throw HostError("psf: FFTW could not plan a " + std::to_string(n) + "^2 transform");
     }
+    plannerLock.unlock();
     std::fill(grid.get(), grid.get() + std::size_t(n) * stride, 0.0);
     drawAperture(p, s, grid.get(), stride);
     for (const fftw_plan plan : plans)
-    {
         fftw_execute(plan);
-        fftw_destroy_plan(plan);
-    }
+    plannerLock.lock();
+    destroy();
 
     // The aperture is real, so |F(-k)| = |F(k)|: each row of the half spectrum gives its row and, reversed, the
     // mirrored row. Column kx goes to half + kx (kx = half wraps to 0), its mirror to half - kx.

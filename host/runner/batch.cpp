@@ -102,6 +102,21 @@ std::string identityOf(const std::string& path)
     return "path " + fs::weakly_canonical(path, ec).string();
 }
 
+/// `settings` for a `width` x `height` frame of `layout`: a kernel span given as a fraction of the diagonal in pixels
+/// of the display window.
+BloomSettings settingsOnFrame(const BloomSettings& settings, const ImageLayout& layout, int width, int height)
+{
+    // A fraction of the diagonal is one of the display window's (the whole picture), not of the data window, which
+    // overscan enlarges and crops shrink from frame to frame. A display window of the frame's own extent leaves it
+    // to the plugin (FFTB_KERNEL_SPAN_FRAME_DIAGONAL, the same span in double precision).
+    BloomSettings onFrame = settings;
+    const Box2i& display = layout.displayWindow;
+    const double w = double(display.maxX) - display.minX + 1.0, h = double(display.maxY) - display.minY + 1.0;
+    if (!display.empty() && (w != width || h != height))
+        onFrame.kernelSpan = inPixelsOf(settings.kernelSpan, w, h);
+    return onFrame;
+}
+
 } // namespace
 
 void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& reads,
@@ -163,14 +178,7 @@ BloomStage::BloomStage(GpuRunner& runner, const BatchOptions& options, uint32_t 
 
 void BloomStage::submit(Texels rgba, const ImageLayout& layout, uint32_t kernelSeed)
 {
-    // A fraction of the diagonal is one of the display window's (the whole picture), not of the data window, which
-    // overscan enlarges and crops shrink from frame to frame. A display window of the frame's own extent leaves it
-    // to the plugin (FFTB_KERNEL_SPAN_FRAME_DIAGONAL, the same span in double precision).
-    BloomSettings settings = options_.settings;
-    const Box2i& display = layout.displayWindow;
-    const double width = double(display.maxX) - display.minX + 1.0, height = double(display.maxY) - display.minY + 1.0;
-    if (!display.empty() && (width != rgba.width || height != rgba.height))
-        settings.kernelSpan = inPixelsOf(settings.kernelSpan, width, height);
+    BloomSettings settings = settingsOnFrame(options_.settings, layout, rgba.width, rgba.height);
     if (options_.animatedKernel)
     {
         settings.generatedKernel = options_.animatedKernel;
@@ -204,19 +212,38 @@ namespace
 
 using Clock = std::chrono::steady_clock;
 
-/// `image`'s data window grown as `growth` says for a bloom that reaches `reach` pixels.
+/// Why the plugin refuses a `width` x `height` frame: "<w>x<h> frame too large: <reason>" (a device limit) or
+/// "<w>x<h> frame refused: <reason>".
+std::string refusalText(int width, int height, const FrameRefused& refusal)
+{
+    return std::to_string(width) + "x" + std::to_string(height) +
+           (refusal.result() == FFTB_ERROR_DEVICE_LIMIT ? " frame too large: " : " frame refused: ") + refusal.what();
+}
+
+/// `image`'s data window grown as `growth` says for a bloom that reaches `reach` pixels, within OpenEXR's coordinates
+/// (strictly inside +-(2^30 - 1)). Under toDisplayWindow, only by the part of the grown window inside the display
+/// window: a data window lying outside the display window does not grow.
 void growForBloom(Image& image, const DataWindowGrowth& growth, int reach)
 {
+    constexpr std::int64_t kLimit = (std::int64_t(1) << 30) - 2; // OpenEXR: within +-(2^30 - 1), exclusive
     const Box2i old =
         image.layout.dataWindow.empty() ? Box2i{0, 0, image.width - 1, image.height - 1} : image.layout.dataWindow;
-    const int r = growth.maxPixels >= 0 ? std::min(reach, growth.maxPixels) : reach;
-    Box2i grown{old.minX - r, old.minY - r, old.maxX + r, old.maxY + r};
+    const std::int64_t r = growth.maxPixels >= 0 ? std::min(reach, growth.maxPixels) : reach;
+    std::int64_t grown[4] = {std::max(old.minX - r, -kLimit), std::max(old.minY - r, -kLimit),
+                             std::min(old.maxX + r, kLimit), std::min(old.maxY + r, kLimit)};
     if (const Box2i& display = image.layout.displayWindow; growth.toDisplayWindow && !display.empty())
-        grown = {std::min(old.minX, std::max(grown.minX, display.minX)),
-                 std::min(old.minY, std::max(grown.minY, display.minY)),
-                 std::max(old.maxX, std::min(grown.maxX, display.maxX)),
-                 std::max(old.maxY, std::min(grown.maxY, display.maxY))};
-    growDataWindow(image, grown);
+    {
+        const std::int64_t inside[4] = {
+            std::max<std::int64_t>(grown[0], display.minX), std::max<std::int64_t>(grown[1], display.minY),
+            std::min<std::int64_t>(grown[2], display.maxX), std::min<std::int64_t>(grown[3], display.maxY)};
+        if (inside[0] > inside[2] || inside[1] > inside[3])
+            return; // the growth lies wholly outside the display window
+        grown[0] = std::min<std::int64_t>(old.minX, inside[0]);
+        grown[1] = std::min<std::int64_t>(old.minY, inside[1]);
+        grown[2] = std::max<std::int64_t>(old.maxX, inside[2]);
+        grown[3] = std::max<std::int64_t>(old.maxY, inside[3]);
+    }
+    growDataWindow(image, {int(grown[0]), int(grown[1]), int(grown[2]), int(grown[3])});
 }
 
 double secondsSince(Clock::time_point start)
@@ -382,9 +409,22 @@ class Pipeline
             frame->image = readImage(record.job.input, options_.selection);
             if (options_.growth.on)
                 for (Image* part : partsWritten(frame->image))
+                {
+                    try // a kernel the plugin refuses on this frame grows no window, which would be allocated first
+                    {
+                        kernelExtentOnFrame(settingsOnFrame(options_.settings, part->layout, part->width, part->height),
+                                            uint32_t(part->width), uint32_t(part->height),
+                                            uint32_t(options_.kernel.width), uint32_t(options_.kernel.height));
+                    }
+                    catch (const FrameRefused& e)
+                    {
+                        fail(index, refusalText(part->width, part->height, e));
+                        return nullptr;
+                    }
                     growForBloom(
                         *part, options_.growth,
                         kernelReach(options_.settings, options_.kernel.width, part->layout, part->width, part->height));
+                }
             forEachView(frame->image,
                         [&](Image& view, std::size_t)
                         {
@@ -434,9 +474,13 @@ class Pipeline
                 if (options_.compression)
                     part->layout.compression = *options_.compression;
                 record.lossyReencoded = record.lossyReencoded ||
-                                        (isLossy(part->layout.compression) &&
-                                         std::any_of(part->channels.begin(), part->channels.end(),
-                                                     [&](const Channel& c) { return !isColourOf(*part, c.name); }));
+                                        std::any_of(part->channels.begin(), part->channels.end(),
+                                                    [&](const Channel& c)
+                                                    {
+                                                        return !isColourOf(*part, c.name) &&
+                                                               isLossy(part->layout.compression,
+                                                                       options_.pixelType.value_or(c.type), c.name);
+                                                    });
             }
             // The preview first: if it fails, the output is not written and its previous file stays. Each file is
             // replaced only by its complete successor (written beside it, then renamed).
@@ -554,10 +598,7 @@ class Pipeline
                     catch (const FrameRefused& e) // this frame alone: e.g. too large for the plugin
                     {
                         const FrameRecord& record = records_[next->index];
-                        next->refused =
-                            std::to_string(record.width) + "x" + std::to_string(record.height) +
-                            (e.result() == FFTB_ERROR_DEVICE_LIMIT ? " frame too large: " : " frame refused: ") +
-                            e.what();
+                        next->refused = refusalText(record.width, record.height, e);
                         finishFrames(inFlight);
                     }
                     continue;

@@ -155,8 +155,8 @@ struct FrameRecord
     ScrubCounts scrubbed;
     /// R, G, B values of a half-float output beyond +-65504 (the largest finite half), written as +-65504
     uint64_t saturated = 0;
-    /// The part bloomed holds channels beside its R, G, B (and A) and is written with a lossy codec (isLossy): those
-    /// channels were re-encoded and changed a little
+    /// The part bloomed holds channels beside its R, G, B (and A) that its codec codes lossily at their written type
+    /// (isLossy): those channels were re-encoded and changed a little
     bool lossyReencoded = false;
     double decodeSeconds = 0.0;   ///< read, convert and scrub, on a worker thread
     double gpuSeconds = 0.0;      ///< wall time from submission to readback, frames in flight overlapping

@@ -35,6 +35,22 @@ constexpr std::size_t kMaxPlans = 8;
 
 } // namespace
 
+std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const BloomSettings& settings, uint32_t width, uint32_t height,
+                                                  uint32_t kernelWidth, uint32_t kernelHeight)
+{
+    const FftbBloomPlanCreateInfo info = planInfoOf(settings, width, height);
+    uint32_t extent[2] = {kernelWidth, kernelHeight};
+    if (fftbGetKernelExtent(&info, kernelWidth, kernelHeight, &extent[0], &extent[1]) != FFTB_SUCCESS)
+        return {kernelWidth, kernelHeight};
+    if (extent[0] > FFTB_MAX_KERNEL_LENGTH || extent[1] > FFTB_MAX_KERNEL_LENGTH)
+        throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT, "kernel scale " + kernelSpanText(settings.kernelSpan) +
+                                                        ": the kernel's extent on the frame " +
+                                                        std::to_string(extent[0]) + "x" + std::to_string(extent[1]) +
+                                                        " is past " + std::to_string(FFTB_MAX_KERNEL_LENGTH) +
+                                                        " pixels (FFTB_MAX_KERNEL_LENGTH)");
+    return {std::max(extent[0], kernelWidth), std::max(extent[1], kernelHeight)};
+}
+
 struct GpuRunner::State
 {
     explicit State(const RunnerOptions& options)
@@ -244,24 +260,8 @@ struct GpuRunner::State
         FftbBloomPlanCreateInfo pi = planInfoOf(settings, w, h);
         // The context's maximum kernel resolution (its maximum extent left 0: the same) holds the kernel's extent on
         // the frame too; a kernel scale the plugin refuses is named by fftbCreateBloomPlan below.
-        const uint32_t kw = uint32_t(psf.width), kh = uint32_t(psf.height);
+        const auto [kw, kh] = kernelExtentOnFrame(settings, w, h, uint32_t(psf.width), uint32_t(psf.height));
         uint32_t extent[4] = {w, h, kw, kh};
-        if (fftbGetKernelExtent(&pi, kw, kh, &extent[2], &extent[3]) == FFTB_SUCCESS)
-        {
-            if (extent[2] > FFTB_MAX_KERNEL_LENGTH || extent[3] > FFTB_MAX_KERNEL_LENGTH)
-                throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT,
-                                   "kernel scale " + kernelSpanText(settings.kernelSpan) +
-                                       ": the kernel's extent on the frame " + std::to_string(extent[2]) + "x" +
-                                       std::to_string(extent[3]) + " is past " +
-                                       std::to_string(FFTB_MAX_KERNEL_LENGTH) + " pixels (FFTB_MAX_KERNEL_LENGTH)");
-            extent[2] = std::max(extent[2], kw);
-            extent[3] = std::max(extent[3], kh);
-        }
-        else
-        {
-            extent[2] = kw;
-            extent[3] = kh;
-        }
         pluginMessage.clear();
         prepare(extent, psf, settings);
         pi.kernel = kernel;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace fftb
 {
@@ -39,6 +40,13 @@ class FrameRefused : public HostError
   private:
     FftbResult result_;
 };
+
+/// The extent {width, height} in pixels a kernel of `kernelWidth` x `kernelHeight` texels takes on a `width` x `height`
+/// frame bloomed with `settings` (fftbGetKernelExtent), never less than the kernel's own; the kernel's own when the
+/// plugin does not compute it (settings it refuses, named when the plan is made). Throws FrameRefused
+/// (FFTB_ERROR_DEVICE_LIMIT) naming the kernel span when the extent is past FFTB_MAX_KERNEL_LENGTH.
+std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const BloomSettings& settings, uint32_t width, uint32_t height,
+                                                  uint32_t kernelWidth, uint32_t kernelHeight);
 
 /// Owns a Vulkan instance, device and queue, one plugin context (re-created larger when a frame or kernel
 /// outgrows it) and per frame in flight its staging buffers and images, reused while the extent stays the same.

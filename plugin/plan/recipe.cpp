@@ -56,10 +56,7 @@ bool checkPlanFields(const FftbBloomPlanCreateInfo& info, const Extents& max, co
         return refuse(refusal, limit,
                       "width, height: " + extentText(info.width, info.height) + " outside 1x1 .. " +
                           extentText(max.width, max.height) + " (the context's maximum extent)");
-    if (info.viewCount > FFTB_MAX_VIEWS)
-        return refuse(refusal, invalid,
-                      "viewCount: " + std::to_string(info.viewCount) + " outside 0 .. " +
-                          std::to_string(FFTB_MAX_VIEWS));
+    // The context's maxViews is at most FFTB_MAX_VIEWS: any view count past it is past the context's maximum.
     if (info.viewCount > max.views)
         return refuse(refusal, limit,
                       "viewCount: " + std::to_string(info.viewCount) + " views, more than the context's maxViews " +

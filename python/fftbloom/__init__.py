@@ -29,6 +29,8 @@ __version__ = _fftbloom.__version__
 
 #: The largest colour value the bloom sees by default (the command's --clamp): the largest finite float16.
 DEFAULT_CLAMP = 65504.0
+#: The largest device index: the extension takes a C int.
+_MAX_DEVICE = 2**31 - 1
 
 _HALF_MAX = 65504.0
 
@@ -102,8 +104,8 @@ class Bloomer:
             array = _float32_array(kernel, "kernel", (3,))
         if device is None:
             device = -1
-        elif isinstance(device, bool) or not isinstance(device, int) or device < 0:
-            raise UsageError(f"device: {device!r} is not a Vulkan physical device index >= 0 (or None)")
+        elif isinstance(device, bool) or not isinstance(device, int) or not 0 <= device <= _MAX_DEVICE:
+            raise UsageError(f"device: {device!r} is not a Vulkan physical device index 0 .. {_MAX_DEVICE} (or None)")
         self._bloomer = _fftbloom.Bloomer(pairs, array, device, bool(validate), float(clamp))
         if self._bloomer.kernel_warning:
             warnings.warn(self._bloomer.kernel_warning, UserWarning, stacklevel=2)

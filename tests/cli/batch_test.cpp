@@ -14,6 +14,7 @@
 #include <cstring>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 namespace fftb
 {
@@ -601,6 +602,85 @@ TEST_F(BatchTest, ChannelsBesideTheColourInALossyPartAreSaidToChangeAndCompressi
     EXPECT_NE(channel(out, "R").values, channel(in, "R").values) << "nothing bloomed";
     r = batch({file("in.exr")}, file("out"), "--overwrite --compression zip2");
     EXPECT_EQ(r.code, 2);
+}
+
+// The lossy note is decided per codec and channel type, as OpenEXR's codecs are: B44 and B44A lose only HALF channels
+// (FLOAT ones are stored exactly), PXR24 only FLOAT ones (HALF kept exact), DWAA and DWAB only HALF and FLOAT channels
+// their rules name as colour (R, G, B, Y, BY, RY, layered: diffuse.R); alpha and depth pass exactly. Where no note is
+// given, the channel beside the colour is written exactly as it was read.
+TEST_F(BatchTest, TheLossyNoteIsDecidedPerCodecAndChannelType)
+{
+    const struct
+    {
+        const char* compression;
+        std::vector<std::tuple<PixelType, const char*, bool>> frames; // type, the channel beside, lossy
+    } runs[] = {
+        {"b44", {{PixelType::Float, "Z", false}, {PixelType::Half, "Z", true}}},
+        {"pxr24", {{PixelType::Half, "Z", false}, {PixelType::Float, "Z", true}}},
+        {"dwaa",
+         {{PixelType::Half, "Z", false}, {PixelType::Float, "depth.Z", false}, {PixelType::Half, "diffuse.R", true}}}};
+    fs::create_directory(file("out"));
+    for (const auto& run : runs)
+    {
+        std::vector<fs::path> inputs;
+        for (const auto& [type, beside, lossy] : run.frames)
+        {
+            inputs.push_back(file("in" + std::to_string(inputs.size()) + ".exr"));
+            writeExr(inputs.back().string(), makeImage(16, 8, {"B", "G", "R", "A", beside}, type));
+        }
+        const fs::path report = file(std::string(run.compression) + ".json");
+        const CliResult r =
+            batch(inputs, file("out"),
+                  "--overwrite --compression " + std::string(run.compression) + " --report " + quote(report));
+        ASSERT_EQ(r.code, 0) << r.err;
+        const nlohmann::json frames = readReport(report)["frames"];
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+        {
+            const auto& [type, beside, lossy] = run.frames[i];
+            SCOPED_TRACE(std::string(run.compression) + " " + beside);
+            EXPECT_EQ(frames[i].contains("lossyReencoded"), lossy) << frames[i].dump();
+            if (lossy)
+                continue;
+            const Image in = readImage(inputs[i].string());
+            const Image out = readImage((file("out") / inputs[i].filename()).string());
+            for (const char* name : {beside, "A"})
+                EXPECT_EQ(channel(out, name).values, channel(in, name).values) << name;
+        }
+    }
+}
+
+// --expand-data-window at OpenEXR's limits: the grown window is clipped to +-(2^30 - 1); a kernel whose extent on the
+// frame is past FFTB_MAX_KERNEL_LENGTH is refused naming that limit before the window grows (not "not enough
+// memory"); --expand-limit display grows no window lying outside the display window.
+TEST_F(BatchTest, ExpandDataWindowStopsAtOpenExrsLimitAndTheDisplayWindow)
+{
+    constexpr int kLimit = (1 << 30) - 2; // OpenEXR's data windows lie strictly inside +-(2^30 - 1)
+    const auto bloomed = [&](const Box2i& window, const std::string& options)
+    {
+        Image crop = makeImage(16, 12, {"B", "G", "R"}, PixelType::Float);
+        crop.layout.dataWindow = window;
+        crop.layout.displayWindow = {0, 0, 47, 31};
+        writeExr(file("crop.exr").string(), crop);
+        const CliResult r = run(quote(file("crop.exr")) + " -o " + quote(file("out.exr")) +
+                                " --overwrite --kernel-size 16 --expand-data-window" + options);
+        EXPECT_EQ(r.code, 0) << r.err;
+        const Box2i& w = readImage(file("out.exr").string()).layout.dataWindow;
+        return std::vector<int>{w.minX, w.minY, w.maxX, w.maxY};
+    };
+    // A 16-texel kernel at native extent reaches 9 pixels.
+    EXPECT_EQ(bloomed({kLimit - 15, 6, kLimit, 17}, ""), std::vector<int>({kLimit - 24, -3, kLimit, 26}));
+    EXPECT_EQ(bloomed({-kLimit, 6, -kLimit + 15, 17}, ""), std::vector<int>({-kLimit, -3, -kLimit + 24, 26}));
+    EXPECT_EQ(bloomed({60, 6, 75, 17}, " --expand-limit display"), std::vector<int>({60, 6, 75, 17}));
+
+    // 8 x 8 texels in a display window 2^29 pixels a side: a thousandth of its diagonal is 759,225 pixels.
+    Image small = makeImage(8, 8, {"B", "G", "R"}, PixelType::Float);
+    small.layout.displayWindow = {0, 0, (1 << 29) - 1, (1 << 29) - 1};
+    writeExr(file("small.exr").string(), small);
+    const CliResult r = run(quote(file("small.exr")) + " -o " + quote(file("big.exr")) +
+                            " --expand-data-window --kernel-span 0.001diag");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("is past 4096 pixels (FFTB_MAX_KERNEL_LENGTH)"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(file("big.exr")));
 }
 
 // A crop's data window inside its display window, a light at its right edge: the plain run's output stops at the

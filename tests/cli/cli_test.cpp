@@ -58,6 +58,22 @@ TEST_F(CliTest, KernelSizeNotPowerOfTwoIsUsageError)
     EXPECT_EQ(r.code, 2);
 }
 
+// A kernel file's negative texel is refused naming it at a kernel size other than its own, as at its own.
+TEST_F(CliTest, ANegativeKernelTexelIsRefusedAtAnyKernelSize)
+{
+    writeInput();
+    Image psf = makeImage(9, 9, {"R", "G", "B"}, PixelType::Float);
+    for (Channel& c : psf.channels)
+        std::fill(c.values.begin(), c.values.end(), 1.0f);
+    psf.channels[1].values[4 * 9 + 2] = -0.001f; // G
+    writeExr(file("psf.exr").string(), psf);
+    const auto before = listing();
+    const CliResult r = run(quote(file("in.exr")) + " -o " + quote(file("out.exr")) + " --kernel " +
+                            quote(file("psf.exr")) + " --kernel-size 16");
+    expectRefused(r, before, "psf.exr", "texel (2, 4) channel G is -0.001");
+    EXPECT_EQ(r.code, 2);
+}
+
 TEST_F(CliTest, FrameTooLargeFailsWithTheReason)
 {
     writeExr(file("wide.exr").string(), makeImage(20000, 8, {"R", "G", "B"}, PixelType::Half));
@@ -865,7 +881,7 @@ TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
 {
     Image input = makeImage(24, 16, {"R", "G", "B"}, PixelType::Float);
     // What the software that wrote the input says of itself: kept under another name, not taken for the output's.
-    for (const char* name : {"Software", "nuke/node_hash", "owner"})
+    for (const char* name : {"Software", "nuke/node_hash", "owner", "software"})
         input.layout.attributes.push_back({name, "string", {'x', 'y'}});
     writeExr(file("in.exr").string(), input);
     writeExr(file("psf.exr").string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Float));
@@ -892,6 +908,7 @@ TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
                                              "." + std::to_string(FFTB_VERSION_PATCH));
     EXPECT_EQ(value("software"), "fftbloom " + value("fftbloom.version"));
     EXPECT_EQ(value("fftbloom.input.Software"), "xy");
+    EXPECT_EQ(value("fftbloom.input.software"), "xy");
     EXPECT_EQ(value("fftbloom.input.nuke/node_hash"), "xy");
     EXPECT_EQ(value("owner"), "xy");
     for (const Attribute& a : out.layout.attributes)
@@ -921,6 +938,11 @@ TEST_F(CliTest, OutputsRecordTheVersionTheSettingsAndTheKernelFile)
     EXPECT_EQ(std::count_if(again.layout.attributes.begin(), again.layout.attributes.end(),
                             [](const Attribute& a) { return a.name == "fftbloom.settings"; }),
               1);
+    // The output's own software is now the input's: it replaces the fftbloom.input.software the output carried.
+    const auto inherited = std::find_if(again.layout.attributes.begin(), again.layout.attributes.end(),
+                                        [](const Attribute& a) { return a.name == "fftbloom.input.software"; });
+    ASSERT_NE(inherited, again.layout.attributes.end());
+    EXPECT_EQ(std::string(inherited->value.begin(), inherited->value.end()), value("software"));
 }
 
 TEST_F(CliTest, KernelExtentTooLargeForAFrameFailsItNamingTheScale)

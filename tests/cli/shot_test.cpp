@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <tuple>
 
 namespace fftb
 {
@@ -81,6 +82,44 @@ Imf::Header headerOf(const Image& image)
     for (const Channel& channel : image.channels)
         header.channels().insert(channel.name, Imf::Channel(channel.type == PixelType::Half ? Imf::HALF : Imf::FLOAT));
     return header;
+}
+
+/// `image` as a single part whose multiView attribute lists `views`.
+void writeViews(const std::string& path, const Image& image, const std::vector<std::string>& views)
+{
+    Imf::Header header = headerOf(image);
+    Imf::addMultiView(header, views);
+    Imf::OutputFile out(path.c_str(), header);
+    std::deque<std::vector<char>> storage;
+    out.setFrameBuffer(frameBuffer(image, storage));
+    out.writePixels(image.height);
+}
+
+/// `images` as the scanline parts of a multi-part file, each named names[p] and of view views[p] (no view attribute
+/// where that is ""), the first part's header listing `multiView` when that is not empty.
+void writeViewParts(const std::string& path, const std::vector<const Image*>& images,
+                    const std::vector<std::string>& names, const std::vector<std::string>& views,
+                    const std::vector<std::string>& multiView = {})
+{
+    std::vector<Imf::Header> headers;
+    for (std::size_t p = 0; p < images.size(); ++p)
+    {
+        Imf::Header& header = headers.emplace_back(headerOf(*images[p]));
+        header.setType(Imf::SCANLINEIMAGE);
+        header.setName(names[p]);
+        if (!views[p].empty())
+            header.insert("view", Imf::StringAttribute(views[p]));
+    }
+    if (!multiView.empty())
+        Imf::addMultiView(headers.front(), multiView);
+    Imf::MultiPartOutputFile out(path.c_str(), headers.data(), int(headers.size()));
+    std::deque<std::vector<char>> storage;
+    for (std::size_t p = 0; p < images.size(); ++p)
+    {
+        Imf::OutputPart part(out, int(p));
+        part.setFrameBuffer(frameBuffer(*images[p], storage));
+        part.writePixels(images[p]->height);
+    }
 }
 
 /// `image` as a tiled file of 16 x 16 tiles with `levels` (a mipmap's smaller levels are written black).
@@ -209,6 +248,45 @@ class ShotTest : public CliTest
         EXPECT_NE(channel(out, in.colourChannel("R")).values[std::size_t(in.width) + 3], inR) << "nothing bloomed";
         fs::remove(file("expected.exr"));
     }
+
+    /// Two views of R, G, B (half), the right one brighter, and the bloom of each alone (kStereoSettings).
+    struct Stereo
+    {
+        Image left, right;
+        Texels leftBloom, rightBloom;
+    };
+    static constexpr const char* kStereoSettings = " --kernel-size 8";
+    Stereo stereo() const
+    {
+        Stereo s;
+        s.left = shotFrame(0, 0, kWidth, kHeight, PixelType::Half, Compression::Zip);
+        s.left.channels = {s.left.channels[1], s.left.channels[2], s.left.channels[3]}; // B, G, R of A, B, G, R, Z
+        s.right = s.left;
+        for (Channel& c : s.right.channels)
+            for (float& v : c.values)
+                v = 2.0f * v + 0.25f;
+        for (const auto& [name, image, bloom] :
+             {std::tuple{"left", &s.left, &s.leftBloom}, std::tuple{"right", &s.right, &s.rightBloom}})
+        {
+            writeExr(file(std::string(name) + ".exr").string(), *image);
+            const CliResult alone = run(quote(file(std::string(name) + ".exr")) + " -o " +
+                                        quote(file(std::string(name) + "_bloom.exr")) + kStereoSettings);
+            EXPECT_EQ(alone.code, 0) << alone.err;
+            *bloom = toRgba(readImage(file(std::string(name) + "_bloom.exr").string()));
+        }
+        return s;
+    }
+
+    /// Expects view `view` of the file at `path` to hold the texels `expected`.
+    static void expectView(const std::string& path, const std::string& view, const Texels& expected)
+    {
+        ImageSelection selection;
+        selection.view = view;
+        const Texels got = toRgba(readImage(path, selection));
+        ASSERT_EQ(got.values.size(), expected.values.size()) << path << " " << view;
+        for (std::size_t i = 0; i < got.values.size(); ++i)
+            ASSERT_EQ(got.values[i], expected.values[i]) << path << " view " << view << " value " << i;
+    }
 };
 
 TEST_F(ShotTest, EveryCodecTiledMultiPartOverscanAndCropBloomsAndOnlyDeepPartsAreRefused)
@@ -283,55 +361,18 @@ TEST_F(ShotTest, EveryCodecTiledMultiPartOverscanAndCropBloomsAndOnlyDeepPartsAr
 // view is bloomed, each exactly as the same texels alone are; --view blooms one; a view without colour is refused.
 TEST_F(ShotTest, EveryViewOfAStereoFileIsBloomedAsItsOwnImage)
 {
-    Image left = shotFrame(0, 0, kWidth, kHeight, PixelType::Half, Compression::Zip);
-    left.channels = {left.channels[1], left.channels[2], left.channels[3]}; // B, G, R of A, B, G, R, Z
-    Image right = left;
-    for (Channel& c : right.channels)
-        for (float& v : c.values)
-            v = 2.0f * v + 0.25f;
-    const std::string settings = " --kernel-size 8";
-    for (const auto& [name, image] : {std::pair{"left", &left}, std::pair{"right", &right}})
-    {
-        writeExr(file(std::string(name) + ".exr").string(), *image);
-        const CliResult alone = run(quote(file(std::string(name) + ".exr")) + " -o " +
-                                    quote(file(std::string(name) + "_bloom.exr")) + settings);
-        ASSERT_EQ(alone.code, 0) << alone.err;
-    }
-    const Texels leftBloom = toRgba(readImage(file("left_bloom.exr").string()));
-    const Texels rightBloom = toRgba(readImage(file("right_bloom.exr").string()));
-    const auto expectView = [&](const std::string& path, const std::string& view, const Texels& expected)
-    {
-        ImageSelection selection;
-        selection.view = view;
-        const Texels got = toRgba(readImage(path, selection));
-        ASSERT_EQ(got.values.size(), expected.values.size()) << path << " " << view;
-        for (std::size_t i = 0; i < got.values.size(); ++i)
-            ASSERT_EQ(got.values[i], expected.values[i]) << path << " view " << view << " value " << i;
-    };
+    const Stereo views = stereo();
+    const Image& left = views.left;
+    const Image& right = views.right;
+    const Texels& leftBloom = views.leftBloom;
+    const Texels& rightBloom = views.rightBloom;
+    const std::string settings = kStereoSettings;
 
     // A part per view, the depth part a view's too.
     Image depth = shotFrame(0, 0, kWidth, kHeight, PixelType::Float, Compression::Zip);
     depth.channels = {depth.channels[4]};
-    std::vector<Imf::Header> headers = {headerOf(left), headerOf(depth), headerOf(right)};
-    const char* names[] = {"beauty.left", "depth.left", "beauty.right"};
-    const char* views[] = {"left", "left", "right"};
-    for (std::size_t p = 0; p < headers.size(); ++p)
-    {
-        headers[p].setType(Imf::SCANLINEIMAGE);
-        headers[p].setName(names[p]);
-        headers[p].insert("view", Imf::StringAttribute(views[p]));
-    }
-    {
-        Imf::MultiPartOutputFile out(file("parts.exr").c_str(), headers.data(), int(headers.size()));
-        std::deque<std::vector<char>> storage;
-        const Image* images[] = {&left, &depth, &right};
-        for (int p = 0; p < 3; ++p)
-        {
-            Imf::OutputPart part(out, p);
-            part.setFrameBuffer(frameBuffer(*images[p], storage));
-            part.writePixels(kHeight);
-        }
-    }
+    writeViewParts(file("parts.exr").string(), {&left, &depth, &right}, {"beauty.left", "depth.left", "beauty.right"},
+                   {"left", "left", "right"});
     CliResult r = run(quote(file("parts.exr")) + " -o " + quote(file("parts_bloom.exr")) + settings);
     ASSERT_EQ(r.code, 0) << r.err;
     expectView(file("parts_bloom.exr").string(), "left", leftBloom);
@@ -341,14 +382,7 @@ TEST_F(ShotTest, EveryViewOfAStereoFileIsBloomedAsItsOwnImage)
     Image both = left;
     for (const Channel& c : right.channels)
         both.channels.push_back({"right." + c.name, c.type, c.values});
-    {
-        Imf::Header header = headerOf(both);
-        Imf::addMultiView(header, {"left", "right"});
-        Imf::OutputFile out(file("views.exr").c_str(), header);
-        std::deque<std::vector<char>> storage;
-        out.setFrameBuffer(frameBuffer(both, storage));
-        out.writePixels(kHeight);
-    }
+    writeViews(file("views.exr").string(), both, {"left", "right"});
     r = run(quote(file("views.exr")) + " -o " + quote(file("views_bloom.exr")) + settings);
     ASSERT_EQ(r.code, 0) << r.err;
     expectView(file("views_bloom.exr").string(), "left", leftBloom);
@@ -361,20 +395,41 @@ TEST_F(ShotTest, EveryViewOfAStereoFileIsBloomedAsItsOwnImage)
     expectView(file("right_only.exr").string(), "left", toRgba(readImage(file("left.exr").string())));
 
     // A view listed without its colour: refused, naming it.
-    {
-        Imf::Header header = headerOf(both);
-        Imf::addMultiView(header, {"left", "right", "centre"});
-        Imf::OutputFile out(file("three.exr").c_str(), header);
-        std::deque<std::vector<char>> storage;
-        out.setFrameBuffer(frameBuffer(both, storage));
-        out.writePixels(kHeight);
-    }
+    writeViews(file("three.exr").string(), both, {"left", "right", "centre"});
     r = run(quote(file("three.exr")) + " -o " + quote(file("three_bloom.exr")) + settings);
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(
         r.err.find("not every view has the colour: centre (centre.R, centre.G, centre.B); --view NAME blooms one"),
         std::string::npos)
         << r.err;
+}
+
+// Every view of a multi-view file is bloomed exactly once: a part without a view attribute is the default view (the
+// first of multiView), the other views' parts are bloomed beside it; a multiView listing a view twice, or an empty
+// view name, is refused naming the file and the view (a view bloomed twice, or left unbloomed, would exit 0).
+TEST_F(ShotTest, EveryViewIsBloomedOnceAndAListingThatWouldBloomOneTwiceIsRefused)
+{
+    const Stereo views = stereo();
+    writeViewParts(file("parts.exr").string(), {&views.left, &views.right}, {"beauty", "beauty.right"}, {"", "right"},
+                   {"left", "right"});
+    CliResult r = run(quote(file("parts.exr")) + " -o " + quote(file("parts_bloom.exr")) + kStereoSettings);
+    ASSERT_EQ(r.code, 0) << r.err;
+    expectView(file("parts_bloom.exr").string(), "left", views.leftBloom);
+    expectView(file("parts_bloom.exr").string(), "right", views.rightBloom);
+
+    Image both = views.left;
+    for (const Channel& c : views.right.channels)
+        both.channels.push_back({"right." + c.name, c.type, c.values});
+    for (const auto& [name, listing, reason] :
+         {std::tuple{"twice.exr", std::vector<std::string>{"left", "right", "right"}, "lists view right twice"},
+          std::tuple{"empty.exr", std::vector<std::string>{"left", ""}, "lists a view without a name"}})
+    {
+        writeViews(file(name).string(), both, listing);
+        r = run(quote(file(name)) + " -o " + quote(file("out.exr")) + kStereoSettings);
+        EXPECT_EQ(r.code, 1) << name;
+        EXPECT_NE(r.err.find(file(name).string() + ": multiView " + reason), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(file("out.exr")));
+    }
 }
 
 } // namespace

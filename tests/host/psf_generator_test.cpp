@@ -14,6 +14,7 @@
 #include <functional>
 #include <numbers>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -156,6 +157,38 @@ double encircledShare(const std::vector<double>& texels, int size, double radius
             total += r <= outer ? v : 0.0;
         }
     return inside / total;
+}
+
+// FFTW's planner is not thread-safe: PSFs generated on several threads at once (a Bloomer made on each of several
+// Python threads) must each be the PSF one thread alone makes, without a refusal or a crash.
+TEST(GeneratedPsf, SeveralThreadsGenerateAtOnceAsOneAlone)
+{
+    const PsfParams params = monochromatic(64, 2.0, 0);
+    const Texels alone = generatePsf(params);
+    std::vector<std::string> errors(4);
+    std::vector<Texels> results(errors.size());
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < results.size(); ++t)
+        threads.emplace_back(
+            [&, t]
+            {
+                try
+                {
+                    for (int i = 0; i < 16; ++i)
+                        results[t] = generatePsf(params);
+                }
+                catch (const std::exception& e)
+                {
+                    errors[t] = e.what();
+                }
+            });
+    for (std::thread& thread : threads)
+        thread.join();
+    for (std::size_t t = 0; t < results.size(); ++t)
+    {
+        EXPECT_EQ(errors[t], "") << "thread " << t;
+        EXPECT_EQ(results[t].values, alone.values) << "thread " << t;
+    }
 }
 
 TEST(GeneratedPsf, CircularApertureGivesTheAiryPattern)

@@ -334,6 +334,28 @@ TEST(KernelFile, TheGeneratedPsfUnfadedWarnsFadedNot)
     EXPECT_LE(outerRingEnergy(generatePsf(faded)), kOuterRingWarning);
 }
 
+// A negative texel is refused naming it at every kernel size, before resampling could average it away (a 9x9 kernel
+// with one texel of -0.001 was accepted at 8, 16 and 32 texels).
+TEST(KernelFile, ANegativeTexelIsRefusedAtEveryKernelSize)
+{
+    Texels psf(9, 9, 3);
+    std::fill(psf.values.begin(), psf.values.end(), 1.0f);
+    psf.at(2, 4, 1) = -0.001f;
+    for (const int size : {8, 9, 16, 32})
+    {
+        try
+        {
+            kernelFromPsf("psf.exr", psf, size, 0.0);
+            ADD_FAILURE() << "accepted at kernel size " << size;
+        }
+        catch (const HostError& e)
+        {
+            EXPECT_EQ(std::string(e.what()),
+                      "psf.exr: kernel: texel (2, 4) channel G is -0.001, not a finite non-negative value");
+        }
+    }
+}
+
 TEST(KernelFile, CompactKernelsNeitherWarnNorChange)
 {
     Texels delta(1, 1, 3);

@@ -601,8 +601,8 @@ TEST(RecipeRefusal, NamesTooManyViews)
 {
     const KernelShape kernel = kernelShape(8, 8, FFTB_SPECTRUM_MODE_RESAMPLED);
     FftbBloomPlanCreateInfo info = planInfo(64, 48);
-    info.viewCount = FFTB_MAX_VIEWS + 1;
-    expectRefusal(info, roomyExtents(), kernel, FFTB_ERROR_INVALID_ARGUMENT, "viewCount");
+    info.viewCount = FFTB_MAX_VIEWS + 1; // past every context's maxViews, as the header says
+    expectRefusal(info, roomyExtents(), kernel, FFTB_ERROR_DEVICE_LIMIT, "viewCount");
     Extents two = roomyExtents();
     two.views = 2;
     info.viewCount = 3;

@@ -4,6 +4,9 @@ double-precision FFT convolution, float16 and alpha, kernels as arrays and files
 every error type."""
 
 import os
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -164,6 +167,48 @@ def test_a_frame_the_plugin_refuses_is_a_frame_error(bloomer):
     with pytest.raises(fftbloom.FrameError, match="needs an FFT longer than 16384"):
         bloomer(np.zeros((1, 20000, 3), np.float32))
     bloomer(random_frame(3))  # still usable
+
+
+@pytest.mark.parametrize("size", [8, 16, 32])
+def test_a_negative_kernel_texel_is_refused_at_every_kernel_size(size):
+    kernel = np.ones((9, 9, 3), np.float32)
+    kernel[4, 2, 1] = -0.001
+    with pytest.raises(fftbloom.UsageError, match=r"kernel array: kernel: texel \(2, 4\) channel G is -0.001"):
+        fftbloom.Bloomer(kernel, kernel_size=size, validate=True)
+
+
+def test_a_device_index_past_a_c_int_is_a_one_line_usage_error():
+    with pytest.raises(fftbloom.UsageError, match=r"^device: 2147483648 is not") as error:
+        fftbloom.bloom(random_frame(3), device=2**31)
+    assert "\n" not in str(error.value)
+
+
+def test_interpreter_exit_while_a_daemon_thread_blooms_exits_cleanly():
+    """CPython ends a daemon thread that takes the GIL back once finalization began (PyThread_exit_thread, a forced
+    unwind): the bloom it comes back from must let it end rather than abort the process. The child's last write fills
+    the pipe, which is not read for a second: finalization flushes it with the GIL released, so the blooming thread
+    takes the GIL back meanwhile."""
+    script = (
+        "import sys, threading, time\n"
+        "import numpy as np\n"
+        "import fftbloom\n"
+        "bloomer = fftbloom.Bloomer(kernel_size=16)\n"
+        "frame = np.ones((64, 64, 3), np.float32)\n"
+        "bloomer(frame)\n"
+        "def loop():\n"
+        "    while True:\n"
+        "        bloomer(frame)\n"
+        "threading.Thread(target=loop, daemon=True).start()\n"
+        "time.sleep(0.05)\n"
+        "sys.stderr.write('exiting\\n')\n"
+        "sys.stderr.flush()\n"
+        "sys.stdout.write('x' * 1000000)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stderr.readline() == "exiting\n"
+    time.sleep(1.0)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    assert len(out) == 1000000
 
 
 def test_no_such_device_is_a_device_error():

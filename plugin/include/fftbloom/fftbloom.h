@@ -508,7 +508,8 @@ typedef struct FftbBloomPlanCreateInfo
     uint32_t width;  /**< frame extent in texels, 1 .. maxWidth; the views of every bloom must be at least this large */
     uint32_t height; /**< 1 .. maxHeight */
     /** Views bloomed by each fftbCmdBloom, 0 .. the context's maxViews; 0 means 1. With 2 or more, each bloom gives
-     *  its views in an FftbMultiViewInfo of exactly this viewCount (FFTB_ERROR_DEVICE_LIMIT past maxViews). */
+     *  its views in an FftbMultiViewInfo of exactly this viewCount (FFTB_ERROR_DEVICE_LIMIT past maxViews, and so
+     *  past FFTB_MAX_VIEWS). */
     uint32_t viewCount;
     /** The layout the passes read the frame in: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL
      *  (FftbNodeDescription::input). */
@@ -771,8 +772,9 @@ void fftbDestroyContext(FftbContext context);
 /** Changes the maximum extents: the scratch is replaced (by the chained FftbScratchInfo's, or one the context
  *  allocates). No command buffer recorded with the context may be pending. On failure the context keeps its old
  *  extents and scratch and stays usable. A plan whose scratch the new extents no longer hold records no more
- *  (fftbCmdBloom returns FFTB_ERROR_DEVICE_LIMIT); make it again. Kernels in exact mode keep the frame extents they
- *  were created for. Returns the errors of fftbCreateContext. */
+ *  (fftbCmdBloom returns FFTB_ERROR_DEVICE_LIMIT); make it again. Kernels of either spectrum mode serve plans for the
+ *  larger frames: the first such plan grows the kernel's spectrum (FftbKernelInfo::spectrumMode). Returns the errors of
+ *  fftbCreateContext. */
 FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeInfo);
 
 /** Creates a kernel on the device of `context`: the texels are copied and normalized per channel, and uploaded to a
@@ -799,8 +801,9 @@ void fftbDestroyKernel(FftbKernel kernel);
  *  plans (not while fftbResizeContext or fftbDestroyContext run, nor with a plan of the same kernel being recorded).
  *  Returns FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of its range, naming it),
  *  FFTB_ERROR_DEVICE_LIMIT (an extent or view count past the context's maximum, a kernel resolution or extent on the
- *  frame past its maximum, an exact-mode kernel created for smaller frames, an FFT longer than FFTB_MAX_FFT_LENGTH,
- *  a pass past the device's workgroup or shared-memory limits), FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
+ *  frame past its maximum, a kernel spectrum past the device's maxStorageBufferRange, an FFT longer than
+ *  FFTB_MAX_FFT_LENGTH, a pass past the device's workgroup or shared-memory limits), FFTB_ERROR_OUT_OF_*_MEMORY or
+ *  FFTB_ERROR_VULKAN. A kernel made with a context of smaller extents serves the plan: its spectrum grows. */
 FftbResult fftbCreateBloomPlan(FftbContext context, const FftbBloomPlanCreateInfo* createInfo, FftbBloomPlan* plan);
 
 /** Destroys the plan and its border weights. No command buffer recorded with it may be pending. NULL is ignored. */
