@@ -136,13 +136,16 @@ Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUs
     check(vk.vkCreateBuffer(device, &bci, allocator, &b.buffer), "vkCreateBuffer");
     VkMemoryRequirements req;
     vk.vkGetBufferMemoryRequirements(device, b.buffer, &req);
-    const VkMemoryPropertyFlags wanted =
+    // Host-visible buffers (the twiddle tables, kernel texels) are written once by the host and read by every bloom:
+    // device-local memory the host can map (resizable BAR) where the device has it, else host memory.
+    const VkMemoryPropertyFlags required =
         hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
                     : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < memoryProperties.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (memoryProperties.memoryTypes[i].propertyFlags & wanted) == wanted)
-            type = i;
+    for (const VkMemoryPropertyFlags wanted : {required | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, required})
+        for (uint32_t i = 0; i < memoryProperties.memoryTypeCount && type == UINT32_MAX; ++i)
+            if ((req.memoryTypeBits & (1u << i)) && (memoryProperties.memoryTypes[i].propertyFlags & wanted) == wanted)
+                type = i;
     try
     {
         if (type == UINT32_MAX)
