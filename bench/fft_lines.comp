@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // fftbloom-bench --fft-lines: the FFT of fft.glsl alone, forward, on a batch of lineCount complex fp32 lines of
 // FFT_LENGTH (contiguous rows, natural order in Lines and in Spectra), with the plugin's specialization constants and
-// twiddle buffer: the engine's calibration, apart from any pass's loads, padding and stores.
+// twiddle buffer: the engine's calibration, apart from any pass's loads, padding and stores; or (TRANSFORM false) the
+// same loads and stores alone.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "shared/fftb_shared.h"
@@ -16,6 +17,9 @@ layout(set = 0, binding = 1, std430) writeonly buffer Spectra
 {
     vec2 spectra[];
 };
+
+// 0: the copy in the engine's grid: the same workgroups, loads and stores, no FFT between them (the bytes' time alone).
+layout(constant_id = FFTB_SPEC_COUNT) const bool TRANSFORM = true;
 
 layout(push_constant) uniform Push
 {
@@ -39,6 +43,13 @@ void main()
     {
         const uint i = fftTimeIndex(e);
         held[e] = inBatch && i < FFT_LENGTH ? lines[start + i] : vec2(0.0);
+    }
+    if (!TRANSFORM)
+    {
+        for (uint e = 0u; e < ELEMENTS; ++e)
+            if (inBatch && fftTimeIndex(e) < FFT_LENGTH)
+                spectra[start + fftTimeIndex(e)] = held[e];
+        return;
     }
     fftPutAll(held);
     fftRun(false);

@@ -408,7 +408,7 @@ int run(const Options& o)
     std::printf("%s (driver %s): copy %.3f TB/s\n", device.properties().deviceName,
                 driverVersion(device.properties()).c_str(), bandwidth * 1e-12);
     const int result = o.fftLines ? runFftLines(device, bandwidth,
-                                                {o.command, o.jsonPath, o.markdownPath, o.warmup, o.frames, o.smoke})
+                                                {o.command, o.jsonPath, o.markdownPath, o.warmup, o.frames, o.smoke, o.vkfft})
                                   : measureBlooms(device, o, bandwidth);
     if (device.validationMessageCount() > 0)
     {
@@ -451,8 +451,10 @@ int main(int argc, char** argv)
     app.add_flag("--fft-lines", o.fftLines,
                  "instead of the blooms: the FFT engine alone, forward, on batches of complex fp32 lines (one frame's "
                  "lines of each pass as cufft-lines-anchor.py times them, and a ~256 MB batch per length): median time "
-                 "of --frames dispatches after --warmup ones, fraction of the copy bandwidth, the planner's workgroup, "
-                 "and the error of two lines per length against a DFT in double (above 1e-4 of the peak: exit 1)");
+                 "of --frames dispatches after --warmup ones, beside the same loads and stores without the FFT and "
+                 "VkFFT's FFT of the same lines out of place (unless --no-vkfft); fraction of the copy bandwidth, the "
+                 "planner's workgroup, the driver's pipeline statistics, and the error of two lines per length, ours "
+                 "and VkFFT's, against a DFT in double (above 1e-4 of the peak: exit 1)");
     app.add_flag("--smoke", o.smoke,
                  "one tiny case, few frames: checks that the benchmark runs (lavapipe in CI); with --fft-lines 2048 x "
                  "16");

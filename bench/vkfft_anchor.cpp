@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The VkFFT anchor: VkFFT 1.2.26's fused R2C convolution of the padded frame, with the pack and unpack an engine adds.
+// The VkFFT anchors: VkFFT 1.2.26's fused R2C convolution of the padded frame, with the pack and unpack an engine adds;
+// and its 1D C2C FFT of batches of lines, out of place, beside fftbloom-bench --fft-lines. One translation unit:
+// vkFFT.h takes about a minute to compile.
 #include "vkfft_anchor.h"
 
+#include "copy_bandwidth.h"
 #include "embedded_shaders.h"
 #include "reference.h"
 #include "vulkan/vulkan_resources.h"
@@ -656,6 +659,97 @@ VkfftTiming measureVkfft(VulkanDevice& device, const VkfftCase& c)
         timing.error = e.what();
     }
     timing.ok = timing.error.empty();
+    return timing;
+}
+
+VkfftLinesTiming measureVkfftLines(VulkanDevice& device, const VkfftLinesCase& c)
+{
+    VkfftLinesTiming timing;
+    const uint64_t lineBytes = uint64_t(c.length) * 8, bytes = lineBytes * c.lines;
+    if (c.length < 2 || c.lines == 0 || c.values.size() * sizeof(float) != bytes)
+    {
+        timing.error = "VkFFT lines: the values must hold lines x length complex elements";
+        return timing;
+    }
+    VulkanDevice::Buffer input = device.createBuffer(
+        bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+    VulkanDevice::Buffer output = device.createBuffer(
+        bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
+    VulkanDevice::Buffer staging =
+        device.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    auto app = std::make_unique<VkFFTApplication>();
+    VkPhysicalDevice gpu = device.physicalDevice();
+    VkDevice d = device.device();
+    VkQueue queue = device.queue();
+    VkCommandPool pool = device.commandPool();
+    VkFence fence = device.fence();
+    VkBuffer inputHandle = input.buffer, outputHandle = output.buffer;
+    uint64_t inputBytes = bytes, outputBytes = bytes;
+    const auto release = [&]
+    {
+        vkDeviceWaitIdle(d);
+        deleteVkFFT(app.get());
+        for (VulkanDevice::Buffer* b : {&staging, &output, &input})
+            device.destroy(*b);
+    };
+    try
+    {
+        std::memcpy(staging.mapped, c.values.data(), bytes);
+        VkCommandBuffer cb = device.beginCommands();
+        const VkBufferCopy all{0, 0, bytes};
+        vkCmdCopyBuffer(cb, staging.buffer, input.buffer, 1, &all);
+        barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_READ_BIT);
+        device.submitAndWait(cb);
+
+        // Out of place: the lines are read from the input buffer, the spectra written to the other.
+        VkFFTConfiguration config{};
+        config.FFTdim = 1;
+        config.size[0] = c.length;
+        config.numberBatches = c.lines;
+        config.isInputFormatted = 1;
+        config.inputBuffer = &inputHandle;
+        config.inputBufferSize = &inputBytes;
+        config.buffer = &outputHandle;
+        config.bufferSize = &outputBytes;
+        config.physicalDevice = &gpu;
+        config.device = &d;
+        config.queue = &queue;
+        config.commandPool = &pool;
+        config.fence = &fence;
+        checkVkfft(initializeVkFFT(app.get(), config), "initializeVkFFT (lines)");
+        const auto record = [&](VkCommandBuffer commands, uint32_t)
+        {
+            VkFFTLaunchParams launch{};
+            launch.commandBuffer = &commands;
+            checkVkfft(VkFFTAppend(app.get(), kForward, &launch), "VkFFTAppend (lines)");
+        };
+        timing.ms = timeDispatches(device, 1, c.warmup, c.repeats, record)[0] * 1e3;
+
+        cb = device.beginCommands();
+        barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT);
+        const VkBufferCopy first{0, 0, lineBytes}, last{(c.lines - 1) * lineBytes, lineBytes, lineBytes};
+        const VkBufferCopy regions[2] = {first, last};
+        vkCmdCopyBuffer(cb, output.buffer, staging.buffer, 2, regions);
+        barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
+        device.submitAndWait(cb);
+        const auto* spectra = static_cast<const float*>(staging.mapped);
+        timing.firstLine.assign(spectra, spectra + 2 * c.length);
+        timing.lastLine.assign(spectra + 2 * c.length, spectra + 4 * c.length);
+        timing.ok = true;
+    }
+    catch (const VkfftError& e)
+    {
+        timing.error = e.what();
+    }
+    catch (...)
+    {
+        release();
+        throw;
+    }
+    release();
     return timing;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fftb::bench
 {
@@ -33,5 +34,26 @@ struct VkfftTiming
 /// Builds the VkFFT kernel spectrum and convolution applications (VkFFT 1.2.26, Debian libvkfft-dev) for the case
 /// and times them. Never throws for VkFFT failures: reports them in VkfftTiming::error.
 VkfftTiming measureVkfft(VulkanDevice& device, const VkfftCase& c);
+
+/// VkFFT's 1D C2C forward FFT of `lines` complex fp32 lines of `length`, contiguous, out of place (read from one buffer,
+/// written to another), as fftbloom-bench --fft-lines times the plugin's engine.
+struct VkfftLinesCase
+{
+    uint32_t length = 0, lines = 0;
+    std::vector<float> values; ///< 2 x lines x length floats, interleaved (re, im)
+    int warmup = 2000, repeats = 50;
+};
+
+struct VkfftLinesTiming
+{
+    bool ok = false;
+    std::string error; ///< why not ok (VkFFT's error code and name)
+    double ms = 0.0;   ///< median GPU time of the dispatches that transform the batch, milliseconds
+    std::vector<float> firstLine, lastLine; ///< their spectra, interleaved (re, im)
+};
+
+/// Plans (VkFFT 1.2.26), times and reads back the first and last spectra; never throws for VkFFT failures (their
+/// reason is in VkfftLinesTiming::error), throws VulkanError for Vulkan ones.
+VkfftLinesTiming measureVkfftLines(VulkanDevice& device, const VkfftLinesCase& c);
 
 } // namespace fftb::bench

@@ -40,6 +40,7 @@ ComputePipeline createComputePipeline(VkDevice device, const ComputePipelineInfo
         cpci.stage.pName = "main";
         cpci.stage.pSpecializationInfo = info.specialization;
         cpci.layout = made.layout;
+        cpci.flags = info.flags;
         checkVulkan(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpci, nullptr, &made.pipeline),
                     "vkCreateComputePipelines");
     }

@@ -27,6 +27,7 @@ struct ComputePipelineInfo
     std::vector<ComputeBinding> bindings;                 ///< descriptor set 0
     uint32_t pushConstantBytes = 0;                       ///< compute-stage push constants from offset 0; 0: none
     const VkSpecializationInfo* specialization = nullptr; ///< optional
+    VkPipelineCreateFlags flags = 0; ///< e.g. VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
 };
 
 /// A compute pipeline, its pipeline layout and its descriptor set layout, destroyed together.
