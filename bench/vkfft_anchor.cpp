@@ -211,6 +211,30 @@ std::vector<Texel> checkedTexels(uint32_t width, uint32_t height, std::mt19937& 
     return texels;
 }
 
+/// The device handles a VkFFTConfiguration points at, which must outlive its application.
+struct VkfftHandles
+{
+    explicit VkfftHandles(VulkanDevice& vulkan)
+        : gpu(vulkan.physicalDevice()), device(vulkan.device()), queue(vulkan.queue()), pool(vulkan.commandPool()),
+          fence(vulkan.fence())
+    {
+    }
+    /// Points `config` at these handles.
+    void setIn(VkFFTConfiguration& config)
+    {
+        config.physicalDevice = &gpu;
+        config.device = &device;
+        config.queue = &queue;
+        config.commandPool = &pool;
+        config.fence = &fence;
+    }
+    VkPhysicalDevice gpu;
+    VkDevice device;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkFence fence;
+};
+
 /// Everything one measurement creates. VkFFT keeps pointers to the handles and sizes below, so a Session lives on the
 /// heap and never moves; the destructor releases VkFFT's applications before the buffers they point to.
 class Session
@@ -253,11 +277,8 @@ class Session
     std::mt19937 rng_{20240611u}; // fixed: the checked texels and frames are the same on every run
 
     // What VkFFT points at.
-    VkPhysicalDevice gpu_;
     VkDevice device_;
-    VkQueue queue_;
-    VkCommandPool pool_;
-    VkFence fence_;
+    VkfftHandles handles_;
     uint64_t spectrumBytes_, workBytes_, inputBytes_;
     VkBuffer spectrumHandle_ = VK_NULL_HANDLE, workHandle_ = VK_NULL_HANDLE, inputHandle_ = VK_NULL_HANDLE;
 
@@ -273,8 +294,7 @@ class Session
 };
 
 Session::Session(VulkanDevice& device, const VkfftCase& c)
-    : dev_(device), c_(c), kernel_(makeKernel(c.kernelSize)), gpu_(device.physicalDevice()), device_(device.device()),
-      queue_(device.queue()), pool_(device.commandPool()), fence_(device.fence()),
+    : dev_(device), c_(c), kernel_(makeKernel(c.kernelSize)), device_(device.device()), handles_(device),
       spectrumBytes_(kChannels * r2cPlane() * sizeof(float)), workBytes_(spectrumBytes_),
       inputBytes_(kChannels * inputPlane() * sizeof(float)), kernelApp_(std::make_unique<VkFFTApplication>()),
       convolutionApp_(std::make_unique<VkFFTApplication>())
@@ -387,11 +407,7 @@ VkFFTConfiguration Session::baseConfiguration()
     // As VkFFT's convolution samples: a convolution application never reorders four-step FFTs, so the spectrum it
     // multiplies by must be in the same unreordered layout.
     config.disableReorderFourStep = 1;
-    config.physicalDevice = &gpu_;
-    config.device = &device_;
-    config.queue = &queue_;
-    config.commandPool = &pool_;
-    config.fence = &fence_;
+    handles_.setIn(config);
     return config;
 }
 
@@ -678,11 +694,8 @@ VkfftLinesTiming measureVkfftLines(VulkanDevice& device, const VkfftLinesCase& c
     VulkanDevice::Buffer staging =
         device.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
     auto app = std::make_unique<VkFFTApplication>();
-    VkPhysicalDevice gpu = device.physicalDevice();
-    VkDevice d = device.device();
-    VkQueue queue = device.queue();
-    VkCommandPool pool = device.commandPool();
-    VkFence fence = device.fence();
+    VkfftHandles handles(device);
+    const VkDevice d = device.device();
     VkBuffer inputHandle = input.buffer, outputHandle = output.buffer;
     uint64_t inputBytes = bytes, outputBytes = bytes;
     const auto release = [&]
@@ -712,11 +725,7 @@ VkfftLinesTiming measureVkfftLines(VulkanDevice& device, const VkfftLinesCase& c
         config.inputBufferSize = &inputBytes;
         config.buffer = &outputHandle;
         config.bufferSize = &outputBytes;
-        config.physicalDevice = &gpu;
-        config.device = &d;
-        config.queue = &queue;
-        config.commandPool = &pool;
-        config.fence = &fence;
+        handles.setIn(config);
         checkVkfft(initializeVkFFT(app.get(), config), "initializeVkFFT (lines)");
         const auto record = [&](VkCommandBuffer commands, uint32_t)
         {
