@@ -357,7 +357,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         throw HostError("bloom: " + std::to_string(s.slots.size()) + " frames already in flight");
     if (settings.output != FFTB_OUTPUT_MODE_BLOOM && settings.intensity == 0.0f)
     {
-        // The composite of no bloom is the input (the plugin refuses intensity 0): nothing to record.
+        // The composite of no bloom is the input: the plugin would run its passes for it, the tools record nothing.
         s.drain(); // results are collected in submission order
         s.ready.push_back({frame, 0.0, {FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}});
         return;

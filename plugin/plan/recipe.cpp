@@ -261,9 +261,8 @@ std::string checkBloomValues(const FftbBloomInfo& info)
         return "outputMode: unknown value";
     if (!(info.sharpen >= 0.0f && info.sharpen <= 1.0f))
         return "sharpen: must lie in [0, 1]";
-    if (info.outputMode != FFTB_OUTPUT_MODE_BLOOM && (!(info.intensity > 0.0f) || !std::isfinite(info.intensity)))
-        return "intensity: must be finite and > 0 in the composite output modes (0, a zero-initialized "
-               "FftbBloomInfo's, would return the input: to show no bloom, skip fftbCmdBloom)";
+    if (info.outputMode != FFTB_OUTPUT_MODE_BLOOM && (!(info.intensity >= 0.0f) || !std::isfinite(info.intensity)))
+        return "intensity: must be finite and >= 0 in the composite output modes";
     if (!(info.prefilterThreshold >= 0.0f) || !std::isfinite(info.prefilterThreshold))
         return "prefilterThreshold: must be finite and >= 0";
     if (!(info.prefilterKnee >= 0.0f && info.prefilterKnee <= info.prefilterThreshold))

@@ -508,9 +508,10 @@ class ApiTest : public ::testing::Test
         destroyHostBuffer(f.readback);
     }
 
-    /// Records the upload of `f`'s input, its bloom with `plan` in FFTB_OUTPUT_MODE_BLOOM (the plugin moving the
+    /// Records the upload of `f`'s input, its bloom with `plan` in `mode` at `intensity` (the plugin moving the
     /// images between their layouts) and the readback of its output, which the host may read once `cb` completed.
-    void recordFrame(VkCommandBuffer cb, FftbBloomPlan plan, const GpuFrame& f)
+    void recordFrame(VkCommandBuffer cb, FftbBloomPlan plan, const GpuFrame& f,
+                     FftbOutputMode mode = FFTB_OUTPUT_MODE_BLOOM, float intensity = 0.0f)
     {
         const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
         VkImageMemoryBarrier toCopy{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
@@ -532,7 +533,8 @@ class ApiTest : public ::testing::Test
         bloom.pNext = &barriers;
         bloom.inputView = f.input.view;
         bloom.outputView = f.output.view;
-        bloom.outputMode = FFTB_OUTPUT_MODE_BLOOM;
+        bloom.outputMode = mode;
+        bloom.intensity = intensity;
         EXPECT_EQ(fftbCmdBloom(plan, cb, &bloom), FFTB_SUCCESS) << (messages_.empty() ? "" : messages_[0].text);
 
         vkCmdCopyImageToBuffer(cb, f.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, f.readback.buffer, 1, &region);
@@ -1326,10 +1328,10 @@ TEST_F(ApiTest, AZeroInitializedBloomInfoIsTheCompositeOrRefusedNamingTheField)
     info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
     info.inputView = createView();
     info.outputView = createView();
-    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT)
-        << "a composite of intensity 0 would return the input";
-    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "intensity");
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS) << "a composite of intensity 0: the input";
     info.outputMode = FFTB_OUTPUT_MODE_ADDITIVE;
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
+    info.intensity = -0.25f;
     EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "intensity");
     info.outputMode = FFTB_OUTPUT_MODE_BLOOM; // intensity is not read
@@ -1393,6 +1395,30 @@ struct CreationCounter
 
 // fftbCreateBloomPlan compiles the pipelines and allocates the buffers of the plan's blooms; recording one compiles and
 // allocates nothing, and the bloom it records runs as it is.
+// A bloom faded out by its intensity needs no special case in the engine: at intensity 0 both composites write the
+// input's texels, bit for bit, alpha included.
+TEST_F(ApiTest, AnIntensityOfZeroWritesTheInputInBothComposites)
+{
+    createContext();
+    ASSERT_EQ(createKernel(exactKernelInfo(unevenTexels(5, 5, 0), 5, 5)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED;
+    const FftbBloomPlan bloomPlan = plan(planInfo);
+    ASSERT_NE(bloomPlan, nullptr);
+    GpuFrame frame = createFrame(7, 9);
+    for (const FftbOutputMode mode : {FFTB_OUTPUT_MODE_COMPOSITE, FFTB_OUTPUT_MODE_ADDITIVE})
+    {
+        std::fill(frame.readback.mapped, frame.readback.mapped + kFrame * kFrame * 4, -1.0f);
+        const VkCommandBuffer cb = beginCommandBuffer();
+        recordFrame(cb, bloomPlan, frame, mode, 0.0f);
+        submitAndWait(cb);
+        for (uint32_t i = 0; i < kFrame * kFrame * 4; ++i)
+            ASSERT_EQ(frame.readback.mapped[i], frame.upload.mapped[i]) << "output mode " << mode << ", float " << i;
+    }
+    destroyFrame(frame);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+}
+
 TEST_F(ApiTest, CreateBloomPlanCompilesSoARecordedBloomNeedsNothingMore)
 {
     FftbContextCreateInfo info = validCreateInfo();

@@ -787,6 +787,12 @@ TEST(BloomValues, AcceptTheDefaultsAndNameEachValueOutOfRange)
     FftbBloomInfo bloomOnly{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bloomOnly.outputMode = FFTB_OUTPUT_MODE_BLOOM;
     EXPECT_EQ(checkBloomValues(bloomOnly), "") << "intensity is not read in FFTB_OUTPUT_MODE_BLOOM";
+    for (const FftbOutputMode mode : {FFTB_OUTPUT_MODE_COMPOSITE, FFTB_OUTPUT_MODE_ADDITIVE})
+    {
+        FftbBloomInfo faded{FFTB_STRUCTURE_TYPE_BLOOM_INFO}; // intensity 0: the input unchanged
+        faded.outputMode = mode;
+        EXPECT_EQ(checkBloomValues(faded), "") << mode;
+    }
     FftbBloomInfo edges = valid;
     edges.sharpen = 1.0f;
     edges.prefilterThreshold = edges.prefilterKnee = 3.0f;
@@ -804,7 +810,7 @@ TEST(BloomValues, AcceptTheDefaultsAndNameEachValueOutOfRange)
     for (const float sharpen : {-0.01f, 1.01f, kNaN})
         refused("sharpen", [&](FftbBloomInfo& i) { i.sharpen = sharpen; });
     for (const FftbOutputMode mode : {FFTB_OUTPUT_MODE_COMPOSITE, FFTB_OUTPUT_MODE_ADDITIVE})
-        for (const float intensity : {0.0f, -1.0f, kNaN, kInfinity})
+        for (const float intensity : {-1.0f, -1e-30f, kNaN, kInfinity})
             refused("intensity",
                     [&](FftbBloomInfo& i)
                     {

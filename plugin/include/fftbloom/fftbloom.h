@@ -560,10 +560,10 @@ typedef struct FftbBloomInfo
      *  FftbMultiViewInfo. */
     VkImageView outputView;
     FftbOutputMode outputMode; /**< default (0) FFTB_OUTPUT_MODE_COMPOSITE */
-    /** The bloom's weight in FFTB_OUTPUT_MODE_COMPOSITE and FFTB_OUTPUT_MODE_ADDITIVE: finite and > 0 (0.25 is the
-     *  CLI's and the viewer's default). 0, as a zero-initialized FftbBloomInfo holds, would return the input unchanged
-     *  and is refused (FFTB_ERROR_INVALID_ARGUMENT naming it): to show no bloom, skip fftbCmdBloom and use the input.
-     *  Not read in FFTB_OUTPUT_MODE_BLOOM. */
+    /** The bloom's weight in FFTB_OUTPUT_MODE_COMPOSITE and FFTB_OUTPUT_MODE_ADDITIVE: finite and >= 0 (0.25 is the
+     *  CLI's and the viewer's default), else FFTB_ERROR_INVALID_ARGUMENT naming it. 0, as a zero-initialized
+     *  FftbBloomInfo holds, writes the input's texels unchanged (a bloom faded out; the passes still run: skip
+     *  fftbCmdBloom to save them). Not read in FFTB_OUTPUT_MODE_BLOOM. */
     float intensity;
     /** Delta sharpening t in [0, 1]: the kernel spectrum becomes (1 - t) * K + t, so t = 1 is the identity. */
     float sharpen;
