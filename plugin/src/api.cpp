@@ -43,6 +43,19 @@ template <typename Body> FftbResult guarded(const fftb::Context& context, Body&&
                      std::forward<Body>(body));
 }
 
+/// guardedBy for a plan: failures go to its device's message callback, and a plan whose context was destroyed is
+/// refused before `body` runs.
+template <typename Body> FftbResult guarded(FftbBloomPlan handle, Body&& body)
+{
+    const fftb::BloomPlan& plan = *fftb::bloomPlanOf(handle);
+    return guardedBy([&](const fftb::Failure& f) { plan.device().report(f.result, f.vkResult, f.message); },
+                     [&]
+                     {
+                         plan.checkContext();
+                         body();
+                     });
+}
+
 /// Checks the maximum extents of a create or resize info; throws naming the field.
 template <typename Info> void checkExtents(const Info& info)
 {
@@ -277,7 +290,7 @@ FftbResult fftbDescribeNode(FftbBloomPlan plan, FftbNodeDescription* description
 {
     if (!plan)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    return guarded(fftb::bloomPlanOf(plan)->context(),
+    return guarded(plan,
                    [&]
                    {
                        if (!description)
@@ -295,7 +308,7 @@ FftbResult fftbGetPassStatistics(FftbBloomPlan plan, uint32_t* count, FftbPassSt
         return FFTB_ERROR_INVALID_ARGUMENT;
     FftbResult status = FFTB_SUCCESS;
     const FftbResult failure =
-        guarded(fftb::bloomPlanOf(plan)->context(),
+        guarded(plan,
                 [&]
                 {
                     if (!count)
@@ -326,7 +339,7 @@ FftbResult fftbCmdBloom(FftbBloomPlan plan, VkCommandBuffer commandBuffer, const
 {
     if (!plan)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    return guarded(fftb::bloomPlanOf(plan)->context(),
+    return guarded(plan,
                    [&]
                    {
                        checkCommandBuffer(commandBuffer);
@@ -339,7 +352,7 @@ FftbResult fftbCmdPrepareKernel(FftbBloomPlan plan, VkCommandBuffer commandBuffe
 {
     if (!plan)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    return guarded(fftb::bloomPlanOf(plan)->context(),
+    return guarded(plan,
                    [&]
                    {
                        checkCommandBuffer(commandBuffer);

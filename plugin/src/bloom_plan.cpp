@@ -8,7 +8,7 @@ namespace fftb
 {
 
 BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
-    : context_(context), kernel_(*kernelOf(info.kernel))
+    : context_(&context), device_(context.device()), kernel_(*kernelOf(info.kernel))
 {
     const Device& device = *context.device();
     if (kernel_.device().device != device.device)
@@ -27,16 +27,35 @@ BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
     // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), within maxStorageBufferRange.
     if (recipe_.normalized)
         borderWeights_ = device.createBuffer(recipe_.borderWeightBytes, false);
+    context.addPlan(this);
 }
 
 BloomPlan::~BloomPlan()
 {
-    context_.device()->destroyBuffer(borderWeights_);
+    if (context_)
+        context_->removePlan(this);
+    device_->destroyBuffer(borderWeights_);
+}
+
+void BloomPlan::orphan()
+{
+    device_->destroyBuffer(borderWeights_);
+    spectrumPasses_.clear();
+    borderWeightPasses_.clear();
+    framePasses_.clear();
+    context_ = nullptr;
+}
+
+void BloomPlan::checkContext() const
+{
+    if (!context_)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "plan: its context was destroyed (fftbDestroyContext); only fftbDestroyBloomPlan takes it"};
 }
 
 void BloomPlan::checkScratch() const
 {
-    const Scratch& scratch = context_.scratch();
+    const Scratch& scratch = context_->scratch();
     if (recipe_.scratchBytes > scratch.size)
         throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                       "plan: needs " + std::to_string(recipe_.scratchBytes) +
@@ -71,7 +90,7 @@ void BloomPlan::describe(FftbNodeDescription* d) const
 
 FftbResult BloomPlan::passStatistics(uint32_t* count, FftbPassStatistic* statistics) const
 {
-    const Device& device = *context_.device();
+    const Device& device = *device_;
     if (!device.getPipelineExecutableStatistics)
         throw Failure{FFTB_ERROR_UNSUPPORTED, VK_SUCCESS,
                       "fftbGetPassStatistics: the context was created without "
@@ -81,7 +100,7 @@ FftbResult BloomPlan::passStatistics(uint32_t* count, FftbPassStatistic* statist
     {
         const PipelineKey& key = recipe_.framePasses[number - 1].pipeline;
         VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
-        pipelineInfo.pipeline = context_.pipelines().get(key);
+        pipelineInfo.pipeline = context_->pipelines().get(key);
         uint32_t executables = 0;
         device.check(device.getPipelineExecutableProperties(device.device, &pipelineInfo, &executables, nullptr),
                      "vkGetPipelineExecutablePropertiesKHR");
@@ -104,7 +123,7 @@ FftbResult BloomPlan::passStatistics(uint32_t* count, FftbPassStatistic* statist
                 const VkPipelineExecutableStatisticKHR& v = values[i];
                 FftbPassStatistic& out = statistics[total];
                 out = FftbPassStatistic{FFTB_STRUCTURE_TYPE_PASS_STATISTIC, nullptr, number, key.fftLength,
-                                        workgroupSizeOf(key, context_.pipelines().limits())};
+                                        workgroupSizeOf(key, context_->pipelines().limits())};
                 std::memcpy(out.name, v.name, sizeof out.name);
                 std::memcpy(out.description, v.description, sizeof out.description);
                 switch (v.format)

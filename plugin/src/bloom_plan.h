@@ -26,7 +26,13 @@ class BloomPlan
     /// fftbCmdBloom (record.cpp).
     void cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info);
 
-    const Context& context() const { return context_; }
+    /// The device the plan reports its failures to; it outlives the context.
+    const Device& device() const { return *device_; }
+    /// Throws FFTB_ERROR_INVALID_ARGUMENT once the plan's context was destroyed (orphan): every call but
+    /// fftbDestroyBloomPlan checks it first.
+    void checkContext() const;
+    /// The context's destruction: the plan's GPU objects are destroyed and it forgets the context's.
+    void orphan();
 
   private:
     /// Whether a bloom with the kernel of `serial` (Kernel::serial()) computes the border weights first: the plan's
@@ -41,7 +47,8 @@ class BloomPlan
     void record(VkCommandBuffer cb, const std::vector<CompiledDispatch>& passes, const PassResources& resources,
                 const FftbPushConstants& push, Stamp stamp) const;
 
-    Context& context_;
+    Context* context_; ///< null once orphaned
+    std::shared_ptr<const Device> device_;
     Kernel& kernel_;
     Recipe recipe_;
     /// The recipe's pass lists with their pipelines.

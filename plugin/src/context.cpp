@@ -2,6 +2,8 @@
 // Context creation: the device, the scratch, the twiddle table, the pipelines; resizing; kernels.
 #include "context.h"
 
+#include "bloom_plan.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -33,7 +35,25 @@ Context::Context(const FftbContextCreateInfo& info)
 
 Context::~Context()
 {
+    {
+        const std::lock_guard<std::mutex> lock(plansMutex_);
+        for (BloomPlan* plan : plans_)
+            plan->orphan();
+        plans_.clear();
+    }
     destroy();
+}
+
+void Context::addPlan(BloomPlan* plan)
+{
+    const std::lock_guard<std::mutex> lock(plansMutex_);
+    plans_.insert(plan);
+}
+
+void Context::removePlan(BloomPlan* plan)
+{
+    const std::lock_guard<std::mutex> lock(plansMutex_);
+    plans_.erase(plan);
 }
 
 void Context::destroy()

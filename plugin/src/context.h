@@ -9,9 +9,13 @@
 #include "recipe.h"
 
 #include <memory>
+#include <mutex>
+#include <set>
 
 namespace fftb
 {
+
+class BloomPlan;
 
 /// The scratch the passes use: the context's own buffer, or a range of the engine's (FftbScratchInfo).
 struct Scratch
@@ -43,6 +47,11 @@ class Context
     Pipelines& pipelines() { return *pipelines_; }
     const Pipelines& pipelines() const { return *pipelines_; }
 
+    /// The plans made on the context: a plan adds itself when made and removes itself when destroyed; the context's
+    /// destruction orphans those left (BloomPlan::orphan). Safe from several threads (plans are made on workers).
+    void addPlan(BloomPlan* plan);
+    void removePlan(BloomPlan* plan);
+
   private:
     /// Destroys what the context created; safe on a partly constructed context.
     void destroy();
@@ -55,6 +64,8 @@ class Context
     Scratch scratch_;
     Buffer twiddles_;
     std::unique_ptr<Pipelines> pipelines_;
+    std::mutex plansMutex_;
+    std::set<BloomPlan*> plans_;
 };
 
 } // namespace fftb

@@ -129,7 +129,7 @@ Views viewsOf(const FftbBloomInfo& info, const Recipe& recipe)
 
 PassResources BloomPlan::resources(const Kernel::Binding& kernel) const
 {
-    const Scratch& scratch = context_.scratch();
+    const Scratch& scratch = context_->scratch();
     PassResources r;
     r.intermediate = scratch.buffer;
     r.intermediateOffset = scratch.offset;
@@ -147,10 +147,10 @@ template <typename Stamp>
 void BloomPlan::record(VkCommandBuffer cb, const std::vector<CompiledDispatch>& passes, const PassResources& resources,
                        const FftbPushConstants& push, Stamp stamp) const
 {
-    const Device& device = *context_.device();
+    const Device& device = *device_;
     for (size_t i = 0; i < passes.size(); ++i)
     {
-        context_.pipelines().dispatch(cb, passes[i], resources, &push, sizeof push);
+        context_->pipelines().dispatch(cb, passes[i], resources, &push, sizeof push);
         if (passes[i].timestampAfter)
             stamp();
         if (i + 1 < passes.size())
@@ -163,7 +163,7 @@ void BloomPlan::cmdPrepareKernel(VkCommandBuffer cb)
     checkScratch();
     if (!kernel_.needsSpectrum(recipe_.plan))
         return;
-    const Device& device = *context_.device();
+    const Device& device = *device_;
     const Kernel::Binding kernel = kernel_.bind(recipe_.plan);
     device.cmdBeginLabel(cb, "fftbloom: kernel spectrum");
     device.cmdComputeBarrier(cb); // after earlier compute use of the scratch and the kernel
@@ -190,7 +190,7 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     checkScratch();
 
     // Nothing fails from here on: the kernel and the border weights are marked as computed by what is recorded.
-    const Device& device = *context_.device();
+    const Device& device = *device_;
     const VkImageLayout readLayout = VkImageLayout(recipe_.inputLayout);
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]

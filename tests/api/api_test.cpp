@@ -1395,6 +1395,41 @@ struct CreationCounter
 
 // fftbCreateBloomPlan compiles the pipelines and allocates the buffers of the plan's blooms; recording one compiles and
 // allocates nothing, and the bloom it records runs as it is.
+// fftbDestroyContext with plans alive orphans them: their GPU objects go with the context's, every later call but
+// fftbDestroyBloomPlan is refused naming the plan, and destroying them afterwards is clean (the sanitized suite runs
+// this under AddressSanitizer: the plan read its freed context).
+TEST_F(ApiTest, AContextDestroyedBeforeItsPlansOrphansThem)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED; // border weights: a buffer of the plan's own
+    const FftbBloomPlan orphan = plan(planInfo);
+    const FftbBloomPlan other = plan(validPlanInfo());
+    ASSERT_NE(orphan, nullptr);
+    ASSERT_NE(other, nullptr);
+    fftbDestroyContext(context_);
+    context_ = nullptr;
+
+    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    EXPECT_EQ(fftbDescribeNode(orphan, &description), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "plan: its context was destroyed");
+    uint32_t count = 0;
+    EXPECT_EQ(fftbGetPassStatistics(orphan, &count, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "plan");
+    const VkCommandBuffer cb = beginCommandBuffer();
+    EXPECT_EQ(fftbCmdPrepareKernel(orphan, cb), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "plan");
+    FftbBloomInfo info{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    info.inputView = createView();
+    info.outputView = createView();
+    EXPECT_EQ(fftbCmdBloom(other, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "plan");
+    endCommandBuffer(cb);
+    destroyPlan(orphan); // `other` at teardown
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+}
+
 // A bloom faded out by its intensity needs no special case in the engine: at intensity 0 both composites write the
 // input's texels, bit for bit, alpha included.
 TEST_F(ApiTest, AnIntensityOfZeroWritesTheInputInBothComposites)

@@ -767,8 +767,10 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* createInfo, Ff
  *  FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
 FftbResult fftbCreateContext(const FftbContextCreateInfo* createInfo, FftbContext* context);
 
-/** Destroys the context and everything it created (not its kernels or plans, which must be destroyed first, nor a
- *  supplied scratch buffer). No command buffer recorded with it may be pending. NULL is ignored. */
+/** Destroys the context and everything it created, not a supplied scratch buffer. No command buffer recorded with it
+ *  may be pending. Kernels outlive it (fftbCreateKernel). Plans still alive are orphaned: their GPU objects are
+ *  destroyed with the context's, and every later call with one returns FFTB_ERROR_INVALID_ARGUMENT (naming the plan)
+ *  but fftbDestroyBloomPlan, which the engine still calls. NULL is ignored. */
 void fftbDestroyContext(FftbContext context);
 
 /** Changes the maximum extents: the scratch is replaced (by the chained FftbScratchInfo's, or one the context
@@ -808,7 +810,8 @@ void fftbDestroyKernel(FftbKernel kernel);
  *  FFTB_ERROR_VULKAN. A kernel made with a context of smaller extents serves the plan: its spectrum grows. */
 FftbResult fftbCreateBloomPlan(FftbContext context, const FftbBloomPlanCreateInfo* createInfo, FftbBloomPlan* plan);
 
-/** Destroys the plan and its border weights. No command buffer recorded with it may be pending. NULL is ignored. */
+/** Destroys the plan and its border weights, also after its context was destroyed (fftbDestroyContext). No command
+ *  buffer recorded with it may be pending. NULL is ignored. */
 void fftbDestroyBloomPlan(FftbBloomPlan plan);
 
 /** Describes what fftbCmdBloom with `plan` records next, without recording: for render graphs, and for tools that
