@@ -36,24 +36,29 @@ template <typename Report, typename Body> FftbResult guardedBy(Report&& report, 
     }
 }
 
-/// guardedBy for a context: failures go to its message callback.
-template <typename Body> FftbResult guarded(const fftb::Context& context, Body&& body)
+/// guardedBy for a device: failures go to its message callback.
+template <typename Body> FftbResult guarded(const fftb::Device& device, Body&& body)
 {
-    return guardedBy([&](const fftb::Failure& f) { context.device()->report(f.result, f.vkResult, f.message); },
+    return guardedBy([&](const fftb::Failure& f) { device.report(f.result, f.vkResult, f.message); },
                      std::forward<Body>(body));
 }
 
-/// guardedBy for a plan: failures go to its device's message callback, and a plan whose context was destroyed is
-/// refused before `body` runs.
+/// guarded for a context's device.
+template <typename Body> FftbResult guarded(const fftb::Context& context, Body&& body)
+{
+    return guarded(*context.device(), std::forward<Body>(body));
+}
+
+/// guarded for a plan's device; a plan whose context was destroyed is refused before `body` runs.
 template <typename Body> FftbResult guarded(FftbBloomPlan handle, Body&& body)
 {
     const fftb::BloomPlan& plan = *fftb::bloomPlanOf(handle);
-    return guardedBy([&](const fftb::Failure& f) { plan.device().report(f.result, f.vkResult, f.message); },
-                     [&]
-                     {
-                         plan.checkContext();
-                         body();
-                     });
+    return guarded(plan.device(),
+                   [&]
+                   {
+                       plan.checkContext();
+                       body();
+                   });
 }
 
 /// Checks the maximum extents of a create or resize info; throws naming the field.

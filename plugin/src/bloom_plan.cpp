@@ -27,7 +27,15 @@ BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
     // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), within maxStorageBufferRange.
     if (recipe_.normalized)
         borderWeights_ = device.createBuffer(recipe_.borderWeightBytes, false);
-    context.addPlan(this);
+    try
+    {
+        context.addPlan(this);
+    }
+    catch (...)
+    {
+        device.destroyBuffer(borderWeights_); // no destructor runs for a constructor that throws
+        throw;
+    }
 }
 
 BloomPlan::~BloomPlan()
