@@ -75,9 +75,8 @@ template <typename Info> void checkExtents(const Info& info)
 /// The checks of a create info that need no device.
 void checkCreateInfo(const FftbContextCreateInfo& info)
 {
-    if (info.sType != FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO)
-        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                            "sType: not FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO"};
+    fftb::checkStructureType(info.sType, FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO, "sType",
+                             "FFTB_STRUCTURE_TYPE_CONTEXT_CREATE_INFO");
     checkExtents(info);
     fftb::checkChain(info.pNext,
                      {FFTB_STRUCTURE_TYPE_PLANNER_INFO, FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO,
@@ -105,9 +104,8 @@ void checkBloomInfo(const FftbBloomInfo* info)
 {
     if (!info)
         throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "bloomInfo: NULL"};
-    if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_INFO)
-        throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                            "bloomInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_INFO"};
+    fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_BLOOM_INFO, "bloomInfo.sType",
+                             "FFTB_STRUCTURE_TYPE_BLOOM_INFO");
 }
 
 /// Throws when `commandBuffer` is VK_NULL_HANDLE.
@@ -160,9 +158,8 @@ FftbResult fftbGetMemoryRequirements(const FftbContextCreateInfo* info, FftbMemo
         *info,
         [&]
         {
-            if (requirements->sType != FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS)
-                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                    "requirements.sType: not FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS"};
+            fftb::checkStructureType(requirements->sType, FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS, "requirements.sType",
+                                     "FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS");
             checkCreateInfo(*info);
             const auto* planner = fftb::findInChain<FftbPlannerInfo>(info->pNext, FFTB_STRUCTURE_TYPE_PLANNER_INFO);
             const FftbLengthPolicy lengths = planner ? planner->lengthPolicy : FFTB_LENGTH_POLICY_MIXED_RADIX;
@@ -231,9 +228,8 @@ FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* info)
                    {
                        if (!info)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "resizeInfo: NULL"};
-                       if (info->sType != FFTB_STRUCTURE_TYPE_RESIZE_INFO)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                               "resizeInfo.sType: not FFTB_STRUCTURE_TYPE_RESIZE_INFO"};
+                       fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_RESIZE_INFO, "resizeInfo.sType",
+                                                "FFTB_STRUCTURE_TYPE_RESIZE_INFO");
                        checkExtents(*info);
                        fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_SCRATCH_INFO}, "resizeInfo.pNext");
                        context->context.resize(*info);
@@ -250,9 +246,8 @@ FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* info, Fft
                    {
                        if (!info)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo: NULL"};
-                       if (info->sType != FFTB_STRUCTURE_TYPE_KERNEL_INFO)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                               "kernelInfo.sType: not FFTB_STRUCTURE_TYPE_KERNEL_INFO"};
+                       fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_KERNEL_INFO, "kernelInfo.sType",
+                                                "FFTB_STRUCTURE_TYPE_KERNEL_INFO");
                        if (!info->texels)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.texels: NULL"};
                        fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO}, "kernelInfo.pNext");
@@ -275,9 +270,8 @@ FftbResult fftbCreateBloomPlan(FftbContext context, const FftbBloomPlanCreateInf
                    {
                        if (!info)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "createInfo: NULL"};
-                       if (info->sType != FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                               "createInfo.sType: not FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO"};
+                       fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO,
+                                                "createInfo.sType", "FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO");
                        fftb::checkChain(info->pNext, {}, "createInfo.pNext");
                        if (!info->kernel)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
@@ -300,9 +294,8 @@ FftbResult fftbDescribeNode(FftbBloomPlan plan, FftbNodeDescription* description
                    {
                        if (!description)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "description: NULL"};
-                       if (description->sType != FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                               "description.sType: not FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION"};
+                       fftb::checkStructureType(description->sType, FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION,
+                                                "description.sType", "FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION");
                        fftb::bloomPlanOf(plan)->describe(description);
                    });
 }
@@ -374,9 +367,10 @@ FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuf
                    [&]
                    {
                        checkCommandBuffer(commandBuffer);
-                       if (!info || info->sType != FFTB_STRUCTURE_TYPE_APERTURE_INFO)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                                               "apertureInfo: NULL or not FFTB_STRUCTURE_TYPE_APERTURE_INFO"};
+                       if (!info)
+                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "apertureInfo: NULL"};
+                       fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_APERTURE_INFO, "apertureInfo.sType",
+                                                "FFTB_STRUCTURE_TYPE_APERTURE_INFO");
                        if (!kernel)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                                                "kernel: VK_NULL_HANDLE (fftbCreateKernel)"};

@@ -86,13 +86,44 @@ Device::Device(const FftbContextCreateInfo& info)
     }
 }
 
+namespace
+{
+
+/// Why `type` is refused when it is of an older ABI than FFTB_ABI; empty otherwise. ABI 1's structure types had no ABI
+/// part (1 .. 17).
+std::string olderAbi(FftbStructureType type)
+{
+    const uint32_t abi = std::max(uint32_t(type) >> 16, 1u);
+    if (abi >= FFTB_ABI)
+        return {};
+    return "structure type " + std::to_string(uint32_t(type)) + " is of fftbloom ABI " + std::to_string(abi) +
+           ", this library's is " + std::to_string(FFTB_ABI) +
+           ": rebuild the program against this library's fftbloom.h";
+}
+
+} // namespace
+
 void checkChain(const void* chain, std::initializer_list<FftbStructureType> allowed, const char* field)
 {
     for (auto h = static_cast<const ChainHeader*>(chain); h; h = static_cast<const ChainHeader*>(h->pNext))
         if (std::find(allowed.begin(), allowed.end(), h->sType) == allowed.end())
+        {
+            const std::string older = olderAbi(h->sType);
             throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                          std::string(field) + ": structure type " + std::to_string(int(h->sType)) +
-                              " is not allowed in this chain"};
+                          std::string(field) + ": " +
+                              (older.empty() ? "structure type " + std::to_string(uint32_t(h->sType)) +
+                                                   " is not allowed in this chain"
+                                             : older)};
+        }
+}
+
+void checkStructureType(FftbStructureType type, FftbStructureType expected, const std::string& field, const char* name)
+{
+    if (type == expected)
+        return;
+    const std::string older = olderAbi(type);
+    throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                  field + ": " + (older.empty() ? std::string("not ") + name : older)};
 }
 
 void Device::report(FftbResult result, VkResult vkResult, const std::string& message) const

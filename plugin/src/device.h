@@ -38,6 +38,11 @@ template <typename T> const T* findInChain(const void* chain, FftbStructureType 
 /// Throws FFTB_ERROR_INVALID_ARGUMENT naming `field` when the chain holds a structure of a type not in `allowed`.
 void checkChain(const void* chain, std::initializer_list<FftbStructureType> allowed, const char* field);
 
+/// Throws FFTB_ERROR_INVALID_ARGUMENT naming `field` unless `type` is `expected`, whose enumerator is `name`. A
+/// structure type of an older ABI than this library's (FFTB_ABI) is named as such: the program was built against an
+/// older fftbloom.h.
+void checkStructureType(FftbStructureType type, FftbStructureType expected, const std::string& field, const char* name);
+
 struct Buffer
 {
     VkBuffer buffer = VK_NULL_HANDLE;

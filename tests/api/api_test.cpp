@@ -698,6 +698,28 @@ TEST_F(ApiTest, CreateRejectsWrongSType)
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
 }
 
+TEST_F(ApiTest, AStructureOfAnOlderHeaderIsRefusedNamingTheRebuild)
+{
+    // fftbloom 0.6.0's header (ABI 1) numbered the structure types 1 .. 17: FftbContextCreateInfo was 1,
+    // FftbPlannerInfo 5.
+    FftbContextCreateInfo info = validCreateInfo();
+    info.sType = FftbStructureType(1);
+    EXPECT_EQ(fftbCreateContext(&info, &context_), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(context_, nullptr);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType: structure type 1 is of fftbloom ABI 1, this library's is " +
+                                                      std::to_string(FFTB_ABI) +
+                                                      ": rebuild the program against this library's fftbloom.h");
+    // In a chain, and without a device.
+    info = validCreateInfo();
+    info.device = VK_NULL_HANDLE;
+    FftbPlannerInfo planner{};
+    planner.sType = FftbStructureType(5);
+    info.pNext = &planner;
+    FftbMemoryRequirements requirements{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
+    EXPECT_EQ(fftbGetMemoryRequirements(&info, &requirements), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "createInfo.pNext: structure type 5 is of fftbloom ABI 1");
+}
+
 TEST_F(ApiTest, CreateRejectsZeroMaxExtents)
 {
     FftbContextCreateInfo info = validCreateInfo();
