@@ -26,7 +26,9 @@ BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
     kernel_.reserve(recipe_.plan);
     // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), within maxStorageBufferRange.
     if (recipe_.normalized)
-        borderWeights_ = device.createBuffer(recipe_.borderWeightBytes, false);
+        borderWeights_ = device.createBuffer(recipe_.borderWeightBytes, false,
+                                             "fftbloom: plan " + std::to_string(info.width) + "x" +
+                                                 std::to_string(info.height) + " border weights");
     try
     {
         context.addPlan(this);

@@ -22,7 +22,8 @@ Context::Context(const FftbContextCreateInfo& info)
         scratch_ = makeScratch(max_, info.pNext);
         // Every FFT length's table, 2.5 MiB in all: a plan of any extent reads its lengths' tables.
         const TwiddleTables& tables = twiddleTables();
-        twiddles_ = device_->createBuffer(VkDeviceSize(sizeof(float)) * 2 * tables.totalElements, true);
+        twiddles_ =
+            device_->createBuffer(VkDeviceSize(sizeof(float)) * 2 * tables.totalElements, true, "fftbloom: twiddles");
         tables.write(static_cast<float*>(twiddles_.mapped));
         pipelines_ = std::make_unique<Pipelines>(device_, info.pipelineCache, twiddles_.buffer);
     }
@@ -98,7 +99,7 @@ Scratch Context::makeScratch(const Extents& extents, const void* chain) const
         return s;
     }
     Scratch s;
-    s.owned = device_->createBuffer(bytes, false);
+    s.owned = device_->createBuffer(bytes, false, "fftbloom: scratch");
     s.buffer = s.owned.buffer;
     s.size = s.owned.sizeBytes;
     return s;

@@ -67,10 +67,13 @@ Device::Device(const FftbContextCreateInfo& info)
                 info.getInstanceProcAddr(info.instance, "vkCmdBeginDebugUtilsLabelEXT"));
             cmdEndDebugUtilsLabel_ = reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(
                 info.getInstanceProcAddr(info.instance, "vkCmdEndDebugUtilsLabelEXT"));
-            if (!cmdBeginDebugUtilsLabel_ || !cmdEndDebugUtilsLabel_)
-                throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                              "FftbDeviceFeaturesInfo.debugUtils: getInstanceProcAddr has no "
-                              "vkCmdBeginDebugUtilsLabelEXT"};
+            setDebugUtilsObjectName_ = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
+                info.getInstanceProcAddr(info.instance, "vkSetDebugUtilsObjectNameEXT"));
+            if (!cmdBeginDebugUtilsLabel_ || !cmdEndDebugUtilsLabel_ || !setDebugUtilsObjectName_)
+                throw Failure{
+                    FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                    "FftbDeviceFeaturesInfo.debugUtils: getInstanceProcAddr has no "
+                    "vkCmdBeginDebugUtilsLabelEXT, vkCmdEndDebugUtilsLabelEXT or vkSetDebugUtilsObjectNameEXT"};
         }
         if (next->pipelineExecutableInfo)
         {
@@ -144,7 +147,8 @@ void Device::check(VkResult result, const char* call) const
     throw Failure{r, result, std::string(call) + " failed with VkResult " + std::to_string(int(result))};
 }
 
-Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUsageFlags extraUsage) const
+Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible, const std::string& name,
+                            VkBufferUsageFlags extraUsage) const
 {
     Buffer b;
     b.sizeBytes = std::max<VkDeviceSize>(sizeBytes, 16);
@@ -158,6 +162,7 @@ Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUs
             throw Failure{FFTB_ERROR_VULKAN, VK_SUCCESS,
                           "FftbBufferAllocatorInfo.allocate: returned VK_SUCCESS without a buffer or a mapping"};
         b.engine = true;
+        setName(VK_OBJECT_TYPE_BUFFER, uint64_t(b.buffer), name);
         return b;
     }
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -194,7 +199,21 @@ Buffer Device::createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUs
         destroyBuffer(b);
         throw;
     }
+    setName(VK_OBJECT_TYPE_BUFFER, uint64_t(b.buffer), name);
+    setName(VK_OBJECT_TYPE_DEVICE_MEMORY, uint64_t(b.memory), name);
     return b;
+}
+
+void Device::setName(VkObjectType type, uint64_t handle, const std::string& name) const
+{
+    if (!setDebugUtilsObjectName_)
+        return;
+    VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+    info.objectType = type;
+    info.objectHandle = handle;
+    info.pObjectName = name.c_str();
+    // A name is a convenience: a failure to set one fails nothing.
+    setDebugUtilsObjectName_(device, &info);
 }
 
 void Device::cmdComputeBarrier(VkCommandBuffer cb) const

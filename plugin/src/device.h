@@ -64,8 +64,12 @@ class Device
     /// Throws a Failure naming `call` when `result` is not VK_SUCCESS (out-of-memory results keep their meaning).
     void check(VkResult result, const char* call) const;
     /// A storage buffer (with `extraUsage` too) of at least `sizeBytes`, device-local, or host-visible, coherent and
-    /// mapped.
-    Buffer createBuffer(VkDeviceSize sizeBytes, bool hostVisible, VkBufferUsageFlags extraUsage = 0) const;
+    /// mapped; it and its memory named `name` (setName).
+    Buffer createBuffer(VkDeviceSize sizeBytes, bool hostVisible, const std::string& name,
+                        VkBufferUsageFlags extraUsage = 0) const;
+    /// Names a Vulkan object for debuggers and validation messages when the instance has VK_EXT_debug_utils
+    /// (FftbDeviceFeaturesInfo::debugUtils); names start with "fftbloom: ".
+    void setName(VkObjectType type, uint64_t handle, const std::string& name) const;
     void destroyBuffer(Buffer& buffer) const;
     /// Calls the message callback, if any.
     void report(FftbResult result, VkResult vkResult, const std::string& message) const;
@@ -107,6 +111,7 @@ class Device
     PFN_vkCmdPipelineBarrier2 cmdPipelineBarrier2_ = nullptr;            ///< set with synchronization2
     PFN_vkCmdBeginDebugUtilsLabelEXT cmdBeginDebugUtilsLabel_ = nullptr; ///< set with debugUtils
     PFN_vkCmdEndDebugUtilsLabelEXT cmdEndDebugUtilsLabel_ = nullptr;
+    PFN_vkSetDebugUtilsObjectNameEXT setDebugUtilsObjectName_ = nullptr;
 
   public:
     /// VK_KHR_push_descriptor's, which every pass records its descriptors with.

@@ -22,6 +22,11 @@ uint64_t nextSerial()
 
 } // namespace
 
+std::string Kernel::nameOf(const char* what) const
+{
+    return "fftbloom: kernel " + std::to_string(width_) + "x" + std::to_string(height_) + " " + what;
+}
+
 Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, const Extents& max,
                FftbLengthPolicy lengths)
     : device_(std::move(device)), serial_(nextSerial()), width_(info.width), height_(info.height),
@@ -93,7 +98,7 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     }
     if (auto next = findInChain<FftbKernelGeneratorInfo>(info.pNext, FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO))
         generator_ = generatorSetupOf(info, *next, device_->properties.limits);
-    texels_ = device_->createBuffer(VkDeviceSize(3) * texels * sizeof(float), true);
+    texels_ = device_->createBuffer(VkDeviceSize(3) * texels * sizeof(float), true, nameOf("texels"));
     auto* planar = static_cast<float*>(texels_.mapped);
     for (size_t i = 0; i < texels; ++i)
         for (int c = 0; c < 3; ++c)
@@ -104,8 +109,9 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
         // The GPU writes and reads generated texels: device-local, unlike the host-visible ones uploaded here.
         if (generator_.fftLength)
         {
-            generatorBuffer_ = device_->createBuffer(generator_.bufferBytes, false, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-            generatedTexels_ = device_->createBuffer(texels_.sizeBytes, false);
+            generatorBuffer_ = device_->createBuffer(generator_.bufferBytes, false, nameOf("generator"),
+                                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+            generatedTexels_ = device_->createBuffer(texels_.sizeBytes, false, nameOf("generated texels"));
         }
     }
     catch (...)
@@ -162,7 +168,7 @@ void Kernel::reserve(const Plan& plan)
             throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                           "kernel: its spectrum at this plan's frequencies needs " + std::to_string(needed * 8) +
                               " bytes per channel, past the device's maxStorageBufferRange"};
-        Buffer grown = device_->createBuffer(spectrumBufferBytes(needed), false);
+        Buffer grown = device_->createBuffer(spectrumBufferBytes(needed), false, spectrumNameOf(plan));
         if (slot.buffer.buffer)
             retired_.push_back(slot.buffer);
         slot.buffer = grown;
@@ -170,7 +176,7 @@ void Kernel::reserve(const Plan& plan)
         slot.hold(Plan{});
     }
     if (!slot.buffer.buffer)
-        slot.buffer = device_->createBuffer(spectrumBufferBytes(slot.channelElements), false);
+        slot.buffer = device_->createBuffer(spectrumBufferBytes(slot.channelElements), false, spectrumNameOf(plan));
 }
 
 Kernel::Binding Kernel::bind(const Plan& plan)

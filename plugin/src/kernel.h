@@ -92,6 +92,14 @@ class Kernel
     const SpectrumResampling& resampling() const { return resampling_; }
 
   private:
+    /// "fftbloom: kernel WxH <what>", the debug name of one of its buffers (Device::setName).
+    std::string nameOf(const char* what) const;
+    /// The debug name of the spectrum slot `plan` binds.
+    std::string spectrumNameOf(const Plan& plan) const
+    {
+        return nameOf(slotOf(plan) == 0 ? "spectrum, x first" : "spectrum, y first");
+    }
+
     struct Slot
     {
         Buffer buffer;

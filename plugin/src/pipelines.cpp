@@ -187,6 +187,8 @@ void Pipelines::compile(const std::vector<PipelineKey>& keys)
         VkPipeline p = VK_NULL_HANDLE;
         device_->check(vk_.vkCreateComputePipelines(device_->device, cache_, 1, &cpci, device_->allocator, &p),
                        "vkCreateComputePipelines");
+        device_->setName(VK_OBJECT_TYPE_PIPELINE, uint64_t(p),
+                         std::string(labelOf(key.pass)) + " (FFT length " + std::to_string(key.fftLength) + ")");
         const std::lock_guard lock(mutex_);
         if (!pipelines_.emplace(key, p).second) // another thread compiled it meanwhile
             vk_.vkDestroyPipeline(device_->device, p, device_->allocator);

@@ -2187,8 +2187,21 @@ struct LabelCounter
         ++closed;
         end(cb);
     }
+    static inline PFN_vkSetDebugUtilsObjectNameEXT setName = nullptr;
+    static inline std::vector<std::pair<VkObjectType, std::string>> names;
+
+    static VKAPI_ATTR VkResult VKAPI_CALL recordName(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* info)
+    {
+        names.emplace_back(info->objectType, info->pObjectName);
+        return setName(device, info);
+    }
     static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance, const char* name)
     {
+        if (std::strcmp(name, "vkSetDebugUtilsObjectNameEXT") == 0)
+        {
+            setName = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(vkGetInstanceProcAddr(instance, name));
+            return reinterpret_cast<PFN_vkVoidFunction>(&recordName);
+        }
         if (std::strcmp(name, "vkCmdBeginDebugUtilsLabelEXT") == 0)
         {
             begin = reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(vkGetInstanceProcAddr(instance, name));
@@ -2241,6 +2254,59 @@ TEST_F(ApiTest, DebugLabelsWrapTheCallAndEveryPassWhenDeclared)
     ASSERT_EQ(fftbCmdBloom(plain, cb2, &bloom), FFTB_SUCCESS);
     EXPECT_TRUE(LabelCounter::opened.empty());
     endCommandBuffer(cb2);
+}
+
+TEST_F(ApiTest, DebugNamesNameEveryBufferAndPipelineWhenDeclared)
+{
+    FftbContextCreateInfo info = validCreateInfo();
+    FftbDeviceFeaturesInfo features{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
+    features.debugUtils = VK_TRUE; // the fixture's instance enables VK_EXT_debug_utils
+    info.pNext = &features;
+    info.getInstanceProcAddr = &LabelCounter::getInstanceProcAddr;
+    LabelCounter::names.clear();
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED;
+    plan(planInfo);
+    const auto named = [](VkObjectType type, const std::string& name) {
+        return std::count(LabelCounter::names.begin(), LabelCounter::names.end(), std::pair{type, name});
+    };
+    const std::string frame = std::to_string(planInfo.width) + "x" + std::to_string(planInfo.height);
+    for (const std::string& name :
+         std::vector<std::string>{"fftbloom: twiddles", "fftbloom: scratch", "fftbloom: kernel 3x3 texels",
+                                  "fftbloom: plan " + frame + " border weights"})
+    {
+        EXPECT_EQ(named(VK_OBJECT_TYPE_BUFFER, name), 1) << name;
+        EXPECT_EQ(named(VK_OBJECT_TYPE_DEVICE_MEMORY, name), 1) << name;
+    }
+    EXPECT_EQ(named(VK_OBJECT_TYPE_BUFFER, "fftbloom: kernel 3x3 spectrum, x first") +
+                  named(VK_OBJECT_TYPE_BUFFER, "fftbloom: kernel 3x3 spectrum, y first"),
+              1);
+    // The plan's pipelines: its kernel spectrum's, and passes 1 to 3.
+    size_t pipelines = 0;
+    for (const auto& [type, name] : LabelCounter::names)
+    {
+        EXPECT_EQ(name.rfind("fftbloom: ", 0), 0u) << name;
+        if (type == VK_OBJECT_TYPE_PIPELINE)
+        {
+            ++pipelines;
+            EXPECT_NE(name.find("(FFT length "), std::string::npos) << name;
+        }
+    }
+    EXPECT_GE(pipelines, 5u);
+
+    // Undeclared, nothing is named even though the instance could.
+    destroyPlans();
+    fftbDestroyKernel(kernel_);
+    kernel_ = nullptr;
+    fftbDestroyContext(context_);
+    info.pNext = nullptr;
+    LabelCounter::names.clear();
+    ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    plan(planInfo);
+    EXPECT_TRUE(LabelCounter::names.empty());
 }
 
 /// VkAllocationCallbacks that fail every allocation while `failing` is set.

@@ -311,7 +311,8 @@ typedef struct FftbDeviceFeaturesInfo
      *  SHADER_WRITE; any other to ALL_COMMANDS or MEMORY_READ / MEMORY_WRITE). */
     VkBool32 synchronization2;
     /** The instance enabled VK_EXT_debug_utils: every pass is recorded inside a vkCmdBeginDebugUtilsLabelEXT /
-     *  vkCmdEndDebugUtilsLabelEXT pair named "fftbloom: ..." (shown by RenderDoc, Nsight, the validation layer). */
+     *  vkCmdEndDebugUtilsLabelEXT pair, and every buffer, memory and pipeline the plugin makes is named
+     *  (vkSetDebugUtilsObjectNameEXT), "fftbloom: ..." (shown by RenderDoc, Nsight, the validation layer). */
     VkBool32 debugUtils;
     /** The device enabled VK_KHR_pipeline_executable_properties with its pipelineExecutableInfo feature: the context
      *  creates its pipelines with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, and fftbGetPassStatistics reports
