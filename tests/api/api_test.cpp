@@ -2216,13 +2216,21 @@ struct LabelCounter
     }
 };
 
+/// Declares VK_EXT_debug_utils in `info` through `features` (the fixture's instance enables it), with LabelCounter's
+/// entry points.
+void declareDebugUtils(FftbContextCreateInfo& info, FftbDeviceFeaturesInfo& features)
+{
+    features = {FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
+    features.debugUtils = VK_TRUE;
+    info.pNext = &features;
+    info.getInstanceProcAddr = &LabelCounter::getInstanceProcAddr;
+}
+
 TEST_F(ApiTest, DebugLabelsWrapTheCallAndEveryPassWhenDeclared)
 {
     FftbContextCreateInfo info = validCreateInfo();
-    FftbDeviceFeaturesInfo features{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
-    features.debugUtils = VK_TRUE; // the fixture's instance enables VK_EXT_debug_utils
-    info.pNext = &features;
-    info.getInstanceProcAddr = &LabelCounter::getInstanceProcAddr;
+    FftbDeviceFeaturesInfo features;
+    declareDebugUtils(info, features);
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
     const FftbBloomPlan labelled = plan(validPlanInfo());
@@ -2259,10 +2267,8 @@ TEST_F(ApiTest, DebugLabelsWrapTheCallAndEveryPassWhenDeclared)
 TEST_F(ApiTest, DebugNamesNameEveryBufferAndPipelineWhenDeclared)
 {
     FftbContextCreateInfo info = validCreateInfo();
-    FftbDeviceFeaturesInfo features{FFTB_STRUCTURE_TYPE_DEVICE_FEATURES_INFO};
-    features.debugUtils = VK_TRUE; // the fixture's instance enables VK_EXT_debug_utils
-    info.pNext = &features;
-    info.getInstanceProcAddr = &LabelCounter::getInstanceProcAddr;
+    FftbDeviceFeaturesInfo features;
+    declareDebugUtils(info, features);
     LabelCounter::names.clear();
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
