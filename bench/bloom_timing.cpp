@@ -266,6 +266,7 @@ void BloomRun::recordFrames()
     bi.pNext = &ti;
     bi.inputView = inputViews_[0];
     bi.outputView = outputViews_[0];
+    bi.inputExtent = bi.outputExtent = {c_.width, c_.height};
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
     bi.intensity = 0.25f;
     FftbMultiViewInfo multiView{FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO};

@@ -154,6 +154,8 @@ class Bench
             FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
             bi.inputView = bench_.input_.view;
             bi.outputView = bench_.output_.view;
+            bi.inputExtent = {bench_.input_.width, bench_.input_.height};
+            bi.outputExtent = {bench_.output_.width, bench_.output_.height};
             bi.intensity = 0.25f;
             VkCommandBuffer cb = bench_.device_.beginCommands();
             FftbResult result = FFTB_SUCCESS;

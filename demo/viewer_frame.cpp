@@ -189,6 +189,8 @@ bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& s
     bi.pNext = queries ? &ti : nullptr;
     bi.inputView = input_.view;
     bi.outputView = node.output.view;
+    bi.inputExtent = {input_.width, input_.height};
+    bi.outputExtent = {node.output.width, node.output.height};
     if (const FftbResult r = node.plan.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
     {
         throwIfDeviceLost(node, r, "fftbCmdBloom");

@@ -204,6 +204,7 @@ int main(void)
     barriers.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
     bi.pNext = &barriers;
     bi.inputView = inputView, bi.outputView = outputView;
+    bi.inputExtent.width = bi.outputExtent.width = W, bi.inputExtent.height = bi.outputExtent.height = H;
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE, bi.intensity = 0.5f;
     CHECK(fftbCmdBloom(plan, cb, &bi));
     vkCmdCopyImageToBuffer(cb, output, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &region);

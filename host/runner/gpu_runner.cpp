@@ -387,6 +387,8 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     }
     bi.inputView = slot.input.view;
     bi.outputView = slot.output.view;
+    bi.inputExtent = {slot.input.width, slot.input.height};
+    bi.outputExtent = {slot.output.width, slot.output.height};
     FftbResult recorded = FFTB_SUCCESS;
     if (settings.generatedKernel)
     {

@@ -277,6 +277,20 @@ std::string checkBloomValues(const FftbBloomInfo& info)
     return "";
 }
 
+std::string checkViewExtents(const FftbBloomInfo& info, const Recipe& recipe)
+{
+    const Plan& plan = recipe.plan;
+    const uint32_t width = plan.firstAxisIsX ? plan.first.frameLength : plan.second.frameLength;
+    const uint32_t height = plan.firstAxisIsX ? plan.second.frameLength : plan.first.frameLength;
+    for (const auto& [extent, field] :
+         {std::pair{info.inputExtent, "inputExtent"}, {info.outputExtent, "outputExtent"}})
+        if (extent.width < width || extent.height < height)
+            return std::string(field) + ": " + std::to_string(extent.width) + " x " + std::to_string(extent.height) +
+                   ", smaller than the plan's " + std::to_string(width) + " x " + std::to_string(height) +
+                   " (give the view's extent)";
+    return "";
+}
+
 FftbPushConstants bloomPushConstants(const Recipe& recipe, const FftbBloomInfo& info)
 {
     FftbPushConstants push = recipe.push;

@@ -144,6 +144,10 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
 /// the field. Does not read its views or chain.
 std::string checkBloomValues(const FftbBloomInfo& info);
 
+/// Checks the extents of the views `info` gives (inputExtent, outputExtent) against the frame of `recipe`: "" or a
+/// reason naming the field.
+std::string checkViewExtents(const FftbBloomInfo& info, const Recipe& recipe);
+
 /// The push constants of a bloom with `info` (checked by checkBloomValues): the recipe's, with its per-frame values.
 FftbPushConstants bloomPushConstants(const Recipe& recipe, const FftbBloomInfo& info);
 

@@ -178,8 +178,9 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
                {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO, FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO,
                 FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO},
                "bloomInfo.pNext");
-    if (const std::string reason = checkBloomValues(info); !reason.empty())
-        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, reason};
+    for (const std::string& reason : {checkBloomValues(info), checkViewExtents(info, recipe_)})
+        if (!reason.empty())
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, reason};
     const Views views = viewsOf(info, recipe_);
     const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
     if (timestamps && !timestamps->queryPool)

@@ -457,7 +457,12 @@ class ApiTest : public ::testing::Test
     }
 
     /// A 16 x 16 view the bloom could read or write; never used by the GPU, so left in its initial layout.
-    VkImageView createView() { return createImage(VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT, 16).view; }
+    /// The extent of createView's views: at least that of every plan the tests record a bloom of.
+    static constexpr uint32_t kViewExtent = 256;
+    VkImageView createView()
+    {
+        return createImage(VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT, kViewExtent).view;
+    }
 
     /// A host-visible, coherent buffer of `bytes` with `usage`, mapped.
     HostBuffer createHostBuffer(VkDeviceSize bytes, VkBufferUsageFlags usage)
@@ -533,6 +538,7 @@ class ApiTest : public ::testing::Test
         bloom.pNext = &barriers;
         bloom.inputView = f.input.view;
         bloom.outputView = f.output.view;
+        bloom.inputExtent = bloom.outputExtent = {kFrame, kFrame};
         bloom.outputMode = mode;
         bloom.intensity = intensity;
         EXPECT_EQ(fftbCmdBloom(plan, cb, &bloom), FFTB_SUCCESS) << (messages_.empty() ? "" : messages_[0].text);
@@ -650,6 +656,7 @@ class ApiTest : public ::testing::Test
         info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
         info.inputView = createView();
         info.outputView = createView();
+        info.inputExtent = info.outputExtent = {kViewExtent, kViewExtent};
         info.outputMode = FFTB_OUTPUT_MODE_BLOOM;
         info.intensity = 1.0f;
         info.sharpen = 0.0f;
@@ -1350,6 +1357,7 @@ TEST_F(ApiTest, AZeroInitializedBloomInfoIsTheCompositeOrRefusedNamingTheField)
     info.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
     info.inputView = createView();
     info.outputView = createView();
+    info.inputExtent = info.outputExtent = {kViewExtent, kViewExtent};
     EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS) << "a composite of intensity 0: the input";
     info.outputMode = FFTB_OUTPUT_MODE_ADDITIVE;
     EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
@@ -1612,6 +1620,35 @@ TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
     node.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
     EXPECT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "description.sType");
+    endCommandBuffer(cb);
+}
+
+TEST_F(ApiTest, ViewsSmallerThanThePlanAreRefusedNamingTheField)
+{
+    createContext();
+    ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.width = 16;
+    planInfo.height = 12;
+    const FftbBloomPlan bloomPlan = plan(planInfo);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    FftbBloomInfo info = validBloomInfo();
+    info.inputExtent = {15, 12};
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "inputExtent: 15 x 12, smaller than the plan's 16 x 12");
+    info.inputExtent = {16, 12};
+    info.outputExtent = {kViewExtent, 11};
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "outputExtent: 256 x 11");
+    info.outputExtent = {};
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_ERROR_INVALID_ARGUMENT) << "no extent given";
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "outputExtent: 0 x 0");
+    // Exactly the plan's, and larger: the passes use the top-left width x height.
+    info.outputExtent = {16, 12};
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
+    info.inputExtent = info.outputExtent = {kViewExtent, kViewExtent};
+    EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &info), FFTB_SUCCESS);
+    EXPECT_TRUE(messages_.empty());
     endCommandBuffer(cb);
 }
 

@@ -190,6 +190,7 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
     bi.inputView = input.view;
     bi.outputView = output.view;
+    bi.inputExtent = bi.outputExtent = {kWidth, kHeight};
     bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
     plan.cmdBloom(cb, bi);
     fftb::recordImageReadback(cb, output.image, kWidth, kHeight, download.buffer);

@@ -175,6 +175,7 @@ TEST_P(AsyncComputeTest, TheBloomRunsOnAComputeQueueWithTheImagesOwnershipTransf
     bi.pNext = &images;
     bi.inputView = input_.view;
     bi.outputView = output_.view;
+    bi.inputExtent = bi.outputExtent = {input_.width, input_.height};
     bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
     VkCommandBuffer bloom = begin(1);
     ASSERT_EQ(fftbCmdBloom(plan_, bloom, &bi), FFTB_SUCCESS) << message;

@@ -149,6 +149,7 @@ class ContractTest : public ::testing::TestWithParam<bool>
         bi.pNext = &images;
         bi.inputView = f.input.view;
         bi.outputView = f.output.view;
+        bi.inputExtent = bi.outputExtent = {f.input.width, f.input.height};
         bi.outputMode = FFTB_OUTPUT_MODE_BLOOM;
         ASSERT_EQ(fftbCmdBloom(plan, cb, &bi), FFTB_SUCCESS) << message_;
         vkCmdCopyImageToBuffer(cb, f.output.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, f.download.buffer, 1, &region);

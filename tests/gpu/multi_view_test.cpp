@@ -133,6 +133,7 @@ class MultiView : public ::testing::TestWithParam<ViewsCase>
     static FftbBloomInfo bloomInfo(const ViewsCase& c)
     {
         FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+        bi.inputExtent = bi.outputExtent = {kWidth, kHeight};
         bi.outputMode = c.output;
         bi.intensity = 0.5f;
         return bi;

@@ -232,6 +232,7 @@ TEST(Soak, ThousandsOfFramesOfChangingSettingsHoldMemoryAndMatchTheReference)
             FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
             bi.inputView = in.view;
             bi.outputView = out.view;
+            bi.inputExtent = bi.outputExtent = {in.width, in.height};
             bi.outputMode = last.outputMode;
             bi.intensity = 0.5f;
             bi.sharpen = last.sharpen;

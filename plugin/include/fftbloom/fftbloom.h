@@ -566,6 +566,12 @@ typedef struct FftbBloomInfo
      *  inputView is FFTB_ERROR_INVALID_ARGUMENT; two views of one image are the caller's to avoid). VK_NULL_HANDLE with an
      *  FftbMultiViewInfo. */
     VkImageView outputView;
+    /** The extents of the input's and the output's views (their images' at the views' base mip level; with an
+     *  FftbMultiViewInfo, the smallest of its views'), each at least the plan's width x height: a smaller one, or
+     *  0 x 0, is FFTB_ERROR_INVALID_ARGUMENT. The plugin cannot query a view's extent: it checks these, not that they
+     *  are the views'. */
+    VkExtent2D inputExtent;
+    VkExtent2D outputExtent;
     FftbOutputMode outputMode; /**< default (0) FFTB_OUTPUT_MODE_COMPOSITE */
     /** The bloom's weight in FFTB_OUTPUT_MODE_COMPOSITE and FFTB_OUTPUT_MODE_ADDITIVE: finite and >= 0 (0.25 is the
      *  CLI's and the viewer's default), else FFTB_ERROR_INVALID_ARGUMENT naming it. 0, as a zero-initialized
