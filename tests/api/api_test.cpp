@@ -2348,6 +2348,7 @@ TEST_F(ApiTest, DebugNamesNameEveryBufferAndPipelineWhenDeclared)
     LabelCounter::names.clear();
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
+    planInfo.kernel = kernel_;
     plan(planInfo);
     EXPECT_TRUE(LabelCounter::names.empty());
 }
