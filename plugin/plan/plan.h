@@ -105,6 +105,9 @@ struct Plan
 
     /// Lines of the half spectrum along the first axis: N1 / 2 + 1 (DC to Nyquist).
     uint32_t halfSpectrumLines() const { return first.paddedLength / 2 + 1; }
+    /// The frame's width and height in texels (at half resolution the full frame's, not the downsampled one's).
+    uint32_t frameWidth() const { return firstAxisIsX ? first.frameLength : second.frameLength; }
+    uint32_t frameHeight() const { return firstAxisIsX ? second.frameLength : first.frameLength; }
     bool operator==(const Plan&) const = default;
 };
 

@@ -155,10 +155,9 @@ std::vector<Dispatch> imagePasses(const Recipe& r, uint32_t views, bool upsample
     {
         // Half resolution: pass 4 upsamples the bloom pass 3 wrote and composites; one timestamp after both.
         passes.back().timestampAfter = false;
-        const uint32_t width = plan.firstAxisIsX ? a.frameLength : b.frameLength;
-        const uint32_t height = plan.firstAxisIsX ? b.frameLength : a.frameLength;
-        passes.push_back(
-            {{Pass::ImageUpsampleComposite, 0, false, multi}, {(width + 7) / 8, (height + 7) / 8, views}, stamps});
+        passes.push_back({{Pass::ImageUpsampleComposite, 0, false, multi},
+                          {(plan.frameWidth() + 7) / 8, (plan.frameHeight() + 7) / 8, views},
+                          stamps});
     }
     return passes;
 }
@@ -279,9 +278,7 @@ std::string checkBloomValues(const FftbBloomInfo& info)
 
 std::string checkViewExtents(const FftbBloomInfo& info, const Recipe& recipe)
 {
-    const Plan& plan = recipe.plan;
-    const uint32_t width = plan.firstAxisIsX ? plan.first.frameLength : plan.second.frameLength;
-    const uint32_t height = plan.firstAxisIsX ? plan.second.frameLength : plan.first.frameLength;
+    const uint32_t width = recipe.plan.frameWidth(), height = recipe.plan.frameHeight();
     for (const auto& [extent, field] :
          {std::pair{info.inputExtent, "inputExtent"}, {info.outputExtent, "outputExtent"}})
         if (extent.width < width || extent.height < height)
