@@ -8,12 +8,12 @@ namespace fftb
 {
 
 BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
-    : context_(&context), device_(context.device()), kernel_(*kernelOf(info.kernel))
+    : context_(&context), device_(context.device()), kernel_(kernelOf(info.kernel))
 {
     const Device& device = *context.device();
-    if (kernel_.device().device != device.device)
+    if (kernel_->device().device != device.device)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "createInfo.kernel: created on another VkDevice"};
-    const KernelShape shape{kernel_.width(), kernel_.height(), kernel_.mode(), kernel_.resampling()};
+    const KernelShape shape{kernel_->width(), kernel_->height(), kernel_->mode(), kernel_->resampling()};
     Refusal refusal;
     if (!resolveRecipe(info, context.maxExtents(), shape, context.lengthPolicy(), context.pipelines().limits(),
                        &recipe_, &refusal))
@@ -23,19 +23,26 @@ BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
     spectrumPasses_ = context.pipelines().compiled(recipe_.spectrumPasses);
     borderWeightPasses_ = context.pipelines().compiled(recipe_.borderWeightPasses);
     framePasses_ = context.pipelines().compiled(recipe_.framePasses);
-    kernel_.reserve(recipe_.plan);
-    // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), within maxStorageBufferRange.
-    if (recipe_.normalized)
-        borderWeights_ = device.createBuffer(recipe_.borderWeightBytes, false,
-                                             "fftbloom: plan " + std::to_string(info.width) + "x" +
-                                                 std::to_string(info.height) + " border weights");
+    kernel_->reserve(recipe_.plan, this);
     try
     {
+        // 3 W H fp32 is less than the scratch's 3 (N1 / 2 + 1) L2 complex fp32 (N1 >= L1), within
+        // maxStorageBufferRange.
+        if (recipe_.normalized)
+        {
+            const std::string name =
+                "fftbloom: plan " + std::to_string(info.width) + "x" + std::to_string(info.height) + " border weights";
+            borderWeights_ = device.createBuffer(recipe_.borderWeightBytes, false, name);
+            weightsWord_ = device.createCompletionWord(name + " computed");
+        }
         context.addPlan(this);
     }
     catch (...)
     {
-        device.destroyBuffer(borderWeights_); // no destructor runs for a constructor that throws
+        // No destructor runs for a constructor that throws.
+        device.destroyBuffer(borderWeights_);
+        device.destroyBuffer(weightsWord_);
+        kernel_->release(recipe_.plan, this);
         throw;
     }
 }
@@ -44,12 +51,24 @@ BloomPlan::~BloomPlan()
 {
     if (context_)
         context_->removePlan(this);
+    if (kernel_)
+        kernel_->release(recipe_.plan, this);
     device_->destroyBuffer(borderWeights_);
+    device_->destroyBuffer(weightsWord_);
+}
+
+Kernel& BloomPlan::kernel() const
+{
+    if (!kernel_)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "plan: its kernel was destroyed (fftbDestroyKernel); only fftbDestroyBloomPlan takes it"};
+    return *kernel_;
 }
 
 void BloomPlan::orphan()
 {
     device_->destroyBuffer(borderWeights_);
+    device_->destroyBuffer(weightsWord_);
     spectrumPasses_.clear();
     borderWeightPasses_.clear();
     framePasses_.clear();
@@ -86,8 +105,8 @@ void BloomPlan::describe(FftbNodeDescription* d) const
     d->scratchBytes = recipe_.scratchBytes;
     d->spectrumBytes = spectrumBufferBytes(recipe_.spectrumChannelElements);
     d->borderWeightBytes = recipe_.borderWeightBytes;
-    d->spectrumPassCount = kernel_.needsSpectrum(plan) ? uint32_t(recipe_.spectrumPasses.size()) : 0;
-    d->borderWeightPassCount = needsBorderWeights(kernel_.serial()) ? uint32_t(recipe_.borderWeightPasses.size()) : 0;
+    d->spectrumPassCount = kernel().needsSpectrum(plan) ? uint32_t(recipe_.spectrumPasses.size()) : 0;
+    d->borderWeightPassCount = needsBorderWeights(kernel().serial()) ? uint32_t(recipe_.borderWeightPasses.size()) : 0;
     d->passCount = uint32_t(recipe_.framePasses.size()) + d->spectrumPassCount + d->borderWeightPassCount;
     d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;

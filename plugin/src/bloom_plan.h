@@ -33,11 +33,22 @@ class BloomPlan
     void checkContext() const;
     /// The context's destruction: the plan's GPU objects are destroyed and it forgets the context's.
     void orphan();
+    /// Its kernel's destruction (fftbDestroyKernel before the plan): every call but fftbDestroyBloomPlan then refuses.
+    void forgetKernel() { kernel_ = nullptr; }
 
   private:
-    /// Whether a bloom with the kernel of `serial` (Kernel::serial()) computes the border weights first: the plan's
-    /// first, and the first after its kernel's texels changed.
-    bool needsBorderWeights(uint64_t serial) const { return recipe_.normalized && weightsSerial_ != serial; }
+    /// The kernel, or FFTB_ERROR_INVALID_ARGUMENT once it was destroyed.
+    Kernel& kernel() const;
+    /// Whether a bloom with the kernel of `serial` (Kernel::serial()) computes the border weights first: until a
+    /// command buffer that computed them for the kernel's texels executed (Device::completed).
+    bool needsBorderWeights(uint64_t serial) const
+    {
+        return recipe_.normalized && (weightsSerial_ != serial || !device_->completed(weightsWord_, weightsValue_));
+    }
+    /// Records what the bloom reads unless a command buffer that computed it executed: the kernel spectrum and, with
+    /// `borderWeights` (their passes read the views), the border weights, each followed by its completion word.
+    void recordOnce(VkCommandBuffer cb, const PassResources& resources, const Kernel::Binding& kernel,
+                    bool borderWeights);
     /// Throws FFTB_ERROR_DEVICE_LIMIT when the context's scratch no longer holds the plan's (fftbResizeContext).
     void checkScratch() const;
     /// The resources every pass of the plan binds, the views aside.
@@ -49,12 +60,14 @@ class BloomPlan
 
     Context* context_; ///< null once orphaned
     std::shared_ptr<const Device> device_;
-    Kernel& kernel_;
+    Kernel* kernel_; ///< null once the kernel was destroyed
     Recipe recipe_;
     /// The recipe's pass lists with their pipelines.
     std::vector<CompiledDispatch> spectrumPasses_, borderWeightPasses_, framePasses_;
     Buffer borderWeights_;
-    uint64_t weightsSerial_ = 0; ///< the Kernel::serial() the border weights were computed for; 0: none
+    Buffer weightsWord_;         ///< the border weights' completion word (Device::completed)
+    uint64_t weightsSerial_ = 0; ///< the Kernel::serial() of the border weights weightsValue_ stands for
+    uint32_t weightsValue_ = 0;  ///< what weightsWord_ holds once they exist
 };
 
 /// The object behind an FftbBloomPlan handle (the handle is its address).

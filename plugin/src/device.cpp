@@ -3,6 +3,7 @@
 #include "device.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace fftb
 {
@@ -223,6 +224,41 @@ void Device::cmdComputeBarrier(VkCommandBuffer cb) const
     mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb,
                             0, nullptr, 0, nullptr);
+}
+
+Buffer Device::createCompletionWord(const std::string& name) const
+{
+    Buffer word = createBuffer(sizeof(uint32_t), true, name, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    *static_cast<volatile uint32_t*>(word.mapped) = 0;
+    return word;
+}
+
+bool Device::completed(const Buffer& word, uint32_t value) const
+{
+    return *static_cast<const volatile uint32_t*>(word.mapped) == value;
+}
+
+void Device::cmdComplete(VkCommandBuffer cb, const Buffer& word, uint32_t value) const
+{
+    // After the passes, and after the writes of the word by command buffers submitted earlier.
+    VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    before.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+    vk.vkCmdUpdateBuffer(cb, word.buffer, 0, sizeof value, &value);
+    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
+                            0, nullptr);
+}
+
+uint32_t nextCompletionValue()
+{
+    static std::atomic<uint32_t> last{0};
+    uint32_t value = ++last;
+    return value ? value : ++last;
 }
 
 void Device::destroyBuffer(Buffer& b) const

@@ -92,6 +92,16 @@ class Device
     void cmdImageBarriers(VkCommandBuffer cb, const ImageBarrier (&barriers)[2]) const;
     /// A barrier between compute passes: their shader reads and writes before it, before those after it.
     void cmdComputeBarrier(VkCommandBuffer cb) const;
+    /// Completion words: how the plugin knows that something it computes once (a kernel spectrum, border weights)
+    /// exists, without trusting the order command buffers were recorded in (an engine may drop a command buffer, or
+    /// submit command buffers in another order). A word is a host-visible buffer the passes' command buffer writes
+    /// `value` to after them (cmdComplete); the result exists once the host reads `value` back (completed). A command
+    /// buffer never submitted writes nothing, so the next one records the passes again. Values start at 1
+    /// (nextCompletionValue); a new word holds 0.
+    Buffer createCompletionWord(const std::string& name) const;
+    bool completed(const Buffer& word, uint32_t value) const;
+    /// Records, after the passes before it, the write of `value` to `word`, visible to the host once it executed.
+    void cmdComplete(VkCommandBuffer cb, const Buffer& word, uint32_t value) const;
     /// Opens and closes a debug label when the instance has VK_EXT_debug_utils (FftbDeviceFeaturesInfo::debugUtils).
     void cmdBeginLabel(VkCommandBuffer cb, const char* name) const;
     void cmdEndLabel(VkCommandBuffer cb) const;
@@ -120,6 +130,9 @@ class Device
     PFN_vkGetPipelineExecutablePropertiesKHR getPipelineExecutableProperties = nullptr;
     PFN_vkGetPipelineExecutableStatisticsKHR getPipelineExecutableStatistics = nullptr;
 };
+
+/// A value no completion word of this process held before (Device::completed), never 0.
+uint32_t nextCompletionValue();
 
 /// Vulkan 1.0 equivalents of synchronization2 flags past bit 31 (FftbDeviceFeaturesInfo::synchronization2).
 VkPipelineStageFlags legacyStages(VkPipelineStageFlags2 stages);

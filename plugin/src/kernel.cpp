@@ -2,8 +2,10 @@
 // Kernel texels: validation, per-channel normalization, upload; spectrum slots allocated on first use.
 #include "kernel.h"
 
+#include "bloom_plan.h"
 #include "kernel_transform.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -73,15 +75,14 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
     const std::array<double, 3> sums = sumsOf(placed.data(), "centreOffsetU, centreOffsetV");
 
     const VkDeviceSize range = device_->properties.limits.maxStorageBufferRange;
-    for (uint32_t s = 0; s < 2; ++s)
+    for (const FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
     {
-        const FftbAxisOrder order = s == 0 ? FFTB_AXIS_ORDER_X_FIRST : FFTB_AXIS_ORDER_Y_FIRST;
-        slots_[s].channelElements =
+        const uint64_t elements =
             spectrumSlotChannelElements(max.width, max.height, width_, height_, max.kernelExtentWidth,
                                         max.kernelExtentHeight, order, mode_, resampling_.oversampling, lengths);
-        if (slots_[s].channelElements * 8 > range)
+        if (elements * 8 > range)
             throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
-                          "kernelInfo: the kernel spectrum needs " + std::to_string(slots_[s].channelElements * 8) +
+                          "kernelInfo: the kernel spectrum needs " + std::to_string(elements * 8) +
                               " bytes per channel, past the device's maxStorageBufferRange of " +
                               std::to_string(range)};
     }
@@ -128,9 +129,12 @@ Kernel::~Kernel()
     device_->destroyBuffer(generatedTexels_);
     device_->destroyBuffer(generatorBuffer_);
     for (Slot& slot : slots_)
+    {
         device_->destroyBuffer(slot.buffer);
-    for (Buffer& b : retired_)
-        device_->destroyBuffer(b);
+        device_->destroyBuffer(slot.word);
+    }
+    for (BloomPlan* user : users_)
+        user->forgetKernel();
 }
 
 std::vector<PipelineKey> Kernel::generatorPipelines() const
@@ -145,48 +149,80 @@ Kernel::Generation Kernel::replaceTexels()
 {
     std::lock_guard lock(mutex_);
     for (Slot& slot : slots_)
-        slot.hold(Plan{});
+        slot.value = nextCompletionValue();
     generated_ = true;
     serial_ = nextSerial();
     return {generatedTexels_.buffer, generatorBuffer_.buffer};
 }
 
-bool Kernel::needsSpectrum(const Plan& plan) const
+const Kernel::Slot& Kernel::slotOf(const Plan& plan) const
 {
-    std::lock_guard lock(mutex_);
-    return !slots_[slotOf(plan)].holds(plan);
+    const SpectrumKey key = keyOf(plan);
+    for (const Slot& slot : slots_)
+        if (slot.key == key)
+            return slot;
+    throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "plan: its kernel holds no spectrum for it"};
 }
 
-void Kernel::reserve(const Plan& plan)
+void Kernel::reserve(const Plan& plan, BloomPlan* user)
 {
     std::lock_guard lock(mutex_);
-    Slot& slot = slots_[slotOf(plan)];
-    const uint64_t needed = spectrumChannelElements(plan);
-    if (needed > slot.channelElements)
+    const SpectrumKey key = keyOf(plan);
+    auto slot = std::find_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.key == key; });
+    if (slot == slots_.end())
     {
+        const uint64_t needed = spectrumChannelElements(plan);
         if (needed * 8 > device_->properties.limits.maxStorageBufferRange)
             throw Failure{FFTB_ERROR_DEVICE_LIMIT, VK_SUCCESS,
                           "kernel: its spectrum at this plan's frequencies needs " + std::to_string(needed * 8) +
                               " bytes per channel, past the device's maxStorageBufferRange"};
-        Buffer grown = device_->createBuffer(spectrumBufferBytes(needed), false, spectrumNameOf(plan));
-        if (slot.buffer.buffer)
-            retired_.push_back(slot.buffer);
-        slot.buffer = grown;
-        slot.channelElements = needed;
-        slot.hold(Plan{});
+        const std::string name = nameOf(plan.firstAxisIsX ? "spectrum, x first" : "spectrum, y first");
+        Slot made;
+        made.key = key;
+        made.channelElements = needed;
+        made.value = nextCompletionValue();
+        made.buffer = device_->createBuffer(spectrumBufferBytes(needed), false, name);
+        try
+        {
+            made.word = device_->createCompletionWord(name + " computed");
+        }
+        catch (...)
+        {
+            device_->destroyBuffer(made.buffer);
+            throw;
+        }
+        slot = slots_.insert(slots_.end(), made);
     }
-    if (!slot.buffer.buffer)
-        slot.buffer = device_->createBuffer(spectrumBufferBytes(slot.channelElements), false, spectrumNameOf(plan));
+    ++slot->users;
+    users_.push_back(user);
 }
 
-Kernel::Binding Kernel::bind(const Plan& plan)
+void Kernel::release(const Plan& plan, BloomPlan* user)
 {
     std::lock_guard lock(mutex_);
-    Slot& slot = slots_[slotOf(plan)];
-    const bool compute = !slot.holds(plan);
-    slot.hold(plan);
-    return {generated_ ? generatedTexels_.buffer : texels_.buffer, slot.buffer.buffer, slot.channelElements * 8,
-            compute, serial_};
+    const SpectrumKey key = keyOf(plan);
+    const auto slot = std::find_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.key == key; });
+    // The last plan that read it is destroyed, so no command buffer that reads it is pending.
+    if (slot != slots_.end() && --slot->users == 0)
+    {
+        device_->destroyBuffer(slot->buffer);
+        device_->destroyBuffer(slot->word);
+        slots_.erase(slot);
+    }
+    std::erase(users_, user);
+}
+
+Kernel::Binding Kernel::bind(const Plan& plan) const
+{
+    std::lock_guard lock(mutex_);
+    const Slot& slot = slotOf(plan);
+    return {generated_ ? generatedTexels_.buffer : texels_.buffer,
+            slot.buffer.buffer,
+            slot.channelElements * 8,
+            !device_->completed(slot.word, slot.value),
+            serial_,
+            slot.word,
+            slot.value};
 }
 
 } // namespace fftb

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The object behind FftbKernel: the kernel's texels and its spectra, one slot per axis order.
+// The object behind FftbKernel: the kernel's texels and its spectra, a slot per spectrum its live plans read.
 #pragma once
 
 #include "device.h"
@@ -11,6 +11,8 @@
 
 namespace fftb
 {
+
+class BloomPlan;
 
 /// What a kernel made on the GPU needs (FftbKernelGeneratorInfo): the Airy radius it was made for, the generator's FFT
 /// size and the bytes of its buffer.
@@ -38,15 +40,17 @@ class Kernel
     Kernel(const Kernel&) = delete;
     Kernel& operator=(const Kernel&) = delete;
 
-    /// A plan of `plan` is made: allocates the spectrum slot of its axis order if it has none. The slot grows for a
-    /// plan that needs more (a context resized to larger extents; the smaller buffer is kept until the kernel is
-    /// destroyed, for command buffers still pending). Throws FFTB_ERROR_DEVICE_LIMIT when a slot would pass
+    /// Plan `user`, planned as `plan`, is made: gives it the spectrum slot of the live plans that read the same
+    /// spectrum (padded extent, kernel scale, axis order), or a new one, so that plans taking turns with the kernel
+    /// never overwrite each other's spectrum. Throws FFTB_ERROR_DEVICE_LIMIT when the spectrum would pass
     /// maxStorageBufferRange per channel.
-    void reserve(const Plan& plan);
-    /// The buffers a bloom planned as `plan` binds (reserve()d): the planar texels and the spectrum slot of its axis
-    /// order, of 3 ranges of `spectrumChannelBytes` (R, G, B; FFTB_BINDING_KERNEL_SPECTRUM). `computeSpectrum` is true
-    /// when the slot does not yet hold the spectrum `plan` reads: the caller records the spectrum passes into the same
-    /// command buffer, and the slot holds it from then on. `serial` is serial().
+    void reserve(const Plan& plan, BloomPlan* user);
+    /// Plan `user` is destroyed: its slot goes with the last plan that read it.
+    void release(const Plan& plan, BloomPlan* user);
+    /// The buffers a bloom planned as `plan` binds (reserve()d): the planar texels and its spectrum slot, of 3 ranges
+    /// of `spectrumChannelBytes` (R, G, B; FFTB_BINDING_KERNEL_SPECTRUM). `computeSpectrum` is true until a command
+    /// buffer that computed the spectrum executed: the caller then records the spectrum passes, followed by
+    /// Device::cmdComplete(`word`, `value`). `serial` is serial().
     struct Binding
     {
         VkBuffer texels;
@@ -54,10 +58,12 @@ class Kernel
         VkDeviceSize spectrumChannelBytes;
         bool computeSpectrum;
         uint64_t serial;
+        Buffer word;
+        uint32_t value;
     };
-    Binding bind(const Plan& plan);
-    /// Whether bind(plan) would compute the spectrum, without changing anything.
-    bool needsSpectrum(const Plan& plan) const;
+    Binding bind(const Plan& plan) const;
+    /// Whether bind(plan) would compute the spectrum.
+    bool needsSpectrum(const Plan& plan) const { return bind(plan).computeSpectrum; }
 
     /// The generator's setup, or nullptr for a kernel made without an FftbKernelGeneratorInfo.
     const GeneratorSetup* generator() const { return generator_.fftLength ? &generator_ : nullptr; }
@@ -94,37 +100,31 @@ class Kernel
   private:
     /// "fftbloom: kernel WxH <what>", the debug name of one of its buffers (Device::setName).
     std::string nameOf(const char* what) const;
-    /// The debug name of the spectrum slot `plan` binds.
-    std::string spectrumNameOf(const Plan& plan) const
+    /// The spectrum a plan reads: its stored lengths, and the frame's padded lengths, kernel scale (resampled mode)
+    /// and axis order.
+    struct SpectrumKey
     {
-        return nameOf(slotOf(plan) == 0 ? "spectrum, x first" : "spectrum, y first");
-    }
-
-    struct Slot
-    {
-        Buffer buffer;
-        uint64_t channelElements = 0; ///< complex fp32 of each of its 3 channel ranges
-        /// What the spectrum it holds was computed for: the stored lengths, and the frame's padded lengths and kernel
-        /// scale it is resolved at (resampled mode); all 0 when it holds none.
         uint32_t spectrumLength1 = 0, spectrumLength2 = 0, paddedLength1 = 0, paddedLength2 = 0;
         double kernelScale = 0;
-        /// Whether it holds the spectrum `plan` reads.
-        bool holds(const Plan& plan) const
-        {
-            return spectrumLength1 == plan.first.spectrumLength && spectrumLength2 == plan.second.spectrumLength &&
-                   paddedLength1 == plan.first.paddedLength && paddedLength2 == plan.second.paddedLength &&
-                   kernelScale == plan.kernelScale;
-        }
-        void hold(const Plan& plan)
-        {
-            spectrumLength1 = plan.first.spectrumLength;
-            spectrumLength2 = plan.second.spectrumLength;
-            paddedLength1 = plan.first.paddedLength;
-            paddedLength2 = plan.second.paddedLength;
-            kernelScale = plan.kernelScale;
-        }
+        bool firstAxisIsX = true;
+        bool operator==(const SpectrumKey&) const = default;
     };
-    static uint32_t slotOf(const Plan& plan) { return plan.firstAxisIsX ? 0 : 1; }
+    static SpectrumKey keyOf(const Plan& plan)
+    {
+        return {plan.first.spectrumLength, plan.second.spectrumLength, plan.first.paddedLength,
+                plan.second.paddedLength,  plan.kernelScale,           plan.firstAxisIsX};
+    }
+    struct Slot
+    {
+        SpectrumKey key;
+        Buffer buffer;
+        uint64_t channelElements = 0; ///< complex fp32 of each of its 3 channel ranges
+        Buffer word;                  ///< its completion word (Device::completed)
+        uint32_t value = 0;           ///< what the word holds once the spectrum of `key` and these texels exists
+        uint32_t users = 0;           ///< live plans that read it (reserve), at least 1
+    };
+    /// The slot of `plan`'s spectrum (reserve()d). With mutex_ held.
+    const Slot& slotOf(const Plan& plan) const;
 
     std::shared_ptr<const Device> device_;
     uint64_t serial_ = 0;
@@ -136,9 +136,10 @@ class Kernel
     bool generated_ = false;
     std::vector<double> deapodizeX_;
     GeneratorSetup generator_;
-    Buffer generatorBuffer_;      ///< fftbCmdGenerateKernel's intermediate
-    Slot slots_[2];               ///< x first, y first
-    std::vector<Buffer> retired_; ///< slot buffers a resampled slot outgrew (reserve)
+    Buffer generatorBuffer_; ///< fftbCmdGenerateKernel's intermediate
+    std::vector<Slot> slots_;
+    std::vector<BloomPlan*>
+        users_; ///< the live plans made with it, told when it is destroyed (BloomPlan::forgetKernel)
     mutable std::mutex mutex_;
 };
 

@@ -158,17 +158,38 @@ void BloomPlan::record(VkCommandBuffer cb, const std::vector<CompiledDispatch>& 
     }
 }
 
+void BloomPlan::recordOnce(VkCommandBuffer cb, const PassResources& resources, const Kernel::Binding& kernel,
+                           bool borderWeights)
+{
+    const Device& device = *device_;
+    if (kernel.computeSpectrum)
+    {
+        record(cb, spectrumPasses_, resources, spectrumPushConstants(recipe_), [] {});
+        device.cmdComputeBarrier(cb);
+        device.cmdComplete(cb, kernel.word, kernel.value);
+    }
+    if (!borderWeights || !needsBorderWeights(kernel.serial))
+        return;
+    if (weightsSerial_ != kernel.serial) // new texels: the border weights computed for them get a new value
+    {
+        weightsSerial_ = kernel.serial;
+        weightsValue_ = nextCompletionValue();
+    }
+    record(cb, borderWeightPasses_, resources, borderWeightPushConstants(recipe_), [] {});
+    device.cmdComputeBarrier(cb);
+    device.cmdComplete(cb, weightsWord_, weightsValue_);
+}
+
 void BloomPlan::cmdPrepareKernel(VkCommandBuffer cb)
 {
     checkScratch();
-    if (!kernel_.needsSpectrum(recipe_.plan))
+    const Kernel::Binding kernel = this->kernel().bind(recipe_.plan);
+    if (!kernel.computeSpectrum)
         return;
     const Device& device = *device_;
-    const Kernel::Binding kernel = kernel_.bind(recipe_.plan);
     device.cmdBeginLabel(cb, "fftbloom: kernel spectrum");
     device.cmdComputeBarrier(cb); // after earlier compute use of the scratch and the kernel
-    record(cb, spectrumPasses_, resources(kernel), spectrumPushConstants(recipe_), [] {});
-    device.cmdComputeBarrier(cb);
+    recordOnce(cb, resources(kernel), kernel, false);
     device.cmdEndLabel(cb);
 }
 
@@ -190,7 +211,7 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         checkImageBarriers(*images);
     checkScratch();
 
-    // Nothing fails from here on: the kernel and the border weights are marked as computed by what is recorded.
+    // Nothing fails from here on.
     const Device& device = *device_;
     const VkImageLayout readLayout = VkImageLayout(recipe_.inputLayout);
     uint32_t stamp = 0;
@@ -200,7 +221,7 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
             device.vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps->queryPool,
                                           timestamps->firstQuery + stamp++);
     };
-    const Kernel::Binding kernel = kernel_.bind(recipe_.plan);
+    const Kernel::Binding kernel = this->kernel().bind(recipe_.plan);
     PassResources r = resources(kernel);
     r.inputViews = views.inputs;
     r.outputViews = views.outputs;
@@ -211,17 +232,7 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     if (images)
         cmdImageBarriers(device, cb, *images, readLayout, true);
     writeTimestamp();
-    if (kernel.computeSpectrum)
-    {
-        record(cb, spectrumPasses_, r, spectrumPushConstants(recipe_), [] {});
-        device.cmdComputeBarrier(cb);
-    }
-    if (needsBorderWeights(kernel.serial))
-    {
-        record(cb, borderWeightPasses_, r, borderWeightPushConstants(recipe_), [] {});
-        device.cmdComputeBarrier(cb);
-        weightsSerial_ = kernel.serial;
-    }
+    recordOnce(cb, r, kernel, true);
     writeTimestamp();
     record(cb, framePasses_, r, bloomPushConstants(recipe_, info), writeTimestamp);
     if (images)

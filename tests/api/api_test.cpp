@@ -362,6 +362,17 @@ class ApiTest : public ::testing::Test
         return made;
     }
 
+    /// Creates context_ and an exact 5 x 5 kernel of `texels`; a plan of it with FFTB_PADDING_ZERO_NORMALIZED, whose
+    /// blooms compute the kernel spectrum and the border weights first, or nullptr.
+    FftbBloomPlan normalizedPlanOf(const std::vector<float>& texels)
+    {
+        createContext();
+        EXPECT_EQ(createKernel(exactKernelInfo(texels, 5, 5)), FFTB_SUCCESS);
+        FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+        planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED;
+        return plan(planInfo);
+    }
+
     void destroyPlan(FftbBloomPlan plan)
     {
         plans_.erase(std::find(plans_.begin(), plans_.end(), plan));
@@ -384,6 +395,19 @@ class ApiTest : public ::testing::Test
         EXPECT_NE(messages_[0].text.find(field), std::string::npos)
             << "message \"" << messages_[0].text << "\" does not name " << field;
         messages_.clear();
+    }
+
+    /// Expects fftbCmdBloom and fftbCmdPrepareKernel with `plan` to return `result`, each with one message naming
+    /// `field`.
+    void expectRecordingRefused(FftbBloomPlan plan, FftbResult result, const std::string& field)
+    {
+        const VkCommandBuffer cb = beginCommandBuffer();
+        const FftbBloomInfo bloom = validBloomInfo();
+        EXPECT_EQ(fftbCmdBloom(plan, cb, &bloom), result);
+        expectOneMessage(result, field);
+        EXPECT_EQ(fftbCmdPrepareKernel(plan, cb), result);
+        expectOneMessage(result, field);
+        endCommandBuffer(cb);
     }
 
     /// Memory for `requirements` with `flags`, freed at teardown unless released first (destroyImage,
@@ -1497,8 +1521,9 @@ TEST_F(ApiTest, CreateBloomPlanCompilesSoARecordedBloomNeedsNothingMore)
     const FftbBloomPlan first = plan(planInfo);
     ASSERT_NE(first, nullptr);
     EXPECT_EQ(CreationCounter::pipelines, 5) << "the kernel spectrum's 2 passes and the bloom's 3";
-    EXPECT_EQ(CreationCounter::buffers, 2) << "the kernel spectrum and the border weights";
-    EXPECT_EQ(CreationCounter::allocations, 2);
+    EXPECT_EQ(CreationCounter::buffers, 4)
+        << "the kernel spectrum and the border weights, each with its completion word";
+    EXPECT_EQ(CreationCounter::allocations, 4);
     FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(first, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.passCount, 8u) << "the kernel spectrum and the border weights come first";
@@ -1517,7 +1542,7 @@ TEST_F(ApiTest, CreateBloomPlanCompilesSoARecordedBloomNeedsNothingMore)
     const FftbBloomPlan second = plan(planInfo);
     ASSERT_NE(second, nullptr);
     EXPECT_EQ(CreationCounter::pipelines, 0);
-    EXPECT_EQ(CreationCounter::buffers, 1);
+    EXPECT_EQ(CreationCounter::buffers, 2);
     ASSERT_EQ(fftbDescribeNode(second, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.spectrumPassCount, 0u);
     EXPECT_EQ(node.borderWeightPassCount, 3u);
@@ -1530,8 +1555,9 @@ TEST_F(ApiTest, CreateBloomPlanCompilesSoARecordedBloomNeedsNothingMore)
     EXPECT_TRUE(messages_.empty()) << "no note, no failure: " << messages_[0].text;
 }
 
-// fftbCreateBloomPlan is the one call that may overlap others on a context: a worker makes a plan (for another kernel)
-// while this thread describes and records with one made before, through the engine's pipeline cache.
+// fftbCreateBloomPlan is the one call that may overlap others on a context: a worker makes a plan of the same kernel
+// (at another extent: a spectrum of its own) while this thread describes and records 100 blooms with one made before,
+// through the engine's pipeline cache.
 TEST_F(ApiTest, APlanIsMadeOnAWorkerWhileAnotherRecords)
 {
     VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
@@ -1541,11 +1567,9 @@ TEST_F(ApiTest, APlanIsMadeOnAWorkerWhileAnotherRecords)
     info.pipelineCache = cache;
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
-    const FftbKernel other = addKernel(kernel(3, 3));
     const FftbBloomPlan small = plan(validPlanInfo());
     ASSERT_NE(small, nullptr);
     FftbBloomPlanCreateInfo largeInfo = validPlanInfo();
-    largeInfo.kernel = other;
     largeInfo.width = 60; // other FFT lengths
     largeInfo.height = 45;
     FftbBloomPlan large = nullptr;
@@ -1554,9 +1578,11 @@ TEST_F(ApiTest, APlanIsMadeOnAWorkerWhileAnotherRecords)
     const FftbBloomInfo bloom = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
     FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    for (int i = 0; i < 50; ++i)
+    for (int i = 0; i < 100; ++i)
+    {
         EXPECT_EQ(fftbDescribeNode(small, &description), FFTB_SUCCESS);
-    EXPECT_EQ(fftbCmdBloom(small, cb, &bloom), FFTB_SUCCESS);
+        EXPECT_EQ(fftbCmdBloom(small, cb, &bloom), FFTB_SUCCESS);
+    }
     worker.join();
     ASSERT_EQ(made, FFTB_SUCCESS);
     plans_.push_back(large);
@@ -1580,12 +1606,16 @@ TEST_F(ApiTest, APreparedKernelSpectrumLeavesTheBloomOnlyItsThreePasses)
     FftbNodeDescription before{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(bloomPlan, &before), FFTB_SUCCESS);
     EXPECT_EQ(before.spectrumPassCount, 3u) << "two FFTs and the resolution at the frame's frequencies";
-    const VkCommandBuffer cb = beginCommandBuffer();
+    VkCommandBuffer cb = beginCommandBuffer();
     ASSERT_EQ(fftbCmdPrepareKernel(bloomPlan, cb), FFTB_SUCCESS);
     FftbNodeDescription after{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
     ASSERT_EQ(fftbDescribeNode(bloomPlan, &after), FFTB_SUCCESS);
+    EXPECT_EQ(after.spectrumPassCount, 3u) << "recorded, not executed: a bloom recorded now records it too";
+    submitAndWait(cb);
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &after), FFTB_SUCCESS);
     EXPECT_EQ(after.spectrumPassCount, 0u);
     EXPECT_EQ(after.passCount, 3u);
+    cb = beginCommandBuffer();
     EXPECT_EQ(fftbCmdPrepareKernel(bloomPlan, cb), FFTB_SUCCESS) << "prepared already: records nothing";
     const FftbBloomInfo bloom = validBloomInfo();
     EXPECT_EQ(fftbCmdBloom(bloomPlan, cb, &bloom), FFTB_SUCCESS);
@@ -1595,6 +1625,110 @@ TEST_F(ApiTest, APreparedKernelSpectrumLeavesTheBloomOnlyItsThreePasses)
     EXPECT_EQ(fftbCmdPrepareKernel(nullptr, cb), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(messages_.empty()) << "a null plan has no callback to call";
     endCommandBuffer(cb);
+}
+
+// What a bloom computes once (the kernel spectrum, the border weights) exists once a command buffer that computed it
+// executed, not once one recorded it: an engine may drop a recorded command buffer (a frame abandoned on a swapchain
+// resize) or submit command buffers in another order than it recorded them.
+TEST_F(ApiTest, ADroppedFirstBloomLeavesLaterFramesRight)
+{
+    const std::vector<float> texels = unevenTexels(5, 5, 1);
+    const FftbBloomPlan bloomPlan = normalizedPlanOf(texels);
+    ASSERT_NE(bloomPlan, nullptr);
+    GpuFrame f = createFrame(8, 7);
+    VkCommandBuffer dropped = beginCommandBuffer();
+    ASSERT_EQ(fftbCmdPrepareKernel(bloomPlan, dropped), FFTB_SUCCESS);
+    recordFrame(dropped, bloomPlan, f);
+    endCommandBuffer(dropped); // never submitted
+    for (int frame = 0; frame < 10; ++frame)
+    {
+        const VkCommandBuffer cb = beginCommandBuffer();
+        recordFrame(cb, bloomPlan, f);
+        submitAndWait(cb);
+        expectTheKernelAtTheLight(f, texels, 5, 5);
+    }
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.passCount, 3u) << "computed once a command buffer that computed them executed";
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+    destroyFrame(f);
+}
+
+TEST_F(ApiTest, BloomsSubmittedInAnotherOrderThanRecordedAreRight)
+{
+    const std::vector<float> texels = unevenTexels(5, 5, 2);
+    const FftbBloomPlan bloomPlan = normalizedPlanOf(texels);
+    ASSERT_NE(bloomPlan, nullptr);
+    GpuFrame a = createFrame(8, 7), b = createFrame(7, 8);
+    const VkCommandBuffer first = beginCommandBuffer();
+    recordFrame(first, bloomPlan, a);
+    const VkCommandBuffer second = beginCommandBuffer();
+    recordFrame(second, bloomPlan, b);
+    submitAndWait(second);
+    submitAndWait(first);
+    expectTheKernelAtTheLight(a, texels, 5, 5);
+    expectTheKernelAtTheLight(b, texels, 5, 5);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+    destroyFrame(a);
+    destroyFrame(b);
+}
+
+// Two plans of one kernel at different padded extents (a second context pads to powers of two) take turns, recorded
+// before any executes and submitted in reverse: each keeps its own spectrum, so neither bloom reads the other's.
+TEST_F(ApiTest, PlansOfOneKernelTakingTurnsKeepTheirOwnSpectra)
+{
+    createContext();
+    const std::vector<float> texels = unevenTexels(5, 5, 4);
+    ASSERT_EQ(createKernel(exactKernelInfo(texels, 5, 5)), FFTB_SUCCESS);
+    FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
+    planner.lengthPolicy = FFTB_LENGTH_POLICY_POWER_OF_TWO;
+    FftbContextCreateInfo info = validCreateInfo();
+    info.pNext = &planner;
+    FftbContext powers = nullptr;
+    ASSERT_EQ(fftbCreateContext(&info, &powers), FFTB_SUCCESS);
+    FftbBloomPlan zero = plan(validPlanInfo()), powerOfTwo = nullptr;
+    ASSERT_NE(zero, nullptr);
+    ASSERT_EQ(createPlan(validPlanInfo(), &powerOfTwo, powers), FFTB_SUCCESS);
+    FftbNodeDescription a{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, b{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeNode(zero, &a), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeNode(powerOfTwo, &b), FFTB_SUCCESS);
+    ASSERT_NE(std::pair(a.paddedWidth, a.paddedHeight), std::pair(b.paddedWidth, b.paddedHeight))
+        << "the two plans read spectra of different extents";
+    std::vector<GpuFrame> frames;
+    std::vector<VkCommandBuffer> cbs;
+    for (const FftbBloomPlan turn : {zero, powerOfTwo, powerOfTwo, zero})
+    {
+        frames.push_back(createFrame(8, 7));
+        cbs.push_back(beginCommandBuffer());
+        recordFrame(cbs.back(), turn, frames.back());
+    }
+    for (size_t i = cbs.size(); i-- > 0;) // the last recorded first
+    {
+        submitAndWait(cbs[i]);
+        expectTheKernelAtTheLight(frames[i], texels, 5, 5);
+    }
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+    for (GpuFrame& f : frames)
+        destroyFrame(f);
+    destroyPlan(powerOfTwo);
+    fftbDestroyContext(powers);
+}
+
+// fftbDestroyKernel before a plan made with it: the plan refuses every call but its destruction, naming the reason.
+TEST_F(ApiTest, AKernelDestroyedBeforeItsPlanLeavesItRefusingCalls)
+{
+    createContext();
+    const FftbKernel other = addKernel(kernel(3, 3));
+    FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+    planInfo.kernel = other;
+    const FftbBloomPlan bloomPlan = plan(planInfo);
+    ASSERT_NE(bloomPlan, nullptr);
+    destroyKernel(other);
+    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    EXPECT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "its kernel was destroyed");
+    expectRecordingRefused(bloomPlan, FFTB_ERROR_INVALID_ARGUMENT, "its kernel was destroyed");
+    destroyPlan(bloomPlan);
 }
 
 TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
@@ -1812,12 +1946,9 @@ TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
     resize.sType = FFTB_STRUCTURE_TYPE_RESIZE_INFO;
     resize.maxWidth = 64;
     ASSERT_EQ(fftbResizeContext(context_, &resize), FFTB_SUCCESS);
+    expectRecordingRefused(wide, FFTB_ERROR_DEVICE_LIMIT, "fftbResizeContext");
     const FftbBloomInfo bloom = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
-    EXPECT_EQ(fftbCmdBloom(wide, cb, &bloom), FFTB_ERROR_DEVICE_LIMIT);
-    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "fftbResizeContext");
-    EXPECT_EQ(fftbCmdPrepareKernel(wide, cb), FFTB_ERROR_DEVICE_LIMIT);
-    expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "fftbResizeContext");
     EXPECT_EQ(fftbCmdBloom(full, cb, &bloom), FFTB_SUCCESS);
     endCommandBuffer(cb);
 }
@@ -1870,10 +2001,12 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     EXPECT_EQ(2 * halfNode.scratchBytes, node.scratchBytes) << "the half spectrum";
 
     const VkCommandBuffer cb = beginCommandBuffer();
-    const FftbBloomInfo bloom = validBloomInfo();
-    ASSERT_EQ(fftbCmdBloom(bloomPlan, cb, &bloom), FFTB_SUCCESS);
+    ASSERT_EQ(fftbCmdPrepareKernel(bloomPlan, cb), FFTB_SUCCESS);
     ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
-    EXPECT_EQ(node.passCount, 3u) << "the spectrum and the border weights are recorded once";
+    EXPECT_EQ(node.spectrumPassCount, 3u) << "recorded, not executed: the next bloom records the passes too";
+    submitAndWait(cb);
+    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    EXPECT_EQ(node.passCount, 6u) << "the spectrum computed once; the border weights by the first bloom";
     // The spectrum belongs to the kernel, the border weights to the plan.
     ASSERT_EQ(fftbDescribeNode(half, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.spectrumPassCount, 0u) << "the kernel holds the spectrum of this extent and axis order";
@@ -1893,7 +2026,6 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     ASSERT_NE(xFirst, nullptr);
     ASSERT_EQ(fftbDescribeNode(xFirst, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.passCount, 9u) << "the other axis order has a spectrum and weights of its own";
-    endCommandBuffer(cb);
     EXPECT_TRUE(messages_.empty());
 }
 
@@ -2666,13 +2798,13 @@ TEST_F(ApiTest, EveryBufferComesFromTheEnginesAllocatorWhenGiven)
     planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED;
     const FftbBloomPlan normalized = plan(planInfo);
     ASSERT_NE(normalized, nullptr);
-    EXPECT_EQ(engine.made, 5) << "the kernel's spectrum and the plan's border weights";
+    EXPECT_EQ(engine.made, 7) << "the kernel's spectrum and the plan's border weights, each with its completion word";
     GpuFrame f = createFrame(8, 7);
     VkCommandBuffer cb = beginCommandBuffer();
     recordFrame(cb, normalized, f);
     submitAndWait(cb);
     expectTheKernelAtTheLight(f, texels, 5, 5);
-    EXPECT_EQ(engine.made, 5) << "recording allocates nothing";
+    EXPECT_EQ(engine.made, 7) << "recording allocates nothing";
 
     engine.fail = true;
     planInfo.axisOrder = FFTB_AXIS_ORDER_Y_FIRST; // a plan of the other axis order needs the other spectrum slot

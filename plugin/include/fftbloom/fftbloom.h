@@ -390,8 +390,9 @@ typedef struct FftbMemoryRequirements
      *  (FftbBloomPlanCreateInfo::kernelSpan): their extent on the frame may not exceed maxKernelExtentWidth x
      *  maxKernelExtentHeight. */
     VkDeviceSize scratchBytes;
-    /** Device-local, per kernel of the maximum kernel resolution and per axis order it is used with, exact mode: the
-     *  spectrum at the padded extent of the maximum frame, 3 (N1/2 + 1) N2 x 8 bytes, each channel's third rounded up
+    /** Device-local, per kernel of the maximum kernel resolution and per spectrum its live plans read (padded extent,
+     *  kernel scale, axis order; plans alike share one), exact mode: at most the spectrum at the padded extent of the
+     *  maximum frame, 3 (N1/2 + 1) N2 x 8 bytes, each channel's third rounded up
      *  to 256 bytes (the channels are bound as three ranges: maxStorageBufferRange bounds one channel's, not the
      *  whole). */
     VkDeviceSize exactSpectrumBytes;
@@ -426,9 +427,8 @@ typedef struct FftbKernelInfo
      *  to unit sum (so a kernel keeps the frame's luminance); values must be finite and >= 0 with a positive
      *  sum per channel. Copied during the call. */
     const float* texels;
-    /** Default (0) FFTB_SPECTRUM_MODE_EXACT. Either mode's spectrum at a plan's padded extent is sized for the
-     *  maximum extents of the context passed to fftbCreateKernel and grows for a plan of a context resized past
-     *  them. */
+    /** Default (0) FFTB_SPECTRUM_MODE_EXACT. Either mode keeps one spectrum per padded extent, kernel scale and axis
+     *  order its live plans read, allocated by the first such plan (fftbCreateBloomPlan). */
     FftbSpectrumMode spectrumMode;
     /** Used in FFTB_SPECTRUM_MODE_RESAMPLED only; default FFTB_SPECTRUM_INTERPOLATION_ES. An unknown value
      *  returns FFTB_ERROR_INVALID_ARGUMENT. */
@@ -695,11 +695,11 @@ typedef struct FftbNodeDescription
      *  allocated when it was made: 3 width height x 4 bytes. */
     VkDeviceSize borderWeightBytes;
     /** 0, or 2 (exact mode) or 3 (resampled mode: two FFTs, then the resolution at the frame's frequencies) when the
-     *  next fftbCmdBloom with this plan computes the kernel spectrum first (the kernel's first use at this padded
-     *  extent, kernel scale and axis order, or after fftbCmdGenerateKernel), unless fftbCmdPrepareKernel does. */
+     *  next fftbCmdBloom with this plan computes the kernel spectrum first: until a command buffer that computed it
+     *  (for these texels: fftbCmdGenerateKernel replaces them) executed. */
     uint32_t spectrumPassCount;
     /** 0, or 3 when the next fftbCmdBloom computes the border weights of FFTB_PADDING_ZERO_NORMALIZED first (after
-     *  the kernel spectrum): on the plan's first bloom, and the first after its kernel's texels changed. Written by
+     *  the kernel spectrum): until a command buffer that computed them for the kernel's texels executed. Written by
      *  these passes and read by pass 3. */
     uint32_t borderWeightPassCount;
     /** Compute passes recorded: 3 (4 at FFTB_BLOOM_RESOLUTION_HALF) + spectrumPassCount + borderWeightPassCount. */
@@ -790,13 +790,13 @@ void fftbDestroyContext(FftbContext context);
  *  allocates). No command buffer recorded with the context may be pending. On failure the context keeps its old
  *  extents and scratch and stays usable. A plan whose scratch the new extents no longer hold records no more
  *  (fftbCmdBloom returns FFTB_ERROR_DEVICE_LIMIT); make it again. Kernels of either spectrum mode serve plans for the
- *  larger frames: the first such plan grows the kernel's spectrum (FftbKernelInfo::spectrumMode). Returns the errors of
- *  fftbCreateContext. */
+ *  larger frames. Returns the errors of fftbCreateContext. */
 FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeInfo);
 
 /** Creates a kernel on the device of `context`: the texels are copied and normalized per channel, and uploaded to a
- *  host-visible buffer. Each spectrum (one per axis order it is used with) is allocated by the first plan made with
- *  it and computed on the GPU by fftbCmdPrepareKernel, or else by the first fftbCmdBloom that reads it. With an
+ *  host-visible buffer. Each spectrum (one per padded extent, kernel scale and axis order of its live plans) is
+ *  allocated by the first plan that reads it and computed on the GPU by the passes fftbCmdPrepareKernel and
+ *  fftbCmdBloom record until a command buffer carrying them executed (fftbCmdBloom). With an
  *  FftbKernelGeneratorInfo chained, the generator's pipelines and buffer are made too. The kernel may be used with any
  *  context of the same device whose maximum kernel resolution it fits, and outlives `context`. Returns
  *  FFTB_ERROR_INVALID_ARGUMENT (a width or height of 0, null texels, a negative, NaN or infinite texel, a channel
@@ -805,8 +805,8 @@ FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeIn
  *  FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. */
 FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* kernelInfo, FftbKernel* kernel);
 
-/** Destroys the kernel. No plan may use it any more, and no command buffer recorded with it may be pending. NULL is
- *  ignored. */
+/** Destroys the kernel. No command buffer recorded with it may be pending. Plans made with it that remain refuse every
+ *  call but fftbDestroyBloomPlan (FFTB_ERROR_INVALID_ARGUMENT). NULL is ignored. */
 void fftbDestroyKernel(FftbKernel kernel);
 
 /** Makes a plan: checks every field of `createInfo` once, plans the padded FFT lengths and axis order, compiles the
@@ -815,12 +815,12 @@ void fftbDestroyKernel(FftbKernel kernel);
  *  FFTB_PADDING_ZERO_NORMALIZED, its border weights. Dynamic resolution: one plan per extent in use, each made ahead
  *  (a new extent's plan compiles only the FFT lengths no other plan has; docs/integration.md). The one call that may
  *  overlap others on the same context: a worker thread may make plans while another records, describes or makes
- *  plans (not while fftbResizeContext or fftbDestroyContext run, nor with a plan of the same kernel being recorded).
+ *  plans, with any kernel (not while fftbResizeContext or fftbDestroyContext run).
  *  Returns FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of its range, naming it),
  *  FFTB_ERROR_DEVICE_LIMIT (an extent or view count past the context's maximum, a kernel resolution or extent on the
  *  frame past its maximum, a kernel spectrum past the device's maxStorageBufferRange, an FFT longer than
  *  FFTB_MAX_FFT_LENGTH, a pass past the device's workgroup or shared-memory limits), FFTB_ERROR_OUT_OF_*_MEMORY or
- *  FFTB_ERROR_VULKAN. A kernel made with a context of smaller extents serves the plan: its spectrum grows. */
+ *  FFTB_ERROR_VULKAN. A kernel made with a context of smaller extents serves the plan. */
 FftbResult fftbCreateBloomPlan(FftbContext context, const FftbBloomPlanCreateInfo* createInfo, FftbBloomPlan* plan);
 
 /** Destroys the plan and its border weights, also after its context was destroyed (fftbDestroyContext). No command
@@ -829,7 +829,7 @@ void fftbDestroyBloomPlan(FftbBloomPlan plan);
 
 /** Describes what fftbCmdBloom with `plan` records next, without recording: for render graphs, and for tools that
  *  show the plan (padded extents, axis order, the kernel's extent). Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL
- *  pointer or a wrong sType. */
+ *  pointer, a wrong sType or a plan whose kernel was destroyed. */
 FftbResult fftbDescribeNode(FftbBloomPlan plan, FftbNodeDescription* description);
 
 /** The driver's statistics of the pipelines of the plan's three frame passes, as Vulkan enumerates: with `statistics`
@@ -851,15 +851,15 @@ FftbResult fftbGetPassStatistics(FftbBloomPlan plan, uint32_t* count, FftbPassSt
 FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* createInfo, uint32_t kernelWidth, uint32_t kernelHeight,
                                uint32_t* extentWidth, uint32_t* extentHeight);
 
-/** Records the two passes that compute the kernel spectrum the plan reads (its kernel at the plan's spectrum extent,
- *  axis order and kernel scale), unless the kernel holds it already: then nothing. They bind buffers only (the
- *  kernel's, the scratch, the twiddles), never image views. Afterwards fftbDescribeNode reports spectrumPassCount 0
- *  and fftbCmdBloom only reads the spectrum. Barriers: one before its passes (after earlier compute use of the kernel
- *  and the scratch) and one after (its writes visible to later compute shaders in this command buffer and those
- *  submitted after it on the same queue); on another queue, order the bloom after this command buffer with a
- *  semaphore. This command buffer must execute before any that blooms with the kernel at these settings. Border
- *  weights (FFTB_PADDING_ZERO_NORMALIZED) are computed by the plan's first bloom. Clobbers the bound compute pipeline,
- *  descriptor set 0 and push constants. Returns FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer) or
+/** Records the passes that compute the kernel spectrum the plan reads (its kernel at the plan's padded extent, axis
+ *  order and kernel scale) unless a command buffer that computed it executed: then nothing. Optional: fftbCmdBloom
+ *  records them too until then (see there); preparing at load time keeps them out of the first frames. They bind
+ *  buffers only (the kernel's, the scratch, the twiddles), never image views; the border weights of
+ *  FFTB_PADDING_ZERO_NORMALIZED, whose passes read the frame's views, are left to fftbCmdBloom. Barriers: one before
+ *  its passes (after earlier compute use of the kernel and the scratch) and one after (its writes visible to later
+ *  compute shaders in this command buffer and those submitted after it on the same queue). Records vkCmdUpdateBuffer
+ *  of a 4-byte word after them (compute queues support it). Clobbers the bound compute pipeline, descriptor set 0 and
+ *  push constants. Returns FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, the plan's kernel destroyed) or
  *  FFTB_ERROR_DEVICE_LIMIT (the context was resized below the plan's extents). */
 FftbResult fftbCmdPrepareKernel(FftbBloomPlan plan, VkCommandBuffer commandBuffer);
 
@@ -870,7 +870,7 @@ FftbResult fftbCmdPrepareKernel(FftbBloomPlan plan, VkCommandBuffer commandBuffe
  *  and normalized per channel. It matches the CPU generator (fftbloom-psf) within the tolerance docs/kernels.md
  *  states. `kernel` must have been created with an FftbKernelGeneratorInfo of the same airyRadiusTexels (its texels
  *  are replaced; its rotation and centre offset do not apply to the generated texels). Its spectra and the border
- *  weights of its plans are recomputed by the next fftbCmdBloom or fftbCmdPrepareKernel recorded after this call,
+ *  weights of its plans are recomputed by the fftbCmdBloom and fftbCmdPrepareKernel calls recorded after this call,
  *  which must execute after this command buffer (the same queue, or a semaphore). Records vkCmdUpdateBuffer of the
  *  aperture's occluders (up to about 300 KiB; compute queues support it), a barrier before it (after earlier use of
  *  the kernel) and one after its last pass (its writes visible to later compute shaders). Pushes its descriptors:
@@ -882,15 +882,18 @@ FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuf
 
 /** Records the bloom of `plan` into `commandBuffer` (primary or secondary, recording, compute-capable queue); never
  *  submits, waits, allocates or compiles. Records the plan's three compute passes (four at FFTB_BLOOM_RESOLUTION_HALF),
- *  preceded by the two that compute the kernel spectrum the first time the kernel is used at the plan's spectrum
- *  extent and axis order (unless fftbCmdPrepareKernel recorded them: that command buffer must execute before any
- *  other recorded later with the kernel, on the same queue or after a semaphore that orders it), and by three that
- *  compute the border weights on the plan's first bloom with FFTB_PADDING_ZERO_NORMALIZED. Each pass pushes the
+ *  preceded by what they read and a bloom computes once: the kernel spectrum at the plan's padded extent, axis order
+ *  and kernel scale (two or three passes), and with FFTB_PADDING_ZERO_NORMALIZED the plan's border weights (three).
+ *  These are recorded, each followed by vkCmdUpdateBuffer of a 4-byte word, until the plugin reads back that a command
+ *  buffer carrying them executed: a command buffer that is dropped, or submitted after others recorded later, never
+ *  leaves a later bloom without them. No rule follows for the engine; the first blooms of a plan (as many as are
+ *  recorded before one of them executes) each compute them. Each pass pushes the
  *  descriptors it reads and writes in this call (VK_KHR_push_descriptor): nothing of an earlier call is bound, so
  *  images may be destroyed and made again between frames, and any number of command buffers may be pending. Clobbers
  *  the bound compute pipeline, compute descriptor set 0 and push constants. Places the barriers between its own
  *  passes and one before its first pass (orders it after earlier compute use of the scratch and the kernel). Returns
- *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, wrong sType or field out of range, naming it) or
+ *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, wrong sType or field out of range, naming it; the plan's kernel
+ *  destroyed) or
  *  FFTB_ERROR_DEVICE_LIMIT (the context was resized below the plan's extents). */
 FftbResult fftbCmdBloom(FftbBloomPlan plan, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
 
