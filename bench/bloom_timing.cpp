@@ -4,7 +4,7 @@
 
 #include "copy_bandwidth.h"
 
-#include "fftbloom/fftbloom.h"
+#include "fftbloom/fftbloom_generator.h"
 #include "host_error.h"
 #include "psf/psf_generator.h"
 #include "runner/context_info.h"

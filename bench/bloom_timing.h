@@ -2,7 +2,7 @@
 // fftbloom's own timing: per-pass GPU time of repeated blooms of one case, from the plugin's timestamps.
 #pragma once
 
-#include "fftbloom/fftbloom.h"
+#include "fftbloom/fftbloom_generator.h"
 #include "vulkan/vulkan_device.h"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // The generated PSF's parameters as the plugin's FftbApertureInfo, for fftbCmdGenerateKernel.
 #pragma once
 
-#include "fftbloom/fftbloom.h"
+#include "fftbloom/fftbloom_generator.h"
 #include "psf/psf_generator.h"
 
 namespace fftb

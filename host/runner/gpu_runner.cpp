@@ -2,7 +2,7 @@
 // Uploads a frame, records the plugin's bloom on the runner's own device, and reads the result back.
 #include "runner/gpu_runner.h"
 
-#include "fftbloom/fftbloom.h"
+#include "fftbloom/fftbloom_generator.h"
 #include "host_error.h"
 #include "runner/context_info.h"
 #include "vulkan/vulkan_device.h"

@@ -3,7 +3,7 @@
 // fftbloom CLI, the viewer, the runner and the benchmark.
 #pragma once
 
-#include "fftbloom/fftbloom.h"
+#include "fftbloom/fftbloom_generator.h"
 #include "image/image.h"
 #include "psf/psf_generator.h"
 #include "settings/kernel_span.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "dispatch.h"
-#include "fftbloom/fftbloom.h"
+#include "fftbloom/fftbloom_generator.h"
 
 #include <initializer_list>
 #include <string>

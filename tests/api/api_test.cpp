@@ -4,7 +4,7 @@
 #include "copy_barriers.h"
 #include "vulkan/loaded_libraries.h"
 
-#include <fftbloom/fftbloom.h>
+#include <fftbloom/fftbloom_generator.h>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Proves fftbloom.h compiles alone as C99 (and, through header_cpp_test.cpp, as C++): fills every struct, names every
- * enum, calls the query functions. */
-#include <fftbloom/fftbloom.h>
+/* Proves fftbloom.h and fftbloom_generator.h compile as C99 (and, through header_cpp_test.cpp, as C++): fills every
+ * struct, names every enum, calls the query functions. */
+#include <fftbloom/fftbloom_generator.h>
 
 static void onMessage(FftbResult result, VkResult vkResult, const char* message, void* userData)
 {

@@ -4,7 +4,7 @@
 #ifndef FFTBLOOM_HPP
 #define FFTBLOOM_HPP
 
-#include "fftbloom.h"
+#include "fftbloom_generator.h"
 
 #include <new>
 #include <utility>
