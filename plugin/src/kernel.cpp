@@ -5,7 +5,6 @@
 #include "bloom_plan.h"
 #include "kernel_transform.h"
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -157,18 +156,16 @@ Kernel::Generation Kernel::replaceTexels()
 
 const Kernel::Slot& Kernel::slotOf(const Plan& plan) const
 {
-    const SpectrumKey key = keyOf(plan);
-    for (const Slot& slot : slots_)
-        if (slot.key == key)
-            return slot;
+    const auto slot = findSlot(slots_, plan);
+    if (slot != slots_.end())
+        return *slot;
     throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "plan: its kernel holds no spectrum for it"};
 }
 
 void Kernel::reserve(const Plan& plan, BloomPlan* user)
 {
     std::lock_guard lock(mutex_);
-    const SpectrumKey key = keyOf(plan);
-    auto slot = std::find_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.key == key; });
+    auto slot = findSlot(slots_, plan);
     if (slot == slots_.end())
     {
         const uint64_t needed = spectrumChannelElements(plan);
@@ -178,7 +175,7 @@ void Kernel::reserve(const Plan& plan, BloomPlan* user)
                               " bytes per channel, past the device's maxStorageBufferRange"};
         const std::string name = nameOf(plan.firstAxisIsX ? "spectrum, x first" : "spectrum, y first");
         Slot made;
-        made.key = key;
+        made.key = keyOf(plan);
         made.channelElements = needed;
         made.value = nextCompletionValue();
         made.buffer = device_->createBuffer(spectrumBufferBytes(needed), false, name);
@@ -200,8 +197,7 @@ void Kernel::reserve(const Plan& plan, BloomPlan* user)
 void Kernel::release(const Plan& plan, BloomPlan* user)
 {
     std::lock_guard lock(mutex_);
-    const SpectrumKey key = keyOf(plan);
-    const auto slot = std::find_if(slots_.begin(), slots_.end(), [&](const Slot& s) { return s.key == key; });
+    const auto slot = findSlot(slots_, plan);
     // The last plan that read it is destroyed, so no command buffer that reads it is pending.
     if (slot != slots_.end() && --slot->users == 0)
     {

@@ -5,6 +5,7 @@
 #include "device.h"
 #include "recipe.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -123,6 +124,12 @@ class Kernel
         uint32_t value = 0;           ///< what the word holds once the spectrum of `key` and these texels exists
         uint32_t users = 0;           ///< live plans that read it (reserve), at least 1
     };
+    /// The slot of `plan`'s spectrum among `slots` (slots_), or their end. With mutex_ held.
+    template <typename Slots> static auto findSlot(Slots& slots, const Plan& plan)
+    {
+        const SpectrumKey key = keyOf(plan);
+        return std::find_if(slots.begin(), slots.end(), [&](const Slot& slot) { return slot.key == key; });
+    }
     /// The slot of `plan`'s spectrum (reserve()d). With mutex_ held.
     const Slot& slotOf(const Plan& plan) const;
 

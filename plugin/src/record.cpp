@@ -210,6 +210,7 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
     if (images)
         checkImageBarriers(*images);
     checkScratch();
+    const Kernel::Binding kernel = this->kernel().bind(recipe_.plan);
 
     // Nothing fails from here on.
     const Device& device = *device_;
@@ -221,7 +222,6 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
             device.vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps->queryPool,
                                           timestamps->firstQuery + stamp++);
     };
-    const Kernel::Binding kernel = this->kernel().bind(recipe_.plan);
     PassResources r = resources(kernel);
     r.inputViews = views.inputs;
     r.outputViews = views.outputs;
