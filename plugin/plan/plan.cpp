@@ -24,13 +24,26 @@ uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, FftbPadding p
     return best;
 }
 
-double spanPixels(FftbKernelSpanUnit unit, float span, uint32_t imageWidth, uint32_t imageHeight)
+std::string kernelScaleOf(FftbKernelSpanUnit unit, float span, uint32_t frameWidth, uint32_t frameHeight,
+                          uint32_t kernelWidth, uint32_t kernelHeight, KernelScale* scale)
 {
-    if (unit == FFTB_KERNEL_SPAN_PIXELS)
-        return double(span);
-    if (unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
-        return double(span) * std::hypot(double(imageWidth), double(imageHeight));
-    return 0.0;
+    if (!knownEnum(unit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL))
+        return "kernelSpanUnit: unknown value";
+    const uint32_t larger = std::max(kernelWidth, kernelHeight);
+    KernelScale s;
+    if (unit == FFTB_KERNEL_SPAN_NATIVE)
+        s.spanPixels = double(larger);
+    else if (!(span > 0.0f) || !std::isfinite(span))
+        return "kernelSpan: must be finite and > 0";
+    else if (unit == FFTB_KERNEL_SPAN_PIXELS)
+        s.spanPixels = double(span);
+    else
+        s.spanPixels = double(span) * std::hypot(double(frameWidth), double(frameHeight));
+    s.sigma = unit == FFTB_KERNEL_SPAN_NATIVE ? 1.0 : s.spanPixels / larger;
+    s.extentWidth = scaledKernelLength(kernelWidth, larger, s.spanPixels);
+    s.extentHeight = scaledKernelLength(kernelHeight, larger, s.spanPixels);
+    *scale = s;
+    return "";
 }
 
 uint32_t scaledKernelLength(uint32_t kernelLength, uint32_t largerKernelLength, double span)
@@ -141,30 +154,25 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     if (request.spectrumOversampling < 1 || request.spectrumOversampling > kMaxSpectrumOversampling)
         return fail("spectrum oversampling: " + std::to_string(request.spectrumOversampling) + " is not 1 .. " +
                     std::to_string(kMaxSpectrumOversampling));
+    KernelScale scale;
+    const std::string spanError = kernelScaleOf(request.kernelSpanUnit, request.kernelSpan, request.imageWidth,
+                                                request.imageHeight, request.kernelWidth, request.kernelHeight, &scale);
+    if (!spanError.empty())
+        return fail(spanError);
+    if (scale.extentWidth > FFTB_MAX_KERNEL_LENGTH || scale.extentHeight > FFTB_MAX_KERNEL_LENGTH)
+        return fail("kernelSpan: the kernel's extent on the frame " + std::to_string(scale.extentWidth) + "x" +
+                    std::to_string(scale.extentHeight) + " exceeds " + std::to_string(FFTB_MAX_KERNEL_LENGTH));
     const bool native = request.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE;
-    const uint32_t larger = std::max(request.kernelWidth, request.kernelHeight);
-    double span = 0.0;
-    if (!native)
-    {
-        if (request.kernelSpanUnit != FFTB_KERNEL_SPAN_PIXELS &&
-            request.kernelSpanUnit != FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
-            return fail("kernel span: unknown unit");
-        if (!(request.kernelSpan > 0.0f) || !std::isfinite(request.kernelSpan))
-            return fail("kernel span: " + std::to_string(request.kernelSpan) + " is not finite and > 0");
-        span = spanPixels(request.kernelSpanUnit, request.kernelSpan, request.imageWidth, request.imageHeight);
-    }
     const bool half = request.halfResolution;
-    const uint32_t scaledWidth = scaledKernelLength(request.kernelWidth, larger, span);
-    const uint32_t scaledHeight = scaledKernelLength(request.kernelHeight, larger, span);
-    if (scaledWidth > FFTB_MAX_KERNEL_LENGTH || scaledHeight > FFTB_MAX_KERNEL_LENGTH)
-        return fail("kernel span: the kernel's extent on the frame " + std::to_string(scaledWidth) + "x" +
-                    std::to_string(scaledHeight) + " exceeds " + std::to_string(FFTB_MAX_KERNEL_LENGTH));
+    const uint32_t larger = std::max(request.kernelWidth, request.kernelHeight);
     // Half resolution: a frame pixel is half a pixel of the downsampled frame, so the kernel spans half as many.
-    const double halfSpan = (native ? double(larger) : span) / 2.0;
+    const double halfSpan = scale.spanPixels / 2.0;
     const uint32_t planWidth = half ? (request.imageWidth + 1) / 2 : request.imageWidth;
     const uint32_t planHeight = half ? (request.imageHeight + 1) / 2 : request.imageHeight;
-    const uint32_t planKernelWidth = half ? scaledKernelLength(request.kernelWidth, larger, halfSpan) : scaledWidth;
-    const uint32_t planKernelHeight = half ? scaledKernelLength(request.kernelHeight, larger, halfSpan) : scaledHeight;
+    const uint32_t planKernelWidth =
+        half ? scaledKernelLength(request.kernelWidth, larger, halfSpan) : scale.extentWidth;
+    const uint32_t planKernelHeight =
+        half ? scaledKernelLength(request.kernelHeight, larger, halfSpan) : scale.extentHeight;
 
     const auto axis = [&](bool isX, bool first)
     {
@@ -185,7 +193,7 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     Plan p;
     p.padding = request.padding;
     p.spectrum = request.spectrum;
-    p.kernelScale = half ? halfSpan / larger : native ? 1.0 : span / larger;
+    p.kernelScale = half ? scale.sigma / 2.0 : scale.sigma;
     p.halfResolution = half;
     // The first axis must be even, so its length can differ from the one it would get as the second axis.
     const AxisPlan xFirst[2] = {axis(true, true), axis(false, false)};

@@ -27,15 +27,31 @@ template <typename Enum> bool knownEnum(const Enum& value, Enum last)
     return bits >= 0 && bits <= int32_t(last);
 }
 
-/// Frame pixels the kernel's larger extent spans on a `imageWidth` x `imageHeight` frame
-/// (FftbBloomPlanCreateInfo::kernelSpanUnit, kernelSpan): `span` (FFTB_KERNEL_SPAN_PIXELS), `span` * sqrt(W^2 + H^2)
-/// (FFTB_KERNEL_SPAN_FRAME_DIAGONAL), in double precision; 0 for FFTB_KERNEL_SPAN_NATIVE. The kernel k of Kw x Kh
-/// texels then becomes k_sigma(x) = k(x / sigma) / sigma^2, sigma = span / max(Kw, Kh), whose spectrum is K(sigma f).
-double spanPixels(FftbKernelSpanUnit unit, float span, uint32_t imageWidth, uint32_t imageHeight);
+/// The kernel's scale on the frame (FftbKernelSpanUnit), the one derivation of FftbBloomPlanCreateInfo's
+/// kernelSpanUnit and kernelSpan that fftbGetKernelExtent, the recipe and the planner read.
+struct KernelScale
+{
+    /// Frame pixels the kernel's larger extent max(Kw, Kh) spans: kernelSpan (FFTB_KERNEL_SPAN_PIXELS),
+    /// kernelSpan * sqrt(W^2 + H^2) (FFTB_KERNEL_SPAN_FRAME_DIAGONAL), max(Kw, Kh) (native), in double precision.
+    double spanPixels = 0.0;
+    /// sigma = spanPixels / max(Kw, Kh), frame pixels per kernel texel: exactly 1 at native scale. The kernel becomes
+    /// k_sigma(x) = k(x / sigma) / sigma^2, whose spectrum is K(sigma f).
+    double sigma = 1.0;
+    /// The kernel's extent on the frame in pixels, scaledKernelLength of Kw and Kh: Kw x Kh at native scale.
+    uint32_t extentWidth = 0;
+    uint32_t extentHeight = 0;
+};
+
+/// The scale of a kernel of `kernelWidth` x `kernelHeight` texels (>= 1) on a `frameWidth` x `frameHeight` frame.
+/// Returns "" and sets `scale`, or the reason naming the field at fault: "kernelSpanUnit: unknown value", or, with a
+/// unit other than native, "kernelSpan: must be finite and > 0". The extents are not bounded here (they saturate at
+/// UINT32_MAX): FFTB_MAX_KERNEL_LENGTH is makePlan's limit, the context's maximum kernel extent the recipe's.
+std::string kernelScaleOf(FftbKernelSpanUnit unit, float span, uint32_t frameWidth, uint32_t frameHeight,
+                          uint32_t kernelWidth, uint32_t kernelHeight, KernelScale* scale);
 
 /// The kernel's extent on the frame in pixels along an axis of `kernelLength` texels when its larger side
 /// `largerKernelLength` = max(Kw, Kh) spans `span` pixels: ceil(span * K / max(Kw, Kh)), at least 1, and exactly
-/// ceil(span) along the larger axis; K itself for span 0 (native) or any span not > 0. Saturates at UINT32_MAX.
+/// ceil(span) along the larger axis; K itself for any span not > 0. Saturates at UINT32_MAX.
 uint32_t scaledKernelLength(uint32_t kernelLength, uint32_t largerKernelLength, double span);
 
 /// Kernel scale in space (exact mode): the kernel of K texels per axis, centre c = K / 2, scaled by sigma to P = K'
@@ -130,10 +146,9 @@ uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, FftbPadding p
 double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is
-/// invalid (zero extents, a kernel resolution past FFTB_MAX_KERNEL_LENGTH; a kernel scale that is not finite and > 0,
-/// whose kernel extent on the frame is past FFTB_MAX_KERNEL_LENGTH, or with FFTB_SPECTRUM_MODE_EXACT; half resolution
-/// with FFTB_SPECTRUM_MODE_EXACT; a spectrum oversampling outside 1 .. kMaxSpectrumOversampling) or needs an FFT longer
-/// than FFTB_MAX_FFT_LENGTH.
+/// invalid (zero extents, a kernel resolution past FFTB_MAX_KERNEL_LENGTH, a kernel span kernelScaleOf refuses or
+/// whose kernel extent on the frame is past FFTB_MAX_KERNEL_LENGTH, a spectrum oversampling outside
+/// 1 .. kMaxSpectrumOversampling) or needs an FFT longer than FFTB_MAX_FFT_LENGTH.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
 /// GL_MIRRORED_REPEAT: reflects any integer position into [0, length), the edge texel repeated.

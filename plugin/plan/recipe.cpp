@@ -69,12 +69,6 @@ bool checkPlanFields(const FftbBloomPlanCreateInfo& info, const Extents& max, co
         return refuse(refusal, invalid, "storagePrecision: unknown value");
     if (!knownEnum(info.resolution, FFTB_BLOOM_RESOLUTION_HALF))
         return refuse(refusal, invalid, "resolution: unknown value");
-    if (!knownEnum(info.kernelSpanUnit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL))
-        return refuse(refusal, invalid, "kernelSpanUnit: unknown value");
-    if (info.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE)
-        return true;
-    if (!(info.kernelSpan > 0.0f) || !std::isfinite(info.kernelSpan))
-        return refuse(refusal, invalid, "kernelSpan: must be finite and > 0");
     return true;
 }
 
@@ -195,23 +189,23 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
     request.axisOrder = info.axisOrder;
     request.spectrum = kernel.mode;
     request.lengths = lengths;
-    if (info.kernelSpanUnit != FFTB_KERNEL_SPAN_NATIVE)
+    if (info.kernelSpanUnit != FFTB_KERNEL_SPAN_NATIVE) // kernelSpan is not read, and may be anything
     {
         request.kernelSpanUnit = info.kernelSpanUnit;
         request.kernelSpan = info.kernelSpan;
     }
     request.spectrumOversampling = kernel.resampling.oversampling;
     request.halfResolution = info.resolution == FFTB_BLOOM_RESOLUTION_HALF;
-    // The padding (so the scratch) is sized for the maximum kernel extent: no kernel may cover more of the frame. At
-    // full resolution the plan's kernel lengths on the frame are the kernel's extent (fftbGetKernelExtent).
-    const double span = spanPixels(request.kernelSpanUnit, request.kernelSpan, info.width, info.height);
-    const uint32_t larger = std::max(kernel.width, kernel.height);
-    const uint32_t extentWidth = scaledKernelLength(kernel.width, larger, span);
-    const uint32_t extentHeight = scaledKernelLength(kernel.height, larger, span);
-    if (extentWidth > max.kernelExtentWidth || extentHeight > max.kernelExtentHeight)
+    KernelScale scale;
+    const std::string spanError = kernelScaleOf(info.kernelSpanUnit, info.kernelSpan, info.width, info.height,
+                                                kernel.width, kernel.height, &scale);
+    if (!spanError.empty())
+        return refuse(refusal, FFTB_ERROR_INVALID_ARGUMENT, spanError);
+    // The padding (so the scratch) is sized for the maximum kernel extent: no kernel may cover more of the frame.
+    if (scale.extentWidth > max.kernelExtentWidth || scale.extentHeight > max.kernelExtentHeight)
         return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
                       std::string(info.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE ? "kernel" : "kernelSpan") +
-                          ": the kernel's extent on the frame " + extentText(extentWidth, extentHeight) +
+                          ": the kernel's extent on the frame " + extentText(scale.extentWidth, scale.extentHeight) +
                           " is larger than the context's maximum kernel extent " +
                           extentText(max.kernelExtentWidth, max.kernelExtentHeight) +
                           " (maxKernelExtentWidth x Height)");

@@ -320,16 +320,15 @@ FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* info, uint32_t ker
                                uint32_t* extentWidth, uint32_t* extentHeight)
 {
     if (!info || !extentWidth || !extentHeight || info->sType != FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO ||
-        info->width == 0 || info->height == 0 || kernelWidth == 0 || kernelHeight == 0 ||
-        !fftb::knownEnum(info->kernelSpanUnit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL))
+        info->width == 0 || info->height == 0 || kernelWidth == 0 || kernelHeight == 0)
         return FFTB_ERROR_INVALID_ARGUMENT;
-    if (info->kernelSpanUnit != FFTB_KERNEL_SPAN_NATIVE &&
-        !(info->kernelSpan > 0.0f && std::isfinite(info->kernelSpan)))
+    fftb::KernelScale scale;
+    if (!fftb::kernelScaleOf(info->kernelSpanUnit, info->kernelSpan, info->width, info->height, kernelWidth,
+                             kernelHeight, &scale)
+             .empty())
         return FFTB_ERROR_INVALID_ARGUMENT;
-    const double span = fftb::spanPixels(info->kernelSpanUnit, info->kernelSpan, info->width, info->height);
-    const uint32_t larger = std::max(kernelWidth, kernelHeight);
-    *extentWidth = fftb::scaledKernelLength(kernelWidth, larger, span);
-    *extentHeight = fftb::scaledKernelLength(kernelHeight, larger, span);
+    *extentWidth = scale.extentWidth;
+    *extentHeight = scale.extentHeight;
     return FFTB_SUCCESS;
 }
 

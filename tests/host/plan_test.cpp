@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 namespace fftb
@@ -444,14 +445,80 @@ TEST(Plan, TheResampledSpectrumIsOversampledPowersOfTwo)
     }
 }
 
-TEST(Plan, SpanIsPixelsOrAFractionOfTheFrameDiagonal)
+TEST(Plan, KernelScaleIsTheSpanOverTheKernelsLargerExtent)
 {
-    EXPECT_EQ(spanPixels(FFTB_KERNEL_SPAN_NATIVE, 0.0f, 200, 150), 0.0);
-    EXPECT_EQ(spanPixels(FFTB_KERNEL_SPAN_PIXELS, 96.5f, 200, 150), 96.5);
-    EXPECT_DOUBLE_EQ(spanPixels(FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f, 200, 150), 62.5);  // diagonal 250
-    EXPECT_DOUBLE_EQ(spanPixels(FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f, 400, 300), 125.0); // twice the frame
-    EXPECT_NEAR(spanPixels(FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.1f, 3840, 2160), 440.58,
-                0.01); // sqrt(3840^2 + 2160^2)
+    // The formula of FftbKernelSpanUnit: span in pixels, or a fraction of the diagonal sqrt(W^2 + H^2);
+    // sigma = span / max(Kw, Kh); extent ceil(sigma K), ceil(span) along the larger axis, at least 1.
+    struct Case
+    {
+        FftbKernelSpanUnit unit;
+        float span;
+        uint32_t frameWidth, frameHeight, kernelWidth, kernelHeight;
+        double spanPixels, sigma;
+        uint32_t extentWidth, extentHeight;
+    };
+    const float nan = std::nanf("");
+    const Case cases[] = {
+        {FFTB_KERNEL_SPAN_NATIVE, nan, 200, 150, 64, 32, 64.0, 1.0, 64, 32},                     // span not read
+        {FFTB_KERNEL_SPAN_NATIVE, 0.0f, 200, 150, 3, 4095, 4095.0, 1.0, 3, 4095},                // K x K, exactly
+        {FFTB_KERNEL_SPAN_PIXELS, 96.5f, 200, 150, 64, 32, 96.5, 96.5 / 64, 97, 49},             // 48.25 up
+        {FFTB_KERNEL_SPAN_PIXELS, 256.0f, 200, 150, 100, 100, 256.0, 2.56, 256, 256},            // not 257
+        {FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f, 200, 150, 32, 64, 62.5, 62.5 / 64, 32, 63},     // diagonal 250
+        {FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f, 400, 300, 64, 64, 125.0, 125.0 / 64, 125, 125}, // twice the frame
+        {FFTB_KERNEL_SPAN_PIXELS, 0.25f, 200, 150, 8, 4, 0.25, 0.25 / 8, 1, 1},                  // never 0
+        {FFTB_KERNEL_SPAN_PIXELS, 3.0e38f, 200, 150, 64, 64, double(3.0e38f), double(3.0e38f) / 64, UINT32_MAX,
+         UINT32_MAX},
+    };
+    for (const Case& c : cases)
+    {
+        SCOPED_TRACE(std::to_string(c.unit) + " " + std::to_string(c.span));
+        KernelScale scale;
+        ASSERT_EQ(kernelScaleOf(c.unit, c.span, c.frameWidth, c.frameHeight, c.kernelWidth, c.kernelHeight, &scale),
+                  "");
+        EXPECT_DOUBLE_EQ(scale.spanPixels, c.spanPixels);
+        EXPECT_DOUBLE_EQ(scale.sigma, c.sigma);
+        EXPECT_EQ(scale.extentWidth, c.extentWidth);
+        EXPECT_EQ(scale.extentHeight, c.extentHeight);
+    }
+    KernelScale scale;
+    ASSERT_EQ(kernelScaleOf(FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.1f, 3840, 2160, 256, 256, &scale), "");
+    EXPECT_NEAR(scale.spanPixels, 440.58, 0.01); // sqrt(3840^2 + 2160^2) = 4405.8
+    EXPECT_EQ(scale.extentWidth, 441u);
+    ASSERT_EQ(kernelScaleOf(FFTB_KERNEL_SPAN_NATIVE, 0.0f, 200, 150, 64, 32, &scale), "");
+    EXPECT_EQ(scale.sigma, 1.0) << "exactly";
+}
+
+TEST(Plan, KernelScaleRefusesAnUnknownUnitAndASpanNotFiniteAndPositive)
+{
+    const float refused[] = {0.0f,
+                             -0.0f,
+                             -3.0f,
+                             -std::numeric_limits<float>::denorm_min(),
+                             std::nanf(""),
+                             std::numeric_limits<float>::infinity(),
+                             -std::numeric_limits<float>::infinity()};
+    for (const FftbKernelSpanUnit unit : {FFTB_KERNEL_SPAN_PIXELS, FFTB_KERNEL_SPAN_FRAME_DIAGONAL})
+        for (const float span : refused)
+        {
+            KernelScale scale{7.0, 7.0, 7, 7};
+            EXPECT_EQ(kernelScaleOf(unit, span, 200, 150, 64, 32, &scale), "kernelSpan: must be finite and > 0")
+                << unit << " " << span;
+            EXPECT_EQ(scale.extentWidth, 7u) << "left as it was";
+        }
+    for (const int unit : {int(FFTB_KERNEL_SPAN_FRAME_DIAGONAL) + 1, -1, INT32_MIN})
+    {
+        KernelScale scale;
+        EXPECT_EQ(kernelScaleOf(FftbKernelSpanUnit(unit), 10.0f, 200, 150, 64, 32, &scale),
+                  "kernelSpanUnit: unknown value")
+            << unit;
+    }
+    // The smallest positive span is a kernel of one pixel.
+    KernelScale scale;
+    ASSERT_EQ(
+        kernelScaleOf(FFTB_KERNEL_SPAN_PIXELS, std::numeric_limits<float>::denorm_min(), 200, 150, 64, 32, &scale), "");
+    EXPECT_GT(scale.sigma, 0.0);
+    EXPECT_EQ(scale.extentWidth, 1u);
+    EXPECT_EQ(scale.extentHeight, 1u);
 }
 
 TEST(Plan, ScaledKernelLengthIsTheCeilingOfTheSpanAlongTheLargerAxisAndProportionalAlongTheOther)
@@ -540,7 +607,7 @@ TEST(Plan, RefusesAKernelSpanThatIsNotFiniteAndPositiveOrTooLargeNamingIt)
         const bool planned = makePlan(r, &plan, &error);
         if (!planned)
         {
-            EXPECT_NE(error.find("kernel span"), std::string::npos) << error;
+            EXPECT_NE(error.find("kernelSpan"), std::string::npos) << error;
         }
         return !planned;
     };
