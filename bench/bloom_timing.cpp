@@ -70,7 +70,7 @@ std::string BloomCase::name() const
            (views > 1 ? " " + std::to_string(views) + " views" + (separateViews ? " separate" : "") : "");
 }
 
-Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
+Traffic trafficOf(const FftbBloomPlanDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
                   FftbPadding padding)
 {
     const double elementBytes = storage == FFTB_STORAGE_PRECISION_FLOAT16 ? 4.0 : 8.0;
@@ -375,8 +375,8 @@ BloomTiming BloomRun::timing() const
             timing.generationPassMs[pass] = median(generationPasses[pass]);
     }
 
-    timing.plan = {FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    check(fftbDescribeNode(plan_, &timing.plan), "fftbDescribeNode");
+    timing.plan = {FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    check(fftbDescribeBloomPlan(plan_, &timing.plan), "fftbDescribeBloomPlan");
     timing.traffic = trafficOf(timing.plan, c_.width, c_.height, c_.storage, c_.padding);
     for (double* bytes : {&timing.traffic.frame, &timing.traffic.intermediate, &timing.traffic.pass1,
                           &timing.traffic.pass2, &timing.traffic.pass3, &timing.traffic.floor})

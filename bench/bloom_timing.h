@@ -54,9 +54,9 @@ struct Traffic
     /// spectrum read once (DESIGN.md section 4).
     double floor = 0;
 };
-/// The traffic of a `width` x `height` frame bloomed as `plan` says (fftbDescribeNode).
+/// The traffic of a `width` x `height` frame bloomed as `plan` says (fftbDescribeBloomPlan).
 /// FFTB_PADDING_ZERO_NORMALIZED adds the border weights to pass 3's reads; the floor is the same for every padding.
-Traffic trafficOf(const FftbNodeDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
+Traffic trafficOf(const FftbBloomPlanDescription& plan, uint32_t width, uint32_t height, FftbStoragePrecision storage,
                   FftbPadding padding);
 
 /// The copy skeleton of `traffic`: median milliseconds of plain copies that move each pass's bytes (pass 1 the frame
@@ -87,7 +87,7 @@ struct BloomTiming
 {
     /// The passes' pipeline statistics, where the device has VK_KHR_pipeline_executable_properties.
     std::vector<PassStatistic> statistics;
-    FftbNodeDescription plan{};                   ///< fftbDescribeNode of the timed bloom's plan
+    FftbBloomPlanDescription plan{};              ///< fftbDescribeBloomPlan of the timed bloom's plan
     Traffic traffic;                              ///< of every view
     double kernelSpectrumMs = 0;                  ///< the two kernel passes, measured once (first frame)
     double pass1Ms = 0, pass2Ms = 0, pass3Ms = 0; ///< summed over the views' calls when separate

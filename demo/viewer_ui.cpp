@@ -536,13 +536,13 @@ void Panel::drawKernelSpan(Settings& e)
 
 void Panel::drawPlan()
 {
-    // The edited node's plan as the plugin made it (fftbDescribeNode); a plan is made when its bloom is next recorded
-    // after a change.
+    // The edited node's plan as the plugin made it (fftbDescribeBloomPlan); a plan is made when its bloom is next
+    // recorded after a change.
     const BloomNode& node = nodes_[editB_ ? 1 : 0];
     if (!node.plan)
         return;
-    FftbNodeDescription plan{};
-    if (const FftbResult r = node.plan.describeNode(plan, std::nothrow); r != FFTB_SUCCESS)
+    FftbBloomPlanDescription plan{};
+    if (const FftbResult r = node.plan.describe(plan, std::nothrow); r != FFTB_SUCCESS)
     {
         ImGui::TextWrapped("plan: %s (%s)", fftbResultToString(r), node.pluginMessage.c_str());
         return;

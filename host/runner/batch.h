@@ -149,9 +149,9 @@ struct FrameRecord
     std::string error; ///< one line, "<path>: <reason>", when Failed
     int width = 0;
     int height = 0;
-    /// What the plugin recorded (fftbDescribeNode): the FFT extents, the axis order, the kernel's extent on the frame
-    /// and its scale sigma. Zero until the frame was bloomed.
-    FftbNodeDescription plan{};
+    /// What the plugin recorded (fftbDescribeBloomPlan): the FFT extents, the axis order, the kernel's extent on the
+    /// frame and its scale sigma. Zero until the frame was bloomed.
+    FftbBloomPlanDescription plan{};
     ScrubCounts scrubbed;
     /// R, G, B values of a half-float output beyond +-65504 (the largest finite half), written as +-65504
     uint64_t saturated = 0;

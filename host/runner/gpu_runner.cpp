@@ -68,7 +68,7 @@ struct GpuRunner::State
         VulkanDevice::Image input, output;
         VkQueryPool queries = VK_NULL_HANDLE;
         VulkanDevice::Submission submission;
-        FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+        FftbBloomPlanDescription plan{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
     };
 
     VulkanDevice device;
@@ -359,7 +359,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     {
         // The composite of no bloom is the input: the plugin would run its passes for it, the tools record nothing.
         s.drain(); // results are collected in submission order
-        s.ready.push_back({frame, 0.0, {FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}});
+        s.ready.push_back({frame, 0.0, {FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION}});
         return;
     }
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
@@ -368,8 +368,8 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     const FftbBloomPlan plan = s.plan(w, h, kernel, settings);
     const std::size_t slotIndex = s.nextSlot;
     State::Slot& slot = s.slots[slotIndex];
-    if (FftbResult described = fftbDescribeNode(plan, &slot.plan); described != FFTB_SUCCESS)
-        s.fail(described, "fftbDescribeNode");
+    if (FftbResult described = fftbDescribeBloomPlan(plan, &slot.plan); described != FFTB_SUCCESS)
+        s.fail(described, "fftbDescribeBloomPlan");
     FftbBloomInfo bi = bloomInfoOf(settings);
     s.size(slot, w, h);
     std::memcpy(slot.upload.mapped, frame.values.data(), frame.values.size() * sizeof(float));

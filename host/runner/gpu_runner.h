@@ -72,8 +72,8 @@ class GpuRunner
     {
         Texels rgba;                  ///< the frame's extent: R, G, B bloomed or composited, A copied from the input
         double gpuMilliseconds = 0.0; ///< GPU time of the recorded passes, from timestamps; 0 without them
-        /// What the plugin recorded (fftbDescribeNode): padded extents, axis order, the kernel's extent on the frame
-        FftbNodeDescription plan{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+        /// fftbDescribeBloomPlan of the frame's plan: padded extents, axis order, the kernel's extent on the frame
+        FftbBloomPlanDescription plan{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
     };
 
     /// Starts blooming `frame` (RGBA, interleaved, any extent the plugin accepts) with `kernel` (RGB, normalized by

@@ -98,7 +98,7 @@ struct AxisPlan
     /// S: length of the stored kernel spectrum: N in exact mode, oversampling * pow2Ceil(K) resampled.
     uint32_t spectrumLength = 0;
     /// K': the kernel's extent on the frame in pixels, scaledKernelLength(K, max(Kw, Kh), span); K at native scale.
-    /// The padding is planned for it (FftbNodeDescription::kernelExtentWidth, Height).
+    /// The padding is planned for it (FftbBloomPlanDescription::kernelExtentWidth, Height).
     uint32_t scaledKernelLength = 0;
     bool operator==(const AxisPlan&) const = default;
 };

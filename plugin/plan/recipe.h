@@ -110,7 +110,7 @@ struct Refusal
     std::string reason;
 };
 
-/// Everything fftbCmdBloom and fftbCmdPrepareKernel record for one plan, and what fftbDescribeNode reports.
+/// Everything fftbCmdBloom and fftbCmdPrepareKernel record for one plan, and what fftbDescribeBloomPlan reports.
 struct Recipe
 {
     Plan plan;

@@ -285,7 +285,7 @@ void fftbDestroyBloomPlan(FftbBloomPlan plan)
     delete fftb::bloomPlanOf(plan);
 }
 
-FftbResult fftbDescribeNode(FftbBloomPlan plan, FftbNodeDescription* description)
+FftbResult fftbDescribeBloomPlan(FftbBloomPlan plan, FftbBloomPlanDescription* description)
 {
     if (!plan)
         return FFTB_ERROR_INVALID_ARGUMENT;
@@ -294,8 +294,8 @@ FftbResult fftbDescribeNode(FftbBloomPlan plan, FftbNodeDescription* description
                    {
                        if (!description)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "description: NULL"};
-                       fftb::checkStructureType(description->sType, FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION,
-                                                "description.sType", "FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION");
+                       fftb::checkStructureType(description->sType, FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION,
+                                                "description.sType", "FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION");
                        fftb::bloomPlanOf(plan)->describe(description);
                    });
 }

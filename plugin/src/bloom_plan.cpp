@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Making a bloom plan, and what it tells without recording: its node description and its passes' statistics.
+// Making a bloom plan, and what it tells without recording: its description and its passes' statistics.
 #include "bloom_plan.h"
 
 #include <cstring>
@@ -92,11 +92,11 @@ void BloomPlan::checkScratch() const
                           " (fftbResizeContext made it smaller: make the plan again)"};
 }
 
-void BloomPlan::describe(FftbNodeDescription* d) const
+void BloomPlan::describe(FftbBloomPlanDescription* d) const
 {
     const Plan& plan = recipe_.plan;
     void* pNext = d->pNext;
-    *d = FftbNodeDescription{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION, pNext};
+    *d = FftbBloomPlanDescription{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION, pNext};
     d->input = {VkImageLayout(recipe_.inputLayout), VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                 VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     d->output = {VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};

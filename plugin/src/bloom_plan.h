@@ -17,8 +17,8 @@ class BloomPlan
     BloomPlan(const BloomPlan&) = delete;
     BloomPlan& operator=(const BloomPlan&) = delete;
 
-    /// fftbDescribeNode.
-    void describe(FftbNodeDescription* description) const;
+    /// fftbDescribeBloomPlan.
+    void describe(FftbBloomPlanDescription* description) const;
     /// fftbGetPassStatistics: FFTB_SUCCESS or FFTB_INCOMPLETE; throws Failure on an error.
     FftbResult passStatistics(uint32_t* count, FftbPassStatistic* statistics) const;
     /// fftbCmdPrepareKernel (record.cpp).

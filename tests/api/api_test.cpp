@@ -1075,8 +1075,8 @@ TEST_F(ApiTest, CmdBloomChecksTheMultiViewInfoNamingTheField)
     planInfo.viewCount = 2;
     stereo = plan(planInfo);
     ASSERT_NE(stereo, nullptr);
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(stereo, &node), FFTB_SUCCESS);
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(stereo, &node), FFTB_SUCCESS);
     FftbBloomInfo info = validBloomInfo();
     const VkImageView inputs[2] = {info.inputView, createView()}, outputs[2] = {info.outputView, createView()};
     const VkCommandBuffer cb = beginCommandBuffer();
@@ -1371,8 +1371,8 @@ TEST_F(ApiTest, AZeroInitializedBloomInfoIsTheCompositeOrRefusedNamingTheField)
     planInfo.inputLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     bloomPlan = plan(planInfo);
     ASSERT_NE(bloomPlan, nullptr);
-    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &description), FFTB_SUCCESS);
+    FftbBloomPlanDescription description{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &description), FFTB_SUCCESS);
     EXPECT_EQ(description.borderWeightPassCount, 3u) << "padding 0 is the normalized zero padding";
     EXPECT_EQ(description.borderWeightBytes, VkDeviceSize(3) * 16 * 16 * 4);
 
@@ -1465,8 +1465,8 @@ TEST_F(ApiTest, AContextDestroyedBeforeItsPlansOrphansThem)
     fftbDestroyContext(context_);
     context_ = nullptr;
 
-    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    EXPECT_EQ(fftbDescribeNode(orphan, &description), FFTB_ERROR_INVALID_ARGUMENT);
+    FftbBloomPlanDescription description{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    EXPECT_EQ(fftbDescribeBloomPlan(orphan, &description), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "plan: its context was destroyed");
     uint32_t count = 0;
     EXPECT_EQ(fftbGetPassStatistics(orphan, &count, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
@@ -1524,8 +1524,8 @@ TEST_F(ApiTest, CreateBloomPlanCompilesSoARecordedBloomNeedsNothingMore)
     EXPECT_EQ(CreationCounter::buffers, 4)
         << "the kernel spectrum and the border weights, each with its completion word";
     EXPECT_EQ(CreationCounter::allocations, 4);
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(first, &node), FFTB_SUCCESS);
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(first, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.passCount, 8u) << "the kernel spectrum and the border weights come first";
 
     GpuFrame frame = createFrame(7, 9);
@@ -1543,7 +1543,7 @@ TEST_F(ApiTest, CreateBloomPlanCompilesSoARecordedBloomNeedsNothingMore)
     ASSERT_NE(second, nullptr);
     EXPECT_EQ(CreationCounter::pipelines, 0);
     EXPECT_EQ(CreationCounter::buffers, 2);
-    ASSERT_EQ(fftbDescribeNode(second, &node), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(second, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.spectrumPassCount, 0u);
     EXPECT_EQ(node.borderWeightPassCount, 3u);
     CreationCounter::reset();
@@ -1577,10 +1577,10 @@ TEST_F(ApiTest, APlanIsMadeOnAWorkerWhileAnotherRecords)
     std::thread worker([&] { made = fftbCreateBloomPlan(context_, &largeInfo, &large); });
     const FftbBloomInfo bloom = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
-    FftbNodeDescription description{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    FftbBloomPlanDescription description{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
     for (int i = 0; i < 100; ++i)
     {
-        EXPECT_EQ(fftbDescribeNode(small, &description), FFTB_SUCCESS);
+        EXPECT_EQ(fftbDescribeBloomPlan(small, &description), FFTB_SUCCESS);
         EXPECT_EQ(fftbCmdBloom(small, cb, &bloom), FFTB_SUCCESS);
     }
     worker.join();
@@ -1603,16 +1603,16 @@ TEST_F(ApiTest, APreparedKernelSpectrumLeavesTheBloomOnlyItsThreePasses)
     planInfo.padding = FFTB_PADDING_MIRROR;
     const FftbBloomPlan bloomPlan = plan(planInfo);
     ASSERT_NE(bloomPlan, nullptr);
-    FftbNodeDescription before{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &before), FFTB_SUCCESS);
+    FftbBloomPlanDescription before{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &before), FFTB_SUCCESS);
     EXPECT_EQ(before.spectrumPassCount, 3u) << "two FFTs and the resolution at the frame's frequencies";
     VkCommandBuffer cb = beginCommandBuffer();
     ASSERT_EQ(fftbCmdPrepareKernel(bloomPlan, cb), FFTB_SUCCESS);
-    FftbNodeDescription after{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &after), FFTB_SUCCESS);
+    FftbBloomPlanDescription after{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &after), FFTB_SUCCESS);
     EXPECT_EQ(after.spectrumPassCount, 3u) << "recorded, not executed: a bloom recorded now records it too";
     submitAndWait(cb);
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &after), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &after), FFTB_SUCCESS);
     EXPECT_EQ(after.spectrumPassCount, 0u);
     EXPECT_EQ(after.passCount, 3u);
     cb = beginCommandBuffer();
@@ -1647,8 +1647,8 @@ TEST_F(ApiTest, ADroppedFirstBloomLeavesLaterFramesRight)
         submitAndWait(cb);
         expectTheKernelAtTheLight(f, texels, 5, 5);
     }
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.passCount, 3u) << "computed once a command buffer that computed them executed";
     EXPECT_TRUE(messages_.empty()) << messages_[0].text;
     destroyFrame(f);
@@ -1689,9 +1689,10 @@ TEST_F(ApiTest, PlansOfOneKernelTakingTurnsKeepTheirOwnSpectra)
     FftbBloomPlan zero = plan(validPlanInfo()), powerOfTwo = nullptr;
     ASSERT_NE(zero, nullptr);
     ASSERT_EQ(createPlan(validPlanInfo(), &powerOfTwo, powers), FFTB_SUCCESS);
-    FftbNodeDescription a{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, b{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(zero, &a), FFTB_SUCCESS);
-    ASSERT_EQ(fftbDescribeNode(powerOfTwo, &b), FFTB_SUCCESS);
+    FftbBloomPlanDescription a{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION},
+        b{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(zero, &a), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(powerOfTwo, &b), FFTB_SUCCESS);
     ASSERT_NE(std::pair(a.paddedWidth, a.paddedHeight), std::pair(b.paddedWidth, b.paddedHeight))
         << "the two plans read spectra of different extents";
     std::vector<GpuFrame> frames;
@@ -1724,8 +1725,8 @@ TEST_F(ApiTest, AKernelDestroyedBeforeItsPlanLeavesItRefusingCalls)
     const FftbBloomPlan bloomPlan = plan(planInfo);
     ASSERT_NE(bloomPlan, nullptr);
     destroyKernel(other);
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    EXPECT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_ERROR_INVALID_ARGUMENT);
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    EXPECT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "its kernel was destroyed");
     expectRecordingRefused(bloomPlan, FFTB_ERROR_INVALID_ARGUMENT, "its kernel was destroyed");
     destroyPlan(bloomPlan);
@@ -1747,12 +1748,12 @@ TEST_F(ApiTest, CmdBloomRejectsNullAndWrongSType)
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
     EXPECT_EQ(fftbCmdBloom(nullptr, cb, &info), FFTB_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(messages_.empty()) << "a null plan has no callback to call";
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    EXPECT_EQ(fftbDescribeNode(nullptr, &node), FFTB_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(fftbDescribeNode(bloomPlan, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    EXPECT_EQ(fftbDescribeBloomPlan(nullptr, &node), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbDescribeBloomPlan(bloomPlan, nullptr), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "description");
     node.sType = FFTB_STRUCTURE_TYPE_BLOOM_INFO;
-    EXPECT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "description.sType");
     endCommandBuffer(cb);
 }
@@ -1817,7 +1818,7 @@ TEST_F(ApiTest, MemoryRequirementsNeedNoDeviceAndGrowWithTheExtents)
     info.maxKernelResolutionWidth = 512;
     EXPECT_EQ(fftbGetMemoryRequirements(&info, &large), FFTB_ERROR_DEVICE_LIMIT);
     expectOneMessage(FFTB_ERROR_DEVICE_LIMIT, "maxWidth");
-    large.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
+    large.sType = FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION;
     info = validCreateInfo();
     EXPECT_EQ(fftbGetMemoryRequirements(&info, &large), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "sType");
@@ -1866,8 +1867,8 @@ TEST_F(ApiTest, KernelResolutionAndKernelExtentHaveTheirOwnMaxima)
     planInfo.kernelSpan = 64.0f; // 64 x 32 pixels: within the extent, four times the resolution
     bloomPlan = plan(planInfo);
     ASSERT_NE(bloomPlan, nullptr);
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.kernelExtentWidth, 64u);
     destroyPlans();
     fftbDestroyKernel(kernel_);
@@ -1925,8 +1926,8 @@ TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
     info.width = 100;
     wide = plan(info);
     ASSERT_NE(wide, nullptr);
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(wide, &node), FFTB_SUCCESS);
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(wide, &node), FFTB_SUCCESS);
     EXPECT_GE(node.paddedWidth, 100u + 3 / 2);
     // The kernel was made for 64-wide frames: its resampled spectrum grew for the wider plan's frequencies.
     FftbMemoryRequirements made{FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
@@ -1953,7 +1954,7 @@ TEST_F(ApiTest, ResizeGrowsTheExtentAndKeepsTheOldOneOnFailure)
     endCommandBuffer(cb);
 }
 
-TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
+TEST_F(ApiTest, DescribeBloomPlanReportsUsesPassesAndSizes)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
@@ -1965,8 +1966,8 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     info.padding = FFTB_PADDING_ZERO_NORMALIZED;
     const FftbBloomPlan bloomPlan = plan(info);
     ASSERT_NE(bloomPlan, nullptr);
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.input.layout, VK_IMAGE_LAYOUT_GENERAL);
     EXPECT_EQ(node.input.stageMask, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     EXPECT_EQ(node.input.accessMask, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
@@ -1995,20 +1996,20 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
     halfInfo.storagePrecision = FFTB_STORAGE_PRECISION_FLOAT16;
     const FftbBloomPlan half = plan(halfInfo);
     ASSERT_NE(half, nullptr);
-    FftbNodeDescription halfNode{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(half, &halfNode), FFTB_SUCCESS);
+    FftbBloomPlanDescription halfNode{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(half, &halfNode), FFTB_SUCCESS);
     // fp16 storage: 4 bytes per complex element of the half spectrum, not 8.
     EXPECT_EQ(2 * halfNode.scratchBytes, node.scratchBytes) << "the half spectrum";
 
     const VkCommandBuffer cb = beginCommandBuffer();
     ASSERT_EQ(fftbCmdPrepareKernel(bloomPlan, cb), FFTB_SUCCESS);
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.spectrumPassCount, 3u) << "recorded, not executed: the next bloom records the passes too";
     submitAndWait(cb);
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.passCount, 6u) << "the spectrum computed once; the border weights by the first bloom";
     // The spectrum belongs to the kernel, the border weights to the plan.
-    ASSERT_EQ(fftbDescribeNode(half, &node), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(half, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.spectrumPassCount, 0u) << "the kernel holds the spectrum of this extent and axis order";
     EXPECT_EQ(node.borderWeightPassCount, 3u) << "this plan's weights are not computed yet";
     for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
@@ -2017,14 +2018,14 @@ TEST_F(ApiTest, DescribeNodeReportsUsesPassesAndSizes)
         other.padding = padding;
         const FftbBloomPlan unnormalized = plan(other);
         ASSERT_NE(unnormalized, nullptr);
-        ASSERT_EQ(fftbDescribeNode(unnormalized, &node), FFTB_SUCCESS);
+        ASSERT_EQ(fftbDescribeBloomPlan(unnormalized, &node), FFTB_SUCCESS);
         EXPECT_EQ(node.borderWeightPassCount, 0u) << "no border weights without normalization";
         EXPECT_EQ(node.borderWeightBytes, 0u);
     }
     info.axisOrder = FFTB_AXIS_ORDER_X_FIRST;
     const FftbBloomPlan xFirst = plan(info);
     ASSERT_NE(xFirst, nullptr);
-    ASSERT_EQ(fftbDescribeNode(xFirst, &node), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(xFirst, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.passCount, 9u) << "the other axis order has a spectrum and weights of its own";
     EXPECT_TRUE(messages_.empty());
 }
@@ -2045,22 +2046,22 @@ TEST_F(ApiTest, PassStatisticsNeedTheDeclaredFeatureAndCheckTheirArguments)
     EXPECT_TRUE(messages_.empty()) << "a null plan has no callback to call";
 }
 
-TEST_F(ApiTest, DescribeNodeGivesEachAxisOrdersModelledCostAutoPickingTheSmaller)
+TEST_F(ApiTest, DescribeBloomPlanGivesEachAxisOrdersModelledCostAutoPickingTheSmaller)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(16, 8)), FFTB_SUCCESS);
     FftbBloomPlanCreateInfo info = validPlanInfo();
     info.width = 64;
     info.height = 7;
-    FftbNodeDescription chosen{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, x{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION},
-        y{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    FftbBloomPlanDescription chosen{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION},
+        x{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION}, y{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
     for (auto [order, node] : {std::pair{FFTB_AXIS_ORDER_AUTO, &chosen}, std::pair{FFTB_AXIS_ORDER_X_FIRST, &x},
                                std::pair{FFTB_AXIS_ORDER_Y_FIRST, &y}})
     {
         info.axisOrder = order;
         const FftbBloomPlan bloomPlan = plan(info);
         ASSERT_NE(bloomPlan, nullptr);
-        ASSERT_EQ(fftbDescribeNode(bloomPlan, node), FFTB_SUCCESS);
+        ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, node), FFTB_SUCCESS);
     }
     EXPECT_NE(x.modelledCost, y.modelledCost);
     EXPECT_EQ(chosen.modelledCost, std::min(x.modelledCost, y.modelledCost));
@@ -2116,7 +2117,7 @@ TEST_F(ApiTest, CreateBloomPlanChecksTheKernelScaleNamingTheField)
     createContext(); // maximum kernel resolution and extent 16 x 8
     ASSERT_EQ(createKernel(kernel(8, 4)), FFTB_SUCCESS);
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-    FftbNodeDescription node{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    FftbBloomPlanDescription node{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
     FftbBloomPlanCreateInfo info = validPlanInfo(); // 16 x 16: diagonal 22.6
     FftbBloomPlan bloomPlan = nullptr;
     for (const FftbKernelSpanUnit unit : {FFTB_KERNEL_SPAN_PIXELS, FFTB_KERNEL_SPAN_FRAME_DIAGONAL})
@@ -2146,7 +2147,7 @@ TEST_F(ApiTest, CreateBloomPlanChecksTheKernelScaleNamingTheField)
     info.kernelSpan = 0.5f; // 11.3 pixels: 12 x 6
     bloomPlan = plan(info);
     ASSERT_NE(bloomPlan, nullptr);
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.kernelExtentWidth, 12u);
     EXPECT_EQ(node.kernelExtentHeight, 6u);
     EXPECT_DOUBLE_EQ(node.kernelScale, double(0.5f) * std::hypot(16.0, 16.0) / 8.0);
@@ -2156,7 +2157,7 @@ TEST_F(ApiTest, CreateBloomPlanChecksTheKernelScaleNamingTheField)
     info.kernelSpan = 0.25f; // smaller than a texel
     bloomPlan = plan(info);
     ASSERT_NE(bloomPlan, nullptr);
-    ASSERT_EQ(fftbDescribeNode(bloomPlan, &node), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(bloomPlan, &node), FFTB_SUCCESS);
     EXPECT_EQ(node.kernelExtentWidth, 1u);
     EXPECT_EQ(node.kernelExtentHeight, 1u);
     info.kernelSpanUnit = FFTB_KERNEL_SPAN_NATIVE;
@@ -2188,14 +2189,15 @@ TEST_F(ApiTest, HalfResolutionPlansTheDownsampledFrameOrIsRefusedNamingTheField)
     info.width = 41;
     info.height = 30;
     info.padding = FFTB_PADDING_ZERO;
-    FftbNodeDescription full{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, half{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    FftbBloomPlanDescription full{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION},
+        half{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
     const FftbBloomPlan fullPlan = plan(info);
     ASSERT_NE(fullPlan, nullptr);
-    ASSERT_EQ(fftbDescribeNode(fullPlan, &full), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(fullPlan, &full), FFTB_SUCCESS);
     info.resolution = FFTB_BLOOM_RESOLUTION_HALF;
     const FftbBloomPlan halfPlan = plan(info);
     ASSERT_NE(halfPlan, nullptr);
-    ASSERT_EQ(fftbDescribeNode(halfPlan, &half), FFTB_SUCCESS);
+    ASSERT_EQ(fftbDescribeBloomPlan(halfPlan, &half), FFTB_SUCCESS);
     EXPECT_EQ(half.passCount, full.passCount + 1) << "pass 4 upsamples and composites";
     EXPECT_EQ(half.kernelScale, 0.5) << "a frame pixel is half a pixel of the downsampled frame";
     EXPECT_EQ(half.kernelExtentWidth, 8u);
@@ -2227,7 +2229,7 @@ TEST_F(ApiTest, HalfResolutionPlansTheDownsampledFrameOrIsRefusedNamingTheField)
     EXPECT_TRUE(messages_.empty());
 }
 
-TEST_F(ApiTest, DescribeNodeReportsThePaddingOfTheScaledKernel)
+TEST_F(ApiTest, DescribeBloomPlanReportsThePaddingOfTheScaledKernel)
 {
     createContext();
     ASSERT_EQ(createKernel(kernel(8, 4)), FFTB_SUCCESS);
@@ -2235,12 +2237,12 @@ TEST_F(ApiTest, DescribeNodeReportsThePaddingOfTheScaledKernel)
     info.width = 40;
     info.height = 30;
     info.padding = FFTB_PADDING_MIRROR;
-    FftbNodeDescription native{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(plan(info), &native), FFTB_SUCCESS);
+    FftbBloomPlanDescription native{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(plan(info), &native), FFTB_SUCCESS);
     info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
     info.kernelSpan = 16.0f; // 16 x 8 pixels: mirror padding needs L + 15 and L + 7
-    FftbNodeDescription scaled{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(plan(info), &scaled), FFTB_SUCCESS);
+    FftbBloomPlanDescription scaled{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(plan(info), &scaled), FFTB_SUCCESS);
     EXPECT_GE(scaled.paddedWidth, 40u + 15);
     EXPECT_GE(scaled.paddedHeight, 30u + 7);
     EXPECT_GE(native.paddedWidth, 40u + 7);

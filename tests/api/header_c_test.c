@@ -33,7 +33,7 @@ static int useEveryType(void)
     FftbImageBarrierInfo images = {FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO};
     FftbTimestampInfo timestamps = {FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
     FftbMemoryRequirements requirements = {FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS};
-    FftbNodeDescription node = {FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
+    FftbBloomPlanDescription node = {FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
     FftbPassStatistic statistic = {FFTB_STRUCTURE_TYPE_PASS_STATISTIC};
     uint32_t statisticCount = 1, extentWidth = 0, extentHeight = 0;
     const FftbResult results[] = {FFTB_SUCCESS,
@@ -139,7 +139,7 @@ static int useEveryType(void)
         fftbCmdBloom(plan, VK_NULL_HANDLE, &bloomInfo) != FFTB_ERROR_INVALID_ARGUMENT ||
         fftbCmdPrepareKernel(plan, VK_NULL_HANDLE) != FFTB_ERROR_INVALID_ARGUMENT ||
         fftbResizeContext(context, &resize) != FFTB_ERROR_INVALID_ARGUMENT ||
-        fftbDescribeNode(plan, &node) != FFTB_ERROR_INVALID_ARGUMENT ||
+        fftbDescribeBloomPlan(plan, &node) != FFTB_ERROR_INVALID_ARGUMENT ||
         fftbGetPassStatistics(plan, &statisticCount, &statistic) != FFTB_ERROR_INVALID_ARGUMENT)
         return 3;
     /* The kernel's extent on the frame needs no context: 256 pixels along the larger axis of a 64 x 32 kernel. */

@@ -121,9 +121,9 @@ TEST_F(HppTest, PlansAreOwnedAndRefuseBadSettingsAsTheyThrowOrReturn)
     fftbloom::BloomPlan moved(std::move(plan));
     EXPECT_FALSE(plan);
     EXPECT_EQ(moved.get(), handle);
-    FftbNodeDescription node{};
-    EXPECT_EQ(moved.describeNode(node, std::nothrow), FFTB_SUCCESS) << "the wrapper sets the sType";
-    EXPECT_EQ(node.paddedWidth, moved.describeNode().paddedWidth);
+    FftbBloomPlanDescription node{};
+    EXPECT_EQ(moved.describe(node, std::nothrow), FFTB_SUCCESS) << "the wrapper sets the sType";
+    EXPECT_EQ(node.paddedWidth, moved.describe().paddedWidth);
     // A second plan through the non-throwing form replaces the first, which is destroyed.
     EXPECT_EQ(context.createBloomPlan(pi, moved, std::nothrow), FFTB_SUCCESS);
     EXPECT_TRUE(moved);
@@ -166,7 +166,7 @@ TEST_F(HppTest, BloomWithACentredPointKernelReturnsTheFrame)
     fftbloom::BloomPlan plan = context.createBloomPlan(pi);
     // The node's declaration, before anything is recorded: the spectrum passes, then the border weights' (the
     // default FFTB_PADDING_ZERO_NORMALIZED), come first.
-    const FftbNodeDescription node = plan.describeNode();
+    const FftbBloomPlanDescription node = plan.describe();
     EXPECT_EQ(node.passCount, 8u);
     EXPECT_GE(node.scratchBytes, 1u);
     EXPECT_EQ(node.borderWeightBytes, VkDeviceSize(3) * kWidth * kHeight * 4);

@@ -301,8 +301,8 @@ TEST_P(ContractTest, PlansAndKernelSpectraPreparedAheadBloomAsTheReference)
     cb = device_->beginCommands();
     for (size_t i = 0; i < plans.size(); ++i)
     {
-        FftbNodeDescription d{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-        ASSERT_EQ(fftbDescribeNode(plans[i], &d), FFTB_SUCCESS) << message_;
+        FftbBloomPlanDescription d{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+        ASSERT_EQ(fftbDescribeBloomPlan(plans[i], &d), FFTB_SUCCESS) << message_;
         EXPECT_EQ(d.spectrumPassCount, 0u) << "frame " << i << ": its kernel spectrum was prepared";
         recordFrame(cb, plans[i], frames[i]);
     }

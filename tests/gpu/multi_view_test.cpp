@@ -206,9 +206,10 @@ TEST_P(MultiView, EachViewIsBloomedAsAloneAndMatchesTheReference)
         bi.outputView = together[0];
     }
     ASSERT_EQ(fftbCmdBloom(viewsPlan, cb, &bi), FFTB_SUCCESS) << message_;
-    FftbNodeDescription one{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION}, all{FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION};
-    ASSERT_EQ(fftbDescribeNode(viewsPlan, &all), FFTB_SUCCESS) << message_;
-    ASSERT_EQ(fftbDescribeNode(onePlan, &one), FFTB_SUCCESS) << message_;
+    FftbBloomPlanDescription one{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION},
+        all{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    ASSERT_EQ(fftbDescribeBloomPlan(viewsPlan, &all), FFTB_SUCCESS) << message_;
+    ASSERT_EQ(fftbDescribeBloomPlan(onePlan, &one), FFTB_SUCCESS) << message_;
     if (c.views > 1)
         EXPECT_GT(all.scratchBytes, one.scratchBytes) << "the scratch holds every view's spectrum";
     else

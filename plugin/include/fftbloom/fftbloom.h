@@ -64,7 +64,7 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_RESIZE_INFO = FFTB_ABI * 0x10000 + 8,
     FFTB_STRUCTURE_TYPE_IMAGE_BARRIER_INFO = FFTB_ABI * 0x10000 + 9,
     FFTB_STRUCTURE_TYPE_MEMORY_REQUIREMENTS = FFTB_ABI * 0x10000 + 10,
-    FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION = FFTB_ABI * 0x10000 + 11,
+    FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION = FFTB_ABI * 0x10000 + 11,
     FFTB_STRUCTURE_TYPE_PASS_STATISTIC = FFTB_ABI * 0x10000 + 12,
     FFTB_STRUCTURE_TYPE_APERTURE_INFO = FFTB_ABI * 0x10000 + 13,
     FFTB_STRUCTURE_TYPE_MULTI_VIEW_INFO = FFTB_ABI * 0x10000 + 14,
@@ -84,14 +84,14 @@ typedef enum FftbPadding
      *  bloom of a frame of ones, (1 - t) w0(p) + t with delta sharpening t, so w = 1 wherever the kernel lies inside
      *  the frame. A light near an edge keeps the glow that would have spread past it, added to what stays inside
      *  (at most 16x: the floor of 1/16). The weights w0 are computed once per extent, kernel and kernel scale,
-     *  3 extra passes (FftbNodeDescription::borderWeightPassCount), and kept by the plan:
-     *  FftbNodeDescription::borderWeightBytes. Pass 3 reads 12 bytes more per texel. The default. */
+     *  3 extra passes (FftbBloomPlanDescription::borderWeightPassCount), and kept by the plan:
+     *  FftbBloomPlanDescription::borderWeightBytes. Pass 3 reads 12 bytes more per texel. The default. */
     FFTB_PADDING_ZERO_NORMALIZED = 0,
     /** Black: the light that spreads past the edges is lost, and the bloom darkens towards them (a vignette). */
     FFTB_PADDING_ZERO = 1,
     /** The frame reflected with the edge texel repeated (GL_MIRRORED_REPEAT): a light near an edge gets a mirror
      *  image beyond it, whose glow spreads back into the frame. The padding is K - 1 instead of K / 2 per axis:
-     *  longer FFTs (fftbDescribeNode). */
+     *  longer FFTs (fftbDescribeBloomPlan). */
     FFTB_PADDING_MIRROR = 2,
     FFTB_PADDING_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbPadding;
@@ -189,7 +189,7 @@ typedef enum FftbKernelSpanUnit
     FFTB_KERNEL_SPAN_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbKernelSpanUnit;
 
-/** How the passes store the frame's spectrum between them (the scratch, FftbNodeDescription::scratchBytes). The
+/** How the passes store the frame's spectrum between them (the scratch, FftbBloomPlanDescription::scratchBytes). The
  *  arithmetic is fp32 in every mode; only the stored values are rounded. docs/kernels.md, "Storage precision", has
  *  the measured error and speed of each. */
 typedef enum FftbStoragePrecision
@@ -350,7 +350,7 @@ typedef struct FftbBufferAllocatorInfo
 
 /** Scratch supplied by the engine, chained to FftbContextCreateInfo::pNext or FftbResizeInfo::pNext: the context
  *  then allocates no scratch of its own. The scratch is transient: its contents are undefined before and after
- *  each fftbCmdBloom (FftbNodeDescription gives the bytes and the stage/access that use it), so a render graph may
+ *  each fftbCmdBloom (FftbBloomPlanDescription gives the bytes and the stage/access that use it), so a render graph may
  *  alias its memory with other transient resources, ordering their use around fftbCmdBloom with its own barriers. */
 typedef struct FftbScratchInfo
 {
@@ -408,7 +408,7 @@ typedef struct FftbMemoryRequirements
     /** Host-visible, per context: every FFT length's twiddle table. */
     VkDeviceSize twiddleBytes;
     /** Device-local, per plan with FFTB_PADDING_ZERO_NORMALIZED, allocated by fftbCreateBloomPlan: the border weights
-     *  of its frame, at most 3 maxWidth maxHeight x 4 bytes (FftbNodeDescription::borderWeightBytes: the plan's). */
+     *  of its frame, at most 3 maxWidth maxHeight x 4 bytes (FftbBloomPlanDescription::borderWeightBytes). */
     VkDeviceSize borderWeightBytes;
     /** Device-local, per kernel made with an FftbKernelGeneratorInfo, at the largest generated size the maximum kernel
      *  resolution allows (K x K, K the largest power of two in 64 .. 2048 it holds; 0 when it holds none): the
@@ -472,7 +472,7 @@ typedef struct FftbBloomPlanCreateInfo
      *  past FFTB_MAX_VIEWS). */
     uint32_t viewCount;
     /** The layout the passes read the frame in: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL or VK_IMAGE_LAYOUT_GENERAL
-     *  (FftbNodeDescription::input). */
+     *  (FftbBloomPlanDescription::input). */
     VkImageLayout inputLayout;
     FftbPadding padding;     /**< default FFTB_PADDING_ZERO_NORMALIZED */
     FftbAxisOrder axisOrder; /**< default FFTB_AXIS_ORDER_AUTO */
@@ -495,8 +495,8 @@ typedef struct FftbBloomPlanCreateInfo
      *  frame, ceil(sigma * Kw) x ceil(sigma * Kh) pixels (ceil(span) along the larger axis; fftbGetKernelExtent), as
      *  for a kernel of that resolution; it must not exceed the context's maxKernelExtentWidth x maxKernelExtentHeight,
      *  which bound the memory the context allocates, else FFTB_ERROR_DEVICE_LIMIT; nor may the padding need an FFT
-     *  longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeNode reports the kernel's extent and the
-     *  padded extents. */
+     *  longer than FFTB_MAX_FFT_LENGTH (FFTB_ERROR_DEVICE_LIMIT). fftbDescribeBloomPlan reports the kernel's extent and
+     *  the padded extents. */
     float kernelSpan;
 } FftbBloomPlanCreateInfo;
 
@@ -625,10 +625,10 @@ typedef struct FftbResourceUse
     VkAccessFlags2 accessMask;
 } FftbResourceUse;
 
-/** What fftbCmdBloom with a plan does, from fftbDescribeNode: the declaration of a render-graph node. */
-typedef struct FftbNodeDescription
+/** What fftbCmdBloom with a plan does, from fftbDescribeBloomPlan: the declaration of a render-graph node. */
+typedef struct FftbBloomPlanDescription
 {
-    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION */
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION */
     void* pNext;             /**< NULL */
     /** The input as the passes read it: the plan's inputLayout, COMPUTE_SHADER, SHADER_SAMPLED_READ. */
     FftbResourceUse input;
@@ -673,7 +673,7 @@ typedef struct FftbNodeDescription
      *  through the scratch. Not a time: comparable only between descriptions of one frame, e.g. with
      *  FFTB_AXIS_ORDER_X_FIRST and FFTB_AXIS_ORDER_Y_FIRST (FFTB_AXIS_ORDER_AUTO picks the smaller). */
     double modelledCost;
-} FftbNodeDescription;
+} FftbBloomPlanDescription;
 
 /** Timestamps fftbCmdBloom writes when an FftbTimestampInfo is chained to FftbBloomInfo::pNext:
  *  [0] before its first command, [1] after the kernel spectrum and border weight passes (equal to [0] when both
@@ -781,7 +781,7 @@ void fftbDestroyBloomPlan(FftbBloomPlan plan);
 /** Describes what fftbCmdBloom with `plan` records next, without recording: for render graphs, and for tools that
  *  show the plan (padded extents, axis order, the kernel's extent). Returns FFTB_ERROR_INVALID_ARGUMENT for a NULL
  *  pointer, a wrong sType or a plan whose kernel was destroyed. */
-FftbResult fftbDescribeNode(FftbBloomPlan plan, FftbNodeDescription* description);
+FftbResult fftbDescribeBloomPlan(FftbBloomPlan plan, FftbBloomPlanDescription* description);
 
 /** The driver's statistics of the pipelines of the plan's three frame passes, as Vulkan enumerates: with `statistics`
  *  NULL, `*count` is set to the number there are; otherwise up to `*count` entries are written (each with its sType set

@@ -86,12 +86,12 @@ class BloomPlan : public UniqueHandle<FftbBloomPlan, fftbDestroyBloomPlan>
   public:
     using UniqueHandle::UniqueHandle;
 
-    /** fftbDescribeNode. */
-    FftbResult describeNode(FftbNodeDescription& out, std::nothrow_t) const noexcept
+    /** fftbDescribeBloomPlan. */
+    FftbResult describe(FftbBloomPlanDescription& out, std::nothrow_t) const noexcept
     {
-        out.sType = FFTB_STRUCTURE_TYPE_NODE_DESCRIPTION;
+        out.sType = FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION;
         out.pNext = nullptr;
-        return fftbDescribeNode(handle_, &out);
+        return fftbDescribeBloomPlan(handle_, &out);
     }
 
     /** fftbCmdBloom. */
@@ -107,10 +107,10 @@ class BloomPlan : public UniqueHandle<FftbBloomPlan, fftbDestroyBloomPlan>
     }
 
 #ifdef FFTBLOOM_HPP_EXCEPTIONS
-    FftbNodeDescription describeNode() const
+    FftbBloomPlanDescription describe() const
     {
-        FftbNodeDescription out{};
-        check("fftbDescribeNode", describeNode(out, std::nothrow));
+        FftbBloomPlanDescription out{};
+        check("fftbDescribeBloomPlan", describe(out, std::nothrow));
         return out;
     }
     void cmdBloom(VkCommandBuffer commandBuffer, const FftbBloomInfo& info)
