@@ -1555,15 +1555,17 @@ TEST_F(ApiTest, CreateBloomPlanCompilesSoARecordedBloomNeedsNothingMore)
     EXPECT_TRUE(messages_.empty()) << "no note, no failure: " << messages_[0].text;
 }
 
-// fftbCreateBloomPlan is the one call that may overlap others on a context: a worker makes a plan of the same kernel
-// (at another extent: a spectrum of its own) while this thread describes and records 100 blooms with one made before,
-// through the engine's pipeline cache.
-TEST_F(ApiTest, APlanIsMadeOnAWorkerWhileAnotherRecords)
+// fftbCreateBloomPlan and fftbCreateKernel are the calls that may overlap others on a context: one worker makes a plan
+// of the same kernel (at another extent: a spectrum of its own), another a kernel made on the GPU (the generator's
+// pipelines compiled), while this thread describes and records 100 blooms with a plan made before, through the
+// engine's pipeline cache.
+TEST_F(ApiTest, APlanAndAKernelAreMadeOnWorkersWhileAnotherRecords)
 {
     VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
     VkPipelineCache cache = VK_NULL_HANDLE;
     ASSERT_EQ(vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache), VK_SUCCESS);
     FftbContextCreateInfo info = validCreateInfo();
+    info.maxKernelResolutionWidth = info.maxKernelResolutionHeight = 64; // a generated kernel's smallest size
     info.pipelineCache = cache;
     ASSERT_EQ(fftbCreateContext(&info, &context_), FFTB_SUCCESS);
     ASSERT_EQ(createKernel(kernel(3, 3)), FFTB_SUCCESS);
@@ -1573,8 +1575,14 @@ TEST_F(ApiTest, APlanIsMadeOnAWorkerWhileAnotherRecords)
     largeInfo.width = 60; // other FFT lengths
     largeInfo.height = 45;
     FftbBloomPlan large = nullptr;
-    FftbResult made = FFTB_ERROR_VULKAN;
-    std::thread worker([&] { made = fftbCreateBloomPlan(context_, &largeInfo, &large); });
+    FftbResult planMade = FFTB_ERROR_VULKAN;
+    std::thread planWorker([&] { planMade = fftbCreateBloomPlan(context_, &largeInfo, &large); });
+    FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
+    FftbKernelInfo generatedInfo = kernel(64, 64);
+    generatedInfo.pNext = &generator;
+    FftbKernel generated = nullptr;
+    FftbResult kernelMade = FFTB_ERROR_VULKAN;
+    std::thread kernelWorker([&] { kernelMade = fftbCreateKernel(context_, &generatedInfo, &generated); });
     const FftbBloomInfo bloom = validBloomInfo();
     const VkCommandBuffer cb = beginCommandBuffer();
     FftbBloomPlanDescription description{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
@@ -1583,10 +1591,18 @@ TEST_F(ApiTest, APlanIsMadeOnAWorkerWhileAnotherRecords)
         EXPECT_EQ(fftbDescribeBloomPlan(small, &description), FFTB_SUCCESS);
         EXPECT_EQ(fftbCmdBloom(small, cb, &bloom), FFTB_SUCCESS);
     }
-    worker.join();
-    ASSERT_EQ(made, FFTB_SUCCESS);
+    planWorker.join();
+    kernelWorker.join();
+    ASSERT_EQ(planMade, FFTB_SUCCESS);
     plans_.push_back(large);
+    ASSERT_EQ(kernelMade, FFTB_SUCCESS);
+    kernels_.push_back(generated);
     EXPECT_EQ(fftbCmdBloom(large, cb, &bloom), FFTB_SUCCESS);
+    FftbApertureInfo aperture{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
+    EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, generated), FFTB_SUCCESS);
+    FftbBloomPlanCreateInfo generatedPlanInfo = validPlanInfo();
+    generatedPlanInfo.kernel = generated;
+    EXPECT_EQ(fftbCmdBloom(plan(generatedPlanInfo), cb, &bloom), FFTB_SUCCESS);
     EXPECT_TRUE(messages_.empty()) << messages_[0].text;
     endCommandBuffer(cb);
     destroyPlans();

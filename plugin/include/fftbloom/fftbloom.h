@@ -231,7 +231,7 @@ typedef void (*PFN_fftbMessageCallback)(FftbResult result, VkResult vkResult, co
 
 /** Device-lifetime objects: the pipeline layouts, the compiled pipelines its plans share, the twiddle table and the
  *  scratch for its maximum extents. Externally synchronized, like a VkCommandPool: calls on one context or its plans
- *  must not overlap, except fftbCreateBloomPlan (which see); calls on different contexts may. */
+ *  must not overlap, except fftbCreateBloomPlan and fftbCreateKernel (which see); calls on different contexts may. */
 typedef struct FftbContext_T* FftbContext;
 /** A kernel (point spread function) and its spectra, usable by every context of the device it was created on, at
  *  once. Internally synchronized: fftbCmdBloom may use one kernel from several threads with different contexts. */
@@ -749,7 +749,8 @@ FftbResult fftbResizeContext(FftbContext context, const FftbResizeInfo* resizeIn
  *  allocated by the first plan that reads it and computed on the GPU by the passes fftbCmdPrepareKernel and
  *  fftbCmdBloom record until a command buffer carrying them executed (fftbCmdBloom). With an
  *  FftbKernelGeneratorInfo chained, the generator's pipelines and buffer are made too. The kernel may be used with any
- *  context of the same device whose maximum kernel resolution it fits, and outlives `context`. Returns
+ *  context of the same device whose maximum kernel resolution it fits, and outlives `context`. May overlap other calls
+ *  on `context` as fftbCreateBloomPlan may. Returns
  *  FFTB_ERROR_INVALID_ARGUMENT (a width or height of 0, null texels, a negative, NaN or infinite texel, a channel
  *  summing to 0, unknown mode, a generated kernel's size or Airy radius out of range), FFTB_ERROR_DEVICE_LIMIT (larger
  *  than the context's maximum kernel resolution, maxKernelResolutionWidth x maxKernelResolutionHeight),
@@ -764,9 +765,9 @@ void fftbDestroyKernel(FftbKernel kernel);
  *  pipelines of its passes (unless the context holds them already: plans of one context share pipelines, and
  *  FftbContextCreateInfo::pipelineCache serves later runs), and allocates the kernel's spectrum for it and, with
  *  FFTB_PADDING_ZERO_NORMALIZED, its border weights. Dynamic resolution: one plan per extent in use, each made ahead
- *  (a new extent's plan compiles only the FFT lengths no other plan has; docs/integration.md). The one call that may
- *  overlap others on the same context: a worker thread may make plans while another records, describes or makes
- *  plans, with any kernel (not while fftbResizeContext or fftbDestroyContext run).
+ *  (a new extent's plan compiles only the FFT lengths no other plan has; docs/integration.md). With fftbCreateKernel,
+ *  the one call that may overlap others on the same context: worker threads may make plans and kernels while another
+ *  records, describes or makes them, with any kernel (not while fftbResizeContext or fftbDestroyContext run).
  *  Returns FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of its range, naming it),
  *  FFTB_ERROR_DEVICE_LIMIT (an extent or view count past the context's maximum, a kernel resolution or extent on the
  *  frame past its maximum, a kernel spectrum past the device's maxStorageBufferRange, an FFT longer than
