@@ -31,7 +31,10 @@ typedef struct FftbKernelGeneratorInfo
 typedef struct FftbApertureInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_APERTURE_INFO */
-    const void* pNext;       /**< NULL or an FftbTimestampInfo; any other structure: FFTB_ERROR_INVALID_ARGUMENT */
+    /** NULL or an FftbTimestampInfo (any other structure: FFTB_ERROR_INVALID_ARGUMENT), whose timestamps are [0] before
+     *  the first command, [1] after the aperture and row FFT, [2] after the column FFT and diffraction pattern, [3]
+     *  after the spectral integration, [4] after the normalization. */
+    const void* pNext;
     uint32_t blades;         /**< iris blades: 0 a circle, else 3 .. 16; each straight edge diffracts a spike pair */
     float bladeRotationDeg;  /**< -360 .. 360 */
     float bladeCurvature;    /**< 0 straight blades .. 1 a circle */
@@ -51,12 +54,11 @@ typedef struct FftbApertureInfo
     float airyRadiusTexels;
     uint32_t wavelengths; /**< across 380 .. 780 nm, 16 .. 256; 0 means 32 */
     /** The radial fade to 0 over this fraction of the kernel's radius, 0 .. 1: a raised cosine, so that the pattern
-     *  ends before the kernel's border instead of at its square (docs/kernels.md, "Fade"). 0: none. The tools use
-     *  0.25. */
+     *  ends before the kernel's border instead of at its square (docs/kernels.md, "Fade"). 0: none. */
     float fade;
     /** The share of the light in the eye's wide-angle scatter, the veiling glow of Spencer et al. 1995
      *  ("Physically-Based Glare Effects for Digital Images", SIGGRAPH), 0 .. 1; the diffraction keeps the rest
-     *  (docs/kernels.md, "Glare"). 0: diffraction alone. The tools use 0.5. */
+     *  (docs/kernels.md, "Glare"). 0: diffraction alone. */
     float glare;
 } FftbApertureInfo;
 
@@ -73,7 +75,8 @@ typedef struct FftbApertureInfo
  *  the kernel) and one after its last pass (its writes visible to later compute shaders). Pushes its descriptors:
  *  buffers only. Clobbers the bound compute pipeline, descriptor set 0 and push constants. Returns
  *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of range, a kernel of another device or
- *  made without an FftbKernelGeneratorInfo of this Airy radius). */
+ *  made without an FftbKernelGeneratorInfo of this Airy radius). Threads: reads `context`, writes `kernel` (locked)
+ *  and `commandBuffer`; a call on `context` (fftbloom.h, "Threads"). */
 FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuffer,
                                  const FftbApertureInfo* apertureInfo, FftbKernel kernel);
 
