@@ -161,7 +161,8 @@ int main(void)
                       &outputMemory, &outputView));
 
     /* At load time: a context for frames up to W x H, a 9x9 Gaussian kernel, and the plan of its bloom of W x H
-     * frames, which compiles the pipelines: recording a bloom never compiles. */
+     * frames, which compiles the pipelines: recording a bloom never compiles. Kernels and plans may also be made on
+     * worker threads while another thread records with the context (fftbloom.h, "Threads"). */
     ci.instance = instance, ci.physicalDevice = gpu, ci.device = device;
     ci.getInstanceProcAddr = vkGetInstanceProcAddr, ci.getDeviceProcAddr = vkGetDeviceProcAddr;
     ci.maxWidth = W, ci.maxHeight = H, ci.maxKernelResolutionWidth = ci.maxKernelResolutionHeight = K;
@@ -181,7 +182,9 @@ int main(void)
     pi.padding = FFTB_PADDING_ZERO; /* the light stays far from the edges: none leaves the frame */
     CHECK(fftbCreateBloomPlan(context, &pi, &plan));
 
-    /* Per frame, one command buffer: upload, bloom (the plugin moves the images), readback. */
+    /* Per frame, one command buffer: upload, bloom (the plugin moves the images), readback. The plan's first blooms
+     * also compute its kernel's spectrum, until a command buffer carrying it has executed (fftbCmdPrepareKernel could
+     * record that at load time, but need not); command buffers may be dropped or submitted in any order. */
     CHECK(vkBeginCommandBuffer(cb, &begin));
     toCopy.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     toCopy.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
@@ -204,6 +207,7 @@ int main(void)
     barriers.outputDstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
     bi.pNext = &barriers;
     bi.inputView = inputView, bi.outputView = outputView;
+    /* The views' extents, checked against the plan's: smaller views are refused. */
     bi.inputExtent.width = bi.outputExtent.width = W, bi.inputExtent.height = bi.outputExtent.height = H;
     bi.outputMode = FFTB_OUTPUT_MODE_COMPOSITE, bi.intensity = 0.5f;
     CHECK(fftbCmdBloom(plan, cb, &bi));

@@ -248,9 +248,12 @@ FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* info, Fft
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo: NULL"};
                        fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_KERNEL_INFO, "kernelInfo.sType",
                                                 "FFTB_STRUCTURE_TYPE_KERNEL_INFO");
-                       if (!info->texels)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo.texels: NULL"};
                        fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO}, "kernelInfo.pNext");
+                       if (!info->texels && !fftb::findInChain<FftbKernelGeneratorInfo>(
+                                                info->pNext, FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO))
+                           throw fftb::Failure{
+                               FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                               "kernelInfo.texels: NULL (allowed only with an FftbKernelGeneratorInfo)"};
                        *kernel = reinterpret_cast<FftbKernel>(context->context.createKernel(*info));
                    });
 }

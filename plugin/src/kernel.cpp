@@ -46,9 +46,18 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
                                 &reason))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo." + reason};
     const size_t texels = size_t(info.width) * info.height;
+    // A kernel made on the GPU may come without texels: until it is generated it holds a unit impulse at its centre
+    // texel, the identity, which no placement moves.
+    std::vector<float> impulse;
+    if (!info.texels)
+    {
+        impulse.assign(texels * 3, 0.0f);
+        std::fill_n(impulse.begin() + (size_t(height_ / 2) * width_ + width_ / 2) * 3, 3, 1.0f);
+    }
+    const float* given = info.texels ? info.texels : impulse.data();
     for (size_t i = 0; i < texels * 3; ++i)
     {
-        const float v = info.texels[i];
+        const float v = given[i];
         if (!std::isfinite(v) || v < 0.0f)
             throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                           "kernelInfo.texels: texel (" + std::to_string((i / 3) % info.width) + ", " +
@@ -66,11 +75,11 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
                                   std::to_string(sums[size_t(c)]) + ", cannot be normalized"};
         return sums;
     };
-    sumsOf(info.texels, "texels");
+    sumsOf(given, "texels");
     const KernelPlacement placement{info.rotationDegrees, info.centreOffsetU, info.centreOffsetV};
     if (!checkKernelPlacement(placement, &reason))
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo." + reason};
-    const std::vector<float> placed = placeKernel(info.texels, width_, height_, placement);
+    const std::vector<float> placed = info.texels ? placeKernel(info.texels, width_, height_, placement) : impulse;
     const std::array<double, 3> sums = sumsOf(placed.data(), "centreOffsetU, centreOffsetV");
 
     const VkDeviceSize range = device_->properties.limits.maxStorageBufferRange;

@@ -32,7 +32,8 @@ GeneratorSetup generatorSetupOf(const FftbKernelInfo& kernel, const FftbKernelGe
 class Kernel
 {
   public:
-    /// Validates, normalizes per channel and uploads `info.texels`. Spectra are sized for the context's maximum
+    /// Validates, normalizes per channel and uploads `info.texels` (NULL for a kernel made on the GPU: a unit impulse
+    /// at its centre texel until generated). Spectra are sized for the context's maximum
     /// extents `max` (frames, and the kernel's extent on them) planned with `lengths`. With an FftbKernelGeneratorInfo
     /// chained, allocates the generator's buffers too.
     Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info, const Extents& max,

@@ -1226,6 +1226,38 @@ TEST_F(ApiTest, CreateKernelRejectsABadPlacementNamingTheField)
     EXPECT_TRUE(messages_.empty());
 }
 
+// A kernel made on the GPU needs no texels at creation: with an FftbKernelGeneratorInfo and NULL texels it is a unit
+// impulse at its centre texel until fftbCmdGenerateKernel replaces it, so a bloom with it is the frame itself. Without
+// a generator NULL texels are refused.
+TEST_F(ApiTest, AGeneratedKernelNeedsNoTexelsAndIsTheIdentityUntilGenerated)
+{
+    FftbContextCreateInfo create = validCreateInfo();
+    create.maxKernelResolutionWidth = create.maxKernelResolutionHeight = 64;
+    ASSERT_EQ(fftbCreateContext(&create, &context_), FFTB_SUCCESS);
+    FftbKernelInfo info{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+    info.width = info.height = 64;
+    EXPECT_EQ(createKernel(info), FFTB_ERROR_INVALID_ARGUMENT);
+    expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "kernelInfo.texels: NULL");
+    FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
+    info.pNext = &generator;
+    info.centreOffsetU = 0.75f; // moves no impulse
+    for (const FftbSpectrumMode mode : {FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_MODE_RESAMPLED})
+    {
+        SCOPED_TRACE(mode);
+        info.spectrumMode = mode;
+        ASSERT_EQ(createKernel(info), FFTB_SUCCESS) << (messages_.empty() ? "" : messages_[0].text);
+        const FftbBloomPlan bloomPlan = plan(validPlanInfo());
+        ASSERT_NE(bloomPlan, nullptr);
+        GpuFrame frame = createFrame(7, 9);
+        const VkCommandBuffer cb = beginCommandBuffer();
+        recordFrame(cb, bloomPlan, frame);
+        submitAndWait(cb);
+        expectTheKernelAtTheLight(frame, {1.0f, 1.0f, 1.0f}, 1, 1);
+        destroyFrame(frame);
+    }
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+}
+
 TEST_F(ApiTest, CmdGenerateKernelChecksItsArgumentsNamingTheField)
 {
     FftbContextCreateInfo create = validCreateInfo();

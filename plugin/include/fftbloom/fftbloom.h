@@ -321,7 +321,7 @@ typedef struct FftbKernelInfo
     uint32_t height;         /**< texels, 1 .. maxKernelResolutionHeight */
     /** width * height RGB texels, interleaved floats, row-major, (0, 0) top left, x right, y down, the centre texel
      *  (width / 2, height / 2) (integer division); each finite and >= 0, each channel's sum > 0, normalized to 1.
-     *  Copied during the call. */
+     *  Copied during the call. NULL with an FftbKernelGeneratorInfo: an impulse at the centre until generated. */
     const float* texels;
     FftbSpectrumMode spectrumMode;           /**< default (0) FFTB_SPECTRUM_MODE_EXACT */
     FftbSpectrumInterpolation interpolation; /**< resampled mode only; default FFTB_SPECTRUM_INTERPOLATION_ES */

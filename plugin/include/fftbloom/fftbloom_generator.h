@@ -14,7 +14,8 @@ extern "C" {
  *  compiles the generator's pipelines and allocates its buffers (10.1 MiB at K = 256, 93 MiB at 1024), so that
  *  fftbCmdGenerateKernel records only. The generator's FFT size follows the kernel's size and the Airy radius: every
  *  fftbCmdGenerateKernel with the kernel must give this airyRadiusTexels (FFTB_ERROR_INVALID_ARGUMENT otherwise). The
- *  kernel must be K x K texels, K a power of two in 64 .. 2048; its texels are what it holds until generated. */
+ *  kernel must be K x K texels, K a power of two in 64 .. 2048; until generated it holds its texels, or with NULL
+ *  texels a unit impulse at its centre texel (the identity). */
 typedef struct FftbKernelGeneratorInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO */
