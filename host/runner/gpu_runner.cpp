@@ -374,6 +374,16 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     s.size(slot, w, h);
     std::memcpy(slot.upload.mapped, frame.values.data(), frame.values.size() * sizeof(float));
 
+    if (settings.generatedKernel && !s.kernelGenerated)
+    {
+        // Blooms read generated texels once the plugin has read back that a generation executed, the kernel's own
+        // before: the kernel's first generation executes before the first frame is recorded.
+        const VkCommandBuffer first = d.beginCommands();
+        const FftbResult generated = fftbCmdGenerateKernel(s.context, first, &*settings.generatedKernel, s.kernel);
+        d.submitAndWait(first);
+        if (generated != FFTB_SUCCESS)
+            s.fail(generated, "fftbCmdGenerateKernel");
+    }
     const VkCommandBuffer cb = d.beginCommands();
     VulkanDevice::uploadForCompute(cb, slot.upload.buffer, slot.input.image, w, h);
     VulkanDevice::prepareComputeOutput(cb, slot.output.image);

@@ -105,8 +105,9 @@ void BloomPlan::describe(FftbBloomPlanDescription* d) const
     d->scratchBytes = recipe_.scratchBytes;
     d->spectrumBytes = spectrumBufferBytes(recipe_.spectrumChannelElements);
     d->borderWeightBytes = recipe_.borderWeightBytes;
-    d->spectrumPassCount = kernel().needsSpectrum(plan) ? uint32_t(recipe_.spectrumPasses.size()) : 0;
-    d->borderWeightPassCount = needsBorderWeights(kernel().serial()) ? uint32_t(recipe_.borderWeightPasses.size()) : 0;
+    const Kernel::Binding kernel = this->kernel().bind(plan);
+    d->spectrumPassCount = kernel.computeSpectrum ? uint32_t(recipe_.spectrumPasses.size()) : 0;
+    d->borderWeightPassCount = needsBorderWeights(kernel) ? uint32_t(recipe_.borderWeightPasses.size()) : 0;
     d->passCount = uint32_t(recipe_.framePasses.size()) + d->spectrumPassCount + d->borderWeightPassCount;
     d->paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     d->paddedHeight = plan.firstAxisIsX ? plan.second.paddedLength : plan.first.paddedLength;

@@ -39,11 +39,12 @@ class BloomPlan
   private:
     /// The kernel, or FFTB_ERROR_INVALID_ARGUMENT once it was destroyed.
     Kernel& kernel() const;
-    /// Whether a bloom with the kernel of `serial` (Kernel::serial()) computes the border weights first: until a
-    /// command buffer that computed them for the kernel's texels executed (Device::completed).
-    bool needsBorderWeights(uint64_t serial) const
+    /// Whether a bloom with the kernel bound as `kernel` computes the border weights first: until a command buffer
+    /// that computed them from a spectrum of the bound texels executed (Device::completed, Kernel::Binding::tag).
+    bool needsBorderWeights(const Kernel::Binding& kernel) const
     {
-        return recipe_.normalized && (weightsSerial_ != serial || !device_->completed(weightsWord_, weightsValue_));
+        return recipe_.normalized &&
+               (weightsSerial_ != kernel.serial || !device_->completed(weightsWord_, weightsValue_, kernel.tag));
     }
     /// Records what the bloom reads unless a command buffer that computed it executed: the kernel spectrum and, with
     /// `borderWeights` (their passes read the views), the border weights, each followed by its completion word.

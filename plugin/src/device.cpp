@@ -228,25 +228,46 @@ void Device::cmdComputeBarrier(VkCommandBuffer cb) const
 
 Buffer Device::createCompletionWord(const std::string& name) const
 {
-    Buffer word = createBuffer(sizeof(uint32_t), true, name, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    *static_cast<volatile uint32_t*>(word.mapped) = 0;
+    Buffer word = createBuffer(2 * sizeof(uint32_t), true, name,
+                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    auto* words = static_cast<volatile uint32_t*>(word.mapped);
+    words[0] = 0;
+    words[1] = 0;
     return word;
 }
 
-bool Device::completed(const Buffer& word, uint32_t value) const
+bool Device::completed(const Buffer& word, uint32_t value, uint32_t tag) const
 {
-    return *static_cast<const volatile uint32_t*>(word.mapped) == value;
+    const auto* words = static_cast<const volatile uint32_t*>(word.mapped);
+    return words[0] == value && words[1] == tag;
 }
 
-void Device::cmdComplete(VkCommandBuffer cb, const Buffer& word, uint32_t value) const
+uint32_t Device::valueOf(const Buffer& word) const
 {
-    // After the passes, and after the writes of the word by command buffers submitted earlier.
+    return *static_cast<const volatile uint32_t*>(word.mapped);
+}
+
+void Device::cmdComplete(VkCommandBuffer cb, const Buffer& word, uint32_t value, const Buffer& tagSource,
+                         VkDeviceSize tagOffset) const
+{
+    // After the passes, and after the writes of the word and of the tag's source by command buffers submitted
+    // earlier.
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    before.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
     vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
-    vk.vkCmdUpdateBuffer(cb, word.buffer, 0, sizeof value, &value);
+    if (tagSource.buffer)
+    {
+        vk.vkCmdUpdateBuffer(cb, word.buffer, 0, sizeof value, &value);
+        const VkBufferCopy tag{tagOffset, sizeof(uint32_t), sizeof(uint32_t)};
+        vk.vkCmdCopyBuffer(cb, tagSource.buffer, word.buffer, 1, &tag);
+    }
+    else
+    {
+        const uint32_t words[2] = {value, 0};
+        vk.vkCmdUpdateBuffer(cb, word.buffer, 0, sizeof words, words);
+    }
     VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;

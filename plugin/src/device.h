@@ -97,11 +97,16 @@ class Device
     /// submit command buffers in another order). A word is a host-visible buffer the passes' command buffer writes
     /// `value` to after them (cmdComplete); the result exists once the host reads `value` back (completed). A command
     /// buffer never submitted writes nothing, so the next one records the passes again. Values start at 1
-    /// (nextCompletionValue); a new word holds 0.
+    /// (nextCompletionValue). A word holds a value and a tag, which names what the passes read when they executed
+    /// (the generation of a kernel's texels, Kernel::bind); a new word holds 0 and 0.
     Buffer createCompletionWord(const std::string& name) const;
-    bool completed(const Buffer& word, uint32_t value) const;
-    /// Records, after the passes before it, the write of `value` to `word`, visible to the host once it executed.
-    void cmdComplete(VkCommandBuffer cb, const Buffer& word, uint32_t value) const;
+    bool completed(const Buffer& word, uint32_t value, uint32_t tag = 0) const;
+    /// The value `word` holds now.
+    uint32_t valueOf(const Buffer& word) const;
+    /// Records, after the passes before it, the write of `value` to `word`, visible to the host once it executed; its
+    /// tag is 0, or copied then from the 4 bytes of `tagSource` at `tagOffset` (when tagSource.buffer is set).
+    void cmdComplete(VkCommandBuffer cb, const Buffer& word, uint32_t value, const Buffer& tagSource = {},
+                     VkDeviceSize tagOffset = 0) const;
     /// Opens and closes a debug label when the instance has VK_EXT_debug_utils (FftbDeviceFeaturesInfo::debugUtils).
     void cmdBeginLabel(VkCommandBuffer cb, const char* name) const;
     void cmdEndLabel(VkCommandBuffer cb) const;

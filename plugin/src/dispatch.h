@@ -16,6 +16,7 @@ namespace fftb
     X(vkAllocateMemory)                                                                                                \
     X(vkBindBufferMemory)                                                                                              \
     X(vkCmdBindPipeline)                                                                                               \
+    X(vkCmdCopyBuffer)                                                                                                 \
     X(vkCmdDispatch)                                                                                                   \
     X(vkCmdPipelineBarrier)                                                                                            \
     X(vkCmdPushConstants)                                                                                              \

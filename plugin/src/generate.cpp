@@ -147,7 +147,7 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     const auto* timestamps = findInChain<FftbTimestampInfo>(info.pNext, FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO);
     if (timestamps && !timestamps->queryPool)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
-    // Everything that can fail comes before the kernel is marked as replaced.
+    // Everything that can fail comes before the kernel is told of the generation.
     const Kernel::Generation buffers = kernel.replaceTexels();
     const auto& vk = device_->vk;
     uint32_t stamp = 0;
@@ -192,6 +192,8 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
         device_->cmdComputeBarrier(cb);
         writeTimestamp();
     }
+    // The host binds the generated texels once it reads this back (Kernel::bind): a dropped generation writes nothing.
+    device_->cmdComplete(cb, buffers.word, buffers.value);
     device_->cmdEndLabel(cb);
 }
 

@@ -121,11 +121,12 @@ Kernel::Kernel(std::shared_ptr<const Device> device, const FftbKernelInfo& info,
             generatorBuffer_ = device_->createBuffer(generator_.bufferBytes, false, nameOf("generator"),
                                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT);
             generatedTexels_ = device_->createBuffer(texels_.sizeBytes, false, nameOf("generated texels"));
+            generationWord_ = device_->createCompletionWord(nameOf("generated"));
         }
     }
     catch (...)
     {
-        for (Buffer* b : {&texels_, &generatorBuffer_, &generatedTexels_})
+        for (Buffer* b : {&texels_, &generatorBuffer_, &generatedTexels_, &generationWord_})
             device_->destroyBuffer(*b);
         throw;
     }
@@ -136,6 +137,7 @@ Kernel::~Kernel()
     device_->destroyBuffer(texels_);
     device_->destroyBuffer(generatedTexels_);
     device_->destroyBuffer(generatorBuffer_);
+    device_->destroyBuffer(generationWord_);
     for (Slot& slot : slots_)
     {
         device_->destroyBuffer(slot.buffer);
@@ -158,9 +160,8 @@ Kernel::Generation Kernel::replaceTexels()
     std::lock_guard lock(mutex_);
     for (Slot& slot : slots_)
         slot.value = nextCompletionValue();
-    generated_ = true;
     serial_ = nextSerial();
-    return {generatedTexels_.buffer, generatorBuffer_.buffer};
+    return {generatedTexels_.buffer, generatorBuffer_.buffer, generationWord_, nextCompletionValue()};
 }
 
 const Kernel::Slot& Kernel::slotOf(const Plan& plan) const
@@ -221,13 +222,22 @@ Kernel::Binding Kernel::bind(const Plan& plan) const
 {
     std::lock_guard lock(mutex_);
     const Slot& slot = slotOf(plan);
-    return {generated_ ? generatedTexels_.buffer : texels_.buffer,
+    // Nothing about a generation is trusted when it is recorded: its command buffer may be dropped, or execute after
+    // blooms recorded after it. The generated texels are bound once the host saw one execute (they then always hold
+    // a whole generation's), and whatever is computed from the texels is tagged with the generation word's value
+    // when it executes (0: the texels uploaded at creation). A dropped generation leaves the texels and what was
+    // computed from them valid; one that executes changes the word, so the next bind recomputes the spectrum (and
+    // border weights) from its texels, also when a bloom recorded before it executed after it.
+    const uint32_t generation = generationWord_.mapped ? device_->valueOf(generationWord_) : 0;
+    return {generation ? generatedTexels_.buffer : texels_.buffer,
             slot.buffer.buffer,
             slot.channelElements * 8,
-            !device_->completed(slot.word, slot.value),
+            !device_->completed(slot.word, slot.value, generation),
             serial_,
             slot.word,
-            slot.value};
+            slot.value,
+            generation,
+            generation ? generationWord_ : Buffer{}};
 }
 
 } // namespace fftb

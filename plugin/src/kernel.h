@@ -50,9 +50,12 @@ class Kernel
     /// Plan `user` is destroyed: its slot goes with the last plan that read it.
     void release(const Plan& plan, BloomPlan* user);
     /// The buffers a bloom planned as `plan` binds (reserve()d): the planar texels and its spectrum slot, of 3 ranges
-    /// of `spectrumChannelBytes` (R, G, B; FFTB_BINDING_KERNEL_SPECTRUM). `computeSpectrum` is true until a command
-    /// buffer that computed the spectrum executed: the caller then records the spectrum passes, followed by
-    /// Device::cmdComplete(`word`, `value`). `serial` is serial().
+    /// of `spectrumChannelBytes` (R, G, B; FFTB_BINDING_KERNEL_SPECTRUM). The texels are the generated ones once the
+    /// host saw a generation execute, else those uploaded at creation; `tag` names them: the value of the generation
+    /// word then, or 0. `computeSpectrum` is true until a command buffer that computed the spectrum from them
+    /// executed: the caller then records the spectrum passes, followed by Device::cmdComplete(`word`, `value`,
+    /// `tagSource`), which tags it with the texels the passes read when they executed. `serial` is serial().
+    /// Bind once per command: its passes must read the texels it chose.
     struct Binding
     {
         VkBuffer texels;
@@ -62,22 +65,25 @@ class Kernel
         uint64_t serial;
         Buffer word;
         uint32_t value;
+        uint32_t tag;
+        Buffer tagSource; ///< the generation word while the generated texels are bound, else none (tag 0)
     };
     Binding bind(const Plan& plan) const;
-    /// Whether bind(plan) would compute the spectrum.
-    bool needsSpectrum(const Plan& plan) const { return bind(plan).computeSpectrum; }
 
     /// The generator's setup, or nullptr for a kernel made without an FftbKernelGeneratorInfo.
     const GeneratorSetup* generator() const { return generator_.fftLength ? &generator_ : nullptr; }
     /// The pipelines fftbCmdGenerateKernel binds for this kernel: none without a generator.
     std::vector<PipelineKey> generatorPipelines() const;
-    /// The kernel's texels are about to be replaced on the GPU (fftbCmdGenerateKernel): its spectra are recomputed by
-    /// the next bind, and its serial changes (results computed with the old texels are not reused). Returns the
-    /// buffers the generator writes: device-local texels (bound from now on), and its own buffer.
+    /// A generation is recorded (fftbCmdGenerateKernel): the blooms recorded from now on recompute the spectra, and
+    /// the serial changes (border weights are recomputed too), since they may execute after it. Returns the buffers
+    /// the generator writes: device-local texels, its own buffer, and the generation word with the value it writes
+    /// after the passes (Device::cmdComplete).
     struct Generation
     {
         VkBuffer texels;
         VkBuffer generator;
+        Buffer word;
+        uint32_t value;
     };
     Generation replaceTexels();
     /// The factors texel x (or y) of the kernel is stored times along each axis: the resampled spectrum's
@@ -121,8 +127,8 @@ class Kernel
         SpectrumKey key;
         Buffer buffer;
         uint64_t channelElements = 0; ///< complex fp32 of each of its 3 channel ranges
-        Buffer word;                  ///< its completion word (Device::completed)
-        uint32_t value = 0;           ///< what the word holds once the spectrum of `key` and these texels exists
+        Buffer word;                  ///< its completion word (Device::completed), tagged with the texels read
+        uint32_t value = 0;           ///< what the word holds once the spectrum of `key` exists
         uint32_t users = 0;           ///< live plans that read it (reserve), at least 1
     };
     /// The slot of `plan`'s spectrum among `slots` (slots_), or their end. With mutex_ held.
@@ -140,8 +146,10 @@ class Kernel
     FftbSpectrumMode mode_ = FFTB_SPECTRUM_MODE_RESAMPLED;
     SpectrumResampling resampling_;
     Buffer texels_;          ///< host-visible, uploaded at creation
-    Buffer generatedTexels_; ///< device-local, bound instead once fftbCmdGenerateKernel recorded (generated_)
-    bool generated_ = false;
+    Buffer generatedTexels_; ///< device-local, bound instead once generationWord_ is not 0
+    /// Written by every fftbCmdGenerateKernel after its passes: not 0 once one executed, and generatedTexels_ then
+    /// hold the texels of the last one that executed.
+    Buffer generationWord_;
     std::vector<double> deapodizeX_;
     GeneratorSetup generator_;
     Buffer generatorBuffer_; ///< fftbCmdGenerateKernel's intermediate

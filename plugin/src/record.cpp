@@ -166,9 +166,9 @@ void BloomPlan::recordOnce(VkCommandBuffer cb, const PassResources& resources, c
     {
         record(cb, spectrumPasses_, resources, spectrumPushConstants(recipe_), [] {});
         device.cmdComputeBarrier(cb);
-        device.cmdComplete(cb, kernel.word, kernel.value);
+        device.cmdComplete(cb, kernel.word, kernel.value, kernel.tagSource);
     }
-    if (!borderWeights || !needsBorderWeights(kernel.serial))
+    if (!borderWeights || !needsBorderWeights(kernel))
         return;
     if (weightsSerial_ != kernel.serial) // new texels: the border weights computed for them get a new value
     {
@@ -177,7 +177,8 @@ void BloomPlan::recordOnce(VkCommandBuffer cb, const PassResources& resources, c
     }
     record(cb, borderWeightPasses_, resources, borderWeightPushConstants(recipe_), [] {});
     device.cmdComputeBarrier(cb);
-    device.cmdComplete(cb, weightsWord_, weightsValue_);
+    // Tagged with the spectrum they read: its word's tag when they execute.
+    device.cmdComplete(cb, weightsWord_, weightsValue_, kernel.word, sizeof(uint32_t));
 }
 
 void BloomPlan::cmdPrepareKernel(VkCommandBuffer cb)

@@ -598,6 +598,95 @@ class ApiTest : public ::testing::Test
         EXPECT_LE(error, 1e-4 * peak) << "the bloom of the light at (" << f.lightX << ", " << f.lightY << ")";
     }
 
+    /// Expects the output of `f` to be that of `reference`, within 1e-5 of its peak.
+    void expectTheOutputOf(const GpuFrame& f, const GpuFrame& reference)
+    {
+        double peak = 0.0, error = 0.0;
+        for (uint32_t i = 0; i < kFrame * kFrame * 4; ++i)
+            if (i % 4 != 3)
+            {
+                peak = std::max(peak, double(std::abs(reference.readback.mapped[i])));
+                error = std::max(error, double(std::abs(f.readback.mapped[i] - reference.readback.mapped[i])));
+            }
+        EXPECT_LE(error, 1e-5 * peak) << "the bloom of the light at (" << f.lightX << ", " << f.lightY << ")";
+    }
+
+    /// A 64 x 64 kernel made on the GPU from no texels, in exact mode (the bloom of one light is the kernel).
+    static FftbKernelInfo generatedKernelInfo()
+    {
+        static const FftbKernelGeneratorInfo generator{FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO};
+        FftbKernelInfo info{FFTB_STRUCTURE_TYPE_KERNEL_INFO, &generator};
+        info.width = info.height = 64;
+        info.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
+        return info;
+    }
+
+    /// Creates context_ for 64 x 64 kernels and kernel_ of generatedKernelInfo(); a plan of `kernel` (kernel_ when
+    /// null) with FFTB_PADDING_ZERO_NORMALIZED, whose blooms compute the spectrum and the border weights first.
+    FftbBloomPlan generatedPlan(FftbKernel kernel = nullptr)
+    {
+        if (!context_)
+        {
+            FftbContextCreateInfo create = validCreateInfo();
+            create.maxKernelResolutionWidth = create.maxKernelResolutionHeight = 64;
+            EXPECT_EQ(fftbCreateContext(&create, &context_), FFTB_SUCCESS);
+            EXPECT_EQ(createKernel(generatedKernelInfo()), FFTB_SUCCESS);
+        }
+        FftbBloomPlanCreateInfo planInfo = validPlanInfo();
+        planInfo.kernel = kernel ? kernel : kernel_;
+        planInfo.padding = FFTB_PADDING_ZERO_NORMALIZED;
+        return plan(planInfo);
+    }
+
+    /// A frame with its light at (7, 9) bloomed with another kernel of generatedKernelInfo(), generated from
+    /// `aperture` by a command buffer that completed before the bloom was recorded: what the generated kernel blooms.
+    GpuFrame generatedBloom(const FftbApertureInfo& aperture)
+    {
+        const FftbKernel reference = addKernel(generatedKernelInfo());
+        const FftbBloomPlan referencePlan = generatedPlan(reference);
+        VkCommandBuffer cb = beginCommandBuffer();
+        EXPECT_EQ(fftbCmdGenerateKernel(context_, cb, &aperture, reference), FFTB_SUCCESS);
+        submitAndWait(cb);
+        GpuFrame f = createFrame(7, 9);
+        cb = beginCommandBuffer();
+        recordFrame(cb, referencePlan, f);
+        submitAndWait(cb);
+        EXPECT_LT(f.readback.mapped[(9 * kFrame + 7) * 4], 0.9f) << "the generated kernel is no unit impulse";
+        return f;
+    }
+
+    /// Records the generation of kernel_ from `aperture` and then a bloom of `f` with `plan` into another command
+    /// buffer, submitted after it (`generationFirst`) or before. That bloom was recorded before the generation
+    /// executed: expects the kernel's own texels, a unit impulse. Then expects 3 frames bloomed after it to be what a
+    /// kernel generated from `aperture` blooms (generatedBloom).
+    void generateThenBloom(FftbBloomPlan plan, GpuFrame& f, const FftbApertureInfo& aperture, bool generationFirst)
+    {
+        const VkCommandBuffer generation = beginCommandBuffer();
+        ASSERT_EQ(fftbCmdGenerateKernel(context_, generation, &aperture, kernel_), FFTB_SUCCESS);
+        const VkCommandBuffer bloom = beginCommandBuffer();
+        recordFrame(bloom, plan, f);
+        submitAndWait(generationFirst ? generation : bloom);
+        submitAndWait(generationFirst ? bloom : generation);
+        expectTheKernelAtTheLight(f, {1.0f, 1.0f, 1.0f}, 1, 1);
+        GpuFrame reference = generatedBloom(aperture);
+        for (int frame = 0; frame < 3; ++frame)
+        {
+            const VkCommandBuffer cb = beginCommandBuffer();
+            recordFrame(cb, plan, f);
+            submitAndWait(cb);
+            expectTheOutputOf(f, reference);
+        }
+        destroyFrame(reference);
+    }
+
+    /// An aperture of six blades, its other fields the defaults.
+    static FftbApertureInfo sixBlades()
+    {
+        FftbApertureInfo aperture{FFTB_STRUCTURE_TYPE_APERTURE_INFO};
+        aperture.blades = 6;
+        return aperture;
+    }
+
     /// A primary command buffer in the recording state.
     VkCommandBuffer beginCommandBuffer()
     {
@@ -1256,6 +1345,51 @@ TEST_F(ApiTest, AGeneratedKernelNeedsNoTexelsAndIsTheIdentityUntilGenerated)
         destroyFrame(frame);
     }
     EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+}
+
+// A generation recorded and never submitted leaves the kernel its own texels (a unit impulse for NULL texels); one
+// that executes is used by the blooms recorded after it.
+TEST_F(ApiTest, ADroppedGenerationLeavesLaterFramesRight)
+{
+    const FftbBloomPlan bloomPlan = generatedPlan();
+    ASSERT_NE(bloomPlan, nullptr);
+    const FftbApertureInfo aperture = sixBlades();
+    const VkCommandBuffer dropped = beginCommandBuffer();
+    ASSERT_EQ(fftbCmdGenerateKernel(context_, dropped, &aperture, kernel_), FFTB_SUCCESS);
+    endCommandBuffer(dropped); // never submitted
+    GpuFrame f = createFrame(7, 9);
+    for (int frame = 0; frame < 3; ++frame)
+    {
+        const VkCommandBuffer cb = beginCommandBuffer();
+        recordFrame(cb, bloomPlan, f);
+        submitAndWait(cb);
+        expectTheKernelAtTheLight(f, {1.0f, 1.0f, 1.0f}, 1, 1);
+    }
+    generateThenBloom(bloomPlan, f, aperture, true);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+    destroyFrame(f);
+}
+
+// A bloom recorded after a generation and executed before it reads the kernel's own texels; the frames recorded after
+// the generation executed read the generated ones, and a later generation's command buffer blooms with its texels.
+TEST_F(ApiTest, AGenerationSubmittedAfterALaterBloomIsUsedByTheFramesAfterIt)
+{
+    const FftbBloomPlan bloomPlan = generatedPlan();
+    ASSERT_NE(bloomPlan, nullptr);
+    GpuFrame f = createFrame(7, 9);
+    generateThenBloom(bloomPlan, f, sixBlades(), false);
+    // Once one executed, a bloom recorded after a generation in its command buffer reads the texels it generated.
+    FftbApertureInfo fiveBlades = sixBlades();
+    fiveBlades.blades = 5;
+    GpuFrame reference = generatedBloom(fiveBlades);
+    const VkCommandBuffer cb = beginCommandBuffer();
+    ASSERT_EQ(fftbCmdGenerateKernel(context_, cb, &fiveBlades, kernel_), FFTB_SUCCESS);
+    recordFrame(cb, bloomPlan, f);
+    submitAndWait(cb);
+    expectTheOutputOf(f, reference);
+    destroyFrame(reference);
+    EXPECT_TRUE(messages_.empty()) << messages_[0].text;
+    destroyFrame(f);
 }
 
 TEST_F(ApiTest, CmdGenerateKernelChecksItsArgumentsNamingTheField)

@@ -578,19 +578,19 @@ FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* createInfo, uint32
 /** Records the passes of the plan's kernel spectrum ahead of its first blooms, which record them too until a command
  *  buffer that computed it executed; after that, nothing. Optional (docs/integration.md, "Kernel preparation"). Buffers
  *  only: the border weights read the views and are left to fftbCmdBloom. A barrier before (after earlier compute use of
- *  the kernel and scratch) and one after (its writes visible to later compute shaders); a 4-byte vkCmdUpdateBuffer
- *  (compute queues support it); clobbers as fftbCmdBloom. Errors and threads as fftbCmdBloom's. */
+ *  the kernel and scratch) and one after (its writes visible to later compute shaders); vkCmdUpdateBuffer of a word
+ *  (and vkCmdCopyBuffer, generated kernels; compute queues support both); clobbers, errors, threads as fftbCmdBloom. */
 FftbResult fftbCmdPrepareKernel(FftbBloomPlan plan, VkCommandBuffer commandBuffer);
 
 /** Records the bloom of `plan` into `commandBuffer` (primary or secondary, compute-capable queue); never submits,
  *  waits, allocates or compiles. Three compute passes (four at half resolution), after those of what is computed once
- *  (kernel spectrum, border weights), which every bloom records with a 4-byte vkCmdUpdateBuffer until a command buffer
- *  carrying them executed: dropped or reordered command buffers are harmless. Pushes its descriptors (nothing stays
- *  bound, any number of command buffers may be pending); barriers between its passes and one before the first (after
- *  earlier compute use of the scratch and the kernel); clobbers the bound compute pipeline, descriptor set 0 and push
- *  constants. Returns FFTB_ERROR_INVALID_ARGUMENT (naming the field; the plan's kernel or context destroyed) or
- *  FFTB_ERROR_DEVICE_LIMIT (the context resized below the plan). Threads: reads the plan, its context and (locked) its
- *  kernel; writes `commandBuffer`. */
+ *  (kernel spectrum, border weights), which every bloom records with vkCmdUpdateBuffer and vkCmdCopyBuffer of a word
+ *  until a command buffer carrying them executed: dropped or reordered command buffers are harmless. Pushes its
+ *  descriptors (nothing stays bound, any number of command buffers may be pending); barriers between its passes and one
+ *  before the first (after earlier compute use of the scratch and the kernel); clobbers the bound compute pipeline,
+ *  descriptor set 0 and push constants. Returns FFTB_ERROR_INVALID_ARGUMENT (naming the field; the plan's kernel or
+ *  context destroyed) or FFTB_ERROR_DEVICE_LIMIT (the context resized below the plan). Threads: reads the plan, its
+ *  context and (locked) its kernel; writes `commandBuffer`. */
 FftbResult fftbCmdBloom(FftbBloomPlan plan, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
 
 #ifdef __cplusplus

@@ -69,11 +69,11 @@ typedef struct FftbApertureInfo
  *  scales with lambda), weighted by the CIE 1931 colour matching functions into linear Rec.709 R, G, B, clamped at 0
  *  and normalized per channel. It matches the CPU generator (fftbloom-psf) within the tolerance docs/kernels.md
  *  states. `kernel` must have been created with an FftbKernelGeneratorInfo of the same airyRadiusTexels (its texels
- *  are replaced; its rotation and centre offset do not apply to the generated texels). Its spectra and the border
- *  weights of its plans are recomputed by the fftbCmdBloom and fftbCmdPrepareKernel calls recorded after this call,
- *  which must execute after this command buffer (the same queue, or a semaphore). Records vkCmdUpdateBuffer of the
- *  aperture's occluders (up to about 300 KiB; compute queues support it), a barrier before it (after earlier use of
- *  the kernel) and one after its last pass (its writes visible to later compute shaders). Pushes its descriptors:
+ *  are replaced; its rotation and centre offset do not apply to the generated texels). A dropped or reordered
+ *  generation leaves every frame right: blooms read the last generated texels that executed (the kernel's own until
+ *  the plugin reads back that one did) and recompute the spectra and border weights. Records vkCmdUpdateBuffer of the
+ *  occluders (up to about 300 KiB) and of an 8-byte word (compute queues support it), a barrier before (after earlier
+ *  use of the kernel) and after its last pass (its writes visible to later compute shaders). Pushes its descriptors:
  *  buffers only. Clobbers the bound compute pipeline, descriptor set 0 and push constants. Returns
  *  FFTB_ERROR_INVALID_ARGUMENT (a NULL pointer, a wrong sType, a field out of range, a kernel of another device or
  *  made without an FftbKernelGeneratorInfo of this Airy radius). Threads: reads `context`, writes `kernel` (locked)
