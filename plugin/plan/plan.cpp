@@ -24,7 +24,7 @@ uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, FftbPadding p
     return best;
 }
 
-std::string kernelScaleOf(FftbKernelSpanUnit unit, float span, uint32_t frameWidth, uint32_t frameHeight,
+std::string kernelScaleOf(const FftbKernelSpanUnit& unit, float span, uint32_t frameWidth, uint32_t frameHeight,
                           uint32_t kernelWidth, uint32_t kernelHeight, KernelScale* scale)
 {
     if (!knownEnum(unit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL))

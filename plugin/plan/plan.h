@@ -45,8 +45,9 @@ struct KernelScale
 /// The scale of a kernel of `kernelWidth` x `kernelHeight` texels (>= 1) on a `frameWidth` x `frameHeight` frame.
 /// Returns "" and sets `scale`, or the reason naming the field at fault: "kernelSpanUnit: unknown value", or, with a
 /// unit other than native, "kernelSpan: must be finite and > 0". The extents are not bounded here (they saturate at
-/// UINT32_MAX): FFTB_MAX_KERNEL_LENGTH is makePlan's limit, the context's maximum kernel extent the recipe's.
-std::string kernelScaleOf(FftbKernelSpanUnit unit, float span, uint32_t frameWidth, uint32_t frameHeight,
+/// UINT32_MAX): FFTB_MAX_KERNEL_LENGTH is makePlan's limit, the context's maximum kernel extent the recipe's. `unit`
+/// is taken by reference and checked before it is read (knownEnum): it may hold any bits.
+std::string kernelScaleOf(const FftbKernelSpanUnit& unit, float span, uint32_t frameWidth, uint32_t frameHeight,
                           uint32_t kernelWidth, uint32_t kernelHeight, KernelScale* scale);
 
 /// The kernel's extent on the frame in pixels along an axis of `kernelLength` texels when its larger side

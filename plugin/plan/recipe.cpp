@@ -184,6 +184,12 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
 {
     if (!checkPlanFields(info, max, kernel, refusal))
         return false;
+    // First: it checks kernelSpanUnit before anything reads it.
+    KernelScale scale;
+    const std::string spanError = kernelScaleOf(info.kernelSpanUnit, info.kernelSpan, info.width, info.height,
+                                                kernel.width, kernel.height, &scale);
+    if (!spanError.empty())
+        return refuse(refusal, FFTB_ERROR_INVALID_ARGUMENT, spanError);
     PlanRequest request{info.width, info.height, kernel.width, kernel.height};
     request.padding = info.padding;
     request.axisOrder = info.axisOrder;
@@ -196,11 +202,6 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
     }
     request.spectrumOversampling = kernel.resampling.oversampling;
     request.halfResolution = info.resolution == FFTB_BLOOM_RESOLUTION_HALF;
-    KernelScale scale;
-    const std::string spanError = kernelScaleOf(info.kernelSpanUnit, info.kernelSpan, info.width, info.height,
-                                                kernel.width, kernel.height, &scale);
-    if (!spanError.empty())
-        return refuse(refusal, FFTB_ERROR_INVALID_ARGUMENT, spanError);
     // The padding (so the scratch) is sized for the maximum kernel extent: no kernel may cover more of the frame.
     if (scale.extentWidth > max.kernelExtentWidth || scale.extentHeight > max.kernelExtentHeight)
         return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
