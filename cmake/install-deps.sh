@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
     cmake g++ pkg-config                       # build
-    libvulkan-dev glslang-tools                # Vulkan headers and loader, GLSL -> SPIR-V at build time
+    libvulkan-dev glslang-tools glslang-dev    # Vulkan headers and loader, GLSL -> SPIR-V at build time and when a
+                                               # plan is made (the plugin links glslang)
     mesa-vulkan-drivers vulkan-validationlayers # lavapipe (CPU Vulkan) and the Khronos validation layer
     libopenexr-dev libstb-dev libcli11-dev     # image I/O (OpenEXR with Imath) and argument parsing
     libfftw3-dev libgtest-dev                  # the double-precision reference and the tests
@@ -14,7 +15,7 @@ packages=(
     nlohmann-json3-dev                         # JSON: the CLI's report, bench results, shader binding tables
     libspirv-cross-c-shared-dev                # fftbloom-shaders (HLSL/MSL/GLSL export), reflection in the tests
     clang libclang-rt-14-dev                   # the libFuzzer targets (clang, sanitizers)
-    libvkfft-dev glslang-dev                   # the benchmark's VkFFT anchor (glslang compiles its shaders)
+    libvkfft-dev                               # the benchmark's VkFFT anchor (glslang compiles its shaders)
     libglfw3-dev libimgui-dev                  # fftbloom-viewer: window, swapchain surface, Dear ImGui
     xvfb xauth                                 # the viewer's screenshot test on a virtual X display
     slurmctld slurmd slurm-client munge        # the farm test: a private Slurm cluster on localhost

@@ -51,30 +51,30 @@ uint intermediateIndex(uint channel, uint k1, uint halfLines, uint v, uint lineC
     return (block * lineCount + v) * FFTB_INTERMEDIATE_BLOCK_LINES + k1 % FFTB_INTERMEDIATE_BLOCK_LINES;
 }
 
-#ifdef FFTB_FFT_GLSL
-// After a forward FFT of z = a + i b (two real lines packed: "FFT Bloom Optimized to the Bone", "Exploiting the
-// Hermitian Symmetry"),
-// stores the half spectra A[k] = (Z[k] + conj Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / 2i, k = 0 .. N/2,
-// of lines v0 and v0 + 1 at intermediateIndex(channel, k, N/2 + 1, v, lineCount); B only if v0 + 1 < lineCount.
-// Half storage stores A / N and B / N instead: |A[k]| / N <= max |a|, so a frame within fp16's range stays within it
-// (pass 2 then scales by 1 / N2 alone; FftbPushConstants::inverseScale).
-void storeHalfSpectrum(uint channel, uint v0, uint lineCount, uint k, vec2 z, vec2 zMirror)
+// After a forward FFT of length n of z = a + i b (two real lines packed: "FFT Bloom Optimized to the Bone",
+// "Exploiting the Hermitian Symmetry"), stores the half spectra A[k] = (Z[k] + conj Z[n-k]) / 2 and
+// B[k] = (Z[k] - conj Z[n-k]) / 2i, k = 0 .. n/2, of lines v0 and v0 + 1 at intermediateIndex(channel, k, n/2 + 1, v,
+// lineCount); B only if v0 + 1 < lineCount. `zMirror` is Z[n-k] conjugated. Half storage stores A / n and B / n
+// instead: |A[k]| / n <= max |a|, so a frame within fp16's range stays within it (pass 2 then scales by 1 / N2 alone;
+// FftbPushConstants::inverseScale).
+void storeHalfSpectrum(uint channel, uint v0, uint lineCount, uint n, uint k, vec2 z, vec2 zMirror)
 {
-    const float scale = HALF_STORAGE ? 0.5 / float(FFT_LENGTH) : 0.5;
+    const float scale = HALF_STORAGE ? 0.5 / float(n) : 0.5;
     const vec2 d = z - zMirror;
-    const uint a = intermediateIndex(channel, k, FFT_LENGTH / 2u + 1u, v0, lineCount);
+    const uint a = intermediateIndex(channel, k, n / 2u + 1u, v0, lineCount);
     storeIntermediate(a, scale * (z + zMirror));
     if (v0 + 1u < lineCount)
         storeIntermediate(a + FFTB_INTERMEDIATE_BLOCK_LINES, scale * vec2(d.y, -d.x));
 }
 
+#ifdef FFTB_FFT_GLSL
 void storeHalfSpectra(uint channel, uint v0, uint lineCount)
 {
     if (SPLIT_RADIX == 1u)
     {
         // The spectrum is in shared memory, natural order.
         for (uint k = gl_LocalInvocationID.x; k <= FFT_LENGTH / 2u; k += WORKGROUP_SIZE)
-            storeHalfSpectrum(channel, v0, lineCount, k, fftSharedGet(k),
+            storeHalfSpectrum(channel, v0, lineCount, FFT_LENGTH, k, fftSharedGet(k),
                               conjugate(fftSharedGet((FFT_LENGTH - k) % FFT_LENGTH)));
         return;
     }
@@ -92,7 +92,7 @@ void storeHalfSpectra(uint channel, uint v0, uint lineCount)
             const uint e = mirrored * SUB_ELEMENTS + j;
             const uint k = fftFrequencyIndex(e);
             if (k <= FFT_LENGTH / 2u)
-                storeHalfSpectrum(channel, v0, lineCount, k, fftGet(e),
+                storeHalfSpectrum(channel, v0, lineCount, FFT_LENGTH, k, fftGet(e),
                                   conjugate(fftSharedGet(((FFT_LENGTH - k) % FFT_LENGTH) / SPLIT_RADIX)));
         }
     }

@@ -101,3 +101,21 @@ extern const std::size_t kSpirvModuleCount;
     target_sources(${target} PRIVATE ${sources} ${out_dir}/fftbloom_spirv.cpp)
     target_include_directories(${target} PRIVATE ${out_dir})
 endfunction()
+
+# The GLSL sources the plugin compiles when a plan is made (shader_compiler.h): the passes with a generated FFT and
+# every file they include, as the table fftb::kShaderSources in `target`.
+set(FFTBLOOM_SHADER_SOURCES
+    image_fft_second_convolve_ifft_second_generated.comp common.glsl intermediate.glsl shared/fftb_shared.h
+    CACHE INTERNAL "the sources compiled when a plan is made, relative to FFTBLOOM_SHADER_DIR")
+function(fftbloom_embed_shader_sources target)
+    set(output ${CMAKE_CURRENT_BINARY_DIR}/shader_sources/shader_sources.cpp)
+    list(TRANSFORM FFTBLOOM_SHADER_SOURCES PREPEND ${FFTBLOOM_SHADER_DIR}/ OUTPUT_VARIABLE paths)
+    add_custom_command(
+        OUTPUT ${output}
+        COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DDIR=${FFTBLOOM_SHADER_DIR} "-DFILES=${FFTBLOOM_SHADER_SOURCES}"
+                -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/EmbedSources.cmake
+        DEPENDS ${paths} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/EmbedSources.cmake
+        COMMENT "Embedding the shader sources"
+        VERBATIM)
+    target_sources(${target} PRIVATE ${output})
+endfunction()

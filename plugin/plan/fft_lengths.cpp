@@ -2,9 +2,12 @@
 // FFT lengths, radices, workgroup sizes and twiddle tables.
 #include "fft_lengths.h"
 
+#include "fft_codegen.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <set>
 
 namespace fftb
 {
@@ -178,8 +181,26 @@ uint32_t TwiddleTables::offsetOf(uint32_t length) const
     return offsets[size_t(it - lengths.begin())];
 }
 
+uint32_t TwiddleTables::stageOffsetOf(uint32_t span, uint32_t radix) const
+{
+    const auto it = std::lower_bound(stageKeys.begin(), stageKeys.end(), span * 16 + radix);
+    return stageOffsets[size_t(it - stageKeys.begin())];
+}
+
 void TwiddleTables::write(float* destination) const
 {
+    for (size_t i = 0; i < stageKeys.size(); ++i)
+    {
+        const uint32_t span = stageKeys[i] / 16, radix = stageKeys[i] % 16;
+        for (uint32_t r = 1; r < radix; ++r)
+            for (uint32_t k = 0; k < span; ++k)
+            {
+                const double angle = -2.0 * std::numbers::pi * double(r * k) / double(span * radix);
+                const uint32_t at = stageOffsets[i] + (r - 1) * span + k;
+                destination[2 * at] = float(std::cos(angle));
+                destination[2 * at + 1] = float(std::sin(angle));
+            }
+    }
     for (size_t i = 0; i < lengths.size(); ++i)
         for (uint32_t m = 0; m < twiddleTableElements(lengths[i]); ++m)
         {
@@ -220,6 +241,24 @@ const TwiddleTables& twiddleTables()
                 t.offsets.push_back(t.totalElements);
                 t.totalElements += twiddleTableElements(n);
             }
+        // The stages of every generated line FFT, forward and inverse (the radices reversed), by (L, R).
+        std::set<uint32_t> keys;
+        for (const uint32_t n : t.lengths)
+            if (n <= FFTB_MAX_SHARED_FFT_LENGTH)
+                for (const bool inverse : {false, true})
+                {
+                    std::vector<uint32_t> radices = lineFftRadices(n);
+                    if (inverse)
+                        std::reverse(radices.begin(), radices.end());
+                    for (uint32_t s = 1, span = radices[0]; s < radices.size(); span *= radices[s++])
+                        keys.insert(span * 16 + radices[s]);
+                }
+        for (const uint32_t key : keys)
+        {
+            t.stageKeys.push_back(key);
+            t.stageOffsets.push_back(t.totalElements);
+            t.totalElements += (key % 16 - 1) * (key / 16);
+        }
         return t;
     }();
     return tables;

@@ -103,6 +103,13 @@ struct TwiddleTables
     std::vector<uint32_t> offsets;
     uint32_t totalElements = 0;
     uint32_t offsetOf(uint32_t length) const; ///< length must be an FFT length
+    /// Stage tables after the line tables: for every stage of span L >= 2 and radix R of a generated line FFT
+    /// (fft_codegen.h, lineFftRadices, forward or reversed), (R - 1) L entries, entry (r - 1) L + k =
+    /// exp(-2 pi i r k / (L R)), 1 <= r < R, k < L: the stage's twiddles, neighbouring butterflies reading neighbouring
+    /// entries.
+    std::vector<uint32_t> stageKeys; ///< L * 16 + R, ascending
+    std::vector<uint32_t> stageOffsets;
+    uint32_t stageOffsetOf(uint32_t span, uint32_t radix) const;
     /// Writes every table as interleaved fp32 (re, im) pairs: 2 * totalElements floats.
     void write(float* destination) const;
 };

@@ -2,6 +2,8 @@
 // The resolution of a bloom plan: checks, plan, passes, push constants and sizes, once per plan.
 #include "recipe.h"
 
+#include "fft_codegen.h"
+
 #include "psf_model.h"
 
 #include <cmath>
@@ -324,6 +326,13 @@ FftbPushConstants borderWeightPushConstants(const Recipe& recipe)
 uint32_t workgroupSizeOf(const PipelineKey& key, const DeviceLimits& limits)
 {
     return key.fftLength == 0 ? 0 : workgroupSizeOf(key.fftLength, limits.maxWorkgroupInvocations);
+}
+
+uint32_t generatedFftWorkgroupSize(const PipelineKey& key, const DeviceLimits& limits)
+{
+    if (key.pass != Pass::ImageFftSecondConvolveIfftSecond || key.fftLength > FFTB_MAX_SHARED_FFT_LENGTH)
+        return 0;
+    return lineFftWorkgroupSize(key.fftLength, limits.maxWorkgroupInvocations);
 }
 
 std::vector<std::array<uint32_t, 2>> specializationOf(const PipelineKey& key, const DeviceLimits& limits)

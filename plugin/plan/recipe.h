@@ -162,6 +162,11 @@ FftbPushConstants borderWeightPushConstants(const Recipe& recipe);
 /// pass without an FFT (its workgroup size is fixed in the shader).
 uint32_t workgroupSizeOf(const PipelineKey& key, const DeviceLimits& limits);
 
+/// Invocations per workgroup of the generated FFT (fft_codegen.h, lineFftWorkgroupSize) of the pipeline of `key` on a
+/// device of `limits`, or 0 where the pass runs the generic FFT (shaders/fft.glsl): pass 2
+/// (image_fft_second_convolve_ifft_second_generated.comp) on lines up to FFTB_MAX_SHARED_FFT_LENGTH.
+uint32_t generatedFftWorkgroupSize(const PipelineKey& key, const DeviceLimits& limits);
+
 /// The specialization constants of the pipeline of `key` on a device of `limits`, as (id, value) pairs (FFTB_SPEC_*):
 /// every id for a pass with an FFT (specializationOf its length), FFTB_SPEC_MULTI_VIEW alone for the others.
 std::vector<std::array<uint32_t, 2>> specializationOf(const PipelineKey& key, const DeviceLimits& limits);

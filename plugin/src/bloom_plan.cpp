@@ -153,7 +153,7 @@ FftbResult BloomPlan::passStatistics(uint32_t* count, FftbPassStatistic* statist
                 const VkPipelineExecutableStatisticKHR& v = values[i];
                 FftbPassStatistic& out = statistics[total];
                 out = FftbPassStatistic{FFTB_STRUCTURE_TYPE_PASS_STATISTIC, nullptr, number, key.fftLength,
-                                        workgroupSizeOf(key, context_->pipelines().limits())};
+                                        context_->pipelines().workgroupSizeOf(key)};
                 std::memcpy(out.name, v.name, sizeof out.name);
                 std::memcpy(out.description, v.description, sizeof out.description);
                 switch (v.format)

@@ -2,10 +2,13 @@
 // Layouts, shader modules, compiled pipelines and the descriptors each pass pushes.
 #include "pipelines.h"
 
+#include "fft_codegen.h"
 #include "fftbloom_spirv.h"
+#include "shader_compiler.h"
 
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
 #include <utility>
 
 namespace fftb
@@ -13,6 +16,13 @@ namespace fftb
 
 namespace
 {
+
+#ifndef FFTB_GENERATED_FFT
+#define FFTB_GENERATED_FFT 1
+#endif
+/// Whether pass 2 runs its generated FFT where it has one (generatedFftWorkgroupSize); 0 in the plugin built with the
+/// passes fftbloom-shaders exported (tests/exported), which runs those alone.
+constexpr bool kGeneratedFft = FFTB_GENERATED_FFT;
 
 /// The bindings of each layout (Bindings), in binding order; the image arrays come last.
 constexpr uint32_t kKernelBindings[] = {
@@ -175,24 +185,61 @@ void Pipelines::compile(const std::vector<PipelineKey>& keys)
         }
         const VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), data.size() * sizeof(uint32_t),
                                         data.data()};
+        const VkShaderModule generated = generatedModule(key);
         VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        cpci.stage.module = modules_[uint32_t(key.pass)];
+        cpci.stage.module = generated ? generated : modules_[uint32_t(key.pass)];
         cpci.stage.pName = "main";
         cpci.stage.pSpecializationInfo = &spec;
         cpci.layout = pipelineLayouts_[uint32_t(fftb::bindingsOf(key.pass))];
         if (device_->getPipelineExecutableStatistics)
             cpci.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
         VkPipeline p = VK_NULL_HANDLE;
-        device_->check(vk_.vkCreateComputePipelines(device_->device, cache_, 1, &cpci, device_->allocator, &p),
-                       "vkCreateComputePipelines");
+        const VkResult created =
+            vk_.vkCreateComputePipelines(device_->device, cache_, 1, &cpci, device_->allocator, &p);
+        if (generated)
+            vk_.vkDestroyShaderModule(device_->device, generated, device_->allocator);
+        device_->check(created, "vkCreateComputePipelines");
         device_->setName(VK_OBJECT_TYPE_PIPELINE, uint64_t(p),
                          std::string(labelOf(key.pass)) + " (FFT length " + std::to_string(key.fftLength) + ")");
         const std::lock_guard lock(mutex_);
         if (!pipelines_.emplace(key, p).second) // another thread compiled it meanwhile
             vk_.vkDestroyPipeline(device_->device, p, device_->allocator);
     }
+}
+
+VkShaderModule Pipelines::generatedModule(const PipelineKey& key) const
+{
+    if (!kGeneratedFft || generatedFftWorkgroupSize(key, limits_) == 0)
+        return VK_NULL_HANDLE;
+    const LineFftCode code =
+        generateLineFft(key.fftLength, limits_.maxWorkgroupInvocations,
+                        [](uint32_t span, uint32_t radix) { return twiddleTables().stageOffsetOf(span, radix); });
+    std::vector<uint32_t> spirv;
+    try
+    {
+        spirv = compileComputeShader("image_fft_second_convolve_ifft_second_generated.comp",
+                                     {{"fft_generated.glsl", code.glsl}});
+    }
+    catch (const std::runtime_error& e) // the generator's or the build's fault: no input makes it
+    {
+        throw Failure{FFTB_ERROR_UNSUPPORTED, VK_SUCCESS,
+                      "the generated FFT of length " + std::to_string(key.fftLength) + " did not compile: " + e.what()};
+    }
+    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    smci.codeSize = spirv.size() * sizeof(uint32_t);
+    smci.pCode = spirv.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    device_->check(vk_.vkCreateShaderModule(device_->device, &smci, device_->allocator, &module),
+                   "vkCreateShaderModule");
+    return module;
+}
+
+uint32_t Pipelines::workgroupSizeOf(const PipelineKey& key) const
+{
+    const uint32_t generated = kGeneratedFft ? generatedFftWorkgroupSize(key, limits_) : 0;
+    return generated != 0 ? generated : fftb::workgroupSizeOf(key, limits_);
 }
 
 VkPipeline Pipelines::get(const PipelineKey& key) const

@@ -51,6 +51,9 @@ class Pipelines
     const DeviceLimits& limits() const { return limits_; }
     /// Compiles every pipeline of `keys` not compiled yet. Thread-safe: plans may be made on several threads.
     void compile(const std::vector<PipelineKey>& keys);
+    /// Invocations per workgroup of the pipeline of `key`: its generated FFT's (generatedFftWorkgroupSize) where it has
+    /// one, else workgroupSizeOf(key); 0 for a pass without an FFT.
+    uint32_t workgroupSizeOf(const PipelineKey& key) const;
     /// The pipeline of `key`, which compile() made.
     VkPipeline get(const PipelineKey& key) const;
     /// `dispatches` with the pipelines compile() made for them.
@@ -65,6 +68,9 @@ class Pipelines
     void destroy();
     void createLayouts();
     void pushDescriptors(VkCommandBuffer cb, Bindings bindings, const PassResources& resources) const;
+    /// The shader module of `key`'s pass with its FFT generated for the key's length (compiled now), or
+    /// VK_NULL_HANDLE where the pass runs the generic FFT (the embedded module).
+    VkShaderModule generatedModule(const PipelineKey& key) const;
 
     std::shared_ptr<const Device> device_;
     const VulkanFunctions& vk_;

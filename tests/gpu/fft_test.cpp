@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The FFT of fft.glsl alone at mixed-radix lengths and past shared memory, through the plugin's own passes dispatched
-// directly:
+// The FFT of fft.glsl alone at mixed-radix lengths and past shared memory, and the generated FFT (fft_codegen.h) at
+// every length up to shared memory's, through the plugin's own passes dispatched directly:
 // forward against a double-precision DFT (FFTW), and forward, a spectral product and inverse against the same.
+#include "fft_codegen.h"
 #include "fftbloom_spirv.h"
 #include "gpu_test_support.h"
 #include "plan.h"
+#include "shader_compiler.h"
 #include "shared/fftb_shared.h"
 #include "vulkan/compute_pipeline.h"
 #include "vulkan/vulkan_device.h"
@@ -28,9 +30,12 @@ namespace
 
 using Complex = std::complex<double>;
 
+/// The pass 2 whose FFT is generated for `length`, as the plugin compiles it (pipelines.cpp, generatedModule).
+const char* const kGeneratedPass = "image_fft_second_convolve_ifft_second_generated.comp";
+
 /// Runs one pass of the plugin's shaders on `lines` <= FFTB_INTERMEDIATE_BLOCK_LINES lines of one FFT length, with the
 /// intermediate (one block of lines, plan.h intermediateIndex), kernel spectrum (plain lines) and twiddle buffers bound
-/// as the plugin binds them and the plugin's specialization constants.
+/// as the plugin binds them and the plugin's specialization constants; `shader` an embedded module or kGeneratedPass.
 class PassHarness
 {
   public:
@@ -54,6 +59,15 @@ class PassHarness
         for (size_t i = 0; i < kSpirvModuleCount; ++i)
             if (std::strcmp(kSpirvModules[i].name, shader) == 0)
                 module = &kSpirvModules[i];
+        if (std::strcmp(shader, kGeneratedPass) == 0)
+        {
+            const LineFftCode code =
+                generateLineFft(length, kMaxWorkgroupSize,
+                                [&](uint32_t span, uint32_t radix) { return tables.stageOffsetOf(span, radix); });
+            generated_ = compileComputeShader(kGeneratedPass, {{"fft_generated.glsl", code.glsl}});
+            generatedModule_ = {kGeneratedPass, generated_.data(), generated_.size() * sizeof(uint32_t)};
+            module = &generatedModule_;
+        }
         EXPECT_NE(module, nullptr) << shader;
         // The plugin's specialization (plugin/plan/plan.h, specializationOf, as plugin/src/pipelines.cpp compiles).
         const std::array<uint32_t, FFTB_SPEC_COUNT> values = specializationOf(length, workgroupSizeOf(length), false);
@@ -143,6 +157,8 @@ class PassHarness
     VulkanDevice::Buffer intermediate_, spectrum_, twiddles_;
 
   private:
+    std::vector<uint32_t> generated_;
+    SpirvModule generatedModule_{};
     ComputePipeline pass_;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
     VkDescriptorSet set_ = VK_NULL_HANDLE;
@@ -228,13 +244,12 @@ TEST_P(FftLength, ForwardMatchesTheDoublePrecisionDft)
     EXPECT_EQ(h.device_.validationMessageCount(), 0u) << h.device_.firstValidationMessage();
 }
 
-// image_fft_second_convolve_ifft_second with an exact spectrum: inverse FFT of (forward FFT x random spectrum) / N,
-// a circular convolution, against the same in double precision; with a unit spectrum, the round trip.
-TEST_P(FftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
+// `shader` (pass 2) with an exact spectrum on two lines of length n: inverse FFT of (forward FFT x spectrum) / n, a
+// circular convolution, against the same in double precision; with a unit spectrum (line 0), the round trip.
+void expectProductInverseMatchesTheDft(const char* shader, uint32_t n)
 {
-    const uint32_t n = GetParam();
     const uint32_t lines = 2;
-    PassHarness h("image_fft_second_convolve_ifft_second", n, lines);
+    PassHarness h(shader, n, lines);
     std::vector<std::vector<Complex>> inputs, spectra;
     for (uint32_t line = 0; line < lines; ++line)
     {
@@ -268,11 +283,34 @@ TEST_P(FftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
     EXPECT_EQ(h.device_.validationMessageCount(), 0u) << h.device_.firstValidationMessage();
 }
 
+// image_fft_second_convolve_ifft_second (the generic FFT).
+TEST_P(FftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
+{
+    expectProductInverseMatchesTheDft("image_fft_second_convolve_ifft_second", GetParam());
+}
+
 // Every radix alone and mixed (3 .. 3375, in shared memory), 4096, the longest line in shared memory alone, as the
 // baseline the long lengths' errors compare with, and the long lengths.
 INSTANTIATE_TEST_SUITE_P(Lengths, FftLength,
                          ::testing::Values(3u, 5u, 7u, 15u, 45u, 105u, 243u, 1215u, 2187u, 2430u, 3375u, 4096u, 4375u,
                                            6125u, 6144u, 6561u, 8192u, 16384u),
+                         [](const ::testing::TestParamInfo<uint32_t>& p) { return std::to_string(p.param); });
+
+// The generated FFT of pass 2 at every radix alone and in each stage position, radix 2 alone (2, 6), the lengths of
+// the benchmark's frames (1225 = 5 7 7 5, 1344, 1536, 2048 = 4 8 8 8, 2240) and 4096 = 8 8 8 8; rounds of a stage
+// partly past its butterflies (1225, 2240); the workgroup of the device's largest (kMaxWorkgroupSize).
+class GeneratedFftLength : public ::testing::TestWithParam<uint32_t>
+{
+};
+
+TEST_P(GeneratedFftLength, ForwardProductInverseMatchesTheDoublePrecisionDft)
+{
+    expectProductInverseMatchesTheDft(kGeneratedPass, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Lengths, GeneratedFftLength,
+                         ::testing::Values(2u, 3u, 4u, 5u, 6u, 7u, 8u, 16u, 105u, 243u, 1000u, 1225u, 1344u, 1536u,
+                                           2048u, 2240u, 3375u, 4096u),
                          [](const ::testing::TestParamInfo<uint32_t>& p) { return std::to_string(p.param); });
 
 } // namespace

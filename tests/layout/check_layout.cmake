@@ -50,7 +50,7 @@ endfunction()
 
 # Every folder a quoted include can come from anywhere in the tree (the targets' include directories).
 set(all_roots plugin/include plugin/plan plugin/src shaders host reference tests/support)
-set(generated "^(fftbloom_spirv\\.h|.*\\.spv\\.h)$")
+set(generated "^(fftbloom_spirv\\.h|.*\\.spv\\.h|fft_generated\\.glsl)$")
 
 foreach(folder plugin shaders reference host demo bench)
     includes_of(${folder} entries)

@@ -304,7 +304,7 @@ typedef struct FftbMemoryRequirements
     /** The same in resampled mode: the spectrum stored at oversampling 2 and the one resolved at the frame's. */
     VkDeviceSize resampledSpectrumBytes;
     VkDeviceSize kernelTexelBytes;  /**< host-visible, per kernel of the maximum resolution: planar RGB fp32 texels */
-    VkDeviceSize twiddleBytes;      /**< host-visible, per context: every FFT length's twiddle table */
+    VkDeviceSize twiddleBytes;      /**< host-visible, per context: every FFT length's twiddle tables */
     VkDeviceSize borderWeightBytes; /**< device-local, per normalized plan: 3 maxWidth maxHeight x 4 bytes at most */
     /** Device-local, per kernel made with an FftbKernelGeneratorInfo, of the largest K x K the maximum resolution holds
      *  (K a power of two in 64 .. 2048; 0 when none): its generator's buffer and generated texels. */

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// Pass 1's reads, for either FFT: the prefiltered frame (or at half resolution the frame downsampled 2x per axis) at
+// a padded position of a line along the first axis. Included after the FFT, which declares FFT_LENGTH.
+#ifndef FFTB_FRAME_LINES_GLSL
+#define FFTB_FRAME_LINES_GLSL
+
+// Texel (x, y) of the image transformed: the prefiltered frame texel, or at half resolution the mean of the
+// prefiltered frame texels (2x, 2y) .. (2x + 1, 2y + 1), a texel past the frame's last column or row standing for
+// the last (a box filter: the bloom is low-frequency).
+vec3 prefilteredTexel(ivec2 texel)
+{
+    if (!halfResolution())
+        return prefilter(fetchFrame(texel).rgb);
+    const ivec2 last = ivec2(frameExtent()) - 1;
+    const ivec2 a = 2 * texel, b = min(a + 1, last);
+    return 0.25 * (prefilter(fetchFrame(a).rgb) + prefilter(fetchFrame(ivec2(b.x, a.y)).rgb) +
+                   prefilter(fetchFrame(ivec2(a.x, b.y)).rgb) + prefilter(fetchFrame(b).rgb));
+}
+
+// The prefiltered colour at padded position i of line v (0 in the zero padding and past the image's last line); 1
+// inside the image when pass 3 writes the border weights (the image's indicator).
+vec3 frameColour(uint i, uint v)
+{
+    const int u = paddedSource(i, pc.imageLength1, FFT_LENGTH, pc.mirrorSplit1);
+    if (u < 0 || v >= pc.imageLength2)
+        return vec3(0.0);
+    if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_WRITE)
+        return vec3(1.0);
+    return prefilteredTexel(imageCoord(uint(u), v));
+}
+
+// Channel c of a colour, selected rather than indexed (a run-time index can move the colour to local memory).
+float component(vec3 colour, uint c)
+{
+    return c == 0u ? colour.r : c == 1u ? colour.g : colour.b;
+}
+
+#endif
