@@ -547,11 +547,13 @@ FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* kernelInf
 void fftbDestroyKernel(FftbKernel kernel);
 
 /** Makes a plan: checks every field, plans the padded FFT lengths and axis order, compiles the pipelines the context
- *  lacks, allocates the kernel's spectrum for it and FFTB_PADDING_ZERO_NORMALIZED's border weights. Dynamic resolution:
- *  a plan per extent, made ahead. Returns FFTB_ERROR_INVALID_ARGUMENT (naming the field), FFTB_ERROR_DEVICE_LIMIT (past
- *  a context maximum, maxStorageBufferRange, FFTB_MAX_FFT_LENGTH or the device's workgroup and shared-memory limits),
- *  FFTB_ERROR_OUT_OF_*_MEMORY or FFTB_ERROR_VULKAN. Threads: reads `context`, adds to its pipelines and the kernel
- *  (locked); may overlap any call on the context but fftbResizeContext and fftbDestroyContext. */
+ *  lacks (pass 2's from GLSL generated for its FFT length), allocates the kernel's spectrum for it and
+ *  FFTB_PADDING_ZERO_NORMALIZED's border weights. Dynamic resolution: a plan per extent, made ahead. Returns
+ *  FFTB_ERROR_INVALID_ARGUMENT (naming the field), FFTB_ERROR_DEVICE_LIMIT (past a context maximum,
+ *  maxStorageBufferRange, FFTB_MAX_FFT_LENGTH or the device's workgroup and shared-memory limits),
+ *  FFTB_ERROR_OUT_OF_*_MEMORY, FFTB_ERROR_VULKAN, or FFTB_ERROR_UNSUPPORTED where generated GLSL does not compile (a
+ *  defect: the message names the length). Threads: reads `context`, adds to its pipelines and the kernel (locked); may
+ *  overlap any call on the context but fftbResizeContext and fftbDestroyContext. */
 FftbResult fftbCreateBloomPlan(FftbContext context, const FftbBloomPlanCreateInfo* createInfo, FftbBloomPlan* plan);
 
 /** Destroys the plan and its border weights, also after its context was destroyed; no command buffer recorded with it
