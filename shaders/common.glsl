@@ -126,4 +126,22 @@ int paddedSource(uint p, uint imageLength, uint paddedLength, uint mirrorSplit)
     return int(mirroredRepeat(position, imageLength));
 }
 
+// Element i of half-spectrum line k1 of `channel` padded to n along the second axis (pass 2's input): zero, or in
+// mirror padding a mirror of a stored element (paddedSource). The line's elements lie 32 bytes apart
+// (intermediateIndex): the other lines of its block, read by the neighbouring workgroups at about the same time, share
+// their sectors in L2.
+vec2 paddedSecondAxisElement(uint channel, uint k1, uint halfLines, uint i, uint n)
+{
+    const int v = paddedSource(i, pc.imageLength2, n, pc.mirrorSplit2);
+    return v < 0 ? vec2(0.0) : loadIntermediate(intermediateIndex(channel, k1, halfLines, uint(v), pc.imageLength2));
+}
+
+// Pass 2's Hadamard product of z with kernel spectrum value k, blended toward the Dirac delta (sharpening t:
+// (1 - t) K + t) and scaled by the inverse transforms' normalization.
+vec2 hadamardProduct(vec2 k, vec2 z)
+{
+    k = (1.0 - pc.sharpen) * k + vec2(pc.sharpen, 0.0);
+    return pc.inverseScale * vec2(z.x * k.x - z.y * k.y, z.x * k.y + z.y * k.x);
+}
+
 #endif

@@ -10,33 +10,16 @@
 
 uint k1, channel, halfLines, spectrumLine;
 
-// Element i of the padded line: padding along the second axis is applied here (zero, or mirrors of stored lines).
-// The line's elements lie 32 bytes apart (intermediateIndex): the other lines of its block, read by the neighbouring
-// workgroups at about the same time, share their sectors in L2.
-vec2 paddedElement(uint i)
-{
-    const int v = paddedSource(i, pc.imageLength2, FFT_LENGTH, pc.mirrorSplit2);
-    return v < 0 ? vec2(0.0) : loadIntermediate(intermediateIndex(channel, k1, halfLines, uint(v), pc.imageLength2));
-}
-
-// The Hadamard product of z with kernel spectrum value k, blended toward the Dirac delta ((1 - t) K + t) and scaled by
-// the inverse transforms' normalization.
-vec2 hadamard(vec2 k, vec2 z)
-{
-    k = (1.0 - pc.sharpen) * k + vec2(pc.sharpen, 0.0);
-    return pc.inverseScale * vec2(z.x * k.x - z.y * k.y, z.x * k.y + z.y * k.x);
-}
-
-#define FFTB_LOAD(i, z) z = paddedElement(i);
+#define FFTB_LOAD(i, z) z = paddedSecondAxisElement(channel, k1, halfLines, i, FFT_LENGTH);
 #define FFTB_STORE(v, z)                                                                                               \
     if (v < pc.imageLength2)                                                                                           \
         storeIntermediate(intermediateIndex(channel, k1, halfLines, v, pc.imageLength2), z);
 // The product with the kernel spectrum at the frame's frequencies (exact mode's, or resampled mode's resolved once per
 // kernel and plan, kernel_resolve_spectrum.comp), from element `spectrumLine` of the channel's binding: one expansion
 // per binding inside the channel's branch.
-#define FFTB_MULTIPLY_R(k2, z) z = hadamard(kernelSpectrumR[spectrumLine + k2], z);
-#define FFTB_MULTIPLY_G(k2, z) z = hadamard(kernelSpectrumG[spectrumLine + k2], z);
-#define FFTB_MULTIPLY_B(k2, z) z = hadamard(kernelSpectrumB[spectrumLine + k2], z);
+#define FFTB_MULTIPLY_R(k2, z) z = hadamardProduct(kernelSpectrumR[spectrumLine + k2], z);
+#define FFTB_MULTIPLY_G(k2, z) z = hadamardProduct(kernelSpectrumG[spectrumLine + k2], z);
+#define FFTB_MULTIPLY_B(k2, z) z = hadamardProduct(kernelSpectrumB[spectrumLine + k2], z);
 
 void main()
 {

@@ -167,18 +167,25 @@ std::string butterflyIndex(uint32_t round, uint32_t workgroupSize)
     return round == 0 ? "t" : "(t + " + u(round * workgroupSize) + ")";
 }
 
+/// "if (j < M / R)" where round b of a stage of `radix` is partly past the stage's butterflies, else "".
+std::string roundGuard(const Geometry& g, uint32_t radix, uint32_t round)
+{
+    const uint32_t butterflies = g.length / radix;
+    if ((round + 1) * g.workgroupSize <= butterflies)
+        return "";
+    return "if (" + butterflyIndex(round, g.workgroupSize) + " < " + u(butterflies) + ")";
+}
+
 /// Emits `body` for each round of butterflies of a stage of `radix`, guarded where the round is partly past the
 /// stage's butterflies; `body(round, j)`.
 void forEachRound(Emitter& e, const Geometry& g, uint32_t radix,
                   const std::function<void(uint32_t, const std::string&)>& body)
 {
-    const uint32_t butterflies = g.length / radix;
     for (uint32_t b = 0; b < roundsOf(g.length, radix, g.workgroupSize); ++b)
     {
         const std::string j = butterflyIndex(b, g.workgroupSize);
-        const bool guard = (b + 1) * g.workgroupSize > butterflies;
-        if (guard)
-            e.line("if (" + j + " < " + u(butterflies) + ")");
+        if (const std::string guard = roundGuard(g, radix, b); !guard.empty())
+            e.line(guard);
         e.line("{");
         body(b, j);
         e.line("}");
@@ -249,9 +256,8 @@ std::string slotsMacro(const Geometry& g, uint32_t radix, const std::string& nam
     const uint32_t butterflies = g.length / radix;
     for (uint32_t b = 0; b < roundsOf(g.length, radix, g.workgroupSize); ++b)
     {
-        const std::string j = butterflyIndex(b, g.workgroupSize);
-        const bool guard = (b + 1) * g.workgroupSize > butterflies;
-        text += guard ? " if (" + j + " < " + u(butterflies) + ") {" : " {";
+        const std::string j = butterflyIndex(b, g.workgroupSize), guard = roundGuard(g, radix, b);
+        text += guard.empty() ? " {" : " " + guard + " {";
         for (uint32_t r = 0; r < radix; ++r)
             text += " APPLY((" + j + " + " + u(r * butterflies) + "), " + slot(b * radix + r) + ")";
         text += " }";
