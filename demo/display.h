@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The viewer's device-level objects and its frame: frames in flight, the scene's images, the display pass and its
-// descriptor sets, the UI's render pass and Dear ImGui's Vulkan backend (viewer_device.cpp); recording, submitting
-// and presenting a frame: bloom nodes A and B, the display pass, the blit to the swapchain, the UI, the timings
-// (viewer_frame.cpp).
+// descriptor sets, the UI's render pass and Dear ImGui's Vulkan backend; recording, submitting and presenting a frame:
+// bloom nodes A and B, the display pass, the blit to the swapchain, the UI, the timings (display.cpp).
 #pragma once
 
 #include "bloom_node.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The viewer: it owns the bloom nodes (BloomNodes, bloom_node.h), the panel (Panel, panel.h) and the device-level
 // objects and the frame (Display, display.h); its own parts in viewer.cpp (set-up, the frame loop, the scene, B and
-// the kernel view) and viewer_recovery.cpp (device loss). Reading and writing files: viewer_files.cpp.
+// the kernel view, device loss). Reading and writing files: viewer_files.cpp.
 // The bloom node uses the plugin exactly as an engine would: fftbloom::Context, fftbloom::Kernel made when the kernel
 // changes, fftbloom::BloomPlan made when the frame's extent, a plan-lifetime setting or the kernel changes,
 // fftbCmdBloom of the plan into the frame's command buffer with the per-frame values and timestamps chained; a
@@ -94,7 +94,7 @@ class Viewer
     /// tonemapper; the notice or the message says how it went.
     void save();
 
-    // ---- Device loss (viewer_recovery.cpp) --------------------------------------------------------------------------
+    // ---- Device loss (viewer.cpp) ----------------------------------------------------------------------------------
     /// After `loss` (a VulkanError with VK_ERROR_DEVICE_LOST): every device-level object destroyed, a new device made
     /// (WindowDevice::recreateDevice), the scene and the kernels uploaded again from their host copies, and a message
     /// in the panel. Throws ViewerError, one line naming the loss and the reason, when no device can be made.

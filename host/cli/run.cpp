@@ -177,7 +177,10 @@ struct SeededFrame
     uint32_t kernelSeed = 0;
 };
 
-int run(CliOptions& o)
+/// This task's jobs, its shard or chunk of the whole list (named and checked over the whole list), with their inputs;
+/// the kernel, the animated kernel's aperture, the outputs' attributes and the previews' display into `o.batch`.
+/// Throws HostError.
+void planJobs(CliOptions& o, std::vector<BatchJob>& jobs, std::vector<FrameInput>& frameInputs)
 {
     std::vector<SeededFrame> seeded;
     for (std::size_t i = 0; i < o.frames.size(); ++i)
@@ -185,51 +188,56 @@ int run(CliOptions& o)
     std::vector<std::string> inputs;
     for (const SeededFrame& frame : seeded)
         inputs.push_back(frame.input.path);
+    // Named and checked over the whole list in every shard and chunk, so that each task refuses a collision the
+    // same way (two shards writing one name would each pass a check of their own frames); sharded after.
+    std::vector<BatchJob> all = !o.output.empty()   ? jobsForOutputPath(o.frames, o.output)
+                                : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
+                                                    : jobsForOutputPattern(o.frames, o.outputPattern);
+    checkExrNames(all);
+    namePreviews(all, o.frames, o.preview);
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i].frame = frameNumberIn(o.frames[i]);
+    std::vector<NamedPath> reads, writes;
+    for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
+                                     std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
+        reads.push_back({role, *path});
+    // The previews read the OpenColorIO config $OCIO names: not a file to write over.
+    const bool previews = std::any_of(all.begin(), all.end(), [](const BatchJob& j) { return !j.preview.empty(); });
+    if (const char* ocio = std::getenv("OCIO"); previews && ocio && *ocio)
+        reads.push_back({"$OCIO", ocio});
+    writes.push_back({"--report", o.reportPath});
+    checkJobs(all, reads, writes);
+    if (!o.reportPath.empty())
+        ReportWriter::checkPath(o.reportPath);
+    std::vector<std::size_t> positions(all.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+    {
+        all[i].kernelSeed = seeded[i].kernelSeed;
+        positions[i] = i;
+    }
+    // Every output form splits alike: -o with a frame placeholder names a shot as --output-pattern does.
+    const std::vector<std::size_t> mine =
+        o.contiguous ? chunkOf(positions, o.shardIndex, o.shardCount) : shardOf(positions, o.shardIndex, o.shardCount);
+    for (const std::size_t i : mine)
+    {
+        jobs.push_back(all[i]);
+        frameInputs.push_back(seeded[i].input);
+    }
+    o.batch.kernel = loadKernel(o);
+    if (o.kernel.animate)
+        o.batch.animatedKernel = apertureInfoOf(o.kernel.psfDesign()); // the Airy radius checked (options.cpp)
+    o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
+    if (previews)
+        o.batch.previewDisplay = OcioDisplay::fromEnvironment(o.ocio);
+}
+
+int run(CliOptions& o)
+{
     std::vector<BatchJob> jobs;
     std::vector<FrameInput> frameInputs;
     try
     {
-        // Named and checked over the whole list in every shard and chunk, so that each task refuses a collision the
-        // same way (two shards writing one name would each pass a check of their own frames); sharded after.
-        std::vector<BatchJob> all = !o.output.empty()   ? jobsForOutputPath(o.frames, o.output)
-                                    : !o.outDir.empty() ? jobsForOutDir(inputs, o.outDir, o.suffix)
-                                                        : jobsForOutputPattern(o.frames, o.outputPattern);
-        checkExrNames(all);
-        namePreviews(all, o.frames, o.preview);
-        for (std::size_t i = 0; i < all.size(); ++i)
-            all[i].frame = frameNumberIn(o.frames[i]);
-        std::vector<NamedPath> reads, writes;
-        for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
-                                         std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
-            reads.push_back({role, *path});
-        // The previews read the OpenColorIO config $OCIO names: not a file to write over.
-        const bool previews = std::any_of(all.begin(), all.end(), [](const BatchJob& j) { return !j.preview.empty(); });
-        if (const char* ocio = std::getenv("OCIO"); previews && ocio && *ocio)
-            reads.push_back({"$OCIO", ocio});
-        writes.push_back({"--report", o.reportPath});
-        checkJobs(all, reads, writes);
-        if (!o.reportPath.empty())
-            ReportWriter::checkPath(o.reportPath);
-        std::vector<std::size_t> positions(all.size());
-        for (std::size_t i = 0; i < all.size(); ++i)
-        {
-            all[i].kernelSeed = seeded[i].kernelSeed;
-            positions[i] = i;
-        }
-        // Every output form splits alike: -o with a frame placeholder names a shot as --output-pattern does.
-        const std::vector<std::size_t> mine = o.contiguous ? chunkOf(positions, o.shardIndex, o.shardCount)
-                                                           : shardOf(positions, o.shardIndex, o.shardCount);
-        for (const std::size_t i : mine)
-        {
-            jobs.push_back(all[i]);
-            frameInputs.push_back(seeded[i].input);
-        }
-        o.batch.kernel = loadKernel(o);
-        if (o.kernel.animate)
-            o.batch.animatedKernel = apertureInfoOf(o.kernel.psfDesign()); // the Airy radius checked (options.cpp)
-        o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
-        if (previews)
-            o.batch.previewDisplay = OcioDisplay::fromEnvironment(o.ocio);
+        planJobs(o, jobs, frameInputs);
     }
     catch (const HostError& e)
     {

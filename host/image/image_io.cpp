@@ -454,12 +454,18 @@ Image readPart(const std::string& path, Imf::MultiPartInputFile& input, const st
     return image;
 }
 
-// Reads the headers (every part's), refuses deep data and what fftbloom does not read, and reads the chosen part's
-// full-resolution pixels as float. A multi-part image keeps the file's bytes for writeExr to copy the other parts.
-Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsigned char>> file,
-                const ImageSelection& selection)
+// The headers of an OpenEXR file, every part's, and whether each part is tiled.
+struct ExrHeaders
 {
-    const std::vector<unsigned char>& bytes = *file;
+    bool multiPart = false;
+    std::vector<Imf::Header> headers;
+    std::vector<bool> tiled;
+};
+
+// Reads the headers of `bytes` (the file at `path`) from `stream`, and refuses what fftbloom does not read: another
+// version, unknown flags, attributes past the file, deep data, a part whose layout is not bounded by the file.
+ExrHeaders readHeaders(const std::string& path, const std::vector<unsigned char>& bytes, MemoryInput& stream)
+{
     if (bytes.size() < 8)
         failCorrupt(path, "the file ends inside its version field");
     int version = int(std::uint32_t(bytes[4]) | std::uint32_t(bytes[5]) << 8 | std::uint32_t(bytes[6]) << 16 |
@@ -468,37 +474,48 @@ Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsig
         fail(path, "unsupported OpenEXR version " + std::to_string(Imf::getVersion(version)));
     if (!Imf::supportsFlags(Imf::getFlags(version)))
         failCorrupt(path, "unknown flags in the version field");
-    const bool multiPart = Imf::isMultiPart(version);
-    checkAttributeSizes(path, bytes, multiPart);
-    MemoryInput stream(path, bytes);
+    ExrHeaders h;
+    h.multiPart = Imf::isMultiPart(version);
+    checkAttributeSizes(path, bytes, h.multiPart);
     stream.seekg(8);
-    std::vector<Imf::Header> headers;
     for (bool more = true; more;)
     {
         Imf::Header header;
         header.readFrom(stream, version);
-        if (multiPart && header.readsNothing())
+        if (h.multiPart && header.readsNothing())
             break;
-        headers.push_back(header);
-        more = multiPart;
+        h.headers.push_back(header);
+        more = h.multiPart;
     }
     // The flat API composites a deep part silently, or crashes without a frame buffer: deep parts never reach it.
     // Every part's layout is bounded: opening the file reads every part's offset table.
-    std::vector<bool> tiled;
-    for (std::size_t p = 0; p < headers.size(); ++p)
+    for (std::size_t p = 0; p < h.headers.size(); ++p)
     {
-        const Imf::Header& header = headers[p];
+        const Imf::Header& header = h.headers[p];
         const bool deep = header.hasType() ? Imf::isDeepData(header.type()) : Imf::isNonImage(version);
         if (deep)
             fail(path,
-                 (multiPart
+                 (h.multiPart
                       ? "part " + std::to_string(p) + (header.hasName() ? " (" + header.name() + ")" : "") + " holds"
                       : std::string("the file holds")) +
                      " deep data (" + (header.hasType() ? header.type() : "deep flag") + "), which is not supported");
-        tiled.push_back(multiPart ? header.hasType() && Imf::isTiled(header.type()) : Imf::isTiled(version));
-        checkLayout(path, header, tiled[p], bytes.size());
-        header.sanityCheck(tiled[p], multiPart);
+        h.tiled.push_back(h.multiPart ? header.hasType() && Imf::isTiled(header.type()) : Imf::isTiled(version));
+        checkLayout(path, header, h.tiled[p], bytes.size());
+        header.sanityCheck(h.tiled[p], h.multiPart);
     }
+    return h;
+}
+
+// Reads the headers (readHeaders) and the chosen part's full-resolution pixels as float. A multi-part image keeps the
+// file's bytes for writeExr to copy the other parts.
+Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsigned char>> file,
+                const ImageSelection& selection)
+{
+    MemoryInput stream(path, *file);
+    const ExrHeaders read = readHeaders(path, *file, stream);
+    const bool multiPart = read.multiPart;
+    const std::vector<Imf::Header>& headers = read.headers;
+    const std::vector<bool>& tiled = read.tiled;
     // Views (docs/exr.md, "Views"): a single part's multiView list, or parts with a view attribute.
     const std::vector<std::string> multiViewNames =
         multiPart ? std::vector<std::string>() : multiViewOf(path, headers[0]);

@@ -241,21 +241,21 @@ FftbResult fftbCreateKernel(FftbContext context, const FftbKernelInfo* info, Fft
     if (!context || !kernel)
         return FFTB_ERROR_INVALID_ARGUMENT;
     *kernel = nullptr;
-    return guarded(context->context,
-                   [&]
-                   {
-                       if (!info)
-                           throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo: NULL"};
-                       fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_KERNEL_INFO, "kernelInfo.sType",
-                                                "FFTB_STRUCTURE_TYPE_KERNEL_INFO");
-                       fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO}, "kernelInfo.pNext");
-                       if (!info->texels && !fftb::findInChain<FftbKernelGeneratorInfo>(
-                                                info->pNext, FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO))
-                           throw fftb::Failure{
-                               FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
-                               "kernelInfo.texels: NULL (allowed only with an FftbKernelGeneratorInfo)"};
-                       *kernel = reinterpret_cast<FftbKernel>(context->context.createKernel(*info));
-                   });
+    return guarded(
+        context->context,
+        [&]
+        {
+            if (!info)
+                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernelInfo: NULL"};
+            fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_KERNEL_INFO, "kernelInfo.sType",
+                                     "FFTB_STRUCTURE_TYPE_KERNEL_INFO");
+            fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO}, "kernelInfo.pNext");
+            if (!info->texels &&
+                !fftb::findInChain<FftbKernelGeneratorInfo>(info->pNext, FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO))
+                throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                                    "kernelInfo.texels: NULL (allowed only with an FftbKernelGeneratorInfo)"};
+            *kernel = reinterpret_cast<FftbKernel>(context->context.createKernel(*info));
+        });
 }
 
 void fftbDestroyKernel(FftbKernel kernel)
@@ -376,7 +376,7 @@ FftbResult fftbCmdGenerateKernel(FftbContext context, VkCommandBuffer commandBuf
                        if (!kernel)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                                                "kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
-                       context->context.cmdGenerateKernel(commandBuffer, *info, *fftb::kernelOf(kernel));
+                       fftb::cmdGenerateKernel(context->context, commandBuffer, *info, *fftb::kernelOf(kernel));
                    });
 }
 

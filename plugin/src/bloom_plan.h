@@ -21,9 +21,9 @@ class BloomPlan
     void describe(FftbBloomPlanDescription* description) const;
     /// fftbGetPassStatistics: FFTB_SUCCESS or FFTB_INCOMPLETE; throws Failure on an error.
     FftbResult passStatistics(uint32_t* count, FftbPassStatistic* statistics) const;
-    /// fftbCmdPrepareKernel (record.cpp).
+    /// fftbCmdPrepareKernel.
     void cmdPrepareKernel(VkCommandBuffer cb);
-    /// fftbCmdBloom (record.cpp).
+    /// fftbCmdBloom.
     void cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info);
 
     /// The device the plan reports its failures to; it outlives the context.

@@ -37,8 +37,6 @@ class Context
     void resize(const FftbResizeInfo& info);
     /// fftbCreateKernel: the kernel, and with an FftbKernelGeneratorInfo its generator's pipelines (generate.cpp).
     Kernel* createKernel(const FftbKernelInfo& info);
-    /// fftbCmdGenerateKernel (generate.cpp); throws Failure on an error.
-    void cmdGenerateKernel(VkCommandBuffer commandBuffer, const FftbApertureInfo& info, Kernel& kernel) const;
 
     const std::shared_ptr<const Device>& device() const { return device_; }
     const Extents& maxExtents() const { return max_; }
@@ -67,5 +65,10 @@ class Context
     std::mutex plansMutex_;
     std::set<BloomPlan*> plans_;
 };
+
+/// fftbCmdGenerateKernel (generate.cpp): the GPU PSF generator's passes for `kernel`, made on `context`, recorded into
+/// `commandBuffer`; throws Failure on an error.
+void cmdGenerateKernel(const Context& context, VkCommandBuffer commandBuffer, const FftbApertureInfo& info,
+                       Kernel& kernel);
 
 } // namespace fftb

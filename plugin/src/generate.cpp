@@ -83,9 +83,11 @@ GeneratorSetup generatorSetupOf(const FftbKernelInfo& kernel, const FftbKernelGe
     return {float(params.airyRadiusTexels), uint32_t(psfSamplingOf(params).fftSize), bytes};
 }
 
-void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info, Kernel& kernel) const
+void cmdGenerateKernel(const Context& context, VkCommandBuffer cb, const FftbApertureInfo& info, Kernel& kernel)
 {
-    if (kernel.device().device != device_->device)
+    const Device& device = *context.device();
+    const Pipelines& pipelines = context.pipelines();
+    if (kernel.device().device != device.device)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "kernel: created on another VkDevice"};
     const GeneratorSetup* generator = kernel.generator();
     if (!generator)
@@ -149,7 +151,7 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "FftbTimestampInfo.queryPool: VK_NULL_HANDLE"};
     // Everything that can fail comes before the kernel is told of the generation.
     const Kernel::Generation buffers = kernel.replaceTexels();
-    const auto& vk = device_->vk;
+    const auto& vk = device.vk;
     uint32_t stamp = 0;
     const auto writeTimestamp = [&]
     {
@@ -158,7 +160,7 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
                                    timestamps->firstQuery + stamp++);
     };
 
-    device_->cmdBeginLabel(cb, "fftbloom: generate the kernel");
+    device.cmdBeginLabel(cb, "fftbloom: generate the kernel");
     writeTimestamp();
     // After earlier compute use of the kernel and of this buffer: the update below overwrites what they read.
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -187,14 +189,14 @@ void Context::cmdGenerateKernel(VkCommandBuffer cb, const FftbApertureInfo& info
     resources.kernelTexels = buffers.texels;
     for (const auto& [pass, length, groupsX, groupsY] : passes)
     {
-        pipelines_->dispatch(cb, {pipelines_->get({pass, length}), pass, {groupsX, groupsY, 1}}, resources, &push,
-                             sizeof(push));
-        device_->cmdComputeBarrier(cb);
+        pipelines.dispatch(cb, {pipelines.get({pass, length}), pass, {groupsX, groupsY, 1}}, resources, &push,
+                           sizeof(push));
+        device.cmdComputeBarrier(cb);
         writeTimestamp();
     }
     // The host binds the generated texels once it reads this back (Kernel::bind): a dropped generation writes nothing.
-    device_->cmdComplete(cb, buffers.word, buffers.value);
-    device_->cmdEndLabel(cb);
+    device.cmdComplete(cb, buffers.word, buffers.value);
+    device.cmdEndLabel(cb);
 }
 
 } // namespace fftb

@@ -389,7 +389,7 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
     {
         // The one frame pass without an FFT: only FFTB_SPEC_MULTI_VIEW is specialized (and common.glsl's
         // HALF_STORAGE, which only the intermediate's accessors read, not this pass, keeps its default); 8 x 8
-        // invocations, one per frame texel (plugin/src/record.cpp dispatches ceil(W / 8) x ceil(H / 8) x views).
+        // invocations, one per frame texel (plugin/plan/recipe.cpp dispatches ceil(W / 8) x ceil(H / 8) x views).
         EXPECT_TRUE(ids.count(FFTB_SPEC_MULTI_VIEW)) << module().name << ": no FFTB_SPEC_MULTI_VIEW";
         ids.erase(FFTB_SPEC_MULTI_VIEW);
         ids.erase(FFTB_SPEC_HALF_STORAGE);
@@ -410,7 +410,7 @@ TEST_P(ReflectionTest, SpecializationConstantsAndWorkgroupSize)
 
     EXPECT_NE(x.id, 0u) << module().name << ": workgroup size x is not a specialization constant";
     EXPECT_EQ(x.constant_id, unsigned(FFTB_SPEC_WORKGROUP_SIZE)) << module().name << ": workgroup size x";
-    // One line per workgroup: the dispatch sizes in plugin/src/record.cpp count workgroups as lines.
+    // One line per workgroup: the dispatch sizes in plugin/plan/recipe.cpp count workgroups as lines.
     EXPECT_EQ(y.id, 0u) << module().name << ": workgroup size y is specialized";
     EXPECT_EQ(z.id, 0u) << module().name << ": workgroup size z is specialized";
     EXPECT_EQ(spvc_compiler_get_execution_mode_argument_by_index(c, SpvExecutionModeLocalSize, 1), 1u)
