@@ -2,9 +2,6 @@
 // Kernels for the bloom nodes, their views, and the plugin's device memory count.
 #include "bloom_node.h"
 
-#include "psf/psf.h"
-#include "psf/psf_generator.h"
-
 #include <fftw3.h>
 
 #include <algorithm>
@@ -105,16 +102,6 @@ KernelKey kernelKeyOf(const Settings& s, float exposure)
             float(std::clamp(pupilAiryRadius(s.kernel.airyRadiusTexels, 100.0 * std::exp2(-double(exposure))), 1.0,
                              std::min(16.0, s.kernel.sizeTexels / 8.0)));
     return key;
-}
-
-MadeKernel makeKernel(const KernelKey& key)
-{
-    const KernelSettings& k = key.kernel;
-    if (k.file.empty())
-        return {defaultPsf(k.sizeTexels, k.psfDesign()), {}, {}};
-    KernelFile file = loadKernelFile(k.file, k.sizeTexels, k.fadeOf());
-    return {std::move(file.texels), fileKernelSpan({}, file.fileWidth, file.fileHeight, k.sizeTexels),
-            std::move(file.warning)};
 }
 
 Texels kernelViewTexels(const Texels& k, bool spectrum)

@@ -7,6 +7,7 @@
 #include "fftbloom/fftbloom.hpp"
 #include "image/image.h"
 #include "settings.h"
+#include "settings/kernel_texels.h"
 #include "vulkan/vulkan_resources.h"
 #include "window_device.h"
 
@@ -65,7 +66,7 @@ struct BloomNode
     uint32_t contextHeight = 0;
     uint32_t contextKernelExtent = 0; ///< the context's largest kernel resolution and extent on the frame, both axes
     Texels kernel;
-    KernelSpan nativeSpan; ///< the span `kernel` takes when the settings' is native (MadeKernel)
+    KernelSpan nativeSpan; ///< the span `kernel` takes when the settings' is native (KernelTexels)
     fftbloom::Kernel psf;  ///< `kernel` made on `context` (fftbCreateKernel)
     KernelKey applied;
     /// Made with `psf` for `planned` (fftbCreateBloomPlan) when it is first needed, kept while neither changes; none
@@ -89,15 +90,6 @@ struct BloomNode
         }
     };
     std::optional<Recorded> recorded;
-};
-
-/// A kernel's RGB texels, the span it takes at native extent and a warning about it: a file's own extent
-/// (fileKernelSpan), so that the kernel size changes only its sampling; native for the generated PSF.
-struct MadeKernel
-{
-    Texels texels;
-    KernelSpan nativeSpan;
-    std::string warning; ///< a file's light at its border, unfaded (KernelFile::warning); the panel shows it
 };
 
 /// The kernel resolution and extent on the frame (texels and pixels, both axes) a context is first made for; it grows
@@ -169,7 +161,7 @@ class BloomNodes
     bool sharedKernel(const BloomNode& node, const KernelKey& key);
     /// A new kernel for `node` (the old one and its plan retired); on failure the message is set and the settings
     /// revert.
-    bool installKernel(BloomNode& node, Settings& settings, const KernelKey& key, MadeKernel kernel);
+    bool installKernel(BloomNode& node, Settings& settings, const KernelKey& key, KernelTexels kernel);
     /// Keeps `plan` and `kernel` (either may be empty) until every frame submitted so far has completed, then
     /// destroys them, the plan first.
     void retire(fftbloom::BloomPlan plan, fftbloom::Kernel kernel = {});
@@ -184,7 +176,7 @@ class BloomNodes
     std::array<BloomNode, 2> nodes_; // A, B
     std::array<uint64_t, 2> kernelsInstalled_{};
 
-    std::future<MadeKernel> kernelJob_; // a kernel being generated or loaded on a worker thread
+    std::future<KernelTexels> kernelJob_; // a kernel being generated or loaded on a worker thread
     size_t kernelJobNode_ = 0;
     KernelKey kernelJobKey_;
 
@@ -204,10 +196,6 @@ class BloomNodes
 /// a lost device (FFTB_ERROR_VULKAN with that VkResult in the message callback), so that the viewer re-creates
 /// its device as after any other loss.
 void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call);
-
-/// The kernel for the settings: the file resampled, or the generated PSF at the next power of two in the generator's
-/// range, resampled to the size asked for, as the CLI's default (fftb::defaultPsf).
-MadeKernel makeKernel(const KernelKey& key);
 
 /// The kernel (log scale, 6 decades below its peak) or, with `spectrum`, its spectrum's magnitude (log scale, 6
 /// decades below DC, DC at the centre, at the resampled mode's extent S = pow2ceil(K)) as RGBA display values.

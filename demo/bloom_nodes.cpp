@@ -112,12 +112,13 @@ bool BloomNodes::startB(uint32_t w, uint32_t h, Settings& settingsB, float expos
 bool BloomNodes::applyKernel(BloomNode& node, Settings& settings, float exposure)
 {
     const KernelKey key = kernelKeyOf(settings, exposure);
-    MadeKernel kernel;
+    KernelTexels kernel;
     try
     {
-        kernel = !node.kernel.values.empty() && node.applied.sameTexels(key) ? MadeKernel{node.kernel, node.nativeSpan}
-                 : sharedKernel(node, key) ? MadeKernel{otherNode(node).kernel, otherNode(node).nativeSpan}
-                                           : makeKernel(key);
+        kernel = !node.kernel.values.empty() && node.applied.sameTexels(key)
+                     ? KernelTexels{node.kernel, node.nativeSpan}
+                 : sharedKernel(node, key) ? KernelTexels{otherNode(node).kernel, otherNode(node).nativeSpan}
+                                           : makeKernelTexels(key.kernel);
     }
     catch (const std::exception& e)
     {
@@ -174,7 +175,7 @@ void BloomNodes::updateKernels(Settings& settingsA, Settings& settingsB)
         }
         kernelJobNode_ = i;
         kernelJobKey_ = key;
-        kernelJob_ = std::async(std::launch::async, [key] { return makeKernel(key); });
+        kernelJob_ = std::async(std::launch::async, [key] { return makeKernelTexels(key.kernel); });
         return;
     }
 }
@@ -196,7 +197,7 @@ bool BloomNodes::sharedKernel(const BloomNode& node, const KernelKey& key)
     return !other.kernel.values.empty() && other.applied.sameTexels(key);
 }
 
-bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, MadeKernel kernel)
+bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, KernelTexels kernel)
 {
     fftbloom::Kernel psf;
     const uint32_t resolution = uint32_t(std::max(kernel.texels.width, kernel.texels.height));

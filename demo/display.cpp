@@ -485,7 +485,7 @@ void Display::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, boo
 bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
 {
     // The settings as the plugin is given them: the bloom alone in its view, the knee no wider than the threshold
-    // (whichever was set last), a kernel file's own extent at native (MadeKernel).
+    // (whichever was set last), a kernel file's own extent at native (KernelTexels).
     BloomSettings bloom = settings.bloom;
     if (comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom)
         bloom.output = FFTB_OUTPUT_MODE_BLOOM;

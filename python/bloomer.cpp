@@ -4,9 +4,9 @@
 
 #include "host_error.h"
 #include "message.h"
-#include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "runner/restore.h"
+#include "settings/kernel_texels.h"
 #include "settings/setting_table.h"
 
 #include <algorithm>
@@ -97,28 +97,14 @@ void Bloomer::readSettings(const BloomerOptions& options)
 
 void Bloomer::makeKernel(const BloomerOptions& options)
 {
-    const KernelSettings& k = kernelSettings_;
-    const std::string name = options.kernel ? std::string("kernel array") : k.file;
     try
     {
-        if (!options.kernel && k.file.empty())
-        {
-            kernel_ = defaultPsf(k.sizeTexels, k.psfDesign());
-            return;
-        }
-        // An array is faded as a file is: not unless kernel-fade says so (fadeOf() counts it generated).
-        KernelFile file = options.kernel ? kernelFromPsf(name, *options.kernel, k.sizeTexels, k.fade.value_or(0.0))
-                                         : loadKernelFile(k.file, k.sizeTexels, k.fadeOf());
-        settings_.kernelSpan = fileKernelSpan(settings_.kernelSpan, file.fileWidth, file.fileHeight, k.sizeTexels);
-        kernelWarning_ = file.warning;
-        kernel_ = std::move(file.texels);
+        KernelTexels made = makeKernelTexels(kernelSettings_, options.kernel ? &*options.kernel : nullptr);
+        settings_.kernelSpan = made.spanOn(settings_.kernelSpan);
+        kernelWarning_ = std::move(made.warning);
+        kernel_ = std::move(made.texels);
     }
-    catch (const std::bad_alloc&)
-    {
-        refuse(Failure::Usage, (name.empty() ? std::string("the generated PSF") : name) +
-                                   ": not enough memory to make it at kernel-size " + std::to_string(k.sizeTexels));
-    }
-    catch (const HostError& e) // naming the file
+    catch (const HostError& e) // naming the file or the array
     {
         refuse(Failure::Usage, e.what());
     }

@@ -9,11 +9,10 @@
 #include "options.h"
 #include "progress.h"
 #include "provenance.h"
-#include "psf/psf.h"
-#include "psf/psf_generator.h"
 #include "report.h"
 #include "runner/aperture_info.h"
 #include "runner/batch.h"
+#include "settings/kernel_texels.h"
 #include "vulkan/device_loss.h"
 
 #include <signal.h>
@@ -28,7 +27,6 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <optional>
 #include <vector>
 
@@ -37,28 +35,16 @@ namespace fftb
 namespace
 {
 
-/// The kernel's texels at --kernel-size; for a file, the bloom's kernel span becomes the file's own extent at native
-/// (fileKernelSpan), so that --kernel-size changes only its sampling, and a file whose light reaches its border
+/// The kernel's texels at --kernel-size (makeKernelTexels); for a file, the bloom's kernel span becomes the file's own
+/// extent at native, so that --kernel-size changes only its sampling, and a file whose light reaches its border
 /// unfaded gets a warning on stderr.
 Texels loadKernel(CliOptions& o)
 {
-    try
-    {
-        const KernelSettings& k = o.kernel;
-        if (k.file.empty())
-            return defaultPsf(k.sizeTexels, k.psfDesign());
-        KernelFile file = loadKernelFile(k.file, k.sizeTexels, k.fadeOf());
-        o.batch.settings.kernelSpan =
-            fileKernelSpan(o.batch.settings.kernelSpan, file.fileWidth, file.fileHeight, k.sizeTexels);
-        if (!file.warning.empty())
-            printMessage("fftbloom", "warning: " + file.warning);
-        return std::move(file.texels);
-    }
-    catch (const std::bad_alloc&)
-    {
-        throw HostError((o.kernel.file.empty() ? std::string("the generated PSF") : o.kernel.file) +
-                        ": not enough memory to load it at --kernel-size " + std::to_string(o.kernel.sizeTexels));
-    }
+    KernelTexels made = makeKernelTexels(o.kernel);
+    o.batch.settings.kernelSpan = made.spanOn(o.batch.settings.kernelSpan);
+    if (!made.warning.empty())
+        printMessage("fftbloom", "warning: " + made.warning);
+    return std::move(made.texels);
 }
 
 /// --dry-run: one line per job on stdout ("IN -> OUT + PREVIEW", ": skipped: output exists", "IN: missing"), or with

@@ -5,6 +5,7 @@
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
 #include "psf_model.h"
+#include "settings/kernel_texels.h"
 #include "texel_test_support.h"
 
 #include <gtest/gtest.h>
@@ -332,6 +333,53 @@ TEST(KernelFile, TheGeneratedPsfUnfadedWarnsFadedNot)
     std::filesystem::remove(path);
     EXPECT_NE(file.warning.find("% of its light lies in its outer ring"), std::string::npos) << file.warning;
     EXPECT_LE(outerRingEnergy(generatePsf(faded)), kOuterRingWarning);
+}
+
+// The kernel texels of the CLI, the viewer and the Python module (makeKernelTexels): the generated PSF at native span;
+// a PSF file and the same texels given as an array alike, at the file's own extent; the settings' span kept unless it
+// is native; an unreadable file named.
+TEST(KernelTexels, TheGeneratedPsfAFileAndAnArrayAlike)
+{
+    KernelSettings generated;
+    generated.sizeTexels = 64;
+    const KernelTexels psf = makeKernelTexels(generated);
+    EXPECT_TRUE(psf.nativeSpan.native());
+    EXPECT_TRUE(psf.warning.empty()) << psf.warning;
+    EXPECT_EQ(psf.texels.values, defaultPsf(64, generated.psfDesign()).values);
+
+    Texels wide(48, 24, 3); // a Gaussian of 2 texels' sigma: no light near the border, no warning
+    for (int y = 0; y < wide.height; ++y)
+        for (int x = 0; x < wide.width; ++x)
+            for (int c = 0; c < 3; ++c)
+                wide.at(x, y, c) = float(std::exp(-((x - 24) * (x - 24) + (y - 12) * (y - 12)) / 8.0));
+    const std::string path = writePsfFile(wide, "wide_psf");
+    KernelSettings fromFile;
+    fromFile.file = path;
+    fromFile.sizeTexels = 32;
+    const KernelTexels file = makeKernelTexels(fromFile);
+    KernelSettings fromArray;
+    fromArray.sizeTexels = 32;
+    const KernelTexels array = makeKernelTexels(fromArray, &wide);
+    EXPECT_TRUE(file.warning.empty()) << file.warning;
+    EXPECT_EQ(file.texels.width, 32);
+    EXPECT_EQ(file.texels.values, array.texels.values);
+    EXPECT_EQ(file.nativeSpan, (KernelSpan{FFTB_KERNEL_SPAN_PIXELS, 48.0f})) << "the file's larger side, in pixels";
+    EXPECT_EQ(array.nativeSpan, file.nativeSpan);
+    EXPECT_EQ(file.spanOn(KernelSpan{}), file.nativeSpan);
+    const KernelSpan diagonal{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f};
+    EXPECT_EQ(file.spanOn(diagonal), diagonal);
+
+    fromFile.file = path + ".missing";
+    std::filesystem::remove(path);
+    try
+    {
+        makeKernelTexels(fromFile);
+        ADD_FAILURE() << "a missing file was read";
+    }
+    catch (const HostError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find(fromFile.file), std::string::npos) << e.what();
+    }
 }
 
 // A negative texel is refused naming it at every kernel size, before resampling could average it away (a 9x9 kernel
