@@ -4,8 +4,8 @@
 
 #include "host_error.h"
 #include "message.h"
-#include "psf/psf_generator.h"
 #include "runner/restore.h"
+#include "settings/check_settings.h"
 #include "settings/kernel_texels.h"
 #include "settings/setting_table.h"
 
@@ -83,16 +83,10 @@ void Bloomer::readSettings(const BloomerOptions& options)
     for (const auto& [name, value] : ordered) // as the CLI's generated PSF options exclude --kernel
         if (kernelFile && findSetting(name)->scope == SettingScope::GeneratedKernel)
             refuse(Failure::Usage, name + ": a setting of the generated PSF, not of a kernel file or array");
-    if (settings_.prefilter.knee > settings_.prefilter.threshold) // a frame's setting: check() does not see it
-        refuse(Failure::Usage, "knee: the soft knee must not be wider than threshold");
     if (kernelSettings_.animate)
         refuse(Failure::Usage, "animate: a kernel made for each frame number is run_batch's (fftbloom --animate)");
-    if (const int generated = generatedPsfSize(kernelSettings_.sizeTexels);
-        !kernelFile && kernelSettings_.airyRadiusTexels > generated / 8.0)
-        refuse(Failure::Usage, "airy-radius: " + numberText(kernelSettings_.airyRadiusTexels) + " is more than " +
-                                   std::to_string(generated / 8) + " texels, an eighth of the " +
-                                   std::to_string(generated) + " texels the PSF is generated at for kernel-size " +
-                                   std::to_string(kernelSettings_.sizeTexels));
+    if (const std::optional<SettingBreach> breach = checkSettings(settings_, kernelSettings_, kernelFile))
+        refuse(Failure::Usage, breachText(*breach));
 }
 
 void Bloomer::makeKernel(const BloomerOptions& options)

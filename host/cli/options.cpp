@@ -7,7 +7,7 @@
 #include "host_error.h"
 #include "message.h"
 #include "provenance.h"
-#include "psf/psf_generator.h"
+#include "settings/check_settings.h"
 #include "settings/setting_names.h"
 #include "settings/setting_table.h"
 #include "settings/settings_file.h"
@@ -561,23 +561,8 @@ std::optional<int> applySettings(const std::vector<SettingOption>& options, CliO
         if (option.option->count() > 0)
             option.entry->parse(option.entry->flag ? (option.on ? "true" : "false") : option.text, settings, o.kernel,
                                 nullptr);
-    const uint32_t fixedWidth = settings.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? 4
-                                : settings.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? 2
-                                                                                               : 0;
-    if (fixedWidth != 0 && settings.interpolationWidth != 0 && settings.interpolationWidth != fixedWidth)
-        return usage("--interpolation-width " + std::to_string(settings.interpolationWidth) + ": " +
-                     std::string(settingName(settings.interpolation, kInterpolationNames)) + " interpolation has " +
-                     std::to_string(fixedWidth) + " taps");
-    if (o.kernel.animate && (o.kernel.sizeTexels < 64 || o.kernel.sizeTexels > 2048))
-        return usage("--animate: the kernel is made on the GPU at --kernel-size, a power of two in 64..2048, not " +
-                     std::to_string(o.kernel.sizeTexels));
-    if (const int generated = generatedPsfSize(o.kernel.sizeTexels);
-        o.kernel.file.empty() && o.kernel.airyRadiusTexels > generated / 8.0)
-        return usage("--airy-radius " + numberText(o.kernel.airyRadiusTexels) + ": at most " +
-                     std::to_string(generated / 8) + " texels at --kernel-size " + std::to_string(o.kernel.sizeTexels) +
-                     " (an eighth of the " + std::to_string(generated) + " texels the PSF is generated at)");
-    if (settings.prefilter.knee > settings.prefilter.threshold)
-        return usage("--knee: the soft knee must not be wider than --threshold");
+    if (const std::optional<SettingBreach> breach = checkSettings(settings, o.kernel, !o.kernel.file.empty()))
+        return usage(breachText(*breach, "--"));
     return std::nullopt;
 }
 

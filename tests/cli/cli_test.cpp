@@ -564,7 +564,7 @@ TEST_F(CliTest, KneeWiderThanThresholdIsUsageError)
     writeInput();
     const auto before = listing();
     const CliResult r = bloom(file("in.exr"), file("out.exr"), "--threshold 0.5 --knee 1");
-    expectRefused(r, before, "--knee", "--threshold");
+    expectRefused(r, before, "--knee 1", "wider than threshold (0.5)");
     EXPECT_EQ(r.code, 2);
 }
 
