@@ -7,7 +7,7 @@
 #include "fftbloom/fftbloom_generator.h"
 #include "host_error.h"
 #include "psf/psf_generator.h"
-#include "runner/context_info.h"
+#include "node/context_info.h"
 #include "settings/setting_names.h"
 
 #include <algorithm>

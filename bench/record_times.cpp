@@ -6,7 +6,7 @@
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
 #include "psf/psf_generator.h"
-#include "runner/context_info.h"
+#include "node/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <CLI/CLI.hpp>

@@ -86,10 +86,20 @@ VkDeviceSize pluginDeviceMemoryBytes()
     return m.totalBytes;
 }
 
-void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call)
+void failRecording(const BloomNode& node, FftbResult result, const char* call)
 {
-    if (result == FFTB_ERROR_VULKAN && node.pluginVkResult == VK_ERROR_DEVICE_LOST)
-        throw VulkanError(call, VK_ERROR_DEVICE_LOST);
+    try
+    {
+        node.glue->fail(result, call);
+    }
+    catch (const VulkanError&)
+    {
+        throw;
+    }
+    catch (const HostError& e)
+    {
+        throw ViewerError(e.what());
+    }
 }
 
 KernelKey kernelKeyOf(const Settings& s, float exposure)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The viewer's bloom node as an engine would hold it (the plugin's context, the kernel it was given, the plan made
-// with it, the output image), the kernels it is given, their views, and the count of the device memory the plugin
-// holds.
+// The viewer's bloom nodes A and B (the host's BloomNode, the kernel's texels and settings, the plan, the output
+// image), the kernels they are given, their views, and the count of the device memory the plugin holds.
 #pragma once
 
 #include "fftbloom/fftbloom.hpp"
 #include "image/image.h"
+#include "node/bloom_node.h"
 #include "settings.h"
 #include "settings/kernel_texels.h"
 #include "vulkan/vulkan_resources.h"
@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -57,25 +58,27 @@ struct PlanKey
     }
 };
 
-/// One bloom node as an engine would hold it: the plugin's context, the kernel it was given, the plan made with them,
-/// its output image. The viewer has two, A and B; B runs only in the comparison views.
+/// One of the viewer's bloom nodes: the host's BloomNode (the plugin's context, kernel and plans) on the current
+/// device, the texels and settings of its kernel, the plan of the settings last recorded, its output image. The viewer
+/// has two, A and B; B runs only in the comparison views.
 struct BloomNode
 {
-    fftbloom::Context context;
-    uint32_t contextWidth = 0;
-    uint32_t contextHeight = 0;
-    uint32_t contextKernelExtent = 0; ///< the context's largest kernel resolution and extent on the frame, both axes
-    Texels kernel;
-    KernelSpan nativeSpan; ///< the span `kernel` takes when the settings' is native (KernelTexels)
-    fftbloom::Kernel psf;  ///< `kernel` made on `context` (fftbCreateKernel)
+    /// None until the node is started and after the device is destroyed.
+    std::unique_ptr<fftb::BloomNode> glue;
+    /// BloomNodes' submission count when `glue` was made: glue's own count is BloomNodes' less this.
+    uint64_t submissionOffset = 0;
+    uint32_t frameWidth = 0, frameHeight = 0; ///< the scene's extent, which the context is grown to
+    Texels kernel;                            ///< the host copy of the kernel's texels, made again on a new device
+    KernelSpan nativeSpan;                    ///< the span `kernel` takes when the settings' is native (KernelTexels)
     KernelKey applied;
-    /// Made with `psf` for `planned` (fftbCreateBloomPlan) when it is first needed, kept while neither changes; none
-    /// while the plugin refuses `planned`.
-    fftbloom::BloomPlan plan;
+    /// glue's plan for `planned` (BloomNode::plan) when it is first needed, kept while neither changes; null while
+    /// the plugin refuses `planned`.
+    FftbBloomPlan plan = nullptr;
     std::optional<PlanKey> planned;
     VulkanImage output;
-    std::string pluginMessage;            ///< the message callback's last text
-    VkResult pluginVkResult = VK_SUCCESS; ///< and the VkResult it named
+
+    /// Whether the node is started on the current device.
+    bool started() const { return bool(glue); }
 
     /// What the output was last recorded from: the bloom is skipped while it stays the same (Rerun::OnChange).
     struct Recorded
@@ -96,9 +99,9 @@ struct BloomNode
 /// for larger kernels and spans, up to FFTB_MAX_KERNEL_LENGTH.
 constexpr uint32_t kInitialKernelExtent = 1024;
 
-/// Bloom nodes A and B as an engine would hold them: their contexts grown to the frames and kernels they are given,
-/// kernels generated or loaded on a worker thread and handed to the plugin, the plans made with them, and what they
-/// replace kept until the frames submitted before have completed. The output images are made by the Display.
+/// Bloom nodes A and B as an engine would hold them: kernels generated or loaded on a worker thread and handed to each
+/// node's BloomNode (which grows its context, makes the kernel and plans, and keeps what they replace until the frames
+/// submitted before have completed). The output images are made by the Display.
 class BloomNodes
 {
   public:
@@ -116,16 +119,9 @@ class BloomNodes
     /// "A" or "B".
     const char* name(const BloomNode& node) const { return &node == &nodes_[0] ? "A" : "B"; }
 
-    /// fftbCreateKernel of `kernel` with the spectrum mode and placement of `key` on `node`'s context into `psf`;
-    /// false with the message set when refused.
-    bool createKernel(BloomNode& node, const Texels& kernel, const KernelKey& key, fftbloom::Kernel& psf);
-    /// Grows `node`'s context to a w x h frame and kernels of `kernelExtent` texels and pixels on the frame
-    /// (fftbResizeContext, or a new context) and remakes its kernel (an exact-mode spectrum is sized for the frames);
-    /// false with the message set when the plugin refuses.
-    bool growContext(BloomNode& node, uint32_t w, uint32_t h, uint32_t kernelExtent, const std::string& name);
-    /// Grows `node`'s context for the kernel's extent on the frame with `key` (growContext) when it is larger than
-    /// the context holds; false with the message set when the plugin refuses.
-    bool growForSpan(BloomNode& node, const PlanKey& key);
+    /// Starts `node` on the current device, or grows its context, for a w x h frame (the scene's) and makes its kernel
+    /// there when it has one; false with the message set when the plugin refuses.
+    bool fitNode(BloomNode& node, uint32_t w, uint32_t h);
     /// Node B's context at a w x h frame and its kernel for `settingsB`; on failure B is left unstarted.
     bool startB(uint32_t w, uint32_t h, Settings& settingsB, float exposure);
     /// Generates or loads `node`'s kernel for `settings` now and hands it to the plugin (at start, and when B
@@ -141,14 +137,14 @@ class BloomNodes
     size_t kernelJobNode() const { return kernelJobNode_; }
     /// Counts the kernels handed to `node`'s context by installKernel (the kernel view and the spectrum's time follow).
     uint64_t kernelsInstalled(size_t node) const { return kernelsInstalled_[node]; }
-    /// Makes `node`'s plan for `key` (fftbCreateBloomPlan, compiling the pipelines the context lacks) unless it was
-    /// made for it already; the previous plan is retired. False when the plugin refuses `key` (the message set; not
-    /// tried again until the key changes).
+    /// `node`'s plan for `key` (BloomNode::plan: the context grown to the kernel's extent on the frame, the plan made
+    /// or found among those made before, compiling the pipelines the context lacks) unless it was set for it already.
+    /// False when the plugin refuses `key` (the message set; not tried again until the key changes).
     bool makePlan(BloomNode& node, const PlanKey& key);
 
     /// A frame was submitted: the number of its submission, which frameCompleted is later given.
-    uint64_t frameSubmitted() { return ++framesSubmitted_; }
-    /// The frame of `submission` has completed: what was retired before it is destroyed.
+    uint64_t frameSubmitted();
+    /// The frame of `submission` has completed: what the nodes retired before it is destroyed.
     void frameCompleted(uint64_t submission);
     /// vkDeviceWaitIdle: every frame has completed, and everything retired is destroyed.
     void waitIdle();
@@ -159,14 +155,12 @@ class BloomNodes
   private:
     /// Whether the other node holds the same PSF (the two often differ only in the spectrum mode).
     bool sharedKernel(const BloomNode& node, const KernelKey& key);
-    /// A new kernel for `node` (the old one and its plan retired); on failure the message is set and the settings
-    /// revert.
+    /// A new kernel for `node` (the old one and its plans retired); on failure the message is set and the settings
+    /// and the kernel revert.
     bool installKernel(BloomNode& node, Settings& settings, const KernelKey& key, KernelTexels kernel);
-    /// Keeps `plan` and `kernel` (either may be empty) until every frame submitted so far has completed, then
-    /// destroys them, the plan first.
-    void retire(fftbloom::BloomPlan plan, fftbloom::Kernel kernel = {});
-    /// Destroys what was retired before the last frame known to have completed.
-    void releaseRetired();
+    /// Gives `node`'s glue its kernel (`node.kernel`, `node.applied`) and grows it to the node's frame; false with the
+    /// message set (prefixed with the node's name) when the plugin refuses.
+    bool fitKernel(BloomNode& node);
     static void revertKernelSettings(const BloomNode& node, Settings& settings);
     BloomNode& otherNode(const BloomNode& node) { return &node == &nodes_[0] ? nodes_[1] : nodes_[0]; }
 
@@ -181,21 +175,11 @@ class BloomNodes
     KernelKey kernelJobKey_;
 
     uint64_t framesSubmitted_ = 0; // frames submitted so far
-    uint64_t framesCompleted_ = 0; // of those, the last known to have completed (its fence waited for)
-    /// A plan or kernel replaced while frames in flight may use it, with framesSubmitted_ when it was retired.
-    struct Retired
-    {
-        uint64_t afterSubmission = 0;
-        fftbloom::BloomPlan plan;
-        fftbloom::Kernel kernel;
-    };
-    std::deque<Retired> retired_; // oldest first
 };
 
-/// Throws VulkanError with VK_ERROR_DEVICE_LOST when `result`, the plugin's answer to `call` on `node`, comes from
-/// a lost device (FFTB_ERROR_VULKAN with that VkResult in the message callback), so that the viewer re-creates
-/// its device as after any other loss.
-void throwIfDeviceLost(const BloomNode& node, FftbResult result, const char* call);
+/// Throws for `result`, the plugin's answer to `call` while recording on `node`: VulkanError with VK_ERROR_DEVICE_LOST
+/// from a lost device, so that the viewer re-creates its device as after any other loss; ViewerError otherwise.
+[[noreturn]] void failRecording(const BloomNode& node, FftbResult result, const char* call);
 
 /// The kernel (log scale, 6 decades below its peak) or, with `spectrum`, its spectrum's magnitude (log scale, 6
 /// decades below DC, DC at the centre, at the resampled mode's extent S = pow2ceil(K)) as RGBA display values.

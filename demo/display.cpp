@@ -6,7 +6,7 @@
 #include "display.h"
 
 #include "fftbloom_spirv.h"
-#include "runner/aperture_info.h"
+#include "node/aperture_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <algorithm>
@@ -322,7 +322,7 @@ void Display::uploadScene(const Texels& rgba)
     destroy(input_);
     input_ = uploadTexels(rgba);
     for (BloomNode& node : nodes_)
-        if (node.context)
+        if (node.glue)
             createOutput(node);
     updateDisplaySets();
 }
@@ -497,7 +497,7 @@ bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& s
     const bool animated = node.applied.animated();
     if (!bloomEveryFrame(settings_, wd_) && !animated && node.recorded == state)
         return false;
-    if (!nodes_.growForSpan(node, planKey) || !nodes_.makePlan(node, planKey))
+    if (!nodes_.makePlan(node, planKey))
         return false;
     node.recorded = state;
     if (animated)
@@ -509,13 +509,10 @@ bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& s
         design.airyRadiusTexels = k.generatorAiryRadius;
         FftbApertureInfo eye = apertureInfoOf(design);
         eye.seed = k.kernel.aperture.seed + uint32_t(frameNumber_);
-        if (const FftbResult r = node.context.cmdGenerateKernel(cb, eye, node.psf.get(), std::nothrow);
+        node.glue->clearMessage();
+        if (const FftbResult r = fftbCmdGenerateKernel(node.glue->context(), cb, &eye, node.glue->kernel());
             r != FFTB_SUCCESS)
-        {
-            throwIfDeviceLost(node, r, "fftbCmdGenerateKernel");
-            throw ViewerError(std::string("fftbCmdGenerateKernel: ") + fftbResultToString(r) + " (" +
-                              node.pluginMessage + ")");
-        }
+            failRecording(node, r, "fftbCmdGenerateKernel");
     }
     // The output image was read by the previous frame's display pass.
     VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
@@ -530,11 +527,9 @@ bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& s
     bi.outputView = node.output.view;
     bi.inputExtent = {input_.width, input_.height};
     bi.outputExtent = {node.output.width, node.output.height};
-    if (const FftbResult r = node.plan.cmdBloom(cb, bi, std::nothrow); r != FFTB_SUCCESS)
-    {
-        throwIfDeviceLost(node, r, "fftbCmdBloom");
-        throw ViewerError(std::string("fftbCmdBloom: ") + fftbResultToString(r) + " (" + node.pluginMessage + ")");
-    }
+    node.glue->clearMessage();
+    if (const FftbResult r = fftbCmdBloom(node.plan, cb, &bi); r != FFTB_SUCCESS)
+        failRecording(node, r, "fftbCmdBloom");
     VulkanDevice::transition(cb, node.output.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
                              VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);

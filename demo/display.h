@@ -121,7 +121,7 @@ class Display
     /// Whether B runs this frame.
     bool comparing() const
     {
-        return (settings_.view == View::Split || settings_.view == View::Difference) && nodes_[1].context;
+        return (settings_.view == View::Split || settings_.view == View::Difference) && nodes_[1].started();
     }
 
     VulkanImage createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)

@@ -110,7 +110,7 @@ void Panel::handleMouse()
     ImGuiIO& io = ImGui::GetIO();
     const VkExtent2D e = wd_.swapchainExtent();
     const float divider = place_.dividerX(e, settings_.split);
-    const bool splitShown = settings_.view == View::Split && nodes_[1].context;
+    const bool splitShown = settings_.view == View::Split && nodes_[1].started();
     if (!io.WantCaptureMouse)
     {
         if (splitShown && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && std::abs(io.MousePos.x - divider) < 8.0f)
@@ -308,7 +308,7 @@ void Panel::drawABPanel()
         if ((which == 1) != editB_)
             toggleEditB();
         ImGui::SameLine();
-        if (ImGui::Button(editB_ ? "B = A" : "A = B") && nodes_[1].context)
+        if (ImGui::Button(editB_ ? "B = A" : "A = B") && nodes_[1].started())
             copySettings(editB_ ? settingsB_ : settings_, editB_ ? settings_ : settingsB_);
     }
 }
@@ -481,7 +481,7 @@ void Panel::drawTimingPanel()
         }
         const VkDeviceSize pluginBytes = pluginDeviceMemoryBytes();
         ImGui::Text("Plugin device memory: %.1f MiB (%s)", double(pluginBytes) / (1024.0 * 1024.0),
-                    nodes_[1].context ? "A and B" : "A");
+                    nodes_[1].started() ? "A and B" : "A");
     }
 }
 
@@ -541,10 +541,10 @@ void Panel::drawPlan()
     const BloomNode& node = nodes_[editB_ ? 1 : 0];
     if (!node.plan)
         return;
-    FftbBloomPlanDescription plan{};
-    if (const FftbResult r = node.plan.describe(plan, std::nothrow); r != FFTB_SUCCESS)
+    FftbBloomPlanDescription plan{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+    if (const FftbResult r = fftbDescribeBloomPlan(node.plan, &plan); r != FFTB_SUCCESS)
     {
-        ImGui::TextWrapped("plan: %s (%s)", fftbResultToString(r), node.pluginMessage.c_str());
+        ImGui::TextWrapped("plan: %s", fftbResultToString(r));
         return;
     }
     const bool planXFirst = plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST;

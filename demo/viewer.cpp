@@ -218,7 +218,7 @@ void Viewer::applyHalfwayChanges()
 void Viewer::updateNodes()
 {
     nodes_.updateKernels(settings_, settingsB_);
-    if ((settings_.view == View::Split || settings_.view == View::Difference) && !nodes_[1].context && !startB())
+    if ((settings_.view == View::Split || settings_.view == View::Difference) && !nodes_[1].started() && !startB())
         settings_.view = View::Composite;
     // A kernel handed to the plugin, or the controls switched between A and B, since the kernel view was made.
     if (const uint64_t changes = nodes_.kernelsInstalled(0) + nodes_.kernelsInstalled(1) + panel_.editSwitches();
@@ -298,7 +298,7 @@ void Viewer::initImGui()
 
 bool Viewer::startB()
 {
-    if (nodes_[1].context)
+    if (nodes_[1].started())
         return true;
     if (!nodes_.startB(uint32_t(scene_.texels.width), uint32_t(scene_.texels.height), settingsB_, settings_.exposure))
         return false;
@@ -310,8 +310,8 @@ bool Viewer::startB()
 
 void Viewer::makeKernelView()
 {
-    const Texels view =
-        kernelViewTexels(nodes_[panel_.editB() && nodes_[1].context ? 1 : 0].kernel, settings_.view == View::Spectrum);
+    const Texels view = kernelViewTexels(nodes_[panel_.editB() && nodes_[1].started() ? 1 : 0].kernel,
+                                         settings_.view == View::Spectrum);
     waitIdle();
     display_.setKernelView(view);
     kernelViewStale_ = false;
@@ -323,9 +323,11 @@ bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& 
 {
     const uint32_t w = uint32_t(rgba.width), h = uint32_t(rgba.height);
     waitIdle();
-    if (!nodes_.growContext(nodes_[0], w, h, 0, name) ||
-        (nodes_[1].context && !nodes_.growContext(nodes_[1], w, h, 0, name)))
+    if (!nodes_.fitNode(nodes_[0], w, h) || (nodes_[1].started() && !nodes_.fitNode(nodes_[1], w, h)))
+    {
+        message_ = name + ": " + message_;
         return false;
+    }
 
     display_.uploadScene(rgba);
     scene_.texels = std::move(rgba);
@@ -405,7 +407,7 @@ void Viewer::recoverFromDeviceLoss(const VulkanError& loss)
         ImGui::ErrorCheckEndFrameRecover(nullptr);
         ImGui::EndFrame();
     }
-    const bool withB = bool(nodes_[1].context);
+    const bool withB = bool(nodes_[1].started());
     vkDeviceWaitIdle(wd_.device()); // VK_ERROR_DEVICE_LOST at once on a lost device: nothing more is pending
     display_.destroyDeviceObjects();
     kernelViewStale_ = true;
@@ -432,8 +434,7 @@ void Viewer::uploadHostCopies(bool withB)
     for (size_t i = 0; i < (withB ? 2u : 1u); ++i)
     {
         BloomNode& node = nodes_[i];
-        if (!nodes_.growContext(node, w, h, 0, nodes_.name(node)) ||
-            (!node.kernel.values.empty() && !nodes_.createKernel(node, node.kernel, node.applied, node.psf)))
+        if (!nodes_.fitNode(node, w, h))
             throw ViewerError(message_);
     }
     display_.uploadScene(scene_.texels);

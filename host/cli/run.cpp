@@ -10,7 +10,7 @@
 #include "progress.h"
 #include "provenance.h"
 #include "report.h"
-#include "runner/aperture_info.h"
+#include "node/aperture_info.h"
 #include "runner/batch.h"
 #include "settings/kernel_texels.h"
 #include "vulkan/device_loss.h"

@@ -5,13 +5,13 @@
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
 #include "image/image.h"
+#include "node/bloom_node.h"
 #include "settings/bloom_settings.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <utility>
 
 namespace fftb
 {
@@ -27,29 +27,8 @@ struct RunnerOptions
     int loseDeviceAfterWaits = -1; ///< test hook, VulkanDeviceOptions::loseDeviceAfterWaits
 };
 
-/// Thrown by GpuRunner::submit when the plugin refuses one frame with its settings (FFTB_ERROR_INVALID_ARGUMENT or
-/// FFTB_ERROR_DEVICE_LIMIT: e.g. a frame that needs an FFT longer than FFTB_MAX_FFT_LENGTH) before anything was
-/// submitted: the runner stays usable for other frames.
-class FrameRefused : public HostError
-{
-  public:
-    FrameRefused(FftbResult result, const std::string& reason) : HostError(reason), result_(result) {}
-    /// FFTB_ERROR_INVALID_ARGUMENT or FFTB_ERROR_DEVICE_LIMIT
-    FftbResult result() const { return result_; }
-
-  private:
-    FftbResult result_;
-};
-
-/// The extent {width, height} in pixels a kernel of `kernelWidth` x `kernelHeight` texels takes on a `width` x `height`
-/// frame bloomed with `settings` (fftbGetKernelExtent), never less than the kernel's own; the kernel's own when the
-/// plugin does not compute it (settings it refuses, named when the plan is made). Throws FrameRefused
-/// (FFTB_ERROR_DEVICE_LIMIT) naming the kernel span when the extent is past FFTB_MAX_KERNEL_LENGTH.
-std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const BloomSettings& settings, uint32_t width, uint32_t height,
-                                                  uint32_t kernelWidth, uint32_t kernelHeight);
-
-/// Owns a Vulkan instance, device and queue, one plugin context (re-created larger when a frame or kernel
-/// outgrows it) and per frame in flight its staging buffers and images, reused while the extent stays the same.
+/// Owns a Vulkan instance, device and queue, one BloomNode (the plugin's context, kernel and plans) and per frame in
+/// flight its staging buffers and images, reused while the extent stays the same.
 /// Frames are submitted and collected in order, so uploads, passes and readbacks of different frames overlap.
 /// Every method throws HostError with a one-line reason ("Vulkan: no device 3 (2 present)", ...); after a Vulkan
 /// failure (e.g. VK_ERROR_DEVICE_LOST) the runner must be destroyed.

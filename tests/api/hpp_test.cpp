@@ -3,7 +3,7 @@
 // recorded through it.
 #include <fftbloom/fftbloom.hpp>
 
-#include "runner/context_info.h"
+#include "node/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>

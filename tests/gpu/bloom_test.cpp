@@ -435,5 +435,30 @@ TEST(SpectrumCache, ExactSpectrumFollowsTheFrameExtent)
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
 
+// The bloom node keeps a replaced kernel and plan until the frames submitted with them have completed: a new kernel
+// and new plan settings while frames are in flight leave every frame its own bloom, and the validation layer sees
+// nothing destroyed in use.
+TEST(BloomNodeRetirement, KernelsAndPlansChangeWithFramesInFlight)
+{
+    GpuRunner& r = runner();
+    Texels k1 = randomKernel(9, 9, 31), k2 = randomKernel(9, 9, 32); // one extent: no context growth, no drain
+    normalizePsf(k1);
+    normalizePsf(k2);
+    const BloomSettings zero = bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT);
+    const BloomSettings mirror = bloomOnly(FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_Y_FIRST, FFTB_SPECTRUM_MODE_EXACT);
+    const Texels f1 = randomFrame(24, 20, 41), f2 = randomFrame(24, 20, 42), f3 = randomFrame(24, 20, 43);
+    ASSERT_EQ(r.pending(), 0u);
+    r.submit(f1, k1, zero);
+    r.submit(f2, k2, zero); // k1 retired while f1 is in flight
+    const Texels b1 = r.collect().rgba;
+    r.submit(f3, k2, mirror); // a second plan of k2 while f2 is in flight
+    const Texels b2 = r.collect().rgba;
+    const Texels b3 = r.collect().rgba;
+    EXPECT_LE(relativeError(b1, referenceConvolutionFor(f1, k1, FFTB_PADDING_ZERO)), Tolerance::kFp32);
+    EXPECT_LE(relativeError(b2, referenceConvolutionFor(f2, k2, FFTB_PADDING_ZERO)), Tolerance::kFp32);
+    EXPECT_LE(relativeError(b3, referenceConvolutionFor(f3, k2, FFTB_PADDING_MIRROR)), Tolerance::kFp32);
+    EXPECT_EQ(r.validationMessageCount(), 0u) << r.firstValidationMessage();
+}
+
 } // namespace
 } // namespace fftb::test

@@ -11,7 +11,7 @@
 #include "host_error.h"
 #include "psf/psf.h"
 #include "reference.h"
-#include "runner/context_info.h"
+#include "node/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
 #include "psf/psf.h"
-#include "runner/context_info.h"
+#include "node/context_info.h"
 #include "settings/setting_names.h"
 #include "vulkan/vulkan_device.h"
 

@@ -5,7 +5,7 @@
 // texels the ES interpolation needs). Prints the errors docs/kernels.md states.
 #include "gpu_test_support.h"
 #include "psf/psf_generator.h"
-#include "runner/aperture_info.h"
+#include "node/aperture_info.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include "gpu_test_support.h"
 #include "psf/psf.h"
 #include "reference.h"
-#include "runner/context_info.h"
+#include "node/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #   - plugin/ and shaders/ reach nothing outside themselves; plugin/plan calls no Vulkan and reaches no plugin/src:
 #     it includes the public header for its enums and structs (<fftbloom/fftbloom.h>) and the passes' shared
 #     constants (shaders/shared/fftb_shared.h), nothing else outside plugin/plan.
-#   - reference/ reaches none of plugin/src, shaders/, host/vulkan, host/runner, and no shipped target links it.
+#   - reference/ reaches none of plugin/src, shaders/, host/vulkan, host/node, host/runner, and no shipped target links it.
 #   - host/image and host/psf have no Vulkan (nor the public header, which includes it).
 #   - host/, demo/ and bench/ use the public C API: no plugin/src or plugin/plan header, no shaders/ header; except
 #     that host/psf, the CPU PSF generator, shares the plugin's Vulkan-free PSF model (plugin/plan/psf_model.h) with
@@ -82,7 +82,7 @@ foreach(folder plugin shaders reference host demo bench)
            NOT target STREQUAL "shaders/shared/fftb_shared.h")))
             breach("${file}: the planner reaches ${name}")
         endif()
-        if(file MATCHES "^reference/" AND target MATCHES "^(plugin/src|shaders|host/vulkan|host/runner)/")
+        if(file MATCHES "^reference/" AND target MATCHES "^(plugin/src|shaders|host/vulkan|host/node|host/runner)/")
             breach("${file}: the reference reaches ${target}")
         endif()
         if(file MATCHES "^host/(image|psf)/" AND vulkan)

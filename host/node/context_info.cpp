@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The context create info filled from the host's device.
-#include "runner/context_info.h"
+#include "node/context_info.h"
 
 namespace fftb
 {
