@@ -484,12 +484,11 @@ void Display::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, boo
 
 bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
 {
-    // The settings as the plugin is given them: the bloom alone in its view, the knee no wider than the threshold
-    // (whichever was set last), a kernel file's own extent at native (KernelTexels).
+    // The settings as the plugin is given them: the bloom alone in its view, a kernel file's own extent at native
+    // (KernelTexels).
     BloomSettings bloom = settings.bloom;
     if (comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom)
         bloom.output = FFTB_OUTPUT_MODE_BLOOM;
-    bloom.prefilter.knee = std::min(bloom.prefilter.knee, bloom.prefilter.threshold);
     if (bloom.kernelSpan.native())
         bloom.kernelSpan = node.nativeSpan;
     const PlanKey planKey{input_.width, input_.height, bloom};

@@ -43,12 +43,17 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
         std::string error;
         if (s.compare(0, 2, "b.") == 0)
             keysOfB.push_back(s.substr(2));
-        else if (s.find('=') == std::string::npos ? !applyPresetFile(options.settings, s, &error)
+        else if (s.find('=') == std::string::npos ? !applySettingsFile(options.settings, s, &error)
                                                   : !applySetting(options.settings, s, &error))
         {
             fftb::printMessage("fftbloom-viewer", error);
             return false;
         }
+    }
+    if (std::string error; !checkViewerSettings(options.settings, &error))
+    {
+        fftb::printMessage("fftbloom-viewer", error);
+        return false;
     }
     for (const std::string& s : options.laterSettings)
     {
@@ -63,7 +68,8 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
     if (!saveSettings.empty())
     {
         std::string error;
-        if (!writePresetFile(options.settings, saveSettings, {options.imagePath, options.settings.kernel.file}, &error))
+        if (!writeSettingsFile(options.settings, saveSettings, {options.imagePath, options.settings.kernel.file},
+                               &error))
         {
             fftb::printMessage("fftbloom-viewer", "--save-settings " + error);
             return false;
@@ -83,6 +89,11 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
             fftb::printMessage("fftbloom-viewer", error);
             return false;
         }
+    }
+    if (std::string error; !checkViewerSettings(options.settingsB, &error, "b."))
+    {
+        fftb::printMessage("fftbloom-viewer", error);
+        return false;
     }
     return true;
 }

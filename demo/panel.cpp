@@ -323,8 +323,12 @@ void Panel::drawBloomPanel(Settings& e)
             for (const Preset& preset : presets())
                 if (ImGui::Selectable(preset.title))
                 {
+                    Settings looked = e;
                     std::string error;
-                    if (!applySetting(e, std::string("preset=") + preset.name, &error))
+                    if (applySetting(looked, std::string("preset=") + preset.name, &error) &&
+                        checkViewerSettings(looked, &error))
+                        e = looked;
+                    else
                         message_ = error;
                 }
             ImGui::EndCombo();
@@ -341,10 +345,14 @@ void Panel::drawBloomPanel(Settings& e)
         ImGui::SameLine();
         ImGui::RadioButton("Additive composite", &additive, 1);
         e.bloom.output = additive == 1 ? FFTB_OUTPUT_MODE_ADDITIVE : FFTB_OUTPUT_MODE_COMPOSITE;
-        ImGui::SliderFloat("Threshold", &e.bloom.prefilter.threshold, 0.0f, 100.0f,
-                           e.bloom.prefilter.threshold == 0.0f ? "off" : "%.3f", ImGuiSliderFlags_Logarithmic);
-        ImGui::SliderFloat("Knee", &e.bloom.prefilter.knee, 0.0f, std::max(e.bloom.prefilter.threshold, 1e-3f),
+        // The knee no wider than the threshold (checkSettings): it follows a threshold lowered past it.
+        if (ImGui::SliderFloat("Threshold", &e.bloom.prefilter.threshold, 0.0f, 100.0f,
+                               e.bloom.prefilter.threshold == 0.0f ? "off" : "%.3f", ImGuiSliderFlags_Logarithmic))
+            e.bloom.prefilter.knee = std::min(e.bloom.prefilter.knee, e.bloom.prefilter.threshold);
+        ImGui::BeginDisabled(e.bloom.prefilter.threshold == 0.0f);
+        ImGui::SliderFloat("Knee", &e.bloom.prefilter.knee, 0.0f, e.bloom.prefilter.threshold,
                            e.bloom.prefilter.threshold == 0.0f ? "off" : "%.3f", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::EndDisabled();
         ImGui::SliderFloat("Clamp", &e.bloom.prefilter.clamp, 0.0f, 1000.0f,
                            e.bloom.prefilter.clamp == 0.0f ? "none" : "%.1f", ImGuiSliderFlags_Logarithmic);
         enumCombo("Padding", &e.bloom.padding, kPaddingNames);
@@ -449,7 +457,7 @@ void Panel::drawSettingsFilePanel(Settings& e)
         if (ImGui::Button("Save") && !settingsPath_.empty())
         {
             std::string error;
-            if (writePresetFile(e, settingsPath_, {scene_.name, e.kernel.file}, &error))
+            if (writeSettingsFile(e, settingsPath_, {scene_.name, e.kernel.file}, &error))
             {
                 notice_ = "saved " + settingsPath_ + " (fftbloom --settings " + settingsPath_ + ")";
                 message_.clear();

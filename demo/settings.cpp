@@ -4,6 +4,7 @@
 #include "settings.h"
 
 #include "host_error.h"
+#include "settings/check_settings.h"
 #include "settings/setting_table.h"
 #include "settings/settings_file.h"
 
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <system_error>
 
 namespace fftb::viewer
@@ -179,6 +181,13 @@ const std::vector<std::string>& settingKeys()
     return keys;
 }
 
+bool checkViewerSettings(const Settings& s, std::string* error, const std::string& prefix)
+{
+    if (const std::optional<SettingBreach> breach = checkSettings(s.bloom, s.kernel, !s.kernel.file.empty()))
+        return refuse(error, breachText(*breach, prefix));
+    return true;
+}
+
 bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
 {
     const size_t eq = keyValue.find('=');
@@ -212,11 +221,6 @@ std::string shellWord(const std::string& text)
 
 } // namespace
 
-std::vector<std::string> presetLines(const Settings& s)
-{
-    return settingLines(s.bloom, s.kernel);
-}
-
 std::string cliCommand(const Settings& settings, const std::string& input, const std::string& output)
 {
     const Settings defaults;
@@ -239,7 +243,7 @@ std::string cliCommand(const Settings& settings, const std::string& input, const
     return command;
 }
 
-bool applyPresetFile(Settings& settings, const std::string& path, std::string* error)
+bool applySettingsFile(Settings& settings, const std::string& path, std::string* error)
 {
     std::vector<SettingsFileLine> lines;
     try
@@ -260,11 +264,16 @@ bool applyPresetFile(Settings& settings, const std::string& path, std::string* e
             return false;
         }
     }
+    if (std::string reason; !checkViewerSettings(settings, &reason))
+    {
+        *error = path + ": " + reason.substr(reason.find(": ") + 2);
+        return false;
+    }
     return true;
 }
 
-bool writePresetFile(const Settings& settings, const std::string& path, const std::vector<std::string>& reads,
-                     std::string* error)
+bool writeSettingsFile(const Settings& settings, const std::string& path, const std::vector<std::string>& reads,
+                       std::string* error)
 {
     std::error_code ec;
     for (const std::string& read : reads)
@@ -277,7 +286,7 @@ bool writePresetFile(const Settings& settings, const std::string& path, const st
     {
         std::ofstream file(temporary, std::ios::trunc);
         file << "# fftbloom settings: fftbloom --settings FILE, fftbloom-viewer --settings FILE\n";
-        for (const std::string& line : presetLines(settings))
+        for (const std::string& line : settingLines(settings.bloom, settings.kernel))
             file << line << "\n";
         file.close();
         if (!file)

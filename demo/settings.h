@@ -6,6 +6,7 @@
 #include "image/image_io.h"
 #include "image/ocio_display.h"
 #include "settings/bloom_settings.h"
+#include "settings/setting_table.h"
 
 #include <string>
 #include <vector>
@@ -61,7 +62,7 @@ struct Settings
     OcioChoice ocio;       ///< tonemap=ocio's display, view and look (empty: the config's defaults)
     float exposure = 0.0f; ///< stops
     /// The bloom: its output is composite or additive (the CLI's bloom output is view=bloom), its intensity at least
-    /// kMinimumIntensity, its knee used as min(knee, threshold).
+    /// kMinimumIntensity, its knee no wider than its threshold (checkViewerSettings).
     BloomSettings bloom;
     /// The kernel's texels. Made on the GPU (madeOnGpu), its Airy radius follows the pupil adapted to
     /// 100 * 2^-exposure cd/m^2 (pupilAiryRadius; a new kernel, made for that radius, when the exposure changes): the
@@ -85,32 +86,34 @@ struct Settings
 /// otherwise, the settings as they were.
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
+/// The rules between settings (checkSettings, settings/check_settings.h), which the CLI and the Python module apply
+/// too, on `settings` once its keys are applied: false and "--settings: PREFIXkey value: reason" otherwise (prefix
+/// "b." for B's settings).
+bool checkViewerSettings(const Settings& settings, std::string* error, const std::string& prefix = "");
+
 /// The keys applySetting knows, for --help: the display's, every setting of the settings table (settingHelpLine),
 /// then b.KEY.
 const std::vector<std::string>& settingKeys();
 
-/// The EXR header attribute (type string) in which the viewer's saved outputs record presetLines, one a line.
+/// The EXR header attribute (type string) in which the viewer's saved outputs record their bloom's and kernel's
+/// settings as option=value lines (settingLines, settings/setting_table.h), one a line.
 inline constexpr const char* kSettingsAttribute = "fftbloom.settings";
 
-/// The bloom's and the kernel's settings (not the view's) as option=value lines in the fftbloom CLI's option names,
-/// which both tools read (its --settings FILE, the viewer's --settings): every setting of the settings table that
-/// applies, in its order (settingLines): a kernel file's path, or the generated PSF's parameters. Numbers round-trip
-/// exactly.
-std::vector<std::string> presetLines(const Settings& settings);
-
 /// The fftbloom command that blooms `input` into `output` as `settings` do: "fftbloom INPUT -o OUTPUT" and an option
-/// for every preset line that differs from the defaults (both tools' defaults are the same), paths quoted for a
+/// for every settings line that differs from the defaults (both tools' defaults are the same), paths quoted for a
 /// POSIX shell.
 std::string cliCommand(const Settings& settings, const std::string& input, const std::string& output);
 
-/// Applies every option=value line of the preset file `path` (blank lines and lines starting with # skipped). False
-/// and a reason naming the file, and the line at fault, otherwise; the settings before that line stay applied.
-bool applyPresetFile(Settings& settings, const std::string& path, std::string* error);
+/// Applies every option=value line of the settings file `path` (blank lines and lines starting with # skipped), then
+/// the rules between settings (checkViewerSettings). False and a reason naming the file, and the line at fault,
+/// otherwise; the settings before that line stay applied.
+bool applySettingsFile(Settings& settings, const std::string& path, std::string* error);
 
-/// Writes presetLines(settings) to `path`, under a comment naming the tools, through a temporary file renamed over
-/// it: on failure the previous file stays. Refuses a path that is one of `reads` (the image, the kernel file: never
-/// overwritten). False and a reason naming the path otherwise.
-bool writePresetFile(const Settings& settings, const std::string& path, const std::vector<std::string>& reads,
-                     std::string* error);
+/// Writes the bloom's and kernel's settings as option=value lines (settingLines, which both tools read: the CLI's
+/// --settings FILE, the viewer's --settings) to `path`, under a comment naming the tools, through a temporary file
+/// renamed over it: on failure the previous file stays. Refuses a path that is one of `reads` (the image, the kernel
+/// file: never overwritten). False and a reason naming the path otherwise.
+bool writeSettingsFile(const Settings& settings, const std::string& path, const std::vector<std::string>& reads,
+                       std::string* error);
 
 } // namespace fftb::viewer

@@ -209,8 +209,10 @@ void Viewer::applyHalfwayChanges()
     for (const std::string& keyValue : options_.laterSettings)
     {
         const bool ofB = keyValue.compare(0, 2, "b.") == 0;
+        Settings& settings = ofB ? settingsB_ : settings_;
         std::string error;
-        if (!applySetting(ofB ? settingsB_ : settings_, ofB ? keyValue.substr(2) : keyValue, &error))
+        if (!applySetting(settings, ofB ? keyValue.substr(2) : keyValue, &error) ||
+            !checkViewerSettings(settings, &error, ofB ? "b." : ""))
             throw ViewerError(error);
     }
 }

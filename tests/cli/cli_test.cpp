@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fftbloom binary on one frame: exit codes, one-line errors that name the file at fault, all-or-nothing output.
 #include "cli_fixture.h"
+#include "setting_edges.h"
 
 #include "fftbloom/fftbloom.h"
 
@@ -712,6 +713,30 @@ TEST_F(CliTest, TakesEachSettingsRangeAndTheViewersSettingsFiles)
     EXPECT_EQ(settings["kernel-centre-offset"], nlohmann::json::array({0.25, -0.5}));
     EXPECT_EQ(settings["intensity"], 1e9);
     EXPECT_EQ(settings["animate"], false);
+}
+
+// One table of settings at the edges of their rules and ranges (tests/support/setting_edges.txt), which the viewer and
+// the Python module accept or refuse alike: each row as a settings file.
+TEST_F(CliTest, SettingEdgesAreAcceptedOrRefusedAsTheViewerAndThePythonModuleDo)
+{
+    writeInput("in.exr", PixelType::Float);
+    for (const test::SettingEdge& edge : test::settingEdges())
+    {
+        std::ofstream lines(file("edge.txt"));
+        for (const std::string& keyValue : edge.keyValues)
+            lines << keyValue << "\n";
+        lines.close();
+        const CliResult r = run(quote(file("in.exr")) + " -o " + quote(file("out.exr")) + " --settings " +
+                                quote(file("edge.txt")) + " --dry-run");
+        if (edge.refusal.empty())
+            EXPECT_EQ(r.code, 0) << edge.settings << ": " << r.err;
+        else
+        {
+            EXPECT_EQ(r.code, 2) << edge.settings;
+            EXPECT_NE(r.err.find(edge.refusal), std::string::npos) << edge.settings << ": " << r.err;
+        }
+        EXPECT_FALSE(fs::exists(file("out.exr"))) << edge.settings;
+    }
 }
 
 TEST_F(CliTest, UnknownOutputModeIsUsageError)

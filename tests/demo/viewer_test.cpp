@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fftbloom-viewer's screenshot mode: the PNG is the window, the bloom shows around highlights, errors are one line.
 #include "image/image_io.h"
+#include "setting_edges.h"
 #include "settings.h"
 #include "settings/setting_table.h"
 
@@ -748,15 +749,16 @@ TEST_F(ViewerTest, LayerKeyShowsThatLayerAndAMissingOneFailsWithOneLine)
     EXPECT_FALSE(fs::exists(file("b.png")));
 }
 
-TEST_F(ViewerTest, KernelThePluginRefusesFailsTheScreenshotWithOneLine)
+TEST_F(ViewerTest, KernelSettingsTheRulesRefuseFailTheStartWithOneLine)
 {
-    // Cubic interpolation has 4 taps: fftbCreateKernel refuses 8, naming the field.
+    // Cubic interpolation has 4 taps: the rules between settings (checkSettings) refuse 8 before the plugin would, in
+    // the CLI's words.
     const RunResult r = viewer(shellQuoted(writeScene()) + " --screenshot " + shellQuoted(file("out.png")) +
                                " --frames 2 --settings kernel-size=64 spectrum=resampled spectrum-interpolation=cubic "
                                "interpolation-width=8");
-    EXPECT_EQ(r.code, 1);
-    EXPECT_NE(r.err.find("fftbCreateKernel"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("interpolationWidth"), std::string::npos) << r.err;
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--settings: interpolation-width 8: cubic interpolation has 4 taps"), std::string::npos)
+        << r.err;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
     EXPECT_FALSE(fs::exists(file("out.png")));
 }
@@ -838,7 +840,7 @@ TEST(ViewerSettings, TakeTheValuesTheCliTakes)
 }
 
 // Every bloom and kernel setting survives the settings file: its lines applied to defaults give the same lines.
-TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
+TEST(ViewerSettings, SettingsLinesRoundTripAndNameTheCliOptions)
 {
     Settings s;
     std::string error;
@@ -867,11 +869,11 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
                            "seed=9",
                            "animate=true"})
         ASSERT_TRUE(applySetting(s, kv, &error)) << error;
-    const std::vector<std::string> lines = presetLines(s);
+    const std::vector<std::string> lines = settingLines(s.bloom, s.kernel);
     Settings read;
     for (const std::string& line : lines)
         ASSERT_TRUE(applySetting(read, line, &error)) << line << ": " << error;
-    EXPECT_EQ(presetLines(read), lines);
+    EXPECT_EQ(settingLines(read.bloom, read.kernel), lines);
     EXPECT_NE(std::find(lines.begin(), lines.end(), "tint=1,0.8,0.3"), lines.end());
     const std::string command = cliCommand(s, "my shot/in.exr", "out.exr");
     EXPECT_EQ(command.rfind("fftbloom 'my shot/in.exr' -o out.exr --intensity 1.7 --tint 1,0.8,0.3", 0), 0u) << command;
@@ -881,7 +883,7 @@ TEST(ViewerSettings, PresetLinesRoundTripAndNameTheCliOptions)
     EXPECT_NE(command.find(" --corona 0.4 --seed 9 --animate"), std::string::npos) << "a flag alone: " << command;
     EXPECT_EQ(cliCommand(Settings{}, "in.exr", "out.exr"), "fftbloom in.exr -o out.exr");
     s.kernel.file = "psf.exr";
-    const std::vector<std::string> withFile = presetLines(s);
+    const std::vector<std::string> withFile = settingLines(s.bloom, s.kernel);
     EXPECT_EQ(withFile.back(), "kernel=psf.exr");
     EXPECT_EQ(
         std::count_if(withFile.begin(), withFile.end(), [](const std::string& l) { return l.rfind("blades", 0) == 0; }),
@@ -898,7 +900,7 @@ TEST(ViewerSettings, PresetKeySetsTheLooksSettingsAndTheCommandNamesThem)
     ASSERT_TRUE(applySetting(s, "preset=eye", &error)) << error;
     EXPECT_EQ(s.kernel.aperture.corona, 0.5);
     EXPECT_EQ(s.kernel.glare, 0.62);
-    const std::vector<std::string> lines = presetLines(s);
+    const std::vector<std::string> lines = settingLines(s.bloom, s.kernel);
     EXPECT_NE(std::find(lines.begin(), lines.end(), "kernel-span=0.2diag"), lines.end());
     const std::string command = cliCommand(s, "in.exr", "out.exr");
     EXPECT_NE(command.find(" --corona 0.5"), std::string::npos) << command;
@@ -908,37 +910,62 @@ TEST(ViewerSettings, PresetKeySetsTheLooksSettingsAndTheCommandNamesThem)
     EXPECT_NE(error.find("'Eye' is not a preset"), std::string::npos) << error;
 }
 
-TEST(ViewerSettings, PresetFilesAreReadLineByLineAndWrittenWhole)
+TEST(ViewerSettings, SettingsFilesAreReadLineByLineAndWrittenWhole)
 {
-    const fs::path dir = fs::path(::testing::TempDir()) / "fftbloom_preset";
+    const fs::path dir = fs::path(::testing::TempDir()) / "fftbloom_settings_file";
     fs::remove_all(dir);
     fs::create_directories(dir);
-    const fs::path path = dir / "preset.txt";
+    const fs::path path = dir / "settings.txt";
     Settings s;
     s.bloom.intensity = 0.75f;
     std::string error;
-    ASSERT_TRUE(writePresetFile(s, path.string(), {}, &error)) << error;
+    ASSERT_TRUE(writeSettingsFile(s, path.string(), {}, &error)) << error;
     Settings read;
-    ASSERT_TRUE(applyPresetFile(read, path.string(), &error)) << error;
+    ASSERT_TRUE(applySettingsFile(read, path.string(), &error)) << error;
     EXPECT_EQ(read.bloom.intensity, 0.75f);
     std::ofstream(path) << "# a comment\n\nintensity=0.5\npadding=wrap\n";
-    EXPECT_FALSE(applyPresetFile(read, path.string(), &error));
+    EXPECT_FALSE(applySettingsFile(read, path.string(), &error));
     EXPECT_NE(error.find(path.string() + ":4:"), std::string::npos) << error;
     EXPECT_NE(error.find("padding"), std::string::npos) << error;
     EXPECT_EQ(read.bloom.intensity, 0.5f) << "the lines before the bad one are applied";
-    EXPECT_FALSE(applyPresetFile(read, (dir / "missing.txt").string(), &error));
+    EXPECT_FALSE(applySettingsFile(read, (dir / "missing.txt").string(), &error));
     EXPECT_NE(error.find("missing.txt"), std::string::npos) << error;
     // Never over a file it reads; a failed write leaves the previous file.
     const fs::path image = dir / "image.exr";
     std::ofstream(image) << "not overwritten";
-    EXPECT_FALSE(writePresetFile(s, image.string(), {image.string()}, &error));
+    EXPECT_FALSE(writeSettingsFile(s, image.string(), {image.string()}, &error));
     EXPECT_NE(error.find("image.exr"), std::string::npos) << error;
     std::ifstream kept(image);
     std::string text;
     std::getline(kept, text);
     EXPECT_EQ(text, "not overwritten");
-    EXPECT_FALSE(writePresetFile(s, (dir / "no folder" / "p.txt").string(), {}, &error));
+    EXPECT_FALSE(writeSettingsFile(s, (dir / "no folder" / "p.txt").string(), {}, &error));
     EXPECT_FALSE(fs::exists(dir / "no folder"));
+    fs::remove_all(dir);
+}
+
+// One table of settings at the edges of their rules and ranges (tests/support/setting_edges.txt), which the CLI and
+// the Python module accept or refuse alike: each row as a settings file given to --settings.
+TEST(ViewerSettings, SettingEdgesAreAcceptedOrRefusedAsTheCliAndThePythonModuleDo)
+{
+    const fs::path dir = fs::path(::testing::TempDir()) / "fftbloom_setting_edges";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path path = dir / "edge.txt";
+    for (const test::SettingEdge& edge : test::settingEdges())
+    {
+        std::ofstream lines(path);
+        for (const std::string& keyValue : edge.keyValues)
+            lines << keyValue << "\n";
+        lines.close();
+        Settings s;
+        std::string error;
+        EXPECT_EQ(applySettingsFile(s, path.string(), &error), edge.refusal.empty()) << edge.settings << ": " << error;
+        if (!edge.refusal.empty())
+        {
+            EXPECT_NE(error.find(edge.refusal), std::string::npos) << edge.settings << ": " << error;
+        }
+    }
     fs::remove_all(dir);
 }
 

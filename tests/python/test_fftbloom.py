@@ -147,6 +147,29 @@ def test_bad_settings_are_usage_errors(settings, message):
         fftbloom.Bloomer(validate=True, **settings)
 
 
+def setting_edges():
+    """The rows of tests/support/setting_edges.txt: (settings as keyword arguments, the refusal's text or None)."""
+    path = os.path.join(os.path.dirname(__file__), os.pardir, "support", "setting_edges.txt")
+    rows = []
+    with open(path, encoding="utf-8") as table:
+        for line in table:
+            if line.startswith("#") or "\t" not in line:
+                continue
+            words, expected = line.rstrip("\n").split("\t")
+            settings = dict(word.split("=", 1) for word in words.split())
+            rows.append(({k.replace("-", "_"): v for k, v in settings.items()}, None if expected == "ok" else expected))
+    return rows
+
+
+@pytest.mark.parametrize("settings, refusal", setting_edges())
+def test_setting_edges_are_accepted_or_refused_as_the_cli_and_the_viewer_do(settings, refusal):
+    if refusal is None:
+        fftbloom.Bloomer(validate=True, **settings)
+    else:
+        with pytest.raises(fftbloom.UsageError, match=re.escape(refusal)):
+            fftbloom.Bloomer(validate=True, **settings)
+
+
 @pytest.mark.parametrize("array, message", [
     (np.zeros((4, 4, 3), np.float64), "dtype float64 is not float32 or float16"),
     (np.zeros((4, 4, 2), np.float32), r"shape \(4, 4, 2\) is not \(H, W, 3 or 4\)"),
