@@ -92,7 +92,7 @@ void Panel::handleKeys()
     if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
         edited().bloom.intensity += 0.05f;
     if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
-        edited().bloom.intensity = std::max(edited().bloom.intensity - 0.05f, kMinimumIntensity);
+        edited().bloom.intensity = std::max(edited().bloom.intensity - 0.05f, 0.0f);
     if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
         toggleEditB();
     if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
@@ -333,9 +333,10 @@ void Panel::drawBloomPanel(Settings& e)
                 }
             ImGui::EndCombo();
         }
-        // Ctrl+click types any value >= kMinimumIntensity: past the slider's 4 too.
-        if (ImGui::SliderFloat("Intensity", &e.bloom.intensity, kMinimumIntensity, 4.0f, "%.3f"))
-            e.bloom.intensity = std::max(e.bloom.intensity, kMinimumIntensity);
+        // Ctrl+click types any value in the setting's range (0: the input, as the CLI writes it): past the slider's 4.
+        if (ImGui::SliderFloat("Intensity", &e.bloom.intensity, 0.0f, 4.0f, "%.3f"))
+            e.bloom.intensity =
+                std::isfinite(e.bloom.intensity) ? std::clamp(e.bloom.intensity, 0.0f, float(kMaxLinearValue)) : 1.0f;
         if (ImGui::ColorEdit3("Tint", e.bloom.tint.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_HDR))
             for (float& t : e.bloom.tint)
                 t = std::isfinite(t) ? std::max(t, 0.0f) : 1.0f;

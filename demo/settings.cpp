@@ -148,14 +148,13 @@ bool refuse(std::string* error, const std::string& reason)
     return false;
 }
 
-/// A key of the settings table, then the viewer's rules: the intensity floor, the bloom output as the bloom view.
+/// A key of the settings table, then the viewer's rule: the bloom output as the bloom view.
 bool applyTableSetting(Settings& s, const SettingEntry& entry, const std::string& keyValue, std::string* error)
 {
     std::string reason;
     const FftbOutputMode output = s.bloom.output;
     if (!entry.parse(keyValue.substr(keyValue.find('=') + 1), s.bloom, s.kernel, &reason))
         return refuse(error, "'" + keyValue + "': " + reason);
-    s.bloom.intensity = std::max(s.bloom.intensity, kMinimumIntensity);
     if (s.bloom.output == FFTB_OUTPUT_MODE_BLOOM)
     {
         s.view = View::Bloom;

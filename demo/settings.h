@@ -44,10 +44,6 @@ enum class Rerun
     OnChange,   ///< only when the frame, the kernel or a bloom setting changes
 };
 
-/// The smallest bloom intensity: the plugin refuses 0 in its composite modes (it would show the input; view=input
-/// does).
-constexpr float kMinimumIntensity = 0.001f;
-
 /// Every setting the UI and --settings can change: the display's here, the bloom's and the kernel's in the host's
 /// settings (settings/bloom_settings.h), spelled as the settings table spells them. Frame-lifetime ones (intensity,
 /// tint, sharpen, the composite, the prefilter) go to FftbBloomInfo every frame (bloomInfoOf); plan-lifetime ones
@@ -61,8 +57,8 @@ struct Settings
     Tonemapper tonemapper = Tonemapper::AcesFitted;
     OcioChoice ocio;       ///< tonemap=ocio's display, view and look (empty: the config's defaults)
     float exposure = 0.0f; ///< stops
-    /// The bloom: its output is composite or additive (the CLI's bloom output is view=bloom), its intensity at least
-    /// kMinimumIntensity, its knee no wider than its threshold (checkViewerSettings).
+    /// The bloom: its output is composite or additive (the CLI's bloom output is view=bloom; an intensity of 0 shows
+    /// the input, as the CLI writes it), its knee no wider than its threshold (checkViewerSettings).
     BloomSettings bloom;
     /// The kernel's texels. Made on the GPU (madeOnGpu), its Airy radius follows the pupil adapted to
     /// 100 * 2^-exposure cd/m^2 (pupilAiryRadius; a new kernel, made for that radius, when the exposure changes): the
@@ -81,9 +77,8 @@ struct Settings
 
 /// Applies one "key=value" to `settings`: the display's keys (view, tonemap, exposure, ui, advanced, split,
 /// difference-gain, compare, rerun, part, layer) here, every other one through the settings table
-/// (settings/setting_table.h), with the viewer's own rules after it: an intensity below kMinimumIntensity is taken as
-/// kMinimumIntensity, output=bloom is view=bloom. Returns false and a one-line reason naming the key and the value
-/// otherwise, the settings as they were.
+/// (settings/setting_table.h), with the viewer's own rule after it: output=bloom is view=bloom. Returns false and a
+/// one-line reason naming the key and the value otherwise, the settings as they were.
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 
 /// The rules between settings (checkSettings, settings/check_settings.h), which the CLI and the Python module apply

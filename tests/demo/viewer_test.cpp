@@ -409,15 +409,20 @@ TEST_F(ViewerTest, SplitShowsAOnTheLeftAndBOnTheRight)
 TEST_F(ViewerTest, ThresholdAboveEveryValueLeavesTheCompositeAsTheInputAndAdditiveAddsLight)
 {
     const std::string scene = writeScene().string();
-    // The lights are 2000: nothing passes the prefilter, so the composite shows the input.
+    // The lights are 2000: nothing passes the prefilter, so the composite shows the input; at intensity 0 (taken as
+    // the CLI takes it) both composites show it.
     const Screenshot dark = screenshot(scene, "threshold.png", "view=composite ui=off exposure=2 threshold=10000");
     const Screenshot input = screenshot(scene, "input.png", "view=input ui=off exposure=2");
     const Screenshot additive = screenshot(scene, "additive.png", "view=composite ui=off exposure=2 output=additive");
+    const Screenshot none =
+        screenshot(scene, "none.png", "view=composite ui=off exposure=2 output=additive intensity=0");
     ASSERT_EQ(dark.width, kWidth);
+    ASSERT_EQ(none.width, kWidth);
     const auto [lx, ly] = lights_[1];
     const int x = 2 * lx + 1 + 8, y = 2 * ly + 1;
     EXPECT_NEAR(dark.luminance(x, y), input.luminance(x, y), 2.0f);
     EXPECT_GT(additive.luminance(x, y), input.luminance(x, y) + 10.0f);
+    EXPECT_NEAR(none.luminance(x, y), input.luminance(x, y), 2.0f);
 }
 
 // A frame of a sequence is saved under the sequence's naming, shot.1001 as shot_bloom.1001.
@@ -809,7 +814,7 @@ TEST(ViewerSettings, KeysParseAndRefuse)
     EXPECT_TRUE(applySetting(s, "kernel=generated", &error));
     EXPECT_TRUE(s.kernel.file.empty());
     EXPECT_TRUE(applySetting(s, "intensity=0", &error)) << error;
-    EXPECT_EQ(s.bloom.intensity, kMinimumIntensity) << "the viewer's floor: the composite of intensity 0 is the input";
+    EXPECT_EQ(s.bloom.intensity, 0.0f) << "the composite of intensity 0 is the input, as the CLI writes it";
     EXPECT_TRUE(applySetting(s, "output=bloom", &error)) << error;
     EXPECT_EQ(s.view, View::Bloom) << "the CLI's bloom output is the bloom view";
     EXPECT_EQ(s.bloom.output, FFTB_OUTPUT_MODE_COMPOSITE);
