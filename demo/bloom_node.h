@@ -68,8 +68,7 @@ struct BloomNode
     /// BloomNodes' submission count when `glue` was made: glue's own count is BloomNodes' less this.
     uint64_t submissionOffset = 0;
     uint32_t frameWidth = 0, frameHeight = 0; ///< the scene's extent, which the context is grown to
-    Texels kernel;                            ///< the host copy of the kernel's texels, made again on a new device
-    KernelSpan nativeSpan;                    ///< the span `kernel` takes when the settings' is native (KernelTexels)
+    KernelTexels kernel; ///< the host copy of the kernel's texels (made again on a new device), its native span
     KernelKey applied;
     /// glue's plan for `planned` (BloomNode::plan) when it is first needed, kept while neither changes; null while
     /// the plugin refuses `planned`.

@@ -17,6 +17,18 @@
 namespace fftb::viewer
 {
 
+namespace
+{
+
+/// Texels a node holds, given again (to the other node, or with another spectrum mode): their warning was shown.
+KernelTexels reused(KernelTexels kernel)
+{
+    kernel.warning.clear();
+    return kernel;
+}
+
+} // namespace
+
 bool BloomNodes::fitNode(BloomNode& node, uint32_t w, uint32_t h)
 {
     try
@@ -41,14 +53,14 @@ bool BloomNodes::fitNode(BloomNode& node, uint32_t w, uint32_t h)
         return false;
     }
     // No kernel yet: the context is made with the first.
-    return node.kernel.values.empty() || fitKernel(node);
+    return node.kernel.texels.values.empty() || fitKernel(node);
 }
 
 bool BloomNodes::fitKernel(BloomNode& node)
 {
     try
     {
-        node.glue->setKernel(node.kernel, node.applied.bloom,
+        node.glue->setKernel(node.kernel.texels, node.applied.bloom,
                              node.applied.animated() ? std::optional(node.applied.generatorAiryRadius) : std::nullopt);
         node.glue->fit(node.frameWidth, node.frameHeight, node.applied.bloom);
         return true;
@@ -80,10 +92,9 @@ bool BloomNodes::applyKernel(BloomNode& node, Settings& settings, float exposure
     KernelTexels kernel;
     try
     {
-        kernel = !node.kernel.values.empty() && node.applied.sameTexels(key)
-                     ? KernelTexels{node.kernel, node.nativeSpan}
-                 : sharedKernel(node, key) ? KernelTexels{otherNode(node).kernel, otherNode(node).nativeSpan}
-                                           : makeKernelTexels(key.kernel);
+        kernel = !node.kernel.texels.values.empty() && node.applied.sameTexels(key) ? reused(node.kernel)
+                 : sharedKernel(node, key)                                          ? reused(otherNode(node).kernel)
+                                                                                    : makeKernelTexels(key.kernel);
     }
     catch (const std::exception& e)
     {
@@ -128,14 +139,14 @@ void BloomNodes::updateKernels(Settings& settingsA, Settings& settingsB)
         if (!node.glue || key == node.applied)
             continue;
         // A new spectrum mode, placement or eye's pupil alone: the plugin's, from the texels the node has.
-        if (!node.kernel.values.empty() && node.applied.sameTexels(key))
+        if (!node.kernel.texels.values.empty() && node.applied.sameTexels(key))
         {
-            installKernel(node, settings, key, {node.kernel, node.nativeSpan});
+            installKernel(node, settings, key, reused(node.kernel));
             continue;
         }
         if (sharedKernel(node, key))
         {
-            installKernel(node, settings, key, {otherNode(node).kernel, otherNode(node).nativeSpan});
+            installKernel(node, settings, key, reused(otherNode(node).kernel));
             continue;
         }
         kernelJobNode_ = i;
@@ -159,7 +170,7 @@ void BloomNodes::finishKernels(Settings& settingsA, Settings& settingsB)
 bool BloomNodes::sharedKernel(const BloomNode& node, const KernelKey& key)
 {
     const BloomNode& other = otherNode(node);
-    return !other.kernel.values.empty() && other.applied.sameTexels(key);
+    return !other.kernel.texels.values.empty() && other.applied.sameTexels(key);
 }
 
 bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const KernelKey& key, KernelTexels kernel)
@@ -168,23 +179,22 @@ bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const Kernel
     // completed.
     node.plan = nullptr; // the glue's plans are of the kernel it had
     node.planned.reset();
-    Texels previous = std::exchange(node.kernel, std::move(kernel.texels));
+    KernelTexels previous = std::exchange(node.kernel, std::move(kernel));
     const KernelKey applied = std::exchange(node.applied, key);
     if (!fitKernel(node))
     {
         const std::string reason = message_;
         node.kernel = std::move(previous);
         node.applied = applied;
-        if (!node.kernel.values.empty())
+        if (!node.kernel.texels.values.empty())
             fitKernel(node); // the previous kernel again, which the plugin took before
         message_ = reason;
         revertKernelSettings(node, settings);
         return false;
     }
-    node.nativeSpan = kernel.nativeSpan;
-    if (!kernel.warning.empty())
+    if (!node.kernel.warning.empty())
     {
-        message_ = "kernel: warning: " + kernel.warning;
+        message_ = "kernel: warning: " + node.kernel.warning;
         printMessage("fftbloom-viewer", message_);
     }
     ++kernelsInstalled_[&node == &nodes_[0] ? 0 : 1];
@@ -251,7 +261,7 @@ void BloomNodes::releaseDevice()
 
 void BloomNodes::revertKernelSettings(const BloomNode& node, Settings& settings)
 {
-    if (node.kernel.values.empty())
+    if (node.kernel.texels.values.empty())
         return; // none applied yet
     settings.kernel = node.applied.kernel;
     assignKernelInfo(settings.bloom, node.applied.bloom);

@@ -489,8 +489,7 @@ bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& s
     BloomSettings bloom = settings.bloom;
     if (comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom)
         bloom.output = FFTB_OUTPUT_MODE_BLOOM;
-    if (bloom.kernelSpan.native())
-        bloom.kernelSpan = node.nativeSpan;
+    bloom.kernelSpan = node.kernel.spanOn(bloom.kernelSpan);
     const PlanKey planKey{input_.width, input_.height, bloom};
     const BloomNode::Recorded state{scene_.generation, node.applied, planKey, bloom};
     const bool animated = node.applied.animated();

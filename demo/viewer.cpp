@@ -312,7 +312,7 @@ bool Viewer::startB()
 
 void Viewer::makeKernelView()
 {
-    const Texels view = kernelViewTexels(nodes_[panel_.editB() && nodes_[1].started() ? 1 : 0].kernel,
+    const Texels view = kernelViewTexels(nodes_[panel_.editB() && nodes_[1].started() ? 1 : 0].kernel.texels,
                                          settings_.view == View::Spectrum);
     waitIdle();
     display_.setKernelView(view);
