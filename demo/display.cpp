@@ -21,25 +21,25 @@
 namespace fftb::viewer
 {
 
-void Display::createDeviceObjects()
+void Display::createDeviceObjects(const DisplayFrame& state)
 {
     createFrames();
     createDisplayPipeline();
     createRenderPass();
     if (wd_.swapchain())
-        createSwapchainTargets();
+        createSwapchainTargets(state);
     else
         swapchainStale_ = true; // made by the frame loop once the window has an area
     initImGuiVulkan();
 }
 
-void Display::destroyDeviceObjects()
+void Display::destroyDeviceObjects(const DisplayFrame& state)
 {
     VkDevice d = wd_.device();
     if (imguiVulkan_)
         ImGui_ImplVulkan_Shutdown();
     imguiVulkan_ = false;
-    nodes_.releaseDevice();
+    state.nodes.releaseDevice();
     destroySwapchainTargets();
     destroy(input_);
     destroy(kernelView_);
@@ -122,12 +122,12 @@ void Display::createDisplayPipeline()
     uploadLut();
 }
 
-void Display::setDisplayLut(std::vector<float> rgba, uint32_t size)
+void Display::setDisplayLut(const DisplayFrame& state, std::vector<float> rgba, uint32_t size)
 {
     lutTexels_ = std::move(rgba);
     lutSize_ = size;
     uploadLut();
-    updateDisplaySets();
+    updateDisplaySets(state);
 }
 
 void Display::uploadLut()
@@ -187,7 +187,7 @@ void Display::createRenderPass()
     checkVulkan(vkCreateRenderPass(wd_.device(), &rci, nullptr, &renderPass_), "vkCreateRenderPass");
 }
 
-void Display::createSwapchainTargets()
+void Display::createSwapchainTargets(const DisplayFrame& state)
 {
     VkDevice d = wd_.device();
     const VkExtent2D e = wd_.swapchainExtent();
@@ -212,7 +212,7 @@ void Display::createSwapchainTargets()
                            VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     destroy(readback_);
     readback_ = createHostBuffer(VkDeviceSize(e.width) * e.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    updateDisplaySets();
+    updateDisplaySets(state);
 }
 
 void Display::destroySwapchainTargets()
@@ -226,22 +226,22 @@ void Display::destroySwapchainTargets()
     destroy(display_);
 }
 
-bool Display::recreateSwapchain()
+bool Display::recreateSwapchain(const DisplayFrame& state)
 {
     checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
     destroySwapchainTargets();
     if (!wd_.recreateSwapchain())
         return false;
-    createSwapchainTargets();
+    createSwapchainTargets(state);
     ImGui_ImplVulkan_SetMinImageCount(wd_.minImageCount());
     swapchainStale_ = false;
     return true;
 }
 
-void Display::updateDisplaySets()
+void Display::updateDisplaySets(const DisplayFrame& state)
 {
-    const VulkanImage& a = nodes_[0].output;
-    const VulkanImage& b = nodes_[1].output.view ? nodes_[1].output : a;
+    const VulkanImage& a = state.nodes[0].output;
+    const VulkanImage& b = state.nodes[1].output.view ? state.nodes[1].output : a;
     if (!display_.view || !input_.view || !a.view)
         return;
     const VulkanImage& kernel = kernelView_.view ? kernelView_ : input_;
@@ -317,14 +317,14 @@ void Display::initImGuiVulkan()
     ImGui_ImplVulkan_DestroyFontUploadObjects();
 }
 
-void Display::uploadScene(const Texels& rgba)
+void Display::uploadScene(const DisplayFrame& state, const Texels& rgba)
 {
     destroy(input_);
     input_ = uploadTexels(rgba);
-    for (BloomNode& node : nodes_)
+    for (BloomNode& node : state.nodes)
         if (node.glue)
             createOutput(node);
-    updateDisplaySets();
+    updateDisplaySets(state);
 }
 
 void Display::createOutput(BloomNode& node)
@@ -349,26 +349,26 @@ VulkanImage Display::uploadTexels(const Texels& rgba)
     return image;
 }
 
-void Display::setKernelView(const Texels& texels)
+void Display::setKernelView(const DisplayFrame& state, const Texels& texels)
 {
     destroy(kernelView_);
     kernelView_ = uploadTexels(texels);
-    updateDisplaySets();
+    updateDisplaySets(state);
 }
 
-bool Display::drawFrame(bool screenshot, int frameNumber)
+bool Display::drawFrame(const DisplayFrame& state, bool screenshot, int frameNumber)
 {
     frameNumber_ = frameNumber;
     VkDevice d = wd_.device();
     Frame& f = frames_[frameIndex_];
     checkVulkan(wd_.waitForFence(f.fence), "vkWaitForFences");
-    nodes_.frameCompleted(f.submission);
-    if (nodes_.kernelsInstalled(0) != spectrumTimeInstalls_)
+    state.nodes.frameCompleted(f.submission);
+    if (state.nodes.kernelsInstalled(0) != spectrumTimeInstalls_)
     {
-        timings_.spectrumMs = 0.0; // A's kernel changed since
-        spectrumTimeInstalls_ = nodes_.kernelsInstalled(0);
+        state.timings.spectrumMs = 0.0; // A's kernel changed since
+        spectrumTimeInstalls_ = state.nodes.kernelsInstalled(0);
     }
-    readTimestamps(f);
+    readTimestamps(state, f);
 
     uint32_t imageIndex = 0;
     VkResult r = vkAcquireNextImageKHR(d, wd_.swapchain(), UINT64_MAX, f.imageAvailable, VK_NULL_HANDLE, &imageIndex);
@@ -386,7 +386,7 @@ bool Display::drawFrame(bool screenshot, int frameNumber)
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     checkVulkan(vkBeginCommandBuffer(cb, &bi), "vkBeginCommandBuffer");
-    recordFrame(cb, f, imageIndex, screenshot);
+    recordFrame(state, cb, f, imageIndex, screenshot);
     checkVulkan(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
 
     const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT; // the blit is the image's first use
@@ -399,7 +399,7 @@ bool Display::drawFrame(bool screenshot, int frameNumber)
     si.signalSemaphoreCount = 1;
     si.pSignalSemaphores = &renderFinished_[imageIndex];
     checkVulkan(vkQueueSubmit(wd_.queue(), 1, &si, f.fence), "vkQueueSubmit");
-    f.submission = nodes_.frameSubmitted();
+    f.submission = state.nodes.frameSubmitted();
     f.queriesWritten = f.queries != VK_NULL_HANDLE && bloomRecorded_;
 
     VkSwapchainKHR swapchain = wd_.swapchain();
@@ -418,7 +418,7 @@ bool Display::drawFrame(bool screenshot, int frameNumber)
     return true;
 }
 
-void Display::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot)
+void Display::recordFrame(const DisplayFrame& state, VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot)
 {
     const VkExtent2D extent = wd_.swapchainExtent();
     const VkImage swapchainImage = wd_.swapchainImages()[imageIndex];
@@ -426,26 +426,27 @@ void Display::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, boo
         vkCmdResetQueryPool(cb, f.queries, 0, kQueriesPerFrame);
 
     // Bloom nodes: A, and B for the comparison views.
-    bloomRecorded_ = recordBloom(cb, nodes_[0], settings_, f.queries);
-    const bool compare = comparing();
+    bloomRecorded_ = recordBloom(state, cb, state.nodes[0], state.settings, f.queries);
+    const bool compare = comparing(state);
     if (compare)
-        recordBloom(cb, nodes_[1], settingsB_, VK_NULL_HANDLE);
+        recordBloom(state, cb, state.nodes[1], state.settingsB, VK_NULL_HANDLE);
 
     // Display pass into the display image, which the previous frame's blit read.
     VulkanDevice::transition(cb, display_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
                              VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-    const bool kernelView = settings_.view == View::Kernel || settings_.view == View::Spectrum;
-    DisplayConstants pc = displayConstants(extent, kernelView ? VkExtent2D{kernelView_.width, kernelView_.height}
-                                                              : VkExtent2D{input_.width, input_.height});
-    placeImage(extent, pc, !kernelView);
-    pc.mode = kernelView                                      ? DISPLAY_MODE_VALUES
-              : settings_.view == View::Split && compare      ? DISPLAY_MODE_SPLIT
-              : settings_.view == View::Difference && compare ? DISPLAY_MODE_DIFFERENCE
-                                                              : DISPLAY_MODE_SHOWN;
-    pc.splitX = place_.dividerX(extent, settings_.split);
-    pc.differenceScale = std::exp2(settings_.differenceGain);
-    const DisplaySet set = kernelView ? kSetKernel : settings_.view == View::Input ? kSetInput : kSetBloom;
+    const bool kernelView = state.settings.view == View::Kernel || state.settings.view == View::Spectrum;
+    DisplayConstants pc = displayConstants(state, extent,
+                                           kernelView ? VkExtent2D{kernelView_.width, kernelView_.height}
+                                                      : VkExtent2D{input_.width, input_.height});
+    placeImage(state, extent, pc, !kernelView);
+    pc.mode = kernelView                                           ? DISPLAY_MODE_VALUES
+              : state.settings.view == View::Split && compare      ? DISPLAY_MODE_SPLIT
+              : state.settings.view == View::Difference && compare ? DISPLAY_MODE_DIFFERENCE
+                                                                   : DISPLAY_MODE_SHOWN;
+    pc.splitX = state.place.dividerX(extent, state.settings.split);
+    pc.differenceScale = std::exp2(state.settings.differenceGain);
+    const DisplaySet set = kernelView ? kSetKernel : state.settings.view == View::Input ? kSetInput : kSetBloom;
     recordDisplay(cb, set, pc);
     if (f.queries)
         vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, f.queries, FFTB_TIMESTAMP_COUNT);
@@ -482,22 +483,23 @@ void Display::recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, boo
     }
 }
 
-bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries)
+bool Display::recordBloom(const DisplayFrame& state, VkCommandBuffer cb, BloomNode& node, const Settings& settings,
+                          VkQueryPool queries)
 {
     // The settings as the plugin is given them: the bloom alone in its view, a kernel file's own extent at native
     // (KernelTexels).
     BloomSettings bloom = settings.bloom;
-    if (comparing() ? settings_.compareBloomOnly : settings_.view == View::Bloom)
+    if (comparing(state) ? state.settings.compareBloomOnly : state.settings.view == View::Bloom)
         bloom.output = FFTB_OUTPUT_MODE_BLOOM;
     bloom.kernelSpan = node.kernel.spanOn(bloom.kernelSpan);
     const PlanKey planKey{input_.width, input_.height, bloom};
-    const BloomNode::Recorded state{scene_.generation, node.applied, planKey, bloom};
+    const BloomNode::Recorded recorded{state.scene.generation, node.applied, planKey, bloom};
     const bool animated = node.applied.animated();
-    if (!bloomEveryFrame(settings_, wd_) && !animated && node.recorded == state)
+    if (!bloomEveryFrame(state.settings, wd_) && !animated && node.recorded == recorded)
         return false;
-    if (!nodes_.makePlan(node, planKey))
+    if (!state.nodes.makePlan(node, planKey))
         return false;
-    node.recorded = state;
+    node.recorded = recorded;
     if (animated)
     {
         // The eye mode: the kernel made on the GPU, its particles placed anew each frame, the pupil the kernel was made
@@ -534,11 +536,11 @@ bool Display::recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& s
     return true;
 }
 
-DisplayConstants Display::displayConstants(VkExtent2D target, VkExtent2D image) const
+DisplayConstants Display::displayConstants(const DisplayFrame& state, VkExtent2D target, VkExtent2D image) const
 {
     DisplayConstants pc{};
     pc.texelsPerPixel = 1.0f;
-    pc.exposureScale = std::exp2(settings_.exposure);
+    pc.exposureScale = std::exp2(state.settings.exposure);
     pc.imageExtent.x = int32_t(image.width);
     pc.imageExtent.y = int32_t(image.height);
     pc.targetExtent.x = int32_t(target.width);
@@ -547,7 +549,7 @@ DisplayConstants Display::displayConstants(VkExtent2D target, VkExtent2D image) 
                   int(Tonemapper::AcesHill) == DISPLAY_TONEMAP_ACES_HILL &&
                   int(Tonemapper::Reinhard) == DISPLAY_TONEMAP_REINHARD &&
                   int(Tonemapper::Clamp) == DISPLAY_TONEMAP_CLAMP && int(Tonemapper::Ocio) == DISPLAY_TONEMAP_OCIO);
-    pc.tonemapper = int32_t(settings_.tonemapper);
+    pc.tonemapper = int32_t(state.settings.tonemapper);
     pc.encodeSrgb = wd_.swapchainSrgb() ? 0 : 1;
     return pc;
 }
@@ -560,34 +562,34 @@ void Display::recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayCon
                   1);
 }
 
-void Display::placeImage(VkExtent2D extent, DisplayConstants& pc, bool scene)
+void Display::placeImage(const DisplayFrame& state, VkExtent2D extent, DisplayConstants& pc, bool scene)
 {
     const float w = float(pc.imageExtent.x), h = float(pc.imageExtent.y);
-    if (place_.fit)
+    if (state.place.fit)
     {
         // The scene fitted with its display window: the frame as composed, and whatever data lies outside it.
         float x0 = 0.0f, y0 = 0.0f, x1 = w, y1 = h;
         if (scene)
         {
-            const Box2i display = sceneWindows(scene_).second;
+            const Box2i display = sceneWindows(state.scene).second;
             x0 = std::min(x0, float(display.minX));
             y0 = std::min(y0, float(display.minY));
             x1 = std::max(x1, float(display.maxX + 1));
             y1 = std::max(y1, float(display.maxY + 1));
         }
-        place_.texelsPerPixel =
-            std::max((x1 - x0) / (float(extent.width) - place_.viewLeft), (y1 - y0) / float(extent.height));
-        place_.centre[0] = (x0 + x1) * 0.5f;
-        place_.centre[1] = (y0 + y1) * 0.5f;
+        state.place.texelsPerPixel =
+            std::max((x1 - x0) / (float(extent.width) - state.place.viewLeft), (y1 - y0) / float(extent.height));
+        state.place.centre[0] = (x0 + x1) * 0.5f;
+        state.place.centre[1] = (y0 + y1) * 0.5f;
     }
-    pc.texelsPerPixel = place_.texelsPerPixel;
-    pc.imageOrigin.x = place_.viewCentreX(extent) - place_.centre[0] / place_.texelsPerPixel;
-    pc.imageOrigin.y = float(extent.height) * 0.5f - place_.centre[1] / place_.texelsPerPixel;
-    place_.imageOrigin[0] = scene ? pc.imageOrigin.x : NAN;
-    place_.imageOrigin[1] = pc.imageOrigin.y;
+    pc.texelsPerPixel = state.place.texelsPerPixel;
+    pc.imageOrigin.x = state.place.viewCentreX(extent) - state.place.centre[0] / state.place.texelsPerPixel;
+    pc.imageOrigin.y = float(extent.height) * 0.5f - state.place.centre[1] / state.place.texelsPerPixel;
+    state.place.imageOrigin[0] = scene ? pc.imageOrigin.x : NAN;
+    state.place.imageOrigin[1] = pc.imageOrigin.y;
 }
 
-void Display::readTimestamps(Frame& f)
+void Display::readTimestamps(const DisplayFrame& state, Frame& f)
 {
     if (!f.queriesWritten)
         return;
@@ -599,13 +601,13 @@ void Display::readTimestamps(Frame& f)
     const double msPerTick = double(wd_.properties().limits.timestampPeriod) * 1e-6;
     auto ms = [&](int a, int b) { return double(t[size_t(b)] - t[size_t(a)]) * msPerTick; };
     if (t[1] != t[0])
-        timings_.spectrumMs = ms(0, 1);
-    timings_.blooms.push_back({ms(1, 2), ms(2, 3), ms(3, 4), ms(1, 4), ms(4, 5)});
-    if (timings_.blooms.size() > kTimingWindow)
-        timings_.blooms.pop_front();
+        state.timings.spectrumMs = ms(0, 1);
+    state.timings.blooms.push_back({ms(1, 2), ms(2, 3), ms(3, 4), ms(1, 4), ms(4, 5)});
+    if (state.timings.blooms.size() > kTimingWindow)
+        state.timings.blooms.pop_front();
 }
 
-SavedOutput Display::readBackOutput()
+SavedOutput Display::readBackOutput(const DisplayFrame& state)
 {
     const uint32_t w = input_.width, h = input_.height;
     checkVulkan(vkDeviceWaitIdle(wd_.device()), "vkDeviceWaitIdle");
@@ -614,18 +616,18 @@ SavedOutput Display::readBackOutput()
         destroy(saveTarget_);
         saveTarget_ =
             createImage(w, h, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-        updateDisplaySets();
+        updateDisplaySets(state);
     }
     VulkanBuffer hdr = createHostBuffer(VkDeviceSize(w) * h * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     VulkanBuffer ldr = createHostBuffer(VkDeviceSize(w) * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    const VulkanImage& out = nodes_[0].output;
+    const VulkanImage& out = state.nodes[0].output;
     submitNow(
         [&](VkCommandBuffer cb)
         {
             VulkanDevice::transition(cb, saveTarget_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
                                      VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-            DisplayConstants pc = displayConstants({w, h}, {w, h});
+            DisplayConstants pc = displayConstants(state, {w, h}, {w, h});
             pc.encodeSrgb = 1; // a PNG holds sRGB-encoded values whatever the swapchain does
             recordDisplay(cb, kSetSave, pc);
             recordImageReadback(cb, saveTarget_.image, w, h, ldr.buffer);

@@ -54,39 +54,45 @@ struct SavedOutput
     std::vector<unsigned char> srgb; ///< tonemapped, sRGB-encoded RGBA8
 };
 
-/// The device-level objects and the frame. It reads the settings, the scene and the bloom nodes, records the nodes'
-/// blooms, places the image (Placement) and records the GPU timings.
+/// The viewer's state that the display reads and records, by reference for one call (the viewer makes it each time).
+struct DisplayFrame
+{
+    const Settings& settings;  ///< A's, and the display's
+    const Settings& settingsB; ///< B's bloom and kernel
+    BloomNodes& nodes;
+    const Scene& scene;
+    Placement& place;
+    GpuTimings& timings;
+};
+
+/// The device-level objects and the frame. It keeps the objects it makes; the settings, the scene and the bloom nodes
+/// come with each call: it records the nodes' blooms, places the image (Placement) and records the GPU timings.
 class Display
 {
   public:
-    Display(WindowDevice& wd, const Settings& settings, const Settings& settingsB, BloomNodes& nodes,
-            const Scene& scene, Placement& place, GpuTimings& timings)
-        : wd_(wd), settings_(settings), settingsB_(settingsB), nodes_(nodes), scene_(scene), place_(place),
-          timings_(timings)
-    {
-    }
+    explicit Display(WindowDevice& wd) : wd_(wd) {}
 
     /// Every device-level object that does not depend on the scene: frames in flight, the display pipeline, the
     /// UI's render pass, the swapchain's framebuffers (once the window has an area) and Dear ImGui's Vulkan backend.
-    void createDeviceObjects();
+    void createDeviceObjects(const DisplayFrame& state);
     /// Destroys every object made on the device, the plugin's contexts, kernels and plans and the images included, and
     /// empties their handles; the host copies (scene, kernels, settings) stay. Nothing may be pending.
-    void destroyDeviceObjects();
-    bool recreateSwapchain();
+    void destroyDeviceObjects(const DisplayFrame& state);
+    bool recreateSwapchain(const DisplayFrame& state);
     /// Points every display set at the current images (see DisplaySet); images not made yet are stood in for.
-    void updateDisplaySets();
+    void updateDisplaySets(const DisplayFrame& state);
 
     /// Uploads `rgba` as the input image and makes the started nodes' output images at its extent.
-    void uploadScene(const Texels& rgba);
+    void uploadScene(const DisplayFrame& state, const Texels& rgba);
     /// The node's output image at the scene's extent, RGBA32F (read back as is when saving), left GENERAL.
     void createOutput(BloomNode& node);
     /// `texels` (kernelViewTexels) uploaded as the kernel view the display pass shows.
-    void setKernelView(const Texels& texels);
+    void setKernelView(const DisplayFrame& state, const Texels& texels);
     /// The OpenColorIO display transform the display pass reads (OcioDisplay::lut, `size` nodes an axis, RGBA32F),
     /// kept to upload again when the device is made again. Nothing may be pending.
-    void setDisplayLut(std::vector<float> rgba, uint32_t size);
+    void setDisplayLut(const DisplayFrame& state, std::vector<float> rgba, uint32_t size);
     /// Reads A's output back, as it is and through the display pass (see SavedOutput).
-    SavedOutput readBackOutput();
+    SavedOutput readBackOutput(const DisplayFrame& state);
     /// The last frame recorded with `screenshot`, as presented: the swapchain's format, tightly packed.
     const VulkanBuffer& screenshot() const { return readback_; }
     /// Whether the swapchain must be recreated before the next frame.
@@ -94,13 +100,13 @@ class Display
 
     /// Records and presents one frame (`frameNumber` seeds the eye mode's particles; with `screenshot`, the presented
     /// image is read back); false when the swapchain had to be recreated first.
-    bool drawFrame(bool screenshot, int frameNumber);
+    bool drawFrame(const DisplayFrame& state, bool screenshot, int frameNumber);
 
   private:
     void createFrames();
     void createDisplayPipeline();
     void createRenderPass();
-    void createSwapchainTargets();
+    void createSwapchainTargets(const DisplayFrame& state);
     void destroySwapchainTargets();
     /// Dear ImGui's Vulkan backend, its descriptor pool and font texture.
     void initImGuiVulkan();
@@ -108,20 +114,22 @@ class Display
     VulkanImage uploadTexels(const Texels& rgba);
     /// The LUT's texels (setDisplayLut) uploaded into lut_, left SHADER_READ_ONLY_OPTIMAL.
     void uploadLut();
-    void recordFrame(VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot);
+    void recordFrame(const DisplayFrame& state, VkCommandBuffer cb, Frame& f, uint32_t imageIndex, bool screenshot);
     /// Records fftbCmdBloom of `node` with `settings` (timestamps into `queries` when given), its plan made first when
     /// the frame's extent, the kernel or a plan-lifetime setting changed. Returns false when skipped: nothing it
     /// depends on changed and the settings ask for no rerun, or the plugin refused the plan.
-    bool recordBloom(VkCommandBuffer cb, BloomNode& node, const Settings& settings, VkQueryPool queries);
-    DisplayConstants displayConstants(VkExtent2D target, VkExtent2D image) const;
+    bool recordBloom(const DisplayFrame& state, VkCommandBuffer cb, BloomNode& node, const Settings& settings,
+                     VkQueryPool queries);
+    DisplayConstants displayConstants(const DisplayFrame& state, VkExtent2D target, VkExtent2D image) const;
     void recordDisplay(VkCommandBuffer cb, DisplaySet set, const DisplayConstants& pc);
     /// Places the shown image: fitted (the scene's data and display windows together), or the user's zoom and pan.
-    void placeImage(VkExtent2D extent, DisplayConstants& pc, bool scene);
-    void readTimestamps(Frame& f);
+    void placeImage(const DisplayFrame& state, VkExtent2D extent, DisplayConstants& pc, bool scene);
+    void readTimestamps(const DisplayFrame& state, Frame& f);
     /// Whether B runs this frame.
-    bool comparing() const
+    static bool comparing(const DisplayFrame& state)
     {
-        return (settings_.view == View::Split || settings_.view == View::Difference) && nodes_[1].started();
+        return (state.settings.view == View::Split || state.settings.view == View::Difference) &&
+               state.nodes[1].started();
     }
 
     VulkanImage createImage(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage)
@@ -160,12 +168,6 @@ class Display
     }
 
     WindowDevice& wd_;
-    const Settings& settings_;  // A's, and the display's
-    const Settings& settingsB_; // B's bloom and kernel
-    BloomNodes& nodes_;
-    const Scene& scene_;
-    Placement& place_;
-    GpuTimings& timings_;
     int frameNumber_ = 0; // of the frame being recorded: the eye mode's seed follows it
 
     VulkanImage input_;

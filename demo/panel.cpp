@@ -69,48 +69,48 @@ bool bloomEveryFrame(const Settings& settings, const WindowDevice& wd)
            (settings.rerun == Rerun::Auto && wd.properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU);
 }
 
-void Panel::handleInput()
+void Panel::handleInput(const PanelFrame& f)
 {
     if (!ImGui::GetIO().WantCaptureKeyboard)
-        handleKeys();
-    handleMouse();
+        handleKeys(f);
+    handleMouse(f);
 }
 
-void Panel::handleKeys()
+void Panel::handleKeys(const PanelFrame& f)
 {
     const View views[] = {View::Composite,  View::Bloom,  View::Input,   View::Split,
                           View::Difference, View::Kernel, View::Spectrum};
     for (int i = 0; i < 7; ++i)
         if (ImGui::IsKeyPressed(GLFW_KEY_1 + i))
-            settings_.view = views[i];
+            f.settings.view = views[i];
     if (ImGui::IsKeyPressed(GLFW_KEY_T))
-        settings_.tonemapper = Tonemapper((int(settings_.tonemapper) + 1) % tonemapperCount());
+        f.settings.tonemapper = Tonemapper((int(f.settings.tonemapper) + 1) % tonemapperCount());
     if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))
-        settings_.exposure = std::min(settings_.exposure + 0.5f, 16.0f);
+        f.settings.exposure = std::min(f.settings.exposure + 0.5f, 16.0f);
     if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
-        settings_.exposure = std::max(settings_.exposure - 0.5f, -16.0f);
+        f.settings.exposure = std::max(f.settings.exposure - 0.5f, -16.0f);
     if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
-        edited().bloom.intensity += 0.05f;
+        edited(f).bloom.intensity += 0.05f;
     if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
-        edited().bloom.intensity = std::max(edited().bloom.intensity - 0.05f, 0.0f);
+        edited(f).bloom.intensity = std::max(edited(f).bloom.intensity - 0.05f, 0.0f);
     if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
-        toggleEditB();
+        toggleEditB(f);
     if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
         actions_.save();
     if (ImGui::IsKeyPressed(GLFW_KEY_H, false))
-        settings_.ui = !settings_.ui;
+        f.settings.ui = !f.settings.ui;
     if (ImGui::IsKeyPressed(GLFW_KEY_F, false))
-        place_.fit = true;
+        f.place.fit = true;
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE) || ImGui::IsKeyPressed(GLFW_KEY_Q))
         glfwSetWindowShouldClose(wd_.window(), GLFW_TRUE);
 }
 
-void Panel::handleMouse()
+void Panel::handleMouse(const PanelFrame& f)
 {
     ImGuiIO& io = ImGui::GetIO();
     const VkExtent2D e = wd_.swapchainExtent();
-    const float divider = place_.dividerX(e, settings_.split);
-    const bool splitShown = settings_.view == View::Split && nodes_[1].started();
+    const float divider = f.place.dividerX(e, f.settings.split);
+    const bool splitShown = f.settings.view == View::Split && f.nodes[1].started();
     if (!io.WantCaptureMouse)
     {
         if (splitShown && ImGui::IsMouseClicked(ImGuiMouseButton_Left) && std::abs(io.MousePos.x - divider) < 8.0f)
@@ -118,27 +118,27 @@ void Panel::handleMouse()
         if (io.MouseWheel != 0.0f)
         {
             // Zoom about the cursor: the texel under it stays under it.
-            const float mx = io.MousePos.x - place_.viewCentreX(e), my = io.MousePos.y - float(e.height) * 0.5f;
-            const float before[2] = {place_.centre[0] + mx * place_.texelsPerPixel,
-                                     place_.centre[1] + my * place_.texelsPerPixel};
-            place_.texelsPerPixel =
-                std::clamp(place_.texelsPerPixel * std::pow(0.85f, io.MouseWheel), 1.0f / 32.0f, 64.0f);
-            place_.centre[0] = before[0] - mx * place_.texelsPerPixel;
-            place_.centre[1] = before[1] - my * place_.texelsPerPixel;
-            place_.fit = false;
+            const float mx = io.MousePos.x - f.place.viewCentreX(e), my = io.MousePos.y - float(e.height) * 0.5f;
+            const float before[2] = {f.place.centre[0] + mx * f.place.texelsPerPixel,
+                                     f.place.centre[1] + my * f.place.texelsPerPixel};
+            f.place.texelsPerPixel =
+                std::clamp(f.place.texelsPerPixel * std::pow(0.85f, io.MouseWheel), 1.0f / 32.0f, 64.0f);
+            f.place.centre[0] = before[0] - mx * f.place.texelsPerPixel;
+            f.place.centre[1] = before[1] - my * f.place.texelsPerPixel;
+            f.place.fit = false;
         }
         if (!draggingDivider_ &&
             (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDragging(ImGuiMouseButton_Right)))
         {
-            place_.centre[0] -= io.MouseDelta.x * place_.texelsPerPixel;
-            place_.centre[1] -= io.MouseDelta.y * place_.texelsPerPixel;
-            place_.fit = false;
+            f.place.centre[0] -= io.MouseDelta.x * f.place.texelsPerPixel;
+            f.place.centre[1] -= io.MouseDelta.y * f.place.texelsPerPixel;
+            f.place.fit = false;
         }
     }
     if (draggingDivider_)
     {
-        settings_.split =
-            std::clamp((io.MousePos.x - place_.viewLeft) / (float(e.width) - place_.viewLeft), 0.0f, 1.0f);
+        f.settings.split =
+            std::clamp((io.MousePos.x - f.place.viewLeft) / (float(e.width) - f.place.viewLeft), 0.0f, 1.0f);
         if (!ImGui::IsMouseDown(ImGuiMouseButton_Left))
             draggingDivider_ = false;
     }
@@ -154,56 +154,56 @@ void Panel::handleMouse()
     }
 }
 
-void Panel::useKernelFile(const std::string& path)
+void Panel::useKernelFile(const PanelFrame& f, const std::string& path)
 {
-    edited().kernel.file = kernelPath_ = path;
+    edited(f).kernel.file = kernelPath_ = path;
     kernelFromFile_ = true;
 }
 
-void Panel::toggleEditB()
+void Panel::toggleEditB(const PanelFrame& f)
 {
     if (!editB_ && !actions_.startB())
         return;
     editB_ = !editB_;
     ++editSwitches_;
-    kernelPath_ = edited().kernel.file;
+    kernelPath_ = edited(f).kernel.file;
     kernelFromFile_ = !kernelPath_.empty();
 }
 
-void Panel::drawDisplayWindow()
+void Panel::drawDisplayWindow(const PanelFrame& f)
 {
-    const auto [data, display] = sceneWindows(scene_);
+    const auto [data, display] = sceneWindows(f.scene);
     const bool same = data.minX == display.minX && data.minY == display.minY && data.maxX == display.maxX &&
                       data.maxY == display.maxY;
-    if (!showDisplayWindow_ || same || std::isnan(place_.imageOrigin[0]))
+    if (!showDisplayWindow_ || same || std::isnan(f.place.imageOrigin[0]))
         return;
     // Texel edges: the display window's first texel starts at minX, its last ends at maxX + 1.
-    const ImVec2 from(place_.imageOrigin[0] + float(display.minX) / place_.texelsPerPixel,
-                      place_.imageOrigin[1] + float(display.minY) / place_.texelsPerPixel);
-    const ImVec2 to(place_.imageOrigin[0] + float(display.maxX + 1) / place_.texelsPerPixel,
-                    place_.imageOrigin[1] + float(display.maxY + 1) / place_.texelsPerPixel);
+    const ImVec2 from(f.place.imageOrigin[0] + float(display.minX) / f.place.texelsPerPixel,
+                      f.place.imageOrigin[1] + float(display.minY) / f.place.texelsPerPixel);
+    const ImVec2 to(f.place.imageOrigin[0] + float(display.maxX + 1) / f.place.texelsPerPixel,
+                    f.place.imageOrigin[1] + float(display.maxY + 1) / f.place.texelsPerPixel);
     ImGui::GetBackgroundDrawList()->AddRect(from, to, IM_COL32(255, 200, 0, 255), 0.0f, 0, 2.0f);
 }
 
-void Panel::draw()
+void Panel::draw(const PanelFrame& f)
 {
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(360, float(wd_.swapchainExtent().height) - 16.0f), ImGuiCond_FirstUseEver);
     ImGui::Begin("fftbloom");
     // Images are fitted beside the panel while it stays at the window's left.
     const float panelRight = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
-    place_.viewLeft = ImGui::GetWindowPos().x < float(wd_.swapchainExtent().width) / 4.0f &&
-                              panelRight < float(wd_.swapchainExtent().width) / 2.0f
-                          ? panelRight + 8.0f
-                          : 0.0f;
-    drawSceneHeader();
-    drawViewPanel();
-    drawABPanel();
-    Settings& e = edited();
-    drawBloomPanel(e);
-    drawKernelPanel(e);
-    drawSettingsFilePanel(e);
-    drawTimingPanel();
+    f.place.viewLeft = ImGui::GetWindowPos().x < float(wd_.swapchainExtent().width) / 4.0f &&
+                               panelRight < float(wd_.swapchainExtent().width) / 2.0f
+                           ? panelRight + 8.0f
+                           : 0.0f;
+    drawSceneHeader(f);
+    drawViewPanel(f);
+    drawABPanel(f);
+    Settings& e = edited(f);
+    drawBloomPanel(f, e);
+    drawKernelPanel(f, e);
+    drawSettingsFilePanel(f, e);
+    drawTimingPanel(f);
     if (ImGui::Button("Save EXR + PNG (S)"))
         actions_.save();
 
@@ -211,13 +211,13 @@ void Panel::draw()
     ImGui::End();
 }
 
-void Panel::drawSceneHeader()
+void Panel::drawSceneHeader(const PanelFrame& f)
 {
-    ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(scene_.name).filename().c_str(),
-                       uint32_t(scene_.texels.width), uint32_t(scene_.texels.height));
-    if (const Box2i& display = scene_.layout.displayWindow; !display.empty())
+    ImGui::TextWrapped("%s (%u x %u)", std::filesystem::path(f.scene.name).filename().c_str(),
+                       uint32_t(f.scene.texels.width), uint32_t(f.scene.texels.height));
+    if (const Box2i& display = f.scene.layout.displayWindow; !display.empty())
     {
-        const Box2i& data = scene_.layout.dataWindow;
+        const Box2i& data = f.scene.layout.dataWindow;
         if (data.minX != display.minX || data.minY != display.minY || data.maxX != display.maxX ||
             data.maxY != display.maxY)
         {
@@ -229,29 +229,29 @@ void Panel::drawSceneHeader()
     }
     // The OpenEXR part and layer shown, read again on Enter (the CLI's --part and --layer).
     if (ImGui::InputText("Part", &partText_, ImGuiInputTextFlags_EnterReturnsTrue))
-        settings_.selection.part = partText_;
+        f.settings.selection.part = partText_;
     if (ImGui::InputText("Layer", &layerText_, ImGuiInputTextFlags_EnterReturnsTrue))
-        settings_.selection.layer = layerText_;
+        f.settings.selection.layer = layerText_;
     if (!ImGui::IsAnyItemActive()) // not while typing: the selection the scene was read with, after a refusal
     {
-        partText_ = settings_.selection.part;
-        layerText_ = settings_.selection.layer;
+        partText_ = f.settings.selection.part;
+        layerText_ = f.settings.selection.layer;
     }
-    if (!notice_.empty())
-        ImGui::TextWrapped("%s", notice_.c_str());
-    if (!message_.empty())
+    if (!f.notice.empty())
+        ImGui::TextWrapped("%s", f.notice.c_str());
+    if (!f.message.empty())
     {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.4f, 1.0f));
-        ImGui::TextWrapped("%s", oneLine(message_).c_str());
+        ImGui::TextWrapped("%s", oneLine(f.message).c_str());
         ImGui::PopStyleColor();
     }
 }
 
-void Panel::drawViewPanel()
+void Panel::drawViewPanel(const PanelFrame& f)
 {
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
     {
-        int view = int(settings_.view);
+        int view = int(f.settings.view);
         const char* names[] = {"Composite", "Bloom only", "Input", "A/B split", "Difference", "Kernel", "Spectrum"};
         for (int i = 0; i < 7; ++i)
         {
@@ -259,14 +259,14 @@ void Panel::drawViewPanel()
                 ImGui::SameLine();
             ImGui::RadioButton(names[i], &view, i);
         }
-        settings_.view = View(view);
-        int tonemapper = int(settings_.tonemapper);
+        f.settings.view = View(view);
+        int tonemapper = int(f.settings.tonemapper);
         ImGui::Combo("Tonemapper", &tonemapper, kTonemapperNames, tonemapperCount());
-        settings_.tonemapper = Tonemapper(tonemapper);
-        if (settings_.tonemapper == Tonemapper::Ocio)
+        f.settings.tonemapper = Tonemapper(tonemapper);
+        if (f.settings.tonemapper == Tonemapper::Ocio)
         {
             // Applied on Enter: each change bakes the transform again. Empty: the config's own default.
-            OcioChoice& ocio = settings_.ocio;
+            OcioChoice& ocio = f.settings.ocio;
             if (ImGui::InputTextWithHint("Display", "the config's default", &ocioText_.display,
                                          ImGuiInputTextFlags_EnterReturnsTrue))
                 ocio.display = ocioText_.display;
@@ -279,25 +279,25 @@ void Panel::drawViewPanel()
             if (!ImGui::IsAnyItemActive())
                 ocioText_ = ocio;
         }
-        ImGui::SliderFloat("Exposure", &settings_.exposure, -10.0f, 10.0f, "%+.1f stops");
-        if (settings_.view == View::Kernel)
+        ImGui::SliderFloat("Exposure", &f.settings.exposure, -10.0f, 10.0f, "%+.1f stops");
+        if (f.settings.view == View::Kernel)
             ImGui::TextDisabled("kernel texels, log10: 6 decades below the peak");
-        if (settings_.view == View::Spectrum)
+        if (f.settings.view == View::Spectrum)
             ImGui::TextDisabled("|spectrum| at S = pow2ceil(K), log10: 6 decades below DC, DC at the centre");
-        if (settings_.view == View::Split || settings_.view == View::Difference)
+        if (f.settings.view == View::Split || f.settings.view == View::Difference)
         {
-            ImGui::SliderFloat("Divider", &settings_.split, 0.0f, 1.0f, "%.2f");
-            ImGui::SliderFloat("Difference gain", &settings_.differenceGain, 0.0f, 16.0f, "%.1f stops");
-            int compare = settings_.compareBloomOnly ? 1 : 0;
+            ImGui::SliderFloat("Divider", &f.settings.split, 0.0f, 1.0f, "%.2f");
+            ImGui::SliderFloat("Difference gain", &f.settings.differenceGain, 0.0f, 16.0f, "%.1f stops");
+            int compare = f.settings.compareBloomOnly ? 1 : 0;
             ImGui::RadioButton("compare composites", &compare, 0);
             ImGui::SameLine();
             ImGui::RadioButton("blooms", &compare, 1);
-            settings_.compareBloomOnly = compare == 1;
+            f.settings.compareBloomOnly = compare == 1;
         }
     }
 }
 
-void Panel::drawABPanel()
+void Panel::drawABPanel(const PanelFrame& f)
 {
     if (ImGui::CollapsingHeader("A / B", ImGuiTreeNodeFlags_DefaultOpen))
     {
@@ -306,14 +306,14 @@ void Panel::drawABPanel()
         ImGui::SameLine();
         ImGui::RadioButton("B", &which, 1);
         if ((which == 1) != editB_)
-            toggleEditB();
+            toggleEditB(f);
         ImGui::SameLine();
-        if (ImGui::Button(editB_ ? "B = A" : "A = B") && nodes_[1].started())
-            copySettings(editB_ ? settingsB_ : settings_, editB_ ? settings_ : settingsB_);
+        if (ImGui::Button(editB_ ? "B = A" : "A = B") && f.nodes[1].started())
+            copySettings(editB_ ? f.settingsB : f.settings, editB_ ? f.settings : f.settingsB);
     }
 }
 
-void Panel::drawBloomPanel(Settings& e)
+void Panel::drawBloomPanel(const PanelFrame& f, Settings& e)
 {
     if (ImGui::CollapsingHeader(editB_ ? "Bloom (B)" : "Bloom (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
@@ -329,7 +329,7 @@ void Panel::drawBloomPanel(Settings& e)
                         checkViewerSettings(looked, &error))
                         e = looked;
                     else
-                        message_ = error;
+                        f.message = error;
                 }
             ImGui::EndCombo();
         }
@@ -359,9 +359,9 @@ void Panel::drawBloomPanel(Settings& e)
         enumCombo("Padding", &e.bloom.padding, kPaddingNames);
         // The engineering controls: how the bloom is computed, not how it looks. The fold is a display setting
         // (advanced=), kept for A and B alike.
-        ImGui::SetNextItemOpen(settings_.advanced);
-        settings_.advanced = ImGui::TreeNode("Advanced");
-        if (settings_.advanced)
+        ImGui::SetNextItemOpen(f.settings.advanced);
+        f.settings.advanced = ImGui::TreeNode("Advanced");
+        if (f.settings.advanced)
         {
             enumCombo("Axis order", &e.bloom.axisOrder, kAxisOrderNames, &kAxisNames);
             enumCombo("Spectrum", &e.bloom.spectrum, kSpectrumModeNames);
@@ -369,20 +369,20 @@ void Panel::drawBloomPanel(Settings& e)
             if (e.bloom.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.bloom.prefilter.clamp == 0.0f)
                 ImGui::TextDisabled("fp16: set a clamp beside extreme highlights");
             enumCombo("Resolution", &e.bloom.resolution, kResolutionNames);
-            drawPlan();
+            drawPlan(f);
             ImGui::TreePop();
         }
     }
 }
 
-void Panel::drawKernelPanel(Settings& e)
+void Panel::drawKernelPanel(const PanelFrame& f, Settings& e)
 {
     if (ImGui::CollapsingHeader(editB_ ? "Kernel (B)" : "Kernel (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
         int sizeLog2 = int(std::log2(e.kernel.sizeTexels));
         ImGui::SliderInt("Size", &sizeLog2, 1, 12, std::to_string(1 << sizeLog2).c_str()); // 2..4096 texels
         e.kernel.sizeTexels = 1 << sizeLog2;
-        drawKernelSpan(e);
+        drawKernelSpan(f, e);
         ImGui::SliderFloat("Rotation", &e.bloom.kernelRotationDegrees, -180.0f, 180.0f, "%.1f deg",
                            ImGuiSliderFlags_AlwaysClamp);
         ImGui::SliderFloat2("Centre offset", e.bloom.kernelCentreOffset.data(), -1.0f, 1.0f, "%.3f",
@@ -392,8 +392,8 @@ void Panel::drawKernelPanel(Settings& e)
         if (ImGui::SliderFloat("Fade", &fade, 0.0f, 1.0f, e.kernel.fade ? "%.3f of the radius" : "auto: %.2f",
                                ImGuiSliderFlags_AlwaysClamp))
             e.kernel.fade = fade;
-        if (nodes_.kernelJobRunning())
-            ImGui::TextDisabled("making the kernel (%s) ...", nodes_.kernelJobNode() == 0 ? "A" : "B");
+        if (f.nodes.kernelJobRunning())
+            ImGui::TextDisabled("making the kernel (%s) ...", f.nodes.kernelJobNode() == 0 ? "A" : "B");
         if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
         {
             kernelFromFile_ = false;
@@ -403,7 +403,7 @@ void Panel::drawKernelPanel(Settings& e)
         if (ImGui::RadioButton("File", kernelFromFile_))
             kernelFromFile_ = true;
         if (!kernelFromFile_)
-            drawGeneratedPsf(e);
+            drawGeneratedPsf(f, e);
         else
         {
             // Opened on Enter or with the button; Shift + drop fills it in too.
@@ -417,7 +417,7 @@ void Panel::drawKernelPanel(Settings& e)
     }
 }
 
-void Panel::drawGeneratedPsf(Settings& e)
+void Panel::drawGeneratedPsf(const PanelFrame& f, Settings& e)
 {
     ImGui::SliderInt("Blades", &e.kernel.aperture.blades, 0, 16, e.kernel.aperture.blades == 0 ? "circle" : "%d");
     if (e.kernel.aperture.blades == 1 || e.kernel.aperture.blades == 2)
@@ -442,13 +442,13 @@ void Panel::drawGeneratedPsf(Settings& e)
     ImGui::InputInt("Seed", &seed);
     e.kernel.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
     ImGui::Checkbox("Eye: made on the GPU every frame", &e.kernel.animate);
-    if (e.kernel.animate && !kernelKeyOf(e, settings_.exposure).animated())
+    if (e.kernel.animate && !kernelKeyOf(e, f.settings.exposure).animated())
         ImGui::TextDisabled("needs a kernel size of 64..2048");
     else if (e.kernel.animate)
         ImGui::TextDisabled("particles flicker; the pupil follows the exposure");
 }
 
-void Panel::drawSettingsFilePanel(Settings& e)
+void Panel::drawSettingsFilePanel(const PanelFrame& f, Settings& e)
 {
     if (ImGui::CollapsingHeader(editB_ ? "Settings file (B)" : "Settings file (A)"))
     {
@@ -458,31 +458,31 @@ void Panel::drawSettingsFilePanel(Settings& e)
         if (ImGui::Button("Save") && !settingsPath_.empty())
         {
             std::string error;
-            if (writeSettingsFile(e, settingsPath_, {scene_.name, e.kernel.file}, &error))
+            if (writeSettingsFile(e, settingsPath_, {f.scene.name, e.kernel.file}, &error))
             {
-                notice_ = "saved " + settingsPath_ + " (fftbloom --settings " + settingsPath_ + ")";
-                message_.clear();
+                f.notice = "saved " + settingsPath_ + " (fftbloom --settings " + settingsPath_ + ")";
+                f.message.clear();
             }
             else
-                message_ = error;
+                f.message = error;
         }
-        const std::string command = cliCommand(e, scene_.name, savedName(scene_.name, 1) + ".exr");
+        const std::string command = cliCommand(e, f.scene.name, savedName(f.scene.name, 1) + ".exr");
         ImGui::TextWrapped("%s", command.c_str());
         if (ImGui::Button("Copy the command"))
             ImGui::SetClipboardText(command.c_str());
     }
 }
 
-void Panel::drawTimingPanel()
+void Panel::drawTimingPanel(const PanelFrame& f)
 {
     if (ImGui::CollapsingHeader("GPU time (A), memory", ImGuiTreeNodeFlags_DefaultOpen))
     {
-        int rerun = int(settings_.rerun);
+        int rerun = int(f.settings.rerun);
         const char* reruns[] = {"auto (every frame on a GPU)", "every frame", "on changes"};
         ImGui::Combo("Bloom runs", &rerun, reruns, 3);
-        settings_.rerun = Rerun(rerun);
-        drawTimings();
-        if (!bloomEveryFrame(settings_, wd_))
+        f.settings.rerun = Rerun(rerun);
+        drawTimings(f);
+        if (!bloomEveryFrame(f.settings, wd_))
         {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
             ImGui::TextWrapped("the bloom runs when the frame, the kernel or a bloom setting changes");
@@ -490,7 +490,7 @@ void Panel::drawTimingPanel()
         }
         const VkDeviceSize pluginBytes = pluginDeviceMemoryBytes();
         ImGui::Text("Plugin device memory: %.1f MiB (%s)", double(pluginBytes) / (1024.0 * 1024.0),
-                    nodes_[1].started() ? "A and B" : "A");
+                    f.nodes[1].started() ? "A and B" : "A");
     }
 }
 
@@ -522,9 +522,9 @@ void Panel::copySettings(const Settings& from, Settings& to)
     to.kernel = from.kernel;
 }
 
-void Panel::drawKernelSpan(Settings& e)
+void Panel::drawKernelSpan(const PanelFrame& f, Settings& e)
 {
-    const double diagonal = std::max(std::hypot(double(scene_.texels.width), double(scene_.texels.height)), 1.0);
+    const double diagonal = std::max(std::hypot(double(f.scene.texels.width), double(f.scene.texels.height)), 1.0);
     int unit = int(e.bloom.kernelSpan.unit);
     if (ImGui::Combo("Span", &unit, kKernelSpanNames, 3) && unit != int(e.bloom.kernelSpan.unit))
     {
@@ -543,11 +543,11 @@ void Panel::drawKernelSpan(Settings& e)
                            "%.3f", flags);
 }
 
-void Panel::drawPlan()
+void Panel::drawPlan(const PanelFrame& f)
 {
     // The edited node's plan as the plugin made it (fftbDescribeBloomPlan); a plan is made when its bloom is next
     // recorded after a change.
-    const BloomNode& node = nodes_[editB_ ? 1 : 0];
+    const BloomNode& node = f.nodes[editB_ ? 1 : 0];
     if (!node.plan)
         return;
     FftbBloomPlanDescription plan{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
@@ -566,26 +566,26 @@ void Panel::drawPlan()
                         node.planned->bloom.axisOrder == FFTB_AXIS_ORDER_AUTO ? ": auto picks the cheaper order" : "");
 }
 
-void Panel::drawTimings()
+void Panel::drawTimings(const PanelFrame& f)
 {
     if (!wd_.timestamps())
     {
         ImGui::TextDisabled("this queue has no timestamps");
         return;
     }
-    if (timings_.blooms.empty())
+    if (f.timings.blooms.empty())
         return;
     std::array<double, 5> mean{};
-    for (const auto& t : timings_.blooms)
+    for (const auto& t : f.timings.blooms)
         for (size_t i = 0; i < mean.size(); ++i)
-            mean[i] += t[i] / double(timings_.blooms.size());
+            mean[i] += t[i] / double(f.timings.blooms.size());
     const char* names[] = {"1 first-axis FFT", "2 second axis: FFT, product, inverse",
                            "3 first-axis inverse, composite", "bloom total", "display pass"};
     // The default font is fixed-width: columns by padding.
     for (size_t i = 0; i < mean.size(); ++i)
         ImGui::Text("%-36s %9.3f ms", names[i], mean[i]);
-    ImGui::TextDisabled("%-36s %9.3f ms", "kernel spectrum (last computed)", timings_.spectrumMs);
-    ImGui::TextDisabled("mean of the last %zu blooms; %s", timings_.blooms.size(), wd_.properties().deviceName);
+    ImGui::TextDisabled("%-36s %9.3f ms", "kernel spectrum (last computed)", f.timings.spectrumMs);
+    ImGui::TextDisabled("mean of the last %zu blooms; %s", f.timings.blooms.size(), wd_.properties().deviceName);
 }
 
 } // namespace fftb::viewer

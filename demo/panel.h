@@ -60,8 +60,22 @@ struct GpuTimings
 /// Whether A's bloom is recorded every frame, or only when what it depends on changed (Settings::rerun).
 bool bloomEveryFrame(const Settings& settings, const WindowDevice& wd);
 
+/// The viewer's state that the panel reads and edits, by reference for one call (the viewer makes it each frame).
+struct PanelFrame
+{
+    Settings& settings;  ///< A's, and the display's
+    Settings& settingsB; ///< B's bloom and kernel
+    const BloomNodes& nodes;
+    const Scene& scene;
+    const GpuTimings& timings;
+    Placement& place;
+    std::string& message; ///< shown: the last failure
+    std::string& notice;  ///< shown: what was done
+};
+
 /// The control panel (Dear ImGui) and the keyboard and mouse: they edit the settings of A and B and the image's
-/// placement, and ask the viewer to save the output and to start B.
+/// placement, and ask the viewer to save the output and to start B. It keeps only its own state (which node it edits,
+/// what is being typed); the viewer's comes with each call.
 class Panel
 {
   public:
@@ -70,22 +84,21 @@ class Panel
         std::function<void()> save;   ///< saves A's output (EXR and PNG); the message or notice says how it went
         std::function<bool()> startB; ///< starts node B; false (the message set) when it cannot
     };
-    Panel(WindowDevice& wd, Settings& settings, Settings& settingsB, const BloomNodes& nodes, const Scene& scene,
-          const GpuTimings& timings, Placement& place, std::string& message, std::string& notice, Actions actions)
-        : wd_(wd), settings_(settings), settingsB_(settingsB), nodes_(nodes), scene_(scene), timings_(timings),
-          place_(place), message_(message), notice_(notice), actions_(std::move(actions)),
-          kernelFromFile_(!settings.kernel.file.empty()), kernelPath_(settings.kernel.file)
+    /// `settings`: A's at the start (the kernel file shown).
+    Panel(WindowDevice& wd, const Settings& settings, Actions actions)
+        : wd_(wd), actions_(std::move(actions)), kernelFromFile_(!settings.kernel.file.empty()),
+          kernelPath_(settings.kernel.file)
     {
     }
 
     /// The keys and the mouse (zoom, pan, the A/B divider), within Dear ImGui's frame.
-    void handleInput();
+    void handleInput(const PanelFrame& f);
     /// The control panel: the scene's name and windows, then one collapsing header per section.
-    void draw();
+    void draw(const PanelFrame& f);
     /// Outlines the display window over the image (ImGui's background list) when it differs from the data window.
-    void drawDisplayWindow();
+    void drawDisplayWindow(const PanelFrame& f);
     /// Shift + drop: `path` becomes the kernel of the node the controls edit.
-    void useKernelFile(const std::string& path);
+    void useKernelFile(const PanelFrame& f, const std::string& path);
     /// Whether the controls edit B.
     bool editB() const { return editB_; }
     /// Counts the switches between editing A and B (the kernel view follows).
@@ -93,40 +106,32 @@ class Panel
 
   private:
     /// The keys (see drawKeysPanel), when the panel does not take them.
-    void handleKeys();
+    void handleKeys(const PanelFrame& f);
     /// Zoom and pan, the A/B divider dragged and drawn.
-    void handleMouse();
-    void toggleEditB();
-    void drawSceneHeader();
-    void drawViewPanel();
+    void handleMouse(const PanelFrame& f);
+    void toggleEditB(const PanelFrame& f);
+    void drawSceneHeader(const PanelFrame& f);
+    void drawViewPanel(const PanelFrame& f);
     /// Which of A and B the controls edit.
-    void drawABPanel();
+    void drawABPanel(const PanelFrame& f);
     /// The edited node's bloom settings and its plan.
-    void drawBloomPanel(Settings& e);
+    void drawBloomPanel(const PanelFrame& f, Settings& e);
     /// The edited node's kernel: size, span, placement, and the generated PSF's aperture or a file.
-    void drawKernelPanel(Settings& e);
-    void drawGeneratedPsf(Settings& e);
+    void drawKernelPanel(const PanelFrame& f, Settings& e);
+    void drawGeneratedPsf(const PanelFrame& f, Settings& e);
     /// The edited node's settings as a file both tools read, and the equivalent fftbloom command.
-    void drawSettingsFilePanel(Settings& e);
-    void drawTimingPanel();
+    void drawSettingsFilePanel(const PanelFrame& f, Settings& e);
+    void drawTimingPanel(const PanelFrame& f);
     void drawKeysPanel();
     /// Copies the bloom and kernel settings (not the display ones) from `from` to `to`.
     static void copySettings(const Settings& from, Settings& to);
     /// How large the kernel appears: native, pixels across, or a fraction of the frame's diagonal.
-    void drawKernelSpan(Settings& e);
-    void drawPlan();
-    void drawTimings();
-    Settings& edited() { return editB_ ? settingsB_ : settings_; }
+    void drawKernelSpan(const PanelFrame& f, Settings& e);
+    void drawPlan(const PanelFrame& f);
+    void drawTimings(const PanelFrame& f);
+    Settings& edited(const PanelFrame& f) const { return editB_ ? f.settingsB : f.settings; }
 
     WindowDevice& wd_;
-    Settings& settings_;  // A's, and the display's
-    Settings& settingsB_; // B's bloom and kernel
-    const BloomNodes& nodes_;
-    const Scene& scene_;
-    const GpuTimings& timings_;
-    Placement& place_;
-    std::string& message_; // shown: the last failure
-    std::string& notice_;  // shown: what was done
     Actions actions_;
 
     bool editB_ = false; // the bloom and kernel controls edit B

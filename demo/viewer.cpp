@@ -25,7 +25,7 @@ void Viewer::start()
 {
     const ViewerOptions& options = options_;
     initImGui();
-    display_.createDeviceObjects();
+    display_.createDeviceObjects(displayFrame());
 
     glfwSetWindowUserPointer(wd_.window(), this);
     glfwSetDropCallback(wd_.window(),
@@ -56,7 +56,7 @@ Viewer::~Viewer()
     if (wd_.device()) // none when re-creating it after a loss failed
     {
         vkDeviceWaitIdle(wd_.device());
-        display_.destroyDeviceObjects();
+        display_.destroyDeviceObjects(displayFrame());
     }
     if (imguiGlfw_)
         ImGui_ImplGlfw_Shutdown();
@@ -111,7 +111,7 @@ bool Viewer::step()
     if (display_.swapchainStale() || uint32_t(fbWidth) != wd_.swapchainExtent().width ||
         uint32_t(fbHeight) != wd_.swapchainExtent().height)
     {
-        if (!display_.recreateSwapchain())
+        if (!display_.recreateSwapchain(displayFrame()))
         {
             // The surface has no extent though the window has an area (a minimize on its way): wait a little.
             glfwWaitEventsTimeout(0.1);
@@ -129,7 +129,7 @@ bool Viewer::step()
         const std::string path = std::exchange(pendingLoad_, std::string());
         if (glfwGetKey(wd_.window(), GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
             glfwGetKey(wd_.window(), GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
-            panel_.useKernelFile(path); // shift + drop: the file becomes the kernel
+            panel_.useKernelFile(panelFrame(), path); // shift + drop: the file becomes the kernel
         else
             loadImage(path);
     }
@@ -137,27 +137,28 @@ bool Viewer::step()
     ImGui_ImplVulkan_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    panel_.handleInput();
+    const PanelFrame frame = panelFrame();
+    panel_.handleInput(frame);
     const bool last = screenshot && frameNumber_ + 1 >= options_.frames;
     if (settings_.ui)
     {
         const bool printed = last && options_.printPanel;
         if (printed)
             ImGui::LogToTTY(0); // stdout; depth 0: folds stay as they are
-        panel_.draw();
+        panel_.draw(frame);
         if (printed)
             ImGui::LogFinish();
     }
     else
         place_.viewLeft = 0.0f;
-    panel_.drawDisplayWindow();
+    panel_.drawDisplayWindow(frame);
     ImGui::Render();
     if (!ImGui::IsAnyItemActive())
         updateNodes();
 
     if (last) // the screenshot shows the settings' kernels, not the ones still being made
         nodes_.finishKernels(settings_, settingsB_);
-    if (!display_.drawFrame(last, frameNumber_))
+    if (!display_.drawFrame(displayFrame(), last, frameNumber_))
         return true;
     ++frameNumber_;
     if (last)
@@ -185,7 +186,7 @@ void Viewer::updateDisplayLut()
             throw HostError("tonemap=ocio: $OCIO names no OpenColorIO config");
         std::vector<float> lut = ocio->lut(DISPLAY_LUT_SIZE, DISPLAY_LUT_LOG2_MIN, DISPLAY_LUT_LOG2_MAX);
         waitIdle(); // the frames in flight read the LUT it replaces
-        display_.setDisplayLut(std::move(lut), DISPLAY_LUT_SIZE);
+        display_.setDisplayLut(displayFrame(), std::move(lut), DISPLAY_LUT_SIZE);
     }
     catch (const HostError& e)
     {
@@ -306,7 +307,7 @@ bool Viewer::startB()
         return false;
     waitIdle();
     display_.createOutput(nodes_[1]);
-    display_.updateDisplaySets();
+    display_.updateDisplaySets(displayFrame());
     return true;
 }
 
@@ -315,7 +316,7 @@ void Viewer::makeKernelView()
     const Texels view = kernelViewTexels(nodes_[panel_.editB() && nodes_[1].started() ? 1 : 0].kernel.texels,
                                          settings_.view == View::Spectrum);
     waitIdle();
-    display_.setKernelView(view);
+    display_.setKernelView(displayFrame(), view);
     kernelViewStale_ = false;
     kernelViewShows_ = settings_.view;
     place_.fit = true;
@@ -331,7 +332,7 @@ bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& 
         return false;
     }
 
-    display_.uploadScene(rgba);
+    display_.uploadScene(displayFrame(), rgba);
     scene_.texels = std::move(rgba);
     scene_.layout = layout;
     scene_.name = name;
@@ -371,7 +372,7 @@ bool Viewer::loadImage(const std::string& path)
 
 void Viewer::save()
 {
-    const SavedOutput saved = display_.readBackOutput();
+    const SavedOutput saved = display_.readBackOutput(displayFrame());
     try
     {
         notice_ = writeOutput(saved, scene_, settings_);
@@ -411,13 +412,13 @@ void Viewer::recoverFromDeviceLoss(const VulkanError& loss)
     }
     const bool withB = bool(nodes_[1].started());
     vkDeviceWaitIdle(wd_.device()); // VK_ERROR_DEVICE_LOST at once on a lost device: nothing more is pending
-    display_.destroyDeviceObjects();
+    display_.destroyDeviceObjects(displayFrame());
     kernelViewStale_ = true;
     try
     {
         wd_.recreateDevice();
         checkScreenshotSupport();
-        display_.createDeviceObjects();
+        display_.createDeviceObjects(displayFrame());
         uploadHostCopies(withB);
     }
     catch (const std::exception& e)
@@ -439,7 +440,7 @@ void Viewer::uploadHostCopies(bool withB)
         if (!nodes_.fitNode(node, w, h))
             throw ViewerError(message_);
     }
-    display_.uploadScene(scene_.texels);
+    display_.uploadScene(displayFrame(), scene_.texels);
 }
 
 } // namespace fftb::viewer

@@ -47,9 +47,7 @@ class Viewer
     Viewer(WindowDevice& wd, const ViewerOptions& options)
         : wd_(wd), options_(options), settings_(options.settings), settingsB_(options.settingsB),
           nodes_(wd, message_, !options.screenshotPath.empty()),
-          panel_(wd, settings_, settingsB_, nodes_, scene_, timings_, place_, message_, notice_,
-                 {[this] { save(); }, [this] { return startB(); }}),
-          display_(wd, settings_, settingsB_, nodes_, scene_, place_, timings_)
+          panel_(wd, settings_, {[this] { save(); }, [this] { return startB(); }}), display_(wd)
     {
     }
     /// Creates everything and loads the first image and kernel. Apart from the constructor so that the destructor
@@ -82,6 +80,10 @@ class Viewer
 
     /// Dear ImGui's context and GLFW backend (the device-independent part, made once).
     void initImGui();
+    /// The state the display reads and records, for one call.
+    DisplayFrame displayFrame() { return {settings_, settingsB_, nodes_, scene_, place_, timings_}; }
+    /// The state the panel reads and edits, for one call.
+    PanelFrame panelFrame() { return {settings_, settingsB_, nodes_, scene_, timings_, place_, message_, notice_}; }
 
     // ---- The scene and saving (viewer.cpp) --------------------------------------------------------------------------
     /// Uploads `rgba` as the scene (kept on the host too, for a device loss) and grows the bloom contexts to its
