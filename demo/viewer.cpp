@@ -11,11 +11,9 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <utility>
 
 namespace fftb::viewer
@@ -39,7 +37,7 @@ void Viewer::start()
     const std::string first = options.imagePath.empty() ? std::string(FFTBLOOM_DEFAULT_SAMPLE) : options.imagePath;
     if (!loadImage(first))
     {
-        if (!options.screenshotPath.empty())
+        if (script_.active())
             throw ViewerError(message_);
         const std::string reason = message_;
         loadScene(placeholderScene(), kPlaceholderScene);
@@ -64,16 +62,9 @@ Viewer::~Viewer()
         ImGui::DestroyContext();
 }
 
-void Viewer::checkScreenshotSupport() const
-{
-    if (!options_.screenshotPath.empty() && !wd_.swapchainReadable())
-        throw ViewerError("--screenshot: the window's swapchain images cannot be copied from "
-                          "(no VK_IMAGE_USAGE_TRANSFER_SRC_BIT)");
-}
-
 int Viewer::run()
 {
-    checkScreenshotSupport();
+    script_.checkSupport();
     while (!glfwWindowShouldClose(wd_.window()))
     {
         try
@@ -94,18 +85,13 @@ int Viewer::run()
 
 bool Viewer::step()
 {
-    const bool screenshot = !options_.screenshotPath.empty();
     glfwPollEvents();
-    if (screenshot && frameNumber_ == options_.frames / 2 && !halfwayDone_)
-        applyHalfwayChanges();
-    if (minimized())
+    script_.beforePass(frameNumber_, scriptHooks());
+    if (script_.minimizedPass() || minimized())
     {
-        ++minimizedPasses_;
         glfwWaitEvents(); // nothing to draw, nor to compute, until the window is restored
         return true;
     }
-    if (simulatedMinimize_)
-        finishMinimizing();
     int fbWidth = 0, fbHeight = 0;
     glfwGetFramebufferSize(wd_.window(), &fbWidth, &fbHeight);
     if (display_.swapchainStale() || uint32_t(fbWidth) != wd_.swapchainExtent().width ||
@@ -139,7 +125,7 @@ bool Viewer::step()
     ImGui::NewFrame();
     const PanelFrame frame = panelFrame();
     panel_.handleInput(frame);
-    const bool last = screenshot && frameNumber_ + 1 >= options_.frames;
+    const bool last = script_.lastFrame(frameNumber_);
     if (settings_.ui)
     {
         const bool printed = last && options_.printPanel;
@@ -164,7 +150,7 @@ bool Viewer::step()
     if (last)
     {
         checkVulkan(vkQueueWaitIdle(wd_.queue()), "vkQueueWaitIdle");
-        writeScreenshot(options_.screenshotPath, display_.screenshot(), wd_.swapchainExtent(), wd_.swapchainFormat());
+        script_.writeScreenshot(display_.screenshot());
         if (options_.save)
         {
             save();
@@ -193,29 +179,23 @@ void Viewer::updateDisplayLut()
         message_ = e.what();
         settings_.tonemapper = Tonemapper::AcesFitted;
         lutChoice_.reset(); // tried again when tonemap=ocio is picked again
-        if (!options_.screenshotPath.empty())
+        if (script_.active())
             throw ViewerError(message_);
     }
 }
 
-void Viewer::applyHalfwayChanges()
+ScriptHooks Viewer::scriptHooks()
 {
-    halfwayDone_ = true;
-    if (options_.resizeWidth > 0)
-        resizeWindow(options_.resizeWidth, options_.resizeHeight);
-    if (!options_.dropPath.empty())
-        pendingLoad_ = options_.dropPath;
-    if (options_.minimizeSeconds > 0.0)
-        startMinimizing();
-    for (const std::string& keyValue : options_.laterSettings)
-    {
-        const bool ofB = keyValue.compare(0, 2, "b.") == 0;
-        Settings& settings = ofB ? settingsB_ : settings_;
-        std::string error;
-        if (!applySetting(settings, ofB ? keyValue.substr(2) : keyValue, &error) ||
-            !checkViewerSettings(settings, &error, ofB ? "b." : ""))
-            throw ViewerError(error);
-    }
+    return {[this](const std::string& path) { pendingLoad_ = path; },
+            [this](const std::string& keyValue)
+            {
+                const bool ofB = keyValue.compare(0, 2, "b.") == 0;
+                Settings& settings = ofB ? settingsB_ : settings_;
+                std::string error;
+                if (!applySetting(settings, ofB ? keyValue.substr(2) : keyValue, &error) ||
+                    !checkViewerSettings(settings, &error, ofB ? "b." : ""))
+                    throw ViewerError(error);
+            }};
 }
 
 void Viewer::updateNodes()
@@ -241,51 +221,7 @@ bool Viewer::minimized() const
     int width = 0, height = 0;
     glfwGetFramebufferSize(wd_.window(), &width, &height);
     // 0 x 0 where minimizing takes the window's area (Windows); iconified where it keeps its size (X11).
-    return width == 0 || height == 0 || glfwGetWindowAttrib(wd_.window(), GLFW_ICONIFIED) ||
-           (simulatedMinimize_ && !minimizeOver_);
-}
-
-void Viewer::startMinimizing()
-{
-    // A window system with a window manager iconifies the window; Xvfb alone (the tests) has none to do it and
-    // leaves the window as it is. Either way the frame loop counts the window as minimized until the time is over:
-    // what runs is its minimized branch (no acquire, no submission, no present, a blocking wait for events) and the
-    // return to drawing with the swapchain it had. Not exercised: a surface whose extent drops to 0 x 0, and the
-    // window system's own iconify and restore events.
-    glfwIconifyWindow(wd_.window());
-    simulatedMinimize_ = true;
-    minimizedPasses_ = 0;
-    minimizeTimer_ = std::jthread(
-        [this, seconds = options_.minimizeSeconds]
-        {
-            std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-            minimizeOver_ = true;
-            glfwPostEmptyEvent(); // wakes the frame loop's wait, as the restore's events would
-        });
-}
-
-void Viewer::finishMinimizing()
-{
-    simulatedMinimize_ = false;
-    glfwRestoreWindow(wd_.window());
-    std::printf("fftbloom-viewer: --minimize: %d pass(es) of the frame loop in %.2f s minimized\n", minimizedPasses_,
-                options_.minimizeSeconds);
-    std::fflush(stdout);
-}
-
-void Viewer::resizeWindow(int width, int height)
-{
-    glfwSetWindowSize(wd_.window(), width, height);
-    const double start = glfwGetTime();
-    int w = 0, h = 0;
-    do
-    {
-        glfwWaitEventsTimeout(0.05);
-        glfwGetFramebufferSize(wd_.window(), &w, &h);
-    } while ((w != width || h != height) && glfwGetTime() - start < 5.0);
-    if (w != width || h != height)
-        throw ViewerError("--resize: the window system kept the window at " + std::to_string(w) + "x" +
-                          std::to_string(h));
+    return width == 0 || height == 0 || glfwGetWindowAttrib(wd_.window(), GLFW_ICONIFIED);
 }
 
 void Viewer::initImGui()
@@ -417,7 +353,7 @@ void Viewer::recoverFromDeviceLoss(const VulkanError& loss)
     try
     {
         wd_.recreateDevice();
-        checkScreenshotSupport();
+        script_.checkSupport();
         display_.createDeviceObjects(displayFrame());
         uploadHostCopies(withB);
     }

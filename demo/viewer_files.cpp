@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Files: the image read (EXR, .hdr; a placeholder scene when there is none), the output written (EXR and PNG) and the
-// window's screenshot written (PNG). The viewer's state is not touched here.
+// Files: the image read (EXR, .hdr; a placeholder scene when there is none) and the output written (EXR and PNG). The
+// viewer's state is not touched here.
 #include "viewer_internal.h"
 
 #include "image/image_io.h"
@@ -91,21 +91,6 @@ std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Sett
     if (!stbi_write_png((base + ".png").c_str(), int(w), int(h), 4, png.data(), int(w) * 4))
         throw ViewerError(base + ".png: cannot write the PNG");
     return "saved " + (std::filesystem::current_path() / base).string() + ".exr and .png";
-}
-
-void writeScreenshot(const std::string& path, const VulkanBuffer& readback, VkExtent2D e, VkFormat format)
-{
-    std::vector<unsigned char> rgba(size_t(e.width) * e.height * 4);
-    std::memcpy(rgba.data(), readback.mapped, rgba.size());
-    const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
-    for (size_t i = 0; i < rgba.size(); i += 4)
-    {
-        if (bgra)
-            std::swap(rgba[i], rgba[i + 2]);
-        rgba[i + 3] = 255; // the window is opaque
-    }
-    if (!stbi_write_png(path.c_str(), int(e.width), int(e.height), 4, rgba.data(), int(e.width) * 4))
-        throw ViewerError(path + ": cannot write the PNG");
 }
 
 } // namespace fftb::viewer

@@ -11,13 +11,12 @@
 #include "bloom_node.h"
 #include "display.h"
 #include "panel.h"
+#include "screenshot_script.h"
 #include "viewer.h"
 
-#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <thread>
 
 namespace fftb::viewer
 {
@@ -37,9 +36,6 @@ std::string savedName(const std::string& scene, int n);
 /// .png (the tonemapped values) in the working folder (the next n rather than overwriting). Returns the notice
 /// naming them; throws with the reason when either cannot be written.
 std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Settings& settings);
-/// Writes the presented image read back into `readback` (`extent`, the swapchain's `format`) as an opaque PNG; throws
-/// ViewerError when it cannot.
-void writeScreenshot(const std::string& path, const VulkanBuffer& readback, VkExtent2D extent, VkFormat format);
 
 class Viewer
 {
@@ -47,7 +43,7 @@ class Viewer
     Viewer(WindowDevice& wd, const ViewerOptions& options)
         : wd_(wd), options_(options), settings_(options.settings), settingsB_(options.settingsB),
           nodes_(wd, message_, !options.screenshotPath.empty()),
-          panel_(wd, settings_, {[this] { save(); }, [this] { return startB(); }}), display_(wd)
+          panel_(wd, settings_, {[this] { save(); }, [this] { return startB(); }}), display_(wd), script_(wd, options)
     {
     }
     /// Creates everything and loads the first image and kernel. Apart from the constructor so that the destructor
@@ -61,22 +57,13 @@ class Viewer
     /// One pass of the frame loop: events, the screenshot mode's halfway changes, then a frame unless the window is
     /// minimized. False once the screenshot is written.
     bool step();
-    /// The screenshot mode's changes after half the frames: --resize, --drop, --minimize, --later.
-    void applyHalfwayChanges();
+    /// The screenshot mode's hooks: a file dropped, a setting applied (--later) as the panel would.
+    ScriptHooks scriptHooks();
     /// While no control is being dragged: kernels whose settings changed made and handed over, B started for the
     /// comparison views, the kernel view made again when it changed.
     void updateNodes();
-    /// Throws ViewerError when --screenshot is given and the swapchain images cannot be copied from.
-    void checkScreenshotSupport() const;
-    /// Whether the window is minimized: no area, iconified, or within --minimize's time.
+    /// Whether the window is minimized: no area, or iconified.
     bool minimized() const;
-    /// --minimize: iconifies the window and counts it as minimized for ViewerOptions::minimizeSeconds.
-    void startMinimizing();
-    /// --minimize, once the time is over: restores the window and reports the frame loop's passes meanwhile.
-    void finishMinimizing();
-    /// Resizes the window and waits (up to 5 s) until the window system has applied it, so that a screenshot taken
-    /// a few frames later has the new size.
-    void resizeWindow(int width, int height);
 
     /// Dear ImGui's context and GLFW backend (the device-independent part, made once).
     void initImGui();
@@ -131,18 +118,14 @@ class Viewer
     BloomNodes nodes_;
     Panel panel_;
     Display display_;
+    ScreenshotScript script_;
 
     bool kernelViewStale_ = true;
     View kernelViewShows_ = View::Kernel;
     uint64_t kernelViewChanges_ = 0; // kernels installed and A/B switches, as of the kernel view's last check
     bool imguiGlfw_ = false;
 
-    int frameNumber_ = 0;            // frames presented
-    bool halfwayDone_ = false;       // the screenshot mode's halfway changes (--resize, --drop, --later) were made
-    bool simulatedMinimize_ = false; // within --minimize
-    std::atomic<bool> minimizeOver_{false}; // set by minimizeTimer_ when --minimize's time is over
-    std::jthread minimizeTimer_;
-    int minimizedPasses_ = 0; // passes of the frame loop while minimized
+    int frameNumber_ = 0; // frames presented
 };
 
 } // namespace fftb::viewer
