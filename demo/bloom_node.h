@@ -160,6 +160,9 @@ class BloomNodes
     /// Gives `node`'s glue its kernel (`node.kernel`, `node.applied`) and grows it to the node's frame; false with the
     /// message set (prefixed with the node's name) when the plugin refuses.
     bool fitKernel(BloomNode& node);
+    /// Runs `action` on `node`'s glue: false with the message set (prefixed with the node's name) when it throws
+    /// HostError; a lost device (VulkanError) passes through.
+    template <typename Action> bool attempt(const BloomNode& node, Action action);
     static void revertKernelSettings(const BloomNode& node, Settings& settings);
     BloomNode& otherNode(const BloomNode& node) { return &node == &nodes_[0] ? nodes_[1] : nodes_[0]; }
 

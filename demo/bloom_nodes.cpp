@@ -29,51 +29,53 @@ KernelTexels reused(KernelTexels kernel)
 
 } // namespace
 
-bool BloomNodes::fitNode(BloomNode& node, uint32_t w, uint32_t h)
+template <typename Action> bool BloomNodes::attempt(const BloomNode& node, Action action)
 {
     try
     {
-        if (!node.glue)
-        {
-            BloomNodeInfo info{wd_.instance(), wd_.logical()};
-            info.getDeviceProcAddr = trackingGetDeviceProcAddr;
-            info.minKernelExtent = kInitialKernelExtent;
-            info.waitIdle = [this] { waitIdle(); };
-            node.glue = std::make_unique<fftb::BloomNode>(std::move(info));
-            node.submissionOffset = framesSubmitted_;
-        }
-        node.frameWidth = w;
-        node.frameHeight = h;
-        node.plan = nullptr; // a context grown destroys its plans
-        node.planned.reset();
+        action();
+        return true;
+    }
+    catch (const VulkanError&)
+    {
+        throw; // a lost device: the viewer makes a new one
     }
     catch (const HostError& e)
     {
         message_ = std::string(name(node)) + ": " + e.what();
         return false;
     }
+}
+
+bool BloomNodes::fitNode(BloomNode& node, uint32_t w, uint32_t h)
+{
+    if (!node.glue)
+    {
+        BloomNodeInfo info{wd_.instance(), wd_.logical()};
+        info.getDeviceProcAddr = trackingGetDeviceProcAddr;
+        info.minKernelExtent = kInitialKernelExtent;
+        info.waitIdle = [this] { waitIdle(); };
+        node.glue = std::make_unique<fftb::BloomNode>(std::move(info));
+        node.submissionOffset = framesSubmitted_;
+    }
+    node.frameWidth = w;
+    node.frameHeight = h;
+    node.plan = nullptr; // a context grown destroys its plans
+    node.planned.reset();
     // No kernel yet: the context is made with the first.
     return node.kernel.texels.values.empty() || fitKernel(node);
 }
 
 bool BloomNodes::fitKernel(BloomNode& node)
 {
-    try
-    {
-        node.glue->setKernel(node.kernel.texels, node.applied.bloom,
-                             node.applied.animated() ? std::optional(node.applied.generatorAiryRadius) : std::nullopt);
-        node.glue->fit(node.frameWidth, node.frameHeight, node.applied.bloom);
-        return true;
-    }
-    catch (const VulkanError&)
-    {
-        throw;
-    }
-    catch (const HostError& e)
-    {
-        message_ = std::string(name(node)) + ": " + e.what();
-        return false;
-    }
+    return attempt(node,
+                   [&]
+                   {
+                       node.glue->setKernel(node.kernel.texels, node.applied.bloom,
+                                            node.applied.animated() ? std::optional(node.applied.generatorAiryRadius)
+                                                                    : std::nullopt);
+                       node.glue->fit(node.frameWidth, node.frameHeight, node.applied.bloom);
+                   });
 }
 
 bool BloomNodes::startB(uint32_t w, uint32_t h, Settings& settingsB, float exposure)
@@ -207,23 +209,12 @@ bool BloomNodes::makePlan(BloomNode& node, const PlanKey& key)
         return node.plan != nullptr;
     node.planned = key;
     node.plan = nullptr;
-    try
-    {
-        node.plan = node.glue->plan(key.width, key.height, key.bloom);
+    if (attempt(node, [&] { node.plan = node.glue->plan(key.width, key.height, key.bloom); }))
         return true;
-    }
-    catch (const VulkanError&)
-    {
-        throw;
-    }
-    catch (const HostError& e)
-    {
-        message_ = std::string(name(node)) + ": " + e.what();
-        // The panel says why, and the bloom waits for other settings; a screenshot would show no bloom.
-        if (throwOnRefusedPlan_)
-            throw ViewerError(message_);
-        return false;
-    }
+    // The panel says why, and the bloom waits for other settings; a screenshot would show no bloom.
+    if (throwOnRefusedPlan_)
+        throw ViewerError(message_);
+    return false;
 }
 
 uint64_t BloomNodes::frameSubmitted()
