@@ -24,42 +24,33 @@
 namespace fftb::viewer
 {
 
-/// The kernel-lifetime part of the settings: a change means a new fftbloom::Kernel.
+/// The kernel's settings as the node makes it: a change means a new fftbloom::Kernel.
 struct KernelKey
 {
-    KernelSettings kernel; ///< what the texels are made of
-    BloomSettings bloom;   ///< what the plugin makes of them (kernelInfoOf); only its kernel-lifetime values are read
+    KernelSettings kernel;
     /// When made on the GPU (KernelSettings::madeOnGpu): the Airy radius it generates with, the pupil adapted to the
     /// exposure (FftbKernelGeneratorInfo::airyRadiusTexels: a new kernel when it changes); 0 otherwise
     float generatorAiryRadius = 0.0f;
     /// Whether the kernel is made on the GPU every frame.
     bool animated() const { return kernel.madeOnGpu(); }
     /// Whether the two make the same texels: the spectrum mode and the placement are the plugin's.
-    bool sameTexels(const KernelKey& o) const { return kernel == o.kernel; }
-    bool operator==(const KernelKey& o) const
-    {
-        return sameTexels(o) && sameKernelInfo(bloom, o.bloom) && generatorAiryRadius == o.generatorAiryRadius;
-    }
+    bool sameTexels(const KernelKey& o) const { return kernel.sameTexels(o.kernel); }
+    bool operator==(const KernelKey&) const = default;
 };
 
 /// The kernel settings of `s`; `exposure` (stops) is the display's, which the eye mode's pupil follows.
 KernelKey kernelKeyOf(const Settings& s, float exposure);
 
-/// The plan-lifetime part of the settings and the frame's extent: a change means a new fftbloom::BloomPlan. A new
-/// kernel means one too (the plan is made with it).
+/// The frame's extent and the plan settings: a change means another fftbloom::BloomPlan.
 struct PlanKey
 {
     uint32_t width = 0, height = 0;
-    /// read for its plan-lifetime values (planInfoOf)
-    BloomSettings bloom;
-    bool operator==(const PlanKey& o) const
-    {
-        return width == o.width && height == o.height && samePlanInfo(bloom, o.bloom);
-    }
+    PlanSettings settings;
+    bool operator==(const PlanKey&) const = default;
 };
 
 /// One of the viewer's bloom nodes: the host's BloomNode (the plugin's context, kernel and plans) on the current
-/// device, the texels and settings of its kernel, the plan of the settings last recorded, its output image. The viewer
+/// device, the texels and settings of its kernel, the plan of the frame last recorded, its output image. The viewer
 /// has two, A and B; B runs only in the comparison views.
 struct BloomNode
 {
@@ -70,10 +61,12 @@ struct BloomNode
     uint32_t frameWidth = 0, frameHeight = 0; ///< the scene's extent, which the context is grown to
     KernelTexels kernel; ///< the host copy of the kernel's texels (made again on a new device), its native span
     KernelKey applied;
-    /// glue's plan for `planned` (BloomNode::plan) when it is first needed, kept while neither changes; null while
-    /// the plugin refuses `planned`.
+    /// The plan settings last asked for (makePlan): the kernel's extent on the frame the context is grown to.
+    PlanSettings planSettings;
+    /// glue's plan of the frame last recorded (BloomNode::plan); null while the plugin refuses `refused`.
     FftbBloomPlan plan = nullptr;
-    std::optional<PlanKey> planned;
+    /// The plan the plugin refused last: not asked for again until the key, the kernel or the context changes.
+    std::optional<PlanKey> refused;
     VulkanImage output;
 
     /// Whether the node is started on the current device.
@@ -85,11 +78,8 @@ struct BloomNode
         uint64_t scene = 0;
         KernelKey kernel;
         PlanKey plan;
-        BloomSettings bloom; ///< read for its per-frame values (bloomInfoOf)
-        bool operator==(const Recorded& o) const
-        {
-            return scene == o.scene && kernel == o.kernel && plan == o.plan && sameBloomInfo(bloom, o.bloom);
-        }
+        FrameSettings frame;
+        bool operator==(const Recorded&) const = default;
     };
     std::optional<Recorded> recorded;
 };
@@ -136,9 +126,9 @@ class BloomNodes
     size_t kernelJobNode() const { return kernelJobNode_; }
     /// Counts the kernels handed to `node`'s context by installKernel (the kernel view and the spectrum's time follow).
     uint64_t kernelsInstalled(size_t node) const { return kernelsInstalled_[node]; }
-    /// `node`'s plan for `key` (BloomNode::plan: the context grown to the kernel's extent on the frame, the plan made
-    /// or found among those made before, compiling the pipelines the context lacks) unless it was set for it already.
-    /// False when the plugin refuses `key` (the message set; not tried again until the key changes).
+    /// Sets `node`'s plan to the one for `key` (BloomNode::plan: the context grown to the kernel's extent on the frame,
+    /// the plan found among those made before or made, compiling the pipelines the context lacks). False when the
+    /// plugin refuses `key` (the message set; not tried again until the key, the kernel or the context changes).
     bool makePlan(BloomNode& node, const PlanKey& key);
 
     /// A frame was submitted: the number of its submission, which frameCompleted is later given.

@@ -61,7 +61,7 @@ bool BloomNodes::fitNode(BloomNode& node, uint32_t w, uint32_t h)
     node.frameWidth = w;
     node.frameHeight = h;
     node.plan = nullptr; // a context grown destroys its plans
-    node.planned.reset();
+    node.refused.reset();
     // No kernel yet: the context is made with the first.
     return node.kernel.texels.values.empty() || fitKernel(node);
 }
@@ -71,10 +71,10 @@ bool BloomNodes::fitKernel(BloomNode& node)
     return attempt(node,
                    [&]
                    {
-                       node.glue->setKernel(node.kernel.texels, node.applied.bloom,
+                       node.glue->setKernel(node.kernel.texels, node.applied.kernel,
                                             node.applied.animated() ? std::optional(node.applied.generatorAiryRadius)
                                                                     : std::nullopt);
-                       node.glue->fit(node.frameWidth, node.frameHeight, node.applied.bloom);
+                       node.glue->fit(node.frameWidth, node.frameHeight, node.planSettings);
                    });
 }
 
@@ -180,7 +180,7 @@ bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const Kernel
     // The glue keeps the old kernel and the plans made with it until the frames in flight that use them have
     // completed.
     node.plan = nullptr; // the glue's plans are of the kernel it had
-    node.planned.reset();
+    node.refused.reset();
     KernelTexels previous = std::exchange(node.kernel, std::move(kernel));
     const KernelKey applied = std::exchange(node.applied, key);
     if (!fitKernel(node))
@@ -205,12 +205,13 @@ bool BloomNodes::installKernel(BloomNode& node, Settings& settings, const Kernel
 
 bool BloomNodes::makePlan(BloomNode& node, const PlanKey& key)
 {
-    if (node.planned == key)
-        return node.plan != nullptr;
-    node.planned = key;
     node.plan = nullptr;
-    if (attempt(node, [&] { node.plan = node.glue->plan(key.width, key.height, key.bloom); }))
+    if (node.refused == key)
+        return false;
+    node.planSettings = key.settings;
+    if (attempt(node, [&] { node.plan = node.glue->plan(key.width, key.height, key.settings); }))
         return true;
+    node.refused = key;
     // The panel says why, and the bloom waits for other settings; a screenshot would show no bloom.
     if (throwOnRefusedPlan_)
         throw ViewerError(message_);
@@ -243,7 +244,7 @@ void BloomNodes::releaseDevice()
     for (BloomNode& node : nodes_)
     {
         node.plan = nullptr;
-        node.planned.reset();
+        node.refused.reset();
         node.glue.reset(); // its plans, kernel and context
         node.recorded.reset();
         destroyVulkanImage(wd_.device(), node.output);
@@ -254,8 +255,7 @@ void BloomNodes::revertKernelSettings(const BloomNode& node, Settings& settings)
 {
     if (node.kernel.texels.values.empty())
         return; // none applied yet
-    settings.kernel = node.applied.kernel;
-    assignKernelInfo(settings.bloom, node.applied.bloom);
+    settings.bloom.kernel = node.applied.kernel;
 }
 
 } // namespace fftb::viewer

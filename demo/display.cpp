@@ -490,10 +490,10 @@ bool Display::recordBloom(const DisplayFrame& state, VkCommandBuffer cb, BloomNo
     // (KernelTexels).
     BloomSettings bloom = settings.bloom;
     if (comparing(state) ? state.settings.compareBloomOnly : state.settings.view == View::Bloom)
-        bloom.output = FFTB_OUTPUT_MODE_BLOOM;
-    bloom.kernelSpan = node.kernel.spanOn(bloom.kernelSpan);
-    const PlanKey planKey{input_.width, input_.height, bloom};
-    const BloomNode::Recorded recorded{state.scene.generation, node.applied, planKey, bloom};
+        bloom.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+    bloom.plan.kernelSpan = node.kernel.spanOn(bloom.plan.kernelSpan);
+    const PlanKey planKey{input_.width, input_.height, bloom.plan};
+    const BloomNode::Recorded recorded{state.scene.generation, node.applied, planKey, bloom.frame};
     const bool animated = node.applied.animated();
     if (!bloomEveryFrame(state.settings, wd_) && !animated && node.recorded == recorded)
         return false;
@@ -521,7 +521,7 @@ bool Display::recordBloom(const DisplayFrame& state, VkCommandBuffer cb, BloomNo
     FftbTimestampInfo ti{FFTB_STRUCTURE_TYPE_TIMESTAMP_INFO};
     ti.queryPool = queries;
     ti.firstQuery = 0;
-    FftbBloomInfo bi = bloomInfoOf(bloom);
+    FftbBloomInfo bi = bloomInfoOf(bloom.frame);
     bi.pNext = queries ? &ti : nullptr;
     bi.inputView = input_.view;
     bi.outputView = node.output.view;

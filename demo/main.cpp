@@ -68,7 +68,7 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
     if (!saveSettings.empty())
     {
         std::string error;
-        if (!writeSettingsFile(options.settings, saveSettings, {options.imagePath, options.settings.kernel.file},
+        if (!writeSettingsFile(options.settings, saveSettings, {options.imagePath, options.settings.bloom.kernel.file},
                                &error))
         {
             fftb::printMessage("fftbloom-viewer", "--save-settings " + error);
@@ -76,9 +76,9 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
         }
     }
     options.settingsB = options.settings;
-    options.settingsB.bloom.spectrum = options.settings.bloom.spectrum == FFTB_SPECTRUM_MODE_EXACT
-                                           ? FFTB_SPECTRUM_MODE_RESAMPLED
-                                           : FFTB_SPECTRUM_MODE_EXACT;
+    options.settingsB.bloom.kernel.spectrum = options.settings.bloom.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT
+                                                  ? FFTB_SPECTRUM_MODE_RESAMPLED
+                                                  : FFTB_SPECTRUM_MODE_EXACT;
     for (const std::string& s : keysOfB)
     {
         std::string error;

@@ -90,9 +90,9 @@ void Panel::handleKeys(const PanelFrame& f)
     if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))
         f.settings.exposure = std::max(f.settings.exposure - 0.5f, -16.0f);
     if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET))
-        edited(f).bloom.intensity += 0.05f;
+        edited(f).bloom.frame.intensity += 0.05f;
     if (ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET))
-        edited(f).bloom.intensity = std::max(edited(f).bloom.intensity - 0.05f, 0.0f);
+        edited(f).bloom.frame.intensity = std::max(edited(f).bloom.frame.intensity - 0.05f, 0.0f);
     if (ImGui::IsKeyPressed(GLFW_KEY_B, false))
         toggleEditB(f);
     if (ImGui::IsKeyPressed(GLFW_KEY_S, false))
@@ -156,7 +156,7 @@ void Panel::handleMouse(const PanelFrame& f)
 
 void Panel::useKernelFile(const PanelFrame& f, const std::string& path)
 {
-    edited(f).kernel.file = kernelPath_ = path;
+    edited(f).bloom.kernel.file = kernelPath_ = path;
     kernelFromFile_ = true;
 }
 
@@ -166,7 +166,7 @@ void Panel::toggleEditB(const PanelFrame& f)
         return;
     editB_ = !editB_;
     ++editSwitches_;
-    kernelPath_ = edited(f).kernel.file;
+    kernelPath_ = edited(f).bloom.kernel.file;
     kernelFromFile_ = !kernelPath_.empty();
 }
 
@@ -334,41 +334,43 @@ void Panel::drawBloomPanel(const PanelFrame& f, Settings& e)
             ImGui::EndCombo();
         }
         // Ctrl+click types any value in the setting's range (0: the input, as the CLI writes it): past the slider's 4.
-        if (ImGui::SliderFloat("Intensity", &e.bloom.intensity, 0.0f, 4.0f, "%.3f"))
-            e.bloom.intensity =
-                std::isfinite(e.bloom.intensity) ? std::clamp(e.bloom.intensity, 0.0f, float(kMaxLinearValue)) : 1.0f;
-        if (ImGui::ColorEdit3("Tint", e.bloom.tint.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_HDR))
-            for (float& t : e.bloom.tint)
+        if (ImGui::SliderFloat("Intensity", &e.bloom.frame.intensity, 0.0f, 4.0f, "%.3f"))
+            e.bloom.frame.intensity = std::isfinite(e.bloom.frame.intensity)
+                                          ? std::clamp(e.bloom.frame.intensity, 0.0f, float(kMaxLinearValue))
+                                          : 1.0f;
+        if (ImGui::ColorEdit3("Tint", e.bloom.frame.tint.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_HDR))
+            for (float& t : e.bloom.frame.tint)
                 t = std::isfinite(t) ? std::max(t, 0.0f) : 1.0f;
-        ImGui::SliderFloat("Sharpening", &e.bloom.sharpen, 0.0f, 1.0f, "%.3f");
-        int additive = e.bloom.output == FFTB_OUTPUT_MODE_ADDITIVE ? 1 : 0;
+        ImGui::SliderFloat("Sharpening", &e.bloom.frame.sharpen, 0.0f, 1.0f, "%.3f");
+        int additive = e.bloom.frame.output == FFTB_OUTPUT_MODE_ADDITIVE ? 1 : 0;
         ImGui::RadioButton("Energy-conserving", &additive, 0);
         ImGui::SameLine();
         ImGui::RadioButton("Additive composite", &additive, 1);
-        e.bloom.output = additive == 1 ? FFTB_OUTPUT_MODE_ADDITIVE : FFTB_OUTPUT_MODE_COMPOSITE;
+        e.bloom.frame.output = additive == 1 ? FFTB_OUTPUT_MODE_ADDITIVE : FFTB_OUTPUT_MODE_COMPOSITE;
         // The knee no wider than the threshold (checkSettings): it follows a threshold lowered past it.
-        if (ImGui::SliderFloat("Threshold", &e.bloom.prefilter.threshold, 0.0f, 100.0f,
-                               e.bloom.prefilter.threshold == 0.0f ? "off" : "%.3f", ImGuiSliderFlags_Logarithmic))
-            e.bloom.prefilter.knee = std::min(e.bloom.prefilter.knee, e.bloom.prefilter.threshold);
-        ImGui::BeginDisabled(e.bloom.prefilter.threshold == 0.0f);
-        ImGui::SliderFloat("Knee", &e.bloom.prefilter.knee, 0.0f, e.bloom.prefilter.threshold,
-                           e.bloom.prefilter.threshold == 0.0f ? "off" : "%.3f", ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::SliderFloat("Threshold", &e.bloom.frame.prefilter.threshold, 0.0f, 100.0f,
+                               e.bloom.frame.prefilter.threshold == 0.0f ? "off" : "%.3f",
+                               ImGuiSliderFlags_Logarithmic))
+            e.bloom.frame.prefilter.knee = std::min(e.bloom.frame.prefilter.knee, e.bloom.frame.prefilter.threshold);
+        ImGui::BeginDisabled(e.bloom.frame.prefilter.threshold == 0.0f);
+        ImGui::SliderFloat("Knee", &e.bloom.frame.prefilter.knee, 0.0f, e.bloom.frame.prefilter.threshold,
+                           e.bloom.frame.prefilter.threshold == 0.0f ? "off" : "%.3f", ImGuiSliderFlags_AlwaysClamp);
         ImGui::EndDisabled();
-        ImGui::SliderFloat("Clamp", &e.bloom.prefilter.clamp, 0.0f, 1000.0f,
-                           e.bloom.prefilter.clamp == 0.0f ? "none" : "%.1f", ImGuiSliderFlags_Logarithmic);
-        enumCombo("Padding", &e.bloom.padding, kPaddingNames);
+        ImGui::SliderFloat("Clamp", &e.bloom.frame.prefilter.clamp, 0.0f, 1000.0f,
+                           e.bloom.frame.prefilter.clamp == 0.0f ? "none" : "%.1f", ImGuiSliderFlags_Logarithmic);
+        enumCombo("Padding", &e.bloom.plan.padding, kPaddingNames);
         // The engineering controls: how the bloom is computed, not how it looks. The fold is a display setting
         // (advanced=), kept for A and B alike.
         ImGui::SetNextItemOpen(f.settings.advanced);
         f.settings.advanced = ImGui::TreeNode("Advanced");
         if (f.settings.advanced)
         {
-            enumCombo("Axis order", &e.bloom.axisOrder, kAxisOrderNames, &kAxisNames);
-            enumCombo("Spectrum", &e.bloom.spectrum, kSpectrumModeNames);
-            enumCombo("Storage", &e.bloom.storage, kStoragePrecisionNames);
-            if (e.bloom.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.bloom.prefilter.clamp == 0.0f)
+            enumCombo("Axis order", &e.bloom.plan.axisOrder, kAxisOrderNames, &kAxisNames);
+            enumCombo("Spectrum", &e.bloom.kernel.spectrum, kSpectrumModeNames);
+            enumCombo("Storage", &e.bloom.plan.storage, kStoragePrecisionNames);
+            if (e.bloom.plan.storage == FFTB_STORAGE_PRECISION_FLOAT16 && e.bloom.frame.prefilter.clamp == 0.0f)
                 ImGui::TextDisabled("fp16: set a clamp beside extreme highlights");
-            enumCombo("Resolution", &e.bloom.resolution, kResolutionNames);
+            enumCombo("Resolution", &e.bloom.plan.resolution, kResolutionNames);
             drawPlan(f);
             ImGui::TreePop();
         }
@@ -379,25 +381,25 @@ void Panel::drawKernelPanel(const PanelFrame& f, Settings& e)
 {
     if (ImGui::CollapsingHeader(editB_ ? "Kernel (B)" : "Kernel (A)", ImGuiTreeNodeFlags_DefaultOpen))
     {
-        int sizeLog2 = int(std::log2(e.kernel.sizeTexels));
+        int sizeLog2 = int(std::log2(e.bloom.kernel.sizeTexels));
         ImGui::SliderInt("Size", &sizeLog2, 1, 12, std::to_string(1 << sizeLog2).c_str()); // 2..4096 texels
-        e.kernel.sizeTexels = 1 << sizeLog2;
+        e.bloom.kernel.sizeTexels = 1 << sizeLog2;
         drawKernelSpan(f, e);
-        ImGui::SliderFloat("Rotation", &e.bloom.kernelRotationDegrees, -180.0f, 180.0f, "%.1f deg",
+        ImGui::SliderFloat("Rotation", &e.bloom.kernel.rotationDegrees, -180.0f, 180.0f, "%.1f deg",
                            ImGuiSliderFlags_AlwaysClamp);
-        ImGui::SliderFloat2("Centre offset", e.bloom.kernelCentreOffset.data(), -1.0f, 1.0f, "%.3f",
+        ImGui::SliderFloat2("Centre offset", e.bloom.kernel.centreOffset.data(), -1.0f, 1.0f, "%.3f",
                             ImGuiSliderFlags_AlwaysClamp);
         // The radial fade: the kernel's own (auto) until moved.
-        float fade = float(e.kernel.fadeOf());
-        if (ImGui::SliderFloat("Fade", &fade, 0.0f, 1.0f, e.kernel.fade ? "%.3f of the radius" : "auto: %.2f",
+        float fade = float(e.bloom.kernel.fadeOf());
+        if (ImGui::SliderFloat("Fade", &fade, 0.0f, 1.0f, e.bloom.kernel.fade ? "%.3f of the radius" : "auto: %.2f",
                                ImGuiSliderFlags_AlwaysClamp))
-            e.kernel.fade = fade;
+            e.bloom.kernel.fade = fade;
         if (f.nodes.kernelJobRunning())
             ImGui::TextDisabled("making the kernel (%s) ...", f.nodes.kernelJobNode() == 0 ? "A" : "B");
         if (ImGui::RadioButton("Generated PSF", !kernelFromFile_))
         {
             kernelFromFile_ = false;
-            e.kernel.file.clear();
+            e.bloom.kernel.file.clear();
         }
         ImGui::SameLine();
         if (ImGui::RadioButton("File", kernelFromFile_))
@@ -410,41 +412,42 @@ void Panel::drawKernelPanel(const PanelFrame& f, Settings& e)
             const bool entered = ImGui::InputText("##kernel path", &kernelPath_, ImGuiInputTextFlags_EnterReturnsTrue);
             ImGui::SameLine();
             if ((ImGui::Button("Open") || entered) && !kernelPath_.empty())
-                e.kernel.file = kernelPath_;
-            ImGui::TextDisabled("%s",
-                                e.kernel.file.empty() ? "EXR or .hdr, centre at (w/2, h/2)" : e.kernel.file.c_str());
+                e.bloom.kernel.file = kernelPath_;
+            ImGui::TextDisabled("%s", e.bloom.kernel.file.empty() ? "EXR or .hdr, centre at (w/2, h/2)"
+                                                                  : e.bloom.kernel.file.c_str());
         }
     }
 }
 
 void Panel::drawGeneratedPsf(const PanelFrame& f, Settings& e)
 {
-    ImGui::SliderInt("Blades", &e.kernel.aperture.blades, 0, 16, e.kernel.aperture.blades == 0 ? "circle" : "%d");
-    if (e.kernel.aperture.blades == 1 || e.kernel.aperture.blades == 2)
-        e.kernel.aperture.blades = 3;
-    float curvature = float(e.kernel.aperture.bladeCurvature);
+    ImGui::SliderInt("Blades", &e.bloom.kernel.aperture.blades, 0, 16,
+                     e.bloom.kernel.aperture.blades == 0 ? "circle" : "%d");
+    if (e.bloom.kernel.aperture.blades == 1 || e.bloom.kernel.aperture.blades == 2)
+        e.bloom.kernel.aperture.blades = 3;
+    float curvature = float(e.bloom.kernel.aperture.bladeCurvature);
     ImGui::SliderFloat("Curvature", &curvature, 0.0f, 1.0f);
-    e.kernel.aperture.bladeCurvature = curvature;
-    float obstruction = float(e.kernel.aperture.obstruction);
+    e.bloom.kernel.aperture.bladeCurvature = curvature;
+    float obstruction = float(e.bloom.kernel.aperture.obstruction);
     ImGui::SliderFloat("Obstruction", &obstruction, 0.0f, 0.9f);
-    e.kernel.aperture.obstruction = obstruction;
-    ImGui::SliderInt("Vanes", &e.kernel.aperture.vanes, 0, 8);
-    float airy = float(e.kernel.airyRadiusTexels);
+    e.bloom.kernel.aperture.obstruction = obstruction;
+    ImGui::SliderInt("Vanes", &e.bloom.kernel.aperture.vanes, 0, 8);
+    float airy = float(e.bloom.kernel.airyRadiusTexels);
     ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
-    e.kernel.airyRadiusTexels = airy;
-    float glare = float(e.kernel.glare);
+    e.bloom.kernel.airyRadiusTexels = airy;
+    float glare = float(e.bloom.kernel.glare);
     ImGui::SliderFloat("Glare", &glare, 0.0f, 1.0f, "%.2f of the light", ImGuiSliderFlags_AlwaysClamp); // eye's scatter
-    e.kernel.glare = glare;
-    float corona = float(e.kernel.aperture.corona);
+    e.bloom.kernel.glare = glare;
+    float corona = float(e.bloom.kernel.aperture.corona);
     ImGui::SliderFloat("Corona", &corona, 0.0f, 1.0f); // an eye's lens fibres and particles
-    e.kernel.aperture.corona = corona;
-    int seed = int(std::min<uint32_t>(e.kernel.aperture.seed, 1000000000u));
+    e.bloom.kernel.aperture.corona = corona;
+    int seed = int(std::min<uint32_t>(e.bloom.kernel.aperture.seed, 1000000000u));
     ImGui::InputInt("Seed", &seed);
-    e.kernel.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
-    ImGui::Checkbox("Eye: made on the GPU every frame", &e.kernel.animate);
-    if (e.kernel.animate && !kernelKeyOf(e, f.settings.exposure).animated())
+    e.bloom.kernel.aperture.seed = uint32_t(std::clamp(seed, 0, 1000000000));
+    ImGui::Checkbox("Eye: made on the GPU every frame", &e.bloom.kernel.animate);
+    if (e.bloom.kernel.animate && !kernelKeyOf(e, f.settings.exposure).animated())
         ImGui::TextDisabled("needs a kernel size of 64..2048");
-    else if (e.kernel.animate)
+    else if (e.bloom.kernel.animate)
         ImGui::TextDisabled("particles flicker; the pupil follows the exposure");
 }
 
@@ -458,7 +461,7 @@ void Panel::drawSettingsFilePanel(const PanelFrame& f, Settings& e)
         if (ImGui::Button("Save") && !settingsPath_.empty())
         {
             std::string error;
-            if (writeSettingsFile(e, settingsPath_, {f.scene.name, e.kernel.file}, &error))
+            if (writeSettingsFile(e, settingsPath_, {f.scene.name, e.bloom.kernel.file}, &error))
             {
                 f.notice = "saved " + settingsPath_ + " (fftbloom --settings " + settingsPath_ + ")";
                 f.message.clear();
@@ -519,28 +522,28 @@ void Panel::drawKeysPanel()
 void Panel::copySettings(const Settings& from, Settings& to)
 {
     to.bloom = from.bloom;
-    to.kernel = from.kernel;
+    to.bloom.kernel = from.bloom.kernel;
 }
 
 void Panel::drawKernelSpan(const PanelFrame& f, Settings& e)
 {
     const double diagonal = std::max(std::hypot(double(f.scene.texels.width), double(f.scene.texels.height)), 1.0);
-    int unit = int(e.bloom.kernelSpan.unit);
-    if (ImGui::Combo("Span", &unit, kKernelSpanNames, 3) && unit != int(e.bloom.kernelSpan.unit))
+    int unit = int(e.bloom.plan.kernelSpan.unit);
+    if (ImGui::Combo("Span", &unit, kKernelSpanNames, 3) && unit != int(e.bloom.plan.kernelSpan.unit))
     {
         // The new unit starts at the kernel's native span, so switching alone changes nothing on screen.
-        e.bloom.kernelSpan.unit = FftbKernelSpanUnit(unit); // the combo's items are the unit's values 0 .. 2
-        e.bloom.kernelSpan.value =
-            float(e.bloom.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL ? e.kernel.sizeTexels / diagonal
-                                                                             : e.kernel.sizeTexels);
+        e.bloom.plan.kernelSpan.unit = FftbKernelSpanUnit(unit); // the combo's items are the unit's values 0 .. 2
+        e.bloom.plan.kernelSpan.value =
+            float(e.bloom.plan.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL ? e.bloom.kernel.sizeTexels / diagonal
+                                                                                  : e.bloom.kernel.sizeTexels);
     }
     const ImGuiSliderFlags flags = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
-    if (e.bloom.kernelSpan.unit == FFTB_KERNEL_SPAN_PIXELS)
-        ImGui::SliderFloat("Pixels", &e.bloom.kernelSpan.value, 1.0f, float(FFTB_MAX_KERNEL_LENGTH), "%.0f across",
+    if (e.bloom.plan.kernelSpan.unit == FFTB_KERNEL_SPAN_PIXELS)
+        ImGui::SliderFloat("Pixels", &e.bloom.plan.kernelSpan.value, 1.0f, float(FFTB_MAX_KERNEL_LENGTH), "%.0f across",
                            flags);
-    else if (e.bloom.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
-        ImGui::SliderFloat("Of diagonal", &e.bloom.kernelSpan.value, 0.001f, float(FFTB_MAX_KERNEL_LENGTH / diagonal),
-                           "%.3f", flags);
+    else if (e.bloom.plan.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+        ImGui::SliderFloat("Of diagonal", &e.bloom.plan.kernelSpan.value, 0.001f,
+                           float(FFTB_MAX_KERNEL_LENGTH / diagonal), "%.3f", flags);
 }
 
 void Panel::drawPlan(const PanelFrame& f)
@@ -559,11 +562,11 @@ void Panel::drawPlan(const PanelFrame& f)
     const bool planXFirst = plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST;
     ImGui::Text("Plan: %s first: N %u x %u", planXFirst ? "x" : "y", planXFirst ? plan.paddedWidth : plan.paddedHeight,
                 planXFirst ? plan.paddedHeight : plan.paddedWidth);
-    if (!node.planned->bloom.kernelSpan.native())
+    if (!node.planSettings.kernelSpan.native())
         ImGui::TextDisabled("kernel %u x %u pixels on the frame (x%.3g)", plan.kernelExtentWidth,
                             plan.kernelExtentHeight, plan.kernelScale);
     ImGui::TextDisabled("modelled cost %.3g (FFT lines x length cost, plus texels moved)%s", plan.modelledCost,
-                        node.planned->bloom.axisOrder == FFTB_AXIS_ORDER_AUTO ? ": auto picks the cheaper order" : "");
+                        node.planSettings.axisOrder == FFTB_AXIS_ORDER_AUTO ? ": auto picks the cheaper order" : "");
 }
 
 void Panel::drawTimings(const PanelFrame& f)

@@ -86,8 +86,8 @@ class Panel
     };
     /// `settings`: A's at the start (the kernel file shown).
     Panel(WindowDevice& wd, const Settings& settings, Actions actions)
-        : wd_(wd), actions_(std::move(actions)), kernelFromFile_(!settings.kernel.file.empty()),
-          kernelPath_(settings.kernel.file)
+        : wd_(wd), actions_(std::move(actions)), kernelFromFile_(!settings.bloom.kernel.file.empty()),
+          kernelPath_(settings.bloom.kernel.file)
     {
     }
 

@@ -152,13 +152,13 @@ bool refuse(std::string* error, const std::string& reason)
 bool applyTableSetting(Settings& s, const SettingEntry& entry, const std::string& keyValue, std::string* error)
 {
     std::string reason;
-    const FftbOutputMode output = s.bloom.output;
-    if (!entry.parse(keyValue.substr(keyValue.find('=') + 1), s.bloom, s.kernel, &reason))
+    const FftbOutputMode output = s.bloom.frame.output;
+    if (!entry.parse(keyValue.substr(keyValue.find('=') + 1), s.bloom, &reason))
         return refuse(error, "'" + keyValue + "': " + reason);
-    if (s.bloom.output == FFTB_OUTPUT_MODE_BLOOM)
+    if (s.bloom.frame.output == FFTB_OUTPUT_MODE_BLOOM)
     {
         s.view = View::Bloom;
-        s.bloom.output = output;
+        s.bloom.frame.output = output;
     }
     return true;
 }
@@ -182,7 +182,7 @@ const std::vector<std::string>& settingKeys()
 
 bool checkViewerSettings(const Settings& s, std::string* error, const std::string& prefix)
 {
-    if (const std::optional<SettingBreach> breach = checkSettings(s.bloom, s.kernel, !s.kernel.file.empty()))
+    if (const std::optional<SettingBreach> breach = checkSettings(s.bloom, !s.bloom.kernel.file.empty()))
         return refuse(error, breachText(*breach, prefix));
     return true;
 }
@@ -226,10 +226,10 @@ std::string cliCommand(const Settings& settings, const std::string& input, const
     std::string command = "fftbloom " + shellWord(input) + " -o " + shellWord(output);
     for (const SettingEntry& entry : settingTable())
     {
-        if (!settingApplies(entry, settings.kernel))
+        if (!settingApplies(entry, settings.bloom.kernel))
             continue;
-        const std::string value = entry.print(settings.bloom, settings.kernel);
-        if (settingApplies(entry, defaults.kernel) && value == entry.print(defaults.bloom, defaults.kernel))
+        const std::string value = entry.print(settings.bloom);
+        if (settingApplies(entry, defaults.bloom.kernel) && value == entry.print(defaults.bloom))
             continue;
         // A flag's "true" is the flag alone: its value on the command line would be read as an input.
         command += " --" + std::string(entry.name);
@@ -285,7 +285,7 @@ bool writeSettingsFile(const Settings& settings, const std::string& path, const 
     {
         std::ofstream file(temporary, std::ios::trunc);
         file << "# fftbloom settings: fftbloom --settings FILE, fftbloom-viewer --settings FILE\n";
-        for (const std::string& line : settingLines(settings.bloom, settings.kernel))
+        for (const std::string& line : settingLines(settings.bloom))
             file << line << "\n";
         file.close();
         if (!file)

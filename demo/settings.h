@@ -45,11 +45,9 @@ enum class Rerun
 };
 
 /// Every setting the UI and --settings can change: the display's here, the bloom's and the kernel's in the host's
-/// settings (settings/bloom_settings.h), spelled as the settings table spells them. Frame-lifetime ones (intensity,
-/// tint, sharpen, the composite, the prefilter) go to FftbBloomInfo every frame (bloomInfoOf); plan-lifetime ones
-/// (padding, axis, precision, resolution, the kernel span) to fftbCreateBloomPlan when they change (planInfoOf);
-/// kernel-lifetime ones (the kernel, its resolution, the spectrum mode, its placement) to fftbCreateKernel
-/// (kernelInfoOf).
+/// settings (settings/bloom_settings.h), spelled as the settings table spells them: bloom.frame goes to FftbBloomInfo
+/// every frame (bloomInfoOf), bloom.plan to fftbCreateBloomPlan when it changes (planInfoOf), bloom.kernel to
+/// fftbCreateKernel (kernelInfoOf).
 struct Settings
 {
     View view = View::Composite;
@@ -58,12 +56,10 @@ struct Settings
     OcioChoice ocio;       ///< tonemap=ocio's display, view and look (empty: the config's defaults)
     float exposure = 0.0f; ///< stops
     /// The bloom: its output is composite or additive (the CLI's bloom output is view=bloom; an intensity of 0 shows
-    /// the input, as the CLI writes it), its knee no wider than its threshold (checkViewerSettings).
+    /// the input, as the CLI writes it), its knee no wider than its threshold (checkViewerSettings). Its kernel made
+    /// on the GPU (madeOnGpu) has the Airy radius of the pupil adapted to 100 * 2^-exposure cd/m^2 (pupilAiryRadius;
+    /// a new kernel, made for that radius, when the exposure changes): the "eye" mode.
     BloomSettings bloom;
-    /// The kernel's texels. Made on the GPU (madeOnGpu), its Airy radius follows the pupil adapted to
-    /// 100 * 2^-exposure cd/m^2 (pupilAiryRadius; a new kernel, made for that radius, when the exposure changes): the
-    /// "eye" mode.
-    KernelSettings kernel;
     bool ui = true;        ///< draw the controls
     bool advanced = false; ///< the panel's "Advanced" fold (axis order, spectrum, storage, resolution, plan) is open
     /// The OpenEXR part and layer shown (part=, layer=; ImageSelection): empty, the first part holding R, G, B

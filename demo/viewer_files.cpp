@@ -69,7 +69,7 @@ std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Sett
     // The input's windows, compression and attributes, and the settings that made the bloom (as a settings file).
     image.layout = scene.layout;
     std::string file;
-    for (const std::string& line : settingLines(settings.bloom, settings.kernel))
+    for (const std::string& line : settingLines(settings.bloom))
         file += line + "\n";
     image.layout.attributes =
         inheritedAttributes(image.layout.attributes,

@@ -76,16 +76,16 @@ void Bloomer::readSettings(const BloomerOptions& options)
     std::vector<std::pair<std::string, std::string>> ordered = options.settings;
     std::stable_partition(ordered.begin(), ordered.end(), [](const auto& s) { return s.first == "preset"; });
     for (const auto& [name, value] : ordered)
-        if (std::string error; name.find('=') != std::string::npos ||
-                               !applySettingLine(name + "=" + value, settings_, kernelSettings_, &error))
+        if (std::string error;
+            name.find('=') != std::string::npos || !applySettingLine(name + "=" + value, settings_, &error))
             refuse(Failure::Usage, error.empty() ? "unknown setting '" + name + "'" : error);
-    const bool kernelFile = options.kernel || !kernelSettings_.file.empty();
+    const bool kernelFile = options.kernel || !settings_.kernel.file.empty();
     for (const auto& [name, value] : ordered) // as the CLI's generated PSF options exclude --kernel
         if (kernelFile && findSetting(name)->scope == SettingScope::GeneratedKernel)
             refuse(Failure::Usage, name + ": a setting of the generated PSF, not of a kernel file or array");
-    if (kernelSettings_.animate)
+    if (settings_.kernel.animate)
         refuse(Failure::Usage, "animate: a kernel made for each frame number is run_batch's (fftbloom --animate)");
-    if (const std::optional<SettingBreach> breach = checkSettings(settings_, kernelSettings_, kernelFile))
+    if (const std::optional<SettingBreach> breach = checkSettings(settings_, kernelFile))
         refuse(Failure::Usage, breachText(*breach));
 }
 
@@ -93,8 +93,8 @@ void Bloomer::makeKernel(const BloomerOptions& options)
 {
     try
     {
-        KernelTexels made = makeKernelTexels(kernelSettings_, options.kernel ? &*options.kernel : nullptr);
-        settings_.kernelSpan = made.spanOn(settings_.kernelSpan);
+        KernelTexels made = makeKernelTexels(settings_.kernel, options.kernel ? &*options.kernel : nullptr);
+        settings_.plan.kernelSpan = made.spanOn(settings_.plan.kernelSpan);
         kernelWarning_ = std::move(made.warning);
         kernel_ = std::move(made.texels);
     }
@@ -157,7 +157,7 @@ std::string Bloomer::deviceName() const
 
 std::vector<std::string> Bloomer::settingLines() const
 {
-    std::vector<std::string> lines = fftb::settingLines(settings_, kernelSettings_);
+    std::vector<std::string> lines = fftb::settingLines(settings_);
     if (kernelArray_) // the settings of a file's kernel, without the file
         std::erase_if(lines,
                       [](const std::string& line)

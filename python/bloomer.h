@@ -83,7 +83,6 @@ class Bloomer
     void checkValidation();
 
     BloomSettings settings_;
-    KernelSettings kernelSettings_;
     Texels kernel_;
     std::string kernelWarning_;
     bool kernelArray_ = false;

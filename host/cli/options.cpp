@@ -210,16 +210,16 @@ nlohmann::ordered_json typedJsonValue(const std::string& text)
 /// The options that shape an output, as JSON: {"option": value, ...} with values typed (typedJsonValue), every setting
 /// of the table that applies (given or default, in the table's order; a kernel file's path absolute), then the CLI's
 /// own that shape an output (given, else their default when they have one). Every output records it (provenance.h).
-std::string outputSettingsJson(const CLI::App& app, const BloomSettings& bloom, const KernelSettings& kernel)
+std::string outputSettingsJson(const CLI::App& app, const BloomSettings& bloom)
 {
     nlohmann::ordered_json settings = nlohmann::ordered_json::object();
-    for (const std::string& line : settingLines(bloom, kernel))
+    for (const std::string& line : settingLines(bloom))
     {
         const std::size_t eq = line.find('=');
         const std::string name = line.substr(0, eq);
         settings[name] =
             name == "kernel"
-                ? nlohmann::ordered_json(std::filesystem::absolute(kernel.file).lexically_normal().string())
+                ? nlohmann::ordered_json(std::filesystem::absolute(bloom.kernel.file).lexically_normal().string())
                 : typedJsonValue(line.substr(eq + 1));
     }
     for (const char* name : {"--clamp", "--part", "--layer", "--view", "--pixel-type", "--compression",
@@ -477,8 +477,7 @@ void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
 /// defaults; the generated PSF's exclude --kernel. `options` must hold the table's size in capacity.
 void addSettingOptions(CLI::App& app, std::vector<SettingOption>& options)
 {
-    const BloomSettings bloom;
-    const KernelSettings kernel;
+    const BloomSettings defaults;
     CLI::Option* kernelFile = nullptr;
     for (const SettingEntry& entry : settingTable())
     {
@@ -490,14 +489,13 @@ void addSettingOptions(CLI::App& app, std::vector<SettingOption>& options)
         else
             o.option = app.add_option(name, o.text, entry.help)
                            ->type_name(entry.form)
-                           ->default_str(entry.print(bloom, kernel))
+                           ->default_str(entry.print(defaults))
                            ->check(
                                [&entry](const std::string& text)
                                {
                                    BloomSettings b;
-                                   KernelSettings k;
                                    std::string reason;
-                                   return entry.parse(text, b, k, &reason) ? std::string() : reason; // CLI11 names it
+                                   return entry.parse(text, b, &reason) ? std::string() : reason; // CLI11 names it
                                });
         if (entry.scope == SettingScope::KernelFile)
             kernelFile = o.option;
@@ -559,9 +557,8 @@ std::optional<int> applySettings(const std::vector<SettingOption>& options, CliO
     BloomSettings& settings = o.batch.settings;
     for (const SettingOption& option : options)
         if (option.option->count() > 0)
-            option.entry->parse(option.entry->flag ? (option.on ? "true" : "false") : option.text, settings, o.kernel,
-                                nullptr);
-    if (const std::optional<SettingBreach> breach = checkSettings(settings, o.kernel, !o.kernel.file.empty()))
+            option.entry->parse(option.entry->flag ? (option.on ? "true" : "false") : option.text, settings, nullptr);
+    if (const std::optional<SettingBreach> breach = checkSettings(settings, !settings.kernel.file.empty()))
         return usage(breachText(*breach, "--"));
     return std::nullopt;
 }
@@ -696,7 +693,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
         o.settingsPath = config->as<std::string>();
     if (const std::optional<int> stop = applySettings(settings, o))
         return stop;
-    o.settingsJson = outputSettingsJson(app, o.batch.settings, o.kernel);
+    o.settingsJson = outputSettingsJson(app, o.batch.settings);
     return resolveInputs(texts, o);
 }
 

@@ -39,11 +39,8 @@ struct CliOptions
     PreviewNaming preview;           ///< --preview, --preview-pattern, --preview-dir: the PNG previews, if any
     /// Warnings found while resolving the inputs, printed before the run: the gaps of sequences found on disk
     std::vector<std::string> notes;
-    OcioChoice ocio;        ///< --ocio-display, --ocio-view, --ocio-look: the preview's transform
-    std::string reportPath; ///< --report: JSON report
-    /// --kernel, --kernel-size and the generated PSF's options (the settings table's kernel settings); the bloom's are
-    /// batch.settings
-    KernelSettings kernel;
+    OcioChoice ocio;          ///< --ocio-display, --ocio-view, --ocio-look: the preview's transform
+    std::string reportPath;   ///< --report: JSON report
     std::string settingsPath; ///< --settings: a file of option=value lines, read before the command line
     std::string settingsJson; ///< the options that shape the outputs, as JSON (provenance.h)
     uint32_t shardIndex = 0;  ///< --shard I/N or --chunk I/N

@@ -6,11 +6,11 @@
 #include "image/atomic_file.h"
 #include "image/image_io.h"
 #include "message.h"
+#include "node/aperture_info.h"
 #include "options.h"
 #include "progress.h"
 #include "provenance.h"
 #include "report.h"
-#include "node/aperture_info.h"
 #include "runner/batch.h"
 #include "settings/kernel_texels.h"
 #include "vulkan/device_loss.h"
@@ -40,8 +40,8 @@ namespace
 /// unfaded gets a warning on stderr.
 Texels loadKernel(CliOptions& o)
 {
-    KernelTexels made = makeKernelTexels(o.kernel);
-    o.batch.settings.kernelSpan = made.spanOn(o.batch.settings.kernelSpan);
+    KernelTexels made = makeKernelTexels(o.batch.settings.kernel);
+    o.batch.settings.plan.kernelSpan = made.spanOn(o.batch.settings.plan.kernelSpan);
     if (!made.warning.empty())
         printMessage("fftbloom", "warning: " + made.warning);
     return std::move(made.texels);
@@ -170,7 +170,8 @@ void planJobs(CliOptions& o, std::vector<BatchJob>& jobs, std::vector<FrameInput
 {
     std::vector<SeededFrame> seeded;
     for (std::size_t i = 0; i < o.frames.size(); ++i)
-        seeded.push_back({o.frames[i], o.kernel.aperture.seed + uint32_t(frameNumberOf(o.frames[i], i))});
+        seeded.push_back(
+            {o.frames[i], o.batch.settings.kernel.aperture.seed + uint32_t(frameNumberOf(o.frames[i], i))});
     std::vector<std::string> inputs;
     for (const SeededFrame& frame : seeded)
         inputs.push_back(frame.input.path);
@@ -184,8 +185,9 @@ void planJobs(CliOptions& o, std::vector<BatchJob>& jobs, std::vector<FrameInput
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i].frame = frameNumberIn(o.frames[i]);
     std::vector<NamedPath> reads, writes;
-    for (const auto& [role, path] : {std::pair{"--kernel", &o.kernel.file}, std::pair{"--list", &o.listPath},
-                                     std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
+    for (const auto& [role, path] :
+         {std::pair{"--kernel", &o.batch.settings.kernel.file}, std::pair{"--list", &o.listPath},
+          std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})
         reads.push_back({role, *path});
     // The previews read the OpenColorIO config $OCIO names: not a file to write over.
     const bool previews = std::any_of(all.begin(), all.end(), [](const BatchJob& j) { return !j.preview.empty(); });
@@ -210,9 +212,10 @@ void planJobs(CliOptions& o, std::vector<BatchJob>& jobs, std::vector<FrameInput
         frameInputs.push_back(seeded[i].input);
     }
     o.batch.kernel = loadKernel(o);
-    if (o.kernel.animate)
-        o.batch.animatedKernel = apertureInfoOf(o.kernel.psfDesign()); // the Airy radius checked (options.cpp)
-    o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.kernel.file);
+    if (o.batch.settings.kernel.animate)
+        o.batch.animatedKernel =
+            apertureInfoOf(o.batch.settings.kernel.psfDesign()); // the Airy radius checked (options.cpp)
+    o.batch.outputAttributes = provenanceAttributes(o.settingsJson, o.batch.settings.kernel.file);
     if (previews)
         o.batch.previewDisplay = OcioDisplay::fromEnvironment(o.ocio);
 }

@@ -20,19 +20,18 @@ constexpr std::size_t kMaxPlans = 8;
 
 } // namespace
 
-std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const BloomSettings& settings, uint32_t width, uint32_t height,
+std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const PlanSettings& plan, uint32_t width, uint32_t height,
                                                   uint32_t kernelWidth, uint32_t kernelHeight)
 {
-    const FftbBloomPlanCreateInfo info = planInfoOf(settings, width, height);
+    const FftbBloomPlanCreateInfo info = planInfoOf(plan, width, height);
     uint32_t extent[2] = {kernelWidth, kernelHeight};
     if (fftbGetKernelExtent(&info, kernelWidth, kernelHeight, &extent[0], &extent[1]) != FFTB_SUCCESS)
         return {kernelWidth, kernelHeight};
     if (extent[0] > FFTB_MAX_KERNEL_LENGTH || extent[1] > FFTB_MAX_KERNEL_LENGTH)
-        throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT, "kernel scale " + kernelSpanText(settings.kernelSpan) +
-                                                        ": the kernel's extent on the frame " +
-                                                        std::to_string(extent[0]) + "x" + std::to_string(extent[1]) +
-                                                        " is past " + std::to_string(FFTB_MAX_KERNEL_LENGTH) +
-                                                        " pixels (FFTB_MAX_KERNEL_LENGTH)");
+        throw FrameRefused(FFTB_ERROR_DEVICE_LIMIT,
+                           "kernel scale " + kernelSpanText(plan.kernelSpan) + ": the kernel's extent on the frame " +
+                               std::to_string(extent[0]) + "x" + std::to_string(extent[1]) + " is past " +
+                               std::to_string(FFTB_MAX_KERNEL_LENGTH) + " pixels (FFTB_MAX_KERNEL_LENGTH)");
     return {std::max(extent[0], kernelWidth), std::max(extent[1], kernelHeight)};
 }
 
@@ -58,12 +57,13 @@ void BloomNode::fail(FftbResult result, const char* call) const
     throw HostError(reason);
 }
 
-void BloomNode::setKernel(const Texels& texels, const BloomSettings& settings, std::optional<float> generatorAiryRadius)
+void BloomNode::setKernel(const Texels& texels, const KernelSettings& settings,
+                          std::optional<float> generatorAiryRadius)
 {
     if (texels.components != 3)
         throw HostError("bloom: kernel must be RGB");
     if (texels.width == texels_.width && texels.height == texels_.height && texels.values == texels_.values &&
-        sameKernelInfo(settings, kernelSettings_) && generatorAiryRadius == generatorAiryRadius_)
+        settings == kernelSettings_ && generatorAiryRadius == generatorAiryRadius_)
         return;
     retireKernel();
     texels_ = texels;
@@ -105,14 +105,13 @@ FftbResult BloomNode::grow(const uint32_t extent[4])
     return result;
 }
 
-void BloomNode::fit(uint32_t width, uint32_t height, const BloomSettings& settings)
+void BloomNode::fit(uint32_t width, uint32_t height, const PlanSettings& plan)
 {
     if (!hasKernel())
         throw HostError("bloom: no kernel given");
     // The context's maximum kernel resolution (its maximum extent left 0: the same) holds the kernel's extent on the
     // frame too; a kernel scale the plugin refuses is named by fftbCreateBloomPlan.
-    const auto [kw, kh] =
-        kernelExtentOnFrame(settings, width, height, uint32_t(texels_.width), uint32_t(texels_.height));
+    const auto [kw, kh] = kernelExtentOnFrame(plan, width, height, uint32_t(texels_.width), uint32_t(texels_.height));
     const uint32_t extent[4] = {width, height, std::max(kw, info_.minKernelExtent),
                                 std::max(kh, info_.minKernelExtent)};
     bool fits = bool(context_);
@@ -163,11 +162,11 @@ void BloomNode::makeKernel(const uint32_t extent[4])
     ++kernelsMade_;
 }
 
-FftbBloomPlan BloomNode::plan(uint32_t width, uint32_t height, const BloomSettings& settings)
+FftbBloomPlan BloomNode::plan(uint32_t width, uint32_t height, const PlanSettings& settings)
 {
     fit(width, height, settings);
     for (const Plan& made : plans_)
-        if (made.width == width && made.height == height && samePlanInfo(made.settings, settings))
+        if (made.width == width && made.height == height && made.settings == settings)
             return made.plan.get();
     if (plans_.size() == kMaxPlans)
     {

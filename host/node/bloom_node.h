@@ -35,10 +35,10 @@ class FrameRefused : public HostError
 };
 
 /// The extent {width, height} in pixels a kernel of `kernelWidth` x `kernelHeight` texels takes on a `width` x `height`
-/// frame bloomed with `settings` (fftbGetKernelExtent), never less than the kernel's own; the kernel's own when the
+/// frame bloomed with `plan` (fftbGetKernelExtent), never less than the kernel's own; the kernel's own when the
 /// plugin does not compute it (settings it refuses, named when the plan is made). Throws FrameRefused
 /// (FFTB_ERROR_DEVICE_LIMIT) naming the kernel span when the extent is past FFTB_MAX_KERNEL_LENGTH.
-std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const BloomSettings& settings, uint32_t width, uint32_t height,
+std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const PlanSettings& plan, uint32_t width, uint32_t height,
                                                   uint32_t kernelWidth, uint32_t kernelHeight);
 
 /// What a BloomNode is made on.
@@ -74,24 +74,24 @@ class BloomNode
     BloomNode(const BloomNode&) = delete;
     BloomNode& operator=(const BloomNode&) = delete;
 
-    /// The kernel of `texels` (RGB, any extent the plugin accepts) with the kernel-lifetime values of `settings`
-    /// (kernelInfoOf: spectrum mode, interpolation, rotation, centre offset, ...) and, for a kernel generated on the
-    /// GPU every frame, the Airy radius in texels it is created for (FftbKernelGeneratorInfo). A kernel unlike the one
-    /// made last is made by the next fit() or plan(); the one it replaces and its plans are retired.
-    void setKernel(const Texels& texels, const BloomSettings& settings, std::optional<float> generatorAiryRadius = {});
+    /// The kernel of `texels` (RGB, any extent the plugin accepts) made with `settings` (kernelInfoOf: spectrum mode,
+    /// interpolation, rotation, centre offset, ...) and, for a kernel generated on the GPU every frame, the Airy
+    /// radius in texels it is created for (FftbKernelGeneratorInfo). A kernel unlike the one made last is made by the
+    /// next fit() or plan(); the one it replaces and its plans are retired.
+    void setKernel(const Texels& texels, const KernelSettings& settings, std::optional<float> generatorAiryRadius = {});
 
     /// Whether a kernel was given; the texels last given.
     bool hasKernel() const { return !texels_.values.empty(); }
     const Texels& kernelTexels() const { return texels_; }
 
-    /// The context grown to a `width` x `height` frame and the kernel's extent on it with `settings`, and the kernel
+    /// The context grown to a `width` x `height` frame and the kernel's extent on it with `plan`, and the kernel
     /// made on it. A context grown or re-created means a new kernel (an exact-mode spectrum is sized for the
     /// context's frames): what was made before is destroyed after waitIdle. Requires hasKernel().
-    void fit(uint32_t width, uint32_t height, const BloomSettings& settings);
+    void fit(uint32_t width, uint32_t height, const PlanSettings& plan);
 
-    /// The plan of a `width` x `height` frame with `settings` (its plan-lifetime values, planInfoOf) and the kernel
-    /// (fit()), made unless made before; past 8 plans the oldest is retired.
-    FftbBloomPlan plan(uint32_t width, uint32_t height, const BloomSettings& settings);
+    /// The plan of a `width` x `height` frame with `settings` (planInfoOf) and the kernel (fit()), made unless made
+    /// before; past 8 plans the oldest is retired.
+    FftbBloomPlan plan(uint32_t width, uint32_t height, const PlanSettings& settings);
 
     /// The context and kernel (null before the first fit()); kernelsMade counts the kernels made so far, so that a
     /// front-end can tell a new kernel from the one it generated texels into.
@@ -122,7 +122,7 @@ class BloomNode
     struct Plan
     {
         uint32_t width = 0, height = 0;
-        BloomSettings settings; ///< read for its plan-lifetime values (samePlanInfo)
+        PlanSettings settings;
         fftbloom::BloomPlan plan;
     };
     struct Retired
@@ -148,7 +148,7 @@ class BloomNode
     fftbloom::Context context_;
     uint32_t contextExtent_[4] = {};
     Texels texels_;
-    BloomSettings kernelSettings_; ///< read for its kernel-lifetime values (sameKernelInfo)
+    KernelSettings kernelSettings_;
     std::optional<float> generatorAiryRadius_;
     fftbloom::Kernel kernel_;
     uint64_t kernelsMade_ = 0;

@@ -113,7 +113,7 @@ BloomSettings settingsOnFrame(const BloomSettings& settings, const ImageLayout& 
     const Box2i& display = layout.displayWindow;
     const double w = double(display.maxX) - display.minX + 1.0, h = double(display.maxY) - display.minY + 1.0;
     if (!display.empty() && (w != width || h != height))
-        onFrame.kernelSpan = inPixelsOf(settings.kernelSpan, w, h);
+        onFrame.plan.kernelSpan = inPixelsOf(settings.plan.kernelSpan, w, h);
     return onFrame;
 }
 
@@ -178,13 +178,11 @@ BloomStage::BloomStage(GpuRunner& runner, const BatchOptions& options, uint32_t 
 
 void BloomStage::submit(Texels rgba, const ImageLayout& layout, uint32_t kernelSeed)
 {
-    BloomSettings settings = settingsOnFrame(options_.settings, layout, rgba.width, rgba.height);
-    if (options_.animatedKernel)
-    {
-        settings.generatedKernel = options_.animatedKernel;
-        settings.generatedKernel->seed = kernelSeed;
-    }
-    runner_.submit(rgba, options_.kernel, settings);
+    const BloomSettings settings = settingsOnFrame(options_.settings, layout, rgba.width, rgba.height);
+    std::optional<FftbApertureInfo> generated = options_.animatedKernel;
+    if (generated)
+        generated->seed = kernelSeed;
+    runner_.submit(rgba, options_.kernel, settings, generated ? &*generated : nullptr);
 }
 
 GpuRunner::Result BloomStage::collect()
@@ -197,13 +195,13 @@ int kernelReach(const BloomSettings& settings, int kernelTexels, const ImageLayo
     const Box2i& display = layout.displayWindow.empty() ? layout.dataWindow : layout.displayWindow;
     const double frameWidth = display.empty() ? width : display.maxX - display.minX + 1;
     const double frameHeight = display.empty() ? height : display.maxY - display.minY + 1;
-    const KernelSpan span = inPixelsOf(settings.kernelSpan, frameWidth, frameHeight);
+    const KernelSpan span = inPixelsOf(settings.plan.kernelSpan, frameWidth, frameHeight);
     double extent = span.native() ? double(kernelTexels) : double(span.value);
-    if (span.native() && settings.resolution == FFTB_BLOOM_RESOLUTION_HALF)
+    if (span.native() && settings.plan.resolution == FFTB_BLOOM_RESOLUTION_HALF)
         extent *= 2.0;
-    const double turned = settings.kernelRotationDegrees != 0.0f ? std::sqrt(2.0) : 1.0;
+    const double turned = settings.kernel.rotationDegrees != 0.0f ? std::sqrt(2.0) : 1.0;
     const double offset =
-        std::max(std::fabs(settings.kernelCentreOffset[0]), std::fabs(settings.kernelCentreOffset[1]));
+        std::max(std::fabs(settings.kernel.centreOffset[0]), std::fabs(settings.kernel.centreOffset[1]));
     return int(std::ceil(extent * (0.5 * turned + offset))) + 1;
 }
 
@@ -412,9 +410,10 @@ class Pipeline
                 {
                     try // a kernel the plugin refuses on this frame grows no window, which would be allocated first
                     {
-                        kernelExtentOnFrame(settingsOnFrame(options_.settings, part->layout, part->width, part->height),
-                                            uint32_t(part->width), uint32_t(part->height),
-                                            uint32_t(options_.kernel.width), uint32_t(options_.kernel.height));
+                        kernelExtentOnFrame(
+                            settingsOnFrame(options_.settings, part->layout, part->width, part->height).plan,
+                            uint32_t(part->width), uint32_t(part->height), uint32_t(options_.kernel.width),
+                            uint32_t(options_.kernel.height));
                     }
                     catch (const FrameRefused& e)
                     {

@@ -14,20 +14,6 @@
 namespace fftb
 {
 
-namespace
-{
-
-/// The Airy radius a kernel generated on the GPU every frame is created for (FftbKernelGeneratorInfo); none for a
-/// kernel of fixed texels.
-std::optional<float> generatorAiryRadiusOf(const BloomSettings& settings)
-{
-    if (!settings.generatedKernel)
-        return std::nullopt;
-    return settings.generatedKernel->airyRadiusTexels;
-}
-
-} // namespace
-
 struct GpuRunner::State
 {
     explicit State(const RunnerOptions& options)
@@ -172,7 +158,8 @@ std::size_t GpuRunner::pending() const
     return state_->pendingSlots.size() + state_->ready.size();
 }
 
-void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings)
+void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings,
+                       const FftbApertureInfo* generated)
 {
     State& s = *state_;
     VulkanDevice& d = s.device;
@@ -180,7 +167,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         throw HostError("bloom: frame must be RGBA and kernel RGB");
     if (s.pendingSlots.size() >= s.slots.size())
         throw HostError("bloom: " + std::to_string(s.slots.size()) + " frames already in flight");
-    if (settings.output != FFTB_OUTPUT_MODE_BLOOM && settings.intensity == 0.0f)
+    if (settings.frame.output != FFTB_OUTPUT_MODE_BLOOM && settings.frame.intensity == 0.0f)
     {
         // The composite of no bloom is the input: the plugin would run its passes for it, the tools record nothing.
         s.drain(); // results are collected in submission order
@@ -188,27 +175,27 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
         return;
     }
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
-    s.node.setKernel(kernel, settings, generatorAiryRadiusOf(settings));
-    const FftbBloomPlan plan = s.node.plan(w, h, settings);
+    s.node.setKernel(kernel, settings.kernel,
+                     generated ? std::optional<float>(generated->airyRadiusTexels) : std::nullopt);
+    const FftbBloomPlan plan = s.node.plan(w, h, settings.plan);
     s.node.clearMessage();
     const std::size_t slotIndex = s.nextSlot;
     State::Slot& slot = s.slots[slotIndex];
     if (FftbResult described = fftbDescribeBloomPlan(plan, &slot.plan); described != FFTB_SUCCESS)
         s.node.fail(described, "fftbDescribeBloomPlan");
-    FftbBloomInfo bi = bloomInfoOf(settings);
+    FftbBloomInfo bi = bloomInfoOf(settings.frame);
     s.size(slot, w, h);
     std::memcpy(slot.upload.mapped, frame.values.data(), frame.values.size() * sizeof(float));
 
-    if (settings.generatedKernel && s.generatedKernel != s.node.kernelsMade())
+    if (generated && s.generatedKernel != s.node.kernelsMade())
     {
         // Blooms read generated texels once the plugin has read back that a generation executed, the kernel's own
         // before: the kernel's first generation executes before the first frame is recorded.
         const VkCommandBuffer first = d.beginCommands();
-        const FftbResult generated =
-            fftbCmdGenerateKernel(s.node.context(), first, &*settings.generatedKernel, s.node.kernel());
+        const FftbResult made = fftbCmdGenerateKernel(s.node.context(), first, generated, s.node.kernel());
         d.submitAndWait(first);
-        if (generated != FFTB_SUCCESS)
-            s.node.fail(generated, "fftbCmdGenerateKernel");
+        if (made != FFTB_SUCCESS)
+            s.node.fail(made, "fftbCmdGenerateKernel");
     }
     const VkCommandBuffer cb = d.beginCommands();
     VulkanDevice::uploadForCompute(cb, slot.upload.buffer, slot.input.image, w, h);
@@ -226,9 +213,9 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     bi.inputExtent = {slot.input.width, slot.input.height};
     bi.outputExtent = {slot.output.width, slot.output.height};
     FftbResult recorded = FFTB_SUCCESS;
-    if (settings.generatedKernel)
+    if (generated)
     {
-        recorded = fftbCmdGenerateKernel(s.node.context(), cb, &*settings.generatedKernel, s.node.kernel());
+        recorded = fftbCmdGenerateKernel(s.node.context(), cb, generated, s.node.kernel());
         s.generatedKernel = s.node.kernelsMade();
     }
     if (recorded == FFTB_SUCCESS)
@@ -236,7 +223,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     if (recorded != FFTB_SUCCESS)
     {
         d.submitAndWait(cb); // the uploads alone: simpler than a second way to free a recording buffer
-        s.node.fail(recorded, settings.generatedKernel ? "fftbCmdGenerateKernel, fftbCmdBloom" : "fftbCmdBloom");
+        s.node.fail(recorded, generated ? "fftbCmdGenerateKernel, fftbCmdBloom" : "fftbCmdBloom");
     }
 
     recordImageReadback(cb, slot.output.image, w, h, slot.download.buffer);
@@ -266,15 +253,16 @@ GpuRunner::Result GpuRunner::collect()
 void GpuRunner::check(const Texels& kernel, const BloomSettings& settings)
 {
     State& s = *state_;
-    s.node.setKernel(kernel, settings, generatorAiryRadiusOf(settings));
-    s.node.fit(1, 1, settings);
+    s.node.setKernel(kernel, settings.kernel);
+    s.node.fit(1, 1, settings.plan);
 }
 
-Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings)
+Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings,
+                        const FftbApertureInfo* generated)
 {
     if (pending() != 0)
         throw HostError("bloom: frames are in flight; collect them first");
-    submit(frame, kernel, settings);
+    submit(frame, kernel, settings, generated);
     return collect().rgba;
 }
 

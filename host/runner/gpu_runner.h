@@ -3,6 +3,7 @@
 #pragma once
 
 #include "fftbloom/fftbloom.h"
+#include "fftbloom/fftbloom_generator.h"
 #include "host_error.h"
 #include "image/image.h"
 #include "node/bloom_node.h"
@@ -59,10 +60,13 @@ class GpuRunner
     /// the plugin to unit sum per channel): uploads it and submits the passes and the readback, and returns. A
     /// composite with intensity 0 is the frame itself: nothing is submitted (the plugin refuses intensity 0) and its
     /// Result's plan is zero.
+    /// With `generated`, the kernel's texels are made on the GPU from that aperture first (fftbCmdGenerateKernel):
+    /// `kernel` then fixes their size only (K x K, K a power of two in 64..2048).
     /// Requires pending() < framesInFlight. A new kernel or spectrum mode, or a context too small, first waits for
     /// the frames in flight (their results stay queued for collect()). Throws FrameRefused, naming the plugin's reason,
     /// when the plugin refuses this frame with these settings.
-    void submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings);
+    void submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings,
+                const FftbApertureInfo* generated = nullptr);
 
     /// Checks `kernel` and `settings` with a 1x1 frame, before any frame is read: the plugin's needs only grow with the
     /// frame, so settings refused here (a kernel spectrum past the device's maxStorageBufferRange, a kernel extent past
@@ -78,7 +82,8 @@ class GpuRunner
     Result collect();
 
     /// submit() then collect() of one frame; nothing else may be pending.
-    Texels bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings);
+    Texels bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings,
+                 const FftbApertureInfo* generated = nullptr);
 
     /// GPU time of the last bloom() in milliseconds, from timestamps around the recorded passes.
     double lastGpuMilliseconds() const;

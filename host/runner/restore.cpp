@@ -31,11 +31,11 @@ void prefilterRgb(float rgb[3], const PrefilterSettings& prefilter)
 
 void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, const BloomSettings& settings)
 {
-    const FftbOutputMode mode = settings.output;
+    const FftbOutputMode mode = settings.frame.output;
     if (mode != FFTB_OUTPUT_MODE_COMPOSITE && mode != FFTB_OUTPUT_MODE_ADDITIVE)
         return;
-    const PrefilterSettings& prefilter = settings.prefilter;
-    const float intensity = settings.intensity;
+    const PrefilterSettings& prefilter = settings.frame.prefilter;
+    const float intensity = settings.frame.intensity;
     for (std::size_t i = 0; i + 3 < original.values.size(); i += 4)
     {
         float kept[3], scrubbed[3];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The bloom's and the kernel's settings on the host, and the plugin's structs made of them: one spelling for the
-// fftbloom CLI, the viewer, the runner and the benchmark.
+// The bloom's settings on the host by lifetime (kernel, plan, frame), and the plugin's structs made of them: one
+// spelling for the fftbloom CLI, the viewer, the Python module, the runner and the benchmark.
 #pragma once
 
 #include "fftbloom/fftbloom_generator.h"
@@ -24,39 +24,11 @@ struct PrefilterSettings
     float knee = 0.0f;      ///< soft-knee width k in [0, T]
     float clamp = 0.0f;     ///< cap C on max(r, g, b), hue kept; 0: none
     bool active() const { return threshold > 0.0f || clamp > 0.0f; }
+    bool operator==(const PrefilterSettings&) const = default;
 };
 
-/// Per-frame, plan and kernel-lifetime settings of one bloom, with both tools' defaults: the fields of FftbBloomInfo
-/// (bloomInfoOf), FftbBloomPlanCreateInfo (planInfoOf) and FftbKernelInfo (kernelInfoOf), which the plugin checks.
-struct BloomSettings
-{
-    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
-    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
-    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_EXACT;
-    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< used in resampled mode only
-    uint32_t interpolationWidth = 0;    ///< taps per axis, FftbKernelInfo::interpolationWidth; 0: the interpolation's
-    uint32_t spectrumOversampling = 0;  ///< FftbKernelInfo::spectrumOversampling, 1 or 2; 0: 2
-    float kernelRotationDegrees = 0.0f; ///< FftbKernelInfo::rotationDegrees
-    /// FftbKernelInfo::centreOffsetU, V: the kernel's point on the light, from its centre, in its width and height
-    std::array<float, 2> kernelCentreOffset{};
-    float sharpen = 0.0f; ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
-    /// bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
-    FftbOutputMode output = FFTB_OUTPUT_MODE_COMPOSITE;
-    float intensity = 0.25f;
-    std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
-    PrefilterSettings prefilter;                 ///< p = prefilter(in); off by default
-    KernelSpan kernelSpan;                       ///< how large the kernel appears on the frame; native by default
-    /// how the passes store the frame's spectrum; fp16 is for frames without extreme highlights (FftbStoragePrecision)
-    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
-    /// the resolution the bloom is convolved at (FftbBloomResolution)
-    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    /// When set, each frame's kernel is made on the GPU from this aperture first (fftbCmdGenerateKernel): the kernel
-    /// texels given to the runner then fix its size only (K x K, K a power of two in 64..2048).
-    std::optional<FftbApertureInfo> generatedKernel;
-};
-
-/// What a kernel's texels are made of: a PSF file or the generated PSF, and its resolution. What the plugin makes of
-/// the texels (spectrum mode, interpolation, rotation, centre offset) is BloomSettings' (kernelInfoOf).
+/// The kernel's lifetime: what its texels are made of (a PSF file or the generated PSF, and its resolution) and what
+/// the plugin makes of them (FftbKernelInfo, kernelInfoOf): a change is a new kernel.
 struct KernelSettings
 {
     std::string file;                ///< a PSF image (EXR/HDR), centre texel (W/2, H/2); empty: the generated PSF
@@ -71,6 +43,14 @@ struct KernelSettings
     /// frame number: the eye's particles and fibres flicker
     bool animate = false;
 
+    FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_EXACT;                     ///< FftbKernelInfo::spectrumMode
+    FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< used in resampled mode only
+    uint32_t interpolationWidth = 0;   ///< taps per axis, FftbKernelInfo::interpolationWidth; 0: the interpolation's
+    uint32_t spectrumOversampling = 0; ///< FftbKernelInfo::spectrumOversampling, 1 or 2; 0: 2
+    float rotationDegrees = 0.0f;      ///< FftbKernelInfo::rotationDegrees
+    /// FftbKernelInfo::centreOffsetU, V: the kernel's point on the light, from its centre, in its width and height
+    std::array<float, 2> centreOffset{};
+
     /// Whether the kernel is generated on the GPU every frame: animated, generated, of a size the GPU generator takes
     /// (a power of two in 64..2048).
     bool madeOnGpu() const;
@@ -78,28 +58,55 @@ struct KernelSettings
     double fadeOf() const;
     /// The generated PSF's parameters: the aperture, Airy radius, fade and glare, sizeTexels x sizeTexels.
     PsfParams psfDesign() const;
-    /// Whether the two make the same texels.
-    bool operator==(const KernelSettings& o) const;
+    /// Whether the two make the same texels (the fields before `spectrum`).
+    bool sameTexels(const KernelSettings& o) const;
+    bool operator==(const KernelSettings&) const = default;
 };
 
-/// The per-frame values of `settings` (FftbBloomInfo), without views.
-FftbBloomInfo bloomInfoOf(const BloomSettings& settings);
+/// The plan's lifetime (FftbBloomPlanCreateInfo, planInfoOf): a change is a new plan.
+struct PlanSettings
+{
+    FftbPadding padding = FFTB_PADDING_ZERO_NORMALIZED;
+    FftbAxisOrder axisOrder = FFTB_AXIS_ORDER_AUTO;
+    /// how the passes store the frame's spectrum; fp16 is for frames without extreme highlights (FftbStoragePrecision)
+    FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
+    /// the resolution the bloom is convolved at (FftbBloomResolution)
+    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
+    KernelSpan kernelSpan; ///< how large the kernel appears on the frame; native by default
+    bool operator==(const PlanSettings&) const = default;
+};
 
-/// The plan-lifetime values of `settings` for a `width` x `height` frame read in
-/// VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL (FftbBloomPlanCreateInfo), without the kernel.
-FftbBloomPlanCreateInfo planInfoOf(const BloomSettings& settings, uint32_t width, uint32_t height);
+/// One frame's values (FftbBloomInfo, bloomInfoOf): push constants, free to change every frame.
+struct FrameSettings
+{
+    /// bloom(p), in + intensity (bloom(p) - p) or in + intensity bloom(p)
+    FftbOutputMode output = FFTB_OUTPUT_MODE_COMPOSITE;
+    float intensity = 0.25f;
+    std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
+    float sharpen = 0.0f;                        ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
+    PrefilterSettings prefilter;                 ///< p = prefilter(in); off by default
+    bool operator==(const FrameSettings&) const = default;
+};
 
-/// The kernel-lifetime values of `settings` (FftbKernelInfo) for `texels` (RGB), which must outlive the result;
+/// Every setting of one bloom, with both tools' defaults, by the lifetime of the plugin's object it goes to; the
+/// plugin checks each struct made of them.
+struct BloomSettings
+{
+    KernelSettings kernel;
+    PlanSettings plan;
+    FrameSettings frame;
+    bool operator==(const BloomSettings&) const = default;
+};
+
+/// The per-frame values of `frame` (FftbBloomInfo), without views.
+FftbBloomInfo bloomInfoOf(const FrameSettings& frame);
+
+/// The plan-lifetime values of `plan` for a `width` x `height` frame read in VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
+/// (FftbBloomPlanCreateInfo), without the kernel.
+FftbBloomPlanCreateInfo planInfoOf(const PlanSettings& plan, uint32_t width, uint32_t height);
+
+/// The kernel-lifetime values of `kernel` (FftbKernelInfo) for `texels` (RGB), which must outlive the result;
 /// without pNext (a kernel made on the GPU chains its FftbKernelGeneratorInfo).
-FftbKernelInfo kernelInfoOf(const BloomSettings& settings, const Texels& texels);
-
-/// Whether `a` and `b` give the same FftbBloomInfo: what a recorded bloom depends on besides its plan.
-bool sameBloomInfo(const BloomSettings& a, const BloomSettings& b);
-/// Whether `a` and `b` give the same FftbBloomPlanCreateInfo: what a plan is kept for besides its extent and kernel.
-bool samePlanInfo(const BloomSettings& a, const BloomSettings& b);
-/// Whether `a` and `b` give the same FftbKernelInfo: what a kernel is kept for besides its texels.
-bool sameKernelInfo(const BloomSettings& a, const BloomSettings& b);
-/// Sets the kernel-lifetime values of `to` (those of FftbKernelInfo) to those of `from`.
-void assignKernelInfo(BloomSettings& to, const BloomSettings& from);
+FftbKernelInfo kernelInfoOf(const KernelSettings& kernel, const Texels& texels);
 
 } // namespace fftb

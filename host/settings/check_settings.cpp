@@ -14,26 +14,26 @@ std::string breachText(const SettingBreach& breach, const std::string& prefix)
     return prefix + breach.setting + (breach.value.empty() ? "" : " " + breach.value) + ": " + breach.reason;
 }
 
-std::optional<SettingBreach> checkSettings(const BloomSettings& bloom, const KernelSettings& kernel, bool kernelFile)
+std::optional<SettingBreach> checkSettings(const BloomSettings& settings, bool kernelFile)
 {
-    if (bloom.prefilter.knee > bloom.prefilter.threshold)
-        return SettingBreach{"knee", numberText(bloom.prefilter.knee),
+    if (settings.frame.prefilter.knee > settings.frame.prefilter.threshold)
+        return SettingBreach{"knee", numberText(settings.frame.prefilter.knee),
                              "the soft knee must not be wider than threshold (" +
-                                 numberText(bloom.prefilter.threshold) + ")"};
-    const uint32_t fixedWidth = bloom.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? 4
-                                : bloom.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? 2
-                                                                                            : 0;
-    if (fixedWidth != 0 && bloom.interpolationWidth != 0 && bloom.interpolationWidth != fixedWidth)
-        return SettingBreach{"interpolation-width", std::to_string(bloom.interpolationWidth),
-                             std::string(settingName(bloom.interpolation, kInterpolationNames)) +
+                                 numberText(settings.frame.prefilter.threshold) + ")"};
+    const uint32_t fixedWidth = settings.kernel.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC    ? 4
+                                : settings.kernel.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? 2
+                                                                                                      : 0;
+    if (fixedWidth != 0 && settings.kernel.interpolationWidth != 0 && settings.kernel.interpolationWidth != fixedWidth)
+        return SettingBreach{"interpolation-width", std::to_string(settings.kernel.interpolationWidth),
+                             std::string(settingName(settings.kernel.interpolation, kInterpolationNames)) +
                                  " interpolation has " + std::to_string(fixedWidth) + " taps"};
-    const int k = kernel.sizeTexels;
-    if (kernel.animate && (k < 64 || k > 2048 || (k & (k - 1)) != 0))
+    const int k = settings.kernel.sizeTexels;
+    if (settings.kernel.animate && (k < 64 || k > 2048 || (k & (k - 1)) != 0))
         return SettingBreach{"animate", "",
                              "the kernel is made on the GPU at kernel-size, a power of two in 64..2048, not " +
                                  std::to_string(k)};
-    if (const int generated = generatedPsfSize(k); !kernelFile && kernel.airyRadiusTexels > generated / 8.0)
-        return SettingBreach{"airy-radius", numberText(kernel.airyRadiusTexels),
+    if (const int generated = generatedPsfSize(k); !kernelFile && settings.kernel.airyRadiusTexels > generated / 8.0)
+        return SettingBreach{"airy-radius", numberText(settings.kernel.airyRadiusTexels),
                              "at most " + std::to_string(generated / 8) + " texels at kernel-size " +
                                  std::to_string(k) + " (an eighth of the " + std::to_string(generated) +
                                  " texels the PSF is generated at)"};

@@ -23,13 +23,13 @@ struct SettingBreach
 /// "--" (the CLI's options) or "knee 1: ..." with none (settings files, the viewer, the Python module).
 std::string breachText(const SettingBreach& breach, const std::string& prefix = "");
 
-/// The first rule between `bloom` and `kernel` that they break, or none:
+/// The first rule between the values of `settings` that they break, or none:
 ///   - knee: the soft knee no wider than the threshold (FftbBloomInfo::prefilterKnee <= prefilterThreshold);
 ///   - interpolation-width: 0 (the interpolation's own) or, for cubic and linear interpolation, their 4 and 2 taps;
 ///   - animate: a kernel made on the GPU for each frame is a power of two in 64..2048 texels (fftbCmdGenerateKernel);
 ///   - airy-radius: the generated PSF's first dark ring at most an eighth of the size it is generated at
 ///     (generatedPsfSize), unless the kernel is a file or an array (`kernelFile`).
 /// The CLI (--NAME), settings files, the viewer and the Python module all apply it.
-std::optional<SettingBreach> checkSettings(const BloomSettings& bloom, const KernelSettings& kernel, bool kernelFile);
+std::optional<SettingBreach> checkSettings(const BloomSettings& settings, bool kernelFile);
 
 } // namespace fftb

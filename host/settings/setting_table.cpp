@@ -165,7 +165,6 @@ bool powerOfTwo(const std::string& text, int* size, std::string* reason)
 }
 
 using B = BloomSettings;
-using K = KernelSettings;
 using R = std::string*;
 using T = const std::string&;
 
@@ -177,7 +176,7 @@ const SettingEntry kSettings[] = {
      "six-blade iris), soft-glow (a round iris and a wide glow), eye (the eye's corona and glare), unreal (as Unreal "
      "Engine's convolution bloom); none: the settings as they are",
      SettingScope::Preset, false,
-     [](T t, B& b, K& k, R r)
+     [](T t, B& b, R r)
      {
          if (t == "none")
              return true;
@@ -189,204 +188,202 @@ const SettingEntry kSettings[] = {
                  names += std::string(", ") + p.name;
              return fail(r, "'" + t + "' is not a preset: " + names);
          }
-         B bloom = b;
-         K kernel = k;
+         B settings = b;
          for (const char* line : preset->lines)
-             if (!applySettingLine(line, bloom, kernel, r))
+             if (!applySettingLine(line, settings, r))
                  return false;
-         b = bloom;
-         k = kernel;
+         b = settings;
          return true;
      },
-     [](const B&, const K&) { return std::string("none"); }},
+     [](const B&) { return std::string("none"); }},
     {"intensity", "F", "weight of the bloom in the composites, 0..1000000000 (0: the input, no GPU work)",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return real(t, 0.0, kMaxLinearValue, &b.intensity, r); },
-     [](const B& b, const K&) { return numberText(b.intensity); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return real(t, 0.0, kMaxLinearValue, &b.frame.intensity, r); },
+     [](const B& b) { return numberText(b.frame.intensity); }},
     {"tint", "R,G,B", "multipliers of the bloom's colour, each 0..1000000000 (above 1 allowed); 1,1,1: none",
      SettingScope::Always, false,
-     [](T t, B& b, K&, R r) { return reals(t, 0.0, kMaxLinearValue, "R,G,B", &b.tint, r); },
-     [](const B& b, const K&) { return realsText(b.tint); }},
+     [](T t, B& b, R r) { return reals(t, 0.0, kMaxLinearValue, "R,G,B", &b.frame.tint, r); },
+     [](const B& b) { return realsText(b.frame.tint); }},
     {"sharpen", "T", "delta sharpening t in 0..1: kernel spectrum (1 - t) K + t; 1 is the identity",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return real(t, 0.0, 1.0, &b.sharpen, r); },
-     [](const B& b, const K&) { return numberText(b.sharpen); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return real(t, 0.0, 1.0, &b.frame.sharpen, r); },
+     [](const B& b) { return numberText(b.frame.sharpen); }},
     {"output", "bloom|composite|additive",
      "bloom: the convolution of the prefiltered frame p alone; composite (energy-conserving): in + intensity * "
      "(bloom - p); additive: in + intensity * bloom",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return named(t, kOutputModeNames, &b.output, r); },
-     [](const B& b, const K&) { return std::string(settingName(b.output, kOutputModeNames)); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return named(t, kOutputModeNames, &b.frame.output, r); },
+     [](const B& b) { return std::string(settingName(b.frame.output, kOutputModeNames)); }},
     {"threshold", "T",
      "prefilter: only brightness max(r, g, b) above T blooms, p = in * (b - T) / b (docs/kernels.md), "
      "0..1000000000; 0: off",
      SettingScope::Always, false,
-     [](T t, B& b, K&, R r) { return real(t, 0.0, kMaxLinearValue, &b.prefilter.threshold, r); },
-     [](const B& b, const K&) { return numberText(b.prefilter.threshold); }},
+     [](T t, B& b, R r) { return real(t, 0.0, kMaxLinearValue, &b.frame.prefilter.threshold, r); },
+     [](const B& b) { return numberText(b.frame.prefilter.threshold); }},
     {"knee", "K", "prefilter: soft-knee width K in [0, T] around the threshold, 0..1000000000; 0: hard",
      SettingScope::Always, false,
-     [](T t, B& b, K&, R r) { return real(t, 0.0, kMaxLinearValue, &b.prefilter.knee, r); },
-     [](const B& b, const K&) { return numberText(b.prefilter.knee); }},
+     [](T t, B& b, R r) { return real(t, 0.0, kMaxLinearValue, &b.frame.prefilter.knee, r); },
+     [](const B& b) { return numberText(b.frame.prefilter.knee); }},
     {"bloom-clamp", "C",
      "prefilter: caps max(r, g, b) of what blooms at C, hue kept, 0..1000000000; 0: none (not the CLI's --clamp)",
      SettingScope::Always, false,
-     [](T t, B& b, K&, R r) { return real(t, 0.0, kMaxLinearValue, &b.prefilter.clamp, r); },
-     [](const B& b, const K&) { return numberText(b.prefilter.clamp); }},
+     [](T t, B& b, R r) { return real(t, 0.0, kMaxLinearValue, &b.frame.prefilter.clamp, r); },
+     [](const B& b) { return numberText(b.frame.prefilter.clamp); }},
     {"padding", "zero-normalized|zero|mirror",
      "zero-normalized (black outside, the bloom divided by the kernel's mass inside the frame: edges keep their "
      "brightness), zero (black outside: the bloom darkens towards the edges) or mirror (GL_MIRRORED_REPEAT: longer "
      "FFTs)",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return named(t, kPaddingNames, &b.padding, r); },
-     [](const B& b, const K&) { return std::string(settingName(b.padding, kPaddingNames)); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return named(t, kPaddingNames, &b.plan.padding, r); },
+     [](const B& b) { return std::string(settingName(b.plan.padding, kPaddingNames)); }},
     {"axis", "auto|x|y", "axis of the real-packed first pass: auto (cost model), x or y", SettingScope::Always, false,
-     [](T t, B& b, K&, R r) { return named(t, kAxisOrderNames, &b.axisOrder, r); },
-     [](const B& b, const K&) { return std::string(settingName(b.axisOrder, kAxisOrderNames)); }},
+     [](T t, B& b, R r) { return named(t, kAxisOrderNames, &b.plan.axisOrder, r); },
+     [](const B& b) { return std::string(settingName(b.plan.axisOrder, kAxisOrderNames)); }},
     {"spectrum", "exact|resampled",
      "exact: the kernel, scaled in space to its extent on the frame, transformed per frame size (no ringing at any "
      "kernel span); resampled: one kernel spectrum interpolated at each frame's frequencies (rings when the kernel "
      "is scaled or at half resolution)",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return named(t, kSpectrumModeNames, &b.spectrum, r); },
-     [](const B& b, const K&) { return std::string(settingName(b.spectrum, kSpectrumModeNames)); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return named(t, kSpectrumModeNames, &b.kernel.spectrum, r); },
+     [](const B& b) { return std::string(settingName(b.kernel.spectrum, kSpectrumModeNames)); }},
     {"spectrum-interpolation", "es|cubic|linear",
      "how resampled mode interpolates the kernel spectrum: es (exponential of semicircle, 8x8 taps, deapodized, a 2x "
      "oversampled spectrum: within 1e-6 of exact), cubic (Keys, 4x4 taps, faint ringing) or linear (2x2 taps, "
      "stronger ringing)",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return named(t, kInterpolationNames, &b.interpolation, r); },
-     [](const B& b, const K&) { return std::string(settingName(b.interpolation, kInterpolationNames)); }},
+     SettingScope::Always, false,
+     [](T t, B& b, R r) { return named(t, kInterpolationNames, &b.kernel.interpolation, r); },
+     [](const B& b) { return std::string(settingName(b.kernel.interpolation, kInterpolationNames)); }},
     {"interpolation-width", "N",
      "taps per axis of the es interpolation, 2..8 (8 is within 1e-6 of the exact spectrum; 6 is 3-4% faster, within "
      "1.3e-5); 0: the interpolation's own (es 8, cubic 4, linear 2)",
      SettingScope::Always, false,
-     [](T t, B& b, K&, R r)
+     [](T t, B& b, R r)
      {
          uint32_t n = 0;
          if (!integer(t, 0, 8, &n) || n == 1)
              return fail(r, t + " is not 0 (the interpolation's own) or an integer in 2..8");
-         b.interpolationWidth = n;
+         b.kernel.interpolationWidth = n;
          return true;
      },
-     [](const B& b, const K&) { return std::to_string(b.interpolationWidth); }},
+     [](const B& b) { return std::to_string(b.kernel.interpolationWidth); }},
     {"spectrum-oversampling", "N",
      "resampled mode stores the kernel spectrum at this many times pow2ceil(kernel size), 1 or 2 (1 takes a quarter "
      "of the memory and lets copies of the kernel into the bloom); 0: 2",
      SettingScope::Always, false,
-     [](T t, B& b, K&, R r)
-     { return integer(t, 0, 2, &b.spectrumOversampling) || fail(r, t + " is not 0 (the default, 2), 1 or 2"); },
-     [](const B& b, const K&) { return std::to_string(b.spectrumOversampling); }},
+     [](T t, B& b, R r)
+     { return integer(t, 0, 2, &b.kernel.spectrumOversampling) || fail(r, t + " is not 0 (the default, 2), 1 or 2"); },
+     [](const B& b) { return std::to_string(b.kernel.spectrumOversampling); }},
     {"precision", "fp32|fp16",
      "storage of the spectra between the passes: fp32, or fp16 (half the traffic; its rounding noise, spread over "
      "each line in proportion to its brightest light, swamps dim regions beside extreme highlights: use it with "
      "bloom-clamp, docs/kernels.md)",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return named(t, kStoragePrecisionNames, &b.storage, r); },
-     [](const B& b, const K&) { return std::string(settingName(b.storage, kStoragePrecisionNames)); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return named(t, kStoragePrecisionNames, &b.plan.storage, r); },
+     [](const B& b) { return std::string(settingName(b.plan.storage, kStoragePrecisionNames)); }},
     {"resolution", "full|half",
      "resolution the bloom is convolved at: full, or half (the frame downsampled 2x per axis and the bloom "
      "upsampled: about a quarter of the FFT work, detail finer than 2 pixels lost; docs/integration.md)",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return named(t, kResolutionNames, &b.resolution, r); },
-     [](const B& b, const K&) { return std::string(settingName(b.resolution, kResolutionNames)); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return named(t, kResolutionNames, &b.plan.resolution, r); },
+     [](const B& b) { return std::string(settingName(b.plan.resolution, kResolutionNames)); }},
     {"kernel-size", "N",
      "the kernel's resolution: the PSF resampled (or generated) to N x N texels, N a power of two in 2..4096 (its "
      "sampling, not how large it appears: kernel-span)",
-     SettingScope::Always, false, [](T t, B&, K& k, R r) { return powerOfTwo(t, &k.sizeTexels, r); },
-     [](const B&, const K& k) { return std::to_string(k.sizeTexels); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return powerOfTwo(t, &b.kernel.sizeTexels, r); },
+     [](const B& b) { return std::to_string(b.kernel.sizeTexels); }},
     {"kernel-span", "native|<n>px|<f>diag",
      "how large the kernel appears on the frame: native (one PSF texel per pixel), <n>px (its larger side spans n "
      "pixels, 0 < n <= 4096) or <f>diag (a fraction f > 0 of the frame's diagonal: the same look at every "
      "resolution); not its resolution, kernel-size",
-     SettingScope::Always, false, [](T t, B& b, K&, R r) { return parseKernelSpan(t, &b.kernelSpan, r); },
-     [](const B& b, const K&) { return kernelSpanText(b.kernelSpan); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return parseKernelSpan(t, &b.plan.kernelSpan, r); },
+     [](const B& b) { return kernelSpanText(b.plan.kernelSpan); }},
     {"kernel-rotation", "DEG",
      "degrees the kernel turns, counter-clockwise, about the point that falls on the light, -1000000..1000000",
-     SettingScope::Always, false,
-     [](T t, B& b, K&, R r) { return real(t, -1.0e6, 1.0e6, &b.kernelRotationDegrees, r); },
-     [](const B& b, const K&) { return numberText(b.kernelRotationDegrees); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return real(t, -1.0e6, 1.0e6, &b.kernel.rotationDegrees, r); },
+     [](const B& b) { return numberText(b.kernel.rotationDegrees); }},
     {"kernel-centre-offset", "U,V",
      "the point of the kernel that falls on the light, from its centre, in fractions of its width and height, each "
      "in [-1, 1] (Unreal's Center UV minus 0.5)",
-     SettingScope::Always, false,
-     [](T t, B& b, K&, R r) { return reals(t, -1.0, 1.0, "U,V", &b.kernelCentreOffset, r); },
-     [](const B& b, const K&) { return realsText(b.kernelCentreOffset); }},
+     SettingScope::Always, false, [](T t, B& b, R r) { return reals(t, -1.0, 1.0, "U,V", &b.kernel.centreOffset, r); },
+     [](const B& b) { return realsText(b.kernel.centreOffset); }},
     {"kernel-fade", "auto|F",
      "radial fade of the kernel to 0 over this fraction of its radius, 0..1 (a raised cosine: its light ends before "
      "the kernel's square); auto: 0.25 for the generated PSF, 0 (the file as it is) for a PSF file",
      SettingScope::Always, false,
-     [](T t, B&, K& k, R r)
+     [](T t, B& b, R r)
      {
          double f = 0.0;
          if (t == "auto")
-             k.fade.reset();
+             b.kernel.fade.reset();
          else if (number(t, 0.0, 1.0, &f))
-             k.fade = f;
+             b.kernel.fade = f;
          else
              return fail(r, t + " is not auto or " + rangeText(0.0, 1.0));
          return true;
      },
-     [](const B&, const K& k) { return k.fade ? numberText(*k.fade) : std::string("auto"); }},
+     [](const B& b) { return b.kernel.fade ? numberText(*b.kernel.fade) : std::string("auto"); }},
     {"kernel", "PATH|generated",
      "PSF image (EXR/HDR), centre texel (W/2, H/2); generated (the default): a generated diffraction PSF "
      "(docs/kernels.md; fftbloom-psf makes others)",
      SettingScope::KernelFile, false,
-     [](T t, B&, K& k, R r)
+     [](T t, B& b, R r)
      {
          if (t.empty())
              return fail(r, "an empty path is not a PSF file");
-         k.file = t == "generated" ? std::string() : t;
+         b.kernel.file = t == "generated" ? std::string() : t;
          return true;
      },
-     [](const B&, const K& k) { return k.file.empty() ? std::string("generated") : k.file; }},
+     [](const B& b) { return b.kernel.file.empty() ? std::string("generated") : b.kernel.file; }},
     {"blades", "N", "generated PSF: iris blades, 0 for a circle, else 3..16", SettingScope::GeneratedKernel, false,
-     [](T t, B&, K& k, R r)
+     [](T t, B& b, R r)
      {
          int n = 0;
          if (!integer(t, 0, 16, &n) || n == 1 || n == 2)
              return fail(r, t + " is not 0 or an integer in 3..16");
-         k.aperture.blades = n;
+         b.kernel.aperture.blades = n;
          return true;
      },
-     [](const B&, const K& k) { return std::to_string(k.aperture.blades); }},
+     [](const B& b) { return std::to_string(b.kernel.aperture.blades); }},
     {"blade-curvature", "F", "generated PSF: 0 straight blades .. 1 a circle", SettingScope::GeneratedKernel, false,
-     [](T t, B&, K& k, R r) { return real(t, 0.0, 1.0, &k.aperture.bladeCurvature, r); },
-     [](const B&, const K& k) { return numberText(k.aperture.bladeCurvature); }},
+     [](T t, B& b, R r) { return real(t, 0.0, 1.0, &b.kernel.aperture.bladeCurvature, r); },
+     [](const B& b) { return numberText(b.kernel.aperture.bladeCurvature); }},
     {"obstruction", "F", "generated PSF: central obstruction diameter over the aperture's, 0..0.9",
      SettingScope::GeneratedKernel, false,
-     [](T t, B&, K& k, R r) { return real(t, 0.0, 0.9, &k.aperture.obstruction, r); },
-     [](const B&, const K& k) { return numberText(k.aperture.obstruction); }},
+     [](T t, B& b, R r) { return real(t, 0.0, 0.9, &b.kernel.aperture.obstruction, r); },
+     [](const B& b) { return numberText(b.kernel.aperture.obstruction); }},
     {"vanes", "N", "generated PSF: spider vanes from the centre to the rim, 0..8", SettingScope::GeneratedKernel, false,
-     [](T t, B&, K& k, R r) { return integer(t, 0, 8, &k.aperture.vanes, r); },
-     [](const B&, const K& k) { return std::to_string(k.aperture.vanes); }},
+     [](T t, B& b, R r) { return integer(t, 0, 8, &b.kernel.aperture.vanes, r); },
+     [](const B& b) { return std::to_string(b.kernel.aperture.vanes); }},
     {"airy-radius", "TEXELS",
      "generated PSF: its scale, the first dark ring's radius in texels of a circular aperture, 1..16 (at most 1/8 "
      "of the generated size)",
      SettingScope::GeneratedKernel, false,
-     [](T t, B&, K& k, R r) { return real(t, 1.0, 16.0, &k.airyRadiusTexels, r); },
-     [](const B&, const K& k) { return numberText(k.airyRadiusTexels); }},
+     [](T t, B& b, R r) { return real(t, 1.0, 16.0, &b.kernel.airyRadiusTexels, r); },
+     [](const B& b) { return numberText(b.kernel.airyRadiusTexels); }},
     {"glare", "F",
      "generated PSF: share of its light in the eye's wide-angle scatter, the veiling glow around a light (Spencer et "
      "al. 1995), 0..1; the diffraction keeps the rest",
-     SettingScope::GeneratedKernel, false, [](T t, B&, K& k, R r) { return real(t, 0.0, 1.0, &k.glare, r); },
-     [](const B&, const K& k) { return numberText(k.glare); }},
+     SettingScope::GeneratedKernel, false, [](T t, B& b, R r) { return real(t, 0.0, 1.0, &b.kernel.glare, r); },
+     [](const B& b) { return numberText(b.kernel.glare); }},
     {"corona", "F",
      "generated PSF: the eye's lens fibres and particles (the lenticular halo and ciliary corona of Ritschel et al. "
      "2009), 0..1; use with blades 0",
-     SettingScope::GeneratedKernel, false, [](T t, B&, K& k, R r) { return real(t, 0.0, 1.0, &k.aperture.corona, r); },
-     [](const B&, const K& k) { return numberText(k.aperture.corona); }},
+     SettingScope::GeneratedKernel, false,
+     [](T t, B& b, R r) { return real(t, 0.0, 1.0, &b.kernel.aperture.corona, r); },
+     [](const B& b) { return numberText(b.kernel.aperture.corona); }},
     {"seed", "N",
      "generated PSF: places the eye's particles, 0..1000000000; animated, each frame's seed is this plus its frame "
      "number",
      SettingScope::GeneratedKernel, false,
-     [](T t, B&, K& k, R r) { return integer(t, 0, 1000000000, &k.aperture.seed, r); },
-     [](const B&, const K& k) { return std::to_string(k.aperture.seed); }},
+     [](T t, B& b, R r) { return integer(t, 0, 1000000000, &b.kernel.aperture.seed, r); },
+     [](const B& b) { return std::to_string(b.kernel.aperture.seed); }},
     {"animate", "true|false",
      "make the generated PSF on the GPU for every frame, seeded by seed plus the frame number (the digits ending "
      "the input's name, else its place in the list): the eye's particles and fibres flicker from frame to frame, "
      "and a frame gets the same kernel in any rerun, shard or chunk; needs kernel-size a power of two in 64..2048 "
      "(docs/kernels.md)",
      SettingScope::GeneratedKernel, true,
-     [](T t, B&, K& k, R r)
+     [](T t, B& b, R r)
      {
          if (t != "true" && t != "false")
              return fail(r, "'" + t + "' is not true or false");
-         k.animate = t == "true";
+         b.kernel.animate = t == "true";
          return true;
      },
-     [](const B&, const K& k) { return std::string(k.animate ? "true" : "false"); }},
+     [](const B& b) { return std::string(b.kernel.animate ? "true" : "false"); }},
 };
 
 } // namespace
@@ -425,7 +422,7 @@ std::string settingHelpLine(const SettingEntry& entry)
     return std::string(entry.name) + "=" + entry.form + " (" + entry.help + ")";
 }
 
-bool applySettingLine(const std::string& line, BloomSettings& bloom, KernelSettings& kernel, std::string* error)
+bool applySettingLine(const std::string& line, BloomSettings& settings, std::string* error)
 {
     const std::size_t eq = line.find('=');
     if (eq == std::string::npos)
@@ -435,17 +432,17 @@ bool applySettingLine(const std::string& line, BloomSettings& bloom, KernelSetti
     if (!entry)
         return fail(error, "unknown setting '" + name + "'");
     std::string reason;
-    if (!entry->parse(line.substr(eq + 1), bloom, kernel, &reason))
+    if (!entry->parse(line.substr(eq + 1), settings, &reason))
         return fail(error, name + ": " + reason);
     return true;
 }
 
-std::vector<std::string> settingLines(const BloomSettings& bloom, const KernelSettings& kernel)
+std::vector<std::string> settingLines(const BloomSettings& settings)
 {
     std::vector<std::string> lines;
     for (const SettingEntry& entry : kSettings)
-        if (settingApplies(entry, kernel))
-            lines.push_back(std::string(entry.name) + "=" + entry.print(bloom, kernel));
+        if (settingApplies(entry, settings.kernel))
+            lines.push_back(std::string(entry.name) + "=" + entry.print(settings));
     return lines;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The one table of the bloom's and the kernel's settings: name, value form and unit, range, help, and how each is read
-// into and written from BloomSettings and KernelSettings. The fftbloom CLI's options, the settings files, the viewer's
+// into and written from BloomSettings. The fftbloom CLI's options, the settings files, the viewer's
 // key=value settings and the outputs' provenance all read it.
 #pragma once
 
@@ -38,9 +38,9 @@ struct SettingEntry
     bool flag = false; ///< true|false; the CLI's --NAME alone is true
     /// Reads `text` into the settings; false, the settings as they were, and a one-line reason naming the value and
     /// the range (not the setting's name) otherwise.
-    bool (*parse)(const std::string& text, BloomSettings& bloom, KernelSettings& kernel, std::string* reason) = nullptr;
+    bool (*parse)(const std::string& text, BloomSettings& settings, std::string* reason) = nullptr;
     /// The setting's value as the text `parse` reads back as the same value.
-    std::string (*print)(const BloomSettings& bloom, const KernelSettings& kernel) = nullptr;
+    std::string (*print)(const BloomSettings& settings) = nullptr;
 };
 
 /// Every setting, in the order --help, settings files and provenance list them.
@@ -57,11 +57,11 @@ std::string settingHelpLine(const SettingEntry& entry);
 
 /// Applies one "name=value". False, the settings as they were, and a one-line reason otherwise: "name: <the parser's
 /// reason>", "unknown setting 'name'" or "'text' is not name=value".
-bool applySettingLine(const std::string& line, BloomSettings& bloom, KernelSettings& kernel, std::string* error);
+bool applySettingLine(const std::string& line, BloomSettings& settings, std::string* error);
 
-/// "name=value" of every setting that applies to `kernel`'s kernel, in the table's order; applySettingLine reads
-/// them back as the same settings.
-std::vector<std::string> settingLines(const BloomSettings& bloom, const KernelSettings& kernel);
+/// "name=value" of every setting that applies to the kernel of `settings`, in the table's order; applySettingLine
+/// reads them back as the same settings.
+std::vector<std::string> settingLines(const BloomSettings& settings);
 
 /// The shortest text that reads back as the same float or double (std::to_chars).
 std::string numberText(float value);

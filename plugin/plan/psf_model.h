@@ -71,6 +71,8 @@ struct ApertureParams
     double haloRadius = 0.4;
     /// Seed of the dust, scratches and corona particles: the same seed gives the same texels. Default 1.
     std::uint32_t seed = 1;
+
+    bool operator==(const ApertureParams&) const = default;
 };
 
 /// What to generate: the aperture, the kernel's size and scale, and the spectral sampling.

@@ -799,7 +799,7 @@ TEST(ViewerSettings, KeysParseAndRefuse)
     EXPECT_TRUE(applySetting(s, "view=bloom", &error));
     EXPECT_EQ(s.view, View::Bloom);
     EXPECT_TRUE(applySetting(s, "kernel-size=128", &error));
-    EXPECT_EQ(s.kernel.sizeTexels, 128);
+    EXPECT_EQ(s.bloom.kernel.sizeTexels, 128);
     EXPECT_FALSE(applySetting(s, "kernel-size=100", &error));
     EXPECT_NE(error.find("power of two"), std::string::npos) << error;
     EXPECT_FALSE(applySetting(s, "blades=2", &error));
@@ -812,12 +812,12 @@ TEST(ViewerSettings, KeysParseAndRefuse)
     EXPECT_EQ(s.view, View::Split);
     EXPECT_FALSE(applySetting(s, "split=2", &error));
     EXPECT_TRUE(applySetting(s, "kernel=generated", &error));
-    EXPECT_TRUE(s.kernel.file.empty());
+    EXPECT_TRUE(s.bloom.kernel.file.empty());
     EXPECT_TRUE(applySetting(s, "intensity=0", &error)) << error;
-    EXPECT_EQ(s.bloom.intensity, 0.0f) << "the composite of intensity 0 is the input, as the CLI writes it";
+    EXPECT_EQ(s.bloom.frame.intensity, 0.0f) << "the composite of intensity 0 is the input, as the CLI writes it";
     EXPECT_TRUE(applySetting(s, "output=bloom", &error)) << error;
     EXPECT_EQ(s.view, View::Bloom) << "the CLI's bloom output is the bloom view";
-    EXPECT_EQ(s.bloom.output, FFTB_OUTPUT_MODE_COMPOSITE);
+    EXPECT_EQ(s.bloom.frame.output, FFTB_OUTPUT_MODE_COMPOSITE);
 }
 
 // The viewer takes every value the CLI takes: one range per setting (the settings table's), none of its own.
@@ -830,9 +830,9 @@ TEST(ViewerSettings, TakeTheValuesTheCliTakes)
           "kernel-size=2048", "kernel-size=4096", "kernel-size=2", "kernel-span=4096px",
           "spectrum-interpolation=linear", "interpolation-width=2", "spectrum-oversampling=1"})
         EXPECT_TRUE(applySetting(s, kv, &error)) << kv << ": " << error;
-    EXPECT_EQ(s.bloom.intensity, 1.0e9f);
-    EXPECT_EQ(s.kernel.sizeTexels, 2);
-    EXPECT_EQ(s.bloom.interpolation, FFTB_SPECTRUM_INTERPOLATION_LINEAR);
+    EXPECT_EQ(s.bloom.frame.intensity, 1.0e9f);
+    EXPECT_EQ(s.bloom.kernel.sizeTexels, 2);
+    EXPECT_EQ(s.bloom.kernel.interpolation, FFTB_SPECTRUM_INTERPOLATION_LINEAR);
     for (const char* kv : {"intensity=1000000001", "kernel-size=8192", "kernel-span=4097px"})
     {
         EXPECT_FALSE(applySetting(s, kv, &error)) << kv;
@@ -874,11 +874,11 @@ TEST(ViewerSettings, SettingsLinesRoundTripAndNameTheCliOptions)
                            "seed=9",
                            "animate=true"})
         ASSERT_TRUE(applySetting(s, kv, &error)) << error;
-    const std::vector<std::string> lines = settingLines(s.bloom, s.kernel);
+    const std::vector<std::string> lines = settingLines(s.bloom);
     Settings read;
     for (const std::string& line : lines)
         ASSERT_TRUE(applySetting(read, line, &error)) << line << ": " << error;
-    EXPECT_EQ(settingLines(read.bloom, read.kernel), lines);
+    EXPECT_EQ(settingLines(read.bloom), lines);
     EXPECT_NE(std::find(lines.begin(), lines.end(), "tint=1,0.8,0.3"), lines.end());
     const std::string command = cliCommand(s, "my shot/in.exr", "out.exr");
     EXPECT_EQ(command.rfind("fftbloom 'my shot/in.exr' -o out.exr --intensity 1.7 --tint 1,0.8,0.3", 0), 0u) << command;
@@ -887,8 +887,8 @@ TEST(ViewerSettings, SettingsLinesRoundTripAndNameTheCliOptions)
     EXPECT_EQ(command.find("--vanes 0"), std::string::npos) << "defaults are left out: " << command;
     EXPECT_NE(command.find(" --corona 0.4 --seed 9 --animate"), std::string::npos) << "a flag alone: " << command;
     EXPECT_EQ(cliCommand(Settings{}, "in.exr", "out.exr"), "fftbloom in.exr -o out.exr");
-    s.kernel.file = "psf.exr";
-    const std::vector<std::string> withFile = settingLines(s.bloom, s.kernel);
+    s.bloom.kernel.file = "psf.exr";
+    const std::vector<std::string> withFile = settingLines(s.bloom);
     EXPECT_EQ(withFile.back(), "kernel=psf.exr");
     EXPECT_EQ(
         std::count_if(withFile.begin(), withFile.end(), [](const std::string& l) { return l.rfind("blades", 0) == 0; }),
@@ -903,9 +903,9 @@ TEST(ViewerSettings, PresetKeySetsTheLooksSettingsAndTheCommandNamesThem)
     Settings s;
     std::string error;
     ASSERT_TRUE(applySetting(s, "preset=eye", &error)) << error;
-    EXPECT_EQ(s.kernel.aperture.corona, 0.5);
-    EXPECT_EQ(s.kernel.glare, 0.62);
-    const std::vector<std::string> lines = settingLines(s.bloom, s.kernel);
+    EXPECT_EQ(s.bloom.kernel.aperture.corona, 0.5);
+    EXPECT_EQ(s.bloom.kernel.glare, 0.62);
+    const std::vector<std::string> lines = settingLines(s.bloom);
     EXPECT_NE(std::find(lines.begin(), lines.end(), "kernel-span=0.2diag"), lines.end());
     const std::string command = cliCommand(s, "in.exr", "out.exr");
     EXPECT_NE(command.find(" --corona 0.5"), std::string::npos) << command;
@@ -922,17 +922,17 @@ TEST(ViewerSettings, SettingsFilesAreReadLineByLineAndWrittenWhole)
     fs::create_directories(dir);
     const fs::path path = dir / "settings.txt";
     Settings s;
-    s.bloom.intensity = 0.75f;
+    s.bloom.frame.intensity = 0.75f;
     std::string error;
     ASSERT_TRUE(writeSettingsFile(s, path.string(), {}, &error)) << error;
     Settings read;
     ASSERT_TRUE(applySettingsFile(read, path.string(), &error)) << error;
-    EXPECT_EQ(read.bloom.intensity, 0.75f);
+    EXPECT_EQ(read.bloom.frame.intensity, 0.75f);
     std::ofstream(path) << "# a comment\n\nintensity=0.5\npadding=wrap\n";
     EXPECT_FALSE(applySettingsFile(read, path.string(), &error));
     EXPECT_NE(error.find(path.string() + ":4:"), std::string::npos) << error;
     EXPECT_NE(error.find("padding"), std::string::npos) << error;
-    EXPECT_EQ(read.bloom.intensity, 0.5f) << "the lines before the bad one are applied";
+    EXPECT_EQ(read.bloom.frame.intensity, 0.5f) << "the lines before the bad one are applied";
     EXPECT_FALSE(applySettingsFile(read, (dir / "missing.txt").string(), &error));
     EXPECT_NE(error.find("missing.txt"), std::string::npos) << error;
     // Never over a file it reads; a failed write leaves the previous file.
@@ -979,31 +979,32 @@ TEST(ViewerSettings, PrefilterAndCompositeKeys)
     Settings s;
     std::string error;
     EXPECT_TRUE(applySetting(s, "threshold=1.5", &error)) << error;
-    EXPECT_EQ(s.bloom.prefilter.threshold, 1.5f);
+    EXPECT_EQ(s.bloom.frame.prefilter.threshold, 1.5f);
     EXPECT_TRUE(applySetting(s, "knee=0.5", &error)) << error;
-    EXPECT_EQ(s.bloom.prefilter.knee, 0.5f) << "the threshold's units, as the CLI's --knee";
+    EXPECT_EQ(s.bloom.frame.prefilter.knee, 0.5f) << "the threshold's units, as the CLI's --knee";
     EXPECT_TRUE(applySetting(s, "knee=2", &error)) << error;
-    EXPECT_EQ(s.bloom.prefilter.knee, 2.0f) << "wider than the threshold: used as the threshold";
+    EXPECT_EQ(s.bloom.frame.prefilter.knee, 2.0f) << "wider than the threshold: used as the threshold";
     EXPECT_TRUE(applySetting(s, "intensity=3.5", &error)) << error;
-    EXPECT_EQ(s.bloom.intensity, 3.5f);
+    EXPECT_EQ(s.bloom.frame.intensity, 3.5f);
     EXPECT_TRUE(applySetting(s, "tint=2,0.5,0", &error)) << error;
-    EXPECT_EQ(s.bloom.tint, (std::array<float, 3>{2.0f, 0.5f, 0.0f}));
+    EXPECT_EQ(s.bloom.frame.tint, (std::array<float, 3>{2.0f, 0.5f, 0.0f}));
     for (const char* bad : {"tint=1,1", "tint=1,1,1,1", "tint=-1,1,1", "tint=nan,1,1", "tint=1,,1", "tint=1,1,1,"})
         EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
-    EXPECT_EQ(s.bloom.tint, (std::array<float, 3>{2.0f, 0.5f, 0.0f})) << "a refused value leaves the tint as it was";
+    EXPECT_EQ(s.bloom.frame.tint, (std::array<float, 3>{2.0f, 0.5f, 0.0f}))
+        << "a refused value leaves the tint as it was";
     EXPECT_FALSE(applySetting(s, "intensity=-0.1", &error));
     EXPECT_TRUE(applySetting(s, "kernel-rotation=-30", &error)) << error;
-    EXPECT_EQ(s.bloom.kernelRotationDegrees, -30.0f);
+    EXPECT_EQ(s.bloom.kernel.rotationDegrees, -30.0f);
     EXPECT_TRUE(applySetting(s, "kernel-centre-offset=0.25,-1", &error)) << error;
-    EXPECT_EQ(s.bloom.kernelCentreOffset, (std::array<float, 2>{0.25f, -1.0f}));
+    EXPECT_EQ(s.bloom.kernel.centreOffset, (std::array<float, 2>{0.25f, -1.0f}));
     for (const char* bad : {"kernel-rotation=inf", "kernel-centre-offset=0.5", "kernel-centre-offset=1.5,0",
                             "kernel-centre-offset=0,0,0"})
         EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
-    EXPECT_EQ(s.bloom.kernelCentreOffset, (std::array<float, 2>{0.25f, -1.0f}));
+    EXPECT_EQ(s.bloom.kernel.centreOffset, (std::array<float, 2>{0.25f, -1.0f}));
     EXPECT_TRUE(applySetting(s, "bloom-clamp=20", &error)) << error;
-    EXPECT_EQ(s.bloom.prefilter.clamp, 20.0f);
+    EXPECT_EQ(s.bloom.frame.prefilter.clamp, 20.0f);
     EXPECT_TRUE(applySetting(s, "output=additive", &error)) << error;
-    EXPECT_EQ(s.bloom.output, FFTB_OUTPUT_MODE_ADDITIVE);
+    EXPECT_EQ(s.bloom.frame.output, FFTB_OUTPUT_MODE_ADDITIVE);
     EXPECT_FALSE(applySetting(s, "threshold=-1", &error));
     EXPECT_NE(error.find("threshold"), std::string::npos) << error;
     EXPECT_FALSE(applySetting(s, "knee=-1", &error));
@@ -1014,19 +1015,19 @@ TEST(ViewerSettings, PaddingAxisSpectrumAndPrecisionKeysCarryThePublicEnumsAndRe
 {
     Settings s;
     std::string error;
-    EXPECT_EQ(s.bloom.storage, FFTB_STORAGE_PRECISION_FLOAT32);
+    EXPECT_EQ(s.bloom.plan.storage, FFTB_STORAGE_PRECISION_FLOAT32);
     EXPECT_TRUE(applySetting(s, "precision=fp16", &error)) << error;
-    EXPECT_EQ(s.bloom.storage, FFTB_STORAGE_PRECISION_FLOAT16);
+    EXPECT_EQ(s.bloom.plan.storage, FFTB_STORAGE_PRECISION_FLOAT16);
     EXPECT_TRUE(applySetting(s, "padding=mirror", &error)) << error;
-    EXPECT_EQ(s.bloom.padding, FFTB_PADDING_MIRROR);
+    EXPECT_EQ(s.bloom.plan.padding, FFTB_PADDING_MIRROR);
     EXPECT_TRUE(applySetting(s, "axis=y", &error)) << error;
-    EXPECT_EQ(s.bloom.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
-    EXPECT_EQ(s.bloom.spectrum, FFTB_SPECTRUM_MODE_EXACT) << "the default";
+    EXPECT_EQ(s.bloom.plan.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
+    EXPECT_EQ(s.bloom.kernel.spectrum, FFTB_SPECTRUM_MODE_EXACT) << "the default";
     EXPECT_TRUE(applySetting(s, "spectrum=resampled", &error)) << error;
-    EXPECT_EQ(s.bloom.spectrum, FFTB_SPECTRUM_MODE_RESAMPLED);
-    EXPECT_EQ(s.bloom.resolution, FFTB_BLOOM_RESOLUTION_FULL);
+    EXPECT_EQ(s.bloom.kernel.spectrum, FFTB_SPECTRUM_MODE_RESAMPLED);
+    EXPECT_EQ(s.bloom.plan.resolution, FFTB_BLOOM_RESOLUTION_FULL);
     EXPECT_TRUE(applySetting(s, "resolution=half", &error)) << error;
-    EXPECT_EQ(s.bloom.resolution, FFTB_BLOOM_RESOLUTION_HALF);
+    EXPECT_EQ(s.bloom.plan.resolution, FFTB_BLOOM_RESOLUTION_HALF);
     for (const char* bad :
          {"padding=wrap", "padding=1", "axis=z", "spectrum=2", "spectrum=", "precision=bf16", "resolution=quarter"})
     {
@@ -1034,31 +1035,31 @@ TEST(ViewerSettings, PaddingAxisSpectrumAndPrecisionKeysCarryThePublicEnumsAndRe
         EXPECT_NE(error.find(std::string(bad).substr(0, std::string(bad).find('='))), std::string::npos) << error;
         EXPECT_NE(error.find(" is not "), std::string::npos) << error;
     }
-    EXPECT_EQ(s.bloom.padding, FFTB_PADDING_MIRROR);
-    EXPECT_EQ(s.bloom.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
-    EXPECT_EQ(s.bloom.spectrum, FFTB_SPECTRUM_MODE_RESAMPLED);
-    EXPECT_EQ(s.bloom.storage, FFTB_STORAGE_PRECISION_FLOAT16);
+    EXPECT_EQ(s.bloom.plan.padding, FFTB_PADDING_MIRROR);
+    EXPECT_EQ(s.bloom.plan.axisOrder, FFTB_AXIS_ORDER_Y_FIRST);
+    EXPECT_EQ(s.bloom.kernel.spectrum, FFTB_SPECTRUM_MODE_RESAMPLED);
+    EXPECT_EQ(s.bloom.plan.storage, FFTB_STORAGE_PRECISION_FLOAT16);
 }
 
 TEST(ViewerSettings, KernelExtentKey)
 {
     Settings s;
     std::string error;
-    EXPECT_TRUE(s.bloom.kernelSpan.native());
+    EXPECT_TRUE(s.bloom.plan.kernelSpan.native());
     EXPECT_TRUE(applySetting(s, "kernel-span=300px", &error)) << error;
-    EXPECT_EQ(s.bloom.kernelSpan.unit, FFTB_KERNEL_SPAN_PIXELS);
-    EXPECT_EQ(s.bloom.kernelSpan.value, 300.0f);
+    EXPECT_EQ(s.bloom.plan.kernelSpan.unit, FFTB_KERNEL_SPAN_PIXELS);
+    EXPECT_EQ(s.bloom.plan.kernelSpan.value, 300.0f);
     EXPECT_TRUE(applySetting(s, "kernel-span=0.25diag", &error)) << error;
-    EXPECT_EQ(s.bloom.kernelSpan.unit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL);
-    EXPECT_EQ(s.bloom.kernelSpan.value, 0.25f);
+    EXPECT_EQ(s.bloom.plan.kernelSpan.unit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL);
+    EXPECT_EQ(s.bloom.plan.kernelSpan.value, 0.25f);
     EXPECT_TRUE(applySetting(s, "kernel-span=native", &error)) << error;
-    EXPECT_TRUE(s.bloom.kernelSpan.native());
+    EXPECT_TRUE(s.bloom.plan.kernelSpan.native());
     for (const char* bad : {"kernel-span=0px", "kernel-span=-1diag", "kernel-span=300", "kernel-span=5000px"})
     {
         EXPECT_FALSE(applySetting(s, bad, &error)) << bad;
         EXPECT_NE(error.find(bad), std::string::npos) << error;
     }
-    EXPECT_TRUE(s.bloom.kernelSpan.native());
+    EXPECT_TRUE(s.bloom.plan.kernelSpan.native());
 }
 
 } // namespace

@@ -136,8 +136,8 @@ class Exported : public ::testing::TestWithParam<Param>
         writeExr(input.string(), toImage(frame));
         const std::string command =
             quote(FFTBLOOM_CLI_PATH) + " --validate -q " + quote(input.string()) + " -o " + quote(output.string()) +
-            " --kernel-size " + std::to_string(kKernelSize) + " --padding " + settingName(s.padding, kPaddingNames) +
-            " --spectrum " + (s.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
+            " --kernel-size " + std::to_string(kKernelSize) + " --padding " + settingName(s.plan.padding, kPaddingNames) +
+            " --spectrum " + (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
             " --axis auto --sharpen 0 --output bloom --pixel-type float 2>" + quote(err.string());
         const int status = std::system(command.c_str());
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -161,9 +161,9 @@ TEST_P(Exported, MatchesReferenceAndNativePlugin)
         GTEST_SKIP() << "CandleGlass.exr missing: run assets/fetch_samples.sh";
     }
     BloomSettings s;
-    s.padding = padding;
-    s.spectrum = spectrum;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.plan.padding = padding;
+    s.kernel.spectrum = spectrum;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
     Texels kernel = defaultPsf(kKernelSize);
     normalizePsf(kernel);
 

@@ -41,10 +41,9 @@ void parseSettingsFile(const uint8_t* data, std::size_t size)
     std::istringstream text(std::string(reinterpret_cast<const char*>(data), size));
     try
     {
-        fftb::BloomSettings bloom;
-        fftb::KernelSettings kernel;
+        fftb::BloomSettings settings;
         for (const fftb::SettingsFileLine& line : fftb::parseSettingsText(text))
-            fftb::applySettingLine(line.name + "=" + line.value, bloom, kernel, nullptr);
+            fftb::applySettingLine(line.name + "=" + line.value, settings, nullptr);
     }
     catch (const fftb::HostError&)
     {

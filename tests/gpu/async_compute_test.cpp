@@ -8,9 +8,9 @@
 #include "copy_barriers.h"
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
+#include "node/context_info.h"
 #include "psf/psf.h"
 #include "reference.h"
-#include "node/context_info.h"
 #include "vulkan/vulkan_device.h"
 
 #include <gtest/gtest.h>

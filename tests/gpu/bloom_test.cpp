@@ -51,10 +51,10 @@ class ConvolutionSweep : public ::testing::TestWithParam<SweepParam>
 BloomSettings bloomOnly(FftbPadding padding, FftbAxisOrder axis, FftbSpectrumMode spectrum)
 {
     BloomSettings s;
-    s.padding = padding;
-    s.axisOrder = axis;
-    s.spectrum = spectrum;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.plan.padding = padding;
+    s.plan.axisOrder = axis;
+    s.kernel.spectrum = spectrum;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
     return s;
 }
 
@@ -62,9 +62,9 @@ BloomSettings bloomOnly(FftbPadding padding, FftbAxisOrder axis, Spectrum spectr
 {
     BloomSettings s =
         bloomOnly(padding, axis, spectrum == Spectrum::Exact ? FFTB_SPECTRUM_MODE_EXACT : FFTB_SPECTRUM_MODE_RESAMPLED);
-    s.interpolation = (spectrum == Spectrum::Linear  ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
-                       : spectrum == Spectrum::Cubic ? FFTB_SPECTRUM_INTERPOLATION_CUBIC
-                                                     : FFTB_SPECTRUM_INTERPOLATION_ES);
+    s.kernel.interpolation = (spectrum == Spectrum::Linear  ? FFTB_SPECTRUM_INTERPOLATION_LINEAR
+                              : spectrum == Spectrum::Cubic ? FFTB_SPECTRUM_INTERPOLATION_CUBIC
+                                                            : FFTB_SPECTRUM_INTERPOLATION_ES);
     return s;
 }
 
@@ -144,7 +144,7 @@ TEST_P(Identity, SharpenOneReturnsTheInput)
 {
     const auto& [padding, spectrum] = GetParam();
     BloomSettings s = bloomOnly(padding, FFTB_AXIS_ORDER_AUTO, spectrum);
-    s.sharpen = 1.0f;
+    s.frame.sharpen = 1.0f;
     const Texels frame = randomFrame(64, 40, 5);
     const Texels gpu = runner().bloom(frame, randomKernel(16, 16, 2), s);
     EXPECT_LE(relativeError(gpu, frame), Tolerance::kFp32) << describe(64, 40, s);
@@ -230,8 +230,8 @@ TEST(Composite, MixesInputAndBloomAndKeepsAlpha)
     Texels kernel = randomKernel(16, 16, 13);
     normalizePsf(kernel);
     BloomSettings s = bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_MODE_EXACT);
-    s.output = FFTB_OUTPUT_MODE_COMPOSITE;
-    s.intensity = 0.3f;
+    s.frame.output = FFTB_OUTPUT_MODE_COMPOSITE;
+    s.frame.intensity = 0.3f;
     const Texels gpu = runner().bloom(frame, kernel, s);
     const Texels bloom = referenceConvolution(frame, kernel, FFTB_PADDING_ZERO);
     Texels expected(frame.width, frame.height, 3);
@@ -262,7 +262,8 @@ Plan mixedRadixPlan(int w, int h)
 {
     const BloomSettings s = mixedRadixSettings();
     Plan plan;
-    EXPECT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.padding, s.axisOrder, s.spectrum}, &plan, nullptr));
+    EXPECT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.plan.padding, s.plan.axisOrder, s.kernel.spectrum}, &plan,
+                         nullptr));
     return plan;
 }
 
@@ -277,7 +278,7 @@ std::string extentName(const ::testing::TestParamInfo<std::pair<int, int>>& p)
 void expectBloomAndRoundTrip(int w, int h, const Texels& kernel, const BloomSettings& s, const Plan& plan)
 {
     const Texels frame = randomFrame(w, h, uint32_t(w * h));
-    EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.padding)),
+    EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.plan.padding)),
               Tolerance::kFp32)
         << w << "x" << h << ", padded " << plan.first.paddedLength << "x" << plan.second.paddedLength;
     EXPECT_LE(relativeError(runner().bloom(frame, oneHotKernel(3, 3, 1, 1), s), frame), Tolerance::kFp32)
@@ -332,8 +333,9 @@ TEST(LargeFrames, MatchTheReference)
         const Texels frame = randomFrame(size.width, size.height, 41);
         Texels kernel = randomKernel(size.kernel, size.kernel, 43);
         normalizePsf(kernel);
-        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.padding)),
-                  Tolerance::kFp32)
+        EXPECT_LE(
+            relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.plan.padding)),
+            Tolerance::kFp32)
             << size.width << "x" << size.height << " kernel " << size.kernel;
     }
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
@@ -350,7 +352,8 @@ TEST(PowerOfTwoLengths, MatchTheReference)
     for (FftbPadding padding : {FFTB_PADDING_ZERO, FFTB_PADDING_MIRROR})
     {
         const BloomSettings s = bloomOnly(padding, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_MODE_EXACT);
-        PlanRequest request{300, 170, 33, 33, padding, s.axisOrder, s.spectrum, FFTB_LENGTH_POLICY_POWER_OF_TWO};
+        PlanRequest request{
+            300, 170, 33, 33, padding, s.plan.axisOrder, s.kernel.spectrum, FFTB_LENGTH_POLICY_POWER_OF_TWO};
         Plan pow2, mixed;
         ASSERT_TRUE(makePlan(request, &pow2, nullptr));
         request.lengths = FFTB_LENGTH_POLICY_MIXED_RADIX;
@@ -381,7 +384,7 @@ TEST_P(LongLines, WideFrameMatchesTheReference)
     Texels kernel = randomKernel(64, 64, 19);
     normalizePsf(kernel);
     Plan plan;
-    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, s.spectrum}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({5000, 40, 64, 64, padding, axis, s.kernel.spectrum}, &plan, nullptr));
     const uint32_t paddedWidth = plan.firstAxisIsX ? plan.first.paddedLength : plan.second.paddedLength;
     EXPECT_GT(paddedWidth, FFTB_MAX_SHARED_FFT_LENGTH);
     const Texels gpu = runner().bloom(frame, kernel, s);
@@ -408,7 +411,8 @@ TEST_P(LongestLines, OnEitherAxisMatchTheReferenceAndRoundTrip)
     normalizePsf(kernel);
     const BloomSettings s = bloomOnly(FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT);
     Plan plan;
-    ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.padding, s.axisOrder, s.spectrum}, &plan, nullptr));
+    ASSERT_TRUE(makePlan({uint32_t(w), uint32_t(h), 3, 3, s.plan.padding, s.plan.axisOrder, s.kernel.spectrum}, &plan,
+                         nullptr));
     EXPECT_EQ(std::max(plan.first.paddedLength, plan.second.paddedLength), pow2Ceil(uint32_t(std::max(w, h))));
     expectBloomAndRoundTrip(w, h, kernel, s, plan);
 }
@@ -427,8 +431,9 @@ TEST(SpectrumCache, ExactSpectrumFollowsTheFrameExtent)
     for (const auto& [w, h] : {std::pair{40, 30}, std::pair{100, 30}, std::pair{40, 30}})
     {
         const Texels frame = randomFrame(w, h, uint32_t(w));
-        EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.padding)),
-                  Tolerance::kFp32)
+        EXPECT_LE(
+            relativeError(runner().bloom(frame, kernel, s), referenceConvolutionFor(frame, kernel, s.plan.padding)),
+            Tolerance::kFp32)
             << w << "x" << h;
         EXPECT_GT(runner().lastGpuMilliseconds(), 0.0) << "per-pass timestamps (FftbTimestampInfo) were not written";
     }

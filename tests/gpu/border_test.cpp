@@ -30,10 +30,10 @@ Texels flatFrame(int width, int height)
 BloomSettings flatComposite(FftbPadding padding, FftbSpectrumMode spectrum)
 {
     BloomSettings s;
-    s.padding = padding;
-    s.spectrum = spectrum;
-    s.output = FFTB_OUTPUT_MODE_COMPOSITE;
-    s.intensity = 1.0f;
+    s.plan.padding = padding;
+    s.kernel.spectrum = spectrum;
+    s.frame.output = FFTB_OUTPUT_MODE_COMPOSITE;
+    s.frame.intensity = 1.0f;
     return s;
 }
 
@@ -77,7 +77,7 @@ TEST(Borders, FlatFrameKeepsItsBrightnessToTheEdges)
             EXPECT_NEAR(largest, 1.0, 2e-5) << what;
         }
     BloomSettings scaled = flatComposite(FFTB_PADDING_ZERO_NORMALIZED, FFTB_SPECTRUM_MODE_RESAMPLED);
-    scaled.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, 23.0f};
+    scaled.plan.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, 23.0f};
     const auto [least, largest] = ratioRange(runner().bloom(flatFrame(61, 37), kernel, scaled));
     EXPECT_NEAR(least, 1.0, 2e-5) << describe(61, 37, scaled);
     EXPECT_NEAR(largest, 1.0, 2e-5) << describe(61, 37, scaled);
@@ -101,11 +101,11 @@ TEST(Borders, NormalizedConvolutionMatchesTheReference)
             for (float sharpen : {0.0f, 0.3f})
             {
                 BloomSettings s;
-                s.spectrum = spectrum;
-                s.axisOrder = axis;
-                s.sharpen = sharpen;
-                s.output = FFTB_OUTPUT_MODE_BLOOM;
-                ASSERT_EQ(s.padding, FFTB_PADDING_ZERO_NORMALIZED) << "the default";
+                s.kernel.spectrum = spectrum;
+                s.plan.axisOrder = axis;
+                s.frame.sharpen = sharpen;
+                s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+                ASSERT_EQ(s.plan.padding, FFTB_PADDING_ZERO_NORMALIZED) << "the default";
                 // Resampled: the ES window against the kernel's own spectrum (referenceFor), as in the sweeps.
                 EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceFor(frame, kernel, s)),
                           Tolerance::kFp32)
@@ -128,9 +128,9 @@ TEST(Borders, WeightsFollowTheExtentAndTheKernelScale)
     for (const auto& step : steps)
     {
         BloomSettings s;
-        s.output = FFTB_OUTPUT_MODE_BLOOM;
+        s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
         if (step.pixels > 0.0f)
-            s.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, step.pixels};
+            s.plan.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, step.pixels};
         const Texels frame = randomFrame(step.width, step.height, uint32_t(step.width) + uint32_t(step.pixels));
         EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceFor(frame, kernel, s)), Tolerance::kFp32)
             << describe(step.width, step.height, s);

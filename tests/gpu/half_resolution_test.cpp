@@ -58,12 +58,13 @@ void PrintTo(const HalfCase& c, std::ostream* os)
 BloomSettings halfBloom(const HalfCase& c)
 {
     BloomSettings s;
-    s.padding = c.padding;
-    s.axisOrder = c.axisOrder;
-    s.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED; // the interpolations at half scale; exact mode: scaled_kernel_test
-    s.interpolation = c.interpolation;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.resolution = FFTB_BLOOM_RESOLUTION_HALF;
+    s.plan.padding = c.padding;
+    s.plan.axisOrder = c.axisOrder;
+    s.kernel.spectrum =
+        FFTB_SPECTRUM_MODE_RESAMPLED; // the interpolations at half scale; exact mode: scaled_kernel_test
+    s.kernel.interpolation = c.interpolation;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.plan.resolution = FFTB_BLOOM_RESOLUTION_HALF;
     return s;
 }
 
@@ -82,7 +83,7 @@ TEST_P(HalfResolution, MatchesTheDownsampledReference)
     EXPECT_LE(error, Tolerance::kFp32) << describe(c.width, c.height, s);
     // Not the full-resolution bloom: the reference of that is far from it.
     BloomSettings full = s;
-    full.resolution = FFTB_BLOOM_RESOLUTION_FULL;
+    full.plan.resolution = FFTB_BLOOM_RESOLUTION_FULL;
     EXPECT_GT(relativeError(gpu, referenceFor(frame, kernel, full)), 100 * Tolerance::kFp32);
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }
@@ -115,13 +116,13 @@ TEST(HalfResolutionOutput, CompositesTheUpsampledBloomWithTheFrame)
     {
         BloomSettings s =
             halfBloom({45, 31, FFTB_PADDING_ZERO_NORMALIZED, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_INTERPOLATION_CUBIC});
-        s.output = mode;
-        s.intensity = 0.7f;
-        s.prefilter = toPublic(prefilter);
-        s.tint = {float(tint[0]), float(tint[1]), float(tint[2])};
+        s.frame.output = mode;
+        s.frame.intensity = 0.7f;
+        s.frame.prefilter = toPublic(prefilter);
+        s.frame.tint = {float(tint[0]), float(tint[1]), float(tint[2])};
         const Texels gpu = runner().bloom(frame, kernel, s);
         const Texels bloom = referenceFor(referencePrefilter(frame, prefilter), kernel, s);
-        const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.intensity, tint);
+        const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.frame.intensity, tint);
         EXPECT_LE(relativeError(gpu, expected), Tolerance::kFp32) << describe(frame.width, frame.height, s);
         EXPECT_TRUE(sameAlpha(gpu, frame)) << "alpha passes through";
     }
@@ -194,10 +195,10 @@ TEST(HalfResolutionError, NoneWithoutDetailFinerThanTwoPixels)
         }
     normalizePsf(kernel);
     BloomSettings s;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.padding = FFTB_PADDING_MIRROR;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.plan.padding = FFTB_PADDING_MIRROR;
     const Texels full = runner().bloom(frame, kernel, s);
-    s.resolution = FFTB_BLOOM_RESOLUTION_HALF;
+    s.plan.resolution = FFTB_BLOOM_RESOLUTION_HALF;
     const double error = relativeError(runner().bloom(frame, kernel, s), full);
     std::printf("Gaussian light and kernel: half against full resolution %.2e of the peak\n", error);
     EXPECT_LE(error, kBound);
@@ -217,9 +218,9 @@ TEST(HalfResolutionError, AgainstFullResolutionOnASamplePhotograph)
     Texels kernel = defaultPsf(128);
     normalizePsf(kernel);
     BloomSettings s;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
     const Texels full = runner().bloom(frame, kernel, s);
-    s.resolution = FFTB_BLOOM_RESOLUTION_HALF;
+    s.plan.resolution = FFTB_BLOOM_RESOLUTION_HALF;
     const Texels half = runner().bloom(frame, kernel, s);
     const HalfError e = halfError(half, full);
     std::printf("half against full resolution, CandleGlass 320x240, default PSF 128: max %.3g, RMS %.3g of the peak; "

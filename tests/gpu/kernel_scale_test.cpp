@@ -40,11 +40,11 @@ Texels gaussianKernel(int width, int height, double sx, double sy)
 BloomSettings scaledBloom(FftbPadding padding, KernelSpan scale, FftbSpectrumInterpolation interpolation)
 {
     BloomSettings s;
-    s.padding = padding;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
-    s.interpolation = interpolation;
-    s.kernelSpan = scale;
+    s.plan.padding = padding;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.kernel.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
+    s.kernel.interpolation = interpolation;
+    s.plan.kernelSpan = scale;
     return s;
 }
 
@@ -149,7 +149,7 @@ TEST(KernelScale, ScaledGaussianIsTheWiderGaussian)
         // +-6 deviations of the wider Gaussian hold all but 1e-8 of it.
         const int wide = 2 * int(std::ceil(6.0 * sigma * kDeviation)) + 1;
         BloomSettings exact = scaledBloom(FFTB_PADDING_MIRROR, {}, FFTB_SPECTRUM_INTERPOLATION_CUBIC);
-        exact.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+        exact.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
         const Texels wider =
             runner().bloom(frame, gaussianKernel(wide, wide, sigma * kDeviation, sigma * kDeviation), exact);
         const double measured = relativeError(scaled, wider);

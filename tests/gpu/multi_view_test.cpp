@@ -6,8 +6,8 @@
 #include "copy_barriers.h"
 #include "fftbloom/fftbloom.h"
 #include "gpu_test_support.h"
-#include "psf/psf.h"
 #include "node/context_info.h"
+#include "psf/psf.h"
 #include "settings/setting_names.h"
 #include "vulkan/vulkan_device.h"
 
@@ -228,11 +228,11 @@ TEST_P(MultiView, EachViewIsBloomedAsAloneAndMatchesTheReference)
     device_->submitAndWait(cb);
 
     BloomSettings s;
-    s.padding = c.padding;
-    s.axisOrder = c.axisOrder;
-    s.resolution = c.resolution;
-    s.output = c.output;
-    s.storage = c.storage;
+    s.plan.padding = c.padding;
+    s.plan.axisOrder = c.axisOrder;
+    s.plan.resolution = c.resolution;
+    s.frame.output = c.output;
+    s.plan.storage = c.storage;
     const double fp16 = c.storage == FFTB_STORAGE_PRECISION_FLOAT16 ? 2e-3 : test::Tolerance::kFp32;
     for (uint32_t v = 0; v < c.views; ++v)
     {
@@ -306,9 +306,9 @@ TEST_P(MultiViewLayers, AStereoPairInTheLayersOfOneImage)
     device_->submitAndWait(cb);
 
     BloomSettings s;
-    s.padding = c.padding;
-    s.axisOrder = c.axisOrder;
-    s.output = c.output;
+    s.plan.padding = c.padding;
+    s.plan.axisOrder = c.axisOrder;
+    s.frame.output = c.output;
     for (uint32_t eye = 0; eye < 2; ++eye)
     {
         const double error =

@@ -32,11 +32,11 @@ TEST(KernelPlacement, TheCentreOffsetMovesTheKernelOnTheLight)
     for (FftbSpectrumMode spectrum : {FFTB_SPECTRUM_MODE_EXACT, FFTB_SPECTRUM_MODE_RESAMPLED})
     {
         BloomSettings s;
-        s.spectrum = spectrum;
-        s.output = FFTB_OUTPUT_MODE_BLOOM;
-        s.kernelCentreOffset = {float(ox) / float(kernel.width), float(oy) / float(kernel.height)};
+        s.kernel.spectrum = spectrum;
+        s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+        s.kernel.centreOffset = {float(ox) / float(kernel.width), float(oy) / float(kernel.height)};
         BloomSettings unplaced = s;
-        unplaced.kernelCentreOffset = {0.0f, 0.0f};
+        unplaced.kernel.centreOffset = {0.0f, 0.0f};
         EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), referenceFor(frame, shifted, unplaced)),
                   Tolerance::kFp32)
             << describe(frame.width, frame.height, s);
@@ -68,16 +68,16 @@ TEST(KernelPlacement, ATurnedKernelBloomsAsTheTurnedPsf)
     normalizePsf(turned);
     const Texels frame = randomFrame(48, 40, 83);
     BloomSettings s;
-    s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.kernelRotationDegrees = 30.0f;
+    s.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.kernel.rotationDegrees = 30.0f;
     BloomSettings unplaced = s;
-    unplaced.kernelRotationDegrees = 0.0f;
+    unplaced.kernel.rotationDegrees = 0.0f;
     const Texels gpu = runner().bloom(frame, kernel, s);
     const double error = relativeError(gpu, referenceFor(frame, turned, unplaced));
     EXPECT_LE(error, 2e-3) << "turned 30 degrees";
     // Turned the other way, the error is that of a kernel 60 degrees off: the direction is checked.
-    s.kernelRotationDegrees = -30.0f;
+    s.kernel.rotationDegrees = -30.0f;
     EXPECT_GT(relativeError(runner().bloom(frame, kernel, s), referenceFor(frame, turned, unplaced)), 10.0 * error);
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
 }

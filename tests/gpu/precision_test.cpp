@@ -62,8 +62,8 @@ void PrintTo(const Fp16Case& c, std::ostream* os)
 BloomSettings bloomOnly(FftbStoragePrecision storage)
 {
     BloomSettings s;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.storage = storage;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.plan.storage = storage;
     return s;
 }
 
@@ -71,9 +71,9 @@ TEST_P(HalfStorage, MatchesTheReference)
 {
     const Fp16Case& c = GetParam();
     BloomSettings s = bloomOnly(FFTB_STORAGE_PRECISION_FLOAT16);
-    s.padding = c.padding;
-    s.axisOrder = c.axisOrder;
-    s.spectrum = c.spectrum;
+    s.plan.padding = c.padding;
+    s.plan.axisOrder = c.axisOrder;
+    s.kernel.spectrum = c.spectrum;
     const Texels frame = randomFrame(c.width, c.height, 5);
     Texels kernel = randomKernel(c.kernel, c.kernel, 9);
     normalizePsf(kernel);
@@ -81,7 +81,7 @@ TEST_P(HalfStorage, MatchesTheReference)
     const double half = relativeError(runner().bloom(frame, kernel, s), reference);
     EXPECT_LE(half, kFp16Tolerance) << describe(c.width, c.height, s);
     // The same frame in fp32 is far closer: the fp16 path is not the fp32 one.
-    s.storage = FFTB_STORAGE_PRECISION_FLOAT32;
+    s.plan.storage = FFTB_STORAGE_PRECISION_FLOAT32;
     const double full = relativeError(runner().bloom(frame, kernel, s), reference);
     EXPECT_LE(full, Tolerance::kFp32) << describe(c.width, c.height, s);
     EXPECT_GT(half, 10.0 * full) << describe(c.width, c.height, s);
@@ -185,9 +185,9 @@ TEST(StoragePrecision, DarkRegionErrorBesideASun)
         for (const DarkBound& row : kDarkBounds)
         {
             BloomSettings s = bloomOnly(row.storage);
-            s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-            s.prefilter.clamp = row.clamp;
-            const Texels reference = referenceFor(referencePrefilter(frame, toPlan(s.prefilter)), kernel, s);
+            s.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+            s.frame.prefilter.clamp = row.clamp;
+            const Texels reference = referenceFor(referencePrefilter(frame, toPlan(s.frame.prefilter)), kernel, s);
             const DarkError e = darkError(runner().bloom(frame, kernel, s), reference, c.sun, c.kernel);
             std::printf("| %dx%d, sun %d² at 65504, kernel %d² | %s | %s | %.1e | %.1e |\n", c.width, c.height, c.sun,
                         c.kernel, row.storage == FFTB_STORAGE_PRECISION_FLOAT16 ? "fp16" : "fp32",

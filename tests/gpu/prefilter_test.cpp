@@ -63,14 +63,14 @@ TEST_P(PrefilterModes, MatchReferenceOfThePrefilteredFrame)
                                        Prefilter{0.8f, 0.8f, 20.0f}, Prefilter{0.0f, 0.0f, 0.7f}})
     {
         BloomSettings s;
-        s.padding = padding;
-        s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-        s.output = mode;
-        s.intensity = 0.4f;
-        s.prefilter = toPublic(prefilter);
+        s.plan.padding = padding;
+        s.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+        s.frame.output = mode;
+        s.frame.intensity = 0.4f;
+        s.frame.prefilter = toPublic(prefilter);
         const Texels gpu = runner().bloom(frame, kernel, s);
         const Texels bloom = referenceConvolution(referencePrefilter(frame, prefilter), kernel, padding);
-        const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.intensity);
+        const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.frame.intensity);
         EXPECT_LE(relativeError(gpu, expected), Tolerance::kFp32)
             << describe(frame.width, frame.height, s) << ", " << nameOf(mode) << ", " << prefilterText(prefilter);
         EXPECT_TRUE(sameAlpha(gpu, frame)) << "alpha passes through";
@@ -91,12 +91,12 @@ TEST(Tint, MultipliesTheBloomInEveryOutputMode)
     for (FftbOutputMode mode : {FFTB_OUTPUT_MODE_BLOOM, FFTB_OUTPUT_MODE_COMPOSITE, FFTB_OUTPUT_MODE_ADDITIVE})
     {
         BloomSettings s;
-        s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-        s.output = mode;
-        s.intensity = 1.5f;
-        s.tint = {2.0f, 0.5f, 0.0f};
-        s.prefilter = toPublic(prefilter);
-        const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.intensity, {2.0, 0.5, 0.0});
+        s.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+        s.frame.output = mode;
+        s.frame.intensity = 1.5f;
+        s.frame.tint = {2.0f, 0.5f, 0.0f};
+        s.frame.prefilter = toPublic(prefilter);
+        const Texels expected = referenceOutput(frame, bloom, prefilter, mode, s.frame.intensity, {2.0, 0.5, 0.0});
         EXPECT_LE(relativeError(runner().bloom(frame, kernel, s), expected), Tolerance::kFp32) << nameOf(mode);
     }
     EXPECT_EQ(runner().validationMessageCount(), 0u) << runner().firstValidationMessage();
@@ -141,13 +141,13 @@ TEST(Composite, EnergyConservingCompositeKeepsEachChannelsTotal)
         for (float intensity : {0.25f, 1.0f})
         {
             BloomSettings s;
-            s.padding = FFTB_PADDING_MIRROR;
-            s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-            s.output = FFTB_OUTPUT_MODE_COMPOSITE;
-            s.intensity = intensity;
-            s.prefilter = toPublic(prefilter);
+            s.plan.padding = FFTB_PADDING_MIRROR;
+            s.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+            s.frame.output = FFTB_OUTPUT_MODE_COMPOSITE;
+            s.frame.intensity = intensity;
+            s.frame.prefilter = toPublic(prefilter);
             const Texels composite = runner().bloom(frame, kernel, s);
-            s.output = FFTB_OUTPUT_MODE_ADDITIVE;
+            s.frame.output = FFTB_OUTPUT_MODE_ADDITIVE;
             const Texels additive = runner().bloom(frame, kernel, s);
             const Texels p = referencePrefilter(frame, prefilter);
             for (int ch = 0; ch < 3; ++ch)
@@ -170,13 +170,13 @@ TEST(Prefilter, ZeroAndInactiveSettingsLeaveTheBloomUnchanged)
     Texels kernel = randomKernel(9, 9, 42);
     normalizePsf(kernel);
     BloomSettings s;
-    s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-    s.intensity = 0.5f;
+    s.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+    s.frame.intensity = 0.5f;
     const Texels plain = runner().bloom(frame, kernel, s);
-    s.prefilter.clamp = 1000.0f;
+    s.frame.prefilter.clamp = 1000.0f;
     const Texels clamped = runner().bloom(frame, kernel, s);
     EXPECT_EQ(plain.values, clamped.values);
-    const Texels bloom = referenceConvolutionFor(frame, kernel, s.padding);
+    const Texels bloom = referenceConvolutionFor(frame, kernel, s.plan.padding);
     Texels expected(frame.width, frame.height, 3);
     for (int y = 0; y < frame.height; ++y)
         for (int x = 0; x < frame.width; ++x)

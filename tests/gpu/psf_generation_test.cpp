@@ -4,8 +4,8 @@
 // CPU's texel by texel, in exact mode (the kernel as it is) and in the default resampled mode (the deapodized
 // texels the ES interpolation needs). Prints the errors docs/kernels.md states.
 #include "gpu_test_support.h"
-#include "psf/psf_generator.h"
 #include "node/aperture_info.h"
+#include "psf/psf_generator.h"
 
 #include <gtest/gtest.h>
 
@@ -73,13 +73,13 @@ FftbApertureInfo apertureInfo(const PsfParams& p)
 }
 
 /// The kernel a bloom of one bright texel shows: `size` x `size` RGB around the frame's centre.
-Texels kernelSeen(const Texels& psf, const BloomSettings& settings)
+Texels kernelSeen(const Texels& psf, const BloomSettings& settings, const FftbApertureInfo* generated = nullptr)
 {
     const int k = psf.width, frameSize = k + 8;
     Texels frame(frameSize, frameSize, 4);
     frame.at(frameSize / 2, frameSize / 2, 0) = frame.at(frameSize / 2, frameSize / 2, 1) =
         frame.at(frameSize / 2, frameSize / 2, 2) = 1.0f;
-    const Texels bloomed = runner().bloom(frame, psf, settings);
+    const Texels bloomed = runner().bloom(frame, psf, settings, generated);
     Texels seen(k, k, 3);
     for (int y = 0; y < k; ++y)
         for (int x = 0; x < k; ++x)
@@ -100,16 +100,16 @@ TEST_P(PsfGenerationTest, MatchesTheCpuGenerator)
     {
         SCOPED_TRACE(mode == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled");
         BloomSettings settings;
-        settings.output = FFTB_OUTPUT_MODE_BLOOM;
-        settings.padding = FFTB_PADDING_ZERO;
-        settings.spectrum = mode;
+        settings.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+        settings.plan.padding = FFTB_PADDING_ZERO;
+        settings.kernel.spectrum = mode;
         const Texels expected = kernelSeen(cpu, settings);
         // The kernel given only fixes the size: one light at its centre.
         Texels placeholder(params.sizeTexels, params.sizeTexels, 3);
         for (int c = 0; c < 3; ++c)
             placeholder.at(params.sizeTexels / 2, params.sizeTexels / 2, c) = 1.0f;
-        settings.generatedKernel = apertureInfo(params);
-        const Texels got = kernelSeen(placeholder, settings);
+        const FftbApertureInfo aperture = apertureInfo(params);
+        const Texels got = kernelSeen(placeholder, settings, &aperture);
         double peak = 0.0, maxError = 0.0, localError = 0.0;
         for (const float v : expected.values)
             peak = std::max(peak, double(v));

@@ -198,11 +198,11 @@ constexpr Variant kVariants[] = {{"es", FFTB_SPECTRUM_INTERPOLATION_ES, 0, 0},
 BloomSettings bloomWith(const Variant& v)
 {
     BloomSettings s;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
-    s.interpolation = v.interpolation;
-    s.interpolationWidth = v.width;
-    s.spectrumOversampling = v.oversampling;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.kernel.spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
+    s.kernel.interpolation = v.interpolation;
+    s.kernel.interpolationWidth = v.width;
+    s.kernel.spectrumOversampling = v.oversampling;
     return s;
 }
 
@@ -277,8 +277,8 @@ TEST_P(ResampledSpectrum, TheDefaultMeetsTheAccuracyGoal)
     for (const Scene& scene : scenes())
     {
         BloomSettings exactSettings;
-        exactSettings.output = FFTB_OUTPUT_MODE_BLOOM;
-        exactSettings.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+        exactSettings.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+        exactSettings.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
         const Texels exact = runner().bloom(scene.frame, kernel, exactSettings);
         std::printf("%-14s %dx%d K %4d:", scene.name.c_str(), scene.frame.width, scene.frame.height, size);
         // FFTBLOOM_RINGING_IMAGES=DIR: the points scene's differences, +8 stops, as PNGs (docs/kernels.md).
@@ -347,9 +347,9 @@ TEST(ResampledSpectrumScaled, TheDefaultMeetsTheAccuracyGoalAtEveryScale)
             for (int v = 0; v < 2; ++v)
             {
                 BloomSettings s = bloomWith(kVariants[v == 0 ? 0 : 2]);
-                s.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, float(sigma * 64.0)};
+                s.plan.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, float(sigma * 64.0)};
                 BloomSettings ideal = s;
-                ideal.interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
+                ideal.kernel.interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
                 a[v] = accuracyOf(runner().bloom(frame, kernel, s), referenceFor(frame, kernel, ideal));
             }
             std::printf("| %s | %.2f | %.1e | %.1e | %.1e | %.1e | %.1e | %.1e |\n",

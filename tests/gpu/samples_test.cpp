@@ -32,10 +32,10 @@ TEST_P(Samples, DefaultPsfBloomMatchesReference)
     Texels kernel = defaultPsf(256);
     normalizePsf(kernel);
     BloomSettings s;
-    s.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
     const Texels gpu = runner().bloom(frame, kernel, s);
-    const double error = relativeError(gpu, referenceConvolutionFor(frame, kernel, s.padding));
+    const double error = relativeError(gpu, referenceConvolutionFor(frame, kernel, s.plan.padding));
     std::printf("%s %dx%d: max |gpu - ref| / max |ref| = %.3g, GPU %.1f ms\n", GetParam(), frame.width, frame.height,
                 error, runner().lastGpuMilliseconds());
     EXPECT_LE(error, Tolerance::kFp32) << path;

@@ -89,10 +89,10 @@ const ScaleCase kCases[] = {
 BloomSettings scaledDefaults(const ScaleCase& c)
 {
     BloomSettings s; // the tools' defaults
-    s.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.resolution = c.resolution;
+    s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
+    s.plan.resolution = c.resolution;
     if (c.spanPixels > 0.0f)
-        s.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, c.spanPixels};
+        s.plan.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, c.spanPixels};
     return s;
 }
 

@@ -9,27 +9,27 @@ namespace fftb
 namespace
 {
 
-/// The text of the breach of `bloom` and `kernel` with the CLI's prefix, or "" when they keep every rule.
-std::string breachOf(const BloomSettings& bloom, const KernelSettings& kernel, bool kernelFile = false)
+/// The text of the breach of `settings` with the CLI's prefix, or "" when they keep every rule.
+std::string breachOf(const BloomSettings& settings, bool kernelFile = false)
 {
-    const std::optional<SettingBreach> breach = checkSettings(bloom, kernel, kernelFile);
+    const std::optional<SettingBreach> breach = checkSettings(settings, kernelFile);
     return breach ? breachText(*breach, "--") : "";
 }
 
 TEST(CheckSettings, TheDefaultsKeepEveryRule)
 {
-    EXPECT_EQ(breachOf(BloomSettings{}, KernelSettings{}), "");
+    EXPECT_EQ(breachOf(BloomSettings{}), "");
 }
 
 TEST(CheckSettings, TheKneeIsNoWiderThanTheThreshold)
 {
     BloomSettings b;
-    b.prefilter.threshold = 0.5f;
-    b.prefilter.knee = 0.5f;
-    EXPECT_EQ(breachOf(b, {}), "");
-    b.prefilter.knee = 1.0f;
-    EXPECT_EQ(breachOf(b, {}), "--knee 1: the soft knee must not be wider than threshold (0.5)");
-    const std::optional<SettingBreach> breach = checkSettings(b, {}, false);
+    b.frame.prefilter.threshold = 0.5f;
+    b.frame.prefilter.knee = 0.5f;
+    EXPECT_EQ(breachOf(b), "");
+    b.frame.prefilter.knee = 1.0f;
+    EXPECT_EQ(breachOf(b), "--knee 1: the soft knee must not be wider than threshold (0.5)");
+    const std::optional<SettingBreach> breach = checkSettings(b, false);
     ASSERT_TRUE(breach);
     EXPECT_EQ(breachText(*breach), "knee 1: the soft knee must not be wider than threshold (0.5)");
 }
@@ -37,36 +37,36 @@ TEST(CheckSettings, TheKneeIsNoWiderThanTheThreshold)
 TEST(CheckSettings, AFixedInterpolationTakesItsOwnTapsOnly)
 {
     BloomSettings b;
-    b.interpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC;
+    b.kernel.interpolation = FFTB_SPECTRUM_INTERPOLATION_CUBIC;
     for (const uint32_t width : {0u, 4u})
     {
-        b.interpolationWidth = width;
-        EXPECT_EQ(breachOf(b, {}), "") << width;
+        b.kernel.interpolationWidth = width;
+        EXPECT_EQ(breachOf(b), "") << width;
     }
-    b.interpolationWidth = 8;
-    EXPECT_EQ(breachOf(b, {}), "--interpolation-width 8: cubic interpolation has 4 taps");
-    b.interpolation = FFTB_SPECTRUM_INTERPOLATION_LINEAR;
-    EXPECT_EQ(breachOf(b, {}), "--interpolation-width 8: linear interpolation has 2 taps");
-    b.interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
-    EXPECT_EQ(breachOf(b, {}), "") << "the ES window takes any width the plugin accepts";
+    b.kernel.interpolationWidth = 8;
+    EXPECT_EQ(breachOf(b), "--interpolation-width 8: cubic interpolation has 4 taps");
+    b.kernel.interpolation = FFTB_SPECTRUM_INTERPOLATION_LINEAR;
+    EXPECT_EQ(breachOf(b), "--interpolation-width 8: linear interpolation has 2 taps");
+    b.kernel.interpolation = FFTB_SPECTRUM_INTERPOLATION_ES;
+    EXPECT_EQ(breachOf(b), "") << "the ES window takes any width the plugin accepts";
 }
 
 TEST(CheckSettings, AnAnimatedKernelIsAPowerOfTwoIn64To2048)
 {
-    KernelSettings k;
-    k.animate = true;
-    k.airyRadiusTexels = 2.0;
+    BloomSettings s;
+    s.kernel.animate = true;
+    s.kernel.airyRadiusTexels = 2.0;
     for (const int size : {64, 256, 2048})
     {
-        k.sizeTexels = size;
-        EXPECT_EQ(breachOf({}, k), "") << size;
+        s.kernel.sizeTexels = size;
+        EXPECT_EQ(breachOf(s), "") << size;
     }
     for (const int size : {32, 96, 4096})
     {
-        k.sizeTexels = size;
-        EXPECT_EQ(breachOf({}, k), "--animate: the kernel is made on the GPU at kernel-size, a power of two in "
-                                   "64..2048, not " +
-                                       std::to_string(size))
+        s.kernel.sizeTexels = size;
+        EXPECT_EQ(breachOf(s), "--animate: the kernel is made on the GPU at kernel-size, a power of two in "
+                               "64..2048, not " +
+                                   std::to_string(size))
             << size;
     }
 }
@@ -74,15 +74,15 @@ TEST(CheckSettings, AnAnimatedKernelIsAPowerOfTwoIn64To2048)
 TEST(CheckSettings, TheAiryRadiusIsAtMostAnEighthOfTheGeneratedSize)
 {
     // At kernel-size 32 the PSF is generated at 64 texels (generatedPsfSize): an Airy radius up to 8.
-    KernelSettings k;
-    k.sizeTexels = 32;
-    k.airyRadiusTexels = 8.0;
-    EXPECT_EQ(breachOf({}, k), "");
-    k.airyRadiusTexels = 8.5;
+    BloomSettings s;
+    s.kernel.sizeTexels = 32;
+    s.kernel.airyRadiusTexels = 8.0;
+    EXPECT_EQ(breachOf(s), "");
+    s.kernel.airyRadiusTexels = 8.5;
     EXPECT_EQ(
-        breachOf({}, k),
+        breachOf(s),
         "--airy-radius 8.5: at most 8 texels at kernel-size 32 (an eighth of the 64 texels the PSF is generated at)");
-    EXPECT_EQ(breachOf({}, k, true), "") << "a kernel file or array has no Airy radius";
+    EXPECT_EQ(breachOf(s, true), "") << "a kernel file or array has no Airy radius";
 }
 
 } // namespace

@@ -48,13 +48,13 @@ TEST(RestoreUnbloomed, CompositesSeeTheUnscrubbedValueWhereTheBloomSawTheScrubbe
         double p[3];
         referencePrefilter(x, prefilter, p);
         BloomSettings settings;
-        settings.intensity = intensity;
-        settings.prefilter = {prefilter.threshold, prefilter.knee, prefilter.clamp};
-        settings.output = FFTB_OUTPUT_MODE_COMPOSITE;
-        Texels composite = gpuOutput(settings.output, prefilter, intensity, bloom);
+        settings.frame.intensity = intensity;
+        settings.frame.prefilter = {prefilter.threshold, prefilter.knee, prefilter.clamp};
+        settings.frame.output = FFTB_OUTPUT_MODE_COMPOSITE;
+        Texels composite = gpuOutput(settings.frame.output, prefilter, intensity, bloom);
         restoreUnbloomed(composite, original(), kMax, settings);
-        settings.output = FFTB_OUTPUT_MODE_ADDITIVE;
-        Texels additive = gpuOutput(settings.output, prefilter, intensity, bloom);
+        settings.frame.output = FFTB_OUTPUT_MODE_ADDITIVE;
+        Texels additive = gpuOutput(settings.frame.output, prefilter, intensity, bloom);
         restoreUnbloomed(additive, original(), kMax, settings);
         for (int c = 0; c < 3; ++c)
         {

@@ -19,7 +19,7 @@ namespace
 /// The lines of the default settings: what a refused value must leave.
 std::vector<std::string> defaultLines()
 {
-    return settingLines(BloomSettings{}, KernelSettings{});
+    return settingLines(BloomSettings{});
 }
 
 TEST(SettingTable, EverySettingReadsItsPrintedDefaultBack)
@@ -28,13 +28,12 @@ TEST(SettingTable, EverySettingReadsItsPrintedDefaultBack)
     for (const SettingEntry& entry : settingTable())
     {
         EXPECT_TRUE(names.insert(entry.name).second) << entry.name << " is in the table twice";
-        const std::string text = entry.print(BloomSettings{}, KernelSettings{});
+        const std::string text = entry.print(BloomSettings{});
         BloomSettings bloom;
-        KernelSettings kernel;
         std::string reason;
-        ASSERT_TRUE(entry.parse(text, bloom, kernel, &reason)) << entry.name << "=" << text << ": " << reason;
-        EXPECT_EQ(entry.print(bloom, kernel), text) << entry.name;
-        EXPECT_EQ(settingLines(bloom, kernel), defaultLines()) << entry.name << "=" << text;
+        ASSERT_TRUE(entry.parse(text, bloom, &reason)) << entry.name << "=" << text << ": " << reason;
+        EXPECT_EQ(entry.print(bloom), text) << entry.name;
+        EXPECT_EQ(settingLines(bloom), defaultLines()) << entry.name << "=" << text;
     }
     for (const char* name : {"intensity",
                              "tint",
@@ -70,7 +69,6 @@ TEST(SettingTable, EverySettingReadsItsPrintedDefaultBack)
 TEST(SettingTable, LinesRoundTripExactly)
 {
     BloomSettings bloom;
-    KernelSettings kernel;
     std::string error;
     for (const char* line : {"intensity=0.1",
                              "tint=1,0.30000001,1e-07",
@@ -101,26 +99,25 @@ TEST(SettingTable, LinesRoundTripExactly)
                              "corona=0.2",
                              "seed=42",
                              "animate=true"})
-        ASSERT_TRUE(applySettingLine(line, bloom, kernel, &error)) << line << ": " << error;
-    const std::vector<std::string> lines = settingLines(bloom, kernel);
+        ASSERT_TRUE(applySettingLine(line, bloom, &error)) << line << ": " << error;
+    const std::vector<std::string> lines = settingLines(bloom);
     BloomSettings readBloom;
-    KernelSettings readKernel;
     for (const std::string& line : lines)
-        ASSERT_TRUE(applySettingLine(line, readBloom, readKernel, &error)) << line << ": " << error;
-    EXPECT_EQ(settingLines(readBloom, readKernel), lines);
-    EXPECT_EQ(readBloom.tint[1], 0.30000001f);
-    EXPECT_EQ(readKernel.sizeTexels, 2048);
-    EXPECT_TRUE(readKernel == kernel);
-    EXPECT_TRUE(samePlanInfo(readBloom, bloom) && sameKernelInfo(readBloom, bloom) && sameBloomInfo(readBloom, bloom));
+        ASSERT_TRUE(applySettingLine(line, readBloom, &error)) << line << ": " << error;
+    EXPECT_EQ(settingLines(readBloom), lines);
+    EXPECT_EQ(readBloom.frame.tint[1], 0.30000001f);
+    EXPECT_EQ(readBloom.kernel.sizeTexels, 2048);
+    EXPECT_TRUE(readBloom.kernel == bloom.kernel);
+    EXPECT_TRUE(readBloom == bloom);
 
     // A kernel file has no generated PSF's settings; "generated" is the generated PSF again.
-    ASSERT_TRUE(applySettingLine("kernel=my psf.exr", bloom, kernel, &error)) << error;
-    const std::vector<std::string> withFile = settingLines(bloom, kernel);
+    ASSERT_TRUE(applySettingLine("kernel=my psf.exr", bloom, &error)) << error;
+    const std::vector<std::string> withFile = settingLines(bloom);
     EXPECT_EQ(withFile.back(), "kernel=my psf.exr");
     for (const std::string& line : withFile)
         EXPECT_NE(line.rfind("blades=", 0), 0u) << line;
-    ASSERT_TRUE(applySettingLine("kernel=generated", bloom, kernel, &error)) << error;
-    EXPECT_TRUE(kernel.file.empty());
+    ASSERT_TRUE(applySettingLine("kernel=generated", bloom, &error)) << error;
+    EXPECT_TRUE(bloom.kernel.file.empty());
 }
 
 // One range per setting: each bound taken, the value just past it refused with a reason naming the setting and the
@@ -170,22 +167,19 @@ TEST(SettingTable, RangesTakeTheirBoundsAndRefuseWhatLiesPastThem)
         for (const char* value : c.accepted)
         {
             BloomSettings bloom;
-            KernelSettings kernel;
             std::string error;
-            EXPECT_TRUE(applySettingLine(std::string(c.name) + "=" + value, bloom, kernel, &error))
+            EXPECT_TRUE(applySettingLine(std::string(c.name) + "=" + value, bloom, &error))
                 << c.name << "=" << value << ": " << error;
         }
         for (const char* value : c.refused)
         {
             BloomSettings bloom;
-            KernelSettings kernel;
             std::string error;
-            EXPECT_FALSE(applySettingLine(std::string(c.name) + "=" + value, bloom, kernel, &error))
-                << c.name << "=" << value;
+            EXPECT_FALSE(applySettingLine(std::string(c.name) + "=" + value, bloom, &error)) << c.name << "=" << value;
             EXPECT_EQ(error.rfind(std::string(c.name) + ": ", 0), 0u) << "names the setting: " << error;
             EXPECT_NE(error.find(value), std::string::npos) << "names the value: " << error;
             EXPECT_EQ(error.find('\n'), std::string::npos) << error;
-            EXPECT_EQ(settingLines(bloom, kernel), defaultLines()) << c.name << "=" << value << " changed a setting";
+            EXPECT_EQ(settingLines(bloom), defaultLines()) << c.name << "=" << value << " changed a setting";
         }
     }
 }
@@ -198,12 +192,11 @@ TEST(SettingTable, PresetsSetTheirSettingsAndLaterLinesChangeThem)
     {
         SCOPED_TRACE(preset.name);
         BloomSettings bloom;
-        KernelSettings kernel;
         std::string error;
-        ASSERT_TRUE(applySettingLine("threshold=2", bloom, kernel, &error)) << error;
-        ASSERT_TRUE(applySettingLine("kernel=psf.exr", bloom, kernel, &error)) << error;
-        ASSERT_TRUE(applySettingLine(std::string("preset=") + preset.name, bloom, kernel, &error)) << error;
-        const std::vector<std::string> lines = settingLines(bloom, kernel);
+        ASSERT_TRUE(applySettingLine("threshold=2", bloom, &error)) << error;
+        ASSERT_TRUE(applySettingLine("kernel=psf.exr", bloom, &error)) << error;
+        ASSERT_TRUE(applySettingLine(std::string("preset=") + preset.name, bloom, &error)) << error;
+        const std::vector<std::string> lines = settingLines(bloom);
         for (const std::string line : preset.lines)
         {
             if (line != "kernel=generated") // printed for a file only
@@ -211,22 +204,21 @@ TEST(SettingTable, PresetsSetTheirSettingsAndLaterLinesChangeThem)
                 EXPECT_NE(std::find(lines.begin(), lines.end(), line), lines.end()) << line << " is set";
             }
         }
-        EXPECT_EQ(bloom.prefilter.threshold, 2.0f) << "a setting the preset does not name is kept";
-        EXPECT_TRUE(kernel.file.empty()) << "every preset is of the generated PSF";
+        EXPECT_EQ(bloom.frame.prefilter.threshold, 2.0f) << "a setting the preset does not name is kept";
+        EXPECT_TRUE(bloom.kernel.file.empty()) << "every preset is of the generated PSF";
         for (const std::string& line : lines)
             EXPECT_NE(line.rfind("preset=", 0), 0u) << "never printed: " << line;
-        ASSERT_TRUE(applySettingLine("glare=0.125", bloom, kernel, &error)) << error;
-        EXPECT_EQ(kernel.glare, 0.125);
+        ASSERT_TRUE(applySettingLine("glare=0.125", bloom, &error)) << error;
+        EXPECT_EQ(bloom.kernel.glare, 0.125);
     }
     const Preset* camera = findPreset("camera");
     ASSERT_NE(camera, nullptr);
     BloomSettings bloom;
-    KernelSettings kernel;
     std::string error;
-    ASSERT_TRUE(applySettingLine("preset=camera", bloom, kernel, &error)) << error;
-    EXPECT_EQ(kernel.aperture.blades, 6);
-    EXPECT_EQ(bloom.kernelSpan.unit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL);
-    EXPECT_FALSE(applySettingLine("preset=sunset", bloom, kernel, &error));
+    ASSERT_TRUE(applySettingLine("preset=camera", bloom, &error)) << error;
+    EXPECT_EQ(bloom.kernel.aperture.blades, 6);
+    EXPECT_EQ(bloom.plan.kernelSpan.unit, FFTB_KERNEL_SPAN_FRAME_DIAGONAL);
+    EXPECT_FALSE(applySettingLine("preset=sunset", bloom, &error));
     EXPECT_NE(error.find("'sunset' is not a preset: none, camera, soft-glow, eye, unreal"), std::string::npos) << error;
     EXPECT_EQ(findPreset("sunset"), nullptr);
 }
@@ -238,30 +230,26 @@ TEST(SettingTable, NumbersAreFinite)
         for (const char* value : {"nan", "NaN", "inf", "-inf", "infinity", "1e999"})
         {
             BloomSettings bloom;
-            KernelSettings kernel;
             std::string error;
-            EXPECT_FALSE(applySettingLine(std::string(name) + "=" + value, bloom, kernel, &error))
-                << name << "=" << value;
+            EXPECT_FALSE(applySettingLine(std::string(name) + "=" + value, bloom, &error)) << name << "=" << value;
             EXPECT_NE(error.find("finite"), std::string::npos) << error;
         }
     for (const char* line :
          {"tint=1,nan,1", "tint=inf,1,1", "kernel-centre-offset=nan,0", "kernel-span=infpx", "kernel-span=nandiag"})
     {
         BloomSettings bloom;
-        KernelSettings kernel;
         std::string error;
-        EXPECT_FALSE(applySettingLine(line, bloom, kernel, &error)) << line;
+        EXPECT_FALSE(applySettingLine(line, bloom, &error)) << line;
     }
 }
 
 TEST(SettingTable, UnknownNamesAndLinesWithoutAValueAreRefused)
 {
     BloomSettings bloom;
-    KernelSettings kernel;
     std::string error;
-    EXPECT_FALSE(applySettingLine("glow=1", bloom, kernel, &error));
+    EXPECT_FALSE(applySettingLine("glow=1", bloom, &error));
     EXPECT_NE(error.find("'glow'"), std::string::npos) << error;
-    EXPECT_FALSE(applySettingLine("intensity", bloom, kernel, &error));
+    EXPECT_FALSE(applySettingLine("intensity", bloom, &error));
     EXPECT_NE(error.find("name=value"), std::string::npos) << error;
     EXPECT_EQ(findSetting("clamp"), nullptr) << "the CLI's own --clamp is no bloom setting";
 }

@@ -65,17 +65,17 @@ double relativeError(const Texels& gpu, const Texels& reference)
 
 std::string describe(int width, int height, const BloomSettings& s)
 {
-    const char* axis = s.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? "x-first"
-                       : s.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y-first"
+    const char* axis = s.plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? "x-first"
+                       : s.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y-first"
                                                                 : "auto";
-    return std::to_string(width) + "x" + std::to_string(height) + " " + settingName(s.padding, kPaddingNames) + " " +
+    return std::to_string(width) + "x" + std::to_string(height) + " " + settingName(s.plan.padding, kPaddingNames) + " " +
            axis +
-           (s.spectrum == FFTB_SPECTRUM_MODE_EXACT                  ? " exact"
-            : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " resampled linear"
-            : s.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC  ? " resampled cubic"
+           (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT                  ? " exact"
+            : s.kernel.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " resampled linear"
+            : s.kernel.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC  ? " resampled cubic"
                                                                     : " resampled es") +
-           (s.kernelSpan.native() ? std::string() : " kernel extent " + kernelSpanText(s.kernelSpan)) +
-           (s.resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half resolution" : "");
+           (s.plan.kernelSpan.native() ? std::string() : " kernel extent " + kernelSpanText(s.plan.kernelSpan)) +
+           (s.plan.resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half resolution" : "");
 }
 
 Texels onesFrame(int width, int height)
@@ -130,40 +130,40 @@ Texels cropAroundBrightest(const Texels& image, int width, int height)
 
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s)
 {
-    if (s.spectrum == FFTB_SPECTRUM_MODE_EXACT && s.kernelSpan.unit == FFTB_KERNEL_SPAN_NATIVE &&
-        s.resolution == FFTB_BLOOM_RESOLUTION_FULL)
-        return referenceConvolutionFor(frame, kernel, s.padding, s.sharpen);
+    if (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT && s.plan.kernelSpan.unit == FFTB_KERNEL_SPAN_NATIVE &&
+        s.plan.resolution == FFTB_BLOOM_RESOLUTION_FULL)
+        return referenceConvolutionFor(frame, kernel, s.plan.padding, s.frame.sharpen);
     Plan plan;
     std::string error;
     PlanRequest request{uint32_t(frame.width),
                         uint32_t(frame.height),
                         uint32_t(kernel.width),
                         uint32_t(kernel.height),
-                        s.padding,
-                        s.axisOrder,
-                        s.spectrum};
-    request.kernelSpanUnit = s.kernelSpan.unit;
-    request.kernelSpan = s.kernelSpan.value;
+                        s.plan.padding,
+                        s.plan.axisOrder,
+                        s.kernel.spectrum};
+    request.kernelSpanUnit = s.plan.kernelSpan.unit;
+    request.kernelSpan = s.plan.kernelSpan.value;
     // The plugin's spectrum length: cubic and linear are simulated on it; for ES it only sets the band limit.
     request.spectrumOversampling = kDefaultSpectrumOversampling;
-    request.halfResolution = s.resolution == FFTB_BLOOM_RESOLUTION_HALF;
+    request.halfResolution = s.plan.resolution == FFTB_BLOOM_RESOLUTION_HALF;
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
     // At half resolution the plan's image is the downsampled frame, and its bloom is upsampled to the frame.
     const Texels image = plan.halfResolution ? referenceDownsample(frame) : frame;
-    if (s.spectrum == FFTB_SPECTRUM_MODE_EXACT)
+    if (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT)
     {
         // The kernel scaled in space to its extent on the plan's image, then convolved linearly.
         const AxisPlan& x = plan.firstAxisIsX ? plan.first : plan.second;
         const AxisPlan& y = plan.firstAxisIsX ? plan.second : plan.first;
         const Texels scaled =
             referenceScaledKernel(kernel, plan.kernelScale, int(x.scaledKernelLength), int(y.scaledKernelLength));
-        const Texels bloom = referenceConvolutionFor(image, scaled, s.padding, s.sharpen);
+        const Texels bloom = referenceConvolutionFor(image, scaled, s.plan.padding, s.frame.sharpen);
         return plan.halfResolution ? referenceUpsample(bloom, frame.width, frame.height) : bloom;
     }
-    Texels bloom = referenceSpectralConvolution(image, kernel, plan, s.sharpen, s.interpolation);
-    if (s.padding == FFTB_PADDING_ZERO_NORMALIZED)
+    Texels bloom = referenceSpectralConvolution(image, kernel, plan, s.frame.sharpen, s.kernel.interpolation);
+    if (s.plan.padding == FFTB_PADDING_ZERO_NORMALIZED)
         bloom = referenceNormalized(bloom, referenceSpectralConvolution(onesFrame(image.width, image.height), kernel,
-                                                                        plan, s.sharpen, s.interpolation));
+                                                                        plan, s.frame.sharpen, s.kernel.interpolation));
     return plan.halfResolution ? referenceUpsample(bloom, frame.width, frame.height) : bloom;
 }
 
