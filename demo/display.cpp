@@ -633,7 +633,8 @@ SavedOutput Display::readBackOutput(const DisplayFrame& state)
             recordImageReadback(cb, saveTarget_.image, w, h, ldr.buffer);
             recordImageReadback(cb, out.image, w, h, hdr.buffer);
         });
-    SavedOutput saved{w, h, std::vector<float>(size_t(w) * h * 4), std::vector<unsigned char>(size_t(w) * h * 4)};
+    SavedOutput saved{w, h, std::vector<float>(size_t(w) * h * 4), std::vector<unsigned char>(size_t(w) * h * 4),
+                      state.nodes[0].recorded ? state.nodes[0].recorded->frame : state.settings.bloom.frame};
     std::memcpy(saved.rgba.data(), hdr.mapped, saved.rgba.size() * sizeof(float));
     std::memcpy(saved.srgb.data(), ldr.mapped, saved.srgb.size());
     destroy(hdr);

@@ -52,6 +52,7 @@ struct SavedOutput
     uint32_t width = 0, height = 0;
     std::vector<float> rgba;         ///< A's output, RGBA32F
     std::vector<unsigned char> srgb; ///< tonemapped, sRGB-encoded RGBA8
+    FrameSettings frame;             ///< what A's output was recorded with (its output mode: the bloom view's)
 };
 
 /// The viewer's state that the display reads and records, by reference for one call (the viewer makes it each time).

@@ -112,7 +112,7 @@ int main(int argc, char** argv)
                    "render --frames frames, write the last presented one (UI included) as PNG, exit");
     app.add_option("--frames", options.frames, "frames rendered before the screenshot")->check(CLI::Range(1, 100000));
     app.add_flag("--save", options.save,
-                 "with --screenshot: also save the output as <image>-bloom.exr and .png in the working folder");
+                 "with --screenshot: also save the output as <image>_bloom.exr and .png in the working folder");
     app.add_flag("--print-panel", options.printPanel,
                  "with --screenshot: print the panel's text in that frame (labels and values) on stdout");
     std::string keys;

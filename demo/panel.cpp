@@ -227,15 +227,18 @@ void Panel::drawSceneHeader(const PanelFrame& f)
                                display.minY, display.maxX, display.maxY, data.minX, data.minY, data.maxX, data.maxY);
         }
     }
-    // The OpenEXR part and layer shown, read again on Enter (the CLI's --part and --layer).
+    // The OpenEXR part, layer and view shown, read again on Enter (the CLI's --part, --layer and --view).
     if (ImGui::InputText("Part", &partText_, ImGuiInputTextFlags_EnterReturnsTrue))
         f.settings.selection.part = partText_;
     if (ImGui::InputText("Layer", &layerText_, ImGuiInputTextFlags_EnterReturnsTrue))
         f.settings.selection.layer = layerText_;
+    if (ImGui::InputText("View", &viewText_, ImGuiInputTextFlags_EnterReturnsTrue))
+        f.settings.selection.view = viewText_;
     if (!ImGui::IsAnyItemActive()) // not while typing: the selection the scene was read with, after a refusal
     {
         partText_ = f.settings.selection.part;
         layerText_ = f.settings.selection.layer;
+        viewText_ = f.settings.selection.view;
     }
     if (!f.notice.empty())
         ImGui::TextWrapped("%s", f.notice.c_str());

@@ -24,9 +24,12 @@ inline constexpr const char* kPlaceholderScene = "placeholder scene";
 /// The scene as uploaded, kept on the host to upload it again after a device loss.
 struct Scene
 {
-    std::string name;        ///< the file's path, or kPlaceholderScene
-    Texels texels;           ///< RGBA32F
-    ImageLayout layout;      ///< the file's windows, compression and attributes: kept when the output is saved
+    std::string name;   ///< the file's path, or kPlaceholderScene
+    Texels texels;      ///< RGBA32F
+    ImageLayout layout; ///< the file's windows, compression and attributes: kept when the output is saved
+    /// The file's RGBA as read, where reading replaced values (NaN, negative, past 65504) in `texels`: a saved output
+    /// keeps the input's finite values there, as the CLI's outputs do (restoreUnbloomed); else empty
+    Texels original;
     uint64_t generation = 0; ///< counts loaded scenes
 };
 
@@ -140,8 +143,9 @@ class Panel
     bool draggingDivider_ = false;
     bool kernelFromFile_ = false; // the panel shows the kernel file's path rather than the PSF's parameters
     std::string kernelPath_;      // the path being typed
-    std::string partText_;        // the part and layer as typed, applied on Enter
+    std::string partText_;        // the part, layer and view as typed, applied on Enter
     std::string layerText_;
+    std::string viewText_;
     OcioChoice ocioText_; // the OpenColorIO display, view and look as typed, applied on Enter
     std::string settingsPath_ = "fftbloom-settings.txt"; // where the panel saves the settings
 };

@@ -15,7 +15,7 @@ shoot() {
 # The composite with the default PSF: six fading diffraction spikes, half the light in the eye's glare.
 shoot composite.png 1280x720 exposure=1.5 intensity=0.35 kernel-size=512
 # A/B: the six-blade iris (A, left) against a circular aperture (B, right).
-shoot ab-split.png 1280x720 view=split exposure=1.5 intensity=0.35 kernel-size=512 split=0.367 b.blades=0 b.spectrum=resampled
+shoot ab-split.png 1280x720 show=split exposure=1.5 intensity=0.35 kernel-size=512 split=0.367 b.blades=0 b.spectrum=resampled
 # The presets (docs/looks.md), each over the viewer's defaults, without the panel.
 for look in camera soft-glow eye unreal; do
     shoot "look-$look.png" 800x450 preset=$look exposure=1.5 ui=off

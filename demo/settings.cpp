@@ -47,6 +47,11 @@ bool parseReal(const std::string& text, float low, float high, float* value)
     return true;
 }
 
+/// The values of show=.
+constexpr std::initializer_list<std::pair<const char*, View>> kShownViews = {
+    {"composite", View::Composite},   {"bloom", View::Bloom},   {"input", View::Input},      {"split", View::Split},
+    {"difference", View::Difference}, {"kernel", View::Kernel}, {"spectrum", View::Spectrum}};
+
 /// One of the viewer's display keys: its --help line and its parser.
 struct DisplayKey
 {
@@ -56,18 +61,18 @@ struct DisplayKey
 };
 
 const DisplayKey kDisplayKeys[] = {
-    {"view", "view=composite|bloom|input|split|difference|kernel|spectrum",
+    {"show", "show=composite|bloom|input|split|difference|kernel|spectrum (what the window shows)",
+     [](const std::string& v, Settings& s) { return parseChoice<View>(v, kShownViews, &s.view); }},
+    {"view",
+     "view=NAME (of a multi-view (stereo) OpenEXR file, the view shown, e.g. right, as the CLI's --view; empty: the "
+     "first; what the window shows is show=)",
      [](const std::string& v, Settings& s)
      {
-         return parseChoice<View>(v,
-                                  {{"composite", View::Composite},
-                                   {"bloom", View::Bloom},
-                                   {"input", View::Input},
-                                   {"split", View::Split},
-                                   {"difference", View::Difference},
-                                   {"kernel", View::Kernel},
-                                   {"spectrum", View::Spectrum}},
-                                  &s.view);
+         View shown;
+         if (parseChoice<View>(v, kShownViews, &shown))
+             return false; // a settings file of the key's old meaning: refused, naming show=
+         s.selection.view = v;
+         return true;
      }},
     {"tonemap",
      "tonemap=aces|aces-hill|reinhard|clamp|ocio (ocio: the OpenColorIO config $OCIO names, the default when it is "
@@ -199,6 +204,8 @@ bool applySetting(Settings& s, const std::string& keyValue, std::string* error)
                    refuse(error, "'" + keyValue + "' is outside " + display.line);
     if (const SettingEntry* entry = findSetting(key))
         return applyTableSetting(s, *entry, keyValue, error);
+    if (const char* now = renamedSetting(key))
+        return refuse(error, "'" + key + "' is now '" + now + "'");
     return refuse(error, "unknown key '" + key + "'");
 }
 

@@ -55,7 +55,7 @@ struct Settings
     Tonemapper tonemapper = Tonemapper::AcesFitted;
     OcioChoice ocio;       ///< tonemap=ocio's display, view and look (empty: the config's defaults)
     float exposure = 0.0f; ///< stops
-    /// The bloom: its output is composite or additive (the CLI's bloom output is view=bloom; an intensity of 0 shows
+    /// The bloom: its output is composite or additive (the CLI's bloom output is show=bloom; an intensity of 0 shows
     /// the input, as the CLI writes it), its knee no wider than its threshold (checkViewerSettings). Its kernel made
     /// on the GPU (madeOnGpu) has the Airy radius of the pupil adapted to 100 * 2^-exposure cd/m^2 (pupilAiryRadius;
     /// a new kernel, made for that radius, when the exposure changes): the "eye" mode.
@@ -71,9 +71,9 @@ struct Settings
     Rerun rerun = Rerun::Auto;
 };
 
-/// Applies one "key=value" to `settings`: the display's keys (view, tonemap, exposure, ui, advanced, split,
+/// Applies one "key=value" to `settings`: the display's keys (show, view, tonemap, exposure, ui, advanced, split,
 /// difference-gain, compare, rerun, part, layer) here, every other one through the settings table
-/// (settings/setting_table.h), with the viewer's own rule after it: output=bloom is view=bloom. Returns false and a
+/// (settings/setting_table.h), with the viewer's own rule after it: output=bloom is show=bloom. Returns false and a
 /// one-line reason naming the key and the value otherwise, the settings as they were.
 bool applySetting(Settings& settings, const std::string& keyValue, std::string* error);
 

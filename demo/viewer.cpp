@@ -106,9 +106,8 @@ bool Viewer::step()
     }
     if (settings_.tonemapper == Tonemapper::Ocio && lutChoice_ != settings_.ocio)
         updateDisplayLut();
-    // Another part or layer chosen (the panel, --later): the scene's file read again.
-    if (scene_.name != kPlaceholderScene &&
-        (settings_.selection.part != loaded_.part || settings_.selection.layer != loaded_.layer))
+    // Another part, layer or view chosen (the panel, --later): the scene's file read again.
+    if (scene_.name != kPlaceholderScene && settings_.selection != loaded_)
         loadImage(scene_.name);
     if (!pendingLoad_.empty())
     {
@@ -270,6 +269,7 @@ bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& 
 
     display_.uploadScene(displayFrame(), rgba);
     scene_.texels = std::move(rgba);
+    scene_.original = Texels();
     scene_.layout = layout;
     scene_.name = name;
     ++scene_.generation;
@@ -285,9 +285,10 @@ bool Viewer::loadImage(const std::string& path)
     Texels rgba;
     ImageLayout layout;
     std::string scrubbed;
+    Texels original;
     try
     {
-        rgba = readScene(path, settings_.selection, layout, scrubbed);
+        rgba = readScene(path, settings_.selection, layout, scrubbed, original);
     }
     catch (const std::exception& e)
     {
@@ -301,6 +302,7 @@ bool Viewer::loadImage(const std::string& path)
         return false;
     }
     loaded_ = settings_.selection;
+    scene_.original = std::move(original);
     if (!scrubbed.empty())
         notice_ = scrubbed;
     return true;

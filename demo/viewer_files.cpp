@@ -6,6 +6,7 @@
 #include "image/image_io.h"
 #include "image/scrub.h"
 #include "runner/frames.h"
+#include "runner/restore.h"
 
 #include <stb_image_write.h>
 
@@ -38,14 +39,18 @@ Texels placeholderScene()
     return t;
 }
 
-Texels readScene(const std::string& path, const ImageSelection& selection, ImageLayout& layout, std::string& notice)
+Texels readScene(const std::string& path, const ImageSelection& selection, ImageLayout& layout, std::string& notice,
+                 Texels& original)
 {
     const Image image = readImage(path, selection);
     Texels rgba = toRgba(image);
     layout = image.layout;
+    original = rgba;
     const ScrubCounts scrubbed = scrubRgb(rgba, kDefaultScrubMax);
     notice.clear();
-    if (scrubbed.total() > 0)
+    if (scrubbed.total() == 0)
+        original = Texels();
+    else
         notice = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +
                  std::to_string(scrubbed.clamped) + " values above 65504 replaced before the bloom";
     return rgba;
@@ -74,7 +79,11 @@ std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Sett
     image.layout.attributes =
         inheritedAttributes(image.layout.attributes,
                             {{kSettingsAttribute, "string", std::vector<unsigned char>(file.begin(), file.end())}});
-    const float* texels = saved.rgba.data();
+    Texels rgba(int(w), int(h), 4);
+    rgba.values = saved.rgba;
+    if (!scene.original.values.empty())
+        restoreUnbloomed(rgba, scene.original, kDefaultScrubMax, saved.frame);
+    const float* texels = rgba.values.data();
     for (int c = 0; c < 4; ++c)
     {
         Channel channel{std::string(1, "RGBA"[c]), PixelType::Half, std::vector<float>(size_t(w) * h)};

@@ -23,18 +23,20 @@ namespace fftb::viewer
 
 /// A placeholder scene when no image could be read: point lights of a few colours on a dim gradient.
 Texels placeholderScene();
-/// The image at `path` (EXR or .hdr; of an EXR the part and layer `selection` names, readImage) as RGBA texels, and
-/// its layout in `layout`; NaN, negative and too-large values replaced, `notice` saying how many (empty when none).
-/// Throws with the reason when it cannot be read.
-Texels readScene(const std::string& path, const ImageSelection& selection, ImageLayout& layout, std::string& notice);
+/// The image at `path` (EXR or .hdr; of an EXR the part, layer and view `selection` names, readImage) as RGBA texels,
+/// and its layout in `layout`; NaN, negative and too-large values replaced (scrubRgb), `notice` saying how many and
+/// `original` the texels as read (both empty when none). Throws with the reason when it cannot be read.
+Texels readScene(const std::string& path, const ImageSelection& selection, ImageLayout& layout, std::string& notice,
+                 Texels& original);
 /// The name, without extension, of the `n`-th (1, 2, ...) saved output of the scene file `scene`, keeping a sequence's
 /// naming: shot.1001.exr gives shot_bloom.1001, then shot_bloom-2.1001, ... (outputPathFor's {stem} and {frame});
 /// photo.exr gives photo_bloom, photo_bloom-2, ...
 std::string savedName(const std::string& scene, int n);
 /// Writes `saved` as savedName(scene).exr (half floats, R, G, B, A; the scene file's data and display windows,
-/// compression and attributes, and `settings` as a settings file in the string attribute kSettingsAttribute) and
-/// .png (the tonemapped values) in the working folder (the next n rather than overwriting). Returns the notice
-/// naming them; throws with the reason when either cannot be written.
+/// compression and attributes, and `settings` as a settings file in the string attribute kSettingsAttribute; the
+/// scene's original values where reading replaced them, restoreUnbloomed) and .png (the tonemapped values) in the
+/// working folder (the next n rather than overwriting). Returns the notice naming them; throws with the reason when
+/// either cannot be written.
 std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Settings& settings);
 
 class Viewer

@@ -146,7 +146,7 @@ Texels Bloomer::bloom(Texels rgba)
     }
     checkValidation();
     if (original)
-        restoreUnbloomed(result, *original, scrubMax_, settings_);
+        restoreUnbloomed(result, *original, scrubMax_, settings_.frame);
     return result;
 }
 

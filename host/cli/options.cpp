@@ -244,20 +244,6 @@ std::string outputSettingsJson(const CLI::App& app, const BloomSettings& bloom)
     return settings.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-/// Options and settings keys renamed since, each refused naming its new name (the viewer's settings files said
-/// curvature= and composite= before they took the CLI's names).
-constexpr std::pair<const char*, const char*> kRenamedOptions[] = {
-    {"kernel-extent", "kernel-span"}, {"curvature", "blade-curvature"}, {"composite", "output"}};
-
-/// The new name of option or settings key `name` (without --), or nullptr when it was not renamed.
-const char* renamedTo(std::string_view name)
-{
-    for (const auto& [old, now] : kRenamedOptions)
-        if (name == old)
-            return now;
-    return nullptr;
-}
-
 /// The text of the CLI's own options that are read after parsing.
 struct CliTexts
 {
@@ -311,7 +297,7 @@ class SettingsFileFormat : public CLI::Config
                 const std::string where = "line " + std::to_string(line.number) + ": ";
                 if (line.name == "settings")
                     throw HostError(where + "a settings file cannot read another");
-                if (const char* now = renamedTo(line.name))
+                if (const char* now = renamedSetting(line.name))
                     throw HostError(where + "'" + line.name + "' is now '" + now + "'");
                 if (!app_.get_option_no_throw("--" + line.name))
                     throw HostError(where + "unknown option '" + line.name + "'");
@@ -661,7 +647,7 @@ std::optional<int> parseOptions(int argc, char** argv, CliOptions& o)
     {
         const std::string& a = o.arguments[i];
         const std::string name = a.rfind("--", 0) == 0 ? a.substr(2, a.find('=') - 2) : "";
-        if (const char* now = renamedTo(name))
+        if (const char* now = renamedSetting(name))
             return usage("--" + name + " is now --" + now);
     }
     CLI::App app{kDescription, "fftbloom"};

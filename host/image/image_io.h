@@ -20,6 +20,7 @@ struct ImageSelection
     /// Of a multi-view (stereo) file, the one view read ("left"); empty: every view, the first as the image and the
     /// others in Image::viewLayers or Image::viewParts
     std::string view;
+    bool operator==(const ImageSelection&) const = default;
 };
 
 /// Reads an OpenEXR (scanline or tiled, single- or multi-part, any compression: NONE, RLE, ZIPS, ZIP, PIZ, PXR24,

@@ -463,7 +463,8 @@ class Pipeline
                         [&](Image& view, std::size_t k)
                         {
                             if (frame.scrubbed)
-                                restoreUnbloomed(frame.rgba[k], toRgba(view), options_.scrubMax, options_.settings);
+                                restoreUnbloomed(frame.rgba[k], toRgba(view), options_.scrubMax,
+                                                 options_.settings.frame);
                             setRgb(view, frame.rgba[k]);
                             record.saturated += saturateHalfRgb(view, options_.pixelType);
                         });

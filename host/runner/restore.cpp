@@ -29,13 +29,13 @@ void prefilterRgb(float rgb[3], const PrefilterSettings& prefilter)
             rgb[c] *= prefilter.clamp / peak;
 }
 
-void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, const BloomSettings& settings)
+void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, const FrameSettings& settings)
 {
-    const FftbOutputMode mode = settings.frame.output;
+    const FftbOutputMode mode = settings.output;
     if (mode != FFTB_OUTPUT_MODE_COMPOSITE && mode != FFTB_OUTPUT_MODE_ADDITIVE)
         return;
-    const PrefilterSettings& prefilter = settings.frame.prefilter;
-    const float intensity = settings.frame.intensity;
+    const PrefilterSettings& prefilter = settings.prefilter;
+    const float intensity = settings.intensity;
     for (std::size_t i = 0; i + 3 < original.values.size(); i += 4)
     {
         float kept[3], scrubbed[3];

@@ -19,6 +19,6 @@ void prefilterRgb(float rgb[3], const PrefilterSettings& prefilter);
 /// (1 - intensity) (x - x_s) without a prefilter) or x - x_s (FFTB_OUTPUT_MODE_ADDITIVE) to every texel where some R,
 /// G or B value of `original` is finite and was changed (negative or above maxValue); NaN and infinite values stay
 /// replaced (x = x_s there). Does nothing for FFTB_OUTPUT_MODE_BLOOM.
-void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, const BloomSettings& settings);
+void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, const FrameSettings& settings);
 
 } // namespace fftb

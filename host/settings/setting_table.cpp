@@ -401,6 +401,17 @@ const SettingEntry* findSetting(std::string_view name)
     return nullptr;
 }
 
+const char* renamedSetting(std::string_view name)
+{
+    // The viewer's settings files said curvature= and composite= before they took the CLI's names.
+    constexpr std::pair<const char*, const char*> kRenamed[] = {
+        {"kernel-extent", "kernel-span"}, {"curvature", "blade-curvature"}, {"composite", "output"}};
+    for (const auto& [old, now] : kRenamed)
+        if (name == old)
+            return now;
+    return nullptr;
+}
+
 bool settingApplies(const SettingEntry& entry, const KernelSettings& kernel)
 {
     switch (entry.scope)
@@ -429,6 +440,8 @@ bool applySettingLine(const std::string& line, BloomSettings& settings, std::str
         return fail(error, "'" + line + "' is not name=value");
     const std::string name = line.substr(0, eq);
     const SettingEntry* entry = findSetting(name);
+    if (const char* now = renamedSetting(name))
+        return fail(error, "'" + name + "' is now '" + now + "'");
     if (!entry)
         return fail(error, "unknown setting '" + name + "'");
     std::string reason;

@@ -49,6 +49,10 @@ std::span<const SettingEntry> settingTable();
 /// The entry named `name`, or nullptr.
 const SettingEntry* findSetting(std::string_view name);
 
+/// The new name of a setting renamed since (`name` without --: kernel-extent, now kernel-span), or nullptr when it
+/// was not renamed: every front-end refuses the old name naming the new one.
+const char* renamedSetting(std::string_view name);
+
 /// Whether `entry` applies to the kernel of `kernel` (SettingScope): printed in settingLines; never the preset.
 bool settingApplies(const SettingEntry& entry, const KernelSettings& kernel);
 
@@ -56,7 +60,7 @@ bool settingApplies(const SettingEntry& entry, const KernelSettings& kernel);
 std::string settingHelpLine(const SettingEntry& entry);
 
 /// Applies one "name=value". False, the settings as they were, and a one-line reason otherwise: "name: <the parser's
-/// reason>", "unknown setting 'name'" or "'text' is not name=value".
+/// reason>", "'name' is now 'new-name'" (renamedSetting), "unknown setting 'name'" or "'text' is not name=value".
 bool applySettingLine(const std::string& line, BloomSettings& settings, std::string* error);
 
 /// "name=value" of every setting that applies to the kernel of `settings`, in the table's order; applySettingLine

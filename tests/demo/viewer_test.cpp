@@ -221,7 +221,7 @@ class ViewerTest : public ::testing::Test
 
 TEST_F(ViewerTest, ScreenshotIsTheWindowWithTheUi)
 {
-    const Screenshot s = screenshot(writeScene().string(), "composite.png", "view=composite");
+    const Screenshot s = screenshot(writeScene().string(), "composite.png", "show=composite");
     ASSERT_EQ(s.width, kWidth);
     ASSERT_EQ(s.height, kHeight);
     // Not blank: many distinct grey levels (the image, the panel and its text).
@@ -231,8 +231,8 @@ TEST_F(ViewerTest, ScreenshotIsTheWindowWithTheUi)
 TEST_F(ViewerTest, BloomDiffersFromInputAroundHighlights)
 {
     const std::string scene = writeScene().string();
-    const Screenshot input = screenshot(scene, "input.png", "view=input ui=off exposure=2");
-    const Screenshot bloom = screenshot(scene, "bloom.png", "view=bloom ui=off exposure=2");
+    const Screenshot input = screenshot(scene, "input.png", "show=input ui=off exposure=2");
+    const Screenshot bloom = screenshot(scene, "bloom.png", "show=bloom ui=off exposure=2");
     ASSERT_EQ(input.width, kWidth);
     ASSERT_EQ(bloom.width, kWidth);
     // The 320 x 200 scene is fitted to the 640 x 400 window: scale 2, no offset. Around each light, outside the
@@ -264,12 +264,12 @@ TEST_F(ViewerTest, DifferenceOfEqualSettingsIsBlackAndOfUnequalOnesIsNot)
 {
     const std::string scene = writeScene().string();
     // B = A exactly (the same spectrum mode): two contexts computing the same bloom.
-    const Screenshot same = screenshot(scene, "same.png", "view=difference ui=off b.spectrum=exact");
+    const Screenshot same = screenshot(scene, "same.png", "show=difference ui=off b.spectrum=exact");
     ASSERT_EQ(same.width, kWidth);
     EXPECT_EQ(same.brightest(), 0.0f);
     // B without bloom (a threshold above every value: the composite is the input): the difference is A's bloom share,
     // bright around the lights.
-    const Screenshot unequal = screenshot(scene, "unequal.png", "view=difference ui=off b.threshold=10000");
+    const Screenshot unequal = screenshot(scene, "unequal.png", "show=difference ui=off b.threshold=10000");
     ASSERT_EQ(unequal.width, kWidth);
     const auto [lx, ly] = lights_[1];
     EXPECT_GT(unequal.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
@@ -315,7 +315,7 @@ TEST_F(ViewerTest, TheDisplayWindowIsFittedAndOutlined)
     layout.dataWindow = {0, 0, 319, 199};
     layout.displayWindow = {-40, -20, 359, 219};
     const std::string scene = writeExrScene(layout).string();
-    const Screenshot s = screenshot(scene, "display.png", "view=input ui=off");
+    const Screenshot s = screenshot(scene, "display.png", "show=input ui=off");
     ASSERT_EQ(s.width, kWidth);
     // 400 x 240 texels fitted to 640 x 400: 0.625 texels a pixel, the display window from (0, 8) to (640, 392).
     const unsigned char* edge = s.at(320, 8);
@@ -358,17 +358,76 @@ TEST_F(ViewerTest, SavingKeepsTheInputsLayoutAndRecordsTheSettings)
     EXPECT_NE(settings.find("tint=1,0.5,0.5\n"), std::string::npos) << settings;
 }
 
+// Of a single-part stereo file (multiView), view= picks the view shown; the first is shown without it.
+TEST_F(ViewerTest, AStereoFilesViewIsPickedByName)
+{
+    Image image = readImage(writeScene().string());
+    const int w = image.width;
+    for (const char* c : {"R", "G", "B"})
+    {
+        std::vector<float> values = image.channels[size_t(image.find(c))].values;
+        for (float& v : values)
+            v = std::min(v, 0.1f); // the left view's lights out, its gradient kept
+        values[size_t(150) * size_t(w) + 40] = 2000.0f;
+        image.channels.push_back({std::string("right.") + c, PixelType::Float, values});
+    }
+    Attribute multiView{"multiView", "stringvector", {}};
+    for (const std::string view : {"left", "right"})
+    {
+        const int32_t n = int32_t(view.size());
+        const auto* bytes = reinterpret_cast<const unsigned char*>(&n);
+        multiView.value.insert(multiView.value.end(), bytes, bytes + 4);
+        multiView.value.insert(multiView.value.end(), view.begin(), view.end());
+    }
+    image.layout.attributes.push_back(multiView);
+    const fs::path scene = file("stereo.exr");
+    writeExr(scene.string(), image);
+    // 320 x 200 texels fitted to the 640 x 400 window: texel (x, y) at pixel (2 x + 1, 2 y + 1).
+    const Screenshot left = screenshot(scene.string(), "left.png", "show=input ui=off");
+    const Screenshot right = screenshot(scene.string(), "right.png", "show=input ui=off view=right");
+    EXPECT_GT(left.luminance(2 * 80 + 1, 2 * 60 + 1), 200.0f) << "the left view's light";
+    EXPECT_LT(left.luminance(2 * 40 + 1, 2 * 150 + 1), 100.0f);
+    EXPECT_GT(right.luminance(2 * 40 + 1, 2 * 150 + 1), 200.0f) << "the right view's light";
+    EXPECT_LT(right.luminance(2 * 80 + 1, 2 * 60 + 1), 100.0f);
+    const RunResult none = viewer(shellQuoted(scene.string()) + " --screenshot " + shellQuoted(file("none.png")) +
+                                  " --frames 1 --settings view=centre");
+    EXPECT_NE(none.code, 0);
+    EXPECT_NE(none.err.find("no view centre (the views: left, right)"), std::string::npos) << none.err;
+}
+
+// A negative input texel, replaced by 0 for the bloom, is kept in the saved output as the CLI keeps it.
+TEST_F(ViewerTest, SavingKeepsNegativeInputsAsTheCliDoes)
+{
+    Image image = readImage(writeScene().string());
+    image.channels[size_t(image.find("R"))].values[size_t(10) * size_t(image.width) + 10] = -0.5f;
+    const fs::path scene = file("negative.exr");
+    writeExr(scene.string(), image);
+    const RunResult r = viewer(shellQuoted(scene.string()) + " --screenshot " + shellQuoted(file("s.png")) +
+                               " --frames 1 --save --settings kernel-size=64");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string command = std::string(FFTBLOOM_CLI_PATH) + " -q --validate " + shellQuoted(scene.string()) +
+                                " -o " + shellQuoted(file("cli.exr")) + " --kernel-size 64";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const Image saved = readImage(file("negative_bloom.exr").string());
+    const Image cli = readImage(file("cli.exr").string());
+    const size_t at = size_t(10) * size_t(image.width) + 10;
+    const float viewer = saved.channels[size_t(saved.find("R"))].values[at];
+    const float written = cli.channels[size_t(cli.find("R"))].values[at];
+    EXPECT_LT(viewer, -0.3f) << "(1 - intensity) of the input's -0.5 kept";
+    EXPECT_NEAR(viewer, written, 1e-3f) << "as the CLI writes it (the viewer saves half floats)";
+}
+
 // The kernel's placement reaches the plugin: a whole turn moves no light, a centre offset moves the glow.
 TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 {
     const std::string scene = writeScene().string();
     const Screenshot turned = screenshot(
-        scene, "turned.png", "view=difference ui=off kernel-rotation=360 b.kernel-rotation=0 b.spectrum=exact");
+        scene, "turned.png", "show=difference ui=off kernel-rotation=360 b.kernel-rotation=0 b.spectrum=exact");
     ASSERT_EQ(turned.width, kWidth);
     EXPECT_EQ(turned.brightest(), 0.0f);
     const Screenshot moved =
         screenshot(scene, "moved.png",
-                   "view=difference ui=off kernel-centre-offset=0.25,0 b.kernel-centre-offset=0,0 b.spectrum=exact");
+                   "show=difference ui=off kernel-centre-offset=0.25,0 b.kernel-centre-offset=0,0 b.spectrum=exact");
     ASSERT_EQ(moved.width, kWidth);
     EXPECT_GT(moved.brightest(), 20.0f);
 }
@@ -378,7 +437,7 @@ TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 TEST_F(ViewerTest, EyeModeIsTheGeneratedPsfMadeOnTheGpuAndFlickersWithTheSeed)
 {
     const std::string scene = writeScene().string();
-    const std::string eye = "ui=off view=difference compare=bloom blades=0 corona=0.8 seed=3 animate=true ";
+    const std::string eye = "ui=off show=difference compare=bloom blades=0 corona=0.8 seed=3 animate=true ";
     const Screenshot same = screenshot(scene, "same.png", eye + "difference-gain=0 b.animate=false", 1);
     const Screenshot moved = screenshot(scene, "moved.png", eye + "difference-gain=0 b.seed=4", 1);
     ASSERT_EQ(same.width, kWidth);
@@ -394,9 +453,9 @@ TEST_F(ViewerTest, SplitShowsAOnTheLeftAndBOnTheRight)
     const std::string scene = writeScene().string();
     // A: the bloom, B: the input (a threshold above every value), divider at 0.5; the middle light (x 200 of 320) is on
     // B's side.
-    const Screenshot split = screenshot(scene, "split.png", "view=split ui=off exposure=2 b.threshold=10000");
-    const Screenshot bloom = screenshot(scene, "bloomA.png", "view=composite ui=off exposure=2");
-    const Screenshot input = screenshot(scene, "inputB.png", "view=input ui=off exposure=2");
+    const Screenshot split = screenshot(scene, "split.png", "show=split ui=off exposure=2 b.threshold=10000");
+    const Screenshot bloom = screenshot(scene, "bloomA.png", "show=composite ui=off exposure=2");
+    const Screenshot input = screenshot(scene, "inputB.png", "show=input ui=off exposure=2");
     ASSERT_EQ(split.width, kWidth);
     const auto [ax, ay] = lights_[0]; // left half
     const auto [bx, by] = lights_[1]; // right half
@@ -411,11 +470,11 @@ TEST_F(ViewerTest, ThresholdAboveEveryValueLeavesTheCompositeAsTheInputAndAdditi
     const std::string scene = writeScene().string();
     // The lights are 2000: nothing passes the prefilter, so the composite shows the input; at intensity 0 (taken as
     // the CLI takes it) both composites show it.
-    const Screenshot dark = screenshot(scene, "threshold.png", "view=composite ui=off exposure=2 threshold=10000");
-    const Screenshot input = screenshot(scene, "input.png", "view=input ui=off exposure=2");
-    const Screenshot additive = screenshot(scene, "additive.png", "view=composite ui=off exposure=2 output=additive");
+    const Screenshot dark = screenshot(scene, "threshold.png", "show=composite ui=off exposure=2 threshold=10000");
+    const Screenshot input = screenshot(scene, "input.png", "show=input ui=off exposure=2");
+    const Screenshot additive = screenshot(scene, "additive.png", "show=composite ui=off exposure=2 output=additive");
     const Screenshot none =
-        screenshot(scene, "none.png", "view=composite ui=off exposure=2 output=additive intensity=0");
+        screenshot(scene, "none.png", "show=composite ui=off exposure=2 output=additive intensity=0");
     ASSERT_EQ(dark.width, kWidth);
     ASSERT_EQ(none.width, kWidth);
     const auto [lx, ly] = lights_[1];
@@ -546,10 +605,10 @@ TEST_F(ViewerTest, DroppedBadFileKeepsThePreviousImageAndAGoodOneReplacesIt)
 TEST_F(ViewerTest, KernelChangedWhileRunningMatchesTheKernelGivenAtStart)
 {
     const std::string scene = writeScene().string();
-    const Screenshot six = screenshot(scene, "six.png", "view=bloom ui=off exposure=2");
-    const Screenshot circle = screenshot(scene, "circle.png", "view=bloom ui=off exposure=2 blades=0");
+    const Screenshot six = screenshot(scene, "six.png", "show=bloom ui=off exposure=2");
+    const Screenshot circle = screenshot(scene, "circle.png", "show=bloom ui=off exposure=2 blades=0");
     const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("changed.png")) +
-                               " --frames 4 --settings kernel-size=64 view=bloom ui=off exposure=2 --later blades=0");
+                               " --frames 4 --settings kernel-size=64 show=bloom ui=off exposure=2 --later blades=0");
     ASSERT_EQ(r.code, 0) << r.err;
     int w = 0, h = 0, n = 0;
     unsigned char* changed = stbi_load(file("changed.png").c_str(), &w, &h, &n, 3);
@@ -565,7 +624,7 @@ TEST_F(ViewerTest, KernelChangedWhileRunningMatchesTheKernelGivenAtStart)
 TEST_F(ViewerTest, PlanSettingChangedWhileRunningMatchesTheSettingGivenAtStart)
 {
     const std::string scene = writeScene().string();
-    const std::string settings = "view=bloom ui=off exposure=2 rerun=always";
+    const std::string settings = "show=bloom ui=off exposure=2 rerun=always";
     const Screenshot native = screenshot(scene, "native.png", settings);
     const Screenshot wider = screenshot(scene, "wider.png", settings + " kernel-span=128px", 4);
     const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("changed.png")) +
@@ -585,7 +644,7 @@ TEST_F(ViewerTest, PlanSettingChangedWhileRunningMatchesTheSettingGivenAtStart)
 TEST_F(ViewerTest, EyeModeExposureChangedWhileRunningMakesTheKernelOfTheNewPupil)
 {
     const std::string scene = writeScene().string();
-    const std::string eye = "view=bloom ui=off blades=0 corona=0.8 seed=3 animate=true";
+    const std::string eye = "show=bloom ui=off blades=0 corona=0.8 seed=3 animate=true";
     const Screenshot brighter = screenshot(scene, "brighter.png", eye + " exposure=2", 4);
     const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("changed.png")) +
                                " --frames 4 --settings kernel-size=64 " + eye + " --later exposure=2");
@@ -603,7 +662,7 @@ TEST_F(ViewerTest, KernelAndSpectrumViewsPeakAtTheCentre)
     // pixel (323, 203). Display values: log10 over 6 decades, 1 at the brightest channel of the peak (and at DC).
     for (const char* view : {"kernel", "spectrum"})
     {
-        const Screenshot s = screenshot(scene, std::string(view) + ".png", std::string("ui=off view=") + view);
+        const Screenshot s = screenshot(scene, std::string(view) + ".png", std::string("ui=off show=") + view);
         ASSERT_EQ(s.width, kWidth) << view;
         EXPECT_GT(s.luminance(323, 203), 200.0f) << view;
         EXPECT_LT(s.luminance(130, 10), s.luminance(323, 203) - 60.0f) << view;
@@ -620,11 +679,11 @@ TEST_F(ViewerTest, DeltaKernelsFromFilesLeaveTheImageAsItIs)
     // A 1 x 1 kernel keeps its one-pixel extent at any kernel size (fileKernelSpan): the identity at 16 texels too.
     const float one[3] = {1.0f, 1.0f, 1.0f};
     ASSERT_TRUE(stbi_write_hdr(file("single.hdr").c_str(), 1, 1, 3, one));
-    const Screenshot input = screenshot(scene, "input.png", "view=input ui=off");
+    const Screenshot input = screenshot(scene, "input.png", "show=input ui=off");
     for (const char* kernel : {"delta.hdr", "single.hdr"})
     {
         const Screenshot bloom = screenshot(scene, std::string(kernel) + ".png",
-                                            "view=bloom ui=off kernel-size=16 kernel=" + file(kernel).string());
+                                            "show=bloom ui=off kernel-size=16 kernel=" + file(kernel).string());
         ASSERT_EQ(bloom.rgb.size(), input.rgb.size());
         int largest = 0;
         for (size_t i = 0; i < input.rgb.size(); ++i)
@@ -773,12 +832,12 @@ TEST_F(ViewerTest, KernelSpanOfTheKernelsOwnSizeIsNativeAndALargerOneIsNot)
     const std::string scene = writeScene().string();
     // A: the 64-texel kernel at native scale; B (in A's exact mode): its 64 texels over 64 pixels (sigma 1), then
     // over a fifth of the 320 x 200 scene's diagonal (75 pixels, sigma 1.18).
-    const Screenshot same = screenshot(scene, "same.png", "view=difference ui=off b.spectrum=exact b.kernel-span=64px");
+    const Screenshot same = screenshot(scene, "same.png", "show=difference ui=off b.spectrum=exact b.kernel-span=64px");
     ASSERT_EQ(same.width, kWidth);
     EXPECT_EQ(same.brightest(), 0.0f);
     const Screenshot wider =
         screenshot(scene, "wider.png",
-                   "view=difference ui=off compare=bloom difference-gain=8 b.spectrum=exact b.kernel-span=0.2diag");
+                   "show=difference ui=off compare=bloom difference-gain=8 b.spectrum=exact b.kernel-span=0.2diag");
     ASSERT_EQ(wider.width, kWidth);
     const auto [lx, ly] = lights_[1];
     EXPECT_GT(wider.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);
@@ -796,7 +855,7 @@ TEST(ViewerSettings, KeysParseAndRefuse)
 {
     Settings s;
     std::string error;
-    EXPECT_TRUE(applySetting(s, "view=bloom", &error));
+    EXPECT_TRUE(applySetting(s, "show=bloom", &error));
     EXPECT_EQ(s.view, View::Bloom);
     EXPECT_TRUE(applySetting(s, "kernel-size=128", &error));
     EXPECT_EQ(s.bloom.kernel.sizeTexels, 128);
@@ -808,8 +867,16 @@ TEST(ViewerSettings, KeysParseAndRefuse)
     EXPECT_NE(error.find("key=value"), std::string::npos) << error;
     EXPECT_TRUE(applySetting(s, "tonemap=reinhard", &error));
     EXPECT_EQ(s.tonemapper, Tonemapper::Reinhard);
-    EXPECT_TRUE(applySetting(s, "view=split", &error));
+    EXPECT_TRUE(applySetting(s, "show=split", &error));
     EXPECT_EQ(s.view, View::Split);
+    EXPECT_TRUE(applySetting(s, "view=right", &error)) << error;
+    EXPECT_EQ(s.selection.view, "right");
+    EXPECT_FALSE(applySetting(s, "view=split", &error)) << "the display mode's key before it was show=";
+    EXPECT_NE(error.find("show="), std::string::npos) << error;
+    EXPECT_EQ(s.selection.view, "right");
+    EXPECT_EQ(s.view, View::Split);
+    EXPECT_FALSE(applySetting(s, "curvature=0.5", &error));
+    EXPECT_NE(error.find("'curvature' is now 'blade-curvature'"), std::string::npos) << error;
     EXPECT_FALSE(applySetting(s, "split=2", &error));
     EXPECT_TRUE(applySetting(s, "kernel=generated", &error));
     EXPECT_TRUE(s.bloom.kernel.file.empty());

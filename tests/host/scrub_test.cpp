@@ -52,10 +52,10 @@ TEST(RestoreUnbloomed, CompositesSeeTheUnscrubbedValueWhereTheBloomSawTheScrubbe
         settings.frame.prefilter = {prefilter.threshold, prefilter.knee, prefilter.clamp};
         settings.frame.output = FFTB_OUTPUT_MODE_COMPOSITE;
         Texels composite = gpuOutput(settings.frame.output, prefilter, intensity, bloom);
-        restoreUnbloomed(composite, original(), kMax, settings);
+        restoreUnbloomed(composite, original(), kMax, settings.frame);
         settings.frame.output = FFTB_OUTPUT_MODE_ADDITIVE;
         Texels additive = gpuOutput(settings.frame.output, prefilter, intensity, bloom);
-        restoreUnbloomed(additive, original(), kMax, settings);
+        restoreUnbloomed(additive, original(), kMax, settings.frame);
         for (int c = 0; c < 3; ++c)
         {
             EXPECT_NEAR(composite.values[size_t(c)], x[c] + intensity * (bloom[c] - p[c]), 1e-3)

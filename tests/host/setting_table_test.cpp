@@ -252,6 +252,9 @@ TEST(SettingTable, UnknownNamesAndLinesWithoutAValueAreRefused)
     EXPECT_FALSE(applySettingLine("intensity", bloom, &error));
     EXPECT_NE(error.find("name=value"), std::string::npos) << error;
     EXPECT_EQ(findSetting("clamp"), nullptr) << "the CLI's own --clamp is no bloom setting";
+    EXPECT_FALSE(applySettingLine("kernel-extent=256px", bloom, &error));
+    EXPECT_EQ(error, "'kernel-extent' is now 'kernel-span'") << "a renamed setting names its new name";
+    EXPECT_EQ(settingLines(bloom), defaultLines());
 }
 
 TEST(SettingTable, HelpLinesNameTheFormAndTheRange)
