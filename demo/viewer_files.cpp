@@ -83,6 +83,7 @@ std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Sett
     rgba.values = saved.rgba;
     if (!scene.original.values.empty())
         restoreUnbloomed(rgba, scene.original, kDefaultScrubMax, saved.frame);
+    clampBloomRoundOff(rgba, saved.frame);
     const float* texels = rgba.values.data();
     for (int c = 0; c < 4; ++c)
     {

@@ -147,6 +147,7 @@ Texels Bloomer::bloom(Texels rgba)
     checkValidation();
     if (original)
         restoreUnbloomed(result, *original, scrubMax_, settings_.frame);
+    clampBloomRoundOff(result, settings_.frame);
     return result;
 }
 

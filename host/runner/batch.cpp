@@ -465,6 +465,7 @@ class Pipeline
                             if (frame.scrubbed)
                                 restoreUnbloomed(frame.rgba[k], toRgba(view), options_.scrubMax,
                                                  options_.settings.frame);
+                            clampBloomRoundOff(frame.rgba[k], options_.settings.frame);
                             setRgb(view, frame.rgba[k]);
                             record.saturated += saturateHalfRgb(view, options_.pixelType);
                         });

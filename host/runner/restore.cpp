@@ -70,4 +70,13 @@ void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue,
     }
 }
 
+void clampBloomRoundOff(Texels& output, const FrameSettings& settings)
+{
+    if (settings.output != FFTB_OUTPUT_MODE_BLOOM)
+        return;
+    for (std::size_t i = 0; i + 3 < output.values.size(); i += 4)
+        for (std::size_t c = 0; c < 3; ++c)
+            output.values[i + c] = std::max(output.values[i + c], 0.0f);
+}
+
 } // namespace fftb

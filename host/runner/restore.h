@@ -21,4 +21,9 @@ void prefilterRgb(float rgb[3], const PrefilterSettings& prefilter);
 /// replaced (x = x_s there). Does nothing for FFTB_OUTPUT_MODE_BLOOM.
 void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, const FrameSettings& settings);
 
+/// For FFTB_OUTPUT_MODE_BLOOM, every R, G, B value of `output` (RGBA) below 0 set to 0; nothing otherwise. The tools'
+/// bloom is of a frame scrubbed of negative values (scrubRgb) by a kernel of texels >= 0, so it is >= 0: what falls
+/// below is the FFT's round-off, which QC tools would flag as negative pixels.
+void clampBloomRoundOff(Texels& output, const FrameSettings& settings);
+
 } // namespace fftb

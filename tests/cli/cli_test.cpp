@@ -569,6 +569,30 @@ TEST_F(CliTest, KneeWiderThanThresholdIsUsageError)
     EXPECT_EQ(r.code, 2);
 }
 
+// The glow alone has no texel below 0: the bloom of a frame without negative values by a kernel of texels >= 0 is
+// >= 0, and the FFT's round-off below it (here down to -3e-5 without the clamp) is clamped.
+TEST_F(CliTest, TheGlowAloneHasNoTexelBelowZero)
+{
+    Image image{64, 48, {}};
+    for (const char* name : {"R", "G", "B"})
+    {
+        Channel channel{name, PixelType::Float, std::vector<float>(64 * 48, 0.05f)};
+        channel.values[24 * 64 + 32] = 1000.0f;
+        image.channels.push_back(std::move(channel));
+    }
+    writeExr(file("in.exr").string(), image);
+    const CliResult r = bloom(file("in.exr"), file("glow.exr"), "--output bloom --threshold 1 --pixel-type float");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image glow = readImage(file("glow.exr").string());
+    for (const char* name : {"R", "G", "B"})
+    {
+        const std::vector<float>& values = channel(glow, name).values;
+        EXPECT_GE(*std::min_element(values.begin(), values.end()), 0.0f) << name;
+        EXPECT_GT(values[24 * 64 + 32], 50.0f) << name << ": the light's glow";
+        EXPECT_GT(std::count(values.begin(), values.end(), 0.0f), 0) << name << ": the threshold's dark texels";
+    }
+}
+
 TEST_F(CliTest, TintMultipliesTheBloomPerChannel)
 {
     writeInput("in.exr", PixelType::Float);

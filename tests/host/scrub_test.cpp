@@ -66,5 +66,19 @@ TEST(RestoreUnbloomed, CompositesSeeTheUnscrubbedValueWhereTheBloomSawTheScrubbe
     }
 }
 
+// The glow alone is clamped at 0 in R, G, B; alpha and the composites are left as they are.
+TEST(ClampBloomRoundOff, ClampsTheGlowAloneOnly)
+{
+    Texels t(2, 1, 4);
+    t.values = {-1e-6f, 2.0f, -3.0f, -0.5f, 0.25f, -1e-7f, 0.0f, -1.0f};
+    Texels composite = t;
+    FrameSettings settings;
+    clampBloomRoundOff(composite, settings);
+    EXPECT_EQ(composite.values, t.values) << "a composite keeps its values";
+    settings.output = FFTB_OUTPUT_MODE_BLOOM;
+    clampBloomRoundOff(t, settings);
+    EXPECT_EQ(t.values, (std::vector<float>{0.0f, 2.0f, 0.0f, -0.5f, 0.25f, 0.0f, 0.0f, -1.0f}));
+}
+
 } // namespace
 } // namespace fftb
