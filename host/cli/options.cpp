@@ -581,7 +581,7 @@ std::optional<int> resolveInputs(const CliTexts& t, CliOptions& o)
         std::vector<int> frameList;
         if (std::string unused; !t.frames.empty())
             parseFrameList(t.frames, &frameList, &unused); // checked by its option
-        o.frames = resolveFrames(o.inputs, frameList, &o.notes);
+        o.frames = resolveFrames(o.inputs, frameList, &o.gaps);
         if (!o.frames.empty() && !o.output.empty() && o.frames.size() != 1 && !findFramePattern(o.output))
             return usage("-o names one output, but " + std::to_string(o.frames.size()) +
                          " inputs were given; give it a frame placeholder (-o bloomed/shot_bloom.####.exr), or use "

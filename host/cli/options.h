@@ -37,8 +37,9 @@ struct CliOptions
     std::string outputPattern;       ///< --output-pattern: outputs named by fields of their inputs
     bool dryRun = false;             ///< --dry-run: check everything, print the plan, write nothing
     PreviewNaming preview;           ///< --preview, --preview-pattern, --preview-dir: the PNG previews, if any
-    /// Warnings found while resolving the inputs, printed before the run: the gaps of sequences found on disk
-    std::vector<std::string> notes;
+    /// The frames missing between the first and the last of sequences found on disk: warned of before the run and
+    /// listed in the report
+    std::vector<FrameGap> gaps;
     OcioChoice ocio;          ///< --ocio-display, --ocio-view, --ocio-look: the preview's transform
     std::string reportPath;   ///< --report: JSON report
     std::string settingsPath; ///< --settings: a file of option=value lines, read before the command line

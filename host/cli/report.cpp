@@ -65,6 +65,8 @@ ReportWriter::ReportWriter(const std::string& path, const RunInfo& run) : path_(
         {"type", "run"}, {"fftbloom", fftbloomVersion()}, {"device", run.deviceName}, {"arguments", run.arguments}};
     if (!run.shard.empty())
         line[run.chunk ? "chunk" : "shard"] = run.shard;
+    for (const FrameGap& gap : run.gaps)
+        line["missing"].push_back(Json{{"input", gap.input}, {"frames", gap.frames}, {"count", gap.count}});
     line["host"] = host;
     line["pid"] = ::getpid();
     line["started"] = isoTime(run.started);
@@ -113,6 +115,8 @@ Json frameJson(const FrameRecord& f)
     frame["status"] = statusNames[int(f.status)];
     if (f.status == FrameStatus::Failed)
         frame["error"] = f.error;
+    if (!f.views.empty())
+        frame["views"] = f.views;
     if (f.width > 0)
     {
         frame["width"] = f.width;

@@ -19,15 +19,16 @@ struct RunInfo
 {
     std::vector<std::string> arguments; ///< argv, the program's name first
     std::string deviceName;
-    std::string shard;  ///< --shard's or --chunk's I/N as resolved ("3/10"); empty: the whole list
-    bool chunk = false; ///< the shard is --chunk's
+    std::string shard;          ///< --shard's or --chunk's I/N as resolved ("3/10"); empty: the whole list
+    bool chunk = false;         ///< the shard is --chunk's
+    std::vector<FrameGap> gaps; ///< the frames missing between those of sequences found on disk, not bloomed
     std::chrono::system_clock::time_point started = std::chrono::system_clock::now();
 };
 
 /// A frame's line (without "type"): "index", "frame" (its number, when its name has one), "time" (when it ended,
 /// isoTime), "input", "output", "preview" (when made), "status", "error" (failed only), and for a frame read,
-/// "width", "height", "fft", "kernelScale", "kernelExtent", "firstAxis", "scrubbed", "saturated", "seconds",
-/// "lossyReencoded" (when true), "gpuMilliseconds" (see ReportWriter).
+/// "views" (of a stereo file), "width", "height", "fft", "kernelScale", "kernelExtent", "firstAxis", "scrubbed",
+/// "saturated", "seconds", "lossyReencoded" (when true), "gpuMilliseconds" (see ReportWriter).
 nlohmann::ordered_json frameJson(const FrameRecord& record);
 
 /// The summary's line (without "type") of `summary`'s frames: "frames" (those and `unfinished` more), "ok", "skipped",
@@ -46,13 +47,16 @@ void printEvent(const char* level, const char* event, const nlohmann::ordered_js
 /// every line it finished and the run that resumes it appends its own. No fsync: it would stall the batch's lock on
 /// slow (network) file systems, and only a crash of the machine, not of the process, can lose lines the system holds:
 ///   {"type": "run", "fftbloom": version, "device": name, "arguments": [argv], "shard" or "chunk": "I/N" (when
-///    given), "host", "pid", "started": isoTime}                                          when the run starts
+///    given), "missing": [{"input": pattern, "frames": "1005-1007, 1010", "count"}] (frames of sequences found on
+///    disk missing between their first and last, not bloomed; when any), "host", "pid", "started": isoTime}
+///                                                                                        when the run starts
 ///   {"type": "frame", "index" (the frame's position in the run's list, from 0: lines come as frames end, not in
 ///    that order), "frame" (its frame number: its pattern's, else the digits ending its name; absent without),
 ///    "time" (when it ended), "input", "output", "preview" (when made), "status": "ok" | "skipped" | "failed",
-///    "error" (failed only), "width", "height", "fft": [width, height], "kernelScale", "kernelExtent": [width,
-///    height], "firstAxis": "x" | "y", "scrubbed": {"nan", "negative", "clamped"}, "saturated", "lossyReencoded"
-///    (true when FrameRecord::lossyReencoded), "seconds": {"decode", "gpuStage", "encode"}, "gpuMilliseconds"}
+///    "error" (failed only), "views": [names] (a stereo file's views bloomed), "width", "height", "fft": [width,
+///    height], "kernelScale", "kernelExtent": [width, height], "firstAxis": "x" | "y", "scrubbed": {"nan", "negative",
+///    "clamped"}, "saturated", "lossyReencoded" (true when FrameRecord::lossyReencoded), "seconds": {"decode",
+///    "gpuStage", "encode"}, "gpuMilliseconds"}
 ///                                                                                        as each frame ends
 ///   {"type": "summary", "frames", "ok", "skipped", "failed", "unfinished" (only when stopped by a signal),
 ///    "scrubbed", "saturated", "lossyReencoded" (a count of frames), "wallSeconds", "framesPerSecond", "decodeSeconds",

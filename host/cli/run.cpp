@@ -249,8 +249,8 @@ int run(CliOptions& o)
                      "the kernel and settings fit no frame on " + runner.deviceName() + ": " + std::string(e.what()));
         return kExitUsage;
     }
-    for (const std::string& note : o.notes)
-        printMessage("fftbloom", "warning: " + note);
+    for (const FrameGap& gap : o.gaps)
+        printMessage("fftbloom", "warning: " + gap.note());
     for (const std::string& line : missingFrames(frameInputs)) // each pattern's missing frames once; they fail below
         printMessage("fftbloom", line);
     if (o.dryRun)
@@ -271,7 +271,8 @@ int run(CliOptions& o)
     {
         try
         {
-            report->writer.emplace(o.reportPath, RunInfo{o.arguments, runner.deviceName(), o.shardText, o.contiguous});
+            report->writer.emplace(o.reportPath,
+                                   RunInfo{o.arguments, runner.deviceName(), o.shardText, o.contiguous, o.gaps});
         }
         catch (const HostError& e)
         {

@@ -266,6 +266,19 @@ template <typename Action> void forEachView(Image& image, const Action& action)
         action(part, k++);
 }
 
+/// The names of the views forEachView goes through, of a stereo image; empty for an image of one view.
+std::vector<std::string> viewNames(const Image& image)
+{
+    if (image.view.empty())
+        return {};
+    std::vector<std::string> names{image.view};
+    for (const auto& view : image.viewLayers)
+        names.push_back(view.first);
+    for (const Image& part : image.viewParts)
+        names.push_back(part.view);
+    return names;
+}
+
 /// The parts a frame's output writes from its pixels: the image's, and its views' that are parts of their own.
 std::vector<Image*> partsWritten(Image& image)
 {
@@ -435,6 +448,7 @@ class Pipeline
                         });
             record.width = frame->rgba.front().width;
             record.height = frame->rgba.front().height;
+            record.views = viewNames(frame->image);
             frame->scrubbed = record.scrubbed.total() > 0;
             record.decodeSeconds = secondsSince(start);
             return frame;

@@ -147,6 +147,8 @@ struct FrameRecord
     std::size_t index = 0; ///< the job's position in the batch's list (frames end out of order)
     FrameStatus status = FrameStatus::Failed;
     std::string error; ///< one line, "<path>: <reason>", when Failed
+    /// The views bloomed, by name, of a stereo file (Image::view, viewLayers, viewParts); empty for one view
+    std::vector<std::string> views;
     int width = 0;
     int height = 0;
     /// What the plugin recorded (fftbDescribeBloomPlan): the FFT extents, the axis order, the kernel's extent on the

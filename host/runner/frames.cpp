@@ -319,8 +319,14 @@ std::vector<int> framesOnDisk(const FramePattern& pattern)
     return frames;
 }
 
+std::string FrameGap::note() const
+{
+    return input + ": frame" + (count > 1 ? "s " : " ") + frames + " missing between " + std::to_string(first) +
+           " and " + std::to_string(last) + " on disk: not bloomed";
+}
+
 std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, const std::vector<int>& frames,
-                                      std::vector<std::string>* notes)
+                                      std::vector<FrameGap>* gaps)
 {
     std::vector<FrameInput> resolved;
     bool framesTaken = false;
@@ -355,18 +361,15 @@ std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, co
             if (own.empty())
                 throw HostError(input + ": no such file, nor any frame of it as a pattern (its " + pattern->text +
                                 ") in its folder; --frames names frames to bloom");
-            std::string gaps; // as ranges, however many frames they hold
-            int64_t missing = 0;
+            FrameGap gap{input, "", 0, own.front(), own.back()};
             for (std::size_t i = 1; i < own.size(); ++i)
                 if (own[i] - int64_t(own[i - 1]) > 1)
                 {
-                    appendRange(gaps, own[i - 1] + 1, own[i] - 1);
-                    missing += own[i] - int64_t(own[i - 1]) - 1;
+                    appendRange(gap.frames, own[i - 1] + 1, own[i] - 1); // as ranges, however many frames they hold
+                    gap.count += own[i] - int64_t(own[i - 1]) - 1;
                 }
-            if (notes && missing > 0)
-                notes->push_back(input + ": frame" + (missing > 1 ? "s " : " ") + gaps + " missing between " +
-                                 std::to_string(own.front()) + " and " + std::to_string(own.back()) +
-                                 " on disk: not bloomed");
+            if (gaps && gap.count > 0)
+                gaps->push_back(std::move(gap));
         }
         for (const int frame : own)
             resolved.push_back({framePath(*pattern, frame), input, frame});

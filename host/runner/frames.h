@@ -76,15 +76,27 @@ int frameNumberOf(const FrameInput& input, std::size_t position);
 /// included), at most kMaxListedFrames of them.
 std::vector<int> framesOnDisk(const FramePattern& pattern);
 
+/// The frames of a pattern found on disk (resolveFrames) that are missing between its first and its last: not bloomed.
+struct FrameGap
+{
+    std::string input;  ///< the pattern as given, "s.####.exr"
+    std::string frames; ///< as ranges, "1005-1007, 1010"
+    int64_t count = 0;  ///< how many
+    int first = 0;      ///< the pattern's first frame on disk
+    int last = 0;       ///< and its last
+    /// "s.####.exr: frames 1005-1007, 1010 missing between 1001 and 1012 on disk: not bloomed"
+    std::string note() const;
+};
+
 /// `inputs` with every pattern replaced by its frames; plain paths kept as they are. A pattern's frames are the list
 /// in its name (shot.1001-1003#.exr), else `frames` (--frames, in its order), else those on disk (framesOnDisk): then
-/// each gap between the first and the last is named in `notes` ("s.####.exr: frames 1005-1007 missing between 1001
-/// and 1010 on disk: not bloomed"), and a pattern with no frame on disk is refused. An input that is a regular file is
+/// the frames missing between the first and the last are named in `gaps` (one FrameGap per pattern), and a pattern
+/// with no frame on disk is refused. An input that is a regular file is
 /// a plain path whatever its name holds (`take#2.exr`, `user@host.exr`): a name is a pattern only when no file has it.
 /// Throws HostError naming the path when a pattern lists its frames and `frames` is not empty, when `frames` is not
 /// empty and no input takes them, and when a pattern has no frame on disk.
 std::vector<FrameInput> resolveFrames(const std::vector<std::string>& inputs, const std::vector<int>& frames,
-                                      std::vector<std::string>* notes = nullptr);
+                                      std::vector<FrameGap>* gaps = nullptr);
 
 /// One line per pattern some of whose frames `inputs` has and that are not on disk:
 /// "shot.####.exr: frames 1005-1007, 1010 missing" ("frame 1005 missing" for one).

@@ -890,6 +890,24 @@ TEST_F(BatchTest, FrameRangeWritesItsFramesByPatternAndNamesMissingFramesOnce)
     EXPECT_EQ(frames[3]["time"].get<std::string>().size(), std::string("2026-11-27T17:40:11.123Z").size());
 }
 
+// The frames of a sequence found on disk that are missing between its first and its last are named in the report's
+// run line (and warned of): a TD sees what was not bloomed without the log.
+TEST_F(BatchTest, TheReportListsTheFramesMissingOnDisk)
+{
+    writeShot(dir);
+    fs::create_directory(file("bloomed"));
+    const CliResult r = run(quote(file("shot.####.exr")) + " -o " + quote(file("bloomed") / "b.####.exr") +
+                            " --kernel-size 8 --report " + quote(file("report.json")));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("frame 1003 missing between 1001 and 1004 on disk"), std::string::npos) << r.err;
+    const nlohmann::json report = readReport(file("report.json"));
+    EXPECT_EQ(report["runs"][0]["run"]["missing"],
+              nlohmann::json::parse(R"([{"input": ")" + file("shot.####.exr").string() +
+                                    R"(", "frames": "1003", "count": 1}])"));
+    EXPECT_EQ(report["frames"].size(), 3u);
+    EXPECT_FALSE(report["frames"][0].contains("views")) << "a frame of one view";
+}
+
 // The report's run line says how and where the run was started; a frame line, when; the log's lines carry the time
 // and the frame number, as text or (--log-format json) as JSON objects.
 TEST_F(BatchTest, ReportsAndLogsSayWhereWhenAndWhichFrame)

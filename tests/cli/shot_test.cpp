@@ -18,9 +18,11 @@
 #include <OpenEXR/ImfStringAttribute.h>
 #include <OpenEXR/ImfTiledOutputFile.h>
 #include <OpenEXR/ImfTiledOutputPart.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <deque>
+#include <sstream>
 #include <tuple>
 
 namespace fftb
@@ -383,14 +385,27 @@ TEST_F(ShotTest, EveryViewOfAStereoFileIsBloomedAsItsOwnImage)
     for (const Channel& c : right.channels)
         both.channels.push_back({"right." + c.name, c.type, c.values});
     writeViews(file("views.exr").string(), both, {"left", "right"});
-    r = run(quote(file("views.exr")) + " -o " + quote(file("views_bloom.exr")) + settings);
+    r = run(quote(file("views.exr")) + " -o " + quote(file("views_bloom.exr")) + settings + " --report " +
+            quote(file("views.json")));
     ASSERT_EQ(r.code, 0) << r.err;
     expectView(file("views_bloom.exr").string(), "left", leftBloom);
     expectView(file("views_bloom.exr").string(), "right", rightBloom);
+    // The report names the views bloomed.
+    const auto viewsReported = [&](const fs::path& report)
+    {
+        std::istringstream lines(readBytes(report));
+        for (std::string line; std::getline(lines, line);)
+            if (const nlohmann::json entry = nlohmann::json::parse(line); entry["type"] == "frame")
+                return entry.value("views", nlohmann::json::array());
+        return nlohmann::json();
+    };
+    EXPECT_EQ(viewsReported(file("views.json")), nlohmann::json({"left", "right"}));
 
     // --view right: the left view as it was.
-    r = run(quote(file("views.exr")) + " -o " + quote(file("right_only.exr")) + " --view right" + settings);
+    r = run(quote(file("views.exr")) + " -o " + quote(file("right_only.exr")) + " --view right" + settings +
+            " --report " + quote(file("right.json")));
     ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(viewsReported(file("right.json")), nlohmann::json({"right"}));
     expectView(file("right_only.exr").string(), "right", rightBloom);
     expectView(file("right_only.exr").string(), "left", toRgba(readImage(file("left.exr").string())));
 

@@ -142,15 +142,18 @@ TEST(FramesTest, APatternWithoutFramesRunsTheFramesOnDiskAndNamesTheGaps)
     for (const char* name : {"s.0001.exr", "s.0002.exr", "s.0006.exr", "s.-001.exr", "s.00009.exr", "s.0008.exr.tmp",
                              "s.0010.hdr", "t.0004.exr"})
         std::ofstream(dir / name) << "x";
-    std::vector<std::string> notes;
+    std::vector<FrameGap> gaps;
     const std::string pattern = (dir / "s.####.exr").string();
-    const std::vector<FrameInput> frames = resolveFrames({pattern}, {}, &notes);
+    const std::vector<FrameInput> frames = resolveFrames({pattern}, {}, &gaps);
     std::vector<int> numbers;
     for (const FrameInput& f : frames)
         numbers.push_back(f.frame);
     EXPECT_EQ(numbers, std::vector<int>({-1, 1, 2, 6}));
-    EXPECT_EQ(notes,
-              std::vector<std::string>({pattern + ": frames 0, 3-5 missing between -1 and 6 on disk: not bloomed"}));
+    ASSERT_EQ(gaps.size(), 1u);
+    EXPECT_EQ(gaps[0].note(), pattern + ": frames 0, 3-5 missing between -1 and 6 on disk: not bloomed");
+    EXPECT_EQ(gaps[0].input, pattern);
+    EXPECT_EQ(gaps[0].frames, "0, 3-5");
+    EXPECT_EQ(gaps[0].count, 4);
     EXPECT_EQ(frames[1].path, (dir / "s.0001.exr").string());
     EXPECT_THROW(resolveFrames({(dir / "u.####.exr").string()}, {}), HostError);
     std::filesystem::remove_all(dir);
@@ -384,11 +387,12 @@ TEST(FramesTest, FramesOnDiskOfAnyPaddingAndGapsOfAnyLengthAreNamed)
     for (const FrameInput& f : resolveFrames({(dir / "w.##########.exr").string()}, {}))
         numbers.push_back(f.frame);
     EXPECT_EQ(numbers, std::vector<int>({1001, 1002}));
-    std::vector<std::string> notes;
+    std::vector<FrameGap> gaps;
     const std::string gapped = (dir / "g.#######.exr").string();
-    EXPECT_EQ(resolveFrames({gapped}, {}, &notes).size(), 2u);
-    EXPECT_EQ(notes, std::vector<std::string>(
-                         {gapped + ": frames 2-2999999 missing between 1 and 3000000 on disk: not bloomed"}));
+    EXPECT_EQ(resolveFrames({gapped}, {}, &gaps).size(), 2u);
+    ASSERT_EQ(gaps.size(), 1u);
+    EXPECT_EQ(gaps[0].note(), gapped + ": frames 2-2999999 missing between 1 and 3000000 on disk: not bloomed");
+    EXPECT_EQ(gaps[0].count, 2999998);
     std::filesystem::remove_all(dir);
 }
 
