@@ -439,13 +439,21 @@ void addOutputOptions(CLI::App& app, CliOptions& o, CliTexts& t)
         app.add_option("--preview", o.preview.path,
                        "with -o: also write an 8-bit PNG preview here (a frame placeholder as in -o), through the "
                        "default display and view of the OpenColorIO config $OCIO names, else tonemapped (ACES fitted, "
-                       "as the viewer's default) to sRGB")
+                       "as the viewer's default) to sRGB; at the display window; a stereo frame's views side by side, "
+                       "or with %V in the path one PNG per view, %V its name")
             ->needs(single);
     CLI::Option* previewPattern =
         app.add_option("--preview-pattern", o.preview.pattern,
                        "a PNG preview of each frame, named as --output-pattern names outputs, e.g. "
-                       "dailies/{stem}.####.png")
+                       "dailies/{stem}.####.png; {view} (or %V) names a stereo frame's views, a PNG each")
             ->excludes(preview)
+            ->transform(
+                [](std::string s)
+                {
+                    for (std::size_t at; (at = s.find("{view}")) != std::string::npos;)
+                        s.replace(at, 6, kViewToken);
+                    return s;
+                })
             ->check([](const std::string& s) { return checkOutputPattern(s); });
     app.add_option("--preview-dir", o.preview.dir, "a PNG preview of each frame: DIR/<output's name>.png")
         ->excludes(preview)

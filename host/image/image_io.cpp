@@ -795,14 +795,51 @@ float acesFitted(float x)
     return std::max((x * (2.51f * x + 0.03f)) / (x * (2.43f * x + 0.59f) + 0.14f), 0.0f);
 }
 
+Texels displayWindowRgba(const Image& image)
+{
+    Texels rgba = toRgba(image);
+    const Box2i& data = image.layout.dataWindow;
+    const Box2i& display = image.layout.displayWindow;
+    if (display.empty() || data.empty() ||
+        (display.minX == data.minX && display.minY == data.minY && display.maxX == data.maxX &&
+         display.maxY == data.maxY))
+        return rgba;
+    const int64_t width = int64_t(display.maxX) - display.minX + 1, height = int64_t(display.maxY) - display.minY + 1;
+    if (width * height > int64_t(1) << 28)
+        throw HostError("display window " + std::to_string(width) + " x " + std::to_string(height) +
+                        " is larger than 2^28 texels");
+    Texels shown(int(width), int(height), 4);
+    for (int y = std::max(data.minY, display.minY); y <= std::min(data.maxY, display.maxY); ++y)
+        for (int x = std::max(data.minX, display.minX); x <= std::min(data.maxX, display.maxX); ++x)
+            for (int c = 0; c < 4; ++c)
+                shown.at(x - display.minX, y - display.minY, c) = rgba.at(x - data.minX, y - data.minY, c);
+    return shown;
+}
+
 void writePngPreview(const std::string& path, const Image& image, float exposure, const OcioDisplay* display)
 {
     checkExtent(path, image);
     if (!hasRgb(image))
         fail(path, "no " + colourNames(image.layer) + " channels");
-    const Texels rgba = toRgba(image);
+    Texels rgba;
+    try
+    {
+        rgba = displayWindowRgba(image);
+    }
+    catch (const HostError& e)
+    {
+        fail(path, e.what());
+    }
+    writePngPreview(path, rgba, exposure, display);
+}
+
+void writePngPreview(const std::string& path, const Texels& rgba, float exposure, const OcioDisplay* display)
+{
+    if (rgba.components != 4 || rgba.width <= 0 || rgba.height <= 0 ||
+        std::size_t(rgba.width) * std::size_t(rgba.height) > std::size_t(1) << 28)
+        fail(path, "image is empty or larger than 2^28 texels");
     const float scale = std::exp2(exposure);
-    const std::size_t texels = std::size_t(image.width) * std::size_t(image.height);
+    const std::size_t texels = std::size_t(rgba.width) * std::size_t(rgba.height);
     std::vector<float> rgb(texels * 3);
     for (std::size_t i = 0; i < texels; ++i)
         for (std::size_t c = 0; c < 3; ++c)
@@ -825,7 +862,7 @@ void writePngPreview(const std::string& path, const Image& image, float exposure
     std::string png;
     const auto append = [](void* out, void* data, int size)
     { static_cast<std::string*>(out)->append(static_cast<const char*>(data), std::size_t(size)); };
-    if (!stbi_write_png_to_func(append, &png, image.width, image.height, 3, pixels.data(), image.width * 3))
+    if (!stbi_write_png_to_func(append, &png, rgba.width, rgba.height, 3, pixels.data(), rgba.width * 3))
         fail(path, "PNG encoding failed");
     writeFileAtomically(path, png.data(), png.size());
 }

@@ -77,11 +77,20 @@ std::vector<char> encodeExr(const std::string& path, const Image& image,
 /// (demo/tonemap.comp) and the previews' without OpenColorIO.
 float acesFitted(float x);
 
-/// Writes an 8-bit PNG preview of the image's R, G, B channels, each value times 2^exposure, then: through
-/// `display`, an OpenColorIO display transform (clamped to [0, 1], NaN as 0), when given; else tonemapped per channel
-/// by acesFitted and sRGB-encoded, as the viewer shows it by default. Same all-or-nothing rule and errors as writeExr.
+/// Writes an 8-bit PNG preview of `rgba`'s R, G, B, each value times 2^exposure, then: through `display`, an
+/// OpenColorIO display transform (clamped to [0, 1], NaN as 0), when given; else tonemapped per channel by acesFitted
+/// and sRGB-encoded, as the viewer shows it by default. Same all-or-nothing rule and errors as writeExr.
+void writePngPreview(const std::string& path, const Texels& rgba, float exposure = 0.0f,
+                     const OcioDisplay* display = nullptr);
+/// The preview of the image's layer at its display window (displayWindowRgba), as above; throws naming `path` when
+/// the image has no R, G, B or is empty.
 void writePngPreview(const std::string& path, const Image& image, float exposure = 0.0f,
                      const OcioDisplay* display = nullptr);
+
+/// The R, G, B and A of `image`'s layer (toRgba) at its display window, as a viewer or a daily shows the frame: the
+/// data window's texels where they fall in it, black (alpha 0) elsewhere; the data window's own extent when the image
+/// has no display window. Throws HostError when the display window holds more than 2^28 texels.
+Texels displayWindowRgba(const Image& image);
 
 /// The R, G, B and A (1 where absent) channels of `image`'s layer (Image::colourChannel) as interleaved RGBA texels.
 Texels toRgba(const Image& image);

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <map>
@@ -279,6 +280,51 @@ std::vector<std::string> viewNames(const Image& image)
     return names;
 }
 
+/// The preview of `image` at `path` (kViewToken): each view at its display window, side by side in one PNG (left to
+/// right in their order, black below a shorter one), or a PNG per view with kViewToken in `path` its name.
+void writePreviews(const std::string& path, Image& image, float exposure, const OcioDisplay* display)
+{
+    std::vector<Texels> views;
+    forEachView(image,
+                [&](Image& view, std::size_t)
+                {
+                    try
+                    {
+                        views.push_back(displayWindowRgba(view));
+                    }
+                    catch (const HostError& e)
+                    {
+                        throw HostError(path + ": " + e.what());
+                    }
+                });
+    if (const std::size_t token = path.find(kViewToken); token != std::string::npos)
+    {
+        const std::vector<std::string> names = image.view.empty() ? std::vector<std::string>{"main"} : viewNames(image);
+        for (std::size_t k = 0; k < views.size(); ++k)
+            writePngPreview(std::string(path).replace(token, std::strlen(kViewToken), names[k]), views[k], exposure,
+                            display);
+        return;
+    }
+    if (views.size() == 1)
+        return writePngPreview(path, views.front(), exposure, display);
+    int width = 0, height = 0;
+    for (const Texels& view : views)
+    {
+        width += view.width;
+        height = std::max(height, view.height);
+    }
+    Texels both(width, height, 4);
+    int left = 0;
+    for (const Texels& view : views)
+    {
+        for (int y = 0; y < view.height; ++y)
+            std::copy_n(&view.values[std::size_t(y) * std::size_t(view.width) * 4], std::size_t(view.width) * 4,
+                        &both.values[(std::size_t(y) * std::size_t(width) + std::size_t(left)) * 4]);
+        left += view.width;
+    }
+    writePngPreview(path, both, exposure, display);
+}
+
 /// The parts a frame's output writes from its pixels: the image's, and its views' that are parts of their own.
 std::vector<Image*> partsWritten(Image& image)
 {
@@ -500,8 +546,8 @@ class Pipeline
             // The preview first: if it fails, the output is not written and its previous file stays. Each file is
             // replaced only by its complete successor (written beside it, then renamed).
             if (!record.job.preview.empty())
-                writePngPreview(record.job.preview, result, options_.previewExposure,
-                                options_.previewDisplay ? &*options_.previewDisplay : nullptr);
+                writePreviews(record.job.preview, result, options_.previewExposure,
+                              options_.previewDisplay ? &*options_.previewDisplay : nullptr);
             writeExr(record.job.output, result, options_.pixelType);
             record.status = FrameStatus::Ok;
         }

@@ -45,6 +45,10 @@ std::vector<BatchJob> jobsForOutputPattern(const std::vector<FrameInput>& inputs
 std::vector<BatchJob> jobsForOutputPath(const std::vector<FrameInput>& inputs, const std::string& path);
 
 /// Where each job's PNG preview goes; one at most of the three is set.
+/// In a preview's path, a view's name: a PNG per view of a stereo frame (Nuke's %V; --preview-pattern's {view}), "main"
+/// for a frame of one view. Without it a stereo frame's views are side by side in one PNG.
+inline constexpr const char* kViewToken = "%V";
+
 struct PreviewNaming
 {
     std::string path;    ///< --preview: this path, its frame placeholder (if any) the input's frame number

@@ -785,6 +785,27 @@ TEST_F(CliTest, AdditiveWithEverythingBelowTheThresholdIsTheInput)
         EXPECT_EQ(channel(in, name).values, channel(out, name).values) << "channel " << name;
 }
 
+// A cropped frame's preview is its display window, as the frames beside it that fill it: the crop's texels where they
+// lie, black around them.
+TEST_F(CliTest, ACroppedFramesPreviewHasTheDisplayWindowsSize)
+{
+    Image image = makeImage(24, 16, {"R", "G", "B"}, PixelType::Half);
+    image.layout.dataWindow = {10, 5, 33, 20};
+    image.layout.displayWindow = {0, 0, 63, 47};
+    writeExr(file("crop.exr").string(), image);
+    const CliResult r = bloom(file("crop.exr"), file("out.exr"), "--preview " + quote(file("crop.png")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string png = readBytes(file("crop.png"));
+    ASSERT_GE(png.size(), 24u);
+    const auto bigEndian = [&](std::size_t at)
+    {
+        return int(uint8_t(png[at])) << 24 | int(uint8_t(png[at + 1])) << 16 | int(uint8_t(png[at + 2])) << 8 |
+               int(uint8_t(png[at + 3]));
+    };
+    EXPECT_EQ(bigEndian(16), 64) << "IHDR width";
+    EXPECT_EQ(bigEndian(20), 48) << "IHDR height";
+}
+
 // The preview says how it was made: the built-in tonemap without $OCIO; a config $OCIO names that cannot be read is a
 // usage error naming it, before anything is written (OcioDisplayTest has the transform itself).
 TEST_F(CliTest, PreviewIsPngAndSaysWhetherOpenColorIOMadeIt)

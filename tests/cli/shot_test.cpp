@@ -401,6 +401,23 @@ TEST_F(ShotTest, EveryViewOfAStereoFileIsBloomedAsItsOwnImage)
     };
     EXPECT_EQ(viewsReported(file("views.json")), nlohmann::json({"left", "right"}));
 
+    // Previews: the views side by side, or a PNG each named by {view} (%V).
+    const auto pngWidth = [&](const fs::path& png)
+    {
+        const std::string bytes = readBytes(png);
+        return bytes.size() < 24 ? 0
+                                 : (int(uint8_t(bytes[18])) << 8 | int(uint8_t(bytes[19]))); // IHDR width, big-endian
+    };
+    r = run(quote(file("views.exr")) + " -o " + quote(file("previewed.exr")) + " --preview " + quote(file("both.png")) +
+            settings);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(pngWidth(file("both.png")), 2 * kWidth) << "left and right side by side";
+    r = run(quote(file("views.exr")) + " --output-pattern " + quote(file("{stem}_p.exr")) + " --preview-pattern " +
+            quote(file("{stem}.{view}.png")) + settings);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(pngWidth(file("views.left.png")), kWidth);
+    EXPECT_EQ(pngWidth(file("views.right.png")), kWidth);
+
     // --view right: the left view as it was.
     r = run(quote(file("views.exr")) + " -o " + quote(file("right_only.exr")) + " --view right" + settings +
             " --report " + quote(file("right.json")));

@@ -704,6 +704,36 @@ TEST_F(ImageIoTest, WritesLeaveNothingBehindButTheirFile)
     EXPECT_EQ(listing(), (std::set<std::string>{"folder.exr", "out.exr", "out.png"}));
 }
 
+// A preview shows the display window: the data window's texels where they fall in it, black elsewhere; overscan
+// outside it is cut; an image without a display window is its data window.
+TEST_F(ImageIoTest, PreviewsShowTheDisplayWindow)
+{
+    Image image = makeImage(4, 3, {"B", "G", "R"}, PixelType::Float);
+    const Texels data = toRgba(image);
+    EXPECT_EQ(displayWindowRgba(image).values, data.values) << "no display window";
+    image.layout.dataWindow = {2, 1, 5, 3};
+    image.layout.displayWindow = {0, 0, 4, 4}; // x 5 is overscan
+    const Texels shown = displayWindowRgba(image);
+    ASSERT_EQ(shown.width, 5);
+    ASSERT_EQ(shown.height, 5);
+    for (int y = 0; y < 5; ++y)
+        for (int x = 0; x < 5; ++x)
+            for (int c = 0; c < 4; ++c)
+            {
+                const bool inData = x >= 2 && y >= 1 && y <= 3;
+                EXPECT_EQ(shown.at(x, y, c), inData ? data.at(x - 2, y - 1, c) : 0.0f) << x << ", " << y << ", " << c;
+            }
+    writePngPreview(file("cropped.png"), image);
+    int w = 0, h = 0, n = 0;
+    unsigned char* pixels = stbi_load(file("cropped.png").c_str(), &w, &h, &n, 3);
+    ASSERT_NE(pixels, nullptr);
+    stbi_image_free(pixels);
+    EXPECT_EQ(w, 5);
+    EXPECT_EQ(h, 5);
+    image.layout.displayWindow = {0, 0, 1 << 15, 1 << 15};
+    expectError([&] { writePngPreview(file("huge.png"), image); }, file("huge.png"), "larger than 2^28 texels");
+}
+
 TEST_F(ImageIoTest, PngPreviewTonemap)
 {
     const float values[] = {0.0f, 1.0f, 0.25f, 3.0f, 1e30f, -2.0f, std::nanf(""), INFINITY};
