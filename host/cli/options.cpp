@@ -7,6 +7,7 @@
 #include "host_error.h"
 #include "message.h"
 #include "provenance.h"
+#include "runner/frame_views.h"
 #include "settings/check_settings.h"
 #include "settings/setting_names.h"
 #include "settings/setting_table.h"

@@ -45,10 +45,6 @@ std::vector<BatchJob> jobsForOutputPattern(const std::vector<FrameInput>& inputs
 std::vector<BatchJob> jobsForOutputPath(const std::vector<FrameInput>& inputs, const std::string& path);
 
 /// Where each job's PNG preview goes; one at most of the three is set.
-/// In a preview's path, a view's name: a PNG per view of a stereo frame (Nuke's %V; --preview-pattern's {view}), "main"
-/// for a frame of one view. Without it a stereo frame's views are side by side in one PNG.
-inline constexpr const char* kViewToken = "%V";
-
 struct PreviewNaming
 {
     std::string path;    ///< --preview: this path, its frame placeholder (if any) the input's frame number
@@ -110,6 +106,10 @@ struct DataWindowGrowth
 /// side; twice that at half resolution when native), times sqrt(2) when it is rotated, plus its centre offset, and
 /// one pixel.
 int kernelReach(const BloomSettings& settings, int kernelTexels, const ImageLayout& layout, int width, int height);
+
+/// The plan settings of a `width` x `height` frame of `layout`: a kernel span given as a fraction of the diagonal in
+/// pixels of the display window (the whole picture, not the data window, which overscan enlarges and crops shrink).
+PlanSettings planOnFrame(const PlanSettings& plan, const ImageLayout& layout, int width, int height);
 
 /// What is done to every frame of a batch.
 struct BatchOptions

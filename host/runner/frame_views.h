@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// The views of a frame's image as the bloom takes them (docs/exr.md, "Views"), the parts its output writes, and its
+// previews.
+#pragma once
+
+#include "image/image.h"
+#include "image/ocio_display.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace fftb
+{
+
+/// In a preview's path, a view's name: a PNG per view of a stereo frame (Nuke's %V; --preview-pattern's {view}), "main"
+/// for a frame of one view. Without it a stereo frame's views are side by side in one PNG.
+inline constexpr const char* kViewToken = "%V";
+
+/// Calls `action(view, k)` for each view k of `image` the bloom takes, in order: the image itself, each of its
+/// viewLayers (the image with that layer), each of its viewParts.
+template <typename Action> void forEachView(Image& image, const Action& action)
+{
+    action(image, std::size_t(0));
+    std::size_t k = 1;
+    const std::string own = image.layer;
+    for (const auto& view : image.viewLayers)
+    {
+        image.layer = view.second;
+        action(image, k++);
+    }
+    image.layer = own;
+    for (Image& part : image.viewParts)
+        action(part, k++);
+}
+
+/// The names of the views forEachView goes through, of a stereo image; empty for an image of one view.
+std::vector<std::string> viewNames(const Image& image);
+
+/// The parts a frame's output writes from its pixels: the image's, and its views' that are parts of their own.
+std::vector<Image*> partsWritten(Image& image);
+
+/// The preview of `image` at `path` (writePngPreview, through `display` when given): each view at its display window,
+/// side by side in one PNG (left to right in their order, black below a shorter one), or a PNG per view with
+/// kViewToken in `path` its name. Throws HostError naming the file.
+void writePreviews(const std::string& path, Image& image, float exposure, const OcioDisplay* display);
+
+} // namespace fftb
