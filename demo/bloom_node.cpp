@@ -108,9 +108,9 @@ KernelKey kernelKeyOf(const Settings& s, float exposure)
     // The eye mode: the pupil adapted to the exposure (a scene shown 1 stop brighter is 1 stop darker:
     // 100 * 2^-exposure cd/m^2), within the generator's range.
     if (key.animated())
-        key.generatorAiryRadius =
-            float(std::clamp(pupilAiryRadius(s.bloom.kernel.airyRadiusTexels, 100.0 * std::exp2(-double(exposure))),
-                             1.0, std::min(16.0, s.bloom.kernel.sizeTexels / 8.0)));
+        key.generatorAiryRadius = float(std::clamp(
+            pupilAiryRadius(s.bloom.kernel.psfDesign().airyRadiusTexels, 100.0 * std::exp2(-double(exposure))), 1.0,
+            std::min(16.0, s.bloom.kernel.sizeTexels / 8.0)));
     return key;
 }
 

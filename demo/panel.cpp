@@ -435,9 +435,9 @@ void Panel::drawGeneratedPsf(const PanelFrame& f, Settings& e)
     ImGui::SliderFloat("Obstruction", &obstruction, 0.0f, 0.9f);
     e.bloom.kernel.aperture.obstruction = obstruction;
     ImGui::SliderInt("Vanes", &e.bloom.kernel.aperture.vanes, 0, 8);
-    float airy = float(e.bloom.kernel.airyRadiusTexels);
-    ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f texels");
-    e.bloom.kernel.airyRadiusTexels = airy;
+    float airy = float(e.bloom.kernel.airyRadius);
+    ImGui::SliderFloat("Airy radius", &airy, 1.0f, 16.0f, "%.2f / 256 of the kernel");
+    e.bloom.kernel.airyRadius = airy;
     float glare = float(e.bloom.kernel.glare);
     ImGui::SliderFloat("Glare", &glare, 0.0f, 1.0f, "%.2f of the light", ImGuiSliderFlags_AlwaysClamp); // eye's scatter
     e.bloom.kernel.glare = glare;

@@ -728,11 +728,15 @@ double pupilAiryRadius(double airyRadiusTexels, double luminance)
     return airyRadiusTexels * pupilDiameterMm(100.0) / pupilDiameterMm(luminance);
 }
 
-int generatedPsfSize(int size)
+int psfGenerationSize(int size, double airyRadiusTexels)
 {
     int generated = 64;
     while (generated < 2048 && generated < size)
         generated *= 2;
+    while (generated < 2048 && airyRadiusTexels * generated / size < 1.0)
+        generated *= 2;
+    while (generated > 64 && airyRadiusTexels * generated / size > std::min(16.0, generated / 8.0))
+        generated /= 2;
     return generated;
 }
 
@@ -741,8 +745,9 @@ Texels defaultPsf(int size, const PsfParams& design)
     if (size < 2)
         throw HostError("kernel: size " + std::to_string(size) + " is below 2");
     PsfParams params = design;
-    params.sizeTexels = generatedPsfSize(size);
-    params.airyRadiusTexels = std::min(design.airyRadiusTexels, params.sizeTexels / 8.0);
+    params.sizeTexels = psfGenerationSize(size, design.airyRadiusTexels);
+    params.airyRadiusTexels =
+        std::clamp(design.airyRadiusTexels * params.sizeTexels / size, 1.0, std::min(16.0, params.sizeTexels / 8.0));
     Texels psf = generatePsf(params);
     if (size != params.sizeTexels)
         psf = resamplePsf(psf, size);

@@ -32,15 +32,18 @@ Texels generateAperture(const PsfParams& params);
 /// to two threads; plans FFTW transforms, which must not happen on two threads at once.
 Texels generatePsf(const PsfParams& params);
 
-/// The size defaultPsf generates a kernel of `size` texels at: the smallest power of two >= size within 64..2048.
-/// Its Airy radius is at most a eighth of that.
-int generatedPsfSize(int size);
+/// The size G defaultPsf generates a kernel of `size` texels with an Airy radius of `airyRadiusTexels` (texels of that
+/// kernel) at: a power of two in 64..2048, the smallest >= size at which the radius there, airyRadiusTexels G / size,
+/// is at least 1 texel, and then the largest at which it is at most generatePsf's 16 texels and G / 8.
+int psfGenerationSize(int size, double airyRadiusTexels);
 
 /// The generated kernel of the fftbloom CLI, the viewer and the benchmark: generatePsf of `design` (by default a
-/// six-blade iris with the default fade and glare) with its Airy radius at most K / 8 of the size generated, size x
-/// size texels, size >= 2 (design.sizeTexels is not used). Generated at generatedPsfSize(size), resampled
-/// (resamplePsf) when that differs from size, and normalized. Throws HostError for size < 2;
-/// otherwise as generatePsf.
+/// six-blade iris with the default fade and glare, its Airy radius 2 texels: the tools' at kernel-size 256;
+/// KernelSettings::psfDesign gives theirs at any size), size x size texels, size >= 2, its Airy radius
+/// design.airyRadiusTexels texels of it (> 0; design.sizeTexels is not used). Generated at psfGenerationSize (the
+/// radius there kept within generatePsf's range), resampled (resamplePsf) when that differs from size, and
+/// normalized: a radius below a texel, or a kernel below 64 texels, is the finer pattern averaged. Throws HostError for
+/// size < 2; otherwise as generatePsf.
 Texels defaultPsf(int size, const PsfParams& design = {});
 
 /// The diameter in mm of a pupil adapted to `luminance` cd/m^2 (> 0): Moon and Spencer 1944 ("On the Stiles-Crawford

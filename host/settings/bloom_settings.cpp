@@ -14,8 +14,8 @@ bool KernelSettings::madeOnGpu() const
 
 bool KernelSettings::sameTexels(const KernelSettings& o) const
 {
-    return file == o.file && sizeTexels == o.sizeTexels && aperture == o.aperture &&
-           airyRadiusTexels == o.airyRadiusTexels && glare == o.glare && fade == o.fade && animate == o.animate;
+    return file == o.file && sizeTexels == o.sizeTexels && aperture == o.aperture && airyRadius == o.airyRadius &&
+           glare == o.glare && fade == o.fade && animate == o.animate;
 }
 
 double KernelSettings::fadeOf() const
@@ -28,7 +28,7 @@ PsfParams KernelSettings::psfDesign() const
     PsfParams p;
     p.aperture = aperture;
     p.sizeTexels = sizeTexels;
-    p.airyRadiusTexels = airyRadiusTexels;
+    p.airyRadiusTexels = airyRadius * sizeTexels / kAiryReferenceSize;
     p.fade = fadeOf();
     p.glare = glare;
     return p;

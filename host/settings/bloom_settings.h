@@ -27,6 +27,9 @@ struct PrefilterSettings
     bool operator==(const PrefilterSettings&) const = default;
 };
 
+/// The kernel width KernelSettings::airyRadius is given in texels of: 256, the default kernel size.
+inline constexpr double kAiryReferenceSize = 256.0;
+
 /// The kernel's lifetime: what its texels are made of (a PSF file or the generated PSF, and its resolution) and what
 /// the plugin makes of them (FftbKernelInfo, kernelInfoOf): a change is a new kernel.
 struct KernelSettings
@@ -34,7 +37,9 @@ struct KernelSettings
     std::string file;                ///< a PSF image (EXR/HDR), centre texel (W/2, H/2); empty: the generated PSF
     int sizeTexels = 256;            ///< the kernel's resolution: the PSF resampled or generated at N x N texels
     ApertureParams aperture;         ///< the generated PSF's aperture (its corona and seed included)
-    double airyRadiusTexels = 2.0;   ///< the generated PSF's scale: its first dark ring's radius, in texels
+    /// The generated PSF's scale: its first dark ring's radius in 256ths of the kernel's width (texels of a kernel of
+    /// kAiryReferenceSize), so that sizeTexels changes the PSF's sampling only, not its look on the frame
+    double airyRadius = 2.0;
     double glare = kDefaultPsfGlare; ///< the generated PSF's share of light in the eye's scatter (PsfParams::glare)
     /// The radial fade over the outer part of the kernel's radius, 0..1 (psfFade); unset: the kernel's own,
     /// kDefaultPsfFade for the generated PSF and 0 (none) for a file
@@ -56,7 +61,8 @@ struct KernelSettings
     bool madeOnGpu() const;
     /// fade's value for this kernel.
     double fadeOf() const;
-    /// The generated PSF's parameters: the aperture, Airy radius, fade and glare, sizeTexels x sizeTexels.
+    /// The generated PSF's parameters at sizeTexels x sizeTexels: the aperture, fade, glare and the Airy radius in its
+    /// texels, airyRadius sizeTexels / kAiryReferenceSize (below 1 texel, defaultPsf generates it finer).
     PsfParams psfDesign() const;
     /// Whether the two make the same texels (the fields before `spectrum`).
     bool sameTexels(const KernelSettings& o) const;

@@ -32,11 +32,11 @@ std::optional<SettingBreach> checkSettings(const BloomSettings& settings, bool k
         return SettingBreach{"animate", "",
                              "the kernel is made on the GPU at kernel-size, a power of two in 64..2048, not " +
                                  std::to_string(k)};
-    if (const int generated = generatedPsfSize(k); !kernelFile && settings.kernel.airyRadiusTexels > generated / 8.0)
-        return SettingBreach{"airy-radius", numberText(settings.kernel.airyRadiusTexels),
-                             "at most " + std::to_string(generated / 8) + " texels at kernel-size " +
-                                 std::to_string(k) + " (an eighth of the " + std::to_string(generated) +
-                                 " texels the PSF is generated at)"};
+    if (const double texels = settings.kernel.psfDesign().airyRadiusTexels;
+        settings.kernel.animate && !kernelFile && (texels < 1.0 || texels > 16.0))
+        return SettingBreach{"airy-radius", numberText(settings.kernel.airyRadius),
+                             "made on the GPU at kernel-size " + std::to_string(k) + ", the first dark ring is " +
+                                 numberText(texels) + " of its texels; the GPU generator takes 1..16"};
     return std::nullopt;
 }
 

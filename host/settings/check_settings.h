@@ -27,8 +27,9 @@ std::string breachText(const SettingBreach& breach, const std::string& prefix = 
 ///   - knee: the soft knee no wider than the threshold (FftbBloomInfo::prefilterKnee <= prefilterThreshold);
 ///   - interpolation-width: 0 (the interpolation's own) or, for cubic and linear interpolation, their 4 and 2 taps;
 ///   - animate: a kernel made on the GPU for each frame is a power of two in 64..2048 texels (fftbCmdGenerateKernel);
-///   - airy-radius: the generated PSF's first dark ring at most an eighth of the size it is generated at
-///     (generatedPsfSize), unless the kernel is a file or an array (`kernelFile`).
+///   - airy-radius: made on the GPU at kernel-size (animate), the generated PSF's first dark ring 1..16 of its texels
+///     (airy-radius kernel-size / 256: FftbApertureInfo::airyRadiusTexels), unless the kernel is a file or an array
+///     (`kernelFile`). On the CPU any radius is generated (defaultPsf).
 /// The CLI (--NAME), settings files, the viewer and the Python module all apply it.
 std::optional<SettingBreach> checkSettings(const BloomSettings& settings, bool kernelFile);
 

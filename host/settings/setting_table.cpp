@@ -347,12 +347,11 @@ const SettingEntry kSettings[] = {
     {"vanes", "N", "generated PSF: spider vanes from the centre to the rim, 0..8", SettingScope::GeneratedKernel, false,
      [](T t, B& b, R r) { return integer(t, 0, 8, &b.kernel.aperture.vanes, r); },
      [](const B& b) { return std::to_string(b.kernel.aperture.vanes); }},
-    {"airy-radius", "TEXELS",
-     "generated PSF: its scale, the first dark ring's radius in texels of a circular aperture, 1..16 (at most 1/8 "
-     "of the generated size)",
-     SettingScope::GeneratedKernel, false,
-     [](T t, B& b, R r) { return real(t, 1.0, 16.0, &b.kernel.airyRadiusTexels, r); },
-     [](const B& b) { return numberText(b.kernel.airyRadiusTexels); }},
+    {"airy-radius", "R",
+     "generated PSF: its scale, the first dark ring's radius of a circular aperture in 256ths of the kernel's width "
+     "(texels at kernel-size 256), 1..16: kernel-size changes its sampling only, kernel-span its size on the frame",
+     SettingScope::GeneratedKernel, false, [](T t, B& b, R r) { return real(t, 1.0, 16.0, &b.kernel.airyRadius, r); },
+     [](const B& b) { return numberText(b.kernel.airyRadius); }},
     {"glare", "F",
      "generated PSF: share of its light in the eye's wide-angle scatter, the veiling glow around a light (Spencer et "
      "al. 1995), 0..1; the diffraction keeps the rest",

@@ -569,6 +569,53 @@ TEST_F(CliTest, KneeWiderThanThresholdIsUsageError)
     EXPECT_EQ(r.code, 2);
 }
 
+// --kernel-size sets how finely the generated PSF is sampled, not how it looks: at a fixed kernel span the radius that
+// holds 90 % of a point light's bloom is the same at 128, 256 and 512 texels (airy-radius is in 256ths of the kernel's
+// width): 19.1, 19.8 and 20.0 pixels. It was 29, 20 and 13 pixels while the Airy radius was in texels.
+TEST_F(CliTest, KernelSizeSetsTheSamplingNotTheLook)
+{
+    constexpr int kSize = 320, kCentre = kSize / 2;
+    Image image{kSize, kSize, {}};
+    for (const char* name : {"R", "G", "B"})
+    {
+        Channel channel{name, PixelType::Float, std::vector<float>(std::size_t(kSize) * kSize, 0.0f)};
+        channel.values[std::size_t(kCentre) * kSize + kCentre] = 10000.0f;
+        image.channels.push_back(std::move(channel));
+    }
+    writeExr(file("light.exr").string(), image);
+    std::vector<double> radii;
+    for (const int size : {128, 256, 512})
+    {
+        const std::string out = "r" + std::to_string(size) + ".exr";
+        const CliResult r = run(quote(file("light.exr")) + " -o " + quote(file(out)) + " --kernel-size " +
+                                std::to_string(size) + " --kernel-span 256px --output bloom --padding zero");
+        ASSERT_EQ(r.code, 0) << r.err;
+        const Image bloom = readImage(file(out).string());
+        const std::vector<float>& g = channel(bloom, "G").values;
+        // The texels by their distance from the light, their light summed from the centre out until 90 % of the whole.
+        std::vector<std::pair<double, double>> texels; // {radius, light}
+        double total = 0.0;
+        for (int y = 0; y < kSize; ++y)
+            for (int x = 0; x < kSize; ++x)
+            {
+                texels.emplace_back(std::hypot(x - kCentre, y - kCentre), g[std::size_t(y) * kSize + std::size_t(x)]);
+                total += texels.back().second;
+            }
+        std::sort(texels.begin(), texels.end());
+        double within = 0.0, r90 = 0.0;
+        for (const auto& [radius, light] : texels)
+            if ((within += light) >= 0.9 * total)
+            {
+                r90 = radius;
+                break;
+            }
+        radii.push_back(r90);
+    }
+    EXPECT_GT(radii[1], 4.0) << "a glow, not the light alone";
+    for (const double r : radii)
+        EXPECT_NEAR(r, radii[1], 0.05 * radii[1]) << radii[0] << ", " << radii[1] << ", " << radii[2];
+}
+
 // The glow alone has no texel below 0: the bloom of a frame without negative values by a kernel of texels >= 0 is
 // >= 0, and the FFT's round-off below it (here down to -3e-5 without the clamp) is clamped.
 TEST_F(CliTest, TheGlowAloneHasNoTexelBelowZero)

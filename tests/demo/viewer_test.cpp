@@ -437,7 +437,8 @@ TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 TEST_F(ViewerTest, EyeModeIsTheGeneratedPsfMadeOnTheGpuAndFlickersWithTheSeed)
 {
     const std::string scene = writeScene().string();
-    const std::string eye = "ui=off show=difference compare=bloom blades=0 corona=0.8 seed=3 animate=true ";
+    const std::string eye =
+        "ui=off show=difference compare=bloom blades=0 corona=0.8 seed=3 animate=true airy-radius=4 ";
     const Screenshot same = screenshot(scene, "same.png", eye + "difference-gain=0 b.animate=false", 1);
     const Screenshot moved = screenshot(scene, "moved.png", eye + "difference-gain=0 b.seed=4", 1);
     ASSERT_EQ(same.width, kWidth);
@@ -644,7 +645,8 @@ TEST_F(ViewerTest, PlanSettingChangedWhileRunningMatchesTheSettingGivenAtStart)
 TEST_F(ViewerTest, EyeModeExposureChangedWhileRunningMakesTheKernelOfTheNewPupil)
 {
     const std::string scene = writeScene().string();
-    const std::string eye = "show=bloom ui=off blades=0 corona=0.8 seed=3 animate=true";
+    // Airy radius 8 of 256: 2 texels at kernel-size 64, so that a brighter exposure's wider pupil makes it smaller.
+    const std::string eye = "show=bloom ui=off blades=0 corona=0.8 seed=3 animate=true airy-radius=8";
     const Screenshot brighter = screenshot(scene, "brighter.png", eye + " exposure=2", 4);
     const RunResult r = viewer(shellQuoted(scene) + " --screenshot " + shellQuoted(file("changed.png")) +
                                " --frames 4 --settings kernel-size=64 " + eye + " --later exposure=2");
@@ -662,7 +664,9 @@ TEST_F(ViewerTest, KernelAndSpectrumViewsPeakAtTheCentre)
     // pixel (323, 203). Display values: log10 over 6 decades, 1 at the brightest channel of the peak (and at DC).
     for (const char* view : {"kernel", "spectrum"})
     {
-        const Screenshot s = screenshot(scene, std::string(view) + ".png", std::string("ui=off show=") + view);
+        // Airy radius 8 of 256: 2 texels at kernel-size 64, a PSF wide enough that its spectrum falls off.
+        const Screenshot s =
+            screenshot(scene, std::string(view) + ".png", std::string("ui=off airy-radius=8 show=") + view);
         ASSERT_EQ(s.width, kWidth) << view;
         EXPECT_GT(s.luminance(323, 203), 200.0f) << view;
         EXPECT_LT(s.luminance(130, 10), s.luminance(323, 203) - 60.0f) << view;

@@ -134,11 +134,12 @@ class Exported : public ::testing::TestWithParam<Param>
     {
         const fs::path input = dir_ / "in.exr", output = dir_ / "out.exr", err = dir_ / "err.txt";
         writeExr(input.string(), toImage(frame));
-        const std::string command =
-            quote(FFTBLOOM_CLI_PATH) + " --validate -q " + quote(input.string()) + " -o " + quote(output.string()) +
-            " --kernel-size " + std::to_string(kKernelSize) + " --padding " + settingName(s.plan.padding, kPaddingNames) +
-            " --spectrum " + (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
-            " --axis auto --sharpen 0 --output bloom --pixel-type float 2>" + quote(err.string());
+        const std::string command = quote(FFTBLOOM_CLI_PATH) + " --validate -q " + quote(input.string()) + " -o " +
+                                    quote(output.string()) + " --kernel-size " + std::to_string(kKernelSize) +
+                                    " --padding " + settingName(s.plan.padding, kPaddingNames) + " --spectrum " +
+                                    (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
+                                    " --axis auto --sharpen 0 --output bloom --pixel-type float 2>" +
+                                    quote(err.string());
         const int status = std::system(command.c_str());
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         {
@@ -164,7 +165,8 @@ TEST_P(Exported, MatchesReferenceAndNativePlugin)
     s.plan.padding = padding;
     s.kernel.spectrum = spectrum;
     s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
-    Texels kernel = defaultPsf(kKernelSize);
+    s.kernel.sizeTexels = kKernelSize;
+    Texels kernel = defaultPsf(kKernelSize, s.kernel.psfDesign()); // the generated PSF the CLI makes at that size
     normalizePsf(kernel);
 
     const Texels exported = runner().bloom(frame, kernel, s);

@@ -55,8 +55,8 @@ TEST(CheckSettings, AnAnimatedKernelIsAPowerOfTwoIn64To2048)
 {
     BloomSettings s;
     s.kernel.animate = true;
-    s.kernel.airyRadiusTexels = 2.0;
-    for (const int size : {64, 256, 2048})
+    s.kernel.airyRadius = 2.0;
+    for (const int size : {128, 256, 1024})
     {
         s.kernel.sizeTexels = size;
         EXPECT_EQ(breachOf(s), "") << size;
@@ -71,18 +71,29 @@ TEST(CheckSettings, AnAnimatedKernelIsAPowerOfTwoIn64To2048)
     }
 }
 
-TEST(CheckSettings, TheAiryRadiusIsAtMostAnEighthOfTheGeneratedSize)
+TEST(CheckSettings, AKernelMadeOnTheGpuHasItsFirstDarkRing1To16OfItsTexels)
 {
-    // At kernel-size 32 the PSF is generated at 64 texels (generatedPsfSize): an Airy radius up to 8.
+    // airy-radius is in 256ths of the kernel's width: at kernel-size 64 a radius of 4 is 1 texel, at 2048 one of 2 is
+    // 16; the GPU generator takes 1..16 texels.
     BloomSettings s;
-    s.kernel.sizeTexels = 32;
-    s.kernel.airyRadiusTexels = 8.0;
+    s.kernel.animate = true;
+    s.kernel.sizeTexels = 64;
+    s.kernel.airyRadius = 4.0;
     EXPECT_EQ(breachOf(s), "");
-    s.kernel.airyRadiusTexels = 8.5;
-    EXPECT_EQ(
-        breachOf(s),
-        "--airy-radius 8.5: at most 8 texels at kernel-size 32 (an eighth of the 64 texels the PSF is generated at)");
+    s.kernel.airyRadius = 2.0;
+    EXPECT_EQ(breachOf(s), "--airy-radius 2: made on the GPU at kernel-size 64, the first dark ring is 0.5 of its "
+                           "texels; the GPU generator takes 1..16");
+    s.kernel.sizeTexels = 2048;
+    EXPECT_EQ(breachOf(s), "");
+    s.kernel.airyRadius = 2.5;
+    EXPECT_EQ(breachOf(s), "--airy-radius 2.5: made on the GPU at kernel-size 2048, the first dark ring is 20 of its "
+                           "texels; the GPU generator takes 1..16");
     EXPECT_EQ(breachOf(s, true), "") << "a kernel file or array has no Airy radius";
+    // Not animated, the CPU generates any radius: finer, then resampled (defaultPsf).
+    s.kernel.animate = false;
+    s.kernel.sizeTexels = 16;
+    s.kernel.airyRadius = 1.0;
+    EXPECT_EQ(breachOf(s), "");
 }
 
 } // namespace
