@@ -103,6 +103,17 @@ def test_bloom_of_an_array_is_the_convolution(bloomer):
     assert error <= FP32_TOLERANCE, f"relative error {error:.3g} above {FP32_TOLERANCE}"
 
 
+def test_the_glow_alone_has_no_value_below_zero():
+    """The bloom of a frame of values >= 0 by a kernel of texels >= 0 is >= 0: the FFT's round-off below 0 is set to 0
+    (docs/kernels.md), the glow itself kept."""
+    rgb = np.full((HEIGHT, WIDTH, 3), 0.05, np.float32)
+    rgb[HEIGHT // 2, WIDTH // 2] = 1000.0
+    glow = fftbloom.bloom(rgb, disc_kernel(), validate=True, kernel_size=KERNEL_SIZE, output="bloom", threshold=1)
+    assert glow.min() >= 0.0
+    assert glow[HEIGHT // 2, WIDTH // 2].min() > 1.0
+    assert (glow == 0.0).any(), "the texels the threshold keeps dark"
+
+
 def test_float16_with_alpha_keeps_alpha_and_dtype(bloomer):
     rgba = random_frame(4, seed=2).astype(np.float16)
     out = bloomer.bloom(rgba)
@@ -140,6 +151,7 @@ def test_settings_are_the_tables(bloomer):
     ({"kernel_size": 3}, "kernel-size: 3 is not a power of two"),
     ({"spectrum": "fast"}, "spectrum: 'fast' is not exact or resampled"),
     ({"no_such_setting": 1}, "unknown setting 'no-such-setting'"),
+    ({"kernel_extent": "64px"}, "'kernel-extent' is now 'kernel-span'"),
     ({"knee": 1, "threshold": 0.5}, "knee 1: the soft knee must not be wider than threshold (0.5)"),
 ])
 def test_bad_settings_are_usage_errors(settings, message):
