@@ -82,6 +82,11 @@ bool applyStartSettings(const std::vector<std::string>& settings, const std::str
     for (const std::string& s : keysOfB)
     {
         std::string error;
+        if (s.compare(0, 5, "mask=") == 0)
+        {
+            fftb::printMessage("fftbloom-viewer", kMaskOfB);
+            return false;
+        }
         if (!applySetting(options.settingsB, s, &error))
         {
             if (const size_t quote = error.find('\''); quote != std::string::npos)

@@ -45,7 +45,9 @@ void enumCombo(const char* label, Enum* value, const SettingName<Enum> (&names)[
     if (ImGui::Combo(label, &index, items, int(N)))
         *value = names[index].value;
 }
-const char* const kKernelSpanNames[] = {"native (a texel a pixel)", "pixels", "fraction of the diagonal"};
+// The combo's items: auto, then the plugin's units in their values' order (FftbKernelSpanUnit 0 .. 2).
+const char* const kKernelSpanNames[] = {"auto (the same look at every resolution)", "native (a texel a pixel)",
+                                        "pixels", "fraction of the diagonal"};
 
 } // namespace
 
@@ -361,6 +363,7 @@ void Panel::drawBloomPanel(const PanelFrame& f, Settings& e)
         ImGui::EndDisabled();
         ImGui::SliderFloat("Clamp", &e.bloom.frame.prefilter.clamp, 0.0f, 1000.0f,
                            e.bloom.frame.prefilter.clamp == 0.0f ? "none" : "%.1f", ImGuiSliderFlags_Logarithmic);
+        drawMask(f, e);
         enumCombo("Padding", &e.bloom.plan.padding, kPaddingNames);
         // The engineering controls: how the bloom is computed, not how it looks. The fold is a display setting
         // (advanced=), kept for A and B alike.
@@ -528,25 +531,48 @@ void Panel::copySettings(const Settings& from, Settings& to)
     to.bloom.kernel = from.bloom.kernel;
 }
 
+void Panel::drawMask(const PanelFrame& f, Settings& e)
+{
+    // The matte is the scene's, A's and B's alike (the viewer reads it into the scene's alpha): a channel or layer of
+    // the file, or a file mask= named; each node inverts it or not.
+    MaskSettings& mask = f.settings.bloom.frame.mask;
+    if (ImGui::BeginCombo("Mask", mask.active() ? mask.source.c_str() : "none"))
+    {
+        if (ImGui::Selectable("none", !mask.active()))
+            mask.source.clear();
+        for (const std::string& name : f.scene.masks)
+            if (ImGui::Selectable(name.c_str(), name == mask.source))
+                mask.source = name;
+        ImGui::EndCombo();
+    }
+    ImGui::BeginDisabled(!mask.active());
+    ImGui::Checkbox("Invert the mask", &e.bloom.frame.mask.invert);
+    ImGui::EndDisabled();
+}
+
 void Panel::drawKernelSpan(const PanelFrame& f, Settings& e)
 {
     const double diagonal = std::max(std::hypot(double(f.scene.texels.width), double(f.scene.texels.height)), 1.0);
-    int unit = int(e.bloom.plan.kernelSpan.unit);
-    if (ImGui::Combo("Span", &unit, kKernelSpanNames, 3) && unit != int(e.bloom.plan.kernelSpan.unit))
+    KernelSpan& span = e.bloom.plan.kernelSpan;
+    const int current = span.automatic ? 0 : 1 + int(span.unit);
+    int item = current;
+    if (ImGui::Combo("Span", &item, kKernelSpanNames, 4) && item != current)
     {
-        // The new unit starts at the kernel's native span, so switching alone changes nothing on screen.
-        e.bloom.plan.kernelSpan.unit = FftbKernelSpanUnit(unit); // the combo's items are the unit's values 0 .. 2
-        e.bloom.plan.kernelSpan.value =
-            float(e.bloom.plan.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL ? e.bloom.kernel.sizeTexels / diagonal
-                                                                                  : e.bloom.kernel.sizeTexels);
+        // A unit starts at the kernel's native span.
+        const auto unit = FftbKernelSpanUnit(item - 1);
+        span =
+            item == 0
+                ? autoKernelSpan()
+                : KernelSpan{unit, float(unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL ? e.bloom.kernel.sizeTexels / diagonal
+                                                                                 : e.bloom.kernel.sizeTexels)};
     }
     const ImGuiSliderFlags flags = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
-    if (e.bloom.plan.kernelSpan.unit == FFTB_KERNEL_SPAN_PIXELS)
-        ImGui::SliderFloat("Pixels", &e.bloom.plan.kernelSpan.value, 1.0f, float(FFTB_MAX_KERNEL_LENGTH), "%.0f across",
-                           flags);
-    else if (e.bloom.plan.kernelSpan.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
-        ImGui::SliderFloat("Of diagonal", &e.bloom.plan.kernelSpan.value, 0.001f,
-                           float(FFTB_MAX_KERNEL_LENGTH / diagonal), "%.3f", flags);
+    if (span.automatic)
+        return;
+    if (span.unit == FFTB_KERNEL_SPAN_PIXELS)
+        ImGui::SliderFloat("Pixels", &span.value, 1.0f, float(FFTB_MAX_KERNEL_LENGTH), "%.0f across", flags);
+    else if (span.unit == FFTB_KERNEL_SPAN_FRAME_DIAGONAL)
+        ImGui::SliderFloat("Of diagonal", &span.value, 0.001f, float(FFTB_MAX_KERNEL_LENGTH / diagonal), "%.3f", flags);
 }
 
 void Panel::drawPlan(const PanelFrame& f)

@@ -30,6 +30,11 @@ struct Scene
     /// The file's RGBA as read, where reading replaced values (NaN, negative, past 65504) in `texels`: a saved output
     /// keeps the input's finite values there, as the CLI's outputs do (restoreUnbloomed); else empty
     Texels original;
+    /// The file's alpha where a mask's matte took its place in `texels` (MaskSettings): a saved output keeps it; else
+    /// empty
+    std::vector<float> alpha;
+    /// The file's channels and layers (R, G, B, A, matte.A, matte): what the mask setting can name
+    std::vector<std::string> masks;
     uint64_t generation = 0; ///< counts loaded scenes
 };
 
@@ -129,6 +134,7 @@ class Panel
     /// Copies the bloom and kernel settings (not the display ones) from `from` to `to`.
     static void copySettings(const Settings& from, Settings& to);
     /// How large the kernel appears: native, pixels across, or a fraction of the frame's diagonal.
+    void drawMask(const PanelFrame& f, Settings& e);
     void drawKernelSpan(const PanelFrame& f, Settings& e);
     void drawPlan(const PanelFrame& f);
     void drawTimings(const PanelFrame& f);

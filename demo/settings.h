@@ -86,6 +86,10 @@ bool checkViewerSettings(const Settings& settings, std::string* error, const std
 /// then b.KEY.
 const std::vector<std::string>& settingKeys();
 
+/// Why b.mask= is refused: the mask's matte is the scene's, A's and B's alike (B may invert it: b.mask-invert=).
+inline constexpr const char* kMaskOfB =
+    "--settings: b.mask: the mask is the scene's, A's and B's alike: give mask= (b.mask-invert= inverts it for B)";
+
 /// The EXR header attribute (type string) in which the viewer's saved outputs record their bloom's and kernel's
 /// settings as option=value lines (settingLines, settings/setting_table.h), one a line.
 inline constexpr const char* kSettingsAttribute = "fftbloom.settings";

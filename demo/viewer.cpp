@@ -106,8 +106,11 @@ bool Viewer::step()
     }
     if (settings_.tonemapper == Tonemapper::Ocio && lutChoice_ != settings_.ocio)
         updateDisplayLut();
-    // Another part, layer or view chosen (the panel, --later): the scene's file read again.
-    if (scene_.name != kPlaceholderScene && settings_.selection != loaded_)
+    // Another part, layer, view or mask chosen (the panel, --later): the scene's file read again. The mask's matte is
+    // the scene's: B takes A's.
+    settingsB_.bloom.frame.mask.source = settings_.bloom.frame.mask.source;
+    if (scene_.name != kPlaceholderScene &&
+        (settings_.selection != loaded_ || settings_.bloom.frame.mask.source != loadedMask_))
         loadImage(scene_.name);
     if (!pendingLoad_.empty())
     {
@@ -191,6 +194,8 @@ ScriptHooks Viewer::scriptHooks()
                 const bool ofB = keyValue.compare(0, 2, "b.") == 0;
                 Settings& settings = ofB ? settingsB_ : settings_;
                 std::string error;
+                if (ofB && keyValue.compare(0, 7, "b.mask=") == 0)
+                    throw ViewerError(kMaskOfB);
                 if (!applySetting(settings, ofB ? keyValue.substr(2) : keyValue, &error) ||
                     !checkViewerSettings(settings, &error, ofB ? "b." : ""))
                     throw ViewerError(error);
@@ -270,6 +275,8 @@ bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& 
     display_.uploadScene(displayFrame(), rgba);
     scene_.texels = std::move(rgba);
     scene_.original = Texels();
+    scene_.alpha.clear();
+    scene_.masks.clear();
     scene_.layout = layout;
     scene_.name = name;
     ++scene_.generation;
@@ -282,29 +289,31 @@ bool Viewer::loadScene(Texels rgba, const std::string& name, const ImageLayout& 
 
 bool Viewer::loadImage(const std::string& path)
 {
-    Texels rgba;
-    ImageLayout layout;
-    std::string scrubbed;
-    Texels original;
+    SceneFile file;
     try
     {
-        rgba = readScene(path, settings_.selection, layout, scrubbed, original);
+        file = readScene(path, settings_.selection, settings_.bloom.frame.mask);
     }
     catch (const std::exception& e)
     {
         message_ = e.what();
         settings_.selection = loaded_;
+        settings_.bloom.frame.mask.source = loadedMask_;
         return false;
     }
-    if (!loadScene(std::move(rgba), path, layout))
+    if (!loadScene(std::move(file.rgba), path, file.layout))
     {
         settings_.selection = loaded_;
+        settings_.bloom.frame.mask.source = loadedMask_;
         return false;
     }
     loaded_ = settings_.selection;
-    scene_.original = std::move(original);
-    if (!scrubbed.empty())
-        notice_ = scrubbed;
+    loadedMask_ = settings_.bloom.frame.mask.source;
+    scene_.original = std::move(file.original);
+    scene_.alpha = std::move(file.alpha);
+    scene_.masks = std::move(file.masks);
+    if (!file.notice.empty())
+        notice_ = file.notice;
     return true;
 }
 

@@ -5,14 +5,17 @@
 
 #include "image/image_io.h"
 #include "image/scrub.h"
+#include "runner/frame_views.h"
 #include "runner/frames.h"
 #include "runner/restore.h"
 
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 namespace fftb::viewer
 {
@@ -39,21 +42,44 @@ Texels placeholderScene()
     return t;
 }
 
-Texels readScene(const std::string& path, const ImageSelection& selection, ImageLayout& layout, std::string& notice,
-                 Texels& original)
+SceneFile readScene(const std::string& path, const ImageSelection& selection, const MaskSettings& mask)
 {
     const Image image = readImage(path, selection);
-    Texels rgba = toRgba(image);
-    layout = image.layout;
-    original = rgba;
-    const ScrubCounts scrubbed = scrubRgb(rgba, kDefaultScrubMax);
-    notice.clear();
+    SceneFile scene{toRgba(image), image.layout};
+    scene.original = scene.rgba;
+    const ScrubCounts scrubbed = scrubRgb(scene.rgba, kDefaultScrubMax);
     if (scrubbed.total() == 0)
-        original = Texels();
+        scene.original = Texels();
     else
-        notice = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +
-                 std::to_string(scrubbed.clamped) + " values above 65504 replaced before the bloom";
-    return rgba;
+        scene.notice = std::to_string(scrubbed.nan) + " NaN, " + std::to_string(scrubbed.negative) + " negative and " +
+                       std::to_string(scrubbed.clamped) + " values above 65504 replaced before the bloom";
+    for (const Channel& channel : image.channels)
+    {
+        scene.masks.push_back(channel.name);
+        if (const std::size_t dot = channel.name.rfind('.'); dot != std::string::npos)
+            scene.masks.push_back(channel.name.substr(0, dot));
+    }
+    std::sort(scene.masks.begin(), scene.masks.end());
+    scene.masks.erase(std::unique(scene.masks.begin(), scene.masks.end()), scene.masks.end());
+    if (!mask.active())
+        return scene;
+    std::optional<Image> file;
+    std::string filePath = mask.source;
+    if (mask.isFile())
+    {
+        if (const std::optional<FramePattern> pattern = findFramePattern(mask.source))
+        {
+            const std::optional<int> frame = frameNumberIn(FrameInput{path});
+            if (!frame)
+                throw ViewerError("mask " + mask.source + ": " + path + " has no frame number for its placeholder");
+            filePath = framePath(*pattern, *frame);
+        }
+        file = readImage(filePath, {.matte = true});
+    }
+    for (std::size_t i = 0; i + 3 < scene.rgba.values.size(); i += 4)
+        scene.alpha.push_back(scene.rgba.values[i + 3]);
+    setMaskAlpha(scene.rgba, frameMask(image, mask, file ? &*file : nullptr, filePath));
+    return scene;
 }
 
 std::string savedName(const std::string& scene, int n)
@@ -84,6 +110,8 @@ std::string writeOutput(const SavedOutput& saved, const Scene& scene, const Sett
     if (!scene.original.values.empty())
         restoreUnbloomed(rgba, scene.original, kDefaultScrubMax, saved.frame);
     clampBloomRoundOff(rgba, saved.frame);
+    for (std::size_t i = 0; i < scene.alpha.size(); ++i) // the file's alpha, not the mask the plugin read there
+        rgba.values[i * 4 + 3] = scene.alpha[i];
     const float* texels = rgba.values.data();
     for (int c = 0; c < 4; ++c)
     {

@@ -23,11 +23,22 @@ namespace fftb::viewer
 
 /// A placeholder scene when no image could be read: point lights of a few colours on a dim gradient.
 Texels placeholderScene();
+/// A scene file as the viewer blooms it (readScene).
+struct SceneFile
+{
+    Texels rgba;              ///< RGBA texels, scrubbed (scrubRgb); with a mask, its matte in alpha (setMaskAlpha)
+    ImageLayout layout;       ///< the file's
+    std::string notice;       ///< how many values scrubbing replaced; empty when none
+    Texels original;          ///< the texels as read where scrubbing replaced some (Scene::original), else empty
+    std::vector<float> alpha; ///< the file's alpha where a mask took its place in `rgba` (Scene::alpha), else empty
+    std::vector<std::string> masks; ///< the file's channels and layers a mask can name (Scene::masks)
+};
+
 /// The image at `path` (EXR or .hdr; of an EXR the part, layer and view `selection` names, readImage) as RGBA texels,
-/// and its layout in `layout`; NaN, negative and too-large values replaced (scrubRgb), `notice` saying how many and
-/// `original` the texels as read (both empty when none). Throws with the reason when it cannot be read.
-Texels readScene(const std::string& path, const ImageSelection& selection, ImageLayout& layout, std::string& notice,
-                 Texels& original);
+/// NaN, negative and too-large values replaced (scrubRgb); with `mask` active, its matte in alpha (frameMask: a
+/// channel or layer of the image, or a file without a frame placeholder, or with one the frame number of `path`).
+/// Throws with the reason when it or its mask cannot be read.
+SceneFile readScene(const std::string& path, const ImageSelection& selection, const MaskSettings& mask);
 /// The name, without extension, of the `n`-th (1, 2, ...) saved output of the scene file `scene`, keeping a sequence's
 /// naming: shot.1001.exr gives shot_bloom.1001, then shot_bloom-2.1001, ... (outputPathFor's {stem} and {frame});
 /// photo.exr gives photo_bloom, photo_bloom-2, ...
@@ -111,6 +122,7 @@ class Viewer
     std::string notice_;                  // shown in the UI: what was done to the scene on loading
     std::string pendingLoad_;             // a dropped file, opened at the start of the next frame
     ImageSelection loaded_;               // the part and layer the scene's file was read with
+    std::string loadedMask_;              // the mask source the scene's file was read with
     std::optional<OcioChoice> lutChoice_; // the display, view and look the display pass's LUT was baked for
     Scene scene_;
     Placement place_;

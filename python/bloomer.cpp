@@ -3,6 +3,7 @@
 #include "bloomer.h"
 
 #include "host_error.h"
+#include "image/image_io.h"
 #include "message.h"
 #include "runner/restore.h"
 #include "settings/check_settings.h"
@@ -85,6 +86,10 @@ void Bloomer::readSettings(const BloomerOptions& options)
             refuse(Failure::Usage, name + ": a setting of the generated PSF, not of a kernel file or array");
     if (settings_.kernel.animate)
         refuse(Failure::Usage, "animate: a kernel made for each frame number is run_batch's (fftbloom --animate)");
+    if (settings_.frame.mask.active() && settings_.frame.mask.source != "A")
+        refuse(Failure::Usage, "mask: '" + settings_.frame.mask.source +
+                                   "' is a file's channel, layer or path: run_batch's; here mask='A' is rgb's alpha, "
+                                   "and bloom(rgb, mask=array) takes a matte");
     if (const std::optional<SettingBreach> breach = checkSettings(settings_, kernelFile))
         refuse(Failure::Usage, breachText(*breach));
 }
@@ -114,11 +119,24 @@ void Bloomer::checkValidation()
     }
 }
 
-Texels Bloomer::bloom(Texels rgba)
+Texels Bloomer::bloom(Texels rgba, const std::vector<float>* mask)
 {
     const std::lock_guard lock(mutex_);
     if (!deviceFailure_.empty())
         refuse(Failure::Device, "the device failed before (" + deviceFailure_ + "): make a new Bloomer");
+    BloomSettings settings = settings_;
+    std::vector<float> alpha; // rgba's own, given back in place of the matte
+    if (mask)
+    {
+        const std::size_t texels = std::size_t(rgba.width) * std::size_t(rgba.height);
+        if (mask->size() != texels)
+            refuse(Failure::Usage, "mask: " + std::to_string(mask->size()) + " values, not one per texel of the " +
+                                       std::to_string(rgba.width) + "x" + std::to_string(rgba.height) + " frame");
+        for (std::size_t i = 0; i < texels; ++i)
+            alpha.push_back(rgba.values[i * 4 + 3]);
+        setMaskAlpha(rgba, *mask);
+        settings.frame.mask.source = "array";
+    }
     std::optional<Texels> original;
     if (needsScrub(rgba, scrubMax_))
     {
@@ -128,7 +146,7 @@ Texels Bloomer::bloom(Texels rgba)
     Texels result;
     try
     {
-        result = runner_->bloom(rgba, kernel_, settings_);
+        result = runner_->bloom(rgba, kernel_, settings);
     }
     catch (const FrameRefused& e)
     {
@@ -146,8 +164,10 @@ Texels Bloomer::bloom(Texels rgba)
     }
     checkValidation();
     if (original)
-        restoreUnbloomed(result, *original, scrubMax_, settings_.frame);
-    clampBloomRoundOff(result, settings_.frame);
+        restoreUnbloomed(result, *original, scrubMax_, settings.frame);
+    clampBloomRoundOff(result, settings.frame);
+    for (std::size_t i = 0; i < alpha.size(); ++i)
+        result.values[i * 4 + 3] = alpha[i];
     return result;
 }
 

@@ -64,9 +64,11 @@ class Bloomer
     /// Device when no usable device can be made.
     explicit Bloomer(const BloomerOptions& options);
 
-    /// `rgba`, width x height RGBA texels, bloomed: R, G, B composited (or the bloom alone), A as given. Throws
-    /// BloomerError: Frame when the plugin refuses the frame, Device for a Vulkan failure or a validation message.
-    Texels bloom(Texels rgba);
+    /// `rgba`, width x height RGBA texels, bloomed: R, G, B composited (or the bloom alone), A as given. With `mask`
+    /// (width x height values) that matte weights what blooms (MaskSettings; mask-invert applies), else the mask
+    /// setting's (A: rgba's alpha). Throws BloomerError: Usage for a mask of another size, Frame when the plugin
+    /// refuses the frame, Device for a Vulkan failure or a validation message.
+    Texels bloom(Texels rgba, const std::vector<float>* mask = nullptr);
 
     std::string deviceName() const;
     /// The kernel as the device takes it: kernel-size x kernel-size RGB texels, each channel summing to 1.

@@ -122,10 +122,19 @@ std::unique_ptr<Bloomer> makeBloomer(std::vector<std::pair<std::string, std::str
     return withoutGil([&options] { return std::make_unique<Bloomer>(options); });
 }
 
-FloatArray bloom(Bloomer& bloomer, const FloatArray& rgb)
+FloatArray bloom(Bloomer& bloomer, const FloatArray& rgb, const std::optional<FloatArray>& mask)
 {
     Texels frame = texelsOf(rgb, "rgb", 4);
-    const Texels result = withoutGil([&] { return bloomer.bloom(std::move(frame)); });
+    std::vector<float> matte;
+    if (mask)
+    {
+        const bool shaped = (mask->ndim() == 2 || (mask->ndim() == 3 && mask->shape(2) == 1)) &&
+                            mask->shape(0) == rgb.shape(0) && mask->shape(1) == rgb.shape(1);
+        if (!shaped)
+            throw BloomerError(Failure::Usage, "mask: not of shape (H, W) or (H, W, 1) with rgb's H, W");
+        matte.assign(mask->data(), mask->data() + mask->size());
+    }
+    const Texels result = withoutGil([&] { return bloomer.bloom(std::move(frame), mask ? &matte : nullptr); });
     return arrayOf(result, int(rgb.shape(2)));
 }
 
@@ -161,7 +170,7 @@ PYBIND11_MODULE(_fftbloom, m)
     py::class_<Bloomer>(m, "Bloomer")
         .def(py::init(&makeBloomer), py::arg("settings"), py::arg("kernel"), py::arg("device"), py::arg("validate"),
              py::arg("clamp"))
-        .def("bloom", &bloom, py::arg("rgb"))
+        .def("bloom", &bloom, py::arg("rgb"), py::arg("mask"))
         .def_property_readonly("device_name", &Bloomer::deviceName)
         .def_property_readonly("kernel", [](const Bloomer& b) { return arrayOf(b.kernel(), 3); })
         .def_property_readonly("kernel_warning", &Bloomer::kernelWarning)

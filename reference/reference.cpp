@@ -431,6 +431,14 @@ void referencePrefilter(const double rgb[3], const Prefilter& prefilter, double 
             out[c] *= cap / peak;
 }
 
+double referenceMaskWeight(double alpha, FftbSourceMask mask)
+{
+    if (mask == FFTB_SOURCE_MASK_NONE)
+        return 1.0;
+    const double m = alpha >= 0.0 ? std::min(alpha, 1.0) : 0.0;
+    return mask == FFTB_SOURCE_MASK_ONE_MINUS_ALPHA ? 1.0 - m : m;
+}
+
 Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter)
 {
     if (frame.components < 3)
@@ -443,8 +451,9 @@ Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter)
         const double rgb[3] = {frame.values[base], frame.values[base + 1], frame.values[base + 2]};
         double p[3];
         referencePrefilter(rgb, prefilter, p);
+        const double m = referenceMaskWeight(frame.components == 4 ? frame.values[base + 3] : 1.0, prefilter.mask);
         for (int c = 0; c < 3; ++c)
-            out.values[base + c] = float(p[c]);
+            out.values[base + c] = float(m * p[c]);
     }
     return out;
 }
@@ -571,8 +580,10 @@ Texels referenceOutput(const Texels& frame, const Texels& bloom, const Prefilter
             const double in[3] = {frame.at(x, y, 0), frame.at(x, y, 1), frame.at(x, y, 2)};
             double p[3];
             referencePrefilter(in, prefilter, p);
+            const double m = referenceMaskWeight(frame.components == 4 ? frame.at(x, y, 3) : 1.0, prefilter.mask);
             for (int c = 0; c < 3; ++c)
             {
+                p[c] *= m;
                 const double b = tint[std::size_t(c)] * bloom.at(x, y, c);
                 const double v = mode == FFTB_OUTPUT_MODE_BLOOM       ? b
                                  : mode == FFTB_OUTPUT_MODE_COMPOSITE ? in[c] + intensity * (b - p[c])

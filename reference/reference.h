@@ -18,7 +18,13 @@ struct Prefilter
     float threshold = 0.0f; ///< T >= 0; 0: no threshold
     float knee = 0.0f;      ///< soft-knee width k in [0, T]
     float clamp = 0.0f;     ///< cap C on max(r, g, b), hue kept; 0: none
+    /// The source mask (FftbBloomInfo::sourceMask): the prefiltered colour times m, m the frame's alpha clamped to
+    /// [0, 1] (or 1 minus that); a frame without alpha has m = 1
+    FftbSourceMask mask = FFTB_SOURCE_MASK_NONE;
 };
+
+/// m of a texel whose alpha is `alpha` (Prefilter::mask): 1, clamp(alpha, 0, 1) or 1 - clamp(alpha, 0, 1).
+double referenceMaskWeight(double alpha, FftbSourceMask mask);
 
 /// Linear convolution of an RGB(A) frame with a kernel, computed in double precision with FFTW:
 ///   out(p) = sum_j kernel(j) * in(p - (j - c)),  c = (K / 2) per axis (0-based, x right, y down),
@@ -54,9 +60,9 @@ double referenceWrappedConvolutionAt(PlaneView frame, PlaneView kernel, uint32_t
 /// |sigma * k * S / N| > S / 2 along either axis: the spectrum K(sigma f) of the kernel k(x / sigma) / sigma^2,
 /// band-limited to one period of the stored spectrum. At the Nyquist bin of an even N, which is both +N/2 and -N/2, the
 /// response is the mean of the readings at the two (they differ once sigma != 1), which keeps it Hermitian.
-/// FFTB_SPECTRUM_INTERPOLATION_ES is not simulated: the kernel's own spectrum (its DTFT) is read at sigma * k / N cycles per
-/// texel instead, the limit that the ES window with deapodization approaches, so comparing against it measures that
-/// interpolation's whole error (S only sets the band limit, |sigma * k / N| <= 1 / 2).
+/// FFTB_SPECTRUM_INTERPOLATION_ES is not simulated: the kernel's own spectrum (its DTFT) is read at sigma * k / N
+/// cycles per texel instead, the limit that the ES window with deapodization approaches, so comparing against it
+/// measures that interpolation's whole error (S only sets the band limit, |sigma * k / N| <= 1 / 2).
 Texels referenceSpectralConvolution(const Texels& frame, const Texels& kernel, const Plan& plan, double sharpen,
                                     FftbSpectrumInterpolation interpolation);
 
@@ -90,7 +96,8 @@ Texels referenceUpsample(const Texels& bloom, int width, int height);
 /// max(p) > C, p *= C / max(p).
 void referencePrefilter(const double rgb[3], const Prefilter& prefilter, double out[3]);
 
-/// referencePrefilter applied to every texel of `frame` (3 or 4 components; alpha, if any, is copied).
+/// referencePrefilter applied to every texel of `frame` (3 or 4 components; alpha, if any, is copied), times the
+/// texel's mask weight (referenceMaskWeight).
 Texels referencePrefilter(const Texels& frame, const Prefilter& prefilter);
 
 /// What the plugin writes from the input `frame` and `bloom` = the convolution of referencePrefilter(frame), in double

@@ -63,6 +63,17 @@ vec3 prefilter(vec3 x)
     return x;
 }
 
+// The bloom's source p = m prefilter(in.rgb) of input texel `texel`: m the source mask, 1, or its alpha clamped to
+// [0, 1] or 1 minus that (FFTB_GPU_FLAG_MASK_*).
+vec3 bloomSource(vec4 texel)
+{
+    const vec3 p = prefilter(texel.rgb);
+    if ((pc.flags & FFTB_GPU_FLAG_MASK_ALPHA) == 0u)
+        return p;
+    const float m = clamp(texel.a, 0.0, 1.0);
+    return p * ((pc.flags & FFTB_GPU_FLAG_MASK_INVERT) != 0u ? 1.0 - m : m);
+}
+
 // Image coordinates of position u along the first axis and v along the second.
 ivec2 imageCoord(uint u, uint v)
 {
@@ -99,7 +110,7 @@ uint halfResolutionBloomIndex(ivec2 texel)
 vec3 compositeOf(vec4 source, vec3 bloom)
 {
     if (pc.outputMode == FFTB_GPU_OUTPUT_COMPOSITE)
-        return source.rgb + pc.intensity * (bloom - prefilter(source.rgb));
+        return source.rgb + pc.intensity * (bloom - bloomSource(source));
     if (pc.outputMode == FFTB_GPU_OUTPUT_ADDITIVE)
         return source.rgb + pc.intensity * bloom;
     return bloom;

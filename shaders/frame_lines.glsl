@@ -4,17 +4,17 @@
 #ifndef FFTB_FRAME_LINES_GLSL
 #define FFTB_FRAME_LINES_GLSL
 
-// Texel (x, y) of the image transformed: the prefiltered frame texel, or at half resolution the mean of the
-// prefiltered frame texels (2x, 2y) .. (2x + 1, 2y + 1), a texel past the frame's last column or row standing for
+// Texel (x, y) of the image transformed: the frame texel's bloom source (bloomSource), or at half resolution the mean
+// of the sources of frame texels (2x, 2y) .. (2x + 1, 2y + 1), a texel past the frame's last column or row standing for
 // the last (a box filter: the bloom is low-frequency).
 vec3 prefilteredTexel(ivec2 texel)
 {
     if (!halfResolution())
-        return prefilter(fetchFrame(texel).rgb);
+        return bloomSource(fetchFrame(texel));
     const ivec2 last = ivec2(frameExtent()) - 1;
     const ivec2 a = 2 * texel, b = min(a + 1, last);
-    return 0.25 * (prefilter(fetchFrame(a).rgb) + prefilter(fetchFrame(ivec2(b.x, a.y)).rgb) +
-                   prefilter(fetchFrame(ivec2(a.x, b.y)).rgb) + prefilter(fetchFrame(b).rgb));
+    return 0.25 * (bloomSource(fetchFrame(a)) + bloomSource(fetchFrame(ivec2(b.x, a.y))) +
+                   bloomSource(fetchFrame(ivec2(a.x, b.y))) + bloomSource(fetchFrame(b)));
 }
 
 // The prefiltered colour at padded position i of line v (0 in the zero padding and past the image's last line); 1

@@ -184,7 +184,10 @@ void planJobs(CliOptions& o, std::vector<BatchJob>& jobs, std::vector<FrameInput
     namePreviews(all, o.frames, o.preview);
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i].frame = frameNumberIn(o.frames[i]);
+    nameMasks(all, o.batch.settings.frame.mask);
     std::vector<NamedPath> reads, writes;
+    for (const BatchJob& job : all)
+        reads.push_back({"--mask", job.mask});
     for (const auto& [role, path] :
          {std::pair{"--kernel", &o.batch.settings.kernel.file}, std::pair{"--list", &o.listPath},
           std::pair{"--list0", &o.list0Path}, std::pair{"--settings", &o.settingsPath}})

@@ -175,4 +175,38 @@ Image withRgb(const Image& image, const Texels& rgba)
     return result;
 }
 
+const Channel& maskChannel(const Image& image, const std::string& name)
+{
+    std::vector<std::string> candidates;
+    if (!name.empty())
+    {
+        if (!image.layer.empty())
+            candidates.push_back(image.layer + "." + name);
+        candidates.push_back(name);
+    }
+    const std::string prefix = name.empty() ? "" : name + ".";
+    for (const char* component : {"A", "Y", "R"})
+        candidates.push_back(prefix + component);
+    for (const std::string& candidate : candidates)
+        if (const int at = image.find(candidate); at >= 0)
+            return image.channels[std::size_t(at)];
+    if (name.empty() && image.channels.size() == 1)
+        return image.channels.front();
+    std::string list;
+    for (const Channel& c : image.channels)
+        list += (list.empty() ? "" : ", ") + c.name;
+    throw HostError(name.empty() ? "no A, Y or R channel for a mask (its channels: " + list + ")"
+                                 : "no channel or layer '" + name + "' for a mask (its channels: " + list + ")");
+}
+
+void setMaskAlpha(Texels& rgba, const std::vector<float>& mask)
+{
+    const std::size_t texels = std::size_t(rgba.width) * std::size_t(rgba.height);
+    if (rgba.components != 4 || mask.size() != texels)
+        throw HostError("mask: " + std::to_string(mask.size()) + " values for " + std::to_string(rgba.width) + "x" +
+                        std::to_string(rgba.height) + " texels");
+    for (std::size_t i = 0; i < texels; ++i)
+        rgba.values[i * 4 + 3] = mask[i] >= 0.0f ? std::min(mask[i], 1.0f) : 0.0f; // NaN fails >= 0
+}
+
 } // namespace fftb

@@ -182,11 +182,11 @@ void checkLayout(const std::string& path, const Imf::Header& header, bool tiled,
 }
 
 // The channel list as fftbloom takes it: HALF or FLOAT, full resolution, RGB rather than luminance/chroma.
-void checkChannels(const std::string& path, const Imf::ChannelList& channels)
+void checkChannels(const std::string& path, const Imf::ChannelList& channels, bool matte = false)
 {
     const auto has = [&channels](const char* name) { return channels.findChannel(name) != nullptr; };
     // Ahead of the subsampling check, which a luminance/chroma file's RY and BY channels would fail less clearly.
-    if (!(has("R") && has("G") && has("B")) && (has("Y") || has("RY") || has("BY")))
+    if (!matte && !(has("R") && has("G") && has("B")) && (has("Y") || has("RY") || has("BY")))
         fail(path, "luminance/chroma (Y, RY, BY) images are not supported; convert to RGB");
     for (auto c = channels.begin(); c != channels.end(); ++c)
     {
@@ -407,10 +407,10 @@ std::size_t chooseViewPart(const std::string& path, const std::vector<Imf::Heade
 
 // Part `p` of `input`: its layout, attributes and full-resolution pixels as float, its colour `layer`'s.
 Image readPart(const std::string& path, Imf::MultiPartInputFile& input, const std::vector<Imf::Header>& headers,
-               const std::vector<bool>& tiled, std::size_t p, const std::string& layer)
+               const std::vector<bool>& tiled, std::size_t p, const std::string& layer, bool matte = false)
 {
     const Imf::Header& header = headers[p];
-    checkChannels(path, header.channels()); // the other parts' channels are copied as they are
+    checkChannels(path, header.channels(), matte); // the other parts' channels are copied as they are
     Image image;
     image.layer = layer;
     const Imath::Box2i& data = header.dataWindow();
@@ -516,6 +516,12 @@ Image decodeExr(const std::string& path, std::shared_ptr<const std::vector<unsig
     const bool multiPart = read.multiPart;
     const std::vector<Imf::Header>& headers = read.headers;
     const std::vector<bool>& tiled = read.tiled;
+    if (selection.matte)
+    {
+        stream.seekg(0);
+        Imf::MultiPartInputFile input(stream, Imf::globalThreadCount());
+        return readPart(path, input, headers, tiled, 0, "", true);
+    }
     // Views (docs/exr.md, "Views"): a single part's multiView list, or parts with a view attribute.
     const std::vector<std::string> multiViewNames =
         multiPart ? std::vector<std::string>() : multiViewOf(path, headers[0]);

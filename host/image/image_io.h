@@ -20,6 +20,9 @@ struct ImageSelection
     /// Of a multi-view (stereo) file, the one view read ("left"); empty: every view, the first as the image and the
     /// others in Image::viewLayers or Image::viewParts
     std::string view;
+    /// A matte (a mask file, maskChannel): the first part with whatever channels it has (no R, G, B needed, Y alone
+    /// taken), one view; part, layer and view are not read
+    bool matte = false;
     bool operator==(const ImageSelection&) const = default;
 };
 
@@ -101,5 +104,15 @@ Image withRgb(const Image& image, const Texels& rgba);
 
 /// withRgb in place: `image`'s layer's R, G, B channels replaced by the first three components of `rgba`.
 void setRgb(Image& image, const Texels& rgba);
+
+/// The matte called `name` of `image` (MaskSettings::source; FftbBloomInfo::sourceMask): the channel `name` of the
+/// image's layer (diffuse.name), else the channel `name`, else the A, Y or R of a layer called `name` (name.A, name.Y,
+/// name.R, the first found); of an empty `name` (a mask file's), the image's A, Y or R, else its only channel.
+/// Throws HostError "no channel or layer 'matte' (its channels: R, G, B, A)" when there is none.
+const Channel& maskChannel(const Image& image, const std::string& name);
+
+/// `rgba`'s alpha replaced by `mask`, width * height values, each clamped to [0, 1] (NaN as 0): the matte the plugin
+/// reads with FFTB_SOURCE_MASK_ALPHA. Throws HostError when `mask` holds another count of values.
+void setMaskAlpha(Texels& rgba, const std::vector<float>& mask);
 
 } // namespace fftb

@@ -77,12 +77,28 @@ PlanSettings planOnFrame(const PlanSettings& plan, const ImageLayout& layout, in
     // A fraction of the diagonal is one of the display window's (the whole picture), not of the data window, which
     // overscan enlarges and crops shrink from frame to frame. A display window of the frame's own extent leaves it
     // to the plugin (FFTB_KERNEL_SPAN_FRAME_DIAGONAL, the same span in double precision).
+    // The generated PSF's auto span is rounded to whole pixels of the display window (inPixelsOf).
     PlanSettings onFrame = plan;
     const Box2i& display = layout.displayWindow;
-    const double w = double(display.maxX) - display.minX + 1.0, h = double(display.maxY) - display.minY + 1.0;
-    if (!display.empty() && (w != width || h != height))
+    const double w = display.empty() ? width : double(display.maxX) - display.minX + 1.0;
+    const double h = display.empty() ? height : double(display.maxY) - display.minY + 1.0;
+    if (plan.kernelSpan.automatic || w != width || h != height)
         onFrame.kernelSpan = inPixelsOf(plan.kernelSpan, w, h);
     return onFrame;
+}
+
+void nameMasks(std::vector<BatchJob>& jobs, const MaskSettings& mask)
+{
+    if (!mask.isFile())
+        return;
+    const std::optional<FramePattern> pattern = findFramePattern(mask.source);
+    for (BatchJob& job : jobs)
+    {
+        if (pattern && !job.frame)
+            throw HostError("--mask " + mask.source + ": " + job.input +
+                            " has no frame number to put in its placeholder");
+        job.mask = pattern ? framePath(*pattern, *job.frame) : mask.source;
+    }
 }
 
 void checkJobs(const std::vector<BatchJob>& jobs, const std::vector<NamedPath>& reads,

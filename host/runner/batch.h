@@ -30,7 +30,13 @@ struct BatchJob
     /// same kernel in any run, shard or chunk.
     uint32_t kernelSeed = 0;
     std::optional<int> frame; ///< the input's frame number (frameNumberIn), when its name has one: for reports
+    std::string mask;         ///< the frame's mask file (nameMasks); empty: no mask file
 };
+
+/// Each job's mask file when `mask` names one (MaskSettings::isFile): the path itself, or with a frame placeholder
+/// (masks/shot.####.exr) the job's frame number in it. Throws HostError naming an input without a frame number for
+/// the placeholder.
+void nameMasks(std::vector<BatchJob>& jobs, const MaskSettings& mask);
 
 /// The jobs for `inputs` written into `outDir`: `outDir/<input's name without extension><suffix>.exr`.
 std::vector<BatchJob> jobsForOutDir(const std::vector<std::string>& inputs, const std::string& outDir,

@@ -78,4 +78,44 @@ std::vector<Image*> partsWritten(Image& image)
     return parts;
 }
 
+std::vector<float> frameMask(const Image& view, const MaskSettings& mask, const Image* maskFile,
+                             const std::string& maskPath)
+{
+    if (!maskFile)
+        return maskChannel(view, mask.source).values;
+    const auto windowOf = [](const Image& image, bool display)
+    {
+        const Box2i& data = image.layout.dataWindow;
+        const Box2i window = data.empty() ? Box2i{0, 0, image.width - 1, image.height - 1} : data;
+        return display && !image.layout.displayWindow.empty() ? image.layout.displayWindow : window;
+    };
+    const auto text = [](const Box2i& b)
+    {
+        return std::to_string(b.minX) + "," + std::to_string(b.minY) + " .. " + std::to_string(b.maxX) + "," +
+               std::to_string(b.maxY);
+    };
+    const Box2i frame = windowOf(view, true), matteFrame = windowOf(*maskFile, true);
+    if (frame.minX != matteFrame.minX || frame.minY != matteFrame.minY || frame.maxX != matteFrame.maxX ||
+        frame.maxY != matteFrame.maxY)
+        throw HostError(maskPath + ": a mask of display window " + text(matteFrame) + ", not the frame's " +
+                        text(frame));
+    const Channel* channel = nullptr;
+    try
+    {
+        channel = &maskChannel(*maskFile, "");
+    }
+    catch (const HostError& e)
+    {
+        throw HostError(maskPath + ": " + e.what());
+    }
+    const Box2i data = windowOf(view, false), matteData = windowOf(*maskFile, false);
+    std::vector<float> values(std::size_t(view.width) * std::size_t(view.height), 0.0f);
+    for (int y = std::max(data.minY, matteData.minY); y <= std::min(data.maxY, matteData.maxY); ++y)
+        for (int x = std::max(data.minX, matteData.minX); x <= std::min(data.maxX, matteData.maxX); ++x)
+            values[std::size_t(y - data.minY) * std::size_t(view.width) + std::size_t(x - data.minX)] =
+                channel->values[std::size_t(y - matteData.minY) * std::size_t(maskFile->width) +
+                                std::size_t(x - matteData.minX)];
+    return values;
+}
+
 } // namespace fftb

@@ -240,10 +240,16 @@ class Pipeline
                         *part, options_.growth,
                         kernelReach(options_.settings, options_.kernel.width, part->layout, part->width, part->height));
                 }
+            const MaskSettings& mask = options_.settings.frame.mask;
+            const std::optional<Image> maskFile =
+                record.job.mask.empty() ? std::nullopt : std::optional(readImage(record.job.mask, {.matte = true}));
             forEachView(frame->image,
                         [&](Image& view, std::size_t)
                         {
                             Texels& rgba = frame->rgba.emplace_back(toRgba(view));
+                            if (mask.active())
+                                setMaskAlpha(rgba,
+                                             frameMask(view, mask, maskFile ? &*maskFile : nullptr, record.job.mask));
                             const ScrubCounts scrubbed = scrubRgb(rgba, options_.scrubMax);
                             record.scrubbed.nan += scrubbed.nan;
                             record.scrubbed.negative += scrubbed.negative;

@@ -49,6 +49,9 @@ void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue,
         }
         if (!changed)
             continue;
+        // The source mask the plugin weighted p with: the alpha it passed through (setMaskAlpha's, in [0, 1]).
+        const float alpha = std::clamp(composite.values[i + 3], 0.0f, 1.0f);
+        const float m = !settings.mask.active() ? 1.0f : settings.mask.invert ? 1.0f - alpha : alpha;
         if (mode == FFTB_OUTPUT_MODE_ADDITIVE)
         {
             for (int c = 0; c < 3; ++c)
@@ -60,12 +63,12 @@ void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue,
             prefilterRgb(pKept, prefilter);
             prefilterRgb(pScrubbed, prefilter);
             for (int c = 0; c < 3; ++c)
-                composite.values[i + c] += (kept[c] - scrubbed[c]) - intensity * (pKept[c] - pScrubbed[c]);
+                composite.values[i + c] += (kept[c] - scrubbed[c]) - intensity * m * (pKept[c] - pScrubbed[c]);
         }
         else
         {
             for (int c = 0; c < 3; ++c)
-                composite.values[i + c] += (1.0f - intensity) * (kept[c] - scrubbed[c]);
+                composite.values[i + c] += (1.0f - intensity * m) * (kept[c] - scrubbed[c]);
         }
     }
 }

@@ -18,7 +18,9 @@ void prefilterRgb(float rgb[3], const PrefilterSettings& prefilter);
 /// with the bloom of the scrubbed frame: adds (x - x_s) - intensity (p(x) - p(x_s)) (FFTB_OUTPUT_MODE_COMPOSITE;
 /// (1 - intensity) (x - x_s) without a prefilter) or x - x_s (FFTB_OUTPUT_MODE_ADDITIVE) to every texel where some R,
 /// G or B value of `original` is finite and was changed (negative or above maxValue); NaN and infinite values stay
-/// replaced (x = x_s there). Does nothing for FFTB_OUTPUT_MODE_BLOOM.
+/// replaced (x = x_s there). With a source mask (settings.mask) the prefiltered terms are weighted by the mask m the
+/// plugin read, `composite`'s alpha (the alpha it passes through: setMaskAlpha's). Does nothing for
+/// FFTB_OUTPUT_MODE_BLOOM.
 void restoreUnbloomed(Texels& composite, const Texels& original, float maxValue, const FrameSettings& settings);
 
 /// For FFTB_OUTPUT_MODE_BLOOM, every R, G, B value of `output` (RGBA) below 0 set to 0; nothing otherwise. The tools'

@@ -3,6 +3,10 @@
 #include "settings/bloom_settings.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include <algorithm>
 
 namespace fftb
 {
@@ -34,6 +38,18 @@ PsfParams KernelSettings::psfDesign() const
     return p;
 }
 
+bool MaskSettings::isFile() const
+{
+    const auto endsWith = [this](const char* extension)
+    {
+        const std::size_t n = std::strlen(extension);
+        return source.size() > n &&
+               std::equal(source.end() - std::ptrdiff_t(n), source.end(), extension,
+                          [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+    };
+    return endsWith(".exr") || endsWith(".hdr");
+}
+
 FftbBloomInfo bloomInfoOf(const FrameSettings& frame)
 {
     FftbBloomInfo bi{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
@@ -45,6 +61,9 @@ FftbBloomInfo bloomInfoOf(const FrameSettings& frame)
     bi.prefilterClamp = frame.prefilter.clamp;
     std::copy(frame.tint.begin(), frame.tint.end(), bi.tint);
     bi.tintEnabled = VK_TRUE; // the settings' tint, 1, 1, 1 by default, 0, 0, 0 a black bloom
+    bi.sourceMask = !frame.mask.active() ? FFTB_SOURCE_MASK_NONE
+                    : frame.mask.invert  ? FFTB_SOURCE_MASK_ONE_MINUS_ALPHA
+                                         : FFTB_SOURCE_MASK_ALPHA;
     return bi;
 }
 
@@ -58,8 +77,10 @@ FftbBloomPlanCreateInfo planInfoOf(const PlanSettings& plan, uint32_t width, uin
     pi.axisOrder = plan.axisOrder;
     pi.storagePrecision = plan.storage;
     pi.resolution = plan.resolution;
-    pi.kernelSpanUnit = plan.kernelSpan.unit;
-    pi.kernelSpan = plan.kernelSpan.value;
+    // The generated PSF's auto span is rounded to whole pixels on this frame (inPixelsOf); auto unresolved is native.
+    const KernelSpan span = plan.kernelSpan.automatic ? inPixelsOf(plan.kernelSpan, width, height) : plan.kernelSpan;
+    pi.kernelSpanUnit = span.unit;
+    pi.kernelSpan = span.value;
     return pi;
 }
 

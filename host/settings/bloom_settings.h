@@ -27,6 +27,20 @@ struct PrefilterSettings
     bool operator==(const PrefilterSettings&) const = default;
 };
 
+/// The matte that weights what blooms, p = m prefilter(in) (FftbBloomInfo::sourceMask): each front-end loads it into
+/// the frame's alpha (maskChannel) and the plugin reads it there, clamped to [0, 1].
+struct MaskSettings
+{
+    /// Empty: none, everything blooms. Else a channel or layer of the input ("A", "matte.A", "matte"; maskChannel), or
+    /// an image file (isFile()), one per frame with a frame placeholder (masks/shot.####.exr)
+    std::string source;
+    bool invert = false; ///< m is 1 minus the matte: its 0 blooms, its 1 does not
+    bool active() const { return !source.empty(); }
+    /// Whether `source` names a file rather than a channel: it ends in .exr or .hdr, in any case.
+    bool isFile() const;
+    bool operator==(const MaskSettings&) const = default;
+};
+
 /// The kernel width KernelSettings::airyRadius is given in texels of: 256, the default kernel size.
 inline constexpr double kAiryReferenceSize = 256.0;
 
@@ -34,9 +48,9 @@ inline constexpr double kAiryReferenceSize = 256.0;
 /// the plugin makes of them (FftbKernelInfo, kernelInfoOf): a change is a new kernel.
 struct KernelSettings
 {
-    std::string file;                ///< a PSF image (EXR/HDR), centre texel (W/2, H/2); empty: the generated PSF
-    int sizeTexels = 256;            ///< the kernel's resolution: the PSF resampled or generated at N x N texels
-    ApertureParams aperture;         ///< the generated PSF's aperture (its corona and seed included)
+    std::string file;        ///< a PSF image (EXR/HDR), centre texel (W/2, H/2); empty: the generated PSF
+    int sizeTexels = 256;    ///< the kernel's resolution: the PSF resampled or generated at N x N texels
+    ApertureParams aperture; ///< the generated PSF's aperture (its corona and seed included)
     /// The generated PSF's scale: its first dark ring's radius in 256ths of the kernel's width (texels of a kernel of
     /// kAiryReferenceSize), so that sizeTexels changes the PSF's sampling only, not its look on the frame
     double airyRadius = 2.0;
@@ -78,7 +92,9 @@ struct PlanSettings
     FftbStoragePrecision storage = FFTB_STORAGE_PRECISION_FLOAT32;
     /// the resolution the bloom is convolved at (FftbBloomResolution)
     FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_FULL;
-    KernelSpan kernelSpan; ///< how large the kernel appears on the frame; native by default
+    /// how large the kernel appears on the frame; auto by default: the generated PSF the same fraction of every
+    /// frame's diagonal, a file its own extent (KernelTexels::spanOn)
+    KernelSpan kernelSpan = autoKernelSpan();
     bool operator==(const PlanSettings&) const = default;
 };
 
@@ -90,7 +106,8 @@ struct FrameSettings
     float intensity = 0.25f;
     std::array<float, 3> tint{1.0f, 1.0f, 1.0f}; ///< R, G, B multipliers of the bloom (FftbBloomInfo::tint)
     float sharpen = 0.0f;                        ///< t in [0, 1]: kernel spectrum (1 - t) * K + t
-    PrefilterSettings prefilter;                 ///< p = prefilter(in); off by default
+    PrefilterSettings prefilter;                 ///< p = m prefilter(in); off by default
+    MaskSettings mask;                           ///< m; none by default
     bool operator==(const FrameSettings&) const = default;
 };
 

@@ -18,7 +18,7 @@ KernelTexels makeKernelTexels(const KernelSettings& kernel, const Texels* array,
     try
     {
         if (!array && kernel.file.empty())
-            return {defaultPsf(kernel.sizeTexels, kernel.psfDesign()), {}, {}};
+            return {defaultPsf(kernel.sizeTexels, kernel.psfDesign()), {}, {}, true};
         // An array is faded as a file is: not unless the fade is given (fadeOf() counts it generated).
         KernelFile file = array ? kernelFromPsf(arrayName, *array, kernel.sizeTexels, kernel.fade.value_or(0.0))
                                 : loadKernelFile(kernel.file, kernel.sizeTexels, kernel.fadeOf());

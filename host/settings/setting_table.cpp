@@ -155,6 +155,14 @@ bool named(const std::string& text, const SettingName<Enum> (&names)[N], Enum* v
     return fail(reason, "'" + text + "' is not " + all);
 }
 
+bool boolean(const std::string& text, bool* value, std::string* reason)
+{
+    if (text != "true" && text != "false")
+        return fail(reason, "'" + text + "' is not true or false");
+    *value = text == "true";
+    return true;
+}
+
 bool powerOfTwo(const std::string& text, int* size, std::string* reason)
 {
     int n = 0;
@@ -226,6 +234,23 @@ const SettingEntry kSettings[] = {
      SettingScope::Always, false,
      [](T t, B& b, R r) { return real(t, 0.0, kMaxLinearValue, &b.frame.prefilter.clamp, r); },
      [](const B& b) { return numberText(b.frame.prefilter.clamp); }},
+    {"mask", "none|CHANNEL|LAYER|FILE",
+     "a matte m weighting what blooms, p = m prefilter(in), clamped to 0..1: 1 blooms, 0 keeps its light without a "
+     "glow. A channel (A, matte.A) or layer (matte: its A, Y or R) of the input, or an EXR or HDR file (its A, Y or "
+     "R) of the frame's size, one per frame with a frame placeholder (masks/shot.####.exr); none: everything blooms "
+     "(docs/kernels.md, Masks)",
+     SettingScope::Always, false,
+     [](T t, B& b, R r)
+     {
+         if (t.empty())
+             return fail(r, "an empty name is not a channel, layer or file (none: no mask)");
+         b.frame.mask.source = t == "none" ? std::string() : t;
+         return true;
+     },
+     [](const B& b) { return b.frame.mask.active() ? b.frame.mask.source : std::string("none"); }},
+    {"mask-invert", "true|false", "use 1 - m: the mask's 0 blooms and its 1 does not", SettingScope::Always, true,
+     [](T t, B& b, R r) { return boolean(t, &b.frame.mask.invert, r); },
+     [](const B& b) { return std::string(b.frame.mask.invert ? "true" : "false"); }},
     {"padding", "zero-normalized|zero|mirror",
      "zero-normalized (black outside, the bloom divided by the kernel's mass inside the frame: edges keep their "
      "brightness), zero (black outside: the bloom darkens towards the edges) or mirror (GL_MIRRORED_REPEAT: longer "
@@ -284,10 +309,12 @@ const SettingEntry kSettings[] = {
      "sampling, not how large it appears: kernel-span)",
      SettingScope::Always, false, [](T t, B& b, R r) { return powerOfTwo(t, &b.kernel.sizeTexels, r); },
      [](const B& b) { return std::to_string(b.kernel.sizeTexels); }},
-    {"kernel-span", "native|<n>px|<f>diag",
-     "how large the kernel appears on the frame: native (one PSF texel per pixel), <n>px (its larger side spans n "
-     "pixels, 0 < n <= 4096) or <f>diag (a fraction f > 0 of the frame's diagonal: the same look at every "
-     "resolution); not its resolution, kernel-size",
+    {"kernel-span", "auto|native|<n>px|<f>diag",
+     "how large the kernel appears on the frame: auto (the default: the generated PSF 256 pixels on a 1920 x 1080 "
+     "frame and the same fraction of every frame's diagonal, so a proxy looks like its full frame; a PSF file its "
+     "own extent, as native), native (one PSF texel per pixel), <n>px (its larger side spans n pixels, "
+     "0 < n <= 4096) or <f>diag (a fraction f > 0 of the frame's diagonal: the same look at every resolution); not "
+     "its resolution, kernel-size",
      SettingScope::Always, false, [](T t, B& b, R r) { return parseKernelSpan(t, &b.plan.kernelSpan, r); },
      [](const B& b) { return kernelSpanText(b.plan.kernelSpan); }},
     {"kernel-rotation", "DEG",
@@ -374,14 +401,7 @@ const SettingEntry kSettings[] = {
      "the input's name, else its place in the list): the eye's particles and fibres flicker from frame to frame, "
      "and a frame gets the same kernel in any rerun, shard or chunk; needs kernel-size a power of two in 64..2048 "
      "(docs/kernels.md)",
-     SettingScope::GeneratedKernel, true,
-     [](T t, B& b, R r)
-     {
-         if (t != "true" && t != "false")
-             return fail(r, "'" + t + "' is not true or false");
-         b.kernel.animate = t == "true";
-         return true;
-     },
+     SettingScope::GeneratedKernel, true, [](T t, B& b, R r) { return boolean(t, &b.kernel.animate, r); },
      [](const B& b) { return std::string(b.kernel.animate ? "true" : "false"); }},
 };
 

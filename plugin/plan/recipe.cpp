@@ -270,6 +270,8 @@ std::string checkBloomValues(const FftbBloomInfo& info)
     for (float t : info.tint)
         if (info.tintEnabled && (!(t >= 0.0f) || !std::isfinite(t)))
             return "tint: each must be finite and >= 0";
+    if (!knownEnum(info.sourceMask, FFTB_SOURCE_MASK_ONE_MINUS_ALPHA))
+        return "sourceMask: unknown value";
     return "";
 }
 
@@ -297,6 +299,9 @@ FftbPushConstants bloomPushConstants(const Recipe& recipe, const FftbBloomInfo& 
     push.tintRed = info.tintEnabled ? info.tint[0] : 1.0f;
     push.tintGreen = info.tintEnabled ? info.tint[1] : 1.0f;
     push.tintBlue = info.tintEnabled ? info.tint[2] : 1.0f;
+    if (info.sourceMask != FFTB_SOURCE_MASK_NONE)
+        push.flags |= FFTB_GPU_FLAG_MASK_ALPHA |
+                      (info.sourceMask == FFTB_SOURCE_MASK_ONE_MINUS_ALPHA ? FFTB_GPU_FLAG_MASK_INVERT : 0u);
     return push;
 }
 

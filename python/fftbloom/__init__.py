@@ -55,6 +55,17 @@ def _float32_array(array, name, channels):
     return np.ascontiguousarray(array, dtype=np.float32)
 
 
+def _float32_matte(array):
+    """A mask ``array`` as a C-contiguous float32 ndarray of shape (H, W) or (H, W, 1); UsageError otherwise."""
+    np = _numpy()
+    if not isinstance(array, np.ndarray) or array.dtype not in (np.float32, np.float16):
+        raise UsageError(f"mask: a float32 or float16 numpy.ndarray of shape (H, W), not {type(array).__name__}"
+                         + (f" of dtype {array.dtype}" if isinstance(array, np.ndarray) else ""))
+    if array.ndim not in (2, 3) or (array.ndim == 3 and array.shape[2] != 1):
+        raise UsageError(f"mask: shape {array.shape} is not (H, W) or (H, W, 1)")
+    return np.ascontiguousarray(array, dtype=np.float32)
+
+
 class Bloomer:
     """A device, a kernel and settings made once, to bloom any number of frames of any extent.
 
@@ -66,7 +77,7 @@ class Bloomer:
         as ``--kernel FILE``. A numpy.ndarray of shape (h, w, 3), float32 or float16, non-negative, centre texel
         (w // 2, h // 2): read as such a file would be. A file or array is resampled to ``kernel_size`` (default 256)
         texels, faded by ``kernel_fade`` (default 0) and normalized to unit sum per channel; at the default
-        ``kernel_span`` (native) it keeps its own extent in pixels on the frame, whatever ``kernel_size``: give
+        ``kernel_span`` (auto: native for a file or array) it keeps its own extent in pixels on the frame, whatever ``kernel_size``: give
         ``kernel_size`` equal to its side to use its texels as they are.
     device
         None: the first discrete GPU, else the first CPU device (lavapipe); an int: that Vulkan physical device index.
@@ -79,9 +90,11 @@ class Bloomer:
         The command's bloom and kernel options (README.md's table), ``-`` written ``_``: ``intensity`` (the bloom's
         weight, a fraction; default 0.25), ``threshold`` and ``knee`` (the prefilter, in the frame's linear values;
         default 0, off), ``output`` ("composite": ``in + intensity (bloom - prefiltered)``, "additive", "bloom"),
-        ``kernel_size`` (texels, a power of two in 2..4096, default 256), ``kernel_span`` ("native", "300px",
-        "0.25diag"), ``kernel_rotation`` (degrees), ``tint`` (a tuple R, G, B), ``padding``, ``spectrum``,
-        ``precision``, ``preset`` ("camera", "soft-glow", "eye", "unreal"; applied before the others), ``blades``...
+        ``kernel_size`` (texels, a power of two in 2..4096, default 256), ``kernel_span`` ("auto", the default: the
+        generated PSF the same share of every frame; "native", "300px", "0.25diag"), ``kernel_rotation`` (degrees),
+        ``tint`` (a tuple R, G, B), ``mask`` ("A": rgb's alpha weights what blooms) and ``mask_invert``,
+        ``padding``, ``spectrum``, ``precision``, ``preset`` ("camera", "soft-glow", "eye", "unreal"; applied before
+        the others), ``blades``...
         Values are bool, int, float (passed with ``repr`` precision), str or a tuple of numbers.
 
     Raises UsageError for an unknown setting or a value outside its range (the settings table's one-line message),
@@ -110,13 +123,18 @@ class Bloomer:
         if self._bloomer.kernel_warning:
             warnings.warn(self._bloomer.kernel_warning, UserWarning, stacklevel=2)
 
-    def bloom(self, rgb):
+    def bloom(self, rgb, mask=None):
         """``rgb`` bloomed: a new array of its shape and dtype.
 
         rgb
             numpy.ndarray of shape (H, W, 3) or (H, W, 4), dtype float32 or float16, scene-linear R, G, B (and A),
             row 0 at the top; any strides (copied to C order). Alpha is copied. A float16 result's R, G, B are
             limited to +-65504, the largest finite float16, as the command writes half-float EXRs.
+        mask
+            None: the ``mask`` setting's matte (none by default; ``mask="A"``: rgb's alpha). A numpy.ndarray of shape
+            (H, W) or (H, W, 1), float32 or float16: a matte m weighting what blooms, ``p = m prefilter(rgb)``,
+            clamped to 0..1 (NaN as 0): where it is 0 the light keeps its value without a glow; ``mask_invert=True``
+            takes 1 - m.
 
         Raises UsageError for another type, dtype or shape; FrameError when the plugin refuses the frame (e.g. an
         extent needing an FFT longer than 16384; the Bloomer stays usable); DeviceError for a Vulkan failure (the
@@ -124,7 +142,8 @@ class Bloomer:
         """
         np = _numpy()
         frame = _float32_array(rgb, "rgb", (3, 4))
-        out = self._bloomer.bloom(frame)
+        matte = None if mask is None else _float32_matte(mask)
+        out = self._bloomer.bloom(frame, matte)
         if rgb.dtype == np.float16:
             np.clip(out[..., :3], -_HALF_MAX, _HALF_MAX, out=out[..., :3])
             out = out.astype(np.float16)
@@ -149,12 +168,19 @@ class Bloomer:
         return dict(line.split("=", 1) for line in self._bloomer.setting_lines())
 
 
-def bloom(rgb, kernel=None, *, device=None, validate=False, clamp=DEFAULT_CLAMP, **settings):
-    """``rgb`` bloomed once: ``Bloomer(kernel, device=..., validate=..., clamp=..., **settings).bloom(rgb)``.
+def bloom(rgb, kernel=None, *, mask=None, device=None, validate=False, clamp=DEFAULT_CLAMP, **settings):
+    """``rgb`` bloomed once: ``Bloomer(kernel, device=..., validate=..., clamp=..., **settings).bloom(rgb, mask)``.
+
+    mask is Bloomer.bloom's: an array, or None; a str is the ``mask`` setting ("A": rgb's alpha).
 
     rgb is a numpy.ndarray (H, W, 3) or (H, W, 4) of float32 or float16; the result has its shape and dtype. Making
     the device and kernel costs more than a bloom of a small frame: keep a Bloomer for several frames. Arguments,
     settings and errors are Bloomer's and Bloomer.bloom's.
     """
     _float32_array(rgb, "rgb", (3, 4))  # refused before the device is made
-    return Bloomer(kernel, device=device, validate=validate, clamp=clamp, **settings).bloom(rgb)
+    if isinstance(mask, str):
+        settings["mask"] = mask
+        mask = None
+    elif mask is not None:
+        _float32_matte(mask)
+    return Bloomer(kernel, device=device, validate=validate, clamp=clamp, **settings).bloom(rgb, mask)

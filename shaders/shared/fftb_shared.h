@@ -7,9 +7,9 @@
 // passes bind only some of the buffers, under the same numbers. The image bindings, arrays of FFTB_GPU_MAX_VIEWS, come
 // last: exported to HLSL their registers t7..t14 and u8..u15 (a register per element from the binding's number)
 // overlap no buffer's.
-#define FFTB_BINDING_INTERMEDIATE 0  // storage buffer: the frame's half spectrum along the first axis
-#define FFTB_BINDING_KERNEL_TEXELS 1 // storage buffer: the kernel, planar RGB floats, x fastest
-#define FFTB_BINDING_TWIDDLES 2      // storage buffer: per FFT length, its twiddle table (below)
+#define FFTB_BINDING_INTERMEDIATE 0   // storage buffer: the frame's half spectrum along the first axis
+#define FFTB_BINDING_KERNEL_TEXELS 1  // storage buffer: the kernel, planar RGB floats, x fastest
+#define FFTB_BINDING_TWIDDLES 2       // storage buffer: per FFT length, its twiddle table (below)
 #define FFTB_BINDING_BORDER_WEIGHTS 3 // storage buffer: normalized convolution's weights, planar RGB floats (below)
 // Storage buffers: the kernel's centred half spectrum (common.glsl), channel c (R, G, B) at binding
 // FFTB_BINDING_KERNEL_SPECTRUM + c, each a range of one buffer: per channel, so that no range passes
@@ -76,6 +76,10 @@
 // Half resolution: the frame is 2 L - 1 texels along the first (second) axis, not 2 L; its last texel stands alone.
 #define FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1 8u
 #define FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2 16u
+// The bloom's source is weighted by the input's alpha clamped to [0, 1] (FFTB_SOURCE_MASK_ALPHA), or by 1 minus it
+// with FFTB_GPU_FLAG_MASK_INVERT too (FFTB_SOURCE_MASK_ONE_MINUS_ALPHA): common.glsl, bloomSource.
+#define FFTB_GPU_FLAG_MASK_ALPHA 32u
+#define FFTB_GPU_FLAG_MASK_INVERT 64u
 
 // FftbPushConstants::padding, outputMode and interpolation hold the values of the public enums FftbPadding,
 // FftbOutputMode and FftbSpectrumInterpolation (plugin/include/fftbloom/fftbloom.h), which GLSL cannot include: these

@@ -662,7 +662,7 @@ TEST_F(BatchTest, ExpandDataWindowStopsAtOpenExrsLimitAndTheDisplayWindow)
         crop.layout.displayWindow = {0, 0, 47, 31};
         writeExr(file("crop.exr").string(), crop);
         const CliResult r = run(quote(file("crop.exr")) + " -o " + quote(file("out.exr")) +
-                                " --overwrite --kernel-size 16 --expand-data-window" + options);
+                                " --overwrite --kernel-size 16 --kernel-span native --expand-data-window" + options);
         EXPECT_EQ(r.code, 0) << r.err;
         const Box2i& w = readImage(file("out.exr").string()).layout.dataWindow;
         return std::vector<int>{w.minX, w.minY, w.maxX, w.maxY};
@@ -698,7 +698,8 @@ TEST_F(BatchTest, ExpandDataWindowKeepsTheGlowPastACrop)
     writeExr(file("crop.exr").string(), crop);
     const auto bloomed = [&](const std::string& name, const std::string& options)
     {
-        const CliResult r = run(quote(file("crop.exr")) + " -o " + quote(file(name)) + " --kernel-size 16" + options);
+        const CliResult r = run(quote(file("crop.exr")) + " -o " + quote(file(name)) +
+                                " --kernel-size 16 --kernel-span native" + options);
         EXPECT_EQ(r.code, 0) << r.err;
         return readImage(file(name).string());
     };

@@ -1071,27 +1071,31 @@ TEST_F(CliTest, KernelExtentTooLargeForAFrameFailsItNamingTheScale)
     EXPECT_EQ(r.code, 1);
 }
 
-TEST_F(CliTest, KernelSpanChangesTheBloomAndNativeIsTheDefault)
+// The default span is auto: the generated PSF spans 256 pixels on a 1920 x 1080 frame and the same fraction of any
+// other diagonal, in whole pixels (3 on this 24 x 16 frame: 256 x 28.8 / 2202.9 = 3.35), whatever the kernel size; a
+// PSF file keeps its own extent, as at native.
+TEST_F(CliTest, KernelSpanChangesTheBloomAndAutoIsTheDefault)
 {
     writeInput("in.exr", PixelType::Float);
     ASSERT_EQ(bloom(file("in.exr"), file("default.exr")).code, 0);
-    ASSERT_EQ(bloom(file("in.exr"), file("native.exr"), "--kernel-span native").code, 0);
-    ASSERT_EQ(bloom(file("in.exr"), file("same.exr"), "--kernel-span 8px").code, 0); // 8 texels over 8 pixels
-    const CliResult r = bloom(file("in.exr"), file("wide.exr"), "--kernel-span 0.5diag");
-    ASSERT_EQ(r.code, 0) << r.err;
-    const Image reference = readImage(file("default.exr").string());
-    for (const char* name : {"native.exr", "same.exr", "wide.exr"})
+    for (const auto& [name, span] :
+         {std::pair{"auto.exr", "auto"}, {"pixels.exr", "3px"}, {"native.exr", "native"}, {"wide.exr", "0.5diag"}})
     {
-        const Image out = readImage(file(name).string());
-        if (std::string(name) == "wide.exr")
-        {
-            EXPECT_NE(channel(out, "R").values, channel(reference, "R").values) << name;
-        }
-        else
-        {
-            EXPECT_EQ(channel(out, "R").values, channel(reference, "R").values) << name;
-        }
+        const CliResult r = bloom(file("in.exr"), file(name), std::string("--kernel-span ") + span);
+        ASSERT_EQ(r.code, 0) << span << ": " << r.err;
     }
+    const Image reference = readImage(file("default.exr").string());
+    const auto red = [this](const char* name) { return channel(readImage(file(name).string()), "R").values; };
+    EXPECT_EQ(red("auto.exr"), channel(reference, "R").values);
+    EXPECT_EQ(red("pixels.exr"), channel(reference, "R").values);
+    EXPECT_NE(red("native.exr"), channel(reference, "R").values);
+    EXPECT_NE(red("wide.exr"), channel(reference, "R").values);
+    // A PSF file of the kernel size is native at auto.
+    writeExr(file("psf.exr").string(), makeImage(8, 8, {"R", "G", "B"}, PixelType::Float));
+    const std::string psf = " --kernel " + quote(file("psf.exr"));
+    ASSERT_EQ(bloom(file("in.exr"), file("file_auto.exr"), psf).code, 0);
+    ASSERT_EQ(bloom(file("in.exr"), file("file_native.exr"), psf + " --kernel-span native").code, 0);
+    EXPECT_EQ(red("file_auto.exr"), red("file_native.exr"));
 }
 
 TEST_F(CliTest, HelpListsEveryOption)

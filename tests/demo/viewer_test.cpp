@@ -417,6 +417,46 @@ TEST_F(ViewerTest, SavingKeepsNegativeInputsAsTheCliDoes)
     EXPECT_NEAR(viewer, written, 1e-3f) << "as the CLI writes it (the viewer saves half floats)";
 }
 
+// A mask picked from the scene's layers (mask=matte: matte.A, 1 left of x = 160, 0 right of it) keeps the right
+// half out of the bloom: the glow is the one of the scene with that half black. A saved output keeps the file's
+// alpha (0.5), not the matte; b.mask is refused (the matte is the scene's).
+TEST_F(ViewerTest, AMaskFromTheScenesLayersKeepsItsLightsOutOfTheBloom)
+{
+    Image image = readImage(writeScene().string());
+    Image left = image;
+    for (Channel& c : left.channels)
+        for (int y = 0; y < image.height; ++y)
+            for (int x = 160; x < image.width; ++x)
+                c.values[size_t(y) * size_t(image.width) + size_t(x)] = 0.0f; // what m = 0 keeps out of the bloom
+    Channel matte{"matte.A", PixelType::Half, std::vector<float>(size_t(image.width) * size_t(image.height))};
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x)
+            matte.values[size_t(y) * size_t(image.width) + size_t(x)] = x < 160 ? 1.0f : 0.0f;
+    image.channels.insert(image.channels.begin(),
+                          {"A", PixelType::Half, std::vector<float>(matte.values.size(), 0.5f)});
+    image.channels.push_back(matte);
+    writeExr(file("masked.exr").string(), image);
+    writeExr(file("left.exr").string(), left);
+    const Screenshot masked = screenshot(file("masked.exr").string(), "masked.png", "ui=off show=bloom mask=matte");
+    const Screenshot expected = screenshot(file("left.exr").string(), "left.png", "ui=off show=bloom");
+    ASSERT_EQ(masked.width, kWidth);
+    ASSERT_EQ(expected.width, kWidth);
+    EXPECT_LE(masked.largestDifferenceRightOf(expected, 0), 1);
+    const Screenshot unmasked = screenshot(file("masked.exr").string(), "unmasked.png", "ui=off show=bloom");
+    EXPECT_GT(unmasked.largestDifferenceRightOf(expected, 0), 20) << "without the mask the right half's lights bloom";
+
+    const RunResult r = viewer(shellQuoted(file("masked.exr").string()) + " --screenshot " +
+                               shellQuoted(file("s.png")) + " --frames 1 --save --settings kernel-size=64 mask=matte");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image saved = readImage(file("masked_bloom.exr").string());
+    for (const float a : saved.channels[size_t(saved.find("A"))].values)
+        ASSERT_EQ(a, 0.5f);
+    const RunResult b = viewer(shellQuoted(file("masked.exr").string()) + " --screenshot " +
+                               shellQuoted(file("b.png")) + " --frames 1 --settings b.mask=matte");
+    EXPECT_EQ(b.code, 2);
+    EXPECT_NE(b.err.find("b.mask: the mask is the scene's"), std::string::npos) << b.err;
+}
+
 // The kernel's placement reaches the plugin: a whole turn moves no light, a centre offset moves the glow.
 TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 {
@@ -437,8 +477,8 @@ TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 TEST_F(ViewerTest, EyeModeIsTheGeneratedPsfMadeOnTheGpuAndFlickersWithTheSeed)
 {
     const std::string scene = writeScene().string();
-    const std::string eye =
-        "ui=off show=difference compare=bloom blades=0 corona=0.8 seed=3 animate=true airy-radius=4 ";
+    const std::string eye = "ui=off show=difference compare=bloom blades=0 corona=0.8 seed=3 animate=true "
+                            "airy-radius=4 kernel-span=native ";
     const Screenshot same = screenshot(scene, "same.png", eye + "difference-gain=0 b.animate=false", 1);
     const Screenshot moved = screenshot(scene, "moved.png", eye + "difference-gain=0 b.seed=4", 1);
     ASSERT_EQ(same.width, kWidth);
@@ -836,12 +876,14 @@ TEST_F(ViewerTest, KernelSpanOfTheKernelsOwnSizeIsNativeAndALargerOneIsNot)
     const std::string scene = writeScene().string();
     // A: the 64-texel kernel at native scale; B (in A's exact mode): its 64 texels over 64 pixels (sigma 1), then
     // over a fifth of the 320 x 200 scene's diagonal (75 pixels, sigma 1.18).
-    const Screenshot same = screenshot(scene, "same.png", "show=difference ui=off b.spectrum=exact b.kernel-span=64px");
+    const Screenshot same =
+        screenshot(scene, "same.png", "show=difference ui=off kernel-span=native b.spectrum=exact b.kernel-span=64px");
     ASSERT_EQ(same.width, kWidth);
     EXPECT_EQ(same.brightest(), 0.0f);
     const Screenshot wider =
         screenshot(scene, "wider.png",
-                   "show=difference ui=off compare=bloom difference-gain=8 b.spectrum=exact b.kernel-span=0.2diag");
+                   "show=difference ui=off compare=bloom difference-gain=8 kernel-span=native b.spectrum=exact "
+                   "b.kernel-span=0.2diag");
     ASSERT_EQ(wider.width, kWidth);
     const auto [lx, ly] = lights_[1];
     EXPECT_GT(wider.luminance(2 * lx + 1 + 8, 2 * ly + 1), 20.0f);

@@ -138,8 +138,8 @@ class Exported : public ::testing::TestWithParam<Param>
                                     quote(output.string()) + " --kernel-size " + std::to_string(kKernelSize) +
                                     " --padding " + settingName(s.plan.padding, kPaddingNames) + " --spectrum " +
                                     (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
-                                    " --axis auto --sharpen 0 --output bloom --pixel-type float 2>" +
-                                    quote(err.string());
+                                    " --axis auto --sharpen 0 --output bloom --pixel-type float --kernel-span " +
+                                    kernelSpanText(s.plan.kernelSpan) + " 2>" + quote(err.string());
         const int status = std::system(command.c_str());
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         {
@@ -163,6 +163,7 @@ TEST_P(Exported, MatchesReferenceAndNativePlugin)
     }
     BloomSettings s;
     s.plan.padding = padding;
+    s.plan.kernelSpan = {}; // native: the runner gets the texels, not the generated PSF's auto span
     s.kernel.spectrum = spectrum;
     s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
     s.kernel.sizeTexels = kKernelSize;

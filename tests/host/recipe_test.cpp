@@ -560,7 +560,13 @@ TEST(RecipeRefusal, NamesAnUnknownEnum)
         bloom.intensity = 0.25f;
         bloom.outputMode = FftbOutputMode(value);
         EXPECT_EQ(checkBloomValues(bloom), "outputMode: unknown value");
+        bloom.outputMode = FFTB_OUTPUT_MODE_COMPOSITE;
+        bloom.sourceMask = FftbSourceMask(value);
+        EXPECT_EQ(checkBloomValues(bloom), "sourceMask: unknown value");
     }
+    FftbBloomInfo masked{FFTB_STRUCTURE_TYPE_BLOOM_INFO};
+    masked.sourceMask = FftbSourceMask(FFTB_SOURCE_MASK_ONE_MINUS_ALPHA + 1);
+    EXPECT_EQ(checkBloomValues(masked), "sourceMask: unknown value");
     FftbBloomPlanCreateInfo info = planInfo(64, 48);
     info.axisOrder = FftbAxisOrder(FFTB_AXIS_ORDER_Y_FIRST + 1);
     expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "axisOrder");

@@ -61,8 +61,9 @@ def write_hdr(path, rgb):
         f.write(rgbe.tobytes())
 
 
-def reference(rgb, kernel, intensity):
-    """The default composite in float64: in + intensity (bloom - in), the bloom the zero-padded linear convolution
+def reference(rgb, kernel, intensity, mask=None):
+    """The default composite in float64: in + intensity (bloom - p), p = m in (m the mask, 1 by default), the bloom
+    that of p: the zero-padded linear convolution
     out(p) = sum_j k(j) in(p - j + c), c = K // 2, with k normalized to unit sum per channel, divided by the same
     convolution of the frame's indicator (at least MIN_BORDER_WEIGHT): normalized convolution, --padding's default."""
     frame = rgb[..., :3].astype(np.float64)
@@ -75,11 +76,12 @@ def reference(rgb, kernel, intensity):
         full = np.fft.irfft2(np.fft.rfft2(plane, shape) * np.fft.rfft2(taps, shape), shape)
         return full[cy:cy + height, cx:cx + width]
 
+    m = np.ones((height, width)) if mask is None else mask.astype(np.float64)
     out = np.empty_like(frame)
     for c in range(3):
         weight = np.maximum(convolve(np.ones((height, width)), k[..., c]), MIN_BORDER_WEIGHT)
-        bloom = convolve(frame[..., c], k[..., c]) / weight
-        out[..., c] = frame[..., c] + intensity * (bloom - frame[..., c])
+        bloom = convolve(m * frame[..., c], k[..., c]) / weight
+        out[..., c] = frame[..., c] + intensity * (bloom - m * frame[..., c])
     return out
 
 
@@ -123,6 +125,33 @@ def test_float16_with_alpha_keeps_alpha_and_dtype(bloomer):
     error = np.abs(out[..., :3].astype(np.float64) - expected)
     bound = FP16_RELATIVE * np.abs(expected) + FP32_TOLERANCE * np.abs(expected).max(axis=(0, 1))
     assert (error <= bound).all(), f"largest error {error.max():.3g} over float16 rounding"
+
+
+def test_a_mask_weights_what_blooms_and_alpha_is_kept(bloomer):
+    """A matte array (clamped to 0..1) weights the bloom's source, p = m in; mask="A" takes rgb's alpha and
+    mask_invert 1 minus it; the result's alpha is rgb's, not the matte."""
+    rgba = random_frame(4, seed=5)
+    matte = np.zeros((HEIGHT, WIDTH), np.float32)
+    matte[:, : WIDTH // 2] = 1.0
+    matte[5, 30] = 1.7
+    out = bloomer.bloom(rgba, mask=matte)
+    np.testing.assert_array_equal(out[..., 3], rgba[..., 3])
+    error = relative_error(out, reference(rgba, disc_kernel(), INTENSITY, np.clip(matte, 0.0, 1.0)))
+    assert error <= FP32_TOLERANCE, f"masked: relative error {error:.3g}"
+    assert relative_error(bloomer.bloom(rgba), reference(rgba, disc_kernel(), INTENSITY, matte)) > 1e-2
+    inverted = fftbloom.bloom(rgba, disc_kernel(), mask="A", mask_invert=True, validate=True, kernel_size=KERNEL_SIZE,
+                              intensity=INTENSITY)
+    error = relative_error(inverted, reference(rgba, disc_kernel(), INTENSITY, 1.0 - rgba[..., 3]))
+    assert error <= FP32_TOLERANCE, f"alpha inverted: relative error {error:.3g}"
+
+
+def test_mask_errors_are_usage_errors(bloomer):
+    with pytest.raises(fftbloom.UsageError, match="rgb's H, W"):
+        bloomer.bloom(random_frame(3), mask=np.zeros((3, 3), np.float32))
+    with pytest.raises(fftbloom.UsageError, match=r"mask: shape \(40, 48, 2\)"):
+        bloomer.bloom(random_frame(3), mask=np.zeros((HEIGHT, WIDTH, 2), np.float32))
+    with pytest.raises(fftbloom.UsageError, match="run_batch's"):
+        fftbloom.Bloomer(mask="matte")
 
 
 def test_strided_input_is_read_as_its_values(bloomer):

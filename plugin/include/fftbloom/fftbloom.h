@@ -45,8 +45,9 @@ typedef enum FftbResult
 
 /** The ABI of this header, carried by every structure type (FFTB_ABI * 0x10000 + n) and raised whenever a structure's
  *  layout or an enum's values change: a structure of an older header is refused at the first call that reads it
- *  (FFTB_ERROR_INVALID_ARGUMENT, naming the rebuild). ABI 1: fftbloom 0.6.0 and earlier (structure types 1 .. 17). */
-#define FFTB_ABI 2
+ *  (FFTB_ERROR_INVALID_ARGUMENT, naming the rebuild). ABI 1: fftbloom 0.6.0 and earlier (structure types 1 .. 17);
+ *  ABI 2: FftbBloomInfo without sourceMask. */
+#define FFTB_ABI 3
 
 typedef enum FftbStructureType
 {
@@ -118,7 +119,18 @@ typedef enum FftbSpectrumInterpolation
     FFTB_SPECTRUM_INTERPOLATION_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbSpectrumInterpolation;
 
-/** How the bloom meets the frame, p = prefilter(in.rgb) (docs/kernels.md, "Prefilter and composites"). */
+/** Which part of each texel's light blooms: a matte in the input's alpha weights the bloom's source, p = m
+ * prefilter(in.rgb) (docs/kernels.md, "Masks"). Light masked out keeps its value in the composites, without a glow. */
+typedef enum FftbSourceMask
+{
+    FFTB_SOURCE_MASK_NONE = 0,             /**< m = 1: every texel blooms. The default */
+    FFTB_SOURCE_MASK_ALPHA = 1,            /**< m = clamp(in.a, 0, 1): where alpha is 1 the light blooms, 0 not */
+    FFTB_SOURCE_MASK_ONE_MINUS_ALPHA = 2,  /**< m = 1 - clamp(in.a, 0, 1): the matte inverted */
+    FFTB_SOURCE_MASK_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
+} FftbSourceMask;
+
+/** How the bloom meets the frame, p = m prefilter(in.rgb), m the source mask (FftbSourceMask, 1 by default)
+ *  (docs/kernels.md, "Prefilter and composites"). */
 typedef enum FftbOutputMode
 {
     /** Energy-conserving composite, out.rgb = in.rgb + intensity * (bloom(p) - p): the light is moved, not added (as
@@ -397,6 +409,9 @@ typedef struct FftbBloomInfo
      *  all 0: a black bloom); the composite is then in + intensity (tint * bloom(p) - p). */
     float tint[3];
     VkBool32 tintEnabled; /**< VK_TRUE: the bloom times tint; VK_FALSE (default): white, so any tint can be given */
+    /** The matte weighting the bloom's source, p = m prefilter(in.rgb); default (0) FFTB_SOURCE_MASK_NONE. Alpha still
+     *  passes through to the output. */
+    FftbSourceMask sourceMask;
 } FftbBloomInfo;
 
 /** The images' state around fftbCmdBloom, chained to FftbBloomInfo::pNext (as NVIDIA Streamline passes resources): the
