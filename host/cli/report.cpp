@@ -110,6 +110,8 @@ Json frameJson(const FrameRecord& f)
     frame["time"] = isoTime(std::chrono::system_clock::now());
     frame["input"] = f.job.input;
     frame["output"] = f.job.output;
+    if (!f.job.mask.empty())
+        frame["mask"] = f.job.mask;
     if (!f.job.preview.empty() && f.status == FrameStatus::Ok)
         frame["preview"] = f.job.preview;
     frame["status"] = statusNames[int(f.status)];

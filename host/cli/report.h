@@ -26,9 +26,9 @@ struct RunInfo
 };
 
 /// A frame's line (without "type"): "index", "frame" (its number, when its name has one), "time" (when it ended,
-/// isoTime), "input", "output", "preview" (when made), "status", "error" (failed only), and for a frame read,
-/// "views" (of a stereo file), "width", "height", "fft", "kernelScale", "kernelExtent", "firstAxis", "scrubbed",
-/// "saturated", "seconds", "lossyReencoded" (when true), "gpuMilliseconds" (see ReportWriter).
+/// isoTime), "input", "output", "mask" (its --mask file, when one), "preview" (when made), "status", "error" (failed
+/// only), and for a frame read, "views" (of a stereo file), "width", "height", "fft", "kernelScale", "kernelExtent",
+/// "firstAxis", "scrubbed", "saturated", "seconds", "lossyReencoded" (when true), "gpuMilliseconds" (see ReportWriter).
 nlohmann::ordered_json frameJson(const FrameRecord& record);
 
 /// The summary's line (without "type") of `summary`'s frames: "frames" (those and `unfinished` more), "ok", "skipped",
@@ -52,11 +52,11 @@ void printEvent(const char* level, const char* event, const nlohmann::ordered_js
 ///                                                                                        when the run starts
 ///   {"type": "frame", "index" (the frame's position in the run's list, from 0: lines come as frames end, not in
 ///    that order), "frame" (its frame number: its pattern's, else the digits ending its name; absent without),
-///    "time" (when it ended), "input", "output", "preview" (when made), "status": "ok" | "skipped" | "failed",
-///    "error" (failed only), "views": [names] (a stereo file's views bloomed), "width", "height", "fft": [width,
-///    height], "kernelScale", "kernelExtent": [width, height], "firstAxis": "x" | "y", "scrubbed": {"nan", "negative",
-///    "clamped"}, "saturated", "lossyReencoded" (true when FrameRecord::lossyReencoded), "seconds": {"decode",
-///    "gpuStage", "encode"}, "gpuMilliseconds"}
+///    "time" (when it ended), "input", "output", "mask" (its --mask file), "preview" (when made), "status": "ok" |
+///    "skipped" | "failed", "error" (failed only), "views": [names] (a stereo file's views bloomed), "width", "height",
+///    "fft": [width, height], "kernelScale", "kernelExtent": [width, height], "firstAxis": "x" | "y", "scrubbed":
+///    {"nan", "negative", "clamped"}, "saturated", "lossyReencoded" (true when FrameRecord::lossyReencoded), "seconds":
+///    {"decode", "gpuStage", "encode"}, "gpuMilliseconds"}
 ///                                                                                        as each frame ends
 ///   {"type": "summary", "frames", "ok", "skipped", "failed", "unfinished" (only when stopped by a signal),
 ///    "scrubbed", "saturated", "lossyReencoded" (a count of frames), "wallSeconds", "framesPerSecond", "decodeSeconds",

@@ -90,8 +90,11 @@ TEST_F(CliTest, AMaskFilePerFrameAndItsErrors)
         writeExr(file("m." + std::to_string(frame) + ".exr").string(), matte);
     }
     const CliResult r = run(quote(file("in.####.exr")) + " -o " + quote(file("out.####.exr")) +
-                            " --kernel-size 16 --pixel-type float --mask " + quote(file("m.####.exr")));
+                            " --kernel-size 16 --pixel-type float --mask " + quote(file("m.####.exr")) + " --report " +
+                            quote(file("report.jsonl")));
     ASSERT_EQ(r.code, 0) << r.err;
+    const std::string report = readBytes(file("report.jsonl"));
+    EXPECT_NE(report.find("\"mask\":\"" + file("m.1002.exr").string() + "\""), std::string::npos) << report;
     const Image in = readImage(file("in.1002.exr").string());
     EXPECT_EQ(channel(readImage(file("out.1002.exr").string()), "R").values, channel(in, "R").values);
     EXPECT_GT(relativeDifference(readImage(file("out.1001.exr").string()), in), 0.01) << "frame 1001 blooms";
