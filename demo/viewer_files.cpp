@@ -78,7 +78,7 @@ SceneFile readScene(const std::string& path, const ImageSelection& selection, co
     }
     for (std::size_t i = 0; i + 3 < scene.rgba.values.size(); i += 4)
         scene.alpha.push_back(scene.rgba.values[i + 3]);
-    setMaskAlpha(scene.rgba, frameMask(image, mask, file ? &*file : nullptr, filePath));
+    setMaskAlpha(scene.rgba, frameMask(image, path, mask, file ? &*file : nullptr, filePath));
     return scene;
 }
 

@@ -78,11 +78,22 @@ std::vector<Image*> partsWritten(Image& image)
     return parts;
 }
 
-std::vector<float> frameMask(const Image& view, const MaskSettings& mask, const Image* maskFile,
-                             const std::string& maskPath)
+std::vector<float> frameMask(const Image& view, const std::string& viewPath, const MaskSettings& mask,
+                             const Image* maskFile, const std::string& maskPath)
 {
+    const auto named = [](const std::string& path, const auto& read)
+    {
+        try
+        {
+            return read();
+        }
+        catch (const HostError& e)
+        {
+            throw HostError(path + ": " + e.what());
+        }
+    };
     if (!maskFile)
-        return maskChannel(view, mask.source).values;
+        return named(viewPath, [&] { return maskChannel(view, mask.source).values; });
     const auto windowOf = [](const Image& image, bool display)
     {
         const Box2i& data = image.layout.dataWindow;
@@ -99,15 +110,7 @@ std::vector<float> frameMask(const Image& view, const MaskSettings& mask, const 
         frame.maxY != matteFrame.maxY)
         throw HostError(maskPath + ": a mask of display window " + text(matteFrame) + ", not the frame's " +
                         text(frame));
-    const Channel* channel = nullptr;
-    try
-    {
-        channel = &maskChannel(*maskFile, "");
-    }
-    catch (const HostError& e)
-    {
-        throw HostError(maskPath + ": " + e.what());
-    }
+    const Channel* channel = named(maskPath, [&] { return &maskChannel(*maskFile, ""); });
     const Box2i data = windowOf(view, false), matteData = windowOf(*maskFile, false);
     std::vector<float> values(std::size_t(view.width) * std::size_t(view.height), 0.0f);
     for (int y = std::max(data.minY, matteData.minY); y <= std::min(data.maxY, matteData.maxY); ++y)

@@ -35,12 +35,13 @@ template <typename Action> void forEachView(Image& image, const Action& action)
         action(part, k++);
 }
 
-/// The matte of `view` (MaskSettings, maskChannel), one value per texel of its data window: `maskFile`'s A, Y or R
-/// where it is given (read from `maskPath` with ImageSelection::matte), placed by data windows, 0 outside its own;
-/// else the view's channel or layer mask.source. Throws HostError naming the mask file when its display window is not
-/// the view's (the same frame size) or it has no A, Y or R, or the channel or layer when the view has none.
-std::vector<float> frameMask(const Image& view, const MaskSettings& mask, const Image* maskFile,
-                             const std::string& maskPath);
+/// The matte of `view`, read from `viewPath` (MaskSettings, maskChannel), one value per texel of its data window:
+/// `maskFile`'s A, Y or R where it is given (read from `maskPath` with ImageSelection::matte), placed by data windows,
+/// 0 outside its own; else the view's channel or layer mask.source. Throws HostError naming the mask file when its
+/// display window is not the view's (the same frame size) or it has no A, Y or R, or naming `viewPath` and the channel
+/// or layer when the view has none.
+std::vector<float> frameMask(const Image& view, const std::string& viewPath, const MaskSettings& mask,
+                             const Image* maskFile, const std::string& maskPath);
 
 /// The names of the views forEachView goes through, of a stereo image; empty for an image of one view.
 std::vector<std::string> viewNames(const Image& image);

@@ -248,8 +248,8 @@ class Pipeline
                         {
                             Texels& rgba = frame->rgba.emplace_back(toRgba(view));
                             if (mask.active())
-                                setMaskAlpha(rgba,
-                                             frameMask(view, mask, maskFile ? &*maskFile : nullptr, record.job.mask));
+                                setMaskAlpha(rgba, frameMask(view, record.job.input, mask,
+                                                             maskFile ? &*maskFile : nullptr, record.job.mask));
                             const ScrubCounts scrubbed = scrubRgb(rgba, options_.scrubMax);
                             record.scrubbed.nan += scrubbed.nan;
                             record.scrubbed.negative += scrubbed.negative;

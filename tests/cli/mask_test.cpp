@@ -106,7 +106,9 @@ TEST_F(CliTest, AMaskFilePerFrameAndItsErrors)
         before, "plain.exr", "no frame number");
     const CliResult missing = bloom(file("plain.exr"), file("out.exr"), "--mask matte");
     EXPECT_NE(missing.code, 0);
-    EXPECT_NE(missing.err.find("no channel or layer 'matte'"), std::string::npos) << missing.err;
+    EXPECT_NE(missing.err.find("plain.exr: no channel or layer 'matte' for a mask (its channels: B, G, R)"),
+              std::string::npos)
+        << missing.err;
     Image small{32, 24, {{"A", PixelType::Half, std::vector<float>(32 * 24, 1.0f)}}};
     writeExr(file("small.exr").string(), small);
     const CliResult sized = bloom(file("plain.exr"), file("out.exr"), "--mask " + quote(file("small.exr")));
