@@ -507,32 +507,33 @@ Texels referenceScaledKernel(const Texels& kernel, double sigma, int width, int 
     return out;
 }
 
-Texels referenceDownsample(const Texels& frame)
+Texels referenceDownsample(const Texels& frame, int reduction)
 {
     if (frame.components < 3)
         throw HostError("reference: frame must have 3 or more components");
-    Texels out((frame.width + 1) / 2, (frame.height + 1) / 2, 3);
+    const int f = reduction;
+    Texels out((frame.width + f - 1) / f, (frame.height + f - 1) / f, 3);
     for (int y = 0; y < out.height; ++y)
         for (int x = 0; x < out.width; ++x)
             for (int c = 0; c < 3; ++c)
             {
                 double sum = 0.0;
-                for (const int fy : {2 * y, std::min(2 * y + 1, frame.height - 1)})
-                    for (const int fx : {2 * x, std::min(2 * x + 1, frame.width - 1)})
-                        sum += frame.at(fx, fy, c);
-                out.at(x, y, c) = float(sum / 4.0);
+                for (int j = 0; j < f; ++j)
+                    for (int i = 0; i < f; ++i)
+                        sum += frame.at(std::min(f * x + i, frame.width - 1), std::min(f * y + j, frame.height - 1), c);
+                out.at(x, y, c) = float(sum / (f * f));
             }
     return out;
 }
 
-Texels referenceUpsample(const Texels& bloom, int width, int height)
+Texels referenceUpsample(const Texels& bloom, int width, int height, int reduction)
 {
     if (bloom.components < 3)
         throw HostError("reference: bloom must have 3 or more components");
     // The two texels and the weight of the second along one axis, for frame texel `i`.
-    const auto taps = [](int i, int length)
+    const auto taps = [reduction](int i, int length)
     {
-        const double p = std::max(i / 2.0 - 0.25, 0.0);
+        const double p = std::max((i + 0.5) / reduction - 0.5, 0.0);
         const int a = std::min(int(std::floor(p)), length - 1);
         return std::tuple{a, std::min(a + 1, length - 1), p - a};
     };

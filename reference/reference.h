@@ -79,15 +79,16 @@ Texels referenceNormalized(const Texels& bloom, const Texels& weights);
 /// components; the result has 3, centre texel (width / 2, height / 2).
 Texels referenceScaledKernel(const Texels& kernel, double sigma, int width, int height);
 
-/// Half resolution's downsampling (FFTB_BLOOM_RESOLUTION_HALF): ceil(W / 2) x ceil(H / 2) texels, texel (x, y) the
-/// mean of R, G, B over frame texels (2x, 2y), (2x + 1, 2y), (2x, 2y + 1), (2x + 1, 2y + 1), a position past the
-/// frame's last column or row replaced by the last. `frame` has 3 or more components; the result has 3.
-Texels referenceDownsample(const Texels& frame);
+/// Reduced resolution's downsampling by f = `reduction` (FFTB_BLOOM_RESOLUTION_HALF 2, QUARTER 4, EIGHTH 8):
+/// ceil(W / f) x ceil(H / f) texels, texel (x, y) the mean of R, G, B over frame texels (f x + i, f y + j), 0 <= i, j <
+/// f, a position past the frame's last column or row replaced by the last. `frame` has 3 or more components; the result
+/// has 3.
+Texels referenceDownsample(const Texels& frame, int reduction);
 
-/// Half resolution's upsampling to `width` x `height` (FFTB_BLOOM_RESOLUTION_HALF): frame texel x reads the
-/// downsampled `bloom` at p = max(x / 2 - 1/4, 0) (texel centres aligned) by linear interpolation between texels
-/// floor(p) and floor(p) + 1, both clamped to the last; the same along y. 3 components.
-Texels referenceUpsample(const Texels& bloom, int width, int height);
+/// Reduced resolution's upsampling by f = `reduction` to `width` x `height`: frame texel x reads the downsampled
+/// `bloom` at p = max((x + 1/2) / f - 1/2, 0) (texel centres aligned) by linear interpolation between texels floor(p)
+/// and floor(p) + 1, both clamped to the last; the same along y. 3 components.
+Texels referenceUpsample(const Texels& bloom, int width, int height, int reduction);
 
 /// The bloom's prefilter of one texel's R, G, B in double precision, written from its documented formula
 /// (FftbBloomInfo::prefilterThreshold): with b = max(r, g, b), T > 0 and knee k,

@@ -80,29 +80,48 @@ ivec2 imageCoord(uint u, uint v)
     return (pc.flags & FFTB_GPU_FLAG_FIRST_AXIS_IS_X) != 0u ? ivec2(u, v) : ivec2(v, u);
 }
 
-bool halfResolution()
+// The reduction f of the image transformed: 1 at full resolution, 2, 4 or 8 (FFTB_GPU_FLAG_REDUCTION_SHIFT).
+uint reduction()
 {
-    return (pc.flags & FFTB_GPU_FLAG_HALF_RESOLUTION) != 0u;
+    return 1u << ((pc.flags >> FFTB_GPU_FLAG_REDUCTION_SHIFT) & 3u);
 }
 
-// The frame's extent (x, y), which at half resolution the image transformed covers 2 x 2 texels per texel.
+// The frame's extent (x, y), which at reduced resolution the image transformed covers f x f texels per texel.
 uvec2 frameExtent()
 {
-    if (!halfResolution())
-        return uvec2(imageCoord(pc.imageLength1, pc.imageLength2));
-    const uvec2 odd = uvec2((pc.flags & FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1) != 0u ? 1u : 0u,
-                            (pc.flags & FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2) != 0u ? 1u : 0u);
-    return uvec2(imageCoord(2u * pc.imageLength1 - odd.x, 2u * pc.imageLength2 - odd.y));
+    const uint f = reduction();
+    const uvec2 remainder = uvec2((pc.flags >> FFTB_GPU_FLAG_REMAINDER_1_SHIFT) & 7u,
+                                  (pc.flags >> FFTB_GPU_FLAG_REMAINDER_2_SHIFT) & 7u);
+    return uvec2(imageCoord(f * pc.imageLength1 - remainder.x, f * pc.imageLength2 - remainder.y));
 }
 
-// Half resolution: the element of `intermediate` where the bloom of texel (x, y) of the downsampled frame of the view
-// (viewIndex) starts, its R and G; B and 0 follow. From 16-byte unit pc.scratchBloomStart, after the intermediate, one
-// 16-byte unit per texel, [view][y][x] (plugin/plan/scratch_layout.h, halfResolutionBloomStart).
-uint halfResolutionBloomIndex(ivec2 texel)
+// The element of `intermediate` where the bloom of texel (x, y) of a downsampled frame `width` texels wide starts, its
+// R and G; B and 0 follow. From 16-byte unit `start`, one unit per texel, [view][y][x] over `texels` per view
+// (plugin/plan/scratch_layout.h, reducedBloomStart).
+uint reducedBloomIndex(uint start, uint width, uint texels, ivec2 texel)
 {
-    const uint width = uint(imageCoord(pc.imageLength1, pc.imageLength2).x);
-    return 2u * (pc.scratchBloomStart + viewIndex() * pc.imageLength1 * pc.imageLength2 + uint(texel.y) * width +
-                 uint(texel.x));
+    return 2u * (start + viewIndex() * texels + uint(texel.y) * width + uint(texel.x));
+}
+
+// The bloom at texel `texel` of the frame, from a bloom of the frame downsampled by f at `start` (reducedBloomIndex):
+// bilinear, texel centres aligned (frame texel x reads the downsampled frame at (x + 1/2) / f - 1/2, clamped to its
+// edge texels).
+vec3 upsampledBloom(uint start, uint f, ivec2 texel)
+{
+    const uvec2 frame = frameExtent();
+    const uvec2 reduced = (frame + f - 1u) / f;
+    const ivec2 last = ivec2(reduced) - 1;
+    const vec2 position = max((vec2(texel) + 0.5) / float(f) - 0.5, vec2(0.0));
+    const ivec2 a = min(ivec2(position), last), b = min(a + 1, last);
+    const vec2 w = position - vec2(a);
+    vec3 corner[4];
+    const ivec2 corners[4] = ivec2[4](a, ivec2(b.x, a.y), ivec2(a.x, b.y), b);
+    for (uint i = 0u; i < 4u; ++i)
+    {
+        const uint at = reducedBloomIndex(start, reduced.x, reduced.x * reduced.y, corners[i]);
+        corner[i] = vec3(uintBitsToFloat(intermediate[at]), uintBitsToFloat(intermediate[at + 1u].x));
+    }
+    return mix(mix(corner[0], corner[1], w.x), mix(corner[2], corner[3], w.x), w.y);
 }
 
 // What the passes write at a texel of input `source` given its tinted bloom: the bloom (FFTB_GPU_OUTPUT_BLOOM), the

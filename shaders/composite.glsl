@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Pass 3's reads and writes, for either FFT: the half spectra it reads (pass 2's lines along the first axis) and the
-// texels it writes: the tinted bloom, or a composite, normalized by the border weights (fftb_shared.h), or at half
+// texels it writes: the tinted bloom, or a composite, normalized by the border weights (fftb_shared.h), or at reduced
 // resolution the tinted bloom into the scratch for pass 4. Included after the FFT, which declares FFT_LENGTH.
 #ifndef FFTB_COMPOSITE_GLSL
 #define FFTB_COMPOSITE_GLSL
@@ -49,7 +49,8 @@ bool kernelInsideFrame(uint u, uint v)
 // Texel (u, v) of the result from its bloom: into the border weights (FFTB_GPU_BORDER_WEIGHTS_WRITE), or normalized
 // by them (the sharpened kernel's mass inside the frame, (1 - t) w + t, at least FFTB_MIN_BORDER_WEIGHT; 1 where the
 // kernel lies inside the frame), tinted and
-// composited into the output; at half resolution, tinted into the scratch for pass 4 instead.
+// composited into the output, with a far field's bloom added (FFTB_GPU_FLAG_FAR_FIELD_SHIFT); at reduced resolution,
+// tinted into the scratch for pass 4 instead.
 void writeTexel(uint u, uint v, vec3 bloom)
 {
     if (pc.borderWeights == FFTB_GPU_BORDER_WEIGHTS_WRITE)
@@ -66,9 +67,14 @@ void writeTexel(uint u, uint v, vec3 bloom)
         bloom /= max((1.0 - pc.sharpen) * w + pc.sharpen, vec3(FFTB_MIN_BORDER_WEIGHT));
     }
     bloom *= vec3(pc.tintRed, pc.tintGreen, pc.tintBlue);
-    if (halfResolution())
+    const uint farField = (pc.flags >> FFTB_GPU_FLAG_FAR_FIELD_SHIFT) & 3u;
+    if (farField != 0u)
+        bloom += upsampledBloom(pc.scratchBloomStart, 1u << farField, imageCoord(u, v));
+    if (reduction() > 1u)
     {
-        const uint at = halfResolutionBloomIndex(imageCoord(u, v));
+        const uint width = uint(imageCoord(pc.imageLength1, pc.imageLength2).x);
+        const uint at =
+            reducedBloomIndex(pc.scratchBloomStart, width, pc.imageLength1 * pc.imageLength2, imageCoord(u, v));
         intermediate[at] = floatBitsToUint(bloom.rg);
         intermediate[at + 1u] = uvec2(floatBitsToUint(bloom.b), 0u);
         return;

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
-// Pass 1's reads, for either FFT: the prefiltered frame (or at half resolution the frame downsampled 2x per axis) at
+// Pass 1's reads, for either FFT: the prefiltered frame (or at reduced resolution the frame downsampled f x per axis) at
 // a padded position of a line along the first axis. Included after the FFT, which declares FFT_LENGTH.
 #ifndef FFTB_FRAME_LINES_GLSL
 #define FFTB_FRAME_LINES_GLSL
 
-// Texel (x, y) of the image transformed: the frame texel's bloom source (bloomSource), or at half resolution the mean
-// of the sources of frame texels (2x, 2y) .. (2x + 1, 2y + 1), a texel past the frame's last column or row standing for
-// the last (a box filter: the bloom is low-frequency).
+// Texel (x, y) of the image transformed: the frame texel's bloom source (bloomSource), or at reduced resolution f the
+// mean of the sources of frame texels (f x, f y) .. (f x + f - 1, f y + f - 1), a texel past the frame's last column or
+// row standing for the last (a box filter: the bloom is low-frequency).
 vec3 prefilteredTexel(ivec2 texel)
 {
-    if (!halfResolution())
+    const uint f = reduction();
+    if (f == 1u)
         return bloomSource(fetchFrame(texel));
     const ivec2 last = ivec2(frameExtent()) - 1;
-    const ivec2 a = 2 * texel, b = min(a + 1, last);
-    return 0.25 * (bloomSource(fetchFrame(a)) + bloomSource(fetchFrame(ivec2(b.x, a.y))) +
-                   bloomSource(fetchFrame(ivec2(a.x, b.y))) + bloomSource(fetchFrame(b)));
+    vec3 sum = vec3(0.0);
+    for (uint y = 0u; y < f; ++y)
+        for (uint x = 0u; x < f; ++x)
+            sum += bloomSource(fetchFrame(min(int(f) * texel + ivec2(x, y), last)));
+    return sum / float(f * f);
 }
 
 // The prefiltered colour at padded position i of line v (0 in the zero padding and past the image's last line); 1

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Pass 1: real-packed forward FFT of two prefiltered frame lines along the first axis (at half resolution, lines of
-// the frame downsampled 2x per axis); stores their half spectra.
+// Pass 1: real-packed forward FFT of two prefiltered frame lines along the first axis (at reduced resolution, lines of
+// the frame downsampled f x per axis); stores their half spectra.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require

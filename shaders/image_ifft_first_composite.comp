@@ -3,7 +3,8 @@
 // frame and writes the tinted bloom of the prefiltered frame p, or a composite: energy-conserving
 // in + intensity * (bloom - p) or additive in + intensity * bloom; alpha passes through. With zero padding and
 // normalized convolution the bloom is first divided by the border weights, or, the first time, written to them
-// (fftb_shared.h). At half resolution the tinted bloom goes into the scratch, for pass 4.
+// (fftb_shared.h); a far field's bloom is added (composite.glsl). At reduced resolution the tinted bloom goes into the
+// scratch, for pass 4.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require

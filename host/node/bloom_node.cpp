@@ -58,17 +58,21 @@ void BloomNode::fail(FftbResult result, const char* call) const
 }
 
 void BloomNode::setKernel(const Texels& texels, const KernelSettings& settings,
-                          std::optional<float> generatorAiryRadius)
+                          std::optional<float> generatorAiryRadius, const FarField& farField)
 {
     if (texels.components != 3)
         throw HostError("bloom: kernel must be RGB");
+    if (farField.size > 0 && (farField.reduction != 4 && farField.reduction != 8))
+        throw HostError("bloom: a far field is convolved at a reduction of 4 or 8, not " +
+                        std::to_string(farField.reduction));
     if (texels.width == texels_.width && texels.height == texels_.height && texels.values == texels_.values &&
-        settings == kernelSettings_ && generatorAiryRadius == generatorAiryRadius_)
+        settings == kernelSettings_ && generatorAiryRadius == generatorAiryRadius_ && farField == farField_)
         return;
     retireKernel();
     texels_ = texels;
     kernelSettings_ = settings;
     generatorAiryRadius_ = generatorAiryRadius;
+    farField_ = farField;
 }
 
 FftbResult BloomNode::grow(const uint32_t extent[4])
@@ -112,8 +116,10 @@ void BloomNode::fit(uint32_t width, uint32_t height, const PlanSettings& plan)
     // The context's maximum kernel resolution (its maximum extent left 0: the same) holds the kernel's extent on the
     // frame too; a kernel scale the plugin refuses is named by fftbCreateBloomPlan.
     const auto [kw, kh] = kernelExtentOnFrame(plan, width, height, uint32_t(texels_.width), uint32_t(texels_.height));
-    const uint32_t extent[4] = {width, height, std::max(kw, info_.minKernelExtent),
-                                std::max(kh, info_.minKernelExtent)};
+    // A far field's kernel spans its own texels on the downsampled frame.
+    const uint32_t far = uint32_t(farField_.size);
+    const uint32_t extent[4] = {width, height, std::max({kw, far, info_.minKernelExtent}),
+                                std::max({kh, far, info_.minKernelExtent})};
     bool fits = bool(context_);
     for (int i = 0; i < 4; ++i)
         fits = fits && extent[i] <= contextExtent_[i];
@@ -122,6 +128,7 @@ void BloomNode::fit(uint32_t width, uint32_t height, const PlanSettings& plan)
         waitIdle(); // fftbResizeContext: nothing pending
         plans_.clear();
         kernel_.reset();
+        farKernel_.reset();
         // The largest extents seen so far, unless together they are more than the plugin plans for (a 4095x1 and a
         // 1x4095 frame); then this frame's own.
         uint32_t grown[4];
@@ -160,6 +167,18 @@ void BloomNode::makeKernel(const uint32_t extent[4])
     if (r != FFTB_SUCCESS)
         fail(r, "fftbCreateKernel");
     ++kernelsMade_;
+    if (farField_.size > 0)
+    {
+        Texels far(farField_.size, farField_.size, 3);
+        for (std::size_t i = 0; i < farField_.texels.size(); ++i)
+            std::fill_n(far.values.begin() + std::ptrdiff_t(3 * i), 3, farField_.texels[i]);
+        KernelSettings exact;
+        exact.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+        const FftbKernelInfo fi = kernelInfoOf(exact, far);
+        clearMessage();
+        if (const FftbResult made = context_.createKernel(fi, farKernel_, std::nothrow); made != FFTB_SUCCESS)
+            fail(made, "fftbCreateKernel (far field)");
+    }
 }
 
 FftbBloomPlan BloomNode::plan(uint32_t width, uint32_t height, const PlanSettings& settings)
@@ -170,12 +189,22 @@ FftbBloomPlan BloomNode::plan(uint32_t width, uint32_t height, const PlanSetting
             return made.plan.get();
     if (plans_.size() == kMaxPlans)
     {
-        retired_.push_back({submitted_, {}, {}});
+        retired_.push_back({submitted_, {}, {}, {}});
         retired_.back().plans.push_back(std::move(plans_.front()));
         plans_.erase(plans_.begin());
     }
     FftbBloomPlanCreateInfo pi = planInfoOf(settings, width, height);
     pi.kernel = kernel_.get();
+    FftbFarFieldInfo far{FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO};
+    if (farKernel_)
+    {
+        far.kernel = farKernel_.get();
+        far.resolution = farField_.reduction == 8 ? FFTB_BLOOM_RESOLUTION_EIGHTH : FFTB_BLOOM_RESOLUTION_QUARTER;
+        far.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+        far.kernelSpan = float(farField_.spanPixels);
+        far.weight = float(farField_.weight);
+        pi.pNext = &far;
+    }
     clearMessage();
     fftbloom::BloomPlan made;
     if (const FftbResult r = context_.createBloomPlan(pi, made, std::nothrow); r != FFTB_SUCCESS)
@@ -187,8 +216,9 @@ FftbBloomPlan BloomNode::plan(uint32_t width, uint32_t height, const PlanSetting
 void BloomNode::retireKernel()
 {
     if (kernel_ || !plans_.empty())
-        retired_.push_back({submitted_, std::move(kernel_), std::move(plans_)});
+        retired_.push_back({submitted_, std::move(kernel_), std::move(farKernel_), std::move(plans_)});
     kernel_.reset();
+    farKernel_.reset();
     plans_.clear();
 }
 
@@ -215,8 +245,9 @@ void BloomNode::release()
 {
     completed_ = submitted_;
     releaseRetired();
-    plans_.clear(); // before their kernel, the kernel before its context
+    plans_.clear(); // before their kernels, the kernels before their context
     kernel_.reset();
+    farKernel_.reset();
     context_.reset();
     std::fill(contextExtent_, contextExtent_ + 4, 0u);
 }

@@ -5,6 +5,7 @@
 #include "fftbloom/fftbloom.hpp"
 #include "host_error.h"
 #include "image/image.h"
+#include "psf/far_field.h"
 #include "settings/bloom_settings.h"
 #include "vulkan/device_setup.h"
 
@@ -78,7 +79,10 @@ class BloomNode
     /// interpolation, rotation, centre offset, ...) and, for a kernel generated on the GPU every frame, the Airy
     /// radius in texels it is created for (FftbKernelGeneratorInfo). A kernel unlike the one made last is made by the
     /// next fit() or plan(); the one it replaces and its plans are retired.
-    void setKernel(const Texels& texels, const KernelSettings& settings, std::optional<float> generatorAiryRadius = {});
+    /// With `farField` (its size > 0), the plans bloom with it too (FftbFarFieldInfo): its kernel is made with the
+    /// kernel, exact mode, and the context holds its texels.
+    void setKernel(const Texels& texels, const KernelSettings& settings, std::optional<float> generatorAiryRadius = {},
+                   const FarField& farField = {});
 
     /// Whether a kernel was given; the texels last given.
     bool hasKernel() const { return !texels_.values.empty(); }
@@ -129,6 +133,7 @@ class BloomNode
     {
         uint64_t afterSubmission = 0;
         fftbloom::Kernel kernel; ///< declared before its plans: destroyed after them
+        fftbloom::Kernel farKernel;
         std::vector<Plan> plans;
     };
 
@@ -151,6 +156,8 @@ class BloomNode
     KernelSettings kernelSettings_;
     std::optional<float> generatorAiryRadius_;
     fftbloom::Kernel kernel_;
+    FarField farField_;          ///< size 0: none
+    fftbloom::Kernel farKernel_; ///< made with kernel_ when farField_ has texels
     uint64_t kernelsMade_ = 0;
     std::vector<Plan> plans_; ///< of kernel_, oldest first
     uint64_t submitted_ = 0;

@@ -159,7 +159,7 @@ std::size_t GpuRunner::pending() const
 }
 
 void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings,
-                       const FftbApertureInfo* generated)
+                       const FftbApertureInfo* generated, const FarField& farField)
 {
     State& s = *state_;
     VulkanDevice& d = s.device;
@@ -176,7 +176,7 @@ void GpuRunner::submit(const Texels& frame, const Texels& kernel, const BloomSet
     }
     const uint32_t w = uint32_t(frame.width), h = uint32_t(frame.height);
     s.node.setKernel(kernel, settings.kernel,
-                     generated ? std::optional<float>(generated->airyRadiusTexels) : std::nullopt);
+                     generated ? std::optional<float>(generated->airyRadiusTexels) : std::nullopt, farField);
     const FftbBloomPlan plan = s.node.plan(w, h, settings.plan);
     s.node.clearMessage();
     const std::size_t slotIndex = s.nextSlot;
@@ -258,11 +258,11 @@ void GpuRunner::check(const Texels& kernel, const BloomSettings& settings)
 }
 
 Texels GpuRunner::bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings,
-                        const FftbApertureInfo* generated)
+                        const FftbApertureInfo* generated, const FarField& farField)
 {
     if (pending() != 0)
         throw HostError("bloom: frames are in flight; collect them first");
-    submit(frame, kernel, settings, generated);
+    submit(frame, kernel, settings, generated, farField);
     return collect().rgba;
 }
 

@@ -61,12 +61,13 @@ class GpuRunner
     /// composite with intensity 0 is the frame itself: nothing is submitted (the plugin refuses intensity 0) and its
     /// Result's plan is zero.
     /// With `generated`, the kernel's texels are made on the GPU from that aperture first (fftbCmdGenerateKernel):
-    /// `kernel` then fixes their size only (K x K, K a power of two in 64..2048).
+    /// `kernel` then fixes their size only (K x K, K a power of two in 64..2048). With `farField` (size > 0), the
+    /// kernel's far field is added (BloomNode::setKernel).
     /// Requires pending() < framesInFlight. A new kernel or spectrum mode, or a context too small, first waits for
     /// the frames in flight (their results stay queued for collect()). Throws FrameRefused, naming the plugin's reason,
     /// when the plugin refuses this frame with these settings.
     void submit(const Texels& frame, const Texels& kernel, const BloomSettings& settings,
-                const FftbApertureInfo* generated = nullptr);
+                const FftbApertureInfo* generated = nullptr, const FarField& farField = {});
 
     /// Checks `kernel` and `settings` with a 1x1 frame, before any frame is read: the plugin's needs only grow with the
     /// frame, so settings refused here (a kernel spectrum past the device's maxStorageBufferRange, a kernel extent past
@@ -83,7 +84,7 @@ class GpuRunner
 
     /// submit() then collect() of one frame; nothing else may be pending.
     Texels bloom(const Texels& frame, const Texels& kernel, const BloomSettings& settings,
-                 const FftbApertureInfo* generated = nullptr);
+                 const FftbApertureInfo* generated = nullptr, const FarField& farField = {});
 
     /// GPU time of the last bloom() in milliseconds, from timestamps around the recorded passes.
     double lastGpuMilliseconds() const;

@@ -134,6 +134,13 @@ double costOf(const AxisPlan& first, const AxisPlan& second)
     return butterflies + 8.0 * intermediateTexels;
 }
 
+uint32_t reducedKernelLength(const KernelScale& scale, uint32_t kernelLength, uint32_t largerKernelLength,
+                             uint32_t reduction)
+{
+    // A frame pixel is 1 / f pixel of the downsampled frame, so the kernel spans 1 / f as many.
+    return scaledKernelLength(kernelLength, largerKernelLength, scale.spanPixels / reduction);
+}
+
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
 {
     const auto fail = [&](const std::string& reason)
@@ -145,6 +152,8 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     if (request.imageWidth == 0 || request.imageHeight == 0)
         return fail("image extent: " + std::to_string(request.imageWidth) + "x" + std::to_string(request.imageHeight) +
                     " is empty");
+    if (request.reduction != 1 && request.reduction != 2 && request.reduction != 4 && request.reduction != 8)
+        return fail("reduction: " + std::to_string(request.reduction) + " is not 1, 2, 4 or 8");
     if (request.kernelWidth == 0 || request.kernelHeight == 0)
         return fail("kernel resolution: " + std::to_string(request.kernelWidth) + "x" +
                     std::to_string(request.kernelHeight) + " is empty");
@@ -159,20 +168,18 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
                                                 request.imageHeight, request.kernelWidth, request.kernelHeight, &scale);
     if (!spanError.empty())
         return fail(spanError);
-    if (scale.extentWidth > FFTB_MAX_KERNEL_LENGTH || scale.extentHeight > FFTB_MAX_KERNEL_LENGTH)
-        return fail("kernelSpan: the kernel's extent on the frame " + std::to_string(scale.extentWidth) + "x" +
-                    std::to_string(scale.extentHeight) + " exceeds " + std::to_string(FFTB_MAX_KERNEL_LENGTH));
-    const bool native = request.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE;
-    const bool half = request.halfResolution;
+    const uint32_t f = request.reduction;
     const uint32_t larger = std::max(request.kernelWidth, request.kernelHeight);
-    // Half resolution: a frame pixel is half a pixel of the downsampled frame, so the kernel spans half as many.
-    const double halfSpan = scale.spanPixels / 2.0;
-    const uint32_t planWidth = half ? (request.imageWidth + 1) / 2 : request.imageWidth;
-    const uint32_t planHeight = half ? (request.imageHeight + 1) / 2 : request.imageHeight;
-    const uint32_t planKernelWidth =
-        half ? scaledKernelLength(request.kernelWidth, larger, halfSpan) : scale.extentWidth;
-    const uint32_t planKernelHeight =
-        half ? scaledKernelLength(request.kernelHeight, larger, halfSpan) : scale.extentHeight;
+    const uint32_t planKernelWidth = reducedKernelLength(scale, request.kernelWidth, larger, f);
+    const uint32_t planKernelHeight = reducedKernelLength(scale, request.kernelHeight, larger, f);
+    if (planKernelWidth > FFTB_MAX_KERNEL_LENGTH || planKernelHeight > FFTB_MAX_KERNEL_LENGTH)
+        return fail("kernelSpan: the kernel's extent on the frame" +
+                    (f > 1 ? " downsampled " + std::to_string(f) + "x " : std::string(" ")) +
+                    std::to_string(planKernelWidth) + "x" + std::to_string(planKernelHeight) + " exceeds " +
+                    std::to_string(FFTB_MAX_KERNEL_LENGTH));
+    const bool native = request.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE;
+    const uint32_t planWidth = (request.imageWidth + f - 1) / f;
+    const uint32_t planHeight = (request.imageHeight + f - 1) / f;
 
     const auto axis = [&](bool isX, bool first)
     {
@@ -193,8 +200,8 @@ bool makePlan(const PlanRequest& request, Plan* plan, std::string* error)
     Plan p;
     p.padding = request.padding;
     p.spectrum = request.spectrum;
-    p.kernelScale = half ? scale.sigma / 2.0 : scale.sigma;
-    p.halfResolution = half;
+    p.kernelScale = scale.sigma / f;
+    p.reduction = f;
     // The first axis must be even, so its length can differ from the one it would get as the second axis.
     const AxisPlan xFirst[2] = {axis(true, true), axis(false, false)};
     const AxisPlan yFirst[2] = {axis(false, true), axis(true, false)};

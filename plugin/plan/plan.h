@@ -55,6 +55,12 @@ std::string kernelScaleOf(const FftbKernelSpanUnit& unit, float span, uint32_t f
 /// ceil(span) along the larger axis; K itself for any span not > 0. Saturates at UINT32_MAX.
 uint32_t scaledKernelLength(uint32_t kernelLength, uint32_t largerKernelLength, double span);
 
+/// The kernel's extent in pixels along an axis of `kernelLength` texels on the frame downsampled by `reduction` (1, 2,
+/// 4 or 8), at `scale` (kernelScaleOf; `largerKernelLength` = max(Kw, Kh)): scaledKernelLength of the span / reduction,
+/// scale.extentWidth or Height at 1. The padding is planned for it.
+uint32_t reducedKernelLength(const KernelScale& scale, uint32_t kernelLength, uint32_t largerKernelLength,
+                             uint32_t reduction);
+
 /// Kernel scale in space (exact mode): the kernel of K texels per axis, centre c = K / 2, scaled by sigma to P = K'
 /// texels, centre c' = P / 2. Source texel x sits at frame offset q = sigma (x - c) and spreads over the offsets
 /// -c' <= d < P - c' by the tent max(0, 1 - |d - q| / s), s = max(sigma, 1), normalized to unit sum over those d:
@@ -79,16 +85,17 @@ struct PlanRequest
     float kernelSpan = 0.0f;
     /// Resampled mode: the stored spectrum is oversampling * pow2Ceil(K) long per axis, 1 .. kMaxSpectrumOversampling.
     uint32_t spectrumOversampling = kDefaultSpectrumOversampling;
-    /// Half-resolution bloom (FFTB_BLOOM_RESOLUTION_HALF): the passes convolve the frame downsampled 2x per axis,
-    /// ceil(W / 2) x ceil(H / 2) texels, with the kernel at half its extent (span / 2).
-    bool halfResolution = false;
+    /// Reduced-resolution bloom (FFTB_BLOOM_RESOLUTION_HALF, QUARTER, EIGHTH): the passes convolve the frame
+    /// downsampled by this factor f per axis, 1 (full resolution), 2, 4 or 8: ceil(W / f) x ceil(H / f) texels, with
+    /// the kernel at 1 / f of its extent (span / f).
+    uint32_t reduction = 1;
     bool operator==(const PlanRequest&) const = default;
 };
 
 /// The plan along one axis.
 struct AxisPlan
 {
-    /// The frame's texels along the axis: L, or at half resolution 2 L or 2 L - 1.
+    /// The frame's texels along the axis: L, or at reduction f (PlanRequest::reduction) f L - r, 0 <= r < f.
     uint32_t frameLength = 0;
     uint32_t imageLength = 0;  ///< L: texels along the axis of the image the passes transform
     uint32_t paddedLength = 0; ///< N: FFT length (isFftLength), >= L + K'/2 (zero) or >= L + K' - 1 (mirror)
@@ -115,14 +122,14 @@ struct Plan
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_RESAMPLED;
     /// sigma = span / max(Kw, Kh), 1 at native scale: the stored spectrum is read at sigma * k * S / N.
     double kernelScale = 1.0;
-    /// The passes transform the frame downsampled 2x per axis (PlanRequest::halfResolution): the image lengths are
-    /// ceil(frameLength / 2), the kernel scale is halved, pass 3 writes the bloom into the scratch
-    /// (halfResolutionBloomStart) and a fourth pass upsamples it and composites.
-    bool halfResolution = false;
+    /// The passes transform the frame downsampled by f = reduction per axis (PlanRequest::reduction): the image lengths
+    /// are ceil(frameLength / f), the kernel scale is divided by f, pass 3 writes the bloom into the scratch
+    /// (reducedBloomStart) and a fourth pass upsamples it and composites. 1: full resolution.
+    uint32_t reduction = 1;
 
     /// Lines of the half spectrum along the first axis: N1 / 2 + 1 (DC to Nyquist).
     uint32_t halfSpectrumLines() const { return first.paddedLength / 2 + 1; }
-    /// The frame's width and height in texels (at half resolution the full frame's, not the downsampled one's).
+    /// The frame's width and height in texels (at reduced resolution the full frame's, not the downsampled one's).
     uint32_t frameWidth() const { return firstAxisIsX ? first.frameLength : second.frameLength; }
     uint32_t frameHeight() const { return firstAxisIsX ? second.frameLength : first.frameLength; }
     bool operator==(const Plan&) const = default;
@@ -147,9 +154,9 @@ uint32_t paddedLength(uint32_t imageLength, uint32_t kernelLength, FftbPadding p
 double costOf(const AxisPlan& first, const AxisPlan& second);
 
 /// Plans one bloom. Returns false and a one-line reason naming the field at fault when the request is
-/// invalid (zero extents, a kernel resolution past FFTB_MAX_KERNEL_LENGTH, a kernel span kernelScaleOf refuses or
-/// whose kernel extent on the frame is past FFTB_MAX_KERNEL_LENGTH, a spectrum oversampling outside
-/// 1 .. kMaxSpectrumOversampling) or needs an FFT longer than FFTB_MAX_FFT_LENGTH.
+/// invalid (zero extents, a reduction other than 1, 2, 4 or 8, a kernel resolution past FFTB_MAX_KERNEL_LENGTH, a
+/// kernel span kernelScaleOf refuses or whose kernel extent on the frame is past FFTB_MAX_KERNEL_LENGTH, a spectrum
+/// oversampling outside 1 .. kMaxSpectrumOversampling) or needs an FFT longer than FFTB_MAX_FFT_LENGTH.
 bool makePlan(const PlanRequest& request, Plan* plan, std::string* error);
 
 /// GL_MIRRORED_REPEAT: reflects any integer position into [0, length), the edge texel repeated.

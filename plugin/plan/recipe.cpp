@@ -26,6 +26,18 @@ static_assert(sizeof(FftbPushConstants) <= 32 * 4 && sizeof(FftbPushConstants) %
 namespace
 {
 
+/// log2 of a reduction of 1, 2, 4 or 8.
+uint32_t reductionLog2(uint32_t reduction)
+{
+    return reduction == 8 ? 3 : reduction == 4 ? 2 : reduction == 2 ? 1 : 0;
+}
+
+/// The reduction of a resolution FFTB_BLOOM_RESOLUTION_FULL .. EIGHTH (checked): 1, 2, 4 or 8.
+uint32_t reductionOf(FftbBloomResolution resolution)
+{
+    return 1u << uint32_t(resolution);
+}
+
 std::string extentText(uint32_t width, uint32_t height)
 {
     return std::to_string(width) + "x" + std::to_string(height);
@@ -69,7 +81,7 @@ bool checkPlanFields(const FftbBloomPlanCreateInfo& info, const Extents& max, co
         return refuse(refusal, invalid, "axisOrder: unknown value");
     if (!knownEnum(info.storagePrecision, FFTB_STORAGE_PRECISION_FLOAT16))
         return refuse(refusal, invalid, "storagePrecision: unknown value");
-    if (!knownEnum(info.resolution, FFTB_BLOOM_RESOLUTION_HALF))
+    if (!knownEnum(info.resolution, FFTB_BLOOM_RESOLUTION_EIGHTH))
         return refuse(refusal, invalid, "resolution: unknown value");
     return true;
 }
@@ -114,9 +126,10 @@ FftbPushConstants planPushConstants(const Recipe& r, const KernelShape& kernel, 
     push.spectrumLength2 = b.spectrumLength;
     push.flags = (plan.firstAxisIsX ? FFTB_GPU_FLAG_FIRST_AXIS_IS_X : 0u) |
                  (plan.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED ? FFTB_GPU_FLAG_RESAMPLED : 0u);
-    if (plan.halfResolution)
-        push.flags |= FFTB_GPU_FLAG_HALF_RESOLUTION | (a.frameLength % 2 != 0 ? FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1 : 0u) |
-                      (b.frameLength % 2 != 0 ? FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2 : 0u);
+    const uint32_t f = plan.reduction;
+    push.flags |= reductionLog2(f) << FFTB_GPU_FLAG_REDUCTION_SHIFT |
+                  (f * a.imageLength - a.frameLength) << FFTB_GPU_FLAG_REMAINDER_1_SHIFT |
+                  (f * b.imageLength - b.frameLength) << FFTB_GPU_FLAG_REMAINDER_2_SHIFT;
     push.padding = padding;
     // Half storage: pass 1 has divided by N1 already (common.glsl, storeHalfSpectrum).
     push.inverseScale =
@@ -125,8 +138,7 @@ FftbPushConstants planPushConstants(const Recipe& r, const KernelShape& kernel, 
     push.interpolation = kernel.resampling.interpolation;
     push.interpolationWidth = kernel.resampling.width;
     push.esBeta = esBeta(kernel.resampling.width, kernel.resampling.oversampling);
-    push.scratchBloomStart =
-        plan.halfResolution ? uint32_t(halfResolutionBloomStart(plan, r.halfStorage ? 4 : 8, r.views)) : 0;
+    push.scratchBloomStart = uint32_t(reducedBloomStart(plan, r.halfStorage ? 4 : 8, r.views));
     push.resolvedSpectrumStart = uint32_t(resolvedSpectrumStart(plan));
     push.kernelScale = float(plan.kernelScale);
     push.borderWeights = r.normalized ? FFTB_GPU_BORDER_WEIGHTS_DIVIDE : FFTB_GPU_BORDER_WEIGHTS_NONE;
@@ -149,7 +161,7 @@ std::vector<Dispatch> imagePasses(const Recipe& r, uint32_t views, bool upsample
     };
     if (upsample)
     {
-        // Half resolution: pass 4 upsamples the bloom pass 3 wrote and composites; one timestamp after both.
+        // Reduced resolution: pass 4 upsamples the bloom pass 3 wrote and composites; one timestamp after both.
         passes.back().timestampAfter = false;
         passes.push_back({{Pass::ImageUpsampleComposite, 0, false, multi},
                           {(plan.frameWidth() + 7) / 8, (plan.frameHeight() + 7) / 8, views},
@@ -181,8 +193,27 @@ std::string checkExtents(const Extents& e)
     return "";
 }
 
-bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, const KernelShape& kernel,
-                   FftbLengthPolicy lengths, const DeviceLimits& limits, Recipe* recipe, Refusal* refusal)
+namespace
+{
+
+/// Every pipeline of the recipe's passes, each once, checked against the device's limits.
+bool collectPipelines(Recipe& r, const DeviceLimits& limits, Refusal* refusal)
+{
+    r.pipelines.clear();
+    for (const auto* passes : {&r.spectrumPasses, &r.borderWeightPasses, &r.framePasses})
+        for (const Dispatch& d : *passes)
+            if (std::find(r.pipelines.begin(), r.pipelines.end(), d.pipeline) == r.pipelines.end())
+            {
+                if (!checkPipeline(d.pipeline, limits, refusal))
+                    return false;
+                r.pipelines.push_back(d.pipeline);
+            }
+    return true;
+}
+
+/// The recipe of one bloom of `info`, without a far field.
+bool resolveOne(const FftbBloomPlanCreateInfo& info, const Extents& max, const KernelShape& kernel,
+                FftbLengthPolicy lengths, const DeviceLimits& limits, Recipe* recipe, Refusal* refusal)
 {
     if (!checkPlanFields(info, max, kernel, refusal))
         return false;
@@ -203,15 +234,19 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
         request.kernelSpan = info.kernelSpan;
     }
     request.spectrumOversampling = kernel.resampling.oversampling;
-    request.halfResolution = info.resolution == FFTB_BLOOM_RESOLUTION_HALF;
-    // The padding (so the scratch) is sized for the maximum kernel extent: no kernel may cover more of the frame.
-    if (scale.extentWidth > max.kernelExtentWidth || scale.extentHeight > max.kernelExtentHeight)
-        return refuse(refusal, FFTB_ERROR_DEVICE_LIMIT,
-                      std::string(info.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE ? "kernel" : "kernelSpan") +
-                          ": the kernel's extent on the frame " + extentText(scale.extentWidth, scale.extentHeight) +
-                          " is larger than the context's maximum kernel extent " +
-                          extentText(max.kernelExtentWidth, max.kernelExtentHeight) +
-                          " (maxKernelExtentWidth x Height)");
+    request.reduction = reductionOf(info.resolution);
+    // The padding (so the scratch) is sized for the maximum kernel extent: no kernel may cover more of the image the
+    // passes transform (the downsampled frame at a reduced resolution).
+    const uint32_t larger = std::max(kernel.width, kernel.height);
+    const uint32_t extentWidth = reducedKernelLength(scale, kernel.width, larger, request.reduction);
+    const uint32_t extentHeight = reducedKernelLength(scale, kernel.height, larger, request.reduction);
+    if (extentWidth > max.kernelExtentWidth || extentHeight > max.kernelExtentHeight)
+        return refuse(
+            refusal, FFTB_ERROR_DEVICE_LIMIT,
+            std::string(info.kernelSpanUnit == FFTB_KERNEL_SPAN_NATIVE ? "kernel" : "kernelSpan") +
+                ": the kernel's extent on the frame" + (request.reduction > 1 ? " downsampled " : " ") +
+                extentText(extentWidth, extentHeight) + " is larger than the context's maximum kernel extent " +
+                extentText(max.kernelExtentWidth, max.kernelExtentHeight) + " (maxKernelExtentWidth x Height)");
 
     Recipe r;
     std::string reason;
@@ -235,19 +270,67 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
     // Every view has the same weights: view 0's lines compute them.
     if (r.normalized)
         r.borderWeightPasses = imagePasses(r, 1, false, false);
-    r.framePasses = imagePasses(r, r.views, r.plan.halfResolution, true);
-    for (const auto* passes : {&r.spectrumPasses, &r.borderWeightPasses, &r.framePasses})
-        for (const Dispatch& d : *passes)
-            if (std::find(r.pipelines.begin(), r.pipelines.end(), d.pipeline) == r.pipelines.end())
-            {
-                if (!checkPipeline(d.pipeline, limits, refusal))
-                    return false;
-                r.pipelines.push_back(d.pipeline);
-            }
+    r.framePasses = imagePasses(r, r.views, r.plan.reduction > 1, true);
+    if (!collectPipelines(r, limits, refusal))
+        return false;
     r.scratchBytes = scratchBytes(r.plan, r.halfStorage ? 4 : 8, r.views);
     r.spectrumChannelElements = fftb::spectrumChannelElements(r.plan);
     r.borderWeightBytes = r.normalized ? borderWeightBytes(info.width, info.height) : 0;
     *recipe = std::move(r);
+    return true;
+}
+
+/// A refusal of the far field's own fields, named as FftbFarFieldInfo's; false.
+bool refuseFarField(Refusal* refusal, const Refusal& far)
+{
+    return refuse(refusal, far.result, "FftbFarFieldInfo: " + far.reason);
+}
+
+} // namespace
+
+bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, const KernelShape& kernel,
+                   FftbLengthPolicy lengths, const DeviceLimits& limits, Recipe* recipe, Refusal* refusal,
+                   const FarFieldRequest* far, Recipe* farRecipe)
+{
+    if (!far)
+        return resolveOne(info, max, kernel, lengths, limits, recipe, refusal);
+    constexpr FftbResult invalid = FFTB_ERROR_INVALID_ARGUMENT;
+    const FftbFarFieldInfo& field = *far->info;
+    if (!knownEnum(field.resolution, FFTB_BLOOM_RESOLUTION_EIGHTH) || field.resolution < FFTB_BLOOM_RESOLUTION_QUARTER)
+        return refuse(
+            refusal, invalid,
+            "FftbFarFieldInfo.resolution: must be FFTB_BLOOM_RESOLUTION_QUARTER or FFTB_BLOOM_RESOLUTION_EIGHTH");
+    if (!(field.weight >= 0.0f && field.weight <= 1.0f))
+        return refuse(refusal, invalid, "FftbFarFieldInfo.weight: must lie in [0, 1]");
+    Recipe r, f;
+    if (!resolveOne(info, max, kernel, lengths, limits, &r, refusal))
+        return false;
+    if (r.plan.reduction != 1)
+        return refuse(refusal, invalid,
+                      "resolution: a plan with a far field (FftbFarFieldInfo) must be FFTB_BLOOM_RESOLUTION_FULL");
+    FftbBloomPlanCreateInfo farInfo = info;
+    farInfo.pNext = nullptr;
+    farInfo.resolution = field.resolution;
+    farInfo.kernelSpanUnit = field.kernelSpanUnit;
+    farInfo.kernelSpan = field.kernelSpan;
+    Refusal farRefusal;
+    if (!resolveOne(farInfo, max, far->kernel, lengths, limits, &f, &farRefusal))
+        return refuseFarField(refusal, farRefusal);
+    // The far field's passes 1-3 write its bloom after both intermediates (its passes run first, the plan's after).
+    const uint32_t elementBytes = r.halfStorage ? 4 : 8;
+    const uint64_t start =
+        std::max(reducedBloomStart(r.plan, elementBytes, r.views), reducedBloomStart(f.plan, elementBytes, f.views));
+    const uint64_t end = start * 16 + farFieldBytes(info.width, info.height, r.views, f.plan.reduction);
+    r.scratchBytes = f.scratchBytes = std::max({r.scratchBytes, f.scratchBytes, end});
+    r.push.scratchBloomStart = f.push.scratchBloomStart = uint32_t(start);
+    r.push.flags |= reductionLog2(f.plan.reduction) << FFTB_GPU_FLAG_FAR_FIELD_SHIFT;
+    r.farWeight = f.farWeight = field.weight;
+    f.farField = true;
+    f.framePasses = imagePasses(f, f.views, false, false);
+    if (!collectPipelines(f, limits, refusal))
+        return false;
+    *recipe = std::move(r);
+    *farRecipe = std::move(f);
     return true;
 }
 
@@ -292,13 +375,26 @@ FftbPushConstants bloomPushConstants(const Recipe& recipe, const FftbBloomInfo& 
     FftbPushConstants push = recipe.push;
     push.outputMode = info.outputMode;
     push.sharpen = info.sharpen;
+    // With a far field of weight w, the bloom (1 - t) ((1 - w) core + w far) * p + t p is the plan's bloom scaled by
+    // s = (1 - t)(1 - w) + t at sharpening t / s, plus the far field's unsharpened, scaled by (1 - t) w.
+    float scale = 1.0f;
+    if (recipe.farField)
+    {
+        scale = (1.0f - info.sharpen) * recipe.farWeight;
+        push.sharpen = 0.0f;
+    }
+    else if (recipe.farWeight > 0.0f)
+    {
+        scale = (1.0f - info.sharpen) * (1.0f - recipe.farWeight) + info.sharpen;
+        push.sharpen = scale > 0.0f ? info.sharpen / scale : 0.0f;
+    }
     push.intensity = info.intensity;
     push.threshold = info.prefilterThreshold;
     push.knee = info.prefilterKnee;
     push.clampValue = info.prefilterClamp;
-    push.tintRed = info.tintEnabled ? info.tint[0] : 1.0f;
-    push.tintGreen = info.tintEnabled ? info.tint[1] : 1.0f;
-    push.tintBlue = info.tintEnabled ? info.tint[2] : 1.0f;
+    push.tintRed = scale * (info.tintEnabled ? info.tint[0] : 1.0f);
+    push.tintGreen = scale * (info.tintEnabled ? info.tint[1] : 1.0f);
+    push.tintBlue = scale * (info.tintEnabled ? info.tint[2] : 1.0f);
     if (info.sourceMask != FFTB_SOURCE_MASK_NONE)
         push.flags |= FFTB_GPU_FLAG_MASK_ALPHA |
                       (info.sourceMask == FFTB_SOURCE_MASK_ONE_MINUS_ALPHA ? FFTB_GPU_FLAG_MASK_INVERT : 0u);

@@ -24,7 +24,7 @@ enum class Pass : uint32_t
     ImageFftFirst,
     ImageFftSecondConvolveIfftSecond,
     ImageIfftFirstComposite,
-    ImageUpsampleComposite, ///< half resolution only; no FFT: its pipeline's key has FFT length 0
+    ImageUpsampleComposite, ///< reduced resolution only; no FFT: its pipeline's key has FFT length 0
     PsfApertureFft,         ///< fftbCmdGenerateKernel: the aperture's rows and their FFT
     PsfPatternFft,          ///< its columns' FFT and the diffraction pattern
     PsfSpectralRgb,         ///< the pattern over each texel at every wavelength; no FFT
@@ -131,14 +131,31 @@ struct Recipe
     uint64_t scratchBytes = 0;                ///< of the context's scratch, from its start
     uint64_t spectrumChannelElements = 0;     ///< complex fp32 of each channel's range of the kernel spectrum
     uint64_t borderWeightBytes = 0;           ///< normalized only
+    /// A far field's weight w (FftbFarFieldInfo), 0 without one. In the plan's recipe, pass 3 adds the far field's
+    /// bloom (FFTB_GPU_FLAG_FAR_FIELD_SHIFT); in the far field's own (farField), passes 1-3 write it into the scratch
+    /// at push.scratchBloomStart, where the plan's pass 3 reads it. bloomPushConstants weights and sharpens both.
+    float farWeight = 0.0f;
+    bool farField = false; ///< the recipe of a plan's far field: passes 1-3 only, no pass 4, no timestamps
+};
+
+/// A far field to resolve with a plan: its FftbFarFieldInfo and its kernel's shape.
+struct FarFieldRequest
+{
+    const FftbFarFieldInfo* info = nullptr;
+    KernelShape kernel;
 };
 
 /// Checks every field of `info` against the context's maximum extents `max`, its kernel `kernel` and the device's
 /// `limits`, plans it with `lengths`, and fills `recipe`. False and `refusal` (FFTB_ERROR_INVALID_ARGUMENT for a field
 /// out of its range, FFTB_ERROR_DEVICE_LIMIT past a maximum or a device limit) when it cannot be made. Does not read
-/// info.kernel, info.pNext or info.sType.
+/// info.kernel, info.pNext or info.sType. With `far`, the far field's recipe too, into `farRecipe`: `info` with its
+/// resolution and span, its bloom placed in the scratch after both intermediates (both recipes' scratchBytes cover
+/// it); refused as FFTB_ERROR_INVALID_ARGUMENT when `info` is not at full resolution or the far field's resolution is
+/// not a quarter or an eighth or its weight outside [0, 1], and with the far field's own refusals named
+/// "FftbFarFieldInfo: ...".
 bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, const KernelShape& kernel,
-                   FftbLengthPolicy lengths, const DeviceLimits& limits, Recipe* recipe, Refusal* refusal);
+                   FftbLengthPolicy lengths, const DeviceLimits& limits, Recipe* recipe, Refusal* refusal,
+                   const FarFieldRequest* far = nullptr, Recipe* farRecipe = nullptr);
 
 /// Checks the per-frame values of `info` (output mode, intensity, sharpening, prefilter, tint): "" or a reason naming
 /// the field. Does not read its views or chain.

@@ -53,7 +53,7 @@ uint64_t intermediateElements(const Plan& plan, uint32_t views)
     return std::max(frame, kernelTransformElements(plan));
 }
 
-uint64_t halfResolutionBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views)
+uint64_t reducedBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views)
 {
     return (intermediateElements(plan, views) * elementBytes + 15) / 16;
 }
@@ -62,8 +62,8 @@ uint64_t scratchBytes(const Plan& plan, uint32_t elementBytes, uint32_t views)
 {
     // The kernel spectrum's passes store fp32 even in a plan of fp16 storage.
     const uint64_t kernel = kernelTransformElements(plan) * 8;
-    if (plan.halfResolution)
-        return std::max(kernel, (halfResolutionBloomStart(plan, elementBytes, views) +
+    if (plan.reduction > 1)
+        return std::max(kernel, (reducedBloomStart(plan, elementBytes, views) +
                                  uint64_t(views) * plan.first.imageLength * plan.second.imageLength) *
                                     16);
     return std::max(kernel, intermediateElements(plan, views) * elementBytes);
@@ -95,11 +95,14 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
                 Plan plan;
                 PlanRequest request{maxWidth, maxHeight, maxKernelWidth, maxKernelHeight,
                                     padding,  order,     mode,           lengths};
-                request.halfResolution = half;
+                request.reduction = half ? 2 : 1; // the largest reduced image: the most scratch
                 if (!makePlan(request, &plan, nullptr))
                     continue;
                 anyPlan = anyPlan || !half; // maximum extents no full-resolution bloom fits are refused
                 s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8, maxViews));
+                if (!half) // a far field's bloom after the intermediate
+                    s.scratchBytes = std::max(s.scratchBytes, reducedBloomStart(plan, 8, maxViews) * 16 +
+                                                                  farFieldBytes(maxWidth, maxHeight, maxViews));
                 if (mode == FFTB_SPECTRUM_MODE_EXACT)
                     s.spectrumChannelElements = std::max(s.spectrumChannelElements, spectrumChannelElements(plan));
             }

@@ -275,7 +275,7 @@ FftbResult fftbCreateBloomPlan(FftbContext context, const FftbBloomPlanCreateInf
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "createInfo: NULL"};
                        fftb::checkStructureType(info->sType, FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO,
                                                 "createInfo.sType", "FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO");
-                       fftb::checkChain(info->pNext, {}, "createInfo.pNext");
+                       fftb::checkChain(info->pNext, {FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO}, "createInfo.pNext");
                        if (!info->kernel)
                            throw fftb::Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
                                                "createInfo.kernel: VK_NULL_HANDLE (fftbCreateKernel)"};

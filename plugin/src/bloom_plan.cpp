@@ -137,10 +137,41 @@ BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
     if (kernel_->device().device != device.device)
         throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS, "createInfo.kernel: created on another VkDevice"};
     const KernelShape shape{kernel_->width(), kernel_->height(), kernel_->mode(), kernel_->resampling()};
+    const auto* farInfo = findInChain<FftbFarFieldInfo>(info.pNext, FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO);
+    Kernel* farKernel = nullptr;
+    FarFieldRequest far;
+    if (farInfo)
+    {
+        checkChain(farInfo->pNext, {}, "FftbFarFieldInfo.pNext");
+        if (!farInfo->kernel)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "FftbFarFieldInfo.kernel: VK_NULL_HANDLE (fftbCreateKernel)"};
+        farKernel = kernelOf(farInfo->kernel);
+        if (farKernel->device().device != device.device)
+            throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                          "FftbFarFieldInfo.kernel: created on another VkDevice"};
+        far = {farInfo, {farKernel->width(), farKernel->height(), farKernel->mode(), farKernel->resampling()}};
+    }
+    Recipe farRecipe;
     Refusal refusal;
     if (!resolveRecipe(info, context.maxExtents(), shape, context.lengthPolicy(), context.pipelines().limits(),
-                       &recipe_, &refusal))
+                       &recipe_, &refusal, farInfo ? &far : nullptr, &farRecipe))
         throw Failure{refusal.result, VK_SUCCESS, refusal.reason};
+    const std::string name = "fftbloom: plan " + std::to_string(info.width) + "x" + std::to_string(info.height);
+    if (farKernel)
+        farField_.reset(new BloomPlan(context, farKernel, std::move(farRecipe), name + " far field"));
+    make(context, name);
+}
+
+BloomPlan::BloomPlan(Context& context, Kernel* kernel, Recipe recipe, const std::string& name)
+    : context_(&context), device_(context.device()), kernel_(kernel), recipe_(std::move(recipe))
+{
+    make(context, name);
+}
+
+void BloomPlan::make(Context& context, const std::string& name)
+{
+    const Device& device = *context.device();
     checkScratch();
     context.pipelines().compile(recipe_.pipelines);
     spectrumPasses_ = context.pipelines().compiled(recipe_.spectrumPasses);
@@ -153,10 +184,8 @@ BloomPlan::BloomPlan(Context& context, const FftbBloomPlanCreateInfo& info)
         // maxStorageBufferRange.
         if (recipe_.normalized)
         {
-            const std::string name =
-                "fftbloom: plan " + std::to_string(info.width) + "x" + std::to_string(info.height) + " border weights";
-            borderWeights_ = device.createBuffer(recipe_.borderWeightBytes, false, name);
-            weightsWord_ = device.createCompletionWord(name + " computed");
+            borderWeights_ = device.createBuffer(recipe_.borderWeightBytes, false, name + " border weights");
+            weightsWord_ = device.createCompletionWord(name + " border weights computed");
         }
         context.addPlan(this);
     }
@@ -239,6 +268,16 @@ void BloomPlan::describe(FftbBloomPlanDescription* d) const
     d->kernelExtentHeight = plan.firstAxisIsX ? plan.second.scaledKernelLength : plan.first.scaledKernelLength;
     d->kernelScale = plan.kernelScale;
     d->modelledCost = costOf(plan.first, plan.second);
+    if (farField_)
+    {
+        FftbBloomPlanDescription far{FFTB_STRUCTURE_TYPE_BLOOM_PLAN_DESCRIPTION};
+        farField_->describe(&far);
+        d->spectrumBytes += far.spectrumBytes;
+        d->borderWeightBytes += far.borderWeightBytes;
+        d->spectrumPassCount += far.spectrumPassCount;
+        d->borderWeightPassCount += far.borderWeightPassCount;
+        d->passCount += far.passCount;
+    }
 }
 
 FftbResult BloomPlan::passStatistics(uint32_t* count, FftbPassStatistic* statistics) const
@@ -372,6 +411,8 @@ void BloomPlan::cmdPrepareKernel(VkCommandBuffer cb)
     device.cmdComputeBarrier(cb); // after earlier compute use of the scratch and the kernel
     recordOnce(cb, resources(kernel), kernel, false);
     device.cmdEndLabel(cb);
+    if (farField_)
+        farField_->cmdPrepareKernel(cb);
 }
 
 void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
@@ -392,6 +433,11 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         checkImageBarriers(*images);
     checkScratch();
     const Kernel::Binding kernel = this->kernel().bind(recipe_.plan);
+    if (farField_ && !farField_->kernel_)
+        throw Failure{FFTB_ERROR_INVALID_ARGUMENT, VK_SUCCESS,
+                      "plan: its far field's kernel was destroyed (fftbDestroyKernel); only fftbDestroyBloomPlan takes "
+                      "it"};
+    const Kernel::Binding farKernel = farField_ ? farField_->kernel_->bind(farField_->recipe_.plan) : kernel;
 
     // Nothing fails from here on.
     const Device& device = *device_;
@@ -414,7 +460,22 @@ void BloomPlan::cmdBloom(VkCommandBuffer cb, const FftbBloomInfo& info)
         cmdImageBarriers(device, cb, *images, readLayout, true);
     writeTimestamp();
     recordOnce(cb, r, kernel, true);
+    PassResources far = r;
+    if (farField_)
+    {
+        far = farField_->resources(farKernel);
+        far.inputViews = views.inputs;
+        far.outputViews = views.outputs;
+        far.views = recipe_.views;
+        farField_->recordOnce(cb, far, farKernel, true);
+    }
     writeTimestamp();
+    if (farField_)
+    {
+        // Its passes 1-3 write its bloom into the scratch, where pass 3 reads it.
+        record(cb, farField_->framePasses_, far, bloomPushConstants(farField_->recipe_, info), [] {});
+        device.cmdComputeBarrier(cb);
+    }
     record(cb, framePasses_, r, bloomPushConstants(recipe_, info), writeTimestamp);
     if (images)
         cmdImageBarriers(device, cb, *images, readLayout, false);

@@ -37,6 +37,11 @@ class BloomPlan
     void forgetKernel() { kernel_ = nullptr; }
 
   private:
+    /// A plan's far field (FftbFarFieldInfo): `recipe` (resolveRecipe's farRecipe) with `kernel`.
+    BloomPlan(Context& context, Kernel* kernel, Recipe recipe, const std::string& name);
+    /// What both constructors do once the recipe is resolved: compiles its pipelines, reserves the kernel's spectrum,
+    /// allocates the border weights and joins the context's plans. Throws Failure, leaving nothing behind.
+    void make(Context& context, const std::string& name);
     /// The kernel, or FFTB_ERROR_INVALID_ARGUMENT once it was destroyed.
     Kernel& kernel() const;
     /// Whether a bloom with the kernel bound as `kernel` computes the border weights first: until a command buffer
@@ -69,6 +74,8 @@ class BloomPlan
     Buffer weightsWord_;         ///< the border weights' completion word (Device::completed)
     uint64_t weightsSerial_ = 0; ///< the Kernel::serial() of the border weights weightsValue_ stands for
     uint32_t weightsValue_ = 0;  ///< what weightsWord_ holds once they exist
+    /// The far field's plan (FftbFarFieldInfo), recorded before this plan's passes 1-3, or null.
+    std::unique_ptr<BloomPlan> farField_;
 };
 
 /// The object behind an FftbBloomPlan handle (the handle is its address).

@@ -70,12 +70,17 @@
 // FftbPushConstants::flags.
 #define FFTB_GPU_FLAG_FIRST_AXIS_IS_X 1u // the first axis is x
 #define FFTB_GPU_FLAG_RESAMPLED 2u       // interpolate the kernel spectrum at k * S / N; otherwise S == N
-// Half resolution: pass 1 reads the mean of the prefiltered 2 x 2 frame texels (u, v) stands for, pass 3 writes the
-// bloom into the scratch (common.glsl, halfResolutionBloomIndex) and pass 4 upsamples it and composites.
-#define FFTB_GPU_FLAG_HALF_RESOLUTION 4u
-// Half resolution: the frame is 2 L - 1 texels along the first (second) axis, not 2 L; its last texel stands alone.
-#define FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1 8u
-#define FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2 16u
+// Reduced resolution (FFTB_BLOOM_RESOLUTION_HALF, QUARTER, EIGHTH): log2 of the reduction f, 1 .. 3, in bits 2-3
+// (0: full resolution). Pass 1 reads the mean of the prefiltered f x f frame texels (u, v) stands for, pass 3 writes the
+// bloom into the scratch (common.glsl, reducedBloomIndex) and pass 4 upsamples it and composites.
+#define FFTB_GPU_FLAG_REDUCTION_SHIFT 2u
+// Reduced resolution: the frame is f L - r texels along the first (second) axis, r in bits 7-9 (10-12), 0 <= r < f.
+#define FFTB_GPU_FLAG_REMAINDER_1_SHIFT 7u
+#define FFTB_GPU_FLAG_REMAINDER_2_SHIFT 10u
+// A far field (FftbFarFieldInfo): log2 of its reduction, 2 or 3, in bits 13-14 (0: none). Its passes wrote its weighted
+// bloom into the scratch from pc.scratchBloomStart, one 16-byte unit per texel of the frame downsampled by it,
+// [view][y][x]; pass 3 adds it, upsampled, to the bloom (composite.glsl, farFieldBloom).
+#define FFTB_GPU_FLAG_FAR_FIELD_SHIFT 13u
 // The bloom's source is weighted by the input's alpha clamped to [0, 1] (FFTB_SOURCE_MASK_ALPHA), or by 1 minus it
 // with FFTB_GPU_FLAG_MASK_INVERT too (FFTB_SOURCE_MASK_ONE_MINUS_ALPHA): common.glsl, bloomSource.
 #define FFTB_GPU_FLAG_MASK_ALPHA 32u
@@ -124,7 +129,7 @@
 // Lines of the kernel spectrum are indexed [k1][k2] in the range of their channel: k1 in [0, S1/2], k2 in [0, S2).
 struct FftbPushConstants
 {
-    FFTB_UINT imageLength1;  // L1: texels along the first axis of the image transformed (at half resolution the
+    FFTB_UINT imageLength1;  // L1: texels along the first axis of the image transformed (at reduced resolution the
                              // downsampled frame's; in the kernel spectrum's passes the kernel's resolution)
     FFTB_UINT imageLength2;  // L2: along the second axis
     FFTB_UINT paddedLength1; // N1
@@ -152,7 +157,8 @@ struct FftbPushConstants
     float kernelScale; // sigma (plugin/plan/plan.h, Plan::kernelScale): resampled spectra are read at sigma k S / N
     FFTB_UINT interpolationWidth; // W: taps per axis of the interpolation, 2 .. FFTB_MAX_INTERPOLATION_WIDTH
     float esBeta;                 // beta of the ES window (plugin/plan/resampling.h, esBeta)
-    FFTB_UINT scratchBloomStart;  // half resolution: where pass 3's bloom starts in the scratch, in 16-byte units
+    FFTB_UINT scratchBloomStart;  // reduced resolution: where pass 3's bloom starts in the scratch, in 16-byte
+                                  // units; with a far field at full resolution, where the far field's does
     FFTB_UINT borderWeights;      // FFTB_GPU_BORDER_WEIGHTS_*
     float tintRed;                // the bloom's R, G, B multipliers (FftbBloomInfo::tint)
     float tintGreen;

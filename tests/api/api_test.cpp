@@ -1110,7 +1110,7 @@ TEST_F(ApiTest, CreateBloomPlanRejectsABadFieldNamingIt)
         {[](FftbBloomPlanCreateInfo& i) { i.axisOrder = FftbAxisOrder(3); }, FFTB_ERROR_INVALID_ARGUMENT, "axisOrder"},
         {[](FftbBloomPlanCreateInfo& i) { i.storagePrecision = FftbStoragePrecision(2); }, FFTB_ERROR_INVALID_ARGUMENT,
          "storagePrecision"},
-        {[](FftbBloomPlanCreateInfo& i) { i.resolution = FftbBloomResolution(2); }, FFTB_ERROR_INVALID_ARGUMENT,
+        {[](FftbBloomPlanCreateInfo& i) { i.resolution = FftbBloomResolution(4); }, FFTB_ERROR_INVALID_ARGUMENT,
          "resolution"},
         {[](FftbBloomPlanCreateInfo& i) { i.kernelSpanUnit = FftbKernelSpanUnit(3); }, FFTB_ERROR_INVALID_ARGUMENT,
          "kernelSpanUnit"},
@@ -2397,7 +2397,7 @@ TEST_F(ApiTest, HalfResolutionPlansTheDownsampledFrameOrIsRefusedNamingTheField)
     const FftbBloomInfo bloom = validBloomInfo();
     EXPECT_EQ(fftbCmdBloom(halfPlan, cb, &bloom), FFTB_SUCCESS);
     endCommandBuffer(cb);
-    info.resolution = FftbBloomResolution(2);
+    info.resolution = FftbBloomResolution(4);
     FftbBloomPlan refused = nullptr;
     EXPECT_EQ(createPlan(info, &refused), FFTB_ERROR_INVALID_ARGUMENT);
     expectOneMessage(FFTB_ERROR_INVALID_ARGUMENT, "resolution");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Half-resolution bloom (FFTB_BLOOM_RESOLUTION_HALF): against the double-precision reference of its own definition
-// (downsample, resampled convolution at half the kernel's extent, bilinear upsample) in every padding and axis order,
+// Reduced-resolution bloom (FFTB_BLOOM_RESOLUTION_HALF, QUARTER, EIGHTH): against the double-precision reference of
+// its own definition (downsample, resampled convolution at 1 / f of the kernel's extent, bilinear upsample) in every
+// padding and axis order,
 // on odd and even extents and in the composite modes; and its error against the full-resolution bloom on a sample
 // photograph, the numbers docs/integration.md gives.
 #include "gpu_test_support.h"
@@ -33,6 +34,7 @@ struct HalfCase
     FftbPadding padding;
     FftbAxisOrder axisOrder;
     FftbSpectrumInterpolation interpolation;
+    FftbBloomResolution resolution = FFTB_BLOOM_RESOLUTION_HALF;
 };
 
 class HalfResolution : public ::testing::TestWithParam<HalfCase>
@@ -44,7 +46,8 @@ std::string halfName(const ::testing::TestParamInfo<HalfCase>& info)
     const HalfCase& c = info.param;
     std::string name = std::to_string(c.width) + "x" + std::to_string(c.height) + "_" +
                        settingName(c.padding, kPaddingNames) + "_" + settingName(c.axisOrder, kAxisOrderNames) + "_" +
-                       settingName(c.interpolation, kInterpolationNames);
+                       settingName(c.interpolation, kInterpolationNames) + "_1_" +
+                       std::to_string(1 << int(c.resolution));
     std::replace(name.begin(), name.end(), '-', '_');
     return name;
 }
@@ -64,7 +67,7 @@ BloomSettings halfBloom(const HalfCase& c)
         FFTB_SPECTRUM_MODE_RESAMPLED; // the interpolations at half scale; exact mode: scaled_kernel_test
     s.kernel.interpolation = c.interpolation;
     s.frame.output = FFTB_OUTPUT_MODE_BLOOM;
-    s.plan.resolution = FFTB_BLOOM_RESOLUTION_HALF;
+    s.plan.resolution = c.resolution;
     return s;
 }
 
@@ -97,7 +100,14 @@ INSTANTIATE_TEST_SUITE_P(
         HalfCase{61, 45, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_Y_FIRST, FFTB_SPECTRUM_INTERPOLATION_CUBIC},
         HalfCase{37, 70, FFTB_PADDING_ZERO_NORMALIZED, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_INTERPOLATION_LINEAR},
         HalfCase{50, 33, FFTB_PADDING_ZERO_NORMALIZED, FFTB_AXIS_ORDER_Y_FIRST, FFTB_SPECTRUM_INTERPOLATION_CUBIC},
-        HalfCase{1, 9, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_INTERPOLATION_CUBIC}),
+        HalfCase{1, 9, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_INTERPOLATION_CUBIC},
+        // A quarter and an eighth: f x f boxes, remainders of 1 .. f - 1 texels.
+        HalfCase{61, 46, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_Y_FIRST, FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+                 FFTB_BLOOM_RESOLUTION_QUARTER},
+        HalfCase{77, 70, FFTB_PADDING_ZERO_NORMALIZED, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_INTERPOLATION_LINEAR,
+                 FFTB_BLOOM_RESOLUTION_EIGHTH},
+        HalfCase{50, 35, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_AUTO, FFTB_SPECTRUM_INTERPOLATION_CUBIC,
+                 FFTB_BLOOM_RESOLUTION_EIGHTH}),
     halfName);
 
 // The composite modes at half resolution: the prefilter runs on the frame's texels before the downsampling, the

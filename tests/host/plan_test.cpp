@@ -326,7 +326,7 @@ TEST(Plan, SeveralViewsHoldTheirFramesSpectraOneAfterAnother)
     for (const bool half : {false, true})
     {
         PlanRequest request{90, 70, 24, 18, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_RESAMPLED};
-        request.halfResolution = half;
+        request.reduction = half ? 2 : 1;
         Plan plan;
         std::string error;
         ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
@@ -336,10 +336,10 @@ TEST(Plan, SeveralViewsHoldTheirFramesSpectraOneAfterAnother)
         EXPECT_EQ(intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines, 1),
                   frame + intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines));
         EXPECT_LT(intermediateIndex(2, halfLines - 1, halfLines, lines - 1, lines, 2), intermediateElements(plan, 3));
-        EXPECT_EQ(halfResolutionBloomStart(plan, 8, 3), (intermediateElements(plan, 3) * 8 + 15) / 16);
+        EXPECT_EQ(reducedBloomStart(plan, 8, 3), (intermediateElements(plan, 3) * 8 + 15) / 16);
         const uint64_t bloom = half ? uint64_t(plan.first.imageLength) * plan.second.imageLength * 16 : 0;
-        EXPECT_EQ(scratchBytes(plan, 8, 3) - halfResolutionBloomStart(plan, 8, 3) * 16,
-                  scratchBytes(plan, 8, 1) - halfResolutionBloomStart(plan, 8, 1) * 16 + 2 * bloom);
+        EXPECT_EQ(scratchBytes(plan, 8, 3) - reducedBloomStart(plan, 8, 3) * 16,
+                  scratchBytes(plan, 8, 1) - reducedBloomStart(plan, 8, 1) * 16 + 2 * bloom);
     }
     ScratchSizes one, two;
     std::string error;
@@ -654,42 +654,48 @@ TEST(Plan, ScaledKernelsWithinTheMaximumKernelExtentNeedNoMoreScratch)
                     }
 }
 
-TEST(Plan, HalfResolutionPlansTheDownsampledFrameWithTheKernelAtHalfItsExtent)
+TEST(Plan, ReducedResolutionPlansTheDownsampledFrameWithTheKernelAtItsReducedExtent)
 {
     std::string error;
-    for (const auto& [width, height] : {std::pair{64u, 48u}, std::pair{61u, 45u}, std::pair{1u, 9u}})
-        for (const Span scale :
-             {Span{}, Span{FFTB_KERNEL_SPAN_PIXELS, 40.0f}, Span{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f}})
-        {
-            PlanRequest request{width, height, 20, 10, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_X_FIRST};
-            setSpan(request, scale);
-            Plan full, half;
-            ASSERT_TRUE(makePlan(request, &full, &error)) << error;
-            request.halfResolution = true;
-            ASSERT_TRUE(makePlan(request, &half, &error)) << error;
-            EXPECT_FALSE(full.halfResolution);
-            EXPECT_TRUE(half.halfResolution);
-            EXPECT_EQ(full.first.frameLength, width);
-            EXPECT_EQ(full.first.imageLength, width);
-            EXPECT_EQ(half.first.frameLength, width);
-            EXPECT_EQ(half.second.frameLength, height);
-            EXPECT_EQ(half.first.imageLength, (width + 1) / 2);
-            EXPECT_EQ(half.second.imageLength, (height + 1) / 2);
-            // The span in frame pixels, as the full plan's, halved: sigma halves.
-            EXPECT_DOUBLE_EQ(half.kernelScale, full.kernelScale / 2);
-            EXPECT_EQ(half.first.scaledKernelLength, scaledKernelLength(20, 20, 10.0 * full.kernelScale));
-            EXPECT_EQ(half.second.scaledKernelLength, scaledKernelLength(10, 20, 10.0 * full.kernelScale));
-            EXPECT_EQ(half.first.spectrumLength, full.first.spectrumLength) << "one spectrum serves both";
-            EXPECT_GE(half.first.paddedLength, half.first.imageLength + half.first.scaledKernelLength - 1);
-            // The bloom of the downsampled frame follows the intermediate: one 16-byte unit per texel.
-            EXPECT_EQ(halfResolutionBloomStart(half, 8), (intermediateElements(half) * 8 + 15) / 16);
-            EXPECT_EQ(scratchBytes(half, 8),
-                      (halfResolutionBloomStart(half, 8) + uint64_t(half.first.imageLength) * half.second.imageLength) *
-                          16);
-        }
+    for (const uint32_t f : {2u, 4u, 8u})
+        for (const auto& [width, height] : {std::pair{64u, 48u}, std::pair{61u, 45u}, std::pair{1u, 9u}})
+            for (const Span scale :
+                 {Span{}, Span{FFTB_KERNEL_SPAN_PIXELS, 40.0f}, Span{FFTB_KERNEL_SPAN_FRAME_DIAGONAL, 0.25f}})
+            {
+                PlanRequest request{width, height, 20, 10, FFTB_PADDING_MIRROR, FFTB_AXIS_ORDER_X_FIRST};
+                setSpan(request, scale);
+                Plan full, reduced;
+                ASSERT_TRUE(makePlan(request, &full, &error)) << error;
+                request.reduction = f;
+                ASSERT_TRUE(makePlan(request, &reduced, &error)) << error;
+                EXPECT_EQ(full.reduction, 1u);
+                EXPECT_EQ(reduced.reduction, f);
+                EXPECT_EQ(full.first.frameLength, width);
+                EXPECT_EQ(full.first.imageLength, width);
+                EXPECT_EQ(reduced.first.frameLength, width);
+                EXPECT_EQ(reduced.second.frameLength, height);
+                EXPECT_EQ(reduced.first.imageLength, (width + f - 1) / f);
+                EXPECT_EQ(reduced.second.imageLength, (height + f - 1) / f);
+                // The span in frame pixels, as the full plan's, divided by f: so is sigma.
+                EXPECT_DOUBLE_EQ(reduced.kernelScale, full.kernelScale / f);
+                EXPECT_EQ(reduced.first.scaledKernelLength, scaledKernelLength(20, 20, 20.0 * full.kernelScale / f));
+                EXPECT_EQ(reduced.second.scaledKernelLength, scaledKernelLength(10, 20, 20.0 * full.kernelScale / f));
+                EXPECT_EQ(reduced.first.spectrumLength, full.first.spectrumLength) << "one spectrum serves both";
+                EXPECT_GE(reduced.first.paddedLength, reduced.first.imageLength + reduced.first.scaledKernelLength - 1);
+                // The bloom of the downsampled frame follows the intermediate: one 16-byte unit per texel.
+                EXPECT_EQ(reducedBloomStart(reduced, 8), (intermediateElements(reduced) * 8 + 15) / 16);
+                EXPECT_EQ(scratchBytes(reduced, 8), (reducedBloomStart(reduced, 8) +
+                                                     uint64_t(reduced.first.imageLength) * reduced.second.imageLength) *
+                                                        16);
+            }
+    PlanRequest odd{64, 48, 20, 10};
+    odd.reduction = 3;
+    Plan refused;
+    EXPECT_FALSE(makePlan(odd, &refused, &error));
+    EXPECT_EQ(error, "reduction: 3 is not 1, 2, 4 or 8");
     // Exact mode: the kernel scaled in space to its extent on the downsampled frame, transformed at its padded extent.
     PlanRequest exact{64, 48, 20, 10, FFTB_PADDING_ZERO, FFTB_AXIS_ORDER_X_FIRST, FFTB_SPECTRUM_MODE_EXACT};
-    exact.halfResolution = true;
+    exact.reduction = 2;
     Plan plan;
     ASSERT_TRUE(makePlan(exact, &plan, &error)) << error;
     EXPECT_DOUBLE_EQ(plan.kernelScale, 0.5);
@@ -710,7 +716,7 @@ TEST(Plan, ScratchSizesHoldEveryHalfResolutionFrameUpToTheMaximum)
                 for (FftbAxisOrder order : {FFTB_AXIS_ORDER_X_FIRST, FFTB_AXIS_ORDER_Y_FIRST})
                 {
                     PlanRequest request{w, h, 33, 20, padding, order};
-                    request.halfResolution = true;
+                    request.reduction = 2;
                     Plan plan;
                     ASSERT_TRUE(makePlan(request, &plan, &error)) << error;
                     EXPECT_LE(scratchBytes(plan, 8), sizes.scratchBytes) << w << "x" << h;

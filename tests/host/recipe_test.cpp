@@ -62,7 +62,7 @@ Plan expectedPlan(const FftbBloomPlanCreateInfo& info, const KernelShape& kernel
         request.kernelSpan = info.kernelSpan;
     }
     request.spectrumOversampling = kernel.resampling.oversampling;
-    request.halfResolution = info.resolution == FFTB_BLOOM_RESOLUTION_HALF;
+    request.reduction = 1u << uint32_t(info.resolution);
     Plan plan;
     std::string error;
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
@@ -307,9 +307,9 @@ TEST_P(RecipePasses, FollowThePlansRules)
         EXPECT_EQ(p.spectrumLength2, b.spectrumLength);
         uint32_t flags =
             (plan.firstAxisIsX ? FFTB_GPU_FLAG_FIRST_AXIS_IS_X : 0u) | (resampled ? FFTB_GPU_FLAG_RESAMPLED : 0u);
-        if (half)
-            flags |= FFTB_GPU_FLAG_HALF_RESOLUTION | (a.frameLength % 2 ? FFTB_GPU_FLAG_ODD_FRAME_LENGTH_1 : 0u) |
-                     (b.frameLength % 2 ? FFTB_GPU_FLAG_ODD_FRAME_LENGTH_2 : 0u);
+        if (half) // 2 = 1 << 1, and 2 L - r texels: r = 1 for an odd frame length
+            flags |= 1u << FFTB_GPU_FLAG_REDUCTION_SHIFT | (a.frameLength % 2) << FFTB_GPU_FLAG_REMAINDER_1_SHIFT |
+                     (b.frameLength % 2) << FFTB_GPU_FLAG_REMAINDER_2_SHIFT;
         EXPECT_EQ(p.flags, flags);
         EXPECT_EQ(p.padding, uint32_t(padding));
         EXPECT_EQ(p.padding, gpuPadding(padding));
@@ -319,8 +319,8 @@ TEST_P(RecipePasses, FollowThePlansRules)
         EXPECT_EQ(p.interpolation, uint32_t(FFTB_SPECTRUM_INTERPOLATION_ES));
         EXPECT_EQ(p.interpolationWidth, kDefaultEsWidth);
         EXPECT_FLOAT_EQ(p.kernelScale, half ? 0.5f : 1.0f);
-        // At half resolution after the intermediate of every view, in 16-byte units.
-        EXPECT_EQ(p.scratchBloomStart, half ? (intermediateElements(plan, views) * (fp16 ? 4 : 8) + 15) / 16 : 0u);
+        // After the intermediate of every view, in 16-byte units (read at full resolution only with a far field).
+        EXPECT_EQ(p.scratchBloomStart, (intermediateElements(plan, views) * (fp16 ? 4 : 8) + 15) / 16);
         EXPECT_EQ(p.borderWeights,
                   normalized ? uint32_t(FFTB_GPU_BORDER_WEIGHTS_DIVIDE) : FFTB_GPU_BORDER_WEIGHTS_NONE);
         EXPECT_EQ(p.outputMode, 0u);
@@ -574,7 +574,7 @@ TEST(RecipeRefusal, NamesAnUnknownEnum)
     info.storagePrecision = FftbStoragePrecision(FFTB_STORAGE_PRECISION_FLOAT16 + 1);
     expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "storagePrecision");
     info = planInfo(64, 48);
-    info.resolution = FftbBloomResolution(FFTB_BLOOM_RESOLUTION_HALF + 1);
+    info.resolution = FftbBloomResolution(FFTB_BLOOM_RESOLUTION_EIGHTH + 1);
     expectRefusal(info, max, kernel, FFTB_ERROR_INVALID_ARGUMENT, "resolution");
     info = planInfo(64, 48);
     info.kernelSpanUnit = FftbKernelSpanUnit(FFTB_KERNEL_SPAN_FRAME_DIAGONAL + 1);

@@ -67,15 +67,17 @@ std::string describe(int width, int height, const BloomSettings& s)
 {
     const char* axis = s.plan.axisOrder == FFTB_AXIS_ORDER_X_FIRST   ? "x-first"
                        : s.plan.axisOrder == FFTB_AXIS_ORDER_Y_FIRST ? "y-first"
-                                                                : "auto";
-    return std::to_string(width) + "x" + std::to_string(height) + " " + settingName(s.plan.padding, kPaddingNames) + " " +
-           axis +
+                                                                     : "auto";
+    return std::to_string(width) + "x" + std::to_string(height) + " " + settingName(s.plan.padding, kPaddingNames) +
+           " " + axis +
            (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT                  ? " exact"
             : s.kernel.interpolation == FFTB_SPECTRUM_INTERPOLATION_LINEAR ? " resampled linear"
             : s.kernel.interpolation == FFTB_SPECTRUM_INTERPOLATION_CUBIC  ? " resampled cubic"
-                                                                    : " resampled es") +
+                                                                           : " resampled es") +
            (s.plan.kernelSpan.native() ? std::string() : " kernel extent " + kernelSpanText(s.plan.kernelSpan)) +
-           (s.plan.resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half resolution" : "");
+           (s.plan.resolution != FFTB_BLOOM_RESOLUTION_FULL
+                ? " at 1/" + std::to_string(1 << int(s.plan.resolution)) + " resolution"
+                : "");
 }
 
 Texels onesFrame(int width, int height)
@@ -135,21 +137,17 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
         return referenceConvolutionFor(frame, kernel, s.plan.padding, s.frame.sharpen);
     Plan plan;
     std::string error;
-    PlanRequest request{uint32_t(frame.width),
-                        uint32_t(frame.height),
-                        uint32_t(kernel.width),
-                        uint32_t(kernel.height),
-                        s.plan.padding,
-                        s.plan.axisOrder,
-                        s.kernel.spectrum};
+    PlanRequest request{uint32_t(frame.width), uint32_t(frame.height), uint32_t(kernel.width), uint32_t(kernel.height),
+                        s.plan.padding,        s.plan.axisOrder,       s.kernel.spectrum};
     request.kernelSpanUnit = s.plan.kernelSpan.unit;
     request.kernelSpan = s.plan.kernelSpan.value;
     // The plugin's spectrum length: cubic and linear are simulated on it; for ES it only sets the band limit.
     request.spectrumOversampling = kDefaultSpectrumOversampling;
-    request.halfResolution = s.plan.resolution == FFTB_BLOOM_RESOLUTION_HALF;
+    request.reduction = 1u << uint32_t(s.plan.resolution);
     EXPECT_TRUE(makePlan(request, &plan, &error)) << error;
-    // At half resolution the plan's image is the downsampled frame, and its bloom is upsampled to the frame.
-    const Texels image = plan.halfResolution ? referenceDownsample(frame) : frame;
+    // At reduced resolution the plan's image is the downsampled frame, and its bloom is upsampled to the frame.
+    const int f = int(plan.reduction);
+    const Texels image = f > 1 ? referenceDownsample(frame, f) : frame;
     if (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT)
     {
         // The kernel scaled in space to its extent on the plan's image, then convolved linearly.
@@ -158,13 +156,13 @@ Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettin
         const Texels scaled =
             referenceScaledKernel(kernel, plan.kernelScale, int(x.scaledKernelLength), int(y.scaledKernelLength));
         const Texels bloom = referenceConvolutionFor(image, scaled, s.plan.padding, s.frame.sharpen);
-        return plan.halfResolution ? referenceUpsample(bloom, frame.width, frame.height) : bloom;
+        return f > 1 ? referenceUpsample(bloom, frame.width, frame.height, f) : bloom;
     }
     Texels bloom = referenceSpectralConvolution(image, kernel, plan, s.frame.sharpen, s.kernel.interpolation);
     if (s.plan.padding == FFTB_PADDING_ZERO_NORMALIZED)
         bloom = referenceNormalized(bloom, referenceSpectralConvolution(onesFrame(image.width, image.height), kernel,
                                                                         plan, s.frame.sharpen, s.kernel.interpolation));
-    return plan.halfResolution ? referenceUpsample(bloom, frame.width, frame.height) : bloom;
+    return f > 1 ? referenceUpsample(bloom, frame.width, frame.height, f) : bloom;
 }
 
 } // namespace fftb::test

@@ -34,8 +34,8 @@ Texels randomFrame(int width, int height, uint32_t seed, float peak = 50.0f);
 /// GPU's plan) with the kernel scaled in space to its extent on the frame (referenceScaledKernel) when it has a kernel
 /// span, the spectrally resampled convolution at the plan's padded extent in resampled mode; sharpened by s.sharpen in
 /// both. With FFTB_PADDING_ZERO_NORMALIZED, the zero-padded one normalized by the same reference of the frame's
-/// indicator. At FFTB_BLOOM_RESOLUTION_HALF, the same of referenceDownsample(frame) with the kernel at the half
-/// resolution plan's scale, then referenceUpsample to the frame's extent.
+/// indicator. At a reduced resolution (f = 2, 4, 8), the same of referenceDownsample(frame, f) with the kernel at the
+/// reduced plan's scale, then referenceUpsample to the frame's extent.
 Texels referenceFor(const Texels& frame, const Texels& kernel, const BloomSettings& s);
 
 /// referenceConvolution with a public padding: FFTB_PADDING_ZERO_NORMALIZED is zero padding normalized by the

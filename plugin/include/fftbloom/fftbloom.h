@@ -68,6 +68,7 @@ typedef enum FftbStructureType
     FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO = FFTB_ABI * 0x10000 + 15,
     FFTB_STRUCTURE_TYPE_KERNEL_GENERATOR_INFO = FFTB_ABI * 0x10000 + 16,
     FFTB_STRUCTURE_TYPE_BUFFER_ALLOCATOR_INFO = FFTB_ABI * 0x10000 + 17,
+    FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO = FFTB_ABI * 0x10000 + 18,
     FFTB_STRUCTURE_TYPE_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbStructureType;
 
@@ -171,6 +172,10 @@ typedef enum FftbBloomResolution
     /** The frame downsampled 2x per axis, convolved with the kernel at half its extent, upsampled by a fourth pass: a
      *  quarter of the FFT work, 1.8-2.7x faster; detail finer than 2 frame pixels is lost. */
     FFTB_BLOOM_RESOLUTION_HALF = 1,
+    /** Downsampled 4x (8x) per axis, the kernel at 1 / 4 (1 / 8) of its extent: for low-frequency glows, above all a
+     *  far field's (FftbFarFieldInfo); detail finer than 4 (8) frame pixels is lost. */
+    FFTB_BLOOM_RESOLUTION_QUARTER = 2,
+    FFTB_BLOOM_RESOLUTION_EIGHTH = 3,
     FFTB_BLOOM_RESOLUTION_MAX_ENUM = 0x7FFFFFFF /**< keeps the enum 32-bit; not a value */
 } FftbBloomResolution;
 
@@ -355,7 +360,7 @@ typedef struct FftbKernelInfo
 typedef struct FftbBloomPlanCreateInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_BLOOM_PLAN_CREATE_INFO */
-    const void* pNext;       /**< NULL */
+    const void* pNext;       /**< NULL, or an FftbFarFieldInfo */
     /** From fftbCreateKernel on this device, within this context's maximum kernel resolution; it outlives the plan. */
     FftbKernel kernel;
     uint32_t width;  /**< frame extent in texels, 1 .. maxWidth; the views of every bloom must be at least this large */
@@ -373,6 +378,32 @@ typedef struct FftbBloomPlanCreateInfo
      *  the frame (fftbGetKernelExtent) must fit the context's maxKernelExtentWidth x maxKernelExtentHeight. */
     float kernelSpan;
 } FftbBloomPlanCreateInfo;
+
+/** A second, wide kernel convolved at reduced resolution and added to the plan's bloom, chained to
+ *  FftbBloomPlanCreateInfo::pNext: a two-scale PSF, its core (diffraction, spikes, the near halo) at the plan's full
+ *  resolution and its far field (veiling glare that reaches across the frame) at a quarter or an eighth of it, for a
+ *  fraction of the cost of one kernel that wide (docs/kernels.md, "Glare"). The bloom is then
+ *  (1 - weight) bloom_core + weight bloom_far before tint and composite, each scale normalized by its own padding (with
+ *  FFTB_PADDING_ZERO_NORMALIZED, by its own mass inside the frame) and sharpened as one kernel would be: the result is
+ *  (1 - t) ((1 - w) core + w far) * p + t p. The plan must be FFTB_BLOOM_RESOLUTION_FULL. Its passes (1-3 at the far
+ *  field's resolution, and its kernel spectrum's and border weights') run before the plan's pass 1; they count in
+ *  timestamps [1] .. [2] and in FftbBloomPlanDescription's pass counts. */
+typedef struct FftbFarFieldInfo
+{
+    FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO */
+    const void* pNext;       /**< NULL */
+    /** The far field's kernel, from fftbCreateKernel on the plan's device (normalized per channel as every kernel),
+     *  within the context's maximum kernel resolution; it outlives the plan. */
+    FftbKernel kernel;
+    /** FFTB_BLOOM_RESOLUTION_QUARTER or FFTB_BLOOM_RESOLUTION_EIGHTH: the frame downsampled 4x or 8x per axis. */
+    FftbBloomResolution resolution;
+    /** The far kernel's scale on the frame, as FftbBloomPlanCreateInfo's; its extent on the downsampled frame (span / 4
+     *  or / 8) must fit the context's maxKernelExtentWidth x maxKernelExtentHeight. */
+    FftbKernelSpanUnit kernelSpanUnit;
+    float kernelSpan;
+    /** w in [0, 1]: the far field's share of the two-scale PSF's light. */
+    float weight;
+} FftbFarFieldInfo;
 
 /** Frame-lifetime settings of one fftbCmdBloom: the images and the values that change only push constants
  *  (docs/integration.md, "Per-frame settings"). A field out of its range is FFTB_ERROR_INVALID_ARGUMENT, naming it. */
@@ -477,8 +508,10 @@ typedef struct FftbBloomPlanDescription
      *  buffer that computed it for the kernel's current texels executed; then 0. */
     uint32_t spectrumPassCount;
     uint32_t borderWeightPassCount; /**< likewise for FFTB_PADDING_ZERO_NORMALIZED's border weights: 3, then 0 */
-    uint32_t passCount; /**< 3 (4 at FFTB_BLOOM_RESOLUTION_HALF) + spectrumPassCount + borderWeightPassCount */
-    /** The FFT lengths along x and y, padded for the kernel's extent (at half resolution those of the downsampled
+    /** 3 (4 at a reduced resolution) + spectrumPassCount + borderWeightPassCount, and with an FftbFarFieldInfo its 3
+     *  passes (its spectrum's and border weights' counted in those) */
+    uint32_t passCount;
+    /** The FFT lengths along x and y, padded for the kernel's extent (at reduced resolution those of the downsampled
      *  frame, as are the kernel's extent and scale below). */
     uint32_t paddedWidth;
     uint32_t paddedHeight;
@@ -494,7 +527,7 @@ typedef struct FftbBloomPlanDescription
 
 /** Timestamps fftbCmdBloom writes with an FftbTimestampInfo chained, at BOTTOM_OF_PIPE: [0] before its first command,
  *  [1] after the kernel spectrum and border weight passes ([0] when neither ran), [2] after pass 1, [3] after pass 2,
- *  [4] after pass 3 (at FFTB_BLOOM_RESOLUTION_HALF, pass 4). fftbCmdGenerateKernel's: fftbloom_generator.h. */
+ *  [4] after pass 3 (at a reduced resolution, pass 4). fftbCmdGenerateKernel's: fftbloom_generator.h. */
 #define FFTB_TIMESTAMP_COUNT 5u
 
 /** Per-pass GPU timing, chained to FftbBloomInfo::pNext or FftbApertureInfo::pNext. */
@@ -600,14 +633,15 @@ FftbResult fftbGetKernelExtent(const FftbBloomPlanCreateInfo* createInfo, uint32
 FftbResult fftbCmdPrepareKernel(FftbBloomPlan plan, VkCommandBuffer commandBuffer);
 
 /** Records the bloom of `plan` into `commandBuffer` (primary or secondary, compute-capable queue); never submits,
- *  waits, allocates or compiles. Three compute passes (four at half resolution), after those of what is computed once
- *  (kernel spectrum, border weights), which every bloom records with vkCmdUpdateBuffer and vkCmdCopyBuffer of a word
- *  until a command buffer carrying them executed: dropped or reordered command buffers are harmless. Pushes its
- *  descriptors (nothing stays bound, any number of command buffers may be pending); barriers between its passes and one
- *  before the first (after earlier compute use of the scratch and the kernel); clobbers the bound compute pipeline,
- *  descriptor set 0 and push constants. Returns FFTB_ERROR_INVALID_ARGUMENT (naming the field; the plan's kernel or
- *  context destroyed) or FFTB_ERROR_DEVICE_LIMIT (the context resized below the plan). Threads: reads the plan, its
- *  context and (locked) its kernel; writes `commandBuffer`. */
+ *  waits, allocates or compiles. Three compute passes (four at a reduced resolution, three more with a far field),
+ * after those of what is computed once (kernel spectrum, border weights), which every bloom records with
+ * vkCmdUpdateBuffer and vkCmdCopyBuffer of a word until a command buffer carrying them executed: dropped or reordered
+ * command buffers are harmless. Pushes its descriptors (nothing stays bound, any number of command buffers may be
+ * pending); barriers between its passes and one before the first (after earlier compute use of the scratch and the
+ * kernel); clobbers the bound compute pipeline, descriptor set 0 and push constants. Returns
+ * FFTB_ERROR_INVALID_ARGUMENT (naming the field; the plan's kernel or context destroyed) or FFTB_ERROR_DEVICE_LIMIT
+ * (the context resized below the plan). Threads: reads the plan, its context and (locked) its kernel; writes
+ * `commandBuffer`. */
 FftbResult fftbCmdBloom(FftbBloomPlan plan, VkCommandBuffer commandBuffer, const FftbBloomInfo* bloomInfo);
 
 #ifdef __cplusplus
