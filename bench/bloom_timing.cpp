@@ -6,12 +6,14 @@
 
 #include "fftbloom/fftbloom_generator.h"
 #include "host_error.h"
-#include "psf/psf_generator.h"
 #include "node/context_info.h"
+#include "psf/far_field.h"
+#include "psf/psf_generator.h"
 #include "settings/setting_names.h"
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -67,6 +69,7 @@ std::string BloomCase::name() const
            (lengths == FFTB_LENGTH_POLICY_POWER_OF_TWO ? " pow2" : "") +
            (storage == FFTB_STORAGE_PRECISION_FLOAT16 ? " fp16" : "") +
            (resolution == FFTB_BLOOM_RESOLUTION_HALF ? " half" : "") + (generatedKernel ? " generated" : "") +
+           (farField ? " far field" : "") +
            (views > 1 ? " " + std::to_string(views) + " views" + (separateViews ? " separate" : "") : "");
 }
 
@@ -149,6 +152,7 @@ class BloomRun
     {
         fftbDestroyBloomPlan(plan_);
         fftbDestroyKernel(kernel_);
+        fftbDestroyKernel(farKernel_);
         fftbDestroyContext(context_);
         device_.destroy(upload_);
         for (VulkanDevice::Image& image : images_)
@@ -183,6 +187,7 @@ class BloomRun
     std::string message_;
     FftbContext context_ = nullptr;
     FftbKernel kernel_ = nullptr;
+    FftbKernel farKernel_ = nullptr; ///< the far field's (BloomCase::farField)
     FftbBloomPlan plan_ = nullptr;
     VulkanDevice::Buffer upload_{};
     std::vector<VulkanDevice::Image> images_; ///< per view: its input, then its output
@@ -190,10 +195,22 @@ class BloomRun
     VkQueryPool queries_ = VK_NULL_HANDLE;
 };
 
+/// The default PSF's far field at `c`'s frame (BloomCase::farField), or size 0.
+FarField farFieldOf(const BloomCase& c)
+{
+    if (!c.farField)
+        return {};
+    PsfParams core;
+    core.sizeTexels = int(c.kernelSize);
+    return farFieldOf(core, double(c.kernelSize), std::hypot(double(c.width), double(c.height)), 8);
+}
+
 void BloomRun::createPluginObjects()
 {
+    const FarField far = farFieldOf(c_);
+    const uint32_t kernelTexels = std::max(c_.kernelSize, uint32_t(far.size));
     FftbContextCreateInfo ci = contextCreateInfo(device_.instance(), device_.logical(), c_.width, c_.height,
-                                                 c_.kernelSize, c_.kernelSize, &message_);
+                                                 kernelTexels, kernelTexels, &message_);
     ci.maxViews = c_.separateViews ? 1 : c_.views;
     FftbPlannerInfo planner{FFTB_STRUCTURE_TYPE_PLANNER_INFO};
     planner.lengthPolicy = c_.lengths;
@@ -226,6 +243,24 @@ void BloomRun::createPluginObjects()
     pi.padding = c_.padding;
     pi.storagePrecision = c_.storage;
     pi.resolution = c_.resolution;
+    FftbFarFieldInfo farInfo{FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO};
+    if (far.size > 0)
+    {
+        std::vector<float> rgb;
+        for (const float t : far.texels)
+            rgb.insert(rgb.end(), 3, t);
+        FftbKernelInfo fi{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
+        fi.width = fi.height = uint32_t(far.size);
+        fi.texels = rgb.data();
+        fi.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
+        check(fftbCreateKernel(context_, &fi, &farKernel_), "fftbCreateKernel (far field)");
+        farInfo.kernel = farKernel_;
+        farInfo.resolution = FFTB_BLOOM_RESOLUTION_EIGHTH;
+        farInfo.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+        farInfo.kernelSpan = float(far.spanPixels);
+        farInfo.weight = float(far.weight);
+        pi.pNext = &farInfo;
+    }
     check(fftbCreateBloomPlan(context_, &pi, &plan_), "fftbCreateBloomPlan");
 }
 

@@ -28,6 +28,9 @@ struct BloomCase
     /// new seed every frame), as animated glare does; its pupil (Airy radius, 2 texels) stays, as the kernel's
     /// FftbKernelGeneratorInfo requires.
     bool generatedKernel = false;
+    /// The default PSF's glare far field (host/psf/far_field.h: reach one frame diagonal, convolved at 1/8) added by
+    /// an FftbFarFieldInfo: the two-scale bloom.
+    bool farField = false;
     /// Views of the frame's extent bloomed each frame (different frames, one kernel): by one fftbCmdBloom with an
     /// FftbMultiViewInfo, or by a call each when `separateViews`.
     uint32_t views = 1;
@@ -37,7 +40,8 @@ struct BloomCase
 
     /// "1920x1080/256 zero resampled" for the default ES interpolation, with " es6" for another width, " cubic 1x"
     /// or " linear 1x" for those at oversampling 1; " pow2" appended for power-of-two lengths, " fp16" for fp16
-    /// storage, " half" for half resolution, " generated" for a kernel generated every frame, " 2 views" or
+    /// storage, " half" for half resolution, " generated" for a kernel generated every frame, " far field" for the
+    /// two-scale bloom, " 2 views" or
     /// " 2 views separate" for several views
     std::string name() const;
     /// The interpolation's part of name(): "" for the default.

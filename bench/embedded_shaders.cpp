@@ -60,7 +60,8 @@ std::vector<std::pair<std::string, double>> pipelineStatistics(VkDevice device, 
     const VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, nullptr, pipeline, 0};
     uint32_t count = 0;
     checkVulkan(getStatistics(device, &executable, &count, nullptr), "vkGetPipelineExecutableStatisticsKHR");
-    std::vector<VkPipelineExecutableStatisticKHR> statistics(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    std::vector<VkPipelineExecutableStatisticKHR> statistics(count,
+                                                             {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
     checkVulkan(getStatistics(device, &executable, &count, statistics.data()), "vkGetPipelineExecutableStatisticsKHR");
     std::vector<std::pair<std::string, double>> values;
     for (const VkPipelineExecutableStatisticKHR& s : statistics)
@@ -68,11 +69,20 @@ std::vector<std::pair<std::string, double>> pipelineStatistics(VkDevice device, 
         double value = 0;
         switch (s.format)
         {
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = s.value.b32; break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = double(s.value.i64); break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = double(s.value.u64); break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = s.value.f64; break;
-        default: continue;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+            value = s.value.b32;
+            break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+            value = double(s.value.i64);
+            break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+            value = double(s.value.u64);
+            break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+            value = s.value.f64;
+            break;
+        default:
+            continue;
         }
         values.emplace_back(s.name, value);
     }

@@ -152,12 +152,13 @@ void FftLinesBatch::createPipeline()
     for (uint32_t id = 0; id < entries.size(); ++id)
         entries[id] = {id, id * uint32_t(sizeof(uint32_t)), sizeof(uint32_t)};
     const VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(values), values.data()};
-    pipeline_ = createEmbeddedPipeline(d, "fft_lines",
-                                       {{kLinesBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                        {kSpectraBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                        {FFTB_BINDING_TWIDDLES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}},
-                                       sizeof(uint32_t), &specialization,
-                                       device_.pipelineStatistics() ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0);
+    pipeline_ =
+        createEmbeddedPipeline(d, "fft_lines",
+                               {{kLinesBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                {kSpectraBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                {FFTB_BINDING_TWIDDLES, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}},
+                               sizeof(uint32_t), &specialization,
+                               device_.pipelineStatistics() ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0);
     pool_ = createDescriptorSets(d, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3}}, {pipeline_.setLayout}, &set_);
 }
 
@@ -277,10 +278,11 @@ nlohmann::json caseJson(const FftLinesCase& c, const FftLinesTiming& t, double c
     const double achieved = c.bytesMoved() / (t.ms * 1e-3);
     nlohmann::json vkfft = nullptr;
     if (t.vkfft)
-        vkfft = {{"error", t.vkfft->error},
-                 {"ms", t.vkfft->error.empty() ? nlohmann::json(t.vkfft->ms) : nlohmann::json(nullptr)},
-                 {"maxRelativeError", optionalJson(t.vkfft->maxRelativeError)},
-                 {"oursOverVkfft", t.vkfft->error.empty() ? nlohmann::json(t.ms / t.vkfft->ms) : nlohmann::json(nullptr)}};
+        vkfft = {
+            {"error", t.vkfft->error},
+            {"ms", t.vkfft->error.empty() ? nlohmann::json(t.vkfft->ms) : nlohmann::json(nullptr)},
+            {"maxRelativeError", optionalJson(t.vkfft->maxRelativeError)},
+            {"oursOverVkfft", t.vkfft->error.empty() ? nlohmann::json(t.ms / t.vkfft->ms) : nlohmann::json(nullptr)}};
     return {{"case", c.name()},
             {"label", c.label},
             {"length", c.length},
@@ -293,7 +295,8 @@ nlohmann::json caseJson(const FftLinesCase& c, const FftLinesTiming& t, double c
             {"elementsPerInvocation", t.elementsPerInvocation},
             {"maxRelativeError", optionalJson(t.maxRelativeError)},
             {"statistics", statisticsJson(t.statistics)},
-            {"copy", {{"ms", t.copyMs}, {"oursOverCopy", t.ms / t.copyMs}, {"statistics", statisticsJson(t.copyStatistics)}}},
+            {"copy",
+             {{"ms", t.copyMs}, {"oursOverCopy", t.ms / t.copyMs}, {"statistics", statisticsJson(t.copyStatistics)}}},
             {"vkfft", vkfft}};
 }
 
@@ -313,9 +316,9 @@ std::string caseRow(const FftLinesCase& c, const FftLinesTiming& t, double copyB
            (vkfftRan ? fixed(t.vkfft->ms, 4) : std::string("—")) + " | " + fixed(t.ms / t.copyMs, 2) + " | " +
            (vkfftRan ? fixed(t.ms / t.vkfft->ms, 2) : std::string("—")) + " | " + fixed(achieved / copyBandwidth, 2) +
            " | " + std::to_string(t.workgroupSize) + " | " + std::to_string(t.elementsPerInvocation) + " | " +
-           statisticCell(t.statistics, "Register Count") + " | " +
-           statisticCell(t.statistics, "Shared Memory Size") + " | " + statisticCell(t.statistics, "Stack Size") +
-           " | " + (t.maxRelativeError ? scientific(*t.maxRelativeError, 1) : std::string("—")) + " | " +
+           statisticCell(t.statistics, "Register Count") + " | " + statisticCell(t.statistics, "Shared Memory Size") +
+           " | " + statisticCell(t.statistics, "Stack Size") + " | " +
+           (t.maxRelativeError ? scientific(*t.maxRelativeError, 1) : std::string("—")) + " | " +
            (vkfftRan && t.vkfft->maxRelativeError ? scientific(*t.vkfft->maxRelativeError, 1) : std::string("—")) +
            " |\n";
 }
@@ -406,11 +409,12 @@ int runFftLines(VulkanDevice& device, double copyBandwidth, const FftLinesRun& r
     results["warmup"] = run.warmup;
     results["tolerance"] = kFftLinesTolerance;
     results["cases"] = nlohmann::json::array();
-    std::string table = "| lines | N | B | MB moved | ours ms | copy ms | VkFFT ms | ours / copy | ours / VkFFT | of copy "
-                        "bandwidth | workgroup | elements per invocation | registers | shared bytes | stack bytes | "
-                        "max error / peak | VkFFT max error / peak |\n"
-                        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-                        "| --- |\n";
+    std::string table =
+        "| lines | N | B | MB moved | ours ms | copy ms | VkFFT ms | ours / copy | ours / VkFFT | of copy "
+        "bandwidth | workgroup | elements per invocation | registers | shared bytes | stack bytes | "
+        "max error / peak | VkFFT max error / peak |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+        "| --- |\n";
     std::printf("%s", table.c_str());
     int failures = 0;
     for (const FftLinesCase& c : fftLinesCases(run.smoke))
@@ -428,7 +432,8 @@ int runFftLines(VulkanDevice& device, double copyBandwidth, const FftLinesRun& r
         }
         if (t.vkfft && t.vkfft->maxRelativeError && !(*t.vkfft->maxRelativeError <= kFftLinesTolerance))
         {
-            std::fprintf(stderr, "fftbloom-bench: --fft-lines %s: VkFFT's max error %.2e of the line's peak, above %.0e\n",
+            std::fprintf(stderr,
+                         "fftbloom-bench: --fft-lines %s: VkFFT's max error %.2e of the line's peak, above %.0e\n",
                          c.name().c_str(), *t.vkfft->maxRelativeError, kFftLinesTolerance);
             ++failures;
         }

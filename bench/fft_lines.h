@@ -33,8 +33,8 @@ struct FftLinesCase
 /// `smoke`: 2048 x 16 alone, checked.
 std::vector<FftLinesCase> fftLinesCases(bool smoke);
 
-/// The batch: 2 x lines x length floats, its lines one after another, interleaved (re, im), uniform in [-1, 1) from a fixed seed (the same
-/// for every implementation timed).
+/// The batch: 2 x lines x length floats, its lines one after another, interleaved (re, im), uniform in [-1, 1) from a
+/// fixed seed (the same for every implementation timed).
 std::vector<float> batchValues(const FftLinesCase& c);
 
 /// max_k |output_k - X_k| / max_k |X_k| for X the DFT of `input` computed by FFTW in double precision,
@@ -48,19 +48,19 @@ using PipelineStatistics = std::vector<std::pair<std::string, double>>;
 /// VkFFT's 1D C2C FFT of the same batch, out of place (vkfft_anchor.h).
 struct VkfftLinesResult
 {
-    std::string error;                    ///< why it did not run; empty: ms and maxRelativeError hold
-    double ms = 0;                        ///< median GPU time, milliseconds
+    std::string error;                      ///< why it did not run; empty: ms and maxRelativeError hold
+    double ms = 0;                          ///< median GPU time, milliseconds
     std::optional<double> maxRelativeError; ///< as FftLinesTiming's, on the same lines
 };
 
 /// One case measured.
 struct FftLinesTiming
 {
-    double ms = 0;                      ///< median GPU time of the dispatch that transforms the batch, milliseconds
-    double copyMs = 0;                  ///< the same loads and stores in the same grid without the FFT (fft_lines.comp)
+    double ms = 0;     ///< median GPU time of the dispatch that transforms the batch, milliseconds
+    double copyMs = 0; ///< the same loads and stores in the same grid without the FFT (fft_lines.comp)
     PipelineStatistics statistics, copyStatistics; ///< of the engine's pipeline and of the copy's
     std::optional<VkfftLinesResult> vkfft;         ///< when asked for
-    uint32_t workgroupSize = 0;         ///< invocations per workgroup (workgroupSizeOf, as the plugin plans)
+    uint32_t workgroupSize = 0;                    ///< invocations per workgroup (workgroupSizeOf, as the plugin plans)
     uint32_t elementsPerInvocation = 0; ///< complex elements of a line each invocation holds: ceil(length / workgroup)
     /// FftLinesCase::check: max |GPU - DFT| over the line's max |DFT|, the worst of the lines checked
     std::optional<double> maxRelativeError;

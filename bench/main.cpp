@@ -141,6 +141,20 @@ std::vector<BloomCase> casesFor(const Options& o)
                     c.warmupFrames = o.warmup;
                     cases.push_back(c);
                 }
+    // The product's default (exact, normalized) with the default PSF's glare far field: the two-scale bloom, beside
+    // the default measured before it.
+    for (const Size& s : sizes)
+    {
+        BloomCase c;
+        c.width = s.w;
+        c.height = s.h;
+        c.kernelSize = s.k;
+        c.spectrum = FFTB_SPECTRUM_MODE_EXACT;
+        c.farField = true;
+        c.frames = o.frames;
+        c.warmupFrames = o.warmup;
+        cases.push_back(c);
+    }
     return cases;
 }
 
@@ -354,7 +368,8 @@ const VkfftTiming* vkfftAnchor(VulkanDevice& device, const Options& o, const Blo
                                std::map<std::tuple<uint32_t, uint32_t, uint32_t>, VkfftTiming>& bySize)
 {
     const bool otherInterpolation = c.spectrum == FFTB_SPECTRUM_MODE_RESAMPLED && !c.interpolationName().empty();
-    if (!o.vkfft || c.padding == FFTB_PADDING_MIRROR || otherInterpolation || c.generatedKernel || c.views != 1)
+    if (!o.vkfft || c.padding == FFTB_PADDING_MIRROR || otherInterpolation || c.generatedKernel || c.views != 1 ||
+        c.farField)
         return nullptr;
     const auto size = std::tuple{c.width, c.height, c.kernelSize};
     if (!bySize.count(size) && c.resolution == FFTB_BLOOM_RESOLUTION_FULL)
@@ -407,9 +422,10 @@ int run(const Options& o)
     const double bandwidth = measureCopyBandwidth(device, o.copyMiB << 20, o.smoke ? 3 : 20);
     std::printf("%s (driver %s): copy %.3f TB/s\n", device.properties().deviceName,
                 driverVersion(device.properties()).c_str(), bandwidth * 1e-12);
-    const int result = o.fftLines ? runFftLines(device, bandwidth,
-                                                {o.command, o.jsonPath, o.markdownPath, o.warmup, o.frames, o.smoke, o.vkfft})
-                                  : measureBlooms(device, o, bandwidth);
+    const int result = o.fftLines
+                           ? runFftLines(device, bandwidth,
+                                         {o.command, o.jsonPath, o.markdownPath, o.warmup, o.frames, o.smoke, o.vkfft})
+                           : measureBlooms(device, o, bandwidth);
     if (device.validationMessageCount() > 0)
     {
         std::fprintf(stderr, "fftbloom-bench: Vulkan validation: %llu message(s), the first: %s\n",

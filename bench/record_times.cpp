@@ -5,8 +5,8 @@
 // later record. Host wall times of the calls, in milliseconds.
 #include "fftbloom/fftbloom.h"
 #include "host_error.h"
-#include "psf/psf_generator.h"
 #include "node/context_info.h"
+#include "psf/psf_generator.h"
 #include "vulkan/vulkan_device.h"
 
 #include <CLI/CLI.hpp>

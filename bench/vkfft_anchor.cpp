@@ -687,10 +687,10 @@ VkfftLinesTiming measureVkfftLines(VulkanDevice& device, const VkfftLinesCase& c
         timing.error = "VkFFT lines: the values must hold lines x length complex elements";
         return timing;
     }
-    VulkanDevice::Buffer input = device.createBuffer(
-        bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
-    VulkanDevice::Buffer output = device.createBuffer(
-        bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
+    VulkanDevice::Buffer input =
+        device.createBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+    VulkanDevice::Buffer output =
+        device.createBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
     VulkanDevice::Buffer staging =
         device.createBuffer(bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
     auto app = std::make_unique<VkFFTApplication>();

@@ -35,8 +35,8 @@ struct VkfftTiming
 /// and times them. Never throws for VkFFT failures: reports them in VkfftTiming::error.
 VkfftTiming measureVkfft(VulkanDevice& device, const VkfftCase& c);
 
-/// VkFFT's 1D C2C forward FFT of `lines` complex fp32 lines of `length`, contiguous, out of place (read from one buffer,
-/// written to another), as fftbloom-bench --fft-lines times the plugin's engine.
+/// VkFFT's 1D C2C forward FFT of `lines` complex fp32 lines of `length`, contiguous, out of place (read from one
+/// buffer, written to another), as fftbloom-bench --fft-lines times the plugin's engine.
 struct VkfftLinesCase
 {
     uint32_t length = 0, lines = 0;

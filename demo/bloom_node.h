@@ -150,6 +150,8 @@ class BloomNodes
     /// Gives `node`'s glue its kernel (`node.kernel`, `node.applied`) and grows it to the node's frame; false with the
     /// message set (prefixed with the node's name) when the plugin refuses.
     bool fitKernel(BloomNode& node);
+    /// Gives `node`'s glue its kernel and that kernel's far field on a `width` x `height` frame bloomed with `plan`.
+    void setKernel(BloomNode& node, const fftb::PlanSettings& plan, uint32_t width, uint32_t height);
     /// Runs `action` on `node`'s glue: false with the message set (prefixed with the node's name) when it throws
     /// HostError; a lost device (VulkanError) passes through.
     template <typename Action> bool attempt(const BloomNode& node, Action action);

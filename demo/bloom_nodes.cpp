@@ -66,14 +66,21 @@ bool BloomNodes::fitNode(BloomNode& node, uint32_t w, uint32_t h)
     return node.kernel.texels.values.empty() || fitKernel(node);
 }
 
+void BloomNodes::setKernel(BloomNode& node, const fftb::PlanSettings& plan, uint32_t width, uint32_t height)
+{
+    // The glare's far field is made for the frame's extent and the plan's span (farFieldOn).
+    node.glue->setKernel(
+        node.kernel.texels, node.applied.kernel,
+        node.applied.animated() ? std::optional(node.applied.generatorAiryRadius) : std::nullopt,
+        fftb::farFieldOn(node.applied.kernel, node.kernel.generated, node.kernel.texels.width, plan, width, height));
+}
+
 bool BloomNodes::fitKernel(BloomNode& node)
 {
     return attempt(node,
                    [&]
                    {
-                       node.glue->setKernel(node.kernel.texels, node.applied.kernel,
-                                            node.applied.animated() ? std::optional(node.applied.generatorAiryRadius)
-                                                                    : std::nullopt);
+                       setKernel(node, node.planSettings, node.frameWidth, node.frameHeight);
                        node.glue->fit(node.frameWidth, node.frameHeight, node.planSettings);
                    });
 }
@@ -209,7 +216,12 @@ bool BloomNodes::makePlan(BloomNode& node, const PlanKey& key)
     if (node.refused == key)
         return false;
     node.planSettings = key.settings;
-    if (attempt(node, [&] { node.plan = node.glue->plan(key.width, key.height, key.settings); }))
+    if (attempt(node,
+                [&]
+                {
+                    setKernel(node, key.settings, key.width, key.height);
+                    node.plan = node.glue->plan(key.width, key.height, key.settings);
+                }))
         return true;
     node.refused = key;
     // The panel says why, and the bloom waits for other settings; a screenshot would show no bloom.

@@ -146,7 +146,13 @@ Texels Bloomer::bloom(Texels rgba, const std::vector<float>* mask)
     Texels result;
     try
     {
-        result = runner_->bloom(rgba, kernel_, settings);
+        if (const std::pair frame{rgba.width, rgba.height}; frame != farFieldFrame_)
+        {
+            farField_ =
+                farFieldOn(settings.kernel, !kernelArray_, kernel_.width, settings.plan, rgba.width, rgba.height);
+            farFieldFrame_ = frame;
+        }
+        result = runner_->bloom(rgba, kernel_, settings, nullptr, farField_);
     }
     catch (const FrameRefused& e)
     {

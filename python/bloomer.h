@@ -86,6 +86,9 @@ class Bloomer
 
     BloomSettings settings_;
     Texels kernel_;
+    /// The far field of the frames of the extent last bloomed (farFieldOn), made again when it changes.
+    FarField farField_;
+    std::pair<int, int> farFieldFrame_{0, 0};
     std::string kernelWarning_;
     bool kernelArray_ = false;
     float scrubMax_ = kDefaultScrubMax;

@@ -6,17 +6,17 @@
 
 // Texel (x, y) of the image transformed: the frame texel's bloom source (bloomSource), or at reduced resolution f the
 // mean of the sources of frame texels (f x, f y) .. (f x + f - 1, f y + f - 1), a texel past the frame's last column or
-// row standing for the last (a box filter: the bloom is low-frequency).
+// row standing for the last (a box filter: the bloom is low-frequency). One loop, one fetch in the code: each fetch
+// is a switch over the views (frame_views.glsl), which unrolled loops would multiply.
 vec3 prefilteredTexel(ivec2 texel)
 {
     const uint f = reduction();
     if (f == 1u)
         return bloomSource(fetchFrame(texel));
-    const ivec2 last = ivec2(frameExtent()) - 1;
+    const ivec2 last = ivec2(frameExtent()) - 1, origin = int(f) * texel;
     vec3 sum = vec3(0.0);
-    for (uint y = 0u; y < f; ++y)
-        for (uint x = 0u; x < f; ++x)
-            sum += bloomSource(fetchFrame(min(int(f) * texel + ivec2(x, y), last)));
+    for (uint i = 0u; i < f * f; ++i)
+        sum += bloomSource(fetchFrame(min(origin + ivec2(i % f, i / f), last)));
     return sum / float(f * f);
 }
 

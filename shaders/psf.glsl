@@ -38,11 +38,11 @@ float psfFade(uvec2 texel, float fade)
 }
 
 // glareScatter of plugin/plan/psf_model.h at a texel's distance from the kernel's centre texel, tapered over the
-// kernel's whole radius (psfFade of 1).
+// outer half of the kernel's radius (psfFade of plugin/plan/psf_model.h's kGlareTaperFade).
 float taperedGlare(uvec2 texel)
 {
     const float t = length(vec2(ivec2(texel) - int(pc.kernelLength / 2u))) * pc.glareDegreesPerTexel + 0.02;
-    return psfFade(texel, 1.0) * (0.478 * 20.91 / (t * t * t) + 0.138 * 72.37 / (t * t));
+    return psfFade(texel, 0.5) * (0.478 * 20.91 / (t * t * t) + 0.138 * 72.37 / (t * t));
 }
 
 // The area of a one-sample box inside an edge at signed distance d samples: the edges are antialiased.

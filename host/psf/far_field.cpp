@@ -21,7 +21,8 @@ double coreGlareSum(int k, double degreesPerTexel)
         for (int x = 0; x < k; ++x)
         {
             const double dx = x - k / 2, dy = y - k / 2;
-            sum += psfFade(psfRadius(dx, dy, reach, reach), 1.0) * glareScatter(std::hypot(dx, dy) * degreesPerTexel);
+            sum += psfFade(psfRadius(dx, dy, reach, reach), kGlareTaperFade) *
+                   glareScatter(std::hypot(dx, dy) * degreesPerTexel);
         }
     return sum;
 }
@@ -68,7 +69,7 @@ FarField farFieldOf(const PsfParams& core, double coreSpanPixels, double reachPi
     {
         const double dx = (i - size / 2) * f, dy = (j - size / 2) * f;
         const double r = std::hypot(dx, dy);
-        const double t = psfFade(psfRadius(dx / sigma, dy / sigma, reach, reach), 1.0);
+        const double t = psfFade(psfRadius(dx / sigma, dy / sigma, reach, reach), kGlareTaperFade);
         return glareScatter(r / sigma * degrees) * (1.0 - t) * psfFade(r / reachPixels, kFarFieldFade);
     };
     double sum = 0.0;

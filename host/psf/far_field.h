@@ -18,9 +18,10 @@ constexpr int kFarFieldMaxTexels = 4096;
 /// The far field of a generated PSF's glare (docs/kernels.md, "Glare"): the glare G of glareScatter (Spencer et al.
 /// 1995, "Physically-Based Glare Effects for Digital Images", SIGGRAPH, section 4: the scatter of the cornea, the lens
 /// and the retina, a power law of the angle) beyond the core. The core is the generated PSF, K x K texels of sigma
-/// frame pixels, whose glare g G t / C stops at its border (t = psfFade(psfRadius(dx, dy, reach, reach), 1.0), reach
-/// = (K - 1) / 2, C = sum of G t over its K x K texels; generatePsf). The frame is box-downsampled f x f, convolved
-/// with this kernel, bilinearly upsampled and added, so that the two-scale PSF is P2 = (1 - w) core + w far.
+/// frame pixels, whose glare g G t / C stops at its border (t = psfFade(psfRadius(dx, dy, reach, reach),
+/// kGlareTaperFade), reach = (K - 1) / 2, C = sum of G t over its K x K texels; generatePsf). The frame is
+/// box-downsampled f x f, convolved with this kernel, bilinearly upsampled and added, so that the two-scale PSF is P2 =
+/// (1 - w) core + w far.
 ///
 /// Far texel (i, j) sits at d = ((i - Kf / 2) f, (j - Kf / 2) f) frame pixels from the light, r = |d|; its value is
 ///   G(r / sigma * glareDegreesPerTexel(airyRadiusTexels)) (1 - t) T / F,

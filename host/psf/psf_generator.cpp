@@ -569,7 +569,8 @@ void runJobs(int jobs, const std::function<void(int)>& work)
 
 /// The PSF of psf_model.h's PsfParams::fade and glare from the K x K diffraction pattern `diffraction` (RGB
 /// interleaved, >= 0): fade (1 - glare) D / sum(fade D) + glare G / sum(G) per channel, fade psfFade and G glareScatter
-/// at the texel's distance from the centre texel (K / 2, K / 2) tapered over the whole radius (psfFade of 1).
+/// at the texel's distance from the centre texel (K / 2, K / 2) tapered over the outer half of the radius (psfFade of
+/// kGlareTaperFade).
 Texels withEnvelope(const std::vector<double>& diffraction, int k, const PsfParams& params)
 {
     const int reach = (k - 1) / 2;
@@ -584,7 +585,7 @@ Texels withEnvelope(const std::vector<double>& diffraction, int k, const PsfPara
             const double dx = x - k / 2, dy = y - k / 2;
             const double rho = psfRadius(dx, dy, reach, reach);
             fade[i] = psfFade(rho, params.fade);
-            glare[i] = psfFade(rho, 1.0) * glareScatter(std::hypot(dx, dy) * degrees);
+            glare[i] = psfFade(rho, kGlareTaperFade) * glareScatter(std::hypot(dx, dy) * degrees);
             glareSum += glare[i];
             for (std::size_t c = 0; c < 3; ++c)
                 diffractionSum[c] += fade[i] * diffraction[3 * i + c];

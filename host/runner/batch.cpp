@@ -2,6 +2,8 @@
 // The batch pipeline: worker threads decode and encode while the calling thread keeps the GPU busy.
 #include "runner/batch.h"
 
+#include "settings/kernel_texels.h"
+
 #include "host_error.h"
 #include "runner/frames.h"
 
@@ -165,7 +167,13 @@ void BloomStage::submit(Texels rgba, const ImageLayout& layout, uint32_t kernelS
     std::optional<FftbApertureInfo> generated = options_.animatedKernel;
     if (generated)
         generated->seed = kernelSeed;
-    runner_.submit(rgba, options_.kernel, settings, generated ? &*generated : nullptr);
+    if (const auto frame = displayExtent(layout, rgba.width, rgba.height); frame != farFieldFrame_)
+    {
+        farField_ = farFieldOn(settings.kernel, settings.kernel.file.empty(), options_.kernel.width, settings.plan,
+                               frame.first, frame.second);
+        farFieldFrame_ = frame;
+    }
+    runner_.submit(rgba, options_.kernel, settings, generated ? &*generated : nullptr, farField_);
 }
 
 GpuRunner::Result BloomStage::collect()
@@ -173,15 +181,23 @@ GpuRunner::Result BloomStage::collect()
     return runner_.collect();
 }
 
-int kernelReach(const BloomSettings& settings, int kernelTexels, const ImageLayout& layout, int width, int height)
+std::pair<double, double> displayExtent(const ImageLayout& layout, int width, int height)
 {
     const Box2i& display = layout.displayWindow.empty() ? layout.dataWindow : layout.displayWindow;
-    const double frameWidth = display.empty() ? width : display.maxX - display.minX + 1;
-    const double frameHeight = display.empty() ? height : display.maxY - display.minY + 1;
+    return {display.empty() ? width : display.maxX - display.minX + 1,
+            display.empty() ? height : display.maxY - display.minY + 1};
+}
+
+int kernelReach(const BloomSettings& settings, int kernelTexels, const ImageLayout& layout, int width, int height)
+{
+    const auto [frameWidth, frameHeight] = displayExtent(layout, width, height);
     const KernelSpan span = inPixelsOf(settings.plan.kernelSpan, frameWidth, frameHeight);
     double extent = span.native() ? double(kernelTexels) : double(span.value);
     if (span.native() && settings.plan.resolution == FFTB_BLOOM_RESOLUTION_HALF)
         extent *= 2.0;
+    // A far field reaches glareReach diagonals from a light (farFieldOn).
+    if (hasFarField(settings.kernel, settings.kernel.file.empty(), settings.plan))
+        extent = std::max(extent, 2.0 * settings.kernel.glareReach * std::hypot(frameWidth, frameHeight));
     const double turned = settings.kernel.rotationDegrees != 0.0f ? std::sqrt(2.0) : 1.0;
     const double offset =
         std::max(std::fabs(settings.kernel.centreOffset[0]), std::fabs(settings.kernel.centreOffset[1]));

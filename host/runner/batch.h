@@ -107,10 +107,14 @@ struct DataWindowGrowth
     bool toDisplayWindow = false;
 };
 
+/// The extent of `layout`'s display window, or of its data window when that is empty, or `width` x `height` when both
+/// are: the frame a kernel's span and a far field's reach are measured on.
+std::pair<double, double> displayExtent(const ImageLayout& layout, int width, int height);
+
 /// The pixels past a texel that its bloom reaches on each side: half the kernel's larger extent on the frame (its span
 /// measured on `layout`'s display window, or the data window when that is empty, for a kernel of `kernelTexels` a
-/// side; twice that at half resolution when native), times sqrt(2) when it is rotated, plus its centre offset, and
-/// one pixel.
+/// side; twice that at half resolution when native; with a far field, hasFarField, its reach of glareReach diagonals),
+/// times sqrt(2) when it is rotated, plus its centre offset, and one pixel.
 int kernelReach(const BloomSettings& settings, int kernelTexels, const ImageLayout& layout, int width, int height);
 
 /// The plan settings of a `width` x `height` frame of `layout`: a kernel span given as a fraction of the diagonal in
@@ -211,6 +215,9 @@ class BloomStage : public FrameStage
     GpuRunner& runner_;
     const BatchOptions& options_;
     std::size_t capacity_;
+    /// The far field of the frames of the display extent last seen (farFieldOn), made again when it changes.
+    FarField farField_;
+    std::pair<double, double> farFieldFrame_{0.0, 0.0};
 };
 
 /// Called under the batch's lock after each frame's record is final; `done` of `total` frames are.

@@ -41,6 +41,9 @@ struct MaskSettings
     bool operator==(const MaskSettings&) const = default;
 };
 
+/// KernelSettings::glareReach's default: a light's glare reaches every corner of the frame from anywhere in it.
+inline constexpr double kDefaultGlareReach = 1.0;
+
 /// The kernel width KernelSettings::airyRadius is given in texels of: 256, the default kernel size.
 inline constexpr double kAiryReferenceSize = 256.0;
 
@@ -61,6 +64,9 @@ struct KernelSettings
     /// The generated PSF made on the GPU for every frame (fftbCmdGenerateKernel), seeded by aperture.seed plus the
     /// frame number: the eye's particles and fibres flicker
     bool animate = false;
+    /// The generated PSF's glare continued past its kernel by a far field (farFieldOn, docs/kernels.md "Glare") out to
+    /// this fraction of the frame's diagonal from a light, 0..4; 0: the glare stops at the kernel's border
+    double glareReach = kDefaultGlareReach;
 
     FftbSpectrumMode spectrum = FFTB_SPECTRUM_MODE_EXACT;                     ///< FftbKernelInfo::spectrumMode
     FftbSpectrumInterpolation interpolation = FFTB_SPECTRUM_INTERPOLATION_ES; ///< used in resampled mode only

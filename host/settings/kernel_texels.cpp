@@ -5,7 +5,10 @@
 #include "host_error.h"
 #include "psf/psf.h"
 #include "psf/psf_generator.h"
+#include "settings/kernel_span.h"
 
+#include <algorithm>
+#include <cmath>
 #include <new>
 #include <utility>
 
@@ -30,6 +33,25 @@ KernelTexels makeKernelTexels(const KernelSettings& kernel, const Texels* array,
         const std::string size = std::to_string(kernel.sizeTexels);
         throw HostError(name + ": not enough memory to make it at " + size + " x " + size + " texels");
     }
+}
+
+bool hasFarField(const KernelSettings& kernel, bool generated, const PlanSettings& plan)
+{
+    return generated && kernel.file.empty() && kernel.glare > 0.0 && kernel.glareReach > 0.0 &&
+           plan.resolution == FFTB_BLOOM_RESOLUTION_FULL;
+}
+
+FarField farFieldOn(const KernelSettings& kernel, bool generated, int kernelTexels, const PlanSettings& plan,
+                    double width, double height)
+{
+    if (!hasFarField(kernel, generated, plan))
+        return {};
+    const KernelSpan span = inPixelsOf(plan.kernelSpan, width, height);
+    PsfParams core = kernel.psfDesign();
+    core.sizeTexels = kernelTexels;
+    // The far field's kernel is at most kFarFieldMaxTexels: its reach at most half that many pixels of the eighth.
+    const double reach = std::min(kernel.glareReach * std::hypot(width, height), 8.0 * (kFarFieldMaxTexels / 2));
+    return farFieldOf(core, span.native() ? double(kernelTexels) : double(span.value), reach, 8);
 }
 
 } // namespace fftb

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "image/image.h"
+#include "psf/far_field.h"
 #include "settings/bloom_settings.h"
 #include "settings/kernel_span.h"
 
@@ -39,5 +40,18 @@ struct KernelTexels
 /// checkPsfTexels), or "<name>: not enough memory to make it at N x N texels".
 KernelTexels makeKernelTexels(const KernelSettings& kernel, const Texels* array = nullptr,
                               const std::string& arrayName = "kernel array");
+
+/// Whether a bloom of `kernel` with `plan` has a far field (farFieldOn): its texels the generated PSF (`generated`,
+/// KernelTexels::generated: not a file or an array), glare > 0, glareReach > 0, the plan at full resolution.
+bool hasFarField(const KernelSettings& kernel, bool generated, const PlanSettings& plan);
+
+/// The far field of the generated PSF of `kernel` (hasFarField with `generated`) of `kernelTexels` texels a side
+/// bloomed with `plan` (planOnFrame's: its span resolved) on a frame whose display window is `width` x `height`:
+/// farFieldOf the core spanning that span in pixels (inPixelsOf; its texels at native), out to glareReach times the
+/// frame's diagonal (at most 16384 pixels: a far-field kernel of kFarFieldMaxTexels), at a reduction of 8. Size 0
+/// (none) without hasFarField or for a reach within the kernel. Throws HostError as farFieldOf (a reach past its
+/// largest kernel).
+FarField farFieldOn(const KernelSettings& kernel, bool generated, int kernelTexels, const PlanSettings& plan,
+                    double width, double height);
 
 } // namespace fftb

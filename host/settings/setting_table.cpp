@@ -384,6 +384,11 @@ const SettingEntry kSettings[] = {
      "al. 1995), 0..1; the diffraction keeps the rest",
      SettingScope::GeneratedKernel, false, [](T t, B& b, R r) { return real(t, 0.0, 1.0, &b.kernel.glare, r); },
      [](const B& b) { return numberText(b.kernel.glare); }},
+    {"glare-reach", "F",
+     "generated PSF: how far the glare reaches from a light, in frame diagonals, 0..4 (default 1: every corner from "
+     "anywhere); past the kernel it is a far field convolved at 1/8 resolution; 0: it stops at the kernel's border",
+     SettingScope::GeneratedKernel, false, [](T t, B& b, R r) { return real(t, 0.0, 4.0, &b.kernel.glareReach, r); },
+     [](const B& b) { return numberText(b.kernel.glareReach); }},
     {"corona", "F",
      "generated PSF: the eye's lens fibres and particles (the lenticular halo and ciliary corona of Ritschel et al. "
      "2009), 0..1; use with blades 0",

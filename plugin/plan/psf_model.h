@@ -20,6 +20,10 @@ constexpr double kPsfLongestNm = 780.0;
 constexpr double kAiryNull = 3.8317059702075125 / std::numbers::pi;
 /// PsfParams::fade's default: the outer quarter of the kernel's radius fades out.
 constexpr double kDefaultPsfFade = 0.25;
+/// The fade (psfFade) of the glare over the kernel's radius: 1 out to half of it, then falling to 0 at its border, so
+/// that the glow has no edge there and a far field (host/psf/far_field.h), which takes the rest, starts past half the
+/// radius, where the glare varies slowly enough for its reduced resolution. shaders/psf.glsl has the same constant.
+constexpr double kGlareTaperFade = 0.5;
 /// PsfParams::glare's default: half the light in the eye's wide-angle scatter (docs/kernels.md, "Glare").
 constexpr double kDefaultPsfGlare = 0.5;
 /// The pupil whose Airy radius sets the glare's angular scale (glareDegreesPerTexel): 3 mm, a photopic eye's.
@@ -95,7 +99,8 @@ struct PsfParams
     double fade = kDefaultPsfFade;
     /// The share of the light in the eye's wide-angle scatter (glareScatter), 0..1: the PSF is
     /// fade (1 - glare) D / sum(fade D) + glare G / sum(G) per channel, D the diffraction pattern, G the scatter
-    /// (white) tapered over the kernel's whole radius (psfFade of 1), so that the glow has no edge. 0: diffraction
+    /// (white) tapered over the outer half of the kernel's radius (psfFade of kGlareTaperFade), so that the glow has no
+    /// edge. 0: diffraction
     /// alone. Default 0.5.
     double glare = kDefaultPsfGlare;
 };

@@ -316,13 +316,11 @@ bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, cons
     Refusal farRefusal;
     if (!resolveOne(farInfo, max, far->kernel, lengths, limits, &f, &farRefusal))
         return refuseFarField(refusal, farRefusal);
-    // The far field's passes 1-3 write its bloom after both intermediates (its passes run first, the plan's after).
-    const uint32_t elementBytes = r.halfStorage ? 4 : 8;
-    const uint64_t start =
-        std::max(reducedBloomStart(r.plan, elementBytes, r.views), reducedBloomStart(f.plan, elementBytes, f.views));
-    const uint64_t end = start * 16 + farFieldBytes(info.width, info.height, r.views, f.plan.reduction);
-    r.scratchBytes = f.scratchBytes = std::max({r.scratchBytes, f.scratchBytes, end});
-    r.push.scratchBloomStart = f.push.scratchBloomStart = uint32_t(start);
+    // The far field's passes use their own window of the scratch after the plan's; the plan's pass 3 reads its bloom
+    // there, in 16-byte units from the plan's start.
+    f.scratchOffset = farFieldWindow(r.scratchBytes);
+    r.scratchBytes = f.scratchBytes = f.scratchOffset + f.scratchBytes;
+    r.push.scratchBloomStart = uint32_t(f.scratchOffset / 16 + f.push.scratchBloomStart);
     r.push.flags |= reductionLog2(f.plan.reduction) << FFTB_GPU_FLAG_FAR_FIELD_SHIFT;
     r.farWeight = f.farWeight = field.weight;
     f.farField = true;

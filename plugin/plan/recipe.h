@@ -136,6 +136,9 @@ struct Recipe
     /// at push.scratchBloomStart, where the plan's pass 3 reads it. bloomPushConstants weights and sharpens both.
     float farWeight = 0.0f;
     bool farField = false; ///< the recipe of a plan's far field: passes 1-3 only, no pass 4, no timestamps
+    /// Where the recipe's window of the scratch starts, bytes: 0, or a far field's farFieldWindow after the plan's
+    /// (its passes bind the scratch from there; scratchBytes counts from the scratch's start).
+    uint64_t scratchOffset = 0;
 };
 
 /// A far field to resolve with a plan: its FftbFarFieldInfo and its kernel's shape.
@@ -149,9 +152,9 @@ struct FarFieldRequest
 /// `limits`, plans it with `lengths`, and fills `recipe`. False and `refusal` (FFTB_ERROR_INVALID_ARGUMENT for a field
 /// out of its range, FFTB_ERROR_DEVICE_LIMIT past a maximum or a device limit) when it cannot be made. Does not read
 /// info.kernel, info.pNext or info.sType. With `far`, the far field's recipe too, into `farRecipe`: `info` with its
-/// resolution and span, its bloom placed in the scratch after both intermediates (both recipes' scratchBytes cover
-/// it); refused as FFTB_ERROR_INVALID_ARGUMENT when `info` is not at full resolution or the far field's resolution is
-/// not a quarter or an eighth or its weight outside [0, 1], and with the far field's own refusals named
+/// resolution and span, in its window of the scratch after the plan's (farFieldWindow; both recipes' scratchBytes
+/// cover it); refused as FFTB_ERROR_INVALID_ARGUMENT when `info` is not at full resolution or the far field's
+/// resolution is not a quarter or an eighth or its weight outside [0, 1], and with the far field's own refusals named
 /// "FftbFarFieldInfo: ...".
 bool resolveRecipe(const FftbBloomPlanCreateInfo& info, const Extents& max, const KernelShape& kernel,
                    FftbLengthPolicy lengths, const DeviceLimits& limits, Recipe* recipe, Refusal* refusal,

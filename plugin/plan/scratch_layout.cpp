@@ -100,9 +100,18 @@ bool scratchSizes(uint32_t maxWidth, uint32_t maxHeight, uint32_t maxKernelWidth
                     continue;
                 anyPlan = anyPlan || !half; // maximum extents no full-resolution bloom fits are refused
                 s.scratchBytes = std::max(s.scratchBytes, scratchBytes(plan, 8, maxViews));
-                if (!half) // a far field's bloom after the intermediate
-                    s.scratchBytes = std::max(s.scratchBytes, reducedBloomStart(plan, 8, maxViews) * 16 +
-                                                                  farFieldBytes(maxWidth, maxHeight, maxViews));
+                if (!half) // a far field's window after the plan's scratch
+                {
+                    PlanRequest far{maxWidth, maxHeight, maxKernelWidth,           maxKernelHeight,
+                                    padding,  order,     FFTB_SPECTRUM_MODE_EXACT, lengths};
+                    far.reduction = 8;
+                    far.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+                    far.kernelSpan = 8.0f * float(std::max(maxKernelWidth, maxKernelHeight));
+                    Plan farPlan;
+                    if (makePlan(far, &farPlan, nullptr))
+                        s.scratchBytes = std::max(s.scratchBytes, farFieldWindow(scratchBytes(plan, 8, maxViews)) +
+                                                                      scratchBytes(farPlan, 8, maxViews));
+                }
                 if (mode == FFTB_SPECTRUM_MODE_EXACT)
                     s.spectrumChannelElements = std::max(s.spectrumChannelElements, spectrumChannelElements(plan));
             }

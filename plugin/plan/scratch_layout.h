@@ -36,16 +36,15 @@ uint64_t intermediateElements(const Plan& plan, uint32_t views = 1);
 /// Reduced resolution: where pass 3 writes the bloom of the downsampled frame in the scratch, in 16-byte units, after
 /// the intermediate's intermediateElements(plan, views) elements of `elementBytes` bytes (8 fp32, 4 fp16), rounded up
 /// (FftbPushConstants::scratchBloomStart; common.glsl, reducedBloomIndex). One 16-byte unit per texel, fp32 R, G, B
-/// and 0, [view][y][x] over the downsampled frame's width and height. At full resolution, where a far field's bloom
-/// starts (farFieldBytes).
+/// and 0, [view][y][x] over the downsampled frame's width and height.
 uint64_t reducedBloomStart(const Plan& plan, uint32_t elementBytes, uint32_t views = 1);
 
-/// Bytes of a far field's bloom (FftbFarFieldInfo) over frames up to `width` x `height` of `views` views, at its
-/// reduction `reduction` (4 or 8; the default the worst case): one 16-byte unit per texel of the downsampled frame,
-/// [view][y][x], after the plan's intermediate at reducedBloomStart.
-constexpr uint64_t farFieldBytes(uint32_t width, uint32_t height, uint32_t views, uint32_t reduction = 4)
+/// A far field's window of the scratch (FftbFarFieldInfo): its passes use the scratch from this byte on, after the
+/// plan's own `planScratchBytes`, aligned to 256 (the largest minStorageBufferOffsetAlignment), so that its passes 1
+/// and 2 share no byte with the plan's and run beside them without a barrier.
+constexpr uint64_t farFieldWindow(uint64_t planScratchBytes)
 {
-    return uint64_t(views) * ((width + reduction - 1) / reduction) * ((height + reduction - 1) / reduction) * 16;
+    return (planScratchBytes + 255) / 256 * 256;
 }
 
 /// Bytes of the scratch `plan` uses with intermediate elements of `elementBytes` bytes: the intermediate, then at
@@ -76,7 +75,9 @@ constexpr uint64_t spectrumBufferBytes(uint64_t channelElements)
 }
 
 /// Worst cases, over padding, axis order, spectrum mode (resampled at kMaxSpectrumOversampling) and resolution (full,
-/// and half in resampled mode, the largest reduced image), plus a far field's bloom (farFieldBytes), of every frame up
+/// and half in resampled mode, the largest reduced image), with a far field's window after a full-resolution plan's
+/// (farFieldWindow: the frame at an eighth, a kernel spanning the maximum resolution's texels there; a far field at a
+/// quarter may need more than it holds), of every frame up
 /// to `maxWidth` x `maxHeight` with every kernel up to `maxKernelWidth` x `maxKernelHeight`. Padded lengths grow with
 /// the extents they pad (the cheapest length is chosen over candidates that only move up), so the maximum extents give
 /// the worst case.

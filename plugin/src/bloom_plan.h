@@ -53,6 +53,12 @@ class BloomPlan
     }
     /// Records what the bloom reads unless a command buffer that computed it executed: the kernel spectrum and, with
     /// `borderWeights` (their passes read the views), the border weights, each followed by its completion word.
+    /// Records passes 1-3 with the far field's (farField_, in its own window of the scratch, Recipe::scratchOffset):
+    /// its pass 1 beside pass 1, its pass 2, its pass 3 beside pass 2, then pass 3; barriers between; a timestamp after
+    /// each of this plan's passes that wants one. `far` is the far field's resources.
+    template <typename Stamp>
+    void recordWithFarField(VkCommandBuffer cb, const PassResources& resources, const PassResources& far,
+                            const FftbBloomInfo& info, Stamp stamp) const;
     void recordOnce(VkCommandBuffer cb, const PassResources& resources, const Kernel::Binding& kernel,
                     bool borderWeights);
     /// Throws FFTB_ERROR_DEVICE_LIMIT when the context's scratch no longer holds the plan's (fftbResizeContext).

@@ -661,8 +661,9 @@ TEST_F(BatchTest, ExpandDataWindowStopsAtOpenExrsLimitAndTheDisplayWindow)
         crop.layout.dataWindow = window;
         crop.layout.displayWindow = {0, 0, 47, 31};
         writeExr(file("crop.exr").string(), crop);
-        const CliResult r = run(quote(file("crop.exr")) + " -o " + quote(file("out.exr")) +
-                                " --overwrite --kernel-size 16 --kernel-span native --expand-data-window" + options);
+        const CliResult r =
+            run(quote(file("crop.exr")) + " -o " + quote(file("out.exr")) +
+                " --overwrite --kernel-size 16 --kernel-span native --glare-reach 0 --expand-data-window" + options);
         EXPECT_EQ(r.code, 0) << r.err;
         const Box2i& w = readImage(file("out.exr").string()).layout.dataWindow;
         return std::vector<int>{w.minX, w.minY, w.maxX, w.maxY};
@@ -699,7 +700,7 @@ TEST_F(BatchTest, ExpandDataWindowKeepsTheGlowPastACrop)
     const auto bloomed = [&](const std::string& name, const std::string& options)
     {
         const CliResult r = run(quote(file("crop.exr")) + " -o " + quote(file(name)) +
-                                " --kernel-size 16 --kernel-span native" + options);
+                                " --kernel-size 16 --kernel-span native --glare-reach 0" + options);
         EXPECT_EQ(r.code, 0) << r.err;
         return readImage(file(name).string());
     };
@@ -718,6 +719,12 @@ TEST_F(BatchTest, ExpandDataWindowKeepsTheGlowPastACrop)
               std::vector<int>({1, 0, 34, 26}));
     EXPECT_EQ(window(bloomed("three.exr", " --expand-data-window --expand-limit 3")), std::vector<int>({7, 3, 28, 20}));
     EXPECT_EQ(run(quote(file("crop.exr")) + " -o " + quote(file("x.exr")) + " --expand-limit 3").code, 2);
+    // With the glare's far field (the default reach of a diagonal, 57.7 pixels of the 48 x 32 display window), the
+    // glow reaches ceil(57.7) + 1 = 59 pixels past the crop on each side.
+    const CliResult far = run(quote(file("crop.exr")) + " -o " + quote(file("far.exr")) +
+                              " --kernel-size 16 --kernel-span native --expand-data-window");
+    ASSERT_EQ(far.code, 0) << far.err;
+    EXPECT_EQ(window(readImage(file("far.exr").string())), std::vector<int>({-49, -53, 84, 76}));
 }
 
 // Values beyond the largest finite half are written as +-65504 in a half output, never as Inf, and counted.

@@ -128,18 +128,20 @@ class Exported : public ::testing::TestWithParam<Param>
     }
     void TearDown() override { fs::remove_all(dir_); }
 
-    /// The native plugin's bloom of `frame`: the fftbloom CLI, validation on, with the default PSF at kKernelSize.
-    /// Empty when the run failed (the failure is recorded).
+    /// The native plugin's bloom of `frame`: the fftbloom CLI, validation on, with the default PSF at kKernelSize and
+    /// no glare far field (the runner here blooms with the kernel alone). Empty when the run failed (the failure is
+    /// recorded).
     Texels native(const Texels& frame, const BloomSettings& s) const
     {
         const fs::path input = dir_ / "in.exr", output = dir_ / "out.exr", err = dir_ / "err.txt";
         writeExr(input.string(), toImage(frame));
-        const std::string command = quote(FFTBLOOM_CLI_PATH) + " --validate -q " + quote(input.string()) + " -o " +
-                                    quote(output.string()) + " --kernel-size " + std::to_string(kKernelSize) +
-                                    " --padding " + settingName(s.plan.padding, kPaddingNames) + " --spectrum " +
-                                    (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
-                                    " --axis auto --sharpen 0 --output bloom --pixel-type float --kernel-span " +
-                                    kernelSpanText(s.plan.kernelSpan) + " 2>" + quote(err.string());
+        const std::string command =
+            quote(FFTBLOOM_CLI_PATH) + " --validate -q " + quote(input.string()) + " -o " + quote(output.string()) +
+            " --kernel-size " + std::to_string(kKernelSize) + " --padding " +
+            settingName(s.plan.padding, kPaddingNames) + " --spectrum " +
+            (s.kernel.spectrum == FFTB_SPECTRUM_MODE_EXACT ? "exact" : "resampled") +
+            " --axis auto --sharpen 0 --output bloom --pixel-type float --glare-reach 0 --kernel-span " +
+            kernelSpanText(s.plan.kernelSpan) + " 2>" + quote(err.string());
         const int status = std::system(command.c_str());
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         {

@@ -712,7 +712,10 @@ TEST(GeneratedPsf, GlareTakesItsShareAsSpencersPhotopicScatter)
         {
             const double r = std::hypot(x - k / 2, y - k / 2), rho = r / (k / 2 - 1);
             const double t = r * degreesPerTexel + 0.02;
-            const double taper = rho < 1.0 ? 0.5 + 0.5 * std::cos(std::numbers::pi * rho) : 0.0;
+            // 1 out to half the radius, then a raised cosine to 0 at it (psfFade(rho, 1/2)).
+            const double taper = rho <= 0.5  ? 1.0
+                                 : rho < 1.0 ? 0.5 + 0.5 * std::cos(2.0 * std::numbers::pi * (rho - 0.5))
+                                             : 0.0;
             expected[std::size_t(y) * k + x] = taper * (0.478 * 20.91 / (t * t * t) + 0.138 * 72.37 / (t * t));
             total += expected[std::size_t(y) * k + x];
         }

@@ -386,8 +386,9 @@ typedef struct FftbBloomPlanCreateInfo
  *  (1 - weight) bloom_core + weight bloom_far before tint and composite, each scale normalized by its own padding (with
  *  FFTB_PADDING_ZERO_NORMALIZED, by its own mass inside the frame) and sharpened as one kernel would be: the result is
  *  (1 - t) ((1 - w) core + w far) * p + t p. The plan must be FFTB_BLOOM_RESOLUTION_FULL. Its passes (1-3 at the far
- *  field's resolution, and its kernel spectrum's and border weights') run before the plan's pass 1; they count in
- *  timestamps [1] .. [2] and in FftbBloomPlanDescription's pass counts. */
+ *  field's resolution, in a window of the scratch after the plan's) run beside and between the plan's passes 1 and 2
+ *  (timestamps [1] .. [3]), its kernel spectrum's and border weights' with the plan's (before [1]); the plan's
+ *  FftbBloomPlanDescription counts them. */
 typedef struct FftbFarFieldInfo
 {
     FftbStructureType sType; /**< FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO */
@@ -395,7 +396,9 @@ typedef struct FftbFarFieldInfo
     /** The far field's kernel, from fftbCreateKernel on the plan's device (normalized per channel as every kernel),
      *  within the context's maximum kernel resolution; it outlives the plan. */
     FftbKernel kernel;
-    /** FFTB_BLOOM_RESOLUTION_QUARTER or FFTB_BLOOM_RESOLUTION_EIGHTH: the frame downsampled 4x or 8x per axis. */
+    /** FFTB_BLOOM_RESOLUTION_QUARTER or FFTB_BLOOM_RESOLUTION_EIGHTH: the frame downsampled 4x or 8x per axis. The
+     *  context's scratch (fftbGetMemoryRequirements) holds a far field at an eighth of its maximum extents; at a
+     * quarter one may need more: FFTB_ERROR_DEVICE_LIMIT naming the scratch. */
     FftbBloomResolution resolution;
     /** The far kernel's scale on the frame, as FftbBloomPlanCreateInfo's; its extent on the downsampled frame (span / 4
      *  or / 8) must fit the context's maxKernelExtentWidth x maxKernelExtentHeight. */
