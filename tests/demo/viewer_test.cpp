@@ -457,6 +457,34 @@ TEST_F(ViewerTest, AMaskFromTheScenesLayersKeepsItsLightsOutOfTheBloom)
     EXPECT_NE(b.err.find("b.mask: the mask is the scene's"), std::string::npos) << b.err;
 }
 
+// The generated PSF's glare reaches across the frame in the viewer as in the CLI (its far field, glare-reach): a light
+// of 1e7 at the centre of a black 320 x 200 scene lights the screenshot's corners, which glare-reach=0 leaves dark.
+TEST_F(ViewerTest, TheGlaresFarFieldLightsTheCorners)
+{
+    Image image{320, 200, {}};
+    for (const char* name : {"B", "G", "R"})
+    {
+        Channel channel{name, PixelType::Float, std::vector<float>(size_t(320) * 200, 0.0f)};
+        channel.values[size_t(100) * 320 + 160] = 1e7f;
+        image.channels.push_back(std::move(channel));
+    }
+    writeExr(file("light.exr").string(), image);
+    const Screenshot far = screenshot(file("light.exr").string(), "far.png", "ui=off show=bloom");
+    const Screenshot near = screenshot(file("light.exr").string(), "near.png", "ui=off show=bloom glare-reach=0");
+    ASSERT_EQ(far.width, kWidth);
+    ASSERT_EQ(near.width, kWidth);
+    float farDimmest = 255.0f, nearBrightest = 0.0f;
+    for (const auto& [x0, y0] : {std::pair{0, 0}, {kWidth - 8, 0}, {0, kHeight - 8}, {kWidth - 8, kHeight - 8}})
+        for (int y = y0; y < y0 + 8; ++y)
+            for (int x = x0; x < x0 + 8; ++x)
+            {
+                farDimmest = std::min(farDimmest, far.luminance(x, y));
+                nearBrightest = std::max(nearBrightest, near.luminance(x, y));
+            }
+    EXPECT_GT(farDimmest, 10.0f);
+    EXPECT_LT(nearBrightest, 1.0f);
+}
+
 // The kernel's placement reaches the plugin: a whole turn moves no light, a centre offset moves the glow.
 TEST_F(ViewerTest, KernelPlacementReachesTheBloom)
 {

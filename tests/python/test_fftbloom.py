@@ -116,6 +116,18 @@ def test_the_glow_alone_has_no_value_below_zero():
     assert (glow == 0.0).any(), "the texels the threshold keeps dark"
 
 
+def test_the_generated_psfs_glare_reaches_every_corner():
+    """The generated PSF's glare continues past its kernel as a far field (glare_reach, a frame diagonal by default):
+    a light at the centre lights every corner texel; at glare_reach=0 the kernel does not reach them (round-off only)."""
+    rgb = np.zeros((HEIGHT, WIDTH, 3), np.float32)
+    rgb[HEIGHT // 2, WIDTH // 2] = 1e6
+    far = fftbloom.bloom(rgb, validate=True, kernel_size=64, output="bloom")
+    near = fftbloom.bloom(rgb, validate=True, kernel_size=64, output="bloom", glare_reach=0)
+    for y, x in [(0, 0), (0, WIDTH - 1), (HEIGHT - 1, 0), (HEIGHT - 1, WIDTH - 1)]:
+        assert far[y, x].min() > 0.0, f"corner ({x}, {y}) unlit"
+        assert near[y, x].max() < 0.01 * far[y, x].min(), f"corner ({x}, {y}) lit without the far field"
+
+
 def test_float16_with_alpha_keeps_alpha_and_dtype(bloomer):
     rgba = random_frame(4, seed=2).astype(np.float16)
     out = bloomer.bloom(rgba)
