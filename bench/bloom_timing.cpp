@@ -6,6 +6,7 @@
 
 #include "fftbloom/fftbloom_generator.h"
 #include "host_error.h"
+#include "node/bloom_node.h"
 #include "node/context_info.h"
 #include "psf/far_field.h"
 #include "psf/psf_generator.h"
@@ -246,19 +247,13 @@ void BloomRun::createPluginObjects()
     FftbFarFieldInfo farInfo{FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO};
     if (far.size > 0)
     {
-        std::vector<float> rgb;
-        for (const float t : far.texels)
-            rgb.insert(rgb.end(), 3, t);
+        const Texels rgb = farFieldTexels(far);
         FftbKernelInfo fi{FFTB_STRUCTURE_TYPE_KERNEL_INFO};
         fi.width = fi.height = uint32_t(far.size);
-        fi.texels = rgb.data();
+        fi.texels = rgb.values.data();
         fi.spectrumMode = FFTB_SPECTRUM_MODE_EXACT;
         check(fftbCreateKernel(context_, &fi, &farKernel_), "fftbCreateKernel (far field)");
-        farInfo.kernel = farKernel_;
-        farInfo.resolution = FFTB_BLOOM_RESOLUTION_EIGHTH;
-        farInfo.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
-        farInfo.kernelSpan = float(far.spanPixels);
-        farInfo.weight = float(far.weight);
+        farInfo = farFieldInfoOf(far, farKernel_);
         pi.pNext = &farInfo;
     }
     check(fftbCreateBloomPlan(context_, &pi, &plan_), "fftbCreateBloomPlan");

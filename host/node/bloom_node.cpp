@@ -35,6 +35,17 @@ std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const PlanSettings& plan, uint
     return {std::max(extent[0], kernelWidth), std::max(extent[1], kernelHeight)};
 }
 
+FftbFarFieldInfo farFieldInfoOf(const FarField& far, FftbKernel kernel)
+{
+    FftbFarFieldInfo info{FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO};
+    info.kernel = kernel;
+    info.resolution = far.reduction == 8 ? FFTB_BLOOM_RESOLUTION_EIGHTH : FFTB_BLOOM_RESOLUTION_QUARTER;
+    info.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
+    info.kernelSpan = float(far.spanPixels);
+    info.weight = float(far.weight);
+    return info;
+}
+
 BloomNode::BloomNode(BloomNodeInfo info) : info_(std::move(info))
 {
     if (!info_.waitIdle)
@@ -169,9 +180,7 @@ void BloomNode::makeKernel(const uint32_t extent[4])
     ++kernelsMade_;
     if (farField_.size > 0)
     {
-        Texels far(farField_.size, farField_.size, 3);
-        for (std::size_t i = 0; i < farField_.texels.size(); ++i)
-            std::fill_n(far.values.begin() + std::ptrdiff_t(3 * i), 3, farField_.texels[i]);
+        const Texels far = farFieldTexels(farField_);
         KernelSettings exact;
         exact.spectrum = FFTB_SPECTRUM_MODE_EXACT;
         const FftbKernelInfo fi = kernelInfoOf(exact, far);
@@ -195,16 +204,9 @@ FftbBloomPlan BloomNode::plan(uint32_t width, uint32_t height, const PlanSetting
     }
     FftbBloomPlanCreateInfo pi = planInfoOf(settings, width, height);
     pi.kernel = kernel_.get();
-    FftbFarFieldInfo far{FFTB_STRUCTURE_TYPE_FAR_FIELD_INFO};
+    const FftbFarFieldInfo far = farFieldInfoOf(farField_, farKernel_.get());
     if (farKernel_)
-    {
-        far.kernel = farKernel_.get();
-        far.resolution = farField_.reduction == 8 ? FFTB_BLOOM_RESOLUTION_EIGHTH : FFTB_BLOOM_RESOLUTION_QUARTER;
-        far.kernelSpanUnit = FFTB_KERNEL_SPAN_PIXELS;
-        far.kernelSpan = float(farField_.spanPixels);
-        far.weight = float(farField_.weight);
         pi.pNext = &far;
-    }
     clearMessage();
     fftbloom::BloomPlan made;
     if (const FftbResult r = context_.createBloomPlan(pi, made, std::nothrow); r != FFTB_SUCCESS)

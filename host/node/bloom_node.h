@@ -42,6 +42,10 @@ class FrameRefused : public HostError
 std::pair<uint32_t, uint32_t> kernelExtentOnFrame(const PlanSettings& plan, uint32_t width, uint32_t height,
                                                   uint32_t kernelWidth, uint32_t kernelHeight);
 
+/// The FftbFarFieldInfo of `far` (size > 0, reduction 4 or 8) made as `kernel` (fftbCreateKernel of
+/// farFieldTexels(far)): its resolution, its span in pixels and its weight.
+FftbFarFieldInfo farFieldInfoOf(const FarField& far, FftbKernel kernel);
+
 /// What a BloomNode is made on.
 struct BloomNodeInfo
 {

@@ -3,6 +3,7 @@
 
 #include "host_error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <string>
@@ -90,6 +91,14 @@ FarField farFieldOf(const PsfParams& core, double coreSpanPixels, double reachPi
         for (int i = 0; i < size; ++i)
             far.texels[std::size_t(j) * std::size_t(size) + std::size_t(i)] = float(value(i, j) / sum);
     return far;
+}
+
+Texels farFieldTexels(const FarField& far)
+{
+    Texels rgb(far.size, far.size, 3);
+    for (std::size_t i = 0; i < far.texels.size(); ++i)
+        std::fill_n(rgb.values.begin() + std::ptrdiff_t(3 * i), 3, far.texels[i]);
+    return rgb;
 }
 
 } // namespace fftb

@@ -3,6 +3,7 @@
 // second, wide, white kernel that the GPU convolves at reduced resolution. Vulkan-free.
 #pragma once
 
+#include "image/image.h"
 #include "psf_model.h"
 
 #include <vector>
@@ -48,5 +49,8 @@ struct FarField
 /// Double precision throughout; float only for the stored texels. Throws HostError naming the field for f not 2, 4 or
 /// 8, a span or reach not finite and > 0, K, the Airy radius or g out of range, or Kf > kFarFieldMaxTexels.
 FarField farFieldOf(const PsfParams& core, double coreSpanPixels, double reachPixels, int reduction);
+
+/// The far field's kernel as the plugin takes it: Kf x Kf RGB texels, each channel its texels.
+Texels farFieldTexels(const FarField& far);
 
 } // namespace fftb

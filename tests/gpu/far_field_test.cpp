@@ -29,16 +29,6 @@ FarField randomFarField(int size, int reduction, double weight, uint32_t seed)
     return far;
 }
 
-/// The far field's kernel as RGB texels, as the node makes it.
-Texels farKernelTexels(const FarField& far)
-{
-    Texels rgb(far.size, far.size, 3);
-    for (std::size_t i = 0; i < far.texels.size(); ++i)
-        for (std::size_t c = 0; c < 3; ++c)
-            rgb.values[3 * i + c] = far.texels[i];
-    return rgb;
-}
-
 /// The reference of the two-scale bloom alone of `frame` (unsharpened): (1 - w) core + w far.
 Texels twoScaleReference(const Texels& frame, const Texels& kernel, const FarField& far, const BloomSettings& s)
 {
@@ -47,7 +37,7 @@ Texels twoScaleReference(const Texels& frame, const Texels& kernel, const FarFie
     f.plan.resolution = far.reduction == 8 ? FFTB_BLOOM_RESOLUTION_EIGHTH : FFTB_BLOOM_RESOLUTION_QUARTER;
     f.plan.kernelSpan = {FFTB_KERNEL_SPAN_PIXELS, far.spanPixels};
     f.kernel.spectrum = FFTB_SPECTRUM_MODE_EXACT;
-    const Texels wide = referenceFor(frame, farKernelTexels(far), f);
+    const Texels wide = referenceFor(frame, farFieldTexels(far), f);
     Texels sum(frame.width, frame.height, 3);
     for (std::size_t i = 0; i < sum.values.size(); ++i)
         sum.values[i] = float((1.0 - far.weight) * core.values[i] + far.weight * wide.values[i]);
